@@ -1,0 +1,307 @@
+"""Tests for errors.py, yaml_loader.py and load_native_functions.py: positions and messages."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+import yaml
+
+from tools.codegen import yaml_loader
+from tools.codegen.errors import Location, SchemaParseError, SpecError, error_context
+from tools.codegen.load_native_functions import NativeFunction, parse_native_functions
+from tools.codegen.model import FunctionSchema, OperatorName
+from tools.codegen.yaml_loader import Node, Seq, load_yaml, load_yaml_string, load_yaml_with_loc
+
+# ---------------------------------------------------------------------------------------------
+# errors.py
+# ---------------------------------------------------------------------------------------------
+
+
+def test_location_str():
+    assert str(Location("specs/a.yaml", 3)) == "specs/a.yaml:3"
+    assert str(Location("specs/a.yaml", 3, 9)) == "specs/a.yaml:3:9"
+
+
+def test_spec_error_str():
+    assert str(SpecError("bad")) == "bad"
+    assert str(SpecError("bad", Location("a.yaml", 2, 5))) == "a.yaml:2:5: bad"
+
+
+def test_error_context_fills_missing_location():
+    with pytest.raises(SpecError) as info:
+        with error_context(Location("a.yaml", 7)):
+            raise SpecError("no formula for 'self'")
+    assert str(info.value) == "a.yaml:7: no formula for 'self'"
+
+
+def test_error_context_keeps_innermost_location():
+    with pytest.raises(SpecError) as info:
+        with error_context(Location("a.yaml", 1)):
+            with error_context(Location("a.yaml", 7, 3)):
+                raise SpecError("bad")
+    assert str(info.value) == "a.yaml:7:3: bad"
+
+
+def test_error_context_ignores_other_exceptions():
+    with pytest.raises(KeyError):
+        with error_context(Location("a.yaml", 1)):
+            raise KeyError("x")
+
+
+def test_schema_parse_error_is_a_spec_error_with_offset():
+    with pytest.raises(SpecError) as info:
+        FunctionSchema.parse("foo(Tensr x) -> Tensor")
+    assert isinstance(info.value, SchemaParseError)
+    assert info.value.offset == 4
+
+
+# ---------------------------------------------------------------------------------------------
+# yaml_loader.py
+# ---------------------------------------------------------------------------------------------
+
+POSITIONS_YAML = """\
+# a comment
+- func: foo(Tensr self) -> Tensor
+  variants: function, method
+  flags:
+  - DONT_PROFILE
+  - DONT_RECORD_TRACE
+- func: 'bar(Tensr self) -> Tensor'
+  dispatch: {CPU: bar_cpu}
+"""
+
+
+@pytest.fixture(params=["C loader", "Python loader"])
+def loader_kind(request, monkeypatch):
+    """Runs a test with libyaml's loader and again with PyYAML's pure-Python fallback."""
+    if request.param == "Python loader":
+        monkeypatch.setattr(yaml_loader, "_LocLoader", yaml_loader._loader_class(yaml.SafeLoader))
+    elif not hasattr(yaml, "CSafeLoader"):
+        pytest.skip("PyYAML is built without libyaml")
+    return request.param
+
+
+def test_load_yaml_positions(loader_kind):
+    data = load_yaml_string(POSITIONS_YAML, "nf.yaml")
+    assert isinstance(data, Seq) and isinstance(data[0], Node)
+    assert data == [
+        {"func": "foo(Tensr self) -> Tensor", "variants": "function, method",
+         "flags": ["DONT_PROFILE", "DONT_RECORD_TRACE"]},
+        {"func": "bar(Tensr self) -> Tensor", "dispatch": {"CPU": "bar_cpu"}},
+    ]
+    assert str(data.loc) == "nf.yaml:2:1"
+    assert str(data.item_loc(1)) == "nf.yaml:7:3"
+    first = data[0]
+    assert (first.line, first.col) == (2, 3)
+    assert str(first.key_loc("variants")) == "nf.yaml:3:3"
+    assert str(first.value_loc("variants")) == "nf.yaml:3:13"
+    assert str(first.value_loc("func", 4)) == "nf.yaml:2:13"  # the 'T' of Tensr
+    assert str(first["flags"].item_loc(1)) == "nf.yaml:6:5"
+    # A quoted value: columns count from inside the quote.
+    assert str(data[1].value_loc("func")) == "nf.yaml:7:10"
+    assert str(data[1].value_loc("func", 4)) == "nf.yaml:7:14"
+    assert str(data[1]["dispatch"].value_loc("CPU")) == "nf.yaml:8:19"
+
+
+def test_value_loc_falls_back_to_value_start_when_offsets_do_not_map(loader_kind):
+    data = load_yaml_string('func: "foo\\t(Tensr self) -> Tensor"\nname: >\n  folded text\n', "d.yaml")
+    assert str(data.value_loc("func", 6)) == "d.yaml:1:8"
+    assert str(data.value_loc("name", 3)) == "d.yaml:2:7"
+
+
+def test_load_yaml_file_and_display_name(tmp_path):
+    path = tmp_path / "x.yaml"
+    path.write_text("\n\n- 1\n")
+    assert load_yaml(path, "specs/x.yaml").loc == Location("specs/x.yaml", 3, 1)
+    assert load_yaml(path).file == str(path)
+    assert load_yaml_with_loc(path, "x.yaml")[1] == Location("x.yaml", 3, 1)
+
+
+# libyaml and PyYAML's Python parser word some problems differently; the positions agree.
+@pytest.mark.parametrize(
+    "text, c_message, python_message",
+    [
+        ("- func: foo(Tensor self) -> Tensor\n  variants: [function\n",
+         "nf.yaml:3:1: did not find expected ',' or ']' (while parsing a flow sequence at line 2)",
+         "nf.yaml:3:1: expected ',' or ']', but got '<stream end>' (while parsing a flow sequence at line 2)"),
+        ("- func: foo(Tensor self) -> Tensor\n   variants: function\n",
+         "nf.yaml:2:12: mapping values are not allowed in this context",
+         "nf.yaml:2:12: mapping values are not allowed here"),
+        ("- func: 'abc\n", "nf.yaml:2:1: found unexpected end of stream (while scanning a quoted scalar at line 1)",
+         None),
+        ("- func: x\n  func: y\n", "nf.yaml:2:3: duplicate key 'func' (first written at line 1)", None),
+        ("- func: x\n  dispatch: {[a]: b}\n", "nf.yaml:2:14: mapping keys must be scalars", None),
+        ("- !!python/object:os.system x\n",
+         "nf.yaml:1:3: could not determine a constructor for the tag 'tag:yaml.org,2002:python/object:os.system'",
+         None),
+    ],
+)
+def test_malformed_yaml(text, c_message, python_message, loader_kind):
+    with pytest.raises(SpecError) as info:
+        load_yaml_string(text, "nf.yaml")
+    expected = c_message if loader_kind == "C loader" else (python_message or c_message)
+    assert str(info.value) == expected
+
+
+def test_merge_keys_may_be_overridden():
+    data = load_yaml_string("base: &b {x: 1, y: 2}\nderived:\n  <<: *b\n  y: 3\n", "m.yaml")
+    assert data["derived"] == {"x": 1, "y": 3}
+
+
+def test_missing_file(tmp_path):
+    with pytest.raises(SpecError) as info:
+        load_yaml(tmp_path / "nope.yaml", "specs/nope.yaml")
+    assert str(info.value) == "specs/nope.yaml: cannot read file: No such file or directory"
+
+
+# ---------------------------------------------------------------------------------------------
+# load_native_functions.py
+# ---------------------------------------------------------------------------------------------
+
+
+def _load(write_yaml, text):
+    return parse_native_functions(write_yaml(text), "specs/native_functions.yaml")
+
+
+def _error(write_yaml, text) -> str:
+    with pytest.raises(SpecError) as info:
+        _load(write_yaml, text)
+    return str(info.value)
+
+
+def test_declarations_load(write_yaml):
+    functions = _load(
+        write_yaml,
+        """\
+- func: add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor
+  variants: function, method
+  dispatch:
+    CPU, CUDA: add
+    SparseCPU: add_sparse
+  tags: [core, pointwise]
+
+# in-place
+- func: add_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)
+  variants: method
+  flags: [DONT_RECORD_TRACE, DONT_PROFILE]
+  manual_cpp_binding: True
+  structured_delegate: add.out
+  tags: pointwise
+
+- func: add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)
+  flags:
+  - DONT_REQUIRE_DERIVATIVE
+  device_check: NoCheck
+  autogen: add.Scalar_out, add.foo
+""",
+    )
+    add, add_, add_out = functions
+    assert str(add.func) == "add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor"
+    assert add.loc == Location("specs/native_functions.yaml", 1, 3)
+    assert add.variants == frozenset({"function", "method"})
+    assert add.dispatch == (("CPU", "add"), ("CUDA", "add"), ("SparseCPU", "add_sparse"))
+    assert add.tags == ("core", "pointwise")
+    assert add.flags == frozenset()
+    assert add.manual_cpp_binding is False
+    assert add_.loc.line == 9
+    assert add_.flags == frozenset({"DONT_RECORD_TRACE", "DONT_PROFILE"})
+    assert add_.variants == frozenset({"method"})
+    assert add_.manual_cpp_binding is True
+    assert add_.structured_delegate == OperatorName.parse("add.out")
+    assert add_.tags == ("pointwise",)
+    assert add_out.flags == frozenset({"DONT_REQUIRE_DERIVATIVE"})
+    assert add_out.variants == frozenset({"function"})
+    assert add_out.device_check == "NoCheck"
+    assert add_out.autogen == (OperatorName.parse("add.Scalar_out"), OperatorName.parse("add.foo"))
+    assert add_out.name == OperatorName.parse("add.out")
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        (
+            "- func: mm(Tensor self, Tensor mat2) -> Tensor\n  foo: 1\n",
+            "specs/native_functions.yaml:2:3: unknown key 'foo' in a declaration; expected one of autogen, "
+            "category_override, cpp_no_default_args, device_check, device_guard, dispatch, flags, func, "
+            "manual_cpp_binding, manual_kernel_registration, precomputed, python_module, structured, "
+            "structured_delegate, structured_inherits, tags, ufunc_inner_loop, "
+            "use_const_ref_for_mutable_tensors, variants",
+        ),
+        (
+            "- func: mm(Tensor self, Tensor mat2) -> Tensor\n  flags: [DONT_PROFILE, DONT_TRACE]\n",
+            "specs/native_functions.yaml:2:25: unknown flag 'DONT_TRACE'; expected one of "
+            "DONT_PROFILE, DONT_RECORD_TRACE, DONT_REQUIRE_DERIVATIVE",
+        ),
+        (
+            "- func: mm(Tensor self, Tensor mat2) -> Tensor\n  flags:\n  - DONT_PROFILE\n  - 3\n",
+            "specs/native_functions.yaml:4:5: 'flags' must list strings, not a number",
+        ),
+        (
+            "- func: mm(Tensor self, Tensor mat2) -> Tensor\n  flags: DONT_PROFILE\n",
+            "specs/native_functions.yaml:2:10: 'flags' must be a list of strings, not a string",
+        ),
+        (
+            "- func: mm(Tensor self, Tensor mat2) -> Tensor\n  variants: function, metod\n",
+            "specs/native_functions.yaml:2:23: unknown variant 'metod'; expected function or method",
+        ),
+        (
+            "- func: mm(Tensor self, Tensor mat2) -> Tensor\n  manual_cpp_binding: yes please\n",
+            "specs/native_functions.yaml:2:23: 'manual_cpp_binding' must be True or False, not a string",
+        ),
+        (
+            "- func: mm(Tensor self, Tensor mat2) -> Tensor\n  dispatch:\n    CPU: mm\n    CUDA, CPU: mm2\n",
+            "specs/native_functions.yaml:4:5: dispatch key 'CPU' is listed twice",
+        ),
+        (
+            "- func: mm(Tensor self, Tensor mat2) -> Tensor\n\n- func: mm(Tensor self, Tensor other) -> Tensor\n",
+            "specs/native_functions.yaml:3:9: duplicate declaration of 'mm' (first declared at line 1)",
+        ),
+        (
+            "# ops\n- func: mm(Tensor self, Tensr mat2) -> Tensor\n",
+            "specs/native_functions.yaml:2:25: unknown type 'Tensr'",
+        ),
+        (
+            "- func: 'mm(Tensor self, Tensor class) -> Tensor'\n",
+            "specs/native_functions.yaml:1:33: 'class' is not a valid C++ identifier",
+        ),
+        (
+            "- func: mm(Tensor self, Tensor mat2)\n",
+            "specs/native_functions.yaml:1:37: missing ' -> ' and the return type after the argument list",
+        ),
+        ("- variants: function\n", "specs/native_functions.yaml:1:3: a declaration needs a 'func:' key with the op's schema"),
+        ("- func: [mm]\n", "specs/native_functions.yaml:1:9: 'func' must be a schema string, not a list"),
+        (
+            "\n\nfunc: mm(Tensor self) -> Tensor\n",
+            "specs/native_functions.yaml:3:1: expected a list of declarations ('- func: ...'), not a mapping",
+        ),
+        (
+            "- func: mm(Tensor self) -> Tensor\n- just a string\n",
+            "specs/native_functions.yaml:2:3: expected a declaration (a mapping with 'func:'), not a string",
+        ),
+        ("# nothing\n", "specs/native_functions.yaml:1: expected a list of declarations ('- func: ...'), but the file is empty"),
+        (
+            "- func: mm(Tensor self) -> Tensor\n  variants: [function\n",
+            "specs/native_functions.yaml:3:1: did not find expected ',' or ']' (while parsing a flow sequence at line 2)",
+        ),
+        (
+            "- func: mm(Tensor self) -> Tensor\n  structured_delegate: mm-out\n",
+            "specs/native_functions.yaml:2:24: 'mm-out' is not a valid operator name",
+        ),
+    ],
+)
+def test_declaration_errors(write_yaml, text, message):
+    assert _error(write_yaml, text) == message
+
+
+def test_pytorch_native_functions_load_fast(pytorch_specs):
+    start = time.perf_counter()
+    functions = parse_native_functions(pytorch_specs / "native_functions.yaml", "pytorch/native_functions.yaml")
+    elapsed = time.perf_counter() - start
+    assert len(functions) == 2585
+    assert all(isinstance(f, NativeFunction) for f in functions)
+    add = next(f for f in functions if str(f.func.name) == "add.out")
+    assert add.structured and add.structured_inherits == "TensorIteratorBase"
+    assert ("SparseCPU", "add_out_sparse_cpu") in add.dispatch
+    # Measured ~0.18 s on the development machine; the bound only catches gross regressions.
+    assert elapsed < 2.0, f"loading PyTorch's native_functions.yaml took {elapsed:.2f} s"

@@ -1,0 +1,206 @@
+"""Translates schema types into the C++ types of gradgen's runtime.
+
+One place answers "what C++ type does this argument, return or saved value have", so the
+emitters never spell a type themselves. The runtime's vocabulary (csrc/tensor.h) follows ATen's:
+
+  schema type          argument type                         saved member type
+  Tensor               const Tensor&                         SavedVariable
+  Tensor(a!)           Tensor&                               SavedVariable
+  Tensor?              const std::optional<Tensor>&          SavedVariable
+  Tensor[]             TensorList                            std::vector<SavedVariable>
+  Tensor?[]            const std::vector<std::optional<Tensor>>&  std::vector<SavedVariable>
+  int, SymInt          int64_t                               int64_t
+  int[], SymInt[]      IntArrayRef                           std::vector<int64_t>
+  int[]?               OptionalIntArrayRef                   std::optional<std::vector<int64_t>>
+  float / float[]      double / ArrayRef<double>             double / std::vector<double>
+  bool[3]              std::array<bool, 3>                   std::array<bool, 3>
+  str / str?           std::string_view / std::optional<std::string_view>   std::string / std::optional<std::string>
+  Scalar               const Scalar&                         Scalar
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from tools.codegen.model import (
+    Argument,
+    BaseTy,
+    BaseType,
+    FunctionSchema,
+    ListType,
+    OptionalType,
+    Return,
+    Type,
+)
+
+# Value types of the non-tensor base types, by schema name. Types the gradgen runtime does not
+# implement yet (Layout, Device, ...) keep ATen's names, so code generated for PyTorch's specs is
+# complete and reads like ATen's.
+_BASE_VALUE_TYPES = {
+    "int": "int64_t",
+    "SymInt": "int64_t",
+    "float": "double",
+    "bool": "bool",
+    "str": "std::string_view",
+    "Scalar": "Scalar",
+    "ScalarType": "ScalarType",
+    "Layout": "Layout",
+    "Device": "Device",
+    "DeviceIndex": "DeviceIndex",
+    "Generator": "Generator",
+    "Dimname": "Dimname",
+    "MemoryFormat": "MemoryFormat",
+    "QScheme": "QScheme",
+    "Storage": "Storage",
+    "Stream": "Stream",
+    "ConstQuantizerPtr": "ConstQuantizerPtr",
+    "GraphModule": "GraphModule",
+    "Tensor": "Tensor",
+}
+
+
+def _base_name(t: BaseType) -> str:
+    return t.name.name
+
+
+def _value_type(t: Type) -> str:
+    """The C++ type that owns a value of schema type `t` (what a struct member holds)."""
+    if isinstance(t, BaseType):
+        name = _base_name(t)
+        if name == "str":
+            return "std::string"
+        return _BASE_VALUE_TYPES.get(name, name)
+    if isinstance(t, OptionalType):
+        return f"std::optional<{_value_type(t.elem)}>"
+    if isinstance(t, ListType):
+        elem = t.elem
+        if isinstance(elem, BaseType) and _base_name(elem) == "bool" and t.size is not None:
+            return f"std::array<bool, {t.size}>"
+        return f"std::vector<{_value_type(elem)}>"
+    raise AssertionError(f"unknown type {t}")
+
+
+def is_tensor(t: Type) -> bool:
+    """Tensor or Tensor? : one gradient slot, saved as a SavedVariable."""
+    if isinstance(t, OptionalType):
+        t = t.elem
+    return isinstance(t, BaseType) and t.name == BaseTy.Tensor
+
+
+def is_tensor_list(t: Type) -> bool:
+    """Tensor[] or Tensor?[] : as many gradient slots as elements at run time."""
+    return isinstance(t, ListType) and is_tensor(t.elem)
+
+
+def argument_type(a: Argument) -> str:
+    """The C++ parameter type of a schema argument."""
+    t = a.type
+    mutable = a.annotation is not None and a.annotation.is_write
+    if isinstance(t, BaseType):
+        name = _base_name(t)
+        if name == "Tensor":
+            return "Tensor&" if mutable else "const Tensor&"
+        if name == "Scalar":
+            return "const Scalar&"
+        return _BASE_VALUE_TYPES.get(name, name)
+    if isinstance(t, OptionalType):
+        elem = t.elem
+        if isinstance(elem, BaseType) and _base_name(elem) == "Tensor":
+            return "const std::optional<Tensor>&"
+        if isinstance(elem, ListType) and isinstance(elem.elem, BaseType) and _base_name(elem.elem) in ("int", "SymInt"):
+            return "OptionalIntArrayRef"
+        if isinstance(elem, BaseType):
+            return f"std::optional<{_BASE_VALUE_TYPES.get(_base_name(elem), _base_name(elem))}>"
+        return f"const std::optional<{_value_type(elem)}>&"
+    if isinstance(t, ListType):
+        elem = t.elem
+        if isinstance(elem, BaseType):
+            name = _base_name(elem)
+            if name == "Tensor":
+                return "TensorList"
+            if name in ("int", "SymInt"):
+                return "IntArrayRef"
+            if name == "bool" and t.size is not None:
+                return f"std::array<bool, {t.size}>"
+            if name == "Dimname":
+                return "DimnameList"
+            return f"ArrayRef<{_value_type(elem)}>"
+        return f"const {_value_type(t)}&"
+    raise AssertionError(f"unknown type {t}")
+
+
+def return_type(r: Return) -> str:
+    t = r.type
+    if isinstance(t, ListType) and is_tensor(t.elem):
+        return "std::vector<Tensor>"
+    if r.annotation is not None and r.annotation.is_write and is_tensor(t):
+        return "Tensor&"
+    v = _value_type(t)
+    return v
+
+
+def returns_type(func: FunctionSchema) -> str:
+    rets = func.returns
+    if len(rets) == 0:
+        return "void"
+    if len(rets) == 1:
+        return return_type(rets[0])
+    return "std::tuple<" + ", ".join(return_type(r) for r in rets) + ">"
+
+
+def return_names(func: FunctionSchema, fallback: str = "result") -> list[str]:
+    """Local names the forward wrapper gives its outputs (PyTorch's cpp.return_names)."""
+    names: list[str] = []
+    arg_names = {a.name for a in func.arguments.flat_all}
+    for i, r in enumerate(func.returns):
+        if func.name.name.inplace:
+            name = "self"
+        elif func.is_out_fn():
+            name = func.arguments.out[i].name
+        elif r.name:
+            name = f"{r.name}_return" if r.name in arg_names else r.name
+        else:
+            name = fallback if len(func.returns) == 1 else f"{fallback}{i}"
+        names.append(name)
+    return names
+
+
+def saved_member_type(t: Type, is_output: bool = False) -> str:
+    """The member type a Backward node uses to keep a value of schema type `t`."""
+    if is_tensor(t):
+        return "SavedVariable"
+    if is_tensor_list(t):
+        return "std::vector<SavedVariable>"
+    if isinstance(t, BaseType) and _base_name(t) == "Scalar" and is_output:
+        return "SavedVariable"
+    return _value_type(t)
+
+
+def default_value(a: Argument) -> Optional[str]:
+    """The C++ spelling of a schema default, for the declaration of the differentiable API."""
+    d = a.default
+    if d is None:
+        return None
+    t = a.type
+    if d == "None":
+        return "std::nullopt"
+    if d == "True":
+        return "true"
+    if d == "False":
+        return "false"
+    if d.startswith("[") and d.endswith("]"):
+        return "{" + d[1:-1] + "}"
+    if d.startswith('"') or d.startswith("'"):
+        return '"' + d[1:-1].replace('"', '\\"') + '"'
+    if isinstance(t, BaseType) and _base_name(t) == "float" and d.lstrip("-").isdigit():
+        return d + ".0"
+    if d == "contiguous_format":
+        return "MemoryFormat::Contiguous"
+    if d in ("Mean", "Sum", "None_"):
+        return f"Reduction::{d}"
+    if isinstance(t, ListType) and not d.startswith("["):
+        # `int[2] stride=1` means {1, 1}
+        if t.size is not None:
+            return "{" + ", ".join([d] * t.size) + "}"
+        return "{" + d + "}"
+    return d

@@ -1,0 +1,283 @@
+"""gradgen's codegen driver: declarations + derivative formulas -> C++ autograd code.
+
+  gen_autograd --native_functions specs/native_functions.yaml \\
+               --derivatives specs/derivatives.yaml --out_dir OUT
+
+writes into OUT:
+  Functions.h, Functions.cpp        Backward nodes            (gen_autograd_functions.py)
+  VariableType.h, VariableType.cpp  the differentiable API    (gen_variable_type.py)
+  NativeFunctions.h                 kernel declarations       (gen_variable_type.py)
+  manifest.json                     every node, its inputs' ranges and saved members
+
+A mistake in a spec file is one line `file:line[:col]: message` on stderr and exit status 1; no
+output is written then (all files are rendered in memory first, then each is written to a
+temporary name and renamed into place).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+import zlib
+from typing import Dict, List, Optional, Sequence
+
+# Runs as `python3 tools/codegen/gen_autograd.py` too: make `tools.codegen` importable.
+_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+if _ROOT not in sys.path:
+    sys.path.insert(0, _ROOT)
+
+# Under Bazel the pinned packages of @gradgen_py_deps are on sys.path; the host interpreter's own
+# site directories (Debian's dist-packages has its own PyYAML) must not be, or a missing pin would
+# silently fall back to whatever the machine has. Outside Bazel (a developer's shell) keep all.
+if ".runfiles" in os.path.abspath(__file__):
+    sys.path[:] = [
+        p for p in sys.path if not {"site-packages", "dist-packages"} & set(os.path.realpath(p or ".").split(os.sep))
+    ]
+
+from absl import app, flags  # noqa: E402
+from mako.template import Template  # noqa: E402
+
+from tools.codegen import gen_autograd_functions, gen_variable_type  # noqa: E402
+from tools.codegen.autogen import add_autogen_variants  # noqa: E402
+from tools.codegen.errors import SpecError  # noqa: E402
+from tools.codegen.load_derivatives import DifferentiabilityInfo, is_composite_implicit, load_derivatives  # noqa: E402
+from tools.codegen.load_native_functions import NativeFunction, parse_native_functions  # noqa: E402
+
+FLAGS = flags.FLAGS
+flags.DEFINE_string("native_functions", None, "Path of the op declarations (native_functions.yaml).")
+flags.DEFINE_string("derivatives", None, "Path of the derivative formulas (derivatives.yaml).")
+flags.DEFINE_string(
+    "native_functions_name", None, "Name of the declarations file in messages and generated comments (default: the path)."
+)
+flags.DEFINE_string("derivatives_name", None, "Name of the formulas file in messages and generated comments (default: the path).")
+flags.DEFINE_string("out_dir", None, "Directory the generated files are written to.")
+flags.DEFINE_string(
+    "include_prefix", "csrc/generated", "How generated files include each other: #include \"<prefix>/Functions.h\"."
+)
+flags.DEFINE_string("namespace", "gradgen", "C++ namespace of the generated API (nodes go in <ns>::autograd::generated).")
+flags.DEFINE_multi_string(
+    "formula_header", ["csrc/autograd/formulas.h"], "Header(s) declaring the helpers formulas call; included by Functions.cpp."
+)
+flags.DEFINE_multi_string(
+    "formula_namespace",
+    ["::gradgen::autograd::generated::details"],
+    "Namespace(s) of formula helpers, made visible in Functions.cpp with `using namespace`.",
+)
+flags.DEFINE_enum(
+    "missing_derivative",
+    "error",
+    ["error", "not_implemented"],
+    "A Tensor-returning op without formulas: a spec error, or (PyTorch's way) a wrapper that "
+    "raises when a gradient is asked of it.",
+)
+flags.DEFINE_bool(
+    "implicit_composite",
+    False,
+    "PyTorch's rule: a declaration with no `dispatch:` and no `structured_delegate:` is "
+    "CompositeImplicitAutograd (its kernel composes differentiable ops), so it needs no formula.",
+)
+flags.DEFINE_integer("shards", 1, "Split Functions.cpp and VariableType.cpp into this many files each.", lower_bound=1)
+flags.DEFINE_bool("timing", False, "Print the time of each phase to stderr.")
+flags.DEFINE_bool("report_import_origins", False, "Print where yaml, mako and absl were imported from, then exit.")
+
+_TEMPLATES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "templates")
+
+
+class _Timer:
+    def __init__(self, enabled: bool) -> None:
+        self.enabled = enabled
+        self.t = time.perf_counter()
+
+    def lap(self, what: str) -> None:
+        if self.enabled:
+            now = time.perf_counter()
+            print(f"gen_autograd: {what}: {(now - self.t) * 1000:.0f} ms", file=sys.stderr)
+            self.t = now
+
+
+def shard_suffix(k: int, shards: int) -> str:
+    """File name suffix of shard k: none when there is a single shard, else `_<k>`."""
+    return "" if shards == 1 else f"_{k}"
+
+
+def shard_of(key: str, shards: int) -> int:
+    """A stable shard for `key`: crc32, not hash(), so it never depends on PYTHONHASHSEED."""
+    return zlib.crc32(key.encode("utf-8")) % shards
+
+
+def output_names(shards: int) -> List[str]:
+    """Every file a run writes, known before it runs (the Bazel rule declares exactly these)."""
+    names = ["Functions.h", "VariableType.h", "NativeFunctions.h", "manifest.json"]
+    for k in range(shards):
+        sfx = shard_suffix(k, shards)
+        names += [f"Functions{sfx}.cpp", f"VariableType{sfx}.cpp"]
+        if shards > 1:
+            names.append(f"Functions{sfx}.h")
+    return names
+
+
+def _shard_key(f: NativeFunction, info: Optional[DifferentiabilityInfo]) -> str:
+    # A wrapper lives with the node it builds (add_ builds AddBackward0, from add's entry).
+    if info is not None and info.op is not None:
+        return info.func.func.name.name.base
+    return f.func.name.name.base
+
+
+def _render(name: str, **kwargs) -> str:
+    template = Template(filename=os.path.join(_TEMPLATES, name), strict_undefined=True)
+    return template.render(**kwargs)
+
+
+def generate(
+    native_functions_path: str,
+    derivatives_path: str,
+    *,
+    native_functions_name: Optional[str] = None,
+    derivatives_name: Optional[str] = None,
+    include_prefix: str = "csrc/generated",
+    namespace: str = "gradgen",
+    formula_headers: Sequence[str] = ("csrc/autograd/formulas.h",),
+    formula_namespaces: Sequence[str] = ("::gradgen::autograd::generated::details",),
+    missing_derivative: str = "error",
+    implicit_composite: bool = False,
+    timing: bool = False,
+    shards: int = 1,
+) -> Dict[str, str]:
+    """Runs the whole codegen in memory: file name -> contents. Raises SpecError."""
+    timer = _Timer(timing)
+    nf_name = native_functions_name or native_functions_path
+    d_name = derivatives_name or derivatives_path
+    functions = add_autogen_variants(parse_native_functions(native_functions_path, nf_name))
+    timer.lap("parse declarations")
+    infos = load_derivatives(derivatives_path, functions, d_name)
+    timer.lap("load derivatives")
+
+    # Nodes, in the order of the derivatives file (dispatch keys in their written order).
+    node_infos: List[DifferentiabilityInfo] = [i for per_key in infos.values() for i in per_key.values() if i.op]
+    nodes = gen_autograd_functions.nodes_of(node_infos)
+    matched = gen_variable_type.match_infos(functions, infos)
+    wrappers = [
+        gen_variable_type.wrapper_code(
+            f, matched[str(f.func)], missing_derivative, is_composite_implicit(f, implicit_composite)
+        )
+        for f in functions
+    ]
+    timer.lap("analyse")
+
+    common = dict(
+        namespace=namespace,
+        include_prefix=include_prefix,
+        functions_file=nf_name,
+        derivatives_file=d_name,
+    )
+    out = {
+        "VariableType.h": _render("VariableType.h", wrappers=wrappers, **common),
+        "NativeFunctions.h": _render("NativeFunctions.h", wrappers=wrappers, **common),
+    }
+    # Note [Shards]: nodes and wrappers are split by a stable hash of the op's base name, so the
+    # node of `add` and the wrappers of add, add_ and add.out share a shard, and an edit to one
+    # formula changes only that shard's files (its header, its .cpp files), never the others'.
+    node_shards: List[List[gen_autograd_functions.NodeCode]] = [[] for _ in range(shards)]
+    for info, node in zip(node_infos, nodes):
+        node_shards[shard_of(info.func.func.name.name.base, shards)].append(node)
+    wrapper_shards: List[List[gen_variable_type.WrapperCode]] = [[] for _ in range(shards)]
+    for f, w in zip(functions, wrappers):
+        wrapper_shards[shard_of(_shard_key(f, matched[str(f.func)]), shards)].append(w)
+    for k in range(shards):
+        sfx = shard_suffix(k, shards)
+        out[f"Functions{sfx}.cpp"] = _render(
+            "Functions.cpp",
+            nodes=node_shards[k],
+            header=f"Functions{sfx}.h",
+            formula_includes=list(formula_headers),
+            using_namespaces=list(formula_namespaces),
+            **common,
+        )
+        out[f"VariableType{sfx}.cpp"] = _render(
+            "VariableType.cpp", wrappers=wrapper_shards[k], header=f"Functions{sfx}.h", **common
+        )
+        if shards > 1:
+            out[f"Functions{sfx}.h"] = _render("Functions.h", nodes=node_shards[k], includes=[], **common)
+    # Functions.h declares every node: for one shard it is the shard's header, for several it
+    # includes each shard's header.
+    out["Functions.h"] = _render(
+        "Functions.h",
+        nodes=nodes if shards == 1 else [],
+        includes=[] if shards == 1 else [f"{include_prefix}/Functions_{k}.h" for k in range(shards)],
+        **common,
+    )
+    manifest = {"nodes": [gen_autograd_functions.manifest_node(i) for i in node_infos]}
+    out["manifest.json"] = json.dumps(manifest, indent=1, sort_keys=False) + "\n"
+    timer.lap("render")
+    return out
+
+
+def write_outputs(out_dir: str, files: Dict[str, str]) -> None:
+    """Writes every file, each through a temporary name, so none is ever half-written."""
+    os.makedirs(out_dir, exist_ok=True)
+    tmp_paths = []
+    try:
+        for name in sorted(files):
+            tmp = os.path.join(out_dir, f".{name}.tmp")
+            with open(tmp, "w", encoding="utf-8", newline="\n") as fh:
+                fh.write(files[name])
+            tmp_paths.append((tmp, os.path.join(out_dir, name)))
+        for tmp, final in tmp_paths:
+            os.replace(tmp, final)
+    finally:
+        for tmp, _ in tmp_paths:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+
+
+def main(argv: List[str]) -> int:
+    if FLAGS.report_import_origins:
+        import absl
+        import mako
+        import yaml
+
+        for module in (yaml, mako, absl):
+            print(f"{module.__name__} {os.path.realpath(module.__file__)}")
+        return 0
+    if len(argv) > 1:
+        print(f"gen_autograd: unexpected arguments: {' '.join(argv[1:])}", file=sys.stderr)
+        return 2
+    for required in ("native_functions", "derivatives", "out_dir"):
+        if not getattr(FLAGS, required):
+            print(f"gen_autograd: --{required} is required", file=sys.stderr)
+            return 2
+    try:
+        files = generate(
+            FLAGS.native_functions,
+            FLAGS.derivatives,
+            native_functions_name=FLAGS.native_functions_name,
+            derivatives_name=FLAGS.derivatives_name,
+            include_prefix=FLAGS.include_prefix,
+            namespace=FLAGS.namespace,
+            formula_headers=FLAGS.formula_header,
+            formula_namespaces=FLAGS.formula_namespace,
+            missing_derivative=FLAGS.missing_derivative,
+            implicit_composite=FLAGS.implicit_composite,
+            timing=FLAGS.timing,
+            shards=FLAGS.shards,
+        )
+    except SpecError as e:
+        print(str(e), file=sys.stderr)
+        return 1
+    except OSError as e:
+        print(f"gen_autograd: {e.filename or ''}: {e.strerror}", file=sys.stderr)
+        return 1
+    timer = _Timer(FLAGS.timing)
+    write_outputs(FLAGS.out_dir, files)
+    timer.lap("write")
+    return 0
+
+
+def run() -> None:
+    app.run(lambda argv: sys.exit(main(argv)))
+
+
+if __name__ == "__main__":
+    run()

@@ -1,0 +1,821 @@
+"""Reads derivatives.yaml and matches each entry to its declaration: the analysis step.
+
+For every entry this computes what the emitters need and nothing else:
+  * which inputs get a gradient, in the order of the op's arguments (`args_with_derivatives`),
+    so `apply()` can lay out index ranges at run time;
+  * each formula rewritten so that cheap facts about inputs are saved instead of whole tensors
+    (`self.sizes()` becomes the member `self_sizes`), and which inputs and outputs must be kept;
+  * the Backward node's name (`MmBackward0`), numbered per op name in file order.
+
+The language and its meaning are PyTorch's (tools/autograd/load_derivatives.py in PyTorch 2.x);
+where gradgen's spec language is wider (it keeps `.sizes()` and `.size(d)`, which PyTorch 2.x
+replaced by their SymInt spellings) both spellings work.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+from tools.codegen import cpp
+from tools.codegen.errors import Location, SpecError, SchemaParseError
+from tools.codegen.load_native_functions import NativeFunction
+from tools.codegen.model import Argument, BaseTy, FunctionSchema, ListType, Type
+from tools.codegen.yaml_loader import load_yaml
+
+# `(^|\W)NAME($|\W)`: NAME used as a whole identifier.
+IDENT_REGEX = r"(^|\W){}($|\W)"
+GRAD_INDEX_REGEX = r"(?:^|\W)grads\[(\d+)\]"
+_CPP_IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_CPP_KEYWORDS = frozenset(
+    "alignas alignof and and_eq asm auto bitand bitor bool break case catch char char16_t "
+    "char32_t class compl const constexpr const_cast continue decltype default delete do double "
+    "dynamic_cast else enum explicit export extern false float for friend goto if inline int long "
+    "mutable namespace new noexcept not not_eq nullptr operator or or_eq private protected public "
+    "register reinterpret_cast return short signed sizeof static static_assert static_cast struct "
+    "switch template this thread_local throw true try typedef typeid typename union unsigned using "
+    "virtual void volatile wchar_t while xor xor_eq".split()
+)
+# Dispatch keys a `dispatch:` section of derivatives.yaml may name (PyTorch's AUTOGRAD_KEYS).
+AUTOGRAD_KEYS = (
+    "Default",
+    "AutogradNestedTensor",
+    "Autograd",
+    "AutogradCPU",
+    "AutogradCUDA",
+    "AutogradMeta",
+    "AutogradMPS",
+    "AutogradXLA",
+    "AutogradLazy",
+    "AutogradIPU",
+    "AutogradXPU",
+    "AutogradPrivateUse1",
+)
+# Keys an entry may have besides formulas.
+_ENTRY_KEYS = ("name", "dispatch", "output_differentiability")
+
+
+@dataclass(frozen=True)
+class SavedAttribute:
+    """One member of a Backward node, filled by the forward and read by `apply()`."""
+
+    # The member's name: `self_sizes`, `dim`, or for tensors the variable name (`self`), whose
+    # member is `self_` (see `member`).
+    name: str
+    # The C++ type of the member, e.g. `std::vector<int64_t>`, `SavedVariable`.
+    cpp_type: str
+    # The expression the forward evaluates to fill it, e.g. `self.sizes()`, `to_args_sizes(tensors)`.
+    expr: str
+    # What the member holds: "tensor" (a SavedVariable), "tensor_list" (a vector of them plus a
+    # released flag) or "value" (anything copied by value).
+    kind: str
+
+    @property
+    def member(self) -> str:
+        """The member's C++ name: tensors take a trailing underscore (`self_`), as in PyTorch."""
+        return self.name + "_" if self.kind in ("tensor", "tensor_list") else self.name
+
+
+@dataclass(frozen=True)
+class Derivative:
+    """One formula of an entry: `self: mm(grad, t(mat2))` or `self, other: f(grad_input_mask)`."""
+
+    # The formula after saved-value rewriting: `mm_mat1_backward(grad, mat2, self_sizes)`.
+    formula: str
+    # The formula as written in the YAML file.
+    original_formula: str
+    # The inputs it computes gradients for, in key order: ("self",) or ("self", "other").
+    var_names: Tuple[str, ...]
+    # The inputs and outputs it needs, as members of the node.
+    saved_inputs: Tuple[SavedAttribute, ...]
+    saved_outputs: Tuple[SavedAttribute, ...]
+    # The `grad_<return name>` variables it uses.
+    named_gradients: frozenset
+    # Where the formula is written.
+    loc: Location
+
+
+@dataclass(frozen=True)
+class ForwardDerivative:
+    """A forward-mode formula (`result: auto_linear`): parsed, checked and kept for later."""
+
+    # The formula, with `auto_element_wise` / `auto_linear` expanded like PyTorch does.
+    formula: str
+    # The outputs it defines: ("result",), ("values",).
+    var_names: Tuple[str, ...]
+    # The schema types of those outputs.
+    var_types: Tuple[Type, ...]
+    # Inputs whose tangent (`x_t`) and primal (`x_p`) the formula reads.
+    required_inputs_fw_grad: Tuple[str, ...]
+    required_inputs_primal: Tuple[str, ...]
+    loc: Location
+
+
+@dataclass(frozen=True)
+class DifferentiabilityInfo:
+    """Everything known about how to differentiate one op (for one dispatch key)."""
+
+    # The op's base name without overload: `max` for `max.dim`.
+    name: str
+    # The declaration the formulas are written against (the out-of-place one when it exists).
+    func: NativeFunction
+    # The Backward node's class name (`MaxBackward0`), or None when no input gets a gradient.
+    op: Optional[str]
+    # "Default", or the autograd dispatch key of a `dispatch:` section.
+    dispatch_key: str
+    derivatives: Tuple[Derivative, ...]
+    forward_derivatives: Tuple[ForwardDerivative, ...]
+    # Members of the node, deduplicated, in first-use order.
+    all_saved_inputs: Tuple[SavedAttribute, ...]
+    all_saved_outputs: Tuple[SavedAttribute, ...]
+    # `grad_<name>` for every differentiable named tensor output; and those the formulas use.
+    available_named_gradients: Tuple[str, ...]
+    used_named_gradients: frozenset
+    # The inputs that get a gradient, in argument order: the order of `apply()`'s outputs.
+    args_with_derivatives: Tuple[Argument, ...]
+    non_differentiable_arg_names: Tuple[str, ...]
+    # One bool per output (None: all differentiable), or a single C++ condition.
+    output_differentiability: Optional[Tuple[bool, ...]]
+    output_differentiability_conditions: Optional[Tuple[str, ...]]
+    # Where the entry is written.
+    loc: Location
+
+    @property
+    def uses_retain_variables(self) -> bool:
+        return any(re.search(IDENT_REGEX.format("retain_variables"), d.formula) for d in self.derivatives)
+
+    @property
+    def saved_member_names(self) -> List[str]:
+        """Every member `apply()` reads, sorted: the manifest's `saved` list."""
+        names = {s.member for s in self.all_saved_inputs + self.all_saved_outputs}
+        names |= {f"{a.name}_size_" for a in self.args_with_derivatives if cpp.is_tensor_list(a.type)}
+        return sorted(names)
+
+
+# Saved-value rewriting, in PyTorch's order: an expression over an input or output that only needs
+# a cheap fact about it is replaced by a member holding that fact, so the tensor itself need not be
+# kept alive. (regex over the name, member suffix, member type, value at save time, text at use).
+_REPLACEMENTS: List[Tuple[str, Any, str, Optional[Any], Optional[Any]]] = [
+    (r"{}.sym_sizes\(\)", "_sym_sizes", "std::vector<int64_t>", None, None),
+    (
+        r"{}->sym_sizes\(\)",
+        "_sym_sizes_opt",
+        "std::optional<std::vector<int64_t>>",
+        lambda n: f"{n}.has_value() ? std::optional<IntArrayRef>({n}->sizes()) : std::nullopt",
+        None,
+    ),
+    (r"{}.sizes\(\)", "_sizes", "std::vector<int64_t>", None, None),
+    (
+        r"{}->sizes\(\)",
+        "_sizes_opt",
+        "std::optional<std::vector<int64_t>>",
+        lambda n: f"{n}.has_value() ? std::optional<IntArrayRef>({n}->sizes()) : std::nullopt",
+        None,
+    ),
+    (
+        r"{}.sym_blocksize\(\)",
+        "_self_sym_blocksize_opt",
+        "std::optional<std::vector<int64_t>>",
+        lambda n: f"sparse_csr::getSymIntBlockSize({n})",
+        None,
+    ),
+    (r"{}.options\(\)", "_options", "TensorOptions", None, None),
+    (r"zeros_like\({}\)", "_info", "TypeAndSize", lambda n: n, lambda n: n + "_info.zeros()"),
+    (
+        r"{}.sym_size\((-?\w+)\)",
+        lambda m: f"_sym_argsize_{m.group(1).replace('-', 'minus_')}",
+        "int64_t",
+        None,
+        None,
+    ),
+    (
+        r"{}.size\((-?\w+)\)",
+        lambda m: f"_argsize_{m.group(1).replace('-', 'minus_')}",
+        "int64_t",
+        None,
+        None,
+    ),
+    (r"{}.numel\(\)", "_numel", "int64_t", None, None),
+    (r"{}.sym_numel\(\)", "_sym_numel", "int64_t", None, None),
+    (r"to_args_sizes\({}\)", "_args_sizes", "std::vector<std::vector<int64_t>>", None, None),
+    (r"to_args_sizes_symint\({}\)", "_args_sizes_symint", "std::vector<std::vector<int64_t>>", None, None),
+    (r"to_args_scalartypes\({}\)", "_args_scalartypes", "std::vector<ScalarType>", None, None),
+    (r"TensorGeometry\({}\)", "_geometry", "TensorGeometry", None, None),
+    (r"{}.scalar_type\(\)", "_scalar_type", "ScalarType", None, None),
+    (r"{}.dim\(\)", "_dim", "int64_t", None, None),
+    (r"{}.sym_strides\(\)", "_sym_strides", "std::vector<int64_t>", "strides", None),
+    (r"{}.strides\(\)", "_strides", "std::vector<int64_t>", "strides", None),
+    (r"{}.layout\(\)", "_layout", "Layout", None, None),
+    (r"{}.is_conj\(\)", "_conjugate", "bool", None, None),
+]
+_COMPILED_REPLACEMENTS: Dict[str, List[Tuple[Any, ...]]] = {}
+
+
+def _replacements_for(name: str) -> List[Tuple[Any, ...]]:
+    got = _COMPILED_REPLACEMENTS.get(name)
+    if got is None:
+        esc = re.escape(name)
+        got = [(re.compile(rx.format(esc)),) + tuple(rest) for rx, *rest in _REPLACEMENTS]
+        _COMPILED_REPLACEMENTS[name] = got
+    return got
+
+
+def _uses(name: str, formula: str) -> bool:
+    return re.search(IDENT_REGEX.format(re.escape(name)), formula) is not None
+
+
+def used_gradient_indices(formula: str) -> List[int]:
+    """The i of every `grads[i]` in a formula: `f(grads[0], grads[1])` -> [0, 1]."""
+    return [int(i) for i in re.findall(GRAD_INDEX_REGEX, formula)]
+
+
+def saved_variables(
+    formula: str,
+    variables: Sequence[Tuple[str, Type]],
+    var_names: Tuple[str, ...],
+    is_output: bool,
+    loc: Location,
+) -> Tuple[str, Tuple[SavedAttribute, ...]]:
+    """Rewrites `formula` to read members instead of `variables`, and says which members."""
+    saved: List[SavedAttribute] = []
+    for name, typ in variables:
+        # Cheap: a substring test rules out nearly every variable before any regex runs.
+        if name not in formula:
+            continue
+        for regex, suffix, member_type, expr_fn, res_fn in _replacements_for(name):
+
+            def repl(m: "re.Match[str]") -> str:
+                sfx = suffix(m) if callable(suffix) else suffix
+                if expr_fn == "strides":
+                    if var_names != (name,):
+                        raise SpecError(
+                            f"'{m.group(0)}' is only supported in the formula of '{name}' alone, "
+                            f"not in a formula for {', '.join(var_names)}",
+                            loc,
+                        )
+                    expr = f'strides_or_error({name}, "{name}")'
+                elif expr_fn is not None:
+                    expr = expr_fn(name)
+                else:
+                    expr = m.group(0)
+                saved.append(SavedAttribute(name + sfx, member_type, expr, "value"))
+                return res_fn(name) if res_fn is not None else name + sfx
+
+            if regex.search(formula):
+                formula = regex.sub(repl, formula)
+        if isinstance(typ, Type) and _is_optional_str(typ):
+            formula = re.sub(
+                rf"\b{name}\b",
+                f"{name}.has_value() ? std::optional<std::string_view>({name}.value()) : std::nullopt",
+                formula,
+            )
+        if _uses(name, formula):
+            if cpp.is_tensor(typ) or (is_output and _is_scalar(typ)):
+                kind = "tensor"
+            elif cpp.is_tensor_list(typ):
+                kind = "tensor_list"
+            else:
+                kind = "value"
+            saved.append(SavedAttribute(name, cpp.saved_member_type(typ, is_output), name, kind))
+    return formula, tuple(saved)
+
+
+def _is_optional_str(t: Type) -> bool:
+    return str(t) == "str?"
+
+
+def _is_scalar(t: Type) -> bool:
+    return str(t) == "Scalar"
+
+
+def _create_op_prefix(name: str) -> str:
+    """`add` -> `AddBackward`; `_foreach_add` -> `ForeachAddBackward` (PyTorch's convention)."""
+    camel = "".join(p.title() for p in name.split("_"))
+    return (camel + "Backward").replace("ForwardBackward", "Backward")
+
+
+def _dedup(saved: Sequence[SavedAttribute]) -> Tuple[SavedAttribute, ...]:
+    seen: set = set()
+    out: List[SavedAttribute] = []
+    for s in saved:
+        if s.name not in seen:
+            seen.add(s.name)
+            out.append(s)
+    return tuple(out)
+
+
+def _check_identifier(name: str, what: str, loc: Location) -> None:
+    if not _CPP_IDENT.match(name) or name in _CPP_KEYWORDS:
+        raise SpecError(f"{what} '{name}' is not a valid C++ identifier", loc)
+
+
+class _Index:
+    """Declarations indexed the ways derivative entries are matched against them."""
+
+    def __init__(self, functions: Sequence[NativeFunction]) -> None:
+        self.by_schema: Dict[str, NativeFunction] = {}
+        self.by_signature: Dict[FunctionSchema, List[NativeFunction]] = defaultdict(list)
+        self.by_base: Dict[str, List[NativeFunction]] = defaultdict(list)
+        for f in functions:
+            self.by_schema[str(f.func)] = f
+            self.by_signature[f.func.signature()].append(f)
+            self.by_base[f.func.name.name.base.rstrip("_")].append(f)
+
+
+def _canonical_function(functions: Sequence[NativeFunction], name: str) -> NativeFunction:
+    """The declaration formulas are written against: the out-of-place one, else the in-place one."""
+    for f in functions:
+        fn = f.func
+        if "functional" not in fn.name.overload_name and not fn.is_out_fn() and str(fn.name.name) == name:
+            return f
+    return functions[0]
+
+
+def _closest_signatures(spec: str, index: _Index, base: str) -> List[str]:
+    candidates = [str(f.func) for f in index.by_base.get(base.rstrip("_"), [])]
+    close = difflib.get_close_matches(spec, candidates, n=3, cutoff=0.0) if candidates else []
+    if not close:
+        close = difflib.get_close_matches(spec, list(index.by_schema), n=3, cutoff=0.6)
+    return close
+
+
+def _split_name(spec: str) -> str:
+    m = re.match(r"(\w+)(\.\w+)?\(", spec)
+    return m.group(1) if m else spec
+
+
+class _EntryContext:
+    """Locations of one derivative entry's keys and values, for error messages."""
+
+    def __init__(self, node: Any, file: str) -> None:
+        self.node = node
+        self.file = file
+
+    def entry(self) -> Location:
+        return Location(self.file, getattr(self.node, "line", 0) or 0)
+
+    def key(self, key: str) -> Location:
+        try:
+            return self.node.key_loc(key)
+        except Exception:
+            return self.entry()
+
+    def value(self, key: str, offset: int = 0) -> Location:
+        try:
+            return self.node.value_loc(key, offset)
+        except Exception:
+            return self.entry()
+
+
+def _formula_text(value: Any, loc: Location) -> str:
+    if isinstance(value, bool) or value is None or isinstance(value, (list, dict)):
+        raise SpecError("a formula must be a C++ expression written as a string", loc)
+    return str(value)
+
+
+def _create_info(
+    defn: Any,
+    ctx: _EntryContext,
+    index: _Index,
+    op_counter: "Counter[str]",
+) -> Tuple[NativeFunction, Dict[str, DifferentiabilityInfo]]:
+    if "name" not in defn:
+        raise SpecError("a derivative entry needs a 'name:' with the op's full schema", ctx.entry())
+    spec = defn["name"]
+    if not isinstance(spec, str):
+        raise SpecError("'name:' must be a schema string such as 'mm(Tensor self, Tensor mat2) -> Tensor'", ctx.value("name"))
+    name_loc = ctx.value("name")
+    try:
+        parsed = FunctionSchema.parse(spec)
+    except SchemaParseError as e:
+        raise SpecError(e.message, ctx.value("name", e.offset)) from None
+    defn_name = _split_name(spec)
+
+    schema_function = index.by_schema.get(str(parsed))
+    if schema_function is None:
+        close = _closest_signatures(str(parsed), index, parsed.name.name.base)
+        hint = ("; closest declared: " + " | ".join(close)) if close else "; no declaration has that name"
+        raise SpecError(f"no declaration matches '{spec}'{hint}", name_loc)
+    functions = index.by_signature[schema_function.func.signature()]
+    canonical = _canonical_function(functions, defn_name)
+    all_args = canonical.func.arguments.flat_all
+    for bad in ("grad_input_mask", "result"):
+        if any(a.name == bad for a in all_args):
+            raise SpecError(
+                f"the declaration of {defn_name} has an argument named '{bad}', a name formulas reserve",
+                schema_function.loc,
+            )
+
+    output_differentiability = None
+    output_differentiability_conditions = None
+    if "output_differentiability" in defn:
+        od = defn["output_differentiability"]
+        od_loc = ctx.value("output_differentiability")
+        if not isinstance(od, list) or not od:
+            raise SpecError("output_differentiability must be a list of booleans or a one-element list of a C++ condition", od_loc)
+        if any(isinstance(x, str) for x in od):
+            if len(od) != 1:
+                raise SpecError(
+                    "output_differentiability given as a condition supports single-output functions only "
+                    "(write a one-element list)",
+                    od_loc,
+                )
+            output_differentiability_conditions = (str(od[0]),)
+            output_differentiability = (True,)
+        else:
+            if not all(isinstance(x, bool) for x in od):
+                raise SpecError("output_differentiability must contain only true/false", od_loc)
+            n_ret = len(canonical.func.returns)
+            if len(od) != n_ret:
+                raise SpecError(
+                    f"output_differentiability has {len(od)} entries but {defn_name} returns {n_ret} outputs",
+                    od_loc,
+                )
+            output_differentiability = tuple(od)
+
+    if "dispatch" in defn:
+        dispatch = defn["dispatch"]
+        d_loc = ctx.value("dispatch")
+        if not isinstance(dispatch, dict) or not dispatch:
+            raise SpecError("'dispatch:' must map autograd dispatch keys to formulas", d_loc)
+        sections = []
+        for key in dispatch:
+            if key != "Default" and key not in AUTOGRAD_KEYS:
+                raise SpecError(
+                    f"invalid dispatch key '{key}'; expected one of {', '.join(AUTOGRAD_KEYS)}",
+                    _EntryContext(dispatch, ctx.file).key(key),
+                )
+            sections.append((key, dispatch[key], _EntryContext(dispatch[key], ctx.file)))
+        extra = [k for k in defn if k not in _ENTRY_KEYS]
+        if extra:
+            raise SpecError(
+                f"'{extra[0]}' given beside a 'dispatch:' section; put formulas inside the section",
+                ctx.key(extra[0]),
+            )
+    else:
+        sections = [("Default", {k: v for k, v in defn.items() if k not in _ENTRY_KEYS}, ctx)]
+
+    infos: Dict[str, DifferentiabilityInfo] = {}
+    for key, formulas, fctx in sections:
+        if not isinstance(formulas, dict):
+            raise SpecError(f"dispatch section '{key}' must map inputs to formulas", ctx.value("dispatch"))
+        info = _set_up(canonical, defn_name, key, formulas, fctx, output_differentiability,
+                       output_differentiability_conditions, op_counter, ctx.entry())
+        infos[key] = info
+    return canonical, infos
+
+
+def _set_up(
+    f: NativeFunction,
+    defn_name: str,
+    dispatch_key: str,
+    formulas: Dict[str, Any],
+    ctx: _EntryContext,
+    output_differentiability: Optional[Tuple[bool, ...]],
+    output_differentiability_conditions: Optional[Tuple[str, ...]],
+    op_counter: "Counter[str]",
+    entry_loc: Location,
+) -> DifferentiabilityInfo:
+    func = f.func
+    args = func.arguments.flat_all
+    all_arg_names = [a.name for a in args]
+    arg_by_name = {a.name: a for a in args}
+    ret_names = cpp.return_names(func)
+    schema_ret_names = [r.name for r in func.returns]
+    differentiability = output_differentiability or tuple([True] * len(func.returns))
+    available_named_gradients = tuple(
+        f"grad_{r.name}"
+        for r, diff in zip(func.returns, differentiability)
+        if diff and r.name is not None and r.type.is_tensor_like()
+    )
+    output_vars = [
+        ("result" if n == "self" else n, r.type) for n, r in zip(ret_names, func.returns)
+    ]
+    output_names = {n for n, _ in output_vars} | {n for n in schema_ret_names if n}
+
+    derivatives: List[Derivative] = []
+    raw_forward: List[Tuple[str, Tuple[str, ...], Location]] = []
+    non_differentiable: List[str] = []
+    with_derivatives: set = set()
+    seen_names: Dict[str, Location] = {}
+
+    for raw_names in sorted(formulas.keys()):
+        key_loc = ctx.key(raw_names)
+        value_loc = ctx.value(raw_names)
+        formula = _formula_text(formulas[raw_names], value_loc)
+        names = tuple(x.strip() for x in str(raw_names).split(","))
+        for n in names:
+            _check_identifier(n, "formula key", key_loc)
+            if n in seen_names:
+                raise SpecError(f"'{n}' is given a formula twice in the entry for {defn_name}", key_loc)
+            seen_names[n] = key_loc
+        is_input = [n in arg_by_name for n in names]
+        if not any(is_input):
+            # Forward-mode formula: its keys name outputs.
+            for n in names:
+                if n not in output_names and not re.match(r"^result\d+$", n):
+                    raise SpecError(
+                        f"'{n}' is not an argument of {func}; arguments are: {', '.join(all_arg_names) or '(none)'}",
+                        key_loc,
+                    )
+            raw_forward.append((formula, names, value_loc))
+            continue
+        if not all(is_input):
+            bad = names[is_input.index(False)]
+            raise SpecError(
+                f"'{bad}' is not an argument of {func}; arguments are: {', '.join(all_arg_names)}",
+                key_loc,
+            )
+        if formula.lower().strip() == "non_differentiable":
+            non_differentiable.extend(names)
+            continue
+        for n in names:
+            t = arg_by_name[n].type
+            if not (cpp.is_tensor(t) or cpp.is_tensor_list(t)):
+                raise SpecError(
+                    f"'{n}' has type {t}, which has no gradient; formulas are for Tensor arguments",
+                    key_loc,
+                )
+        derivatives.append(_create_derivative(func, formula, names, available_named_gradients, output_vars, value_loc))
+        with_derivatives.update(names)
+
+    overlap = sorted(with_derivatives.intersection(non_differentiable))
+    if overlap:
+        raise SpecError(
+            f"'{overlap[0]}' is marked non_differentiable and also given a formula in the entry for {defn_name}",
+            ctx.key(overlap[0]) if overlap[0] in formulas else entry_loc,
+        )
+    args_with_derivatives = tuple(a for a in args if a.name in with_derivatives)
+    forward = _forward_derivatives(func, defn_name, raw_forward, derivatives, args_with_derivatives, all_arg_names)
+    _check_grad_usage(defn_name, derivatives, len(func.returns))
+
+    op = None
+    if args_with_derivatives:
+        prefix = _create_op_prefix(defn_name)
+        if dispatch_key != "Default":
+            prefix += dispatch_key
+        op = f"{prefix}{op_counter[prefix]}"
+        op_counter[prefix] += 1
+
+    used_named: set = set()
+    for d in derivatives:
+        used_named |= d.named_gradients
+    return DifferentiabilityInfo(
+        name=defn_name,
+        func=f,
+        op=op,
+        dispatch_key=dispatch_key,
+        derivatives=tuple(derivatives),
+        forward_derivatives=tuple(forward),
+        all_saved_inputs=_dedup([v for d in derivatives for v in d.saved_inputs]),
+        all_saved_outputs=_dedup([v for d in derivatives for v in d.saved_outputs]),
+        available_named_gradients=available_named_gradients,
+        used_named_gradients=frozenset(used_named),
+        args_with_derivatives=args_with_derivatives,
+        non_differentiable_arg_names=tuple(non_differentiable),
+        output_differentiability=output_differentiability,
+        output_differentiability_conditions=output_differentiability_conditions,
+        loc=entry_loc,
+    )
+
+
+def _create_derivative(
+    func: FunctionSchema,
+    formula: str,
+    var_names: Tuple[str, ...],
+    available_named_gradients: Sequence[str],
+    output_vars: Sequence[Tuple[str, Type]],
+    loc: Location,
+) -> Derivative:
+    original = formula
+    for i in used_gradient_indices(formula):
+        if i >= len(func.returns):
+            raise SpecError(
+                f"formula uses grads[{i}] but {func.name} returns {len(func.returns)} "
+                f"output{'s' if len(func.returns) != 1 else ''}",
+                loc,
+            )
+    inputs = [(a.name, a.type) for a in func.arguments.flat_all]
+    formula, saved_inputs = saved_variables(formula, inputs, var_names, False, loc)
+    formula, saved_outputs = saved_variables(formula, output_vars, var_names, True, loc)
+    named = frozenset(n for n in available_named_gradients if n in formula and _uses(n, formula))
+    return Derivative(formula, original, var_names, saved_inputs, saved_outputs, named, loc)
+
+
+def _check_grad_usage(defn_name: str, derivatives: Sequence[Derivative], n_returns: int) -> None:
+    """Mistakes that compile but are wrong: PyTorch's check_grad_usage, with locations."""
+    uses_grad = None
+    grads_uses = 0
+    named = None
+    indices: List[int] = []
+    for d in derivatives:
+        if uses_grad is None and _uses("grad", d.formula):
+            uses_grad = d
+        n = len(re.findall(IDENT_REGEX.format("grads"), d.formula))
+        grads_uses += n
+        if n and uses_grad is not None:
+            raise SpecError(
+                f"the entry for {defn_name} mixes 'grad' and 'grads[i]'; use 'grads[0]' instead of 'grad'",
+                d.loc,
+            )
+        if named is None and d.named_gradients:
+            named = d
+        indices.extend(used_gradient_indices(d.formula))
+    if uses_grad is not None and grads_uses:
+        raise SpecError(
+            f"the entry for {defn_name} mixes 'grad' and 'grads[i]'; use 'grads[0]' instead of 'grad'",
+            uses_grad.loc,
+        )
+    if grads_uses == len(indices) and indices and set(indices) == {0}:
+        raise SpecError(
+            f"the entry for {defn_name} only uses 'grads[0]'; if the first output is the only "
+            "differentiable one, write 'grad'",
+            derivatives[0].loc,
+        )
+    if named is not None and (uses_grad is not None or grads_uses):
+        raise SpecError(
+            f"the entry for {defn_name} mixes 'grad_<output name>' with 'grad' or 'grads[i]'; "
+            "use one style of naming gradients",
+            named.loc,
+        )
+
+
+def _forward_derivatives(
+    func: FunctionSchema,
+    defn_name: str,
+    raw: Sequence[Tuple[str, Tuple[str, ...], Location]],
+    derivatives: Sequence[Derivative],
+    args_with_derivatives: Sequence[Argument],
+    all_arg_names: Sequence[str],
+) -> List[ForwardDerivative]:
+    out: List[ForwardDerivative] = []
+    ret_by_name = {r.name: r for r in func.returns if r.name}
+    for formula, names, loc in raw:
+        var_types: List[Type] = []
+        for n in names:
+            if n in ret_by_name:
+                var_types.append(ret_by_name[n].type)
+            elif n == "result" and len(func.returns) == 1:
+                var_types.append(func.returns[0].type)
+            elif re.match(r"^result(\d+)$", n) and int(n[6:]) < len(func.returns):
+                var_types.append(func.returns[int(n[6:])].type)
+            else:
+                raise SpecError(f"forward formula for '{n}', which is not an output of {func.name}", loc)
+
+        def required(text: str, postfix: str) -> Tuple[str, ...]:
+            found = []
+            for a in args_with_derivatives:
+                if cpp.is_tensor_list(a.type):
+                    continue
+                if _uses(a.name, text):
+                    raise SpecError(
+                        f"the forward formula for {defn_name} uses the bare name '{a.name}', which is "
+                        f"ambiguous: write {a.name}_p for its value or {a.name}_t for its tangent",
+                        loc,
+                    )
+                if _uses(a.name + postfix, text):
+                    found.append(a.name)
+            return tuple(found)
+
+        tangents = None
+        if formula == "auto_element_wise":
+            if len(args_with_derivatives) != 1 or len(raw) > 1 or len(names) > 1:
+                raise SpecError(
+                    f"auto_element_wise for {defn_name} needs exactly one differentiable input and one output",
+                    loc,
+                )
+            if len(derivatives) != 1:
+                raise SpecError(f"auto_element_wise for {defn_name} needs the backward formula of its input", loc)
+            inp = args_with_derivatives[0].name
+            fw = re.sub(IDENT_REGEX.format("grad"), lambda m: f"{m.group(1)}{inp}_t.conj(){m.group(2)}", derivatives[0].original_formula)
+            for a in args_with_derivatives:
+                fw = re.sub(IDENT_REGEX.format(a.name), lambda m, n=a.name: f"{m.group(1)}{n}_p{m.group(2)}", fw)
+            formula = f"({fw}).conj()"
+            tangents = tuple(all_arg_names)
+        elif formula == "auto_linear":
+            if len(raw) > 1 or len(names) > 1:
+                raise SpecError(f"auto_linear for {defn_name} needs a single differentiable output", loc)
+            if not args_with_derivatives:
+                raise SpecError(f"auto_linear for {defn_name} needs at least one differentiable input", loc)
+            diff = {a.name for a in args_with_derivatives}
+            new_args = [n + "_t" if n in diff else n for n in all_arg_names]
+            formula = f"{defn_name}({', '.join(new_args)})"
+            tangents = tuple(a.name for a in args_with_derivatives)
+        if tangents is None:
+            tangents = required(formula, "_t")
+        out.append(ForwardDerivative(formula, names, tuple(var_types), tangents, required(formula, "_p"), loc))
+    return out
+
+
+def is_composite_implicit(f: NativeFunction, implicit: bool) -> bool:
+    """Whether `f`'s kernel is built from differentiable ops (CompositeImplicitAutograd), so its
+    gradient flows through them and it needs no formula. With `implicit` (PyTorch's rule), a
+    declaration without `dispatch:` or `structured_delegate:` is one; gradgen's own specs say so
+    explicitly with `dispatch: {CompositeImplicitAutograd: ...}`."""
+    keys = {k for k, _ in f.dispatch}
+    if "CompositeImplicitAutograd" in keys or "CompositeImplicitAutogradNestedTensor" in keys:
+        return True
+    return implicit and not f.has_dispatch_section and not f.structured_delegate
+
+
+# Declarations that are views get a `{view}_copy` twin; PyTorch derives the twin's formula from
+# the view's (Note [Codegen'd {view}_copy Operators]). Same here, so the node sets match.
+def _is_view(f: NativeFunction) -> bool:
+    func = f.func
+    rets = func.returns
+    if rets and any(r.annotation is not None and not r.annotation.is_write for r in rets):
+        return True
+    if "inplace_view" in f.tags:
+        return True
+    return any(a.annotation is not None and "*" in a.annotation.alias_set_after for a in func.arguments.flat_all)
+
+
+def _add_view_copy_infos(
+    infos: Dict[FunctionSchema, Dict[str, DifferentiabilityInfo]],
+    functions: Sequence[NativeFunction],
+    explicit: set,
+) -> None:
+    by_name = {str(f.func.name): f for f in functions}
+    added: Dict[FunctionSchema, Dict[str, DifferentiabilityInfo]] = {}
+    for per_key in infos.values():
+        for key, info in per_key.items():
+            f = info.func
+            if not _is_view(f) or f.func.name.name.inplace:
+                break
+            if str(f.func.name) != "narrow" and (
+                is_composite_implicit(f, implicit=True)
+                or "inplace_view" in f.tags
+                or f.func.name.name.base.endswith("_inverse")
+            ):
+                break
+            overload = f.func.name.overload_name
+            copy_name = f"{f.func.name.name.base}_copy" + (f".{overload}" if overload else "")
+            copy = by_name.get(copy_name)
+            if copy is None or copy.func in explicit:
+                break
+            parts = info.name.split(".", 1)
+            added.setdefault(copy.func, {})[key] = DifferentiabilityInfo(
+                name=f"{parts[0]}_copy" + ("." + parts[1] if len(parts) > 1 else ""),
+                func=copy,
+                op=None if info.op is None else f"{info.op}_copy",
+                dispatch_key=key,
+                derivatives=info.derivatives,
+                forward_derivatives=info.forward_derivatives,
+                all_saved_inputs=info.all_saved_inputs,
+                all_saved_outputs=info.all_saved_outputs,
+                available_named_gradients=info.available_named_gradients,
+                used_named_gradients=info.used_named_gradients,
+                args_with_derivatives=tuple(
+                    a for a in copy.func.arguments.flat_all if a.name in {b.name for b in info.args_with_derivatives}
+                ),
+                non_differentiable_arg_names=info.non_differentiable_arg_names,
+                output_differentiability=info.output_differentiability,
+                output_differentiability_conditions=info.output_differentiability_conditions,
+                loc=info.loc,
+            )
+    for k, v in added.items():
+        infos.setdefault(k, v)
+
+
+def load_derivatives(
+    path: str,
+    functions: Sequence[NativeFunction],
+    display_name: Optional[str] = None,
+) -> Dict[FunctionSchema, Dict[str, DifferentiabilityInfo]]:
+    """Parses derivatives.yaml against `functions`: canonical schema -> dispatch key -> info."""
+    file = display_name or path
+    entries = load_yaml(path, file)
+    if entries is None:
+        entries = []
+    if not isinstance(entries, list):
+        raise SpecError("a derivatives file must be a list of entries ('- name: ...')", Location(file, 1))
+    index = _Index(functions)
+    op_counter: Counter = Counter()
+    infos: Dict[FunctionSchema, Dict[str, DifferentiabilityInfo]] = {}
+    first_seen: Dict[str, Location] = {}
+    for entry in entries:
+        ctx = _EntryContext(entry, file)
+        if not isinstance(entry, dict):
+            raise SpecError("each derivative entry must be a mapping with a 'name:' key", ctx.entry())
+        spec = entry.get("name")
+        if isinstance(spec, str):
+            norm = re.sub(r"\s+", " ", spec.strip())
+            if norm in first_seen:
+                raise SpecError(
+                    f"duplicate derivative entry for '{spec}' (first given at {first_seen[norm]})",
+                    ctx.value("name"),
+                )
+            first_seen[norm] = ctx.value("name")
+        canonical, per_key = _create_info(entry, ctx, index, op_counter)
+        if canonical.func in infos:
+            prev = next(iter(infos[canonical.func].values()))
+            raise SpecError(
+                f"a second derivative entry for {canonical.func.name} (its formulas are already given at {prev.loc})",
+                ctx.value("name"),
+            )
+        infos[canonical.func] = per_key
+    _add_view_copy_infos(infos, functions, set(infos))
+    return infos
