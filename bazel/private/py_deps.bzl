@@ -1,0 +1,210 @@
+"""`gradgen_py_deps`: the pinned Python packages of requirements_lock.txt as py_library targets.
+
+rules_python cannot be fetched on these machines, so this repository rule does the one thing
+gradgen needs from it: it runs
+
+    python3 -m pip install --no-deps --require-hashes --only-binary=:all: --no-compile \\
+        --target <repo>/site -r requirements_lock.txt
+
+and writes a BUILD file with one `py_library(imports = ["site"])` per installed distribution,
+named after the distribution (`:pyyaml`, `:mako`, `:absl_py`, `:pytest`, ...), plus the aliases
+`:yaml` (PyYAML, named after its import). Each library's files come from the wheel's RECORD, so a
+target puts only its own distribution into the runfiles tree, plus what `_DEPS` says it needs.
+
+pip is not passed `--isolated`: pip on these machines is configured through its config file and
+`PIP_*` variables (find-links, constraints) and `--isolated` would drop them. The lock pins wheels
+of one CPython ABI (3.11); `--python-version` is set to that of the interpreter the tests run with
+(`/usr/bin/python3`, see //bazel/private:BUILD.bazel) so that pip run by another python3 (a pyenv
+one on PATH, say) still picks the wheels that interpreter can import.
+"""
+
+# Requirements between the pinned distributions (normalized names), as their METADATA declares
+# them for CPython 3.11 on Linux. Kept by hand because evaluating environment markers would need
+# pip's internals; `--no-deps` means a missing entry here shows up as an ImportError in a test.
+_DEPS = {
+    "mako": ["markupsafe"],
+    "pytest": ["iniconfig", "packaging", "pluggy", "pygments"],
+}
+
+# Extra names for targets whose distribution name differs from what users import.
+_ALIASES = {
+    "yaml": "pyyaml",
+}
+
+# The interpreter that py_test / py_binary run with (the registered Python toolchain).
+_TARGET_INTERPRETER = "/usr/bin/python3"
+
+def _normalize(name):
+    """Returns the PEP 503 normal form of a distribution name, with `_` as separator."""
+    return name.lower().replace("-", "_").replace(".", "_")
+
+def _find_python_with_pip(repository_ctx):
+    """Returns the path (str) of the first python3 (PATH, then /usr/bin/python3) that has pip."""
+    candidates = []
+    on_path = repository_ctx.which("python3")
+    if on_path:
+        candidates.append(str(on_path))
+    if _TARGET_INTERPRETER not in candidates:
+        candidates.append(_TARGET_INTERPRETER)
+    for python in candidates:
+        if not repository_ctx.path(python).exists:
+            continue
+        result = repository_ctx.execute([python, "-m", "pip", "--version"], quiet = True)
+        if result.return_code == 0:
+            return python
+    fail(
+        "gradgen: @{repo} needs a python3 with pip to install {lock}; tried {tried}.\n".format(
+            repo = repository_ctx.name,
+            lock = repository_ctx.attr.requirements_lock,
+            tried = ", ".join(candidates),
+        ) +
+        "Install Debian's pip:  sudo apt-get update && sudo apt-get install -y python3 python3-pip\n" +
+        "or build through ./bazelw, which installs missing packages itself.",
+    )
+
+def _target_python_version(repository_ctx):
+    """Returns "X.Y" of the toolchain interpreter, or None when it is not installed."""
+    if not repository_ctx.path(_TARGET_INTERPRETER).exists:
+        return None
+    result = repository_ctx.execute([
+        _TARGET_INTERPRETER,
+        "-c",
+        "import sys; print('%d.%d' % sys.version_info[:2])",
+    ], quiet = True)
+    if result.return_code != 0:
+        return None
+    return result.stdout.strip()
+
+def _top_level_names(repository_ctx, dist_info):
+    """Returns the top-level entries of `site/` that distribution `dist_info` installed.
+
+    Args:
+      repository_ctx: the repository context.
+      dist_info: path: the distribution's `*.dist-info` directory.
+
+    Returns:
+      list[str]: names such as "yaml", "_yaml" or "py.py", its dist-info directory included.
+    """
+    names = {dist_info.basename: True}
+    record = dist_info.get_child("RECORD")
+    if record.exists:
+        for line in repository_ctx.read(record).splitlines():
+            path = line.split(",")[0].strip('"')
+            top = path.split("/")[0]
+
+            # Console scripts land outside the package directories (`bin/` or `../`); skip them.
+            if not top or top == ".." or top == "bin" or top == "__pycache__":
+                continue
+            if repository_ctx.path("site/" + top).exists:
+                names[top] = True
+    return sorted(names.keys())
+
+def _library(name, tops, deps):
+    """Returns the BUILD text of one py_library over the `site/` entries `tops`."""
+    srcs = []
+    data = []
+    for top in tops:
+        if top.endswith(".py"):
+            srcs.append('"site/%s"' % top)
+        elif "." in top and not top.endswith(".dist-info"):
+            data.append('"site/%s"' % top)  # a top-level extension module (.so)
+        else:
+            srcs.append('"site/%s/**/*.py"' % top)
+            data.append('"site/%s/**"' % top)
+    return """
+py_library(
+    name = "{name}",
+    srcs = glob([{srcs}]),
+    data = glob([{data}], exclude = ["**/*.py", "**/__pycache__/**"]),
+    imports = ["site"],
+    deps = [{deps}],
+)
+""".format(
+        name = name,
+        srcs = ", ".join(srcs),
+        data = ", ".join(data),
+        deps = ", ".join(['":%s"' % d for d in deps]),
+    )
+
+def _gradgen_py_deps_impl(repository_ctx):
+    lock = repository_ctx.path(repository_ctx.attr.requirements_lock)
+    python = _find_python_with_pip(repository_ctx)
+    site = repository_ctx.path("site")
+    args = [
+        python,
+        "-m",
+        "pip",
+        "install",
+        "--no-deps",
+        "--require-hashes",
+        "--only-binary=:all:",
+        "--no-compile",
+        "--disable-pip-version-check",
+        "--no-warn-script-location",
+        "--target",
+        str(site),
+        "-r",
+        str(lock),
+    ]
+    version = _target_python_version(repository_ctx)
+    if version:
+        args.extend(["--python-version", version])
+    repository_ctx.report_progress("pip install -r %s" % repository_ctx.attr.requirements_lock)
+    result = repository_ctx.execute(
+        args,
+        environment = {
+            "PIP_NO_INPUT": "1",
+            "PIP_ROOT_USER_ACTION": "ignore",
+            "PYTHONDONTWRITEBYTECODE": "1",
+            "PYTHONNOUSERSITE": "1",
+        },
+        timeout = 900,
+        quiet = True,
+    )
+    if result.return_code != 0:
+        fail("gradgen: @{repo}: `{cmd}` failed (exit {code}):\n{out}{err}".format(
+            repo = repository_ctx.name,
+            cmd = " ".join(args),
+            code = result.return_code,
+            out = result.stdout,
+            err = result.stderr,
+        ))
+
+    dists = {}
+    for entry in site.readdir():
+        if entry.basename.endswith(".dist-info"):
+            # "<name>-<version>.dist-info": names never contain "-" in a dist-info directory.
+            dists[_normalize(entry.basename.split("-")[0])] = entry
+
+    build = [
+        "# Generated by gradgen (bazel/private/py_deps.bzl) from %s." %
+        repository_ctx.attr.requirements_lock,
+        'package(default_visibility = ["//visibility:public"])',
+    ]
+    for name in sorted(dists.keys()):
+        deps = _DEPS.get(name, [])
+        for dep in deps:
+            if dep not in dists:
+                fail("gradgen: %s needs %s, which %s does not pin." % (
+                    name,
+                    dep,
+                    repository_ctx.attr.requirements_lock,
+                ))
+        build.append(_library(name, _top_level_names(repository_ctx, dists[name]), deps))
+    for alias, actual in sorted(_ALIASES.items()):
+        if actual in dists and alias not in dists:
+            build.append('alias(name = "%s", actual = ":%s")\n' % (alias, actual))
+    repository_ctx.file("WORKSPACE", 'workspace(name = "%s")\n' % repository_ctx.name)
+    repository_ctx.file("BUILD.bazel", "\n".join(build))
+
+gradgen_py_deps = repository_rule(
+    implementation = _gradgen_py_deps_impl,
+    attrs = {
+        "requirements_lock": attr.label(
+            default = Label("//:requirements_lock.txt"),
+            allow_single_file = True,
+            doc = "Label: the pinned, hashed lock file; the repository is re-made when it changes.",
+        ),
+    },
+    doc = "Installs requirements_lock.txt with pip and exposes each package as a py_library.",
+)

@@ -1,0 +1,33 @@
+"""`py_pytest`: a py_test that runs pytest, with the pinned pytest from @gradgen_py_deps."""
+
+_RUNNER = Label("//bazel/private:pytest_runner.py")
+
+def py_pytest(name, srcs, deps = [], data = [], **kwargs):
+    """Declares a py_test `name` that runs pytest on the test files `srcs`.
+
+    The test's main is //bazel/private:pytest_runner.py, which takes the host's site directories
+    off sys.path (only the standard library and the pinned packages in `deps` are importable),
+    runs pytest with `-p no:cacheprovider` and fails when pytest's exit code is non-zero,
+    including 5 (no tests collected). pytest.ini and similar files are ignored; pass options with
+    `args` or `bazel test --test_arg=...`.
+
+    Args:
+      name: str: the test's name.
+      srcs: list[Label]: the test files (`test_*.py`); every one is handed to pytest.
+      deps: list[Label]: py_library targets the tests import, e.g. "@gradgen_py_deps//:yaml".
+      data: list[Label]: files the tests read at run time.
+      **kwargs: passed to py_test (size, tags, args, env, ...); `main` and `python_version`
+        are set here.
+    """
+    runner = str(_RUNNER)
+    native.py_test(
+        name = name,
+        srcs = srcs + [runner],
+        main = runner,
+        args = ["$(rootpath %s)" % src for src in srcs] + kwargs.pop("args", []),
+        deps = deps + ["@gradgen_py_deps//:pytest"],
+        data = data,
+        python_version = "PY3",
+        srcs_version = "PY3",
+        **kwargs
+    )

@@ -1,0 +1,69 @@
+"""WORKSPACE setup for gradgen and for workspaces that use it. Public API.
+
+In another workspace:
+
+    local_repository(name = "gradgen", path = "/path/to/gradgen")
+
+    load("@gradgen//bazel:repositories.bzl", "gradgen_dependencies")
+
+    gradgen_dependencies()
+
+Everything comes from the local machine (Debian packages, and PyPI through pip for the pinned
+Python packages): nothing is downloaded by Bazel, which has no network here. A repository that the
+workspace already defined (say its own `@com_google_googletest`) is left alone.
+"""
+
+load("//bazel/private:offline_shims.bzl", "remote_coverage_tools_shim", "rules_cc_shim", "rules_java_shim")
+load("//bazel/private:py_deps.bzl", "gradgen_py_deps")
+load("//bazel/private:system_repos.bzl", "system_eigen", "system_googletest", "system_skylib")
+
+def _maybe(repo_rule, name, **kwargs):
+    """Calls `repo_rule(name = name, **kwargs)` unless the workspace already defined `name`."""
+    if not native.existing_rule(name):
+        repo_rule(name = name, **kwargs)
+
+def gradgen_dependencies(register_python_toolchain = True):
+    """Defines the external repositories gradgen needs and registers its Python toolchain.
+
+    Repositories (each skipped when already defined):
+      - `@rules_cc`, `@rules_java`, `@remote_coverage_tools`: offline shims for what
+        `@bazel_tools` would otherwise download.
+      - `@bazel_skylib`: Debian's bazel-skylib (/usr/share/bazel/tools/skylib).
+      - `@com_google_googletest` (`:gtest`, `:gtest_main`; gmock is in gtest): Debian's googletest
+        sources (/usr/src/googletest).
+      - `@eigen` (`:eigen`): Debian's libeigen3-dev headers (/usr/include/eigen3).
+      - `@gradgen_py_deps` (`:yaml`, `:mako`, `:absl_py`, `:pytest`, ...): requirements_lock.txt.
+
+    Args:
+      register_python_toolchain: bool: register the /usr/bin/python3 toolchain that gradgen's
+        Python tools and tests run with. Turn it off only to register an equivalent one yourself.
+    """
+    _maybe(rules_cc_shim, name = "rules_cc")
+    _maybe(rules_java_shim, name = "rules_java")
+    _maybe(remote_coverage_tools_shim, name = "remote_coverage_tools")
+    _maybe(
+        system_skylib,
+        name = "bazel_skylib",
+        path = "/usr/share/bazel/tools/skylib",
+        debian_package = "bazel-skylib",
+    )
+    _maybe(
+        system_googletest,
+        name = "com_google_googletest",
+        path = "/usr/src/googletest",
+        debian_package = "googletest",
+    )
+    _maybe(
+        system_eigen,
+        name = "eigen",
+        path = "/usr/include/eigen3",
+        debian_package = "libeigen3-dev",
+    )
+    _maybe(
+        gradgen_py_deps,
+        name = "gradgen_py_deps",
+        requirements_lock = Label("//:requirements_lock.txt"),
+    )
+    if register_python_toolchain:
+        # Label() resolves against the gradgen repository whatever its name in the workspace.
+        native.register_toolchains(str(Label("//bazel/private:python_toolchain")))
