@@ -10,8 +10,15 @@ from typing import Callable
 import pytest
 
 # The repository root, so `tools.codegen` imports however pytest is started.
+# The repository root (the source tree, symlinks resolved: under Bazel this finds ../shared beside
+# the checkout). It goes on sys.path only when `tools.codegen` is not importable already, so under
+# Bazel the tests import the runfiles copies they declared, not the source tree.
 REPO = Path(__file__).resolve().parents[2]
-if str(REPO) not in sys.path:
+# The same root as the test sees it (under Bazel: the runfiles tree), for running declared tools.
+TREE = Path(os.path.abspath(__file__)).parents[2]
+try:
+    import tools.codegen  # noqa: F401
+except ImportError:
     sys.path.insert(0, str(REPO))
 
 

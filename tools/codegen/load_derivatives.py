@@ -211,15 +211,19 @@ _REPLACEMENTS: List[Tuple[str, Any, str, Optional[Any], Optional[Any]]] = [
     (r"{}.layout\(\)", "_layout", "Layout", None, None),
     (r"{}.is_conj\(\)", "_conjugate", "bool", None, None),
 ]
-_COMPILED_REPLACEMENTS: Dict[str, List[Tuple[Any, ...]]] = {}
+# A literal piece of each pattern: a formula without it cannot match, so most patterns are skipped
+# by a substring test before any regex is compiled (the codegen's hot loop on big spec files).
+_REPLACEMENT_KEYS = [
+    re.sub(r"\\", "", rx.replace("{}", "").replace("(-?\\w+)", "")).split("(")[0].lstrip(".->")
+    for rx, *_ in _REPLACEMENTS
+]
+_COMPILED: Dict[Tuple[int, str], Any] = {}
 
 
-def _replacements_for(name: str) -> List[Tuple[Any, ...]]:
-    got = _COMPILED_REPLACEMENTS.get(name)
+def _compiled(i: int, name: str) -> Any:
+    got = _COMPILED.get((i, name))
     if got is None:
-        esc = re.escape(name)
-        got = [(re.compile(rx.format(esc)),) + tuple(rest) for rx, *rest in _REPLACEMENTS]
-        _COMPILED_REPLACEMENTS[name] = got
+        got = _COMPILED[(i, name)] = re.compile(_REPLACEMENTS[i][0].format(name))
     return got
 
 
@@ -245,7 +249,10 @@ def saved_variables(
         # Cheap: a substring test rules out nearly every variable before any regex runs.
         if name not in formula:
             continue
-        for regex, suffix, member_type, expr_fn, res_fn in _replacements_for(name):
+        for i, (_, suffix, member_type, expr_fn, res_fn) in enumerate(_REPLACEMENTS):
+            if _REPLACEMENT_KEYS[i] not in formula:
+                continue
+            regex = _compiled(i, name)
 
             def repl(m: "re.Match[str]") -> str:
                 sfx = suffix(m) if callable(suffix) else suffix

@@ -567,6 +567,10 @@ class SchemaKind(enum.StrEnum):
     scratch = "scratch"
 
 
+# id(schema) -> (schema, its text). Holding the schema keeps its id from being reused.
+_SCHEMA_TEXT: dict[int, tuple["FunctionSchema", str]] = {}
+
+
 @dataclass(frozen=True, slots=True)
 class FunctionSchema:
     """A whole schema: `add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor`."""
@@ -582,13 +586,23 @@ class FunctionSchema:
     def parse(cls, text: str) -> "FunctionSchema":
         """Parses a schema; raises SchemaParseError with the offset of the offending character."""
         schema = _Parser(text).schema()
-        rendered = str(schema)
+        rendered = schema._render()
         if rendered != text:  # the parser is strict, so this is a bug in it rather than the input
             at = next((i for i, (a, b) in enumerate(zip(rendered, text)) if a != b), min(len(rendered), len(text)))
             raise SchemaParseError(f"schema does not round-trip: parsed as '{rendered}'", at)
+        _SCHEMA_TEXT[id(schema)] = (schema, rendered)
         return schema
 
     def __str__(self) -> str:
+        # Schemas are printed often (matching, messages, comments); the text is rendered once.
+        cached = _SCHEMA_TEXT.get(id(self))
+        if cached is not None and cached[0] is self:
+            return cached[1]
+        text = self._render()
+        _SCHEMA_TEXT[id(self)] = (self, text)
+        return text
+
+    def _render(self) -> str:
         if len(self.returns) == 1:
             returns = str(self.returns[0])
         else:

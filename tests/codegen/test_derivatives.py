@@ -1,0 +1,333 @@
+"""The derivatives language: formulas matched to declarations, saved values, node layout, errors."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from conftest import TREE
+from tools.codegen.errors import SpecError
+from tools.codegen.gen_autograd import generate, output_names
+from tools.codegen.load_derivatives import load_derivatives
+from tools.codegen.load_native_functions import parse_native_functions
+
+DECLS = """\
+- func: mm(Tensor self, Tensor mat2) -> Tensor
+- func: cat(Tensor[] tensors, int dim=0) -> Tensor
+- func: lincomb(Tensor[] tensors, Tensor coeffs) -> Tensor
+- func: foo(Tensor[] xs, Tensor y) -> Tensor
+- func: max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)
+- func: add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor
+- func: add_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)
+- func: add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)
+- func: atan2(Tensor self, Tensor other) -> Tensor
+- func: argmax(Tensor self, int? dim=None, bool keepdim=False) -> Tensor
+  flags: [DONT_REQUIRE_DERIVATIVE, DONT_RECORD_TRACE]
+- func: exp(Tensor self) -> Tensor
+  flags: [DONT_PROFILE]
+- func: narrow(Tensor self, int dim, int start, int length) -> Tensor
+"""
+
+DERIVS = """\
+- name: mm(Tensor self, Tensor mat2) -> Tensor
+  self: mm(grad, t(mat2))
+  mat2: mm(t(self), grad)
+- name: cat(Tensor[] tensors, int dim=0) -> Tensor
+  tensors: cat_tensors_backward(grad, to_args_sizes(tensors), dim)
+- name: lincomb(Tensor[] tensors, Tensor coeffs) -> Tensor
+  tensors: lincomb_tensors_backward(grad, coeffs, tensors.size())
+  coeffs: lincomb_coeffs_backward(grad, tensors)
+- name: foo(Tensor[] xs, Tensor y) -> Tensor
+  xs: foo_xs_backward(grad, y)
+  y: foo_y_backward(grad, xs)
+- name: max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)
+  self: value_selecting_reduction_backward(grad, dim, indices, self.sizes(), keepdim)
+  output_differentiability: [True, False]
+- name: add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor
+  self: grad
+  other: maybe_multiply(grad, alpha)
+- name: atan2(Tensor self, Tensor other) -> Tensor
+  self, other: atan2_backward(grad, self, other, grad_input_mask)
+- name: exp(Tensor self) -> Tensor
+  self: grad * result
+  result: auto_element_wise
+- name: narrow(Tensor self, int dim, int start, int length) -> Tensor
+  self: narrow_backward(grad, self.sizes(), dim, start, length)
+"""
+
+
+@pytest.fixture
+def specs(tmp_path):
+    def write(decls: str = DECLS, derivs: str = DERIVS):
+        nf = tmp_path / "native_functions.yaml"
+        d = tmp_path / "derivatives.yaml"
+        nf.write_text(decls)
+        d.write_text(derivs)
+        return str(nf), str(d)
+
+    return write
+
+
+def _gen(specs, decls=DECLS, derivs=DERIVS, **kwargs):
+    nf, d = specs(decls, derivs)
+    return generate(nf, d, native_functions_name="native_functions.yaml", derivatives_name="derivatives.yaml", **kwargs)
+
+
+def _error(specs, decls=DECLS, derivs=DERIVS, **kwargs) -> str:
+    with pytest.raises(SpecError) as e:
+        _gen(specs, decls, derivs, **kwargs)
+    return str(e.value)
+
+
+def _nodes(files):
+    return {n["name"]: n for n in json.loads(files["manifest.json"])["nodes"]}
+
+
+def test_node_names_ranges_and_saved_members_follow_pytorch(specs):
+    nodes = _nodes(_gen(specs))
+    assert nodes["CatBackward0"] == {
+        "name": "CatBackward0",
+        "op": "cat",
+        "inputs": [{"name": "tensors", "range": "tensors_size_"}],
+        "saved": ["dim", "tensors_args_sizes", "tensors_size_"],
+    }
+    assert nodes["MmBackward0"]["saved"] == ["mat2_", "self_"]
+    # A Tensor after a Tensor[]: its slot comes after however many the list had.
+    assert nodes["FooBackward0"]["inputs"] == [{"name": "xs", "range": "xs_size_"}, {"name": "y", "range": "1"}]
+    assert nodes["FooBackward0"]["saved"] == ["xs_", "xs_size_", "y_"]
+    # Named tuple return used by the formula: saved as an output; self.sizes() saves the sizes only.
+    assert nodes["MaxBackward0"]["saved"] == ["dim", "indices_", "keepdim", "self_sizes"]
+    assert nodes["AddBackward0"]["saved"] == ["alpha"]
+    assert nodes["ExpBackward0"]["saved"] == ["result_"]
+    assert nodes["NarrowBackward0"]["saved"] == ["dim", "length", "self_sizes", "start"]
+    # DONT_REQUIRE_DERIVATIVE: no node.
+    assert "ArgmaxBackward0" not in nodes
+
+
+def test_apply_computes_index_ranges_at_run_time(specs):
+    cpp = _gen(specs)["Functions.cpp"]
+    body = cpp[cpp.index("variable_list FooBackward0::apply") :]
+    body = body[: body.index("\n}\n")]
+    assert "auto xs_ix = gen.range(xs_size_);" in body
+    assert "auto y_ix = gen.range(1);" in body
+    assert "if (should_compute_output({ y_ix })) {" in body
+    assert "copy_range(grad_inputs, xs_ix, grad_result);" in body
+    # No hard-coded slot anywhere.
+    assert "grad_inputs[" not in cpp
+
+
+def test_multi_input_formula_gets_grad_input_mask(specs):
+    cpp = _gen(specs)["Functions.cpp"]
+    body = cpp[cpp.index("variable_list Atan2Backward0::apply") :]
+    body = body[: body.index("\n}\n")]
+    assert "if (should_compute_output({ self_ix, other_ix })) {" in body
+    assert "auto grad_input_mask = std::array<bool, 2>{" in body
+    assert "copy_range(grad_inputs, other_ix, std::get<1>(grad_result));" in body
+
+
+def test_forward_wrappers_honour_flags_and_variants(specs):
+    vt = _gen(specs)["VariableType.cpp"]
+
+    def body(signature):
+        start = vt.index(signature)
+        return vt[start : vt.index("\n}\n", start)]
+
+    argmax = body("Tensor argmax(")
+    assert "grad_fn" not in argmax and "tracer::" not in argmax
+    assert 'profiler::RecordFunction profile_scope("argmax");' in argmax
+    exp = body("Tensor exp(")
+    assert "profiler::" not in exp and 'tracer::record_op("exp")' in exp
+    assert "grad_fn->result_ = SavedVariable(result, true);" in exp
+    mx = body("std::tuple<Tensor, Tensor> max(")
+    assert "std::tie(values, indices) = native::max(self, dim, keepdim);" in mx
+    assert "set_history(values, grad_fn);" in mx and "set_history(indices" not in mx
+    assert "grad_fn->indices_ = SavedVariable(indices, true);" in mx
+    # In-place variant: out-of-place formula, history rebased onto self.
+    inplace = body("Tensor& add_(")
+    assert "std::shared_ptr<AddBackward0> grad_fn;" in inplace and "rebase_history(self, grad_fn);" in inplace
+    # out= variant: not differentiable, refuses inputs that require grad.
+    out = body("Tensor& add_out(")
+    assert 'check_out_no_requires_grad("add.out", { {"self", self}, {"other", other} });' in out
+    assert "grad_fn" not in out
+    # Lists save their length for the ranges of apply().
+    assert "grad_fn->xs_size_ = xs.size();" in body("Tensor foo(")
+
+
+def test_declarations_keep_defaults_only_on_a_trailing_run(specs):
+    vt_h = _gen(specs)["VariableType.h"]
+    assert "Tensor cat(TensorList tensors, int64_t dim = 0);" in vt_h
+    assert "Tensor add(const Tensor& self, const Tensor& other, const Scalar& alpha = 1);" in vt_h
+    assert "Tensor& add_out(const Tensor& self, const Tensor& other, const Scalar& alpha, Tensor& out);" in vt_h
+
+
+def test_shards_split_nodes_and_wrappers_and_keep_ops_together(specs):
+    files = _gen(specs, shards=4)
+    assert sorted(files) == sorted(output_names(4))
+    for name in ("add", "mm", "cat"):
+        holders = [f for f, text in files.items() if f.startswith("VariableType_") and f" {name}(" in text]
+        node = name.title() + "Backward0"
+        node_files = [f for f, text in files.items() if f.startswith("Functions_") and f.endswith(".h") and f"struct {node} " in text]
+        assert len(node_files) == 1
+        assert all(h.replace("VariableType", "Functions").replace(".cpp", ".h") == node_files[0] for h in holders)
+
+
+def test_output_is_independent_of_hash_seed(specs, tmp_path):
+    nf, d = specs()
+    outs = []
+    for seed in ("0", "1", "12345"):
+        out_dir = tmp_path / f"out{seed}"
+        env = dict(os.environ, PYTHONHASHSEED=seed)
+        subprocess.run(
+            [sys.executable, str(TREE / "tools/codegen/gen_autograd.py"), "--native_functions", nf, "--derivatives", d,
+             "--native_functions_name", "native_functions.yaml", "--derivatives_name", "derivatives.yaml",
+             "--out_dir", str(out_dir), "--shards", "3"],
+            check=True, env=env,
+        )
+        outs.append({p.name: p.read_bytes() for p in out_dir.iterdir()})
+    assert outs[0] == outs[1] == outs[2]
+    assert not any(str(tmp_path).encode() in text for text in outs[0].values())
+
+
+# Each spec mistake: (declarations, derivatives, the exact one-line message).
+ERRORS = [
+    pytest.param(
+        DECLS,
+        "- name: mm(Tensor self, Tensor mat2) -> Tensor\n  self: [unclosed\n",
+        "derivatives.yaml:3:1: did not find expected ',' or ']' (while parsing a flow sequence at line 2)",
+        id="malformed-yaml",
+    ),
+    pytest.param(
+        DECLS,
+        "- name: mm(Tensor self, Tensr mat2) -> Tensor\n  self: grad\n",
+        "derivatives.yaml:1:25: unknown type 'Tensr'",
+        id="unparseable-schema",
+    ),
+    pytest.param(
+        DECLS,
+        "- name: mm(Tensor self, Tensor other) -> Tensor\n  self: grad\n",
+        "derivatives.yaml:1:9: no declaration matches 'mm(Tensor self, Tensor other) -> Tensor'; "
+        "closest declared: mm(Tensor self, Tensor mat2) -> Tensor",
+        id="no-declaration",
+    ),
+    pytest.param(
+        DECLS,
+        "- name: mm(Tensor self, Tensor mat2) -> Tensor\n  self: grad\n  mat3: grad\n",
+        "derivatives.yaml:3:3: 'mat3' is not an argument of mm(Tensor self, Tensor mat2) -> Tensor; "
+        "arguments are: self, mat2",
+        id="key-not-an-argument",
+    ),
+    pytest.param(
+        DECLS,
+        "- name: mm(Tensor self, Tensor mat2) -> Tensor\n  self: grad\n  self, mat2: non_differentiable\n",
+        "derivatives.yaml:3:3: 'self' is given a formula twice in the entry for mm",
+        id="twice",
+    ),
+    pytest.param(
+        DECLS,
+        "- name: atan2(Tensor self, Tensor other) -> Tensor\n  self: grad\n  other: non_differentiable\n"
+        "  self, other: f(grad)\n",
+        "derivatives.yaml:4:3: 'self' is given a formula twice in the entry for atan2",
+        id="formula-and-non-differentiable",
+    ),
+    pytest.param(
+        DECLS,
+        "- name: max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)\n"
+        "  self: f(grad, grads[1])\n",
+        "derivatives.yaml:2:9: the entry for max mixes 'grad' and 'grads[i]'; use 'grads[0]' instead of 'grad'",
+        id="mixed-grad-styles",
+    ),
+    pytest.param(
+        DECLS,
+        "- name: max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)\n"
+        "  self: f(grads[0], grads[2])\n",
+        "derivatives.yaml:2:9: formula uses grads[2] but max.dim returns 2 outputs",
+        id="grads-out-of-range",
+    ),
+    pytest.param(
+        DECLS,
+        "- name: mm(Tensor self, Tensor mat2) -> Tensor\n  self: grad\n"
+        "- name: mm(Tensor self, Tensor mat2) -> Tensor\n  mat2: grad\n",
+        "derivatives.yaml:3:9: duplicate derivative entry for 'mm(Tensor self, Tensor mat2) -> Tensor' "
+        "(first given at derivatives.yaml:1:9)",
+        id="duplicate-entry",
+    ),
+    pytest.param(
+        DECLS,
+        "- name: mm(Tensor self, Tensor mat2) -> Tensor\n  self-x: grad\n",
+        "derivatives.yaml:2:3: formula key 'self-x' is not a valid C++ identifier",
+        id="bad-identifier",
+    ),
+    pytest.param(
+        "- func: mm(Tensor self, Tensor class) -> Tensor\n",
+        "[]\n",
+        "native_functions.yaml:1:32: 'class' is not a valid C++ identifier",
+        id="bad-identifier-in-schema",
+    ),
+    pytest.param(
+        DECLS + "- func: sin(Tensor self) -> Tensor\n",
+        DERIVS,
+        "native_functions.yaml:15:3: 'sin' returns a Tensor but has no derivative entry; add one to the "
+        "derivatives file, or flag it DONT_REQUIRE_DERIVATIVE if its outputs carry no gradient",
+        id="missing-derivative",
+    ),
+    pytest.param(
+        DECLS,
+        DERIVS + "- name: argmax(Tensor self, int? dim=None, bool keepdim=False) -> Tensor\n  self: grad\n",
+        "native_functions.yaml:10:3: 'argmax' is flagged DONT_REQUIRE_DERIVATIVE but has derivative formulas; "
+        "drop one of the two",
+        id="flagged-and-given-formulas",
+    ),
+]
+
+
+@pytest.mark.parametrize("decls, derivs, message", ERRORS)
+def test_spec_errors_name_file_line_and_column(specs, decls, derivs, message):
+    assert _error(specs, decls, derivs) == message
+
+
+def test_error_is_one_line_exit_1_and_writes_nothing(specs, tmp_path):
+    nf, d = specs(DECLS, "- name: mm(Tensor self, Tensor mat2) -> Tensor\n  mat3: grad\n")
+    out_dir = tmp_path / "out"
+    out_dir.mkdir()
+    (out_dir / "Functions.cpp").write_text("// from an earlier run\n")
+    proc = subprocess.run(
+        [sys.executable, str(TREE / "tools/codegen/gen_autograd.py"), "--native_functions", nf, "--derivatives", d,
+         "--native_functions_name", "specs/native_functions.yaml", "--derivatives_name", "specs/derivatives.yaml",
+         "--out_dir", str(out_dir)],
+        capture_output=True, text=True,
+    )
+    assert proc.returncode == 1
+    assert proc.stdout == ""
+    assert proc.stderr.splitlines() == [
+        "specs/derivatives.yaml:2:3: 'mat3' is not an argument of mm(Tensor self, Tensor mat2) -> Tensor; "
+        "arguments are: self, mat2"
+    ]
+    assert "Traceback" not in proc.stderr
+    assert sorted(p.name for p in out_dir.iterdir()) == ["Functions.cpp"]
+    assert (out_dir / "Functions.cpp").read_text() == "// from an earlier run\n"
+
+
+def test_inplace_variant_without_entry_uses_out_of_place_formula(specs):
+    nf, d = specs()
+    infos = load_derivatives(d, parse_native_functions(nf))
+    assert [str(s.name) for s in infos] == ["mm", "cat", "lincomb", "foo", "max.dim", "add.Tensor", "atan2", "exp", "narrow"]
+
+
+def test_forward_derivatives_are_parsed_and_checked(specs):
+    nf, d = specs()
+    infos = load_derivatives(d, parse_native_functions(nf))
+    exp = next(v["Default"] for k, v in infos.items() if str(k.name) == "exp")
+    (fw,) = exp.forward_derivatives
+    assert fw.var_names == ("result",)
+    assert fw.formula == "(self_t.conj() * result).conj()"
+    assert fw.required_inputs_fw_grad == ("self",)
+    bad = DERIVS.replace("result: auto_element_wise", "result: self * self_t")
+    assert _error(specs, DECLS, bad) == (
+        "derivatives.yaml:22:11: the forward formula for exp uses the bare name 'self', which is ambiguous: "
+        "write self_p for its value or self_t for its tangent"
+    )
