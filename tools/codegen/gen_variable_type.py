@@ -277,17 +277,20 @@ def match_infos(
 ) -> Dict[str, Optional[DifferentiabilityInfo]]:
     """The formulas each declaration uses (by its schema string): its own entry, else (for an
     in-place variant) the out-of-place op's entry with the same signature. Default dispatch only."""
-    by_signature: Dict[FunctionSchema, DifferentiabilityInfo] = {}
+    by_schema: Dict[str, DifferentiabilityInfo] = {}
+    by_base: Dict[str, List[Tuple[FunctionSchema, DifferentiabilityInfo]]] = {}
     for schema, per_key in infos.items():
         info = per_key.get("Default") or next(iter(per_key.values()))
-        by_signature.setdefault(schema.signature(), info)
+        by_schema[str(schema)] = info
+        by_base.setdefault(schema.name.name.base, []).append((schema, info))
     out: Dict[str, Optional[DifferentiabilityInfo]] = {}
     for f in functions:
-        per_key = infos.get(f.func)
-        if per_key is not None:
-            out[str(f.func)] = per_key.get("Default") or next(iter(per_key.values()))
-        elif f.func.name.name.inplace and not f.func.is_out_fn():
-            out[str(f.func)] = by_signature.get(f.func.signature())
-        else:
-            out[str(f.func)] = None
+        key = str(f.func)
+        info = by_schema.get(key)
+        if info is None and f.func.name.name.inplace and not f.func.is_out_fn():
+            candidates = by_base.get(f.func.name.name.base, [])
+            if candidates:
+                sig = f.func.signature()
+                info = next((i for s, i in candidates if s.signature() == sig), None)
+        out[key] = info
     return out
