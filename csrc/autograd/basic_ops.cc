@@ -1,0 +1,42 @@
+#include "csrc/autograd/basic_ops.h"
+
+#include <memory>
+#include <stdexcept>
+
+#include "csrc/autograd/variable_type_utils.h"
+#include "csrc/core_kernels.h"
+
+namespace gradgen {
+namespace autograd {
+
+variable_list Error::apply(variable_list&& /*grads*/) { throw std::runtime_error(message_); }
+
+variable_list AddGradientsBackward::apply(variable_list&& grads) {
+  variable_list grad_inputs(2);
+  if (should_compute_output(0)) grad_inputs[0] = grads[0];
+  if (should_compute_output(1)) grad_inputs[1] = grads[0];
+  return grad_inputs;
+}
+
+Tensor add_gradients(const Tensor& a, const Tensor& b) {
+  Tensor result = gradgen::internal::add(a, b);
+  if (compute_requires_grad(a, b)) {
+    auto grad_fn = std::make_shared<AddGradientsBackward>();
+    grad_fn->set_next_edges(collect_next_edges(a, b));
+    set_history(result, grad_fn);
+  }
+  return result;
+}
+
+void mark_not_twice_differentiable(Tensor& result, const char* formula, TensorList inputs) {
+  if (!compute_requires_grad(inputs)) return;
+  auto grad_fn = std::make_shared<Error>(
+      std::string(formula) +
+      " is not twice differentiable yet: its result was used in a double backward "
+      "(create_graph=true)");
+  grad_fn->set_next_edges(collect_next_edges(inputs));
+  set_history(result, grad_fn);
+}
+
+}  // namespace autograd
+}  // namespace gradgen

@@ -1,0 +1,386 @@
+#include "csrc/autograd/engine.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "csrc/autograd/accumulate_grad.h"
+#include "csrc/autograd/basic_ops.h"
+#include "csrc/autograd/grad_mode.h"
+#include "csrc/autograd/variable_type_utils.h"
+#include "csrc/core_kernels.h"
+
+namespace gradgen {
+namespace autograd {
+
+// Note [Engine bookkeeping without maps]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// PyTorch's GraphTask keeps dependencies and input buffers in hash maps keyed by
+// node. Here, discovering the graph gives every reachable node a dense *slot*
+// (0, 1, 2, ...), written into the node itself with the task's id (the Node's
+// engine_task_/engine_slot_ fields); every per-node quantity is then an array
+// indexed by slot, and all input buffers live in one flat vector. A nested
+// backward (run from inside a node's apply) claims nodes with its own id and
+// restores the outer task's tags when it ends, so the outer task still finds them.
+class Engine {
+ public:
+  /// Runs one backward pass; returns the captured gradients of `inputs` (grad())
+  /// or nothing (backward(), when inputs is null).
+  static variable_list execute(const char* api, const variable_list& roots,
+                               const variable_list& root_grads, bool retain_graph,
+                               bool create_graph, const variable_list* inputs,
+                               bool allow_unused);
+
+ private:
+  static constexpr uint32_t kNoSlot = UINT32_MAX;
+
+  struct Capture {
+    uint32_t slot;
+    uint32_t input_nr;
+    size_t output_index;
+  };
+  struct SavedTag {
+    Node* node;
+    uint64_t task;
+    uint32_t slot;
+  };
+
+  // The state of one backward pass.
+  struct GraphTask {
+    explicit GraphTask(bool nested) : id(next_id()), nested(nested) {}
+    ~GraphTask() {
+      for (auto it = saved_tags.rbegin(); it != saved_tags.rend(); ++it) {
+        it->node->engine_task_ = it->task;
+        it->node->engine_slot_ = it->slot;
+      }
+    }
+    static uint64_t next_id() {
+      static std::atomic<uint64_t> counter{1};
+      return counter.fetch_add(1, std::memory_order_relaxed);
+    }
+
+    uint32_t slot_of(const Node* node) const {
+      return node->engine_task_ == id ? node->engine_slot_ : kNoSlot;
+    }
+    // Gives `node` the next slot; returns false if it already had one.
+    bool claim(Node* node) {
+      if (node->engine_task_ == id) return false;
+      if (nested) saved_tags.push_back({node, node->engine_task_, node->engine_slot_});
+      node->engine_task_ = id;
+      node->engine_slot_ = static_cast<uint32_t>(nodes.size());
+      nodes.push_back(node);
+      dependencies.push_back(0);
+      return true;
+    }
+
+    const uint64_t id;
+    const bool nested;
+    std::vector<Node*> nodes;             // slot -> node
+    std::vector<uint32_t> dependencies;   // slot -> edges from not-yet-run nodes
+    std::vector<uint32_t> buffer_offset;  // slot -> index of its input 0 in buffers
+    std::vector<Tensor> buffers;          // all input buffers, back to back
+    std::vector<uint8_t> should_execute;  // slot -> run apply()? (empty: all run)
+    std::vector<uint8_t> has_capture;     // slot -> any Capture for this slot?
+    std::vector<Capture> captures;
+    std::vector<SavedTag> saved_tags;
+  };
+
+  static void discover(GraphTask& task, const edge_list& root_edges);
+  static void compute_should_execute(GraphTask& task, const edge_list& root_edges);
+  static void validate_outputs(const Node& node, const variable_list& grads);
+  static void accumulate(Tensor& buffer, Tensor&& grad, bool create_graph);
+};
+
+namespace {
+
+thread_local int engine_depth = 0;
+
+struct DepthGuard {
+  DepthGuard() { ++engine_depth; }
+  ~DepthGuard() { --engine_depth; }
+};
+
+}  // namespace
+
+void Engine::discover(GraphTask& task, const edge_list& root_edges) {
+  std::vector<Node*> stack;
+  for (const Edge& edge : root_edges) {
+    if (task.claim(edge.function.get())) stack.push_back(edge.function.get());
+  }
+  while (!stack.empty()) {
+    Node* node = stack.back();
+    stack.pop_back();
+    for (const Edge& edge : node->next_edges_) {
+      Node* next = edge.function.get();
+      if (!next) continue;
+      if (edge.input_nr >= next->num_inputs()) {
+        throw std::runtime_error(node->name() + " has an edge to input " +
+                                 std::to_string(edge.input_nr) + " of " + next->name() +
+                                 ", which has only " + std::to_string(next->num_inputs()) +
+                                 " inputs");
+      }
+      if (task.claim(next)) stack.push_back(next);
+      ++task.dependencies[next->engine_slot_];
+    }
+  }
+  task.buffer_offset.resize(task.nodes.size());
+  uint32_t total = 0;
+  for (size_t slot = 0; slot < task.nodes.size(); ++slot) {
+    task.buffer_offset[slot] = total;
+    total += task.nodes[slot]->num_inputs();
+  }
+  task.buffers.resize(total);
+}
+
+// For grad(): a node must run if one of its edges leads to a node that runs or
+// whose input buffer is captured. Computed children-first by an iterative
+// post-order walk (the graph is a DAG).
+void Engine::compute_should_execute(GraphTask& task, const edge_list& root_edges) {
+  const size_t n = task.nodes.size();
+  std::vector<uint8_t> feeds(task.has_capture);  // runs, or is captured
+  std::vector<uint8_t> visited(n, 0);
+  task.should_execute.assign(n, 0);
+  std::vector<std::pair<uint32_t, size_t>> stack;  // (slot, next edge to visit)
+  for (const Edge& root : root_edges) {
+    const uint32_t root_slot = task.slot_of(root.function.get());
+    if (visited[root_slot]) continue;
+    visited[root_slot] = 1;
+    stack.push_back({root_slot, 0});
+    while (!stack.empty()) {
+      const uint32_t slot = stack.back().first;
+      const edge_list& edges = task.nodes[slot]->next_edges_;
+      const size_t i = stack.back().second++;
+      if (i < edges.size()) {
+        if (edges[i].function) {
+          const uint32_t child = task.slot_of(edges[i].function.get());
+          if (!visited[child]) {
+            visited[child] = 1;
+            stack.push_back({child, 0});
+          }
+        }
+        continue;
+      }
+      bool execute = false;
+      for (const Edge& edge : edges) {
+        if (edge.function && feeds[task.slot_of(edge.function.get())]) {
+          execute = true;
+          break;
+        }
+      }
+      task.should_execute[slot] = execute;
+      feeds[slot] = feeds[slot] || execute;
+      stack.pop_back();
+    }
+  }
+}
+
+void Engine::validate_outputs(const Node& node, const variable_list& grads) {
+  const edge_list& edges = node.next_edges_;
+  if (grads.size() != edges.size()) {
+    throw std::runtime_error(node.name() + " returned " + std::to_string(grads.size()) +
+                             " gradients, expected " + std::to_string(edges.size()) +
+                             " (one per next edge)");
+  }
+  for (size_t i = 0; i < grads.size(); ++i) {
+    const Tensor& grad = grads[i];
+    const Edge& edge = edges[i];
+    if (!grad.defined() || !edge.is_valid()) continue;
+    const InputMetadata& expected = edge.function->input_metadata(edge.input_nr);
+    if (!expected.is_defined) continue;
+    const TensorImpl& impl = *grad.unsafe_impl();
+    if (!(impl.sizes == expected.shape)) {
+      throw std::runtime_error(node.name() + " returned a gradient of shape " +
+                               shape_str(grad.sizes()) + " for its input " + std::to_string(i) +
+                               ", expected " + shape_str(expected.shape));
+    }
+    if (impl.dtype != expected.dtype) {
+      throw std::runtime_error(node.name() + " returned a gradient of dtype " +
+                               to_string(impl.dtype) + " for its input " + std::to_string(i) +
+                               ", expected " + to_string(expected.dtype));
+    }
+  }
+}
+
+// Sums grad into an input buffer slot: in place when nobody else can see the
+// buffer and no graph is being recorded, else out of place (differentiably).
+void Engine::accumulate(Tensor& buffer, Tensor&& grad, bool create_graph) {
+  if (!buffer.defined()) {
+    buffer = std::move(grad);
+  } else if (!create_graph && !buffer.requires_grad() &&
+             gradgen::internal::is_sole_owner(buffer)) {
+    gradgen::internal::add_(buffer, grad);
+  } else {
+    buffer = add_gradients(buffer, grad);
+  }
+}
+
+variable_list Engine::execute(const char* api, const variable_list& roots,
+                              const variable_list& root_grads, bool retain_graph,
+                              bool create_graph, const variable_list* inputs,
+                              bool allow_unused) {
+  const std::string op = api;
+  if (roots.empty()) throw std::invalid_argument(op + ": expected at least one output tensor");
+  if (!root_grads.empty() && root_grads.size() != roots.size()) {
+    throw std::invalid_argument(op + ": got " + std::to_string(root_grads.size()) +
+                                " gradients for " + std::to_string(roots.size()) + " tensors");
+  }
+
+  // The roots' edges and gradients.
+  edge_list root_edges;
+  root_edges.reserve(roots.size());
+  variable_list seeds(roots.size());
+  for (size_t i = 0; i < roots.size(); ++i) {
+    const Tensor& root = roots[i];
+    if (!root.defined()) {
+      throw std::invalid_argument(op + ": tensor " + std::to_string(i) + " is undefined");
+    }
+    if (!root.requires_grad()) {
+      throw std::runtime_error(op + ": tensor " + std::to_string(i) +
+                               " does not require grad and does not have a grad_fn");
+    }
+    root_edges.push_back(gradient_edge(root));
+    const Tensor given = root_grads.empty() ? Tensor() : root_grads[i];
+    if (!given.defined()) {
+      if (root.numel() != 1) {
+        throw std::runtime_error(op +
+                                 ": grad can be implicitly created only for scalar outputs, "
+                                 "but tensor " + std::to_string(i) + " has shape " +
+                                 shape_str(root.sizes()) + "; pass its gradient explicitly");
+      }
+      seeds[i] = ones(root.sizes(), root.scalar_type());
+    } else {
+      if (!given.sizes().equals(root.sizes()) || given.scalar_type() != root.scalar_type()) {
+        throw std::invalid_argument(
+            op + ": gradient " + std::to_string(i) + " has shape " + shape_str(given.sizes()) +
+            " and dtype " + to_string(given.scalar_type()) + ", expected shape " +
+            shape_str(root.sizes()) + " and dtype " + to_string(root.scalar_type()) +
+            " (those of tensor " + std::to_string(i) + ")");
+      }
+      seeds[i] = given;
+    }
+  }
+
+  DepthGuard depth;
+  GraphTask task(/*nested=*/engine_depth > 1);
+  discover(task, root_edges);
+
+  // grad(): where to capture each input's gradient, and which nodes must run.
+  variable_list results;
+  if (inputs) {
+    results.resize(inputs->size());
+    task.has_capture.assign(task.nodes.size(), 0);
+    for (size_t k = 0; k < inputs->size(); ++k) {
+      const Tensor& input = (*inputs)[k];
+      if (!input.requires_grad()) {
+        throw std::runtime_error(op + ": input " + std::to_string(k) + " does not require grad");
+      }
+      Edge edge = input.grad_fn() ? Edge(input.grad_fn(), input.output_nr())
+                                  : Edge(try_get_grad_accumulator(input), 0);
+      if (!edge.function) continue;
+      const uint32_t slot = task.slot_of(edge.function.get());
+      if (slot == kNoSlot) continue;
+      task.captures.push_back({slot, edge.input_nr, k});
+      task.has_capture[slot] = 1;
+    }
+    compute_should_execute(task, root_edges);
+  }
+
+  // Formulas record a graph (and gradients are summed differentiably) only for
+  // create_graph.
+  AutoGradMode grad_mode(create_graph);
+
+  for (size_t i = 0; i < roots.size(); ++i) {
+    const Edge& edge = root_edges[i];
+    const uint32_t slot = task.slot_of(edge.function.get());
+    accumulate(task.buffers[task.buffer_offset[slot] + edge.input_nr], std::move(seeds[i]),
+               create_graph);
+  }
+
+  // The ready queue: a max-heap on (sequence_nr, slot).
+  std::vector<std::pair<uint64_t, uint32_t>> ready;
+  for (size_t i = 0; i < root_edges.size(); ++i) {
+    const uint32_t slot = task.slot_of(root_edges[i].function.get());
+    if (task.dependencies[slot] == 0) {
+      task.dependencies[slot] = UINT32_MAX;  // queued once even if several roots share it
+      ready.push_back({task.nodes[slot]->sequence_nr(), slot});
+    }
+  }
+  std::make_heap(ready.begin(), ready.end());
+
+  variable_list node_inputs;
+  while (!ready.empty()) {
+    std::pop_heap(ready.begin(), ready.end());
+    const uint32_t slot = ready.back().second;
+    ready.pop_back();
+    Node* node = task.nodes[slot];
+    Tensor* buffer = task.buffers.data() + task.buffer_offset[slot];
+
+    if (inputs) {
+      if (task.has_capture[slot]) {
+        for (const Capture& capture : task.captures) {
+          if (capture.slot == slot) results[capture.output_index] = buffer[capture.input_nr];
+        }
+      }
+      if (!task.should_execute[slot]) continue;
+    }
+
+    // TODO(issue 4): run tensor pre-hooks and retain_grad captures on the buffer here.
+    node_inputs.assign(std::make_move_iterator(buffer),
+                       std::make_move_iterator(buffer + node->num_inputs()));
+    variable_list grads = node->apply(std::move(node_inputs));
+    if (!retain_graph) node->release_variables();
+    validate_outputs(*node, grads);
+
+    const edge_list& edges = node->next_edges_;
+    for (size_t i = 0; i < edges.size(); ++i) {
+      const Edge& edge = edges[i];
+      if (!edge.function) continue;
+      const uint32_t next = edge.function->engine_slot_;  // claimed by this task in discover()
+      if (grads[i].defined()) {
+        accumulate(task.buffers[task.buffer_offset[next] + edge.input_nr], std::move(grads[i]),
+                   create_graph);
+      }
+      if (--task.dependencies[next] == 0) {
+        ready.push_back({edge.function->sequence_nr(), next});
+        std::push_heap(ready.begin(), ready.end());
+      }
+    }
+  }
+
+  if (inputs && !allow_unused) {
+    for (size_t k = 0; k < results.size(); ++k) {
+      if (!results[k].defined()) {
+        throw std::runtime_error(
+            op + ": input " + std::to_string(k) +
+            " was not used in the graph of the outputs (or received no gradient); pass "
+            "allow_unused=true to get an undefined gradient for it");
+      }
+    }
+  }
+  return results;
+}
+
+void backward(const variable_list& tensors, const variable_list& grad_tensors, bool retain_graph,
+              bool create_graph) {
+  Engine::execute("backward", tensors, grad_tensors, retain_graph, create_graph,
+                  /*inputs=*/nullptr, /*allow_unused=*/false);
+}
+
+variable_list grad(const variable_list& outputs, const variable_list& inputs,
+                   const variable_list& grad_outputs, bool retain_graph, bool create_graph,
+                   bool allow_unused) {
+  return Engine::execute("grad", outputs, grad_outputs, retain_graph, create_graph, &inputs,
+                         allow_unused);
+}
+
+}  // namespace autograd
+
+void Tensor::backward(const Tensor& gradient, bool retain_graph, bool create_graph) const {
+  autograd::backward({*this}, {gradient}, retain_graph, create_graph);
+}
+
+}  // namespace gradgen

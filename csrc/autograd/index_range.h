@@ -1,0 +1,103 @@
+// Index ranges: how a Backward node maps gradients to its inputs by position.
+//
+// A generated `apply()` hands out one IndexRange per differentiable input, in
+// argument order, then fills `grad_inputs` through them:
+//
+//   IndexRangeGenerator gen;
+//   auto tensors_ix = gen.range(tensors_size_);  // a Tensor[] takes one slot per element
+//   auto coeffs_ix = gen.range(1);               // a Tensor takes one slot
+//   variable_list grad_inputs(gen.size());
+//   if (should_compute_output({ coeffs_ix })) copy_range(grad_inputs, coeffs_ix, grad_coeffs);
+//
+// Everything here is header-only and constexpr-friendly so that, where the sizes
+// are compile-time constants (every range(1)), the optimizer folds the ranges into
+// the constant indices a hand-written node would use.
+//
+// Note [Index ranges computed at run time]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// A derivative formula is written per input *name* ("tensors: ...", "coeffs: ..."),
+// but a node's `apply()` receives and returns gradients by *position*: slot i of
+// its result feeds `next_edge(i)`. A Tensor input takes one slot; a Tensor[] input
+// takes as many slots as the list had elements when the forward ran, which the
+// codegen cannot know. So positions are computed at run time from sizes the
+// forward saved (`tensors_size_`): for lincomb(Tensor[] tensors, Tensor coeffs),
+// coeffs' gradient is slot 2 after lincomb({x1, x2}, c) and slot 3 after
+// lincomb({x1, x2, x3}, c). Inputs are numbered in argument order, Tensor and
+// Tensor[] mixed in any order, with no special case. collect_next_edges (in
+// variable_type_utils.h) builds the edges in the same order, so slot i and
+// next_edge(i) always refer to the same input.
+#pragma once
+
+#include <cstddef>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "csrc/tensor.h"
+
+namespace gradgen {
+namespace autograd {
+
+using variable_list = std::vector<Tensor>;
+
+/// The half-open range [first, second) of gradient slots that belong to one input.
+using IndexRange = std::pair<size_t, size_t>;
+
+/// Hands out consecutive IndexRanges, one per input, in argument order.
+/// See Note [Index ranges computed at run time].
+class IndexRangeGenerator {
+ public:
+  /// Returns the next n slots.
+  constexpr IndexRange range(size_t n) noexcept {
+    i_ += n;
+    return {i_ - n, i_};
+  }
+  /// Returns the number of slots handed out so far (the size of grad_inputs).
+  constexpr size_t size() const noexcept { return i_; }
+
+ private:
+  size_t i_ = 0;
+};
+
+namespace internal {
+[[noreturn]] void throw_copy_range_single(IndexRange range, size_t out_size);
+[[noreturn]] void throw_copy_range_list(IndexRange range, size_t out_size, size_t found);
+}  // namespace internal
+
+/// Stores the gradient of a Tensor input into its slot; `range` must have length 1.
+inline void copy_range(variable_list& out, IndexRange range, const Tensor& t) {
+  if (range.second != range.first + 1 || range.second > out.size()) {
+    internal::throw_copy_range_single(range, out.size());
+  }
+  out[range.first] = t;
+}
+
+/// Stores the gradients of a Tensor[] input into its slots, one per list element.
+/// An empty list stands for "no gradient for any element" (what a formula yields
+/// when every incoming gradient is undefined) and leaves the slots undefined;
+/// otherwise the lengths must match.
+inline void copy_range(variable_list& out, IndexRange range, ArrayRef<Tensor> ts) {
+  if (ts.empty()) return;
+  if (range.second - range.first != ts.size() || range.second > out.size() ||
+      range.first > range.second) {
+    internal::throw_copy_range_list(range, out.size(), ts.size());
+  }
+  for (size_t i = 0; i < ts.size(); ++i) out[range.first + i] = ts[i];
+}
+
+/// Stores the gradients of a Tensor[] input; see the ArrayRef overload.
+inline void copy_range(variable_list& out, IndexRange range, const std::vector<Tensor>& ts) {
+  copy_range(out, range, ArrayRef<Tensor>(ts));
+}
+
+/// Returns true if any of the tensors is defined.
+inline bool any_variable_defined(const variable_list& variables) {
+  for (const Tensor& v : variables) {
+    if (v.defined()) return true;
+  }
+  return false;
+}
+
+}  // namespace autograd
+}  // namespace gradgen

@@ -1,0 +1,196 @@
+// What the generated VariableType.cpp calls: graph wiring, out= checks, and the
+// profiler and tracer hooks.
+//
+// A generated differentiable op reads:
+//
+//   Tensor mm(const Tensor& self, const Tensor& mat2) {
+//     profiler::RecordFunction profile_scope("mm");
+//     if (tracer::is_tracing()) tracer::record_op("mm");
+//     std::shared_ptr<MmBackward0> grad_fn;
+//     if (compute_requires_grad(self, mat2)) {
+//       grad_fn = std::make_shared<MmBackward0>();
+//       grad_fn->set_next_edges(collect_next_edges(self, mat2));
+//       grad_fn->self_ = SavedVariable(self, false);
+//       ...
+//     }
+//     Tensor result = native::mm(self, mat2);
+//     if (grad_fn) set_history(result, grad_fn);
+//     return result;
+//   }
+//
+// The variadic helpers accept, in any mix, `const Tensor&`, `const
+// std::optional<Tensor>&` and `TensorList` (or a std::vector<Tensor>); each
+// Tensor or optional contributes one edge and each list one edge per element, in
+// argument order, matching the slots of the node's IndexRangeGenerator (see Note
+// [Index ranges computed at run time]). Everything on this path is inline and
+// allocation-free apart from the edge vector itself.
+#pragma once
+
+#include <cstdint>
+#include <initializer_list>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "csrc/autograd/accumulate_grad.h"
+#include "csrc/autograd/function.h"
+#include "csrc/autograd/grad_mode.h"
+#include "csrc/tensor.h"
+
+namespace gradgen {
+namespace autograd {
+
+/// Returns the edge t's gradient flows along: (grad_fn, output_nr) for a result of
+/// a differentiable op, the AccumulateGrad node for a leaf that requires grad, and
+/// an invalid edge otherwise (including an undefined t).
+inline Edge gradient_edge(const Tensor& t) {
+  if (const auto& fn = t.grad_fn()) return Edge(fn, t.output_nr());
+  if (t.requires_grad()) return Edge(grad_accumulator(t), 0);
+  return Edge();
+}
+
+namespace internal {
+
+inline bool requires_grad_of(const Tensor& t) { return t.requires_grad(); }
+inline bool requires_grad_of(const std::optional<Tensor>& t) {
+  return t.has_value() && t->requires_grad();
+}
+inline bool requires_grad_of(TensorList ts) {
+  for (const Tensor& t : ts) {
+    if (t.requires_grad()) return true;
+  }
+  return false;
+}
+
+inline size_t edge_count(const Tensor&) { return 1; }
+inline size_t edge_count(const std::optional<Tensor>&) { return 1; }
+inline size_t edge_count(TensorList ts) { return ts.size(); }
+
+inline void append_edges(edge_list& edges, const Tensor& t) { edges.push_back(gradient_edge(t)); }
+inline void append_edges(edge_list& edges, const std::optional<Tensor>& t) {
+  edges.push_back(t.has_value() ? gradient_edge(*t) : Edge());
+}
+inline void append_edges(edge_list& edges, TensorList ts) {
+  for (const Tensor& t : ts) edges.push_back(gradient_edge(t));
+}
+
+[[noreturn]] void throw_history_on_input(const Tensor& t, const Node& grad_fn);
+
+}  // namespace internal
+
+/// Returns true if GradMode is enabled and any argument requires grad: whether
+/// the op must record a Backward node.
+template <typename... Args>
+inline bool compute_requires_grad(const Args&... args) {
+  if (!GradMode::is_enabled()) return false;
+  return (internal::requires_grad_of(args) || ...);
+}
+
+/// Returns one edge per differentiable input slot, in argument order.
+template <typename... Args>
+inline edge_list collect_next_edges(const Args&... args) {
+  edge_list edges;
+  edges.reserve((internal::edge_count(args) + ... + size_t{0}));
+  (internal::append_edges(edges, args), ...);
+  return edges;
+}
+
+/// Makes grad_fn the history of a fresh op result: records the result's shape and
+/// dtype as grad_fn's next input and sets result.grad_fn()/output_nr(). Call once
+/// per differentiable output, in output order. An undefined result gets a
+/// placeholder input. Throws if the result already has history (a kernel must not
+/// return one of its inputs).
+inline void set_history(Tensor& result, const std::shared_ptr<Node>& grad_fn) {
+  if (!grad_fn) return;
+  TensorImpl* impl = result.unsafe_impl();
+  if (!impl) {
+    grad_fn->add_input_metadata_placeholder();
+    return;
+  }
+  if (impl->grad_fn || impl->requires_grad) internal::throw_history_on_input(result, *grad_fn);
+  impl->output_nr = grad_fn->add_input_metadata(result);
+  impl->grad_fn = grad_fn;
+}
+
+/// Calls set_history for each result, in order.
+inline void set_history(std::vector<Tensor>& results, const std::shared_ptr<Node>& grad_fn) {
+  for (Tensor& result : results) set_history(result, grad_fn);
+}
+
+/// Returns the sizes of each tensor (saved by `to_args_sizes(tensors)` in a formula).
+std::vector<std::vector<int64_t>> to_args_sizes(TensorList tensors);
+
+/// One argument checked by check_out_no_requires_grad: a tensor and, optionally,
+/// its name for the error message.
+struct OutVariantArg {
+  OutVariantArg(const Tensor& t) : tensor(&t) {}
+  OutVariantArg(const std::optional<Tensor>& t) : tensor(t ? &*t : nullptr) {}
+  OutVariantArg(const char* name_, const Tensor& t) : name(name_), tensor(&t) {}
+
+  const char* name = nullptr;
+  const Tensor* tensor = nullptr;
+};
+
+/// Throws std::runtime_error if GradMode is enabled and any argument of the out=
+/// variant `op` requires grad: out= variants do not record history. Accepts
+/// `{self, other}` or, for a message naming the argument, `{{"self", self}, ...}`.
+void check_out_no_requires_grad(const char* op, std::initializer_list<OutVariantArg> args);
+
+// ---------------------------------------------------------------------------
+// Profiler and tracer hooks (observe what generated code calls).
+// ---------------------------------------------------------------------------
+
+namespace profiler {
+
+/// Called with enter=true when a profiled op starts and enter=false when it ends.
+using Callback = void (*)(const char* op, bool enter);
+
+namespace internal {
+inline Callback callback = nullptr;
+}  // namespace internal
+
+/// Installs the process-wide profiler callback (nullptr removes it). Install it
+/// before the ops to observe start; not synchronized with running ops.
+void set_callback(Callback callback);
+
+/// Reports an op's start and end to the callback, if one is installed; costs one
+/// well-predicted branch otherwise.
+class RecordFunction {
+ public:
+  explicit RecordFunction(const char* op) noexcept
+      : op_(op), callback_(internal::callback) {
+    if (callback_) callback_(op_, true);
+  }
+  ~RecordFunction() {
+    if (callback_) callback_(op_, false);
+  }
+  RecordFunction(const RecordFunction&) = delete;
+  RecordFunction& operator=(const RecordFunction&) = delete;
+
+ private:
+  const char* op_;
+  Callback callback_;  // the callback seen at entry, so enter/exit calls pair up
+};
+
+}  // namespace profiler
+
+namespace tracer {
+
+namespace internal {
+inline bool tracing = false;
+}  // namespace internal
+
+/// Returns true between start() and stop().
+inline bool is_tracing() noexcept { return internal::tracing; }
+/// Appends op to the trace (call only while tracing).
+void record_op(const char* op);
+/// Starts recording op names, discarding any previous trace.
+void start();
+/// Stops recording and returns the op names recorded since start(), in call order.
+std::vector<std::string> stop();
+
+}  // namespace tracer
+
+}  // namespace autograd
+}  // namespace gradgen

@@ -1,0 +1,101 @@
+// The few non-differentiable kernels the runtime itself needs, in gradgen::internal.
+//
+// The engine sums gradients, AccumulateGrad adds into .grad, Tensor::contiguous()
+// copies, and tests build strided views; none of these can wait for (or depend on)
+// the generated op layer. Op kernels (mm, cat, ...) live in csrc/native/ instead.
+// These names are deliberately kept out of namespace gradgen itself, where the
+// generated differentiable ops live (a future `gradgen::add` must not collide).
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+#include "csrc/tensor.h"
+
+namespace gradgen {
+namespace internal {
+
+/// Calls f(T{}) with T the C++ type of a floating dtype; throws naming `op` for
+/// any other dtype. Use with a generic lambda:
+///   dispatch_floating(t.scalar_type(), "mm", [&](auto tag) {
+///     using scalar_t = decltype(tag);
+///     ...
+///   });
+template <typename F>
+void dispatch_floating(ScalarType dtype, const char* op, F&& f) {
+  switch (dtype) {
+    case ScalarType::Double: f(double{}); return;
+    case ScalarType::Float: f(float{}); return;
+    default:
+      throw std::invalid_argument(std::string(op) +
+                                  ": expected a floating point tensor (Double or Float), got " +
+                                  to_string(dtype));
+  }
+}
+
+/// Calls f(T{}) with T the C++ type of any dtype.
+template <typename F>
+void dispatch_all(ScalarType dtype, F&& f) {
+  switch (dtype) {
+    case ScalarType::Double: f(double{}); return;
+    case ScalarType::Float: f(float{}); return;
+    case ScalarType::Long: f(int64_t{}); return;
+    case ScalarType::Bool: f(bool{}); return;
+  }
+}
+
+/// Calls f(offset_a, offset_b) for every element in row-major order, where the
+/// offsets (in elements, relative to element 0) follow strides_a and strides_b.
+template <typename F>
+void for_each_offset(IntArrayRef sizes, IntArrayRef strides_a, IntArrayRef strides_b, F&& f) {
+  const size_t ndim = sizes.size();
+  for (size_t d = 0; d < ndim; ++d) {
+    if (sizes[d] == 0) return;
+  }
+  DimVector index(ndim, 0);
+  int64_t off_a = 0, off_b = 0;
+  while (true) {
+    f(off_a, off_b);
+    // Increment the multi-index like an odometer, innermost dim first.
+    size_t d = ndim;
+    while (d > 0) {
+      --d;
+      if (++index[d] < sizes[d]) {
+        off_a += strides_a[d];
+        off_b += strides_b[d];
+        break;
+      }
+      off_a -= strides_a[d] * (sizes[d] - 1);
+      off_b -= strides_b[d] * (sizes[d] - 1);
+      index[d] = 0;
+      if (d == 0) return;
+    }
+    if (ndim == 0) return;
+  }
+}
+
+/// Returns true if nobody but the caller's handle can observe t's data (one
+/// handle to the impl, one impl on the storage): t may then be updated in place
+/// or stolen without anyone noticing.
+inline bool is_sole_owner(const Tensor& t) {
+  const TensorImpl* impl = t.unsafe_impl();
+  return impl && impl->use_count() == 1 && impl->storage.use_count() == 1;
+}
+
+/// Returns a + b (same shape and dtype), computed without autograd history.
+Tensor add(const Tensor& a, const Tensor& b);
+/// Adds other into self in place (same shape and dtype) and bumps self's version.
+void add_(const Tensor& self, const Tensor& other);
+/// Sets every element of self to value and bumps self's version.
+void fill_(const Tensor& self, const Scalar& value);
+/// Copies src into dst elementwise (same shape and dtype; any strides) and bumps dst's version.
+void copy_(const Tensor& dst, const Tensor& src);
+/// Returns a view of self's storage with the given geometry, sharing data and
+/// version counter, without autograd history. Throws if the view would reach
+/// outside the storage. For tests and kernels; views with autograd come later.
+Tensor as_strided(const Tensor& self, IntArrayRef sizes, IntArrayRef strides,
+                  int64_t storage_offset);
+
+}  // namespace internal
+}  // namespace gradgen

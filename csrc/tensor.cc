@@ -1,0 +1,343 @@
+#include "csrc/tensor.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <new>
+#include <random>
+#include <sstream>
+#include <stdexcept>
+
+#include "csrc/autograd/function.h"
+#include "csrc/core_kernels.h"
+
+namespace gradgen {
+
+std::string shape_str(IntArrayRef shape) {
+  std::string out = "[";
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (i > 0) out += ", ";
+    out += std::to_string(shape[i]);
+  }
+  return out + "]";
+}
+
+namespace internal {
+
+void throw_dim_out_of_range(int64_t dim, int64_t ndim, const char* op) {
+  const int64_t n = ndim == 0 ? 1 : ndim;  // a 0-dim tensor accepts -1 and 0
+  throw std::invalid_argument(std::string(op) + ": dim " + std::to_string(dim) +
+                              " out of range for a tensor with " + std::to_string(ndim) +
+                              " dims (expected " + std::to_string(-n) + " <= dim < " +
+                              std::to_string(n) + ")");
+}
+
+}  // namespace internal
+
+std::string Scalar::to_string() const {
+  switch (kind_) {
+    case Kind::Double: {
+      std::ostringstream out;
+      out << v_.d;
+      return out.str();
+    }
+    case Kind::Long: return std::to_string(v_.i);
+    case Kind::Bool: return v_.b ? "true" : "false";
+  }
+  return "";
+}
+
+namespace internal {
+
+void throw_undefined_tensor(const char* what) {
+  throw std::runtime_error(std::string(what) + ": called on an undefined tensor");
+}
+
+void throw_dtype_mismatch(const char* what, ScalarType expected, ScalarType found) {
+  throw std::invalid_argument(std::string(what) + ": expected a tensor of dtype " +
+                              to_string(expected) + ", got " + to_string(found));
+}
+
+void throw_item_not_single(IntArrayRef sizes) {
+  throw std::invalid_argument("item: expected a tensor with 1 element, got shape " +
+                              shape_str(sizes));
+}
+
+}  // namespace internal
+
+// ---------------------------------------------------------------------------
+// Storage and impl
+// ---------------------------------------------------------------------------
+
+namespace {
+// malloc's own alignment: enough for every dtype and for Eigen's unaligned maps,
+// and much cheaper than an over-aligned allocation for the many tiny tensors.
+constexpr size_t kAlignment = __STDCPP_DEFAULT_NEW_ALIGNMENT__;
+// The StorageImpl header, rounded up so that the data after it stays aligned.
+constexpr size_t kHeaderBytes = (sizeof(StorageImpl) + kAlignment - 1) / kAlignment * kAlignment;
+}  // namespace
+
+intrusive_ptr<StorageImpl> StorageImpl::allocate(size_t nbytes) {
+  void* memory = ::operator new(kHeaderBytes + nbytes);
+  auto* storage = new (memory) StorageImpl();
+  storage->data = static_cast<char*>(memory) + kHeaderBytes;
+  storage->nbytes = nbytes;
+  return intrusive_ptr<StorageImpl>::adopt_new(storage);
+}
+
+void intrusive_ptr_destroy(StorageImpl* storage) noexcept {
+  storage->~StorageImpl();
+  ::operator delete(static_cast<void*>(storage));
+}
+
+void TensorImpl::refresh_numel_and_contiguity() {
+  int64_t n = 1;
+  for (int64_t s : sizes) n *= s;
+  numel = n;
+  bool contiguous = true;
+  int64_t expected = 1;
+  for (size_t d = sizes.size(); d > 0; --d) {
+    const int64_t size = sizes[d - 1];
+    if (size == 1) continue;  // the stride of a size-1 dim never matters
+    if (strides[d - 1] != expected) {
+      contiguous = false;
+      break;
+    }
+    expected *= size;
+  }
+  is_contiguous = contiguous || n == 0;
+}
+
+Tensor make_tensor(IntArrayRef sizes, ScalarType dtype) {
+  auto* impl = new TensorImpl();
+  intrusive_ptr<TensorImpl> handle = intrusive_ptr<TensorImpl>::adopt_new(impl);
+  impl->dtype = dtype;
+  impl->sizes.assign(sizes.begin(), sizes.end());
+  impl->strides.resize(sizes.size());
+  int64_t n = 1;
+  for (size_t d = sizes.size(); d > 0; --d) {
+    if (sizes[d - 1] < 0) {
+      throw std::invalid_argument("empty: expected non-negative sizes, got " + shape_str(sizes));
+    }
+    impl->strides[d - 1] = n;
+    n *= sizes[d - 1];
+  }
+  impl->numel = n;
+  impl->is_contiguous = true;
+  impl->storage = StorageImpl::allocate(static_cast<size_t>(n) * element_size(dtype));
+  return Tensor(std::move(handle));
+}
+
+// ---------------------------------------------------------------------------
+// Tensor methods
+// ---------------------------------------------------------------------------
+
+Tensor Tensor::clone() const {
+  const TensorImpl& self = checked("clone");
+  Tensor out = make_tensor(IntArrayRef(self.sizes.data(), self.sizes.size()), self.dtype);
+  internal::copy_(out, *this);
+  out.unsafe_impl()->storage->version = 0;  // a fresh storage starts at version 0
+  return out;
+}
+
+Tensor Tensor::detach() const {
+  const TensorImpl& self = checked("detach");
+  auto* impl = new TensorImpl();
+  intrusive_ptr<TensorImpl> handle = intrusive_ptr<TensorImpl>::adopt_new(impl);
+  impl->storage = self.storage;
+  impl->storage_offset = self.storage_offset;
+  impl->numel = self.numel;
+  impl->sizes = self.sizes;
+  impl->strides = self.strides;
+  impl->dtype = self.dtype;
+  impl->is_contiguous = self.is_contiguous;
+  return Tensor(std::move(handle));
+}
+
+const Tensor& Tensor::set_requires_grad(bool requires_grad) const {
+  const TensorImpl& self = checked("set_requires_grad");
+  if (self.grad_fn) {
+    throw std::runtime_error(
+        "set_requires_grad: only leaf tensors can change requires_grad; this tensor was "
+        "produced by " + self.grad_fn->name() + " (use detach() to get a leaf)");
+  }
+  if (requires_grad && !is_floating_point(self.dtype)) {
+    throw std::invalid_argument(
+        "set_requires_grad: only floating point tensors can require grad, got dtype " +
+        std::string(gradgen::to_string(self.dtype)));
+  }
+  impl_->requires_grad = requires_grad;
+  return *this;
+}
+
+namespace {
+
+// Formats one element; `fixed` chooses between 4 decimals and scientific notation.
+std::string format_element(const char* p, ScalarType dtype, bool fixed) {
+  char buf[64];
+  switch (dtype) {
+    case ScalarType::Long:
+      std::snprintf(buf, sizeof(buf), "%lld",
+                    static_cast<long long>(*reinterpret_cast<const int64_t*>(p)));
+      return buf;
+    case ScalarType::Bool:
+      return *reinterpret_cast<const bool*>(p) ? "true" : "false";
+    default: {
+      double v = internal::read_element<double>(p, dtype);
+      std::snprintf(buf, sizeof(buf), fixed ? "%.4f" : "%.4e", v);
+      return buf;
+    }
+  }
+}
+
+// Appends the elements of dim `d` onwards, PyTorch style: nested brackets, one
+// row per line, at most 3 leading and 3 trailing entries per dim past 6.
+void format_dims(std::string& out, const TensorImpl& t, size_t d, int64_t offset, size_t indent,
+                 bool fixed, size_t width) {
+  const char* base = static_cast<const char*>(t.storage->data);
+  const size_t esize = element_size(t.dtype);
+  const int64_t n = t.sizes[d];
+  const bool summarize = n > 6;
+  out += "[";
+  for (int64_t i = 0; i < n; ++i) {
+    if (summarize && i == 3) {
+      out += d + 1 == t.sizes.size() ? "..., " : "...,\n" + std::string(indent + 1, ' ');
+      i = n - 3;
+    }
+    const int64_t off = offset + i * t.strides[d];
+    if (d + 1 == t.sizes.size()) {
+      std::string cell = format_element(base + off * esize, t.dtype, fixed);
+      if (cell.size() < width) out += std::string(width - cell.size(), ' ');
+      out += cell;
+    } else {
+      format_dims(out, t, d + 1, off, indent + 1, fixed, width);
+    }
+    if (i + 1 < n) {
+      if (d + 1 == t.sizes.size()) {
+        out += ", ";
+      } else {
+        out += "," + std::string(t.sizes.size() - d - 1, '\n') + std::string(indent + 1, ' ');
+      }
+    }
+  }
+  out += "]";
+}
+
+}  // namespace
+
+std::string Tensor::to_string() const {
+  if (!impl_) return "Tensor(undefined)";
+  const TensorImpl& t = *impl_;
+  std::string out = "tensor(";
+  const size_t indent = 7;  // strlen("tensor(")
+  if (t.numel == 0) {
+    out += "[], size=" + shape_str(sizes());
+  } else {
+    // Pick the notation and the column width from all elements.
+    bool fixed = true;
+    size_t width = 0;
+    const size_t esize = element_size(t.dtype);
+    const char* base = static_cast<const char*>(t.storage->data) + t.storage_offset * esize;
+    internal::for_each_offset(sizes(), strides(), strides(), [&](int64_t off, int64_t) {
+      if (is_floating_point(t.dtype)) {
+        double v = std::fabs(internal::read_element<double>(base + off * esize, t.dtype));
+        if (std::isfinite(v) && v != 0.0 && (v < 1e-4 || v >= 1e8)) fixed = false;
+      }
+    });
+    internal::for_each_offset(sizes(), strides(), strides(), [&](int64_t off, int64_t) {
+      width = std::max(width, format_element(base + off * esize, t.dtype, fixed).size());
+    });
+    if (t.sizes.empty()) {
+      out += format_element(base, t.dtype, fixed);
+    } else {
+      format_dims(out, t, 0, t.storage_offset, indent, fixed, width);
+    }
+  }
+  if (t.dtype != ScalarType::Double) out += std::string(", dtype=") + gradgen::to_string(t.dtype);
+  if (t.grad_fn) {
+    out += ", grad_fn=<" + t.grad_fn->name() + ">";
+  } else if (t.requires_grad) {
+    out += ", requires_grad=true";
+  }
+  return out + ")";
+}
+
+std::ostream& operator<<(std::ostream& out, const Tensor& t) { return out << t.to_string(); }
+
+// ---------------------------------------------------------------------------
+// Factories
+// ---------------------------------------------------------------------------
+
+Tensor empty(IntArrayRef sizes, ScalarType dtype) { return make_tensor(sizes, dtype); }
+
+Tensor zeros(IntArrayRef sizes, ScalarType dtype) {
+  Tensor out = make_tensor(sizes, dtype);
+  std::memset(out.unsafe_impl()->storage->data, 0, out.unsafe_impl()->storage->nbytes);
+  return out;
+}
+
+Tensor ones(IntArrayRef sizes, ScalarType dtype) { return full(sizes, Scalar(1), dtype); }
+
+Tensor full(IntArrayRef sizes, const Scalar& value, ScalarType dtype) {
+  Tensor out = make_tensor(sizes, dtype);
+  internal::fill_(out, value);
+  out.unsafe_impl()->storage->version = 0;  // a fresh tensor starts at version 0
+  return out;
+}
+
+Tensor tensor(std::vector<double> data, IntArrayRef sizes) {
+  int64_t n = 1;
+  for (int64_t s : sizes) n *= s;
+  if (static_cast<int64_t>(data.size()) != n) {
+    throw std::invalid_argument("tensor: expected " + std::to_string(n) +
+                                " values for shape " + shape_str(sizes) + ", got " +
+                                std::to_string(data.size()));
+  }
+  Tensor out = make_tensor(sizes, ScalarType::Double);
+  if (n > 0) std::memcpy(out.data_ptr<double>(), data.data(), data.size() * sizeof(double));
+  return out;
+}
+
+Tensor tensor(std::vector<double> data) {
+  const int64_t n = static_cast<int64_t>(data.size());
+  return tensor(std::move(data), IntArrayRef(&n, 1));
+}
+
+Tensor randn(IntArrayRef sizes, uint64_t seed) {
+  Tensor out = make_tensor(sizes, ScalarType::Double);
+  double* p = out.data_ptr<double>();
+  const int64_t n = out.numel();
+  std::mt19937_64 gen(seed);
+  // Uniform doubles from the top 53 bits; u1 in (0, 1] so that log(u1) is finite.
+  constexpr double kInv53 = 1.0 / 9007199254740992.0;
+  constexpr double kTwoPi = 6.283185307179586476925286766559;
+  for (int64_t i = 0; i < n; i += 2) {
+    const double u1 = (static_cast<double>(gen() >> 11) + 1.0) * kInv53;
+    const double u2 = static_cast<double>(gen() >> 11) * kInv53;
+    const double r = std::sqrt(-2.0 * std::log(u1));
+    p[i] = r * std::cos(kTwoPi * u2);
+    if (i + 1 < n) p[i + 1] = r * std::sin(kTwoPi * u2);
+  }
+  return out;
+}
+
+bool allclose(const Tensor& a, const Tensor& b, double rtol, double atol) {
+  if (!a.defined() || !b.defined()) {
+    throw std::invalid_argument("allclose: expected two defined tensors");
+  }
+  if (!a.sizes().equals(b.sizes())) return false;
+  const size_t ea = element_size(a.scalar_type()), eb = element_size(b.scalar_type());
+  const char* pa =
+      static_cast<const char*>(a.unsafe_impl()->storage->data) + a.storage_offset() * ea;
+  const char* pb =
+      static_cast<const char*>(b.unsafe_impl()->storage->data) + b.storage_offset() * eb;
+  bool close = true;
+  internal::for_each_offset(a.sizes(), a.strides(), b.strides(), [&](int64_t oa, int64_t ob) {
+    const double x = internal::read_element<double>(pa + oa * ea, a.scalar_type());
+    const double y = internal::read_element<double>(pb + ob * eb, b.scalar_type());
+    if (!(x == y || std::fabs(x - y) <= atol + rtol * std::fabs(y))) close = false;
+  });
+  return close;
+}
+
+}  // namespace gradgen

@@ -1,0 +1,57 @@
+// gradcheck: compares analytic gradients with central finite differences.
+//
+// The analytic Jacobian of fn at `inputs` is built row by row with
+// autograd::grad (one call per output element, with a one-hot grad_output); the
+// numerical one perturbs each input element by +-eps and evaluates fn again
+// (under NoGradGuard). They must agree within |a - n| <= atol + rtol * |n|.
+// Inputs that do not require grad are held fixed and not checked. Inputs that
+// require grad must be float64.
+//
+//   std::string report;
+//   bool ok = gradcheck([](const std::vector<Tensor>& x) { return mm(x[0], x[1]); },
+//                       {randn({2, 3}, 0).set_requires_grad(true),
+//                        randn({3, 4}, 1).set_requires_grad(true)},
+//                       1e-6, 1e-5, 1e-3, &report);
+//   EXPECT_TRUE(ok) << report;
+//
+// On failure the report names the output, the input, the element of each (flat
+// index and multi-index), and both values; only the first mismatch is reported.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "csrc/tensor.h"
+
+namespace gradgen {
+namespace testing {
+
+/// Checks the gradients of a function returning one tensor.
+bool gradcheck(std::function<Tensor(const std::vector<Tensor>&)> fn, std::vector<Tensor> inputs,
+               double eps = 1e-6, double atol = 1e-5, double rtol = 1e-3,
+               std::string* report = nullptr);
+
+/// Checks the gradients of a function returning several tensors (each output's
+/// Jacobian is checked; undefined outputs are skipped).
+bool gradcheck(std::function<std::vector<Tensor>(const std::vector<Tensor>&)> fn,
+               std::vector<Tensor> inputs, double eps = 1e-6, double atol = 1e-5,
+               double rtol = 1e-3, std::string* report = nullptr);
+
+/// Returns the gradient of sum(grad_output * fn(inputs)) with respect to
+/// inputs[index], by central finite differences (evaluated under NoGradGuard).
+/// inputs[index] must be float64; its data is perturbed and restored.
+Tensor numerical_gradient(const std::function<Tensor(const std::vector<Tensor>&)>& fn,
+                          const std::vector<Tensor>& inputs, size_t index,
+                          const Tensor& grad_output, double eps = 1e-6);
+
+/// Checks second derivatives: runs gradcheck on the function
+/// (inputs, grad_outputs) -> grad(fn(inputs), inputs, grad_outputs, create_graph=true)
+/// with random grad_outputs (seeded, requiring grad). Inputs that do not require
+/// grad are held fixed.
+bool gradgradcheck(std::function<Tensor(const std::vector<Tensor>&)> fn,
+                   std::vector<Tensor> inputs, double eps = 1e-6, double atol = 1e-5,
+                   double rtol = 1e-3, std::string* report = nullptr);
+
+}  // namespace testing
+}  // namespace gradgen
