@@ -173,6 +173,8 @@ def generate(
 
     common = dict(
         namespace=namespace,
+        # Generated code outside namespace gradgen still names the runtime's types unqualified.
+        runtime_namespaces=[] if namespace == "gradgen" else ["::gradgen"],
         include_prefix=include_prefix,
         functions_file=nf_name,
         derivatives_file=d_name,

@@ -14,6 +14,9 @@
 #include "csrc/tensor.h"
 
 namespace ${namespace} {
+% for ns in runtime_namespaces:
+using namespace ${ns};
+% endfor
 namespace native {
 % for w in wrappers:
 ${w.native_declaration}

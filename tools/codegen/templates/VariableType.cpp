@@ -7,6 +7,9 @@
 #include "csrc/autograd/variable_type_utils.h"
 
 namespace ${namespace} {
+% for ns in runtime_namespaces:
+using namespace ${ns};
+% endfor
 using namespace ::gradgen::autograd;
 using namespace ::${namespace}::autograd::generated;
 % for w in wrappers:

@@ -14,6 +14,9 @@
 #include "csrc/tensor.h"
 
 namespace ${namespace} {
+% for ns in runtime_namespaces:
+using namespace ${ns};
+% endfor
 % for w in wrappers:
 ${w.declaration}
 % endfor

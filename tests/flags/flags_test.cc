@@ -1,0 +1,107 @@
+// What generated forward wrappers do with declaration flags, out= variants and tuple returns,
+// observed at run time through the profiler and tracer hooks (tests/flags/native_functions.yaml).
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "csrc/autograd/engine.h"
+#include "csrc/autograd/variable_type_utils.h"
+#include "csrc/testing/gradcheck.h"
+#include "tests/flags/generated/VariableType.h"
+
+namespace {
+
+using gradgen::Tensor;
+namespace profiler = gradgen::autograd::profiler;
+namespace tracer = gradgen::autograd::tracer;
+
+std::vector<std::string>* profiled = nullptr;
+
+void record_profiled(const char* op, bool enter) {
+  if (enter && profiled != nullptr) profiled->push_back(op);
+}
+
+// Runs fn with the profiler and tracer on; returns (profiled ops, traced ops).
+template <typename F>
+std::pair<std::vector<std::string>, std::vector<std::string>> observe(F fn) {
+  std::vector<std::string> seen;
+  profiled = &seen;
+  profiler::set_callback(record_profiled);
+  tracer::start();
+  fn();
+  std::vector<std::string> traced = tracer::stop();
+  profiler::set_callback(nullptr);
+  profiled = nullptr;
+  return {seen, traced};
+}
+
+TEST(DeclarationFlagsTest, UnflaggedOpIsProfiledAndTraced) {
+  Tensor x = gradgen::tensor({1, 2, 3});
+  auto [prof, trace] = observe([&] { flagtest::scale(x, 2.0); });
+  EXPECT_EQ(prof, std::vector<std::string>{"scale"});
+  EXPECT_EQ(trace, std::vector<std::string>{"scale"});
+}
+
+TEST(DeclarationFlagsTest, DontProfileAndDontRecordTraceSkipBothHooks) {
+  Tensor x = gradgen::tensor({1, 2, 3});
+  auto [prof, trace] = observe([&] { flagtest::quiet_scale(x, 2.0); });
+  EXPECT_TRUE(prof.empty());
+  EXPECT_TRUE(trace.empty());
+}
+
+TEST(DeclarationFlagsTest, DontRequireDerivativeRecordsNoNode) {
+  Tensor x = gradgen::tensor({-1, 0, 3});
+  x.set_requires_grad(true);
+  Tensor s = flagtest::sign_of(x);
+  EXPECT_FALSE(s.requires_grad());
+  EXPECT_EQ(s.grad_fn(), nullptr);
+  EXPECT_TRUE(gradgen::allclose(s, gradgen::tensor({-1, 0, 1})));
+  // The op with formulas does record one.
+  EXPECT_EQ(flagtest::scale(x, 3.0).grad_fn()->name(), "ScaleBackward0");
+}
+
+TEST(OutVariantTest, WritesIntoOutAndRefusesInputsThatRequireGrad) {
+  Tensor x = gradgen::tensor({1, 2});
+  Tensor out = gradgen::zeros({2});
+  Tensor& r = flagtest::scale_out(x, 4.0, out);
+  EXPECT_TRUE(r.is_same(out));
+  EXPECT_TRUE(gradgen::allclose(out, gradgen::tensor({4, 8})));
+  x.set_requires_grad(true);
+  try {
+    flagtest::scale_out(x, 4.0, out);
+    FAIL() << "expected an error";
+  } catch (const std::exception& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "scale.out: out= variants do not support automatic differentiation, but argument 'self' "
+              "requires grad");
+  }
+}
+
+TEST(TupleReturnTest, NamedOutputsAreUnpackedAndTheirGradientsReachTheInput) {
+  Tensor x = gradgen::tensor({1, 2, 3, 4});
+  x.set_requires_grad(true);
+  auto [first, second] = flagtest::split_halves(x);
+  EXPECT_TRUE(gradgen::allclose(first, gradgen::tensor({1, 2})));
+  EXPECT_EQ(first.output_nr(), 0u);
+  EXPECT_EQ(second.output_nr(), 1u);
+  // Only `second` is used: grad_first arrives undefined and the formula fills zeros.
+  flagtest::scale(second, 5.0).backward(gradgen::ones({2}));
+  EXPECT_TRUE(gradgen::allclose(x.grad(), gradgen::tensor({0, 0, 5, 5})));
+}
+
+TEST(TupleReturnTest, GradientMatchesFiniteDifferences) {
+  Tensor x = gradgen::tensor({0.5, -1.0, 2.0, 3.0});
+  x.set_requires_grad(true);
+  std::string report;
+  bool ok = gradgen::testing::gradcheck(
+      [](const std::vector<Tensor>& in) {
+        auto [a, b] = flagtest::split_halves(in[0]);
+        return flagtest::scale(b, 2.0);
+      },
+      {x}, 1e-6, 1e-5, 1e-3, &report);
+  EXPECT_TRUE(ok) << report;
+}
+
+}  // namespace
