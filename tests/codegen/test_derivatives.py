@@ -31,6 +31,7 @@ DECLS = """\
 - func: exp(Tensor self) -> Tensor
   flags: [DONT_PROFILE]
 - func: narrow(Tensor self, int dim, int start, int length) -> Tensor
+- func: mode(Tensor self) -> (Tensor values, Tensor indices)
 """
 
 DERIVS = """\
@@ -58,6 +59,8 @@ DERIVS = """\
   result: auto_element_wise
 - name: narrow(Tensor self, int dim, int start, int length) -> Tensor
   self: narrow_backward(grad, self.sizes(), dim, start, length)
+- name: mode(Tensor self) -> (Tensor values, Tensor indices)
+  self: mode_backward(grad, indices, self.sizes())
 """
 
 
@@ -147,6 +150,10 @@ def test_forward_wrappers_honour_flags_and_variants(specs):
     assert "std::tie(values, indices) = native::max(self, dim, keepdim);" in mx
     assert "set_history(values, grad_fn);" in mx and "set_history(indices" not in mx
     assert "grad_fn->indices_ = SavedVariable(indices, true);" in mx
+    # No output_differentiability and a formula using `grad`: only the first output is
+    # differentiable (PyTorch's rule), so `indices` gets no history.
+    mode = body("std::tuple<Tensor, Tensor> mode(")
+    assert "set_history(values, grad_fn);" in mode and "set_history(indices" not in mode
     # In-place variant: out-of-place formula, history rebased onto self.
     inplace = body("Tensor& add_(")
     assert "std::shared_ptr<AddBackward0> grad_fn;" in inplace and "rebase_history(self, grad_fn);" in inplace
@@ -271,7 +278,7 @@ ERRORS = [
     pytest.param(
         DECLS + "- func: sin(Tensor self) -> Tensor\n",
         DERIVS,
-        "native_functions.yaml:15:3: 'sin' returns a Tensor but has no derivative entry; add one to the "
+        "native_functions.yaml:16:3: 'sin' returns a Tensor but has no derivative entry; add one to the "
         "derivatives file, or flag it DONT_REQUIRE_DERIVATIVE if its outputs carry no gradient",
         id="missing-derivative",
     ),
@@ -315,7 +322,7 @@ def test_error_is_one_line_exit_1_and_writes_nothing(specs, tmp_path):
 def test_inplace_variant_without_entry_uses_out_of_place_formula(specs):
     nf, d = specs()
     infos = load_derivatives(d, parse_native_functions(nf))
-    assert [str(s.name) for s in infos] == ["mm", "cat", "lincomb", "foo", "max.dim", "add.Tensor", "atan2", "exp", "narrow"]
+    assert [str(s.name) for s in infos] == ["mm", "cat", "lincomb", "foo", "max.dim", "add.Tensor", "atan2", "exp", "narrow", "mode"]
 
 
 def test_forward_derivatives_are_parsed_and_checked(specs):

@@ -104,6 +104,24 @@ def _save_input_expr(var: SavedAttribute, arg: Optional[Argument], inplace: bool
     return var.name
 
 
+def differentiable_outputs(
+    func: FunctionSchema, info: DifferentiabilityInfo, ret_names: Sequence[str]
+) -> List[str]:
+    """The outputs that get history, as PyTorch decides: `output_differentiability` when given;
+    else every Tensor output, except that formulas using plain `grad` make only the first output
+    differentiable (derivatives.yaml's header: "all but the first output will be marked as
+    non-differentiable")."""
+    if info.output_differentiability is not None:
+        return [n for n, d in zip(ret_names, info.output_differentiability) if d]
+    candidates = [
+        n for n, r in zip(ret_names, func.returns)
+        if r.type.is_tensor_like() and n not in info.non_differentiable_arg_names
+    ]
+    if any(re.search(IDENT_REGEX.format("grad"), d.formula) for d in info.derivatives):
+        return candidates[:1]
+    return candidates
+
+
 def _wrap_opt_if_conditions(info: DifferentiabilityInfo) -> Dict[str, str]:
     """`wrap_opt_if(x, grad_input_mask[1])` in a formula: save x only when that input needs grad."""
     conds: Dict[str, str] = {}
@@ -175,11 +193,11 @@ def wrapper_code(
         body.extend(_plain_body(f, ret))
         return WrapperCode(str(func), decl, native_decl, sig, body)
 
-    differentiable_outputs = [r for r in func.returns if r.type.is_tensor_like()]
+    tensor_outputs = [r for r in func.returns if r.type.is_tensor_like()]
     if info is None or info.op is None:
         if (
             DONT_REQUIRE_DERIVATIVE in f.flags
-            or not differentiable_outputs
+            or not tensor_outputs
             or (info is not None and info.op is None)
             or composite
         ):
@@ -241,10 +259,7 @@ def wrapper_code(
             body.append(f"{cpp.return_type(r)} {n};")
         body.append(f"std::tie({', '.join(ret_names)}) = {call};")
 
-    differentiability = info.output_differentiability or tuple([True] * len(func.returns))
-    hist = [
-        n for n, r, d in zip(ret_names, func.returns, differentiability) if d and r.type.is_tensor_like()
-    ]
+    hist = differentiable_outputs(func, info, ret_names)
     cond = ""
     if info.output_differentiability_conditions:
         cond = f" && ({info.output_differentiability_conditions[0]})"
