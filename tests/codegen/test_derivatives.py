@@ -338,3 +338,84 @@ def test_forward_derivatives_are_parsed_and_checked(specs):
         "derivatives.yaml:22:11: the forward formula for exp uses the bare name 'self', which is ambiguous: "
         "write self_p for its value or self_t for its tangent"
     )
+
+
+LANG_DECLS = """\
+- func: chunk(Tensor(a -> *) self, int chunks, int dim=0) -> Tensor(a)[]
+- func: trilinear(Tensor i1, Tensor i2, Tensor i3) -> Tensor
+- func: rnn(Tensor input, Tensor[] params, bool train) -> (Tensor, Tensor)
+- func: scatter_list(Tensor[] xs) -> Tensor
+- func: where_like(Tensor cond, Tensor self, Tensor? other=None) -> Tensor
+"""
+
+LANG_DERIVS = """\
+- name: chunk(Tensor(a -> *) self, int chunks, int dim=0) -> Tensor(a)[]
+  dispatch:
+    Default:
+      self: chunk_backward(grads, self.sizes(), chunks, dim)
+    AutogradNestedTensor:
+      self: chunk_backward_nested(grads, self, chunks, dim)
+- name: trilinear(Tensor i1, Tensor i2, Tensor i3) -> Tensor
+  i1, i2, i3: trilinear_backward(grad, wrap_opt_if(i1, grad_input_mask[1] || grad_input_mask[2]), wrap_opt_if(i2, grad_input_mask[0]), i3, grad_input_mask)
+- name: rnn(Tensor input, Tensor[] params, bool train) -> (Tensor, Tensor)
+  output_differentiability: [True, False]
+  input, params: rnn_backward(input, params, grad, retain_variables, grad_input_mask)
+- name: scatter_list(Tensor[] xs) -> Tensor
+  xs: not_implemented("scatter_list backward")
+- name: where_like(Tensor cond, Tensor self, Tensor? other=None) -> Tensor
+  cond: non_differentiable
+  self: where(cond, grad, 0)
+  other: where(cond, 0, grad)
+  output_differentiability: ["self.requires_grad() || (other.has_value() && other->requires_grad())"]
+"""
+
+
+def test_dispatch_sections_make_one_node_per_key(specs):
+    files = _gen(specs, LANG_DECLS, LANG_DERIVS)
+    nodes = _nodes(files)
+    assert nodes["ChunkBackward0"]["saved"] == ["chunks", "dim", "self_sizes"]
+    assert nodes["ChunkBackwardAutogradNestedTensor0"]["saved"] == ["chunks", "dim", "self_"]
+    assert "const auto& grads" not in files["Functions.cpp"]  # `grads` is apply()'s parameter
+
+
+def test_wrap_opt_if_saves_only_when_the_condition_holds(specs):
+    vt = _gen(specs, LANG_DECLS, LANG_DERIVS)["VariableType.cpp"]
+    assert ("  if (grad_fn->should_compute_output(1) || grad_fn->should_compute_output(2)) "
+            "grad_fn->i1_ = SavedVariable(i1, false);") in vt
+    assert "  if (grad_fn->should_compute_output(0)) grad_fn->i2_ = SavedVariable(i2, false);" in vt
+    assert "  grad_fn->i3_ = SavedVariable(i3, false);" in vt
+
+
+def test_retain_variables_and_list_inputs(specs):
+    files = _gen(specs, LANG_DECLS, LANG_DERIVS)
+    assert "bool retain_variables = true;" in files["Functions.h"]
+    node = _nodes(files)["RnnBackward0"]
+    assert node["inputs"] == [{"name": "input", "range": "1"}, {"name": "params", "range": "params_size_"}]
+    assert node["saved"] == ["input_", "params_", "params_size_"]
+    vt = files["VariableType.cpp"]
+    rnn = vt[vt.index("std::tuple<Tensor, Tensor> rnn("):]
+    rnn = rnn[: rnn.index("\n}\n")]
+    assert "set_history(result0, grad_fn);" in rnn and "set_history(result1" not in rnn
+
+
+def test_not_implemented_for_a_list_input_returns_a_list(specs):
+    cpp = _gen(specs, LANG_DECLS, LANG_DERIVS)["Functions.cpp"]
+    assert 'not_implemented_list("scatter_list backward")' in cpp
+
+
+def test_output_differentiability_condition_and_non_differentiable_inputs(specs):
+    files = _gen(specs, LANG_DECLS, LANG_DERIVS)
+    node = _nodes(files)["WhereLikeBackward0"]
+    assert [i["name"] for i in node["inputs"]] == ["self", "other"]
+    assert node["saved"] == ["cond_"]
+    vt = files["VariableType.cpp"]
+    assert "if (grad_fn && (self.requires_grad() || (other.has_value() && other->requires_grad()))) {" in vt
+
+
+def test_invalid_dispatch_key(specs):
+    bad = LANG_DERIVS.replace("AutogradNestedTensor:", "AutogradTPU:")
+    assert _error(specs, LANG_DECLS, bad) == (
+        "derivatives.yaml:5:5: invalid dispatch key 'AutogradTPU'; expected one of Default, AutogradNestedTensor, "
+        "Autograd, AutogradCPU, AutogradCUDA, AutogradMeta, AutogradMPS, AutogradXLA, AutogradLazy, AutogradIPU, "
+        "AutogradXPU, AutogradPrivateUse1"
+    )
