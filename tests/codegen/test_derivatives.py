@@ -230,16 +230,21 @@ ERRORS = [
     ),
     pytest.param(
         DECLS,
-        "- name: mm(Tensor self, Tensor mat2) -> Tensor\n  self: grad\n  self, mat2: non_differentiable\n",
-        "derivatives.yaml:3:3: 'self' is given a formula twice in the entry for mm",
+        "- name: mm(Tensor self, Tensor mat2) -> Tensor\n  self: grad\n  mat2: grad\n  self: grad * 2\n",
+        "derivatives.yaml:4:3: duplicate key 'self' (first written at line 2)",
         id="twice",
     ),
     pytest.param(
         DECLS,
-        "- name: atan2(Tensor self, Tensor other) -> Tensor\n  self: grad\n  other: non_differentiable\n"
-        "  self, other: f(grad)\n",
-        "derivatives.yaml:4:3: 'self' is given a formula twice in the entry for atan2",
+        "- name: atan2(Tensor self, Tensor other) -> Tensor\n  self: non_differentiable\n  self, other: f(grad)\n",
+        "derivatives.yaml:3:3: 'self' is marked non_differentiable and also given a formula in the entry for atan2",
         id="formula-and-non-differentiable",
+    ),
+    pytest.param(
+        DECLS,
+        "- name: mm(Tensor self, Tensor mat2) -> Tensor\n  self, mat2: f(grad)\n  mat2: g(grad)\n",
+        "derivatives.yaml:3:3: 'mat2' is given a formula twice in the entry for mm",
+        id="twice-in-multi-key",
     ),
     pytest.param(
         DECLS,

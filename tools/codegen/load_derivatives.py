@@ -532,18 +532,30 @@ def _set_up(
     raw_forward: List[Tuple[str, Tuple[str, ...], Location]] = []
     non_differentiable: List[str] = []
     with_derivatives: set = set()
-    seen_names: Dict[str, Location] = {}
 
+    # Each name may have one formula (or be non_differentiable) per entry; checked in file order
+    # so the error points at the second mention.
+    nondiff_seen: Dict[str, bool] = {}
+    for raw_names in formulas:
+        key_loc = ctx.key(raw_names)
+        is_nondiff = str(formulas[raw_names]).lower().strip() == "non_differentiable"
+        for n in (x.strip() for x in str(raw_names).split(",")):
+            _check_identifier(n, "formula key", key_loc)
+            if n in nondiff_seen:
+                if is_nondiff or nondiff_seen[n]:
+                    raise SpecError(
+                        f"'{n}' is marked non_differentiable and also given a formula in the entry for {defn_name}",
+                        key_loc,
+                    )
+                raise SpecError(f"'{n}' is given a formula twice in the entry for {defn_name}", key_loc)
+            nondiff_seen[n] = is_nondiff
+
+    # PyTorch processes keys in sorted order; node layout and saved members depend on it.
     for raw_names in sorted(formulas.keys()):
         key_loc = ctx.key(raw_names)
         value_loc = ctx.value(raw_names)
         formula = _formula_text(formulas[raw_names], value_loc)
         names = tuple(x.strip() for x in str(raw_names).split(","))
-        for n in names:
-            _check_identifier(n, "formula key", key_loc)
-            if n in seen_names:
-                raise SpecError(f"'{n}' is given a formula twice in the entry for {defn_name}", key_loc)
-            seen_names[n] = key_loc
         is_input = [n in arg_by_name for n in names]
         if not any(is_input):
             # Forward-mode formula: its keys name outputs.
