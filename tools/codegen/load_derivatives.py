@@ -24,22 +24,12 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 from tools.codegen import cpp
 from tools.codegen.errors import Location, SpecError, SchemaParseError
 from tools.codegen.load_native_functions import NativeFunction
-from tools.codegen.model import Argument, BaseTy, FunctionSchema, ListType, Type
+from tools.codegen.model import Argument, FunctionSchema, Type, is_cpp_identifier
 from tools.codegen.yaml_loader import load_yaml
 
 # `(^|\W)NAME($|\W)`: NAME used as a whole identifier.
 IDENT_REGEX = r"(^|\W){}($|\W)"
 GRAD_INDEX_REGEX = r"(?:^|\W)grads\[(\d+)\]"
-_CPP_IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-_CPP_KEYWORDS = frozenset(
-    "alignas alignof and and_eq asm auto bitand bitor bool break case catch char char16_t "
-    "char32_t class compl const constexpr const_cast continue decltype default delete do double "
-    "dynamic_cast else enum explicit export extern false float for friend goto if inline int long "
-    "mutable namespace new noexcept not not_eq nullptr operator or or_eq private protected public "
-    "register reinterpret_cast return short signed sizeof static static_assert static_cast struct "
-    "switch template this thread_local throw true try typedef typeid typename union unsigned using "
-    "virtual void volatile wchar_t while xor xor_eq".split()
-)
 # Dispatch keys a `dispatch:` section of derivatives.yaml may name (PyTorch's AUTOGRAD_KEYS).
 AUTOGRAD_KEYS = (
     "Default",
@@ -325,7 +315,7 @@ def _dedup(saved: Sequence[SavedAttribute]) -> Tuple[SavedAttribute, ...]:
 
 
 def _check_identifier(name: str, what: str, loc: Location) -> None:
-    if not _CPP_IDENT.match(name) or name in _CPP_KEYWORDS:
+    if not is_cpp_identifier(name):
         raise SpecError(f"{what} '{name}' is not a valid C++ identifier", loc)
 
 
