@@ -6,18 +6,38 @@ only inputs; every generated file is declared before the build runs (their names
 """
 
 AutogradCodegenInfo = provider(
-    doc = "The files an autograd_codegen target generated.",
+    doc = "The files an autograd_codegen target generated, and how code includes them.",
     fields = {
         "headers": "depset[File]: Functions.h (and Functions_<k>.h per shard), VariableType.h, NativeFunctions.h.",
         "sources": "depset[File]: Functions[_<k>].cpp and VariableType[_<k>].cpp, one of each per shard.",
         "manifest": "File: manifest.json, every Backward node with its inputs' index ranges and saved members.",
         "include_prefix": "string: what generated code is included as: `#include \"<include_prefix>/VariableType.h\"`.",
         "namespace": "string: C++ namespace of the generated API.",
+        "shards": "int: how many shards the nodes and the API were split into (the `shards` attribute).",
     },
 )
 
 _GRADGEN_FORMULA_HEADERS = ["csrc/autograd/formulas.h"]
 _GRADGEN_FORMULA_NAMESPACES = ["::gradgen::autograd::generated::details"]
+
+# Upper bound of `shards`: past a few dozen files the compile actions cost more in start-up and
+# repeated headers than they save; 256 leaves room without letting a typo (shards = 4000) through.
+MAX_SHARDS = 256
+
+_YAML_EXTENSIONS = [".yaml", ".yml"]
+_HEADER_EXTENSIONS = [".h", ".hh", ".hpp", ".hxx", ".inc"]
+
+# C++ keywords that cannot name a namespace (the ones a user could plausibly type).
+_CXX_KEYWORDS = [
+    "auto", "bool", "break", "case", "catch", "char", "class", "const", "continue", "default",
+    "delete", "do", "double", "else", "enum", "explicit", "export", "extern", "false", "float",
+    "for", "friend", "goto", "if", "inline", "int", "long", "namespace", "new", "operator",
+    "private", "protected", "public", "register", "return", "short", "signed", "sizeof", "static",
+    "struct", "switch", "template", "this", "throw", "true", "try", "typedef", "typename", "union",
+    "unsigned", "using", "virtual", "void", "volatile", "while",
+]
+
+_PATH_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./+"
 
 def _shard_suffix(k, shards):
     return "" if shards == 1 else "_%d" % k
@@ -33,15 +53,59 @@ def generated_file_names(shards):
             headers.append("Functions%s.h" % sfx)
     return headers, sources
 
+def _is_identifier(s):
+    """True if `s` is a C++ identifier (ASCII letters, digits, `_`; not starting with a digit)."""
+    return bool(s) and (s[0].isalpha() or s[0] == "_") and s.replace("_", "a").isalnum() and s not in _CXX_KEYWORDS
+
+def _is_namespace(ns, allow_global_prefix):
+    """True if `ns` is `a::b::c` (or `::a::b` when allow_global_prefix)."""
+    if allow_global_prefix and ns.startswith("::"):
+        ns = ns[2:]
+    return bool(ns) and all([_is_identifier(part) for part in ns.split("::")])
+
+def _is_relative_path(path):
+    """True if `path` is a normalized relative path: no leading `/`, no `.`/`..`/empty parts."""
+    if not path or path.startswith("/") or path.endswith("/"):
+        return False
+    for part in path.split("/"):
+        if part in ("", ".", ".."):
+            return False
+    return all([c in _PATH_CHARS for c in path.elems()])
+
+def _has_extension(path, extensions):
+    return any([path.endswith(ext) for ext in extensions])
+
 def _check_attrs(ctx):
+    """Fails, saying what to change, when an attribute cannot work. Returns nothing."""
+    for attr_name in ("functions", "derivatives"):
+        f = getattr(ctx.file, attr_name)
+        if not _has_extension(f.basename, _YAML_EXTENSIONS):
+            fail("%s = %s: expected a YAML spec (a file ending in .yaml or .yml), got %s; give the %s" % (
+                attr_name,
+                getattr(ctx.attr, attr_name).label,
+                f.basename,
+                "op declarations (native_functions.yaml language)" if attr_name == "functions" else "derivative formulas (derivatives.yaml language)",
+            ))
+    if ctx.file.functions == ctx.file.derivatives:
+        fail("functions and derivatives are the same file (%s): give the op declarations and the derivative formulas as two files" % ctx.file.functions.short_path)
     out_dir = ctx.attr.out_dir
-    if not out_dir or out_dir.startswith("/") or ".." in out_dir.split("/") or out_dir.endswith("/"):
-        fail("out_dir = %r: give a relative directory inside the package, such as \"generated\"" % out_dir)
-    if ctx.attr.shards < 1 or ctx.attr.shards > 256:
-        fail("shards = %d: give a number from 1 to 256 (one .cpp per shard for nodes, one for the API)" % ctx.attr.shards)
+    if not _is_relative_path(out_dir):
+        fail("out_dir = %r: give a relative directory inside the package, such as \"generated\" (letters, digits, _ - . +, separated by /; no leading or trailing /, no . or .. parts)" % out_dir)
+    if ctx.attr.shards < 1 or ctx.attr.shards > MAX_SHARDS:
+        fail("shards = %d: give a number from 1 to %d (one Functions_<k>.cpp and one VariableType_<k>.cpp per shard)" % (ctx.attr.shards, MAX_SHARDS))
     ns = ctx.attr.namespace
-    if not ns or not all([part and (part[0].isalpha() or part[0] == "_") and part.replace("_", "a").isalnum() for part in ns.split("::")]):
-        fail("namespace = %r: give a C++ namespace such as \"gradgen\" or \"myproject::ops\"" % ns)
+    if not _is_namespace(ns, allow_global_prefix = False):
+        fail("namespace = %r: give a C++ namespace such as \"gradgen\" or \"myproject::ops\" (identifiers separated by ::, no leading ::, no keywords)" % ns)
+    for i, header in enumerate(ctx.attr.formula_headers):
+        if not _is_relative_path(header) or not _has_extension(header, _HEADER_EXTENSIONS):
+            fail("formula_headers[%d] = %r: give a header as it is #included, without quotes or angle brackets: a relative path ending in %s, such as \"ops/formulas.h\"" % (
+                i,
+                header,
+                " ".join(_HEADER_EXTENSIONS),
+            ))
+    for i, ns in enumerate(ctx.attr.formula_namespaces):
+        if not _is_namespace(ns, allow_global_prefix = True):
+            fail("formula_namespaces[%d] = %r: give a C++ namespace such as \"myproject::formulas\" or \"::myproject::formulas\"" % (i, ns))
 
 def _autograd_codegen_impl(ctx):
     _check_attrs(ctx)
@@ -92,6 +156,7 @@ def _autograd_codegen_impl(ctx):
             manifest = manifest,
             include_prefix = include_prefix,
             namespace = ctx.attr.namespace,
+            shards = ctx.attr.shards,
         ),
         OutputGroupInfo(
             headers = depset(headers),
@@ -110,33 +175,33 @@ declarations you implement) and manifest.json. Output groups: `headers`, `source
 """,
     attrs = {
         "functions": attr.label(
-            doc = "Label: the op declarations, PyTorch's native_functions.yaml language.",
-            allow_single_file = [".yaml", ".yml"],
+            doc = "Label: the op declarations, PyTorch's native_functions.yaml language; one file ending in .yaml or .yml.",
+            allow_single_file = True,
             mandatory = True,
         ),
         "derivatives": attr.label(
-            doc = "Label: the derivative formulas, PyTorch's derivatives.yaml language.",
-            allow_single_file = [".yaml", ".yml"],
+            doc = "Label: the derivative formulas, PyTorch's derivatives.yaml language; one file ending in .yaml or .yml.",
+            allow_single_file = True,
             mandatory = True,
         ),
         "out_dir": attr.string(
-            doc = "string: directory, relative to the package, that receives the generated files. Two targets in one package need different ones.",
+            doc = "string: directory, relative to the package, that receives the generated files (no leading or trailing /, no . or .. parts). Two targets in one package need different ones.",
             default = "generated",
         ),
         "shards": attr.int(
-            doc = "int: how many .cpp files nodes and API are each split into; an edit to one formula recompiles one shard's files.",
+            doc = "int: from 1 to 256; how many .cpp files nodes and API are each split into (by a hash of the op's name); an edit to one formula recompiles one shard's files.",
             default = 1,
         ),
         "namespace": attr.string(
-            doc = "string: C++ namespace of the generated API and nodes (`<namespace>::autograd::generated`).",
+            doc = "string: C++ namespace of the generated API (`<namespace>::<op>`), kernels (`<namespace>::native::<op>`) and nodes (`<namespace>::autograd::generated`), such as \"myproject::ops\" (no leading ::).",
             default = "gradgen",
         ),
         "formula_headers": attr.string_list(
-            doc = "list[string]: headers (as included) that declare the helpers your formulas call; gradgen's own helpers are always included.",
+            doc = "list[string]: headers, as they are #included (a relative path ending in .h, .hh, .hpp, .hxx or .inc, such as \"ops/formulas.h\"), that declare the helpers your formulas call; gradgen's own helpers (csrc/autograd/formulas.h) are always included.",
             default = [],
         ),
         "formula_namespaces": attr.string_list(
-            doc = "list[string]: namespaces of your formula helpers, made visible in the generated Functions*.cpp.",
+            doc = "list[string]: namespaces of your formula helpers (such as \"::myproject::formulas\"), made visible in the generated Functions*.cpp with `using namespace`.",
             default = [],
         ),
         "missing_derivative": attr.string(
@@ -145,6 +210,7 @@ declarations you implement) and manifest.json. Output groups: `headers`, `source
             values = ["error", "not_implemented"],
         ),
         "_codegen": attr.label(
+            doc = "Label: the codegen (tools/codegen/gen_autograd.py), built for the exec platform.",
             default = Label("//tools/codegen:gen_autograd"),
             executable = True,
             cfg = "exec",

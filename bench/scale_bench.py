@@ -1,0 +1,294 @@
+"""Scale: the codegen and the compile of its output on a synthetic spec of 2,000 ops, per shard count.
+
+  ./bazelw run //bench:scale_bench
+  ./bazelw run //bench:scale_bench -- --ops=500 --shards=1,4 --jobs=2
+
+It writes a synthetic native_functions.yaml / derivatives.yaml of --ops ops, cycling through six
+shapes of schema that the generated code must handle:
+
+  unary    u_NNNN(Tensor self) -> Tensor
+  optional o_NNNN(Tensor self, Tensor? weight) -> Tensor                 (Tensor?)
+  list     l_NNNN(Tensor[] xs, Tensor w, int dim=0) -> Tensor            (Tensor[] then Tensor)
+  pair     p_NNNN(Tensor self, Tensor other) -> (Tensor out0, Tensor out1)   (tuple return)
+  scalars  s_NNNN(Tensor self, float alpha=1, int[] dims=[]) -> Tensor
+  mixed    m_NNNN(Tensor? bias, Tensor[] xs) -> (Tensor values, Tensor indices)
+
+with formulas calling helpers declared in a generated header (declared only: the code is
+compiled, not linked, so no kernel or helper needs a body). Then, for each shard count
+(--shards, default 1,4,8,16):
+
+  - the codegen, run as the autograd_codegen rule runs it (the //tools/codegen:gen_autograd
+    launcher from runfiles, a Bazel action's environment), best of --codegen_runs;
+  - the number and size of the generated files;
+  - the compile of every generated .cpp with `g++ -std=c++17 -O0 -c` against gradgen's headers,
+    --jobs at a time (2: this machine's cores), as wall time; plus the sum of the per-file times
+    (the CPU a cold build needs) and the slowest file (the floor of a sharded build, and what an
+    edit of one formula costs: the shard's Functions_<k>.cpp, and VariableType_<k>.cpp when the
+    node's saved members change).
+
+It measures and prints; it never fails (exit status 0, errors are printed in the table).
+"""
+
+from __future__ import annotations
+
+import argparse
+import concurrent.futures
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from typing import Dict, List, Optional, Sequence, Tuple
+
+NAMESPACE = "scale"
+INCLUDE_PREFIX = "scale/generated"
+FORMULA_HEADER = "scale/formulas.h"
+
+# kind -> (schema with {n} for the op name, formulas (input -> expression))
+KINDS: List[Tuple[str, str, Dict[str, str]]] = [
+    ("u", "{n}(Tensor self) -> Tensor", {"self": "unary_backward(grad, self)"}),
+    (
+        "o",
+        "{n}(Tensor self, Tensor? weight) -> Tensor",
+        {"self": "weighted_backward(grad, self, weight)", "weight": "unary_backward(grad, self)"},
+    ),
+    (
+        "l",
+        "{n}(Tensor[] xs, Tensor w, int dim=0) -> Tensor",
+        {"xs": "list_backward(grad, w, xs.size(), dim)", "w": "list_w_backward(grad, xs)"},
+    ),
+    (
+        "p",
+        "{n}(Tensor self, Tensor other) -> (Tensor out0, Tensor out1)",
+        {"self": "pair_backward(grad_out0, grad_out1, other)", "other": "pair_backward(grad_out1, grad_out0, self)"},
+    ),
+    (
+        "s",
+        "{n}(Tensor self, float alpha=1, int[] dims=[]) -> Tensor",
+        {"self": "scale_backward(grad, alpha, dims, self.sizes())"},
+    ),
+    (
+        "m",
+        "{n}(Tensor? bias, Tensor[] xs) -> (Tensor values, Tensor indices)",
+        {"bias": "pair_backward(grad_values, grad_indices, values)", "xs": "list_backward(grad_values, values, xs.size(), 0)"},
+    ),
+]
+
+FORMULAS_H = """// Formula helpers of the synthetic spec (declared only: scale_bench compiles, never links).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "csrc/tensor.h"
+
+namespace scale {
+namespace formulas {
+using gradgen::Tensor;
+Tensor unary_backward(const Tensor& grad, const Tensor& self);
+Tensor weighted_backward(const Tensor& grad, const Tensor& self, const std::optional<Tensor>& weight);
+std::vector<Tensor> list_backward(const Tensor& grad, const Tensor& w, size_t n, int64_t dim);
+Tensor list_w_backward(const Tensor& grad, const std::vector<Tensor>& xs);
+Tensor pair_backward(const Tensor& a, const Tensor& b, const Tensor& other);
+Tensor scale_backward(const Tensor& grad, double alpha, gradgen::IntArrayRef dims, gradgen::IntArrayRef sizes);
+}  // namespace formulas
+}  // namespace scale
+"""
+
+
+def say(msg: str = "") -> None:
+    print(msg, flush=True)
+
+
+def workspace_dir() -> str:
+    ws = os.environ.get("BUILD_WORKSPACE_DIRECTORY")
+    if ws:
+        return ws
+    return os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
+
+
+def codegen_command() -> List[str]:
+    """The codegen as the rule runs it: the launcher from runfiles (else the script)."""
+    here = os.path.abspath(__file__)
+    m = re.match(r"(.*\.runfiles)/", here)
+    runfiles = m.group(1) if m else os.environ.get("RUNFILES_DIR")
+    if runfiles:
+        launcher = os.path.join(runfiles, "gradgen", "tools", "codegen", "gen_autograd")
+        if os.path.exists(launcher):
+            return [launcher]
+    return [sys.executable, os.path.join(workspace_dir(), "tools", "codegen", "gen_autograd.py")]
+
+
+def action_env() -> Dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "RUNFILES", "BUILD_"))}
+    env.update(PATH="/bin:/usr/bin:/usr/local/bin", PYTHONDONTWRITEBYTECODE="1", PYTHONNOUSERSITE="1", PYTHONHASHSEED="0")
+    return env
+
+
+def write_spec(directory: str, ops: int) -> Dict[str, int]:
+    """Writes native_functions.yaml, derivatives.yaml and scale/formulas.h; returns ops per kind."""
+    decls, formulas, per_kind = [], [], {}
+    for i in range(ops):
+        kind, schema, inputs = KINDS[i % len(KINDS)]
+        name = f"{kind}_{i:04d}"
+        full = schema.format(n=name)
+        decls.append(f"- func: {full}\n")
+        formulas.append(f"- name: {full}\n" + "".join(f"  {k}: {v}\n" for k, v in inputs.items()))
+        per_kind[kind] = per_kind.get(kind, 0) + 1
+    with open(os.path.join(directory, "native_functions.yaml"), "w") as fh:
+        fh.write("# Synthetic spec written by bench/scale_bench.py.\n" + "".join(decls))
+    with open(os.path.join(directory, "derivatives.yaml"), "w") as fh:
+        fh.write("# Synthetic formulas written by bench/scale_bench.py.\n" + "".join(formulas))
+    os.makedirs(os.path.join(directory, "include", "scale"), exist_ok=True)
+    with open(os.path.join(directory, "include", FORMULA_HEADER), "w") as fh:
+        fh.write(FORMULAS_H)
+    return per_kind
+
+
+def gradgen_own_headers(include_dir: str) -> Optional[str]:
+    """Generates gradgen's own API (specs/) into include_dir/csrc/generated: csrc/autograd/formulas.h,
+    which every Functions*.cpp includes, includes it. Returns an error or None."""
+    ws = workspace_dir()
+    argv = codegen_command() + [
+        "--native_functions", os.path.join(ws, "specs", "native_functions.yaml"),
+        "--native_functions_name", "specs/native_functions.yaml",
+        "--derivatives", os.path.join(ws, "specs", "derivatives.yaml"),
+        "--derivatives_name", "specs/derivatives.yaml",
+        "--out_dir", os.path.join(include_dir, "csrc", "generated"),
+        "--include_prefix", "csrc/generated",
+    ]  # fmt: skip
+    p = subprocess.run(argv, env=action_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return None if p.returncode == 0 else f"codegen on specs/ exit {p.returncode}: {p.stderr.strip()[-800:]}"
+
+
+def run_codegen(spec_dir: str, out_dir: str, shards: int, runs: int) -> Tuple[Optional[float], Optional[str]]:
+    """Best wall time of `runs` codegen runs into out_dir, or (None, error)."""
+    argv = codegen_command() + [
+        "--native_functions", os.path.join(spec_dir, "native_functions.yaml"),
+        "--native_functions_name", "native_functions.yaml",
+        "--derivatives", os.path.join(spec_dir, "derivatives.yaml"),
+        "--derivatives_name", "derivatives.yaml",
+        "--out_dir", out_dir,
+        "--include_prefix", INCLUDE_PREFIX,
+        "--namespace", NAMESPACE,
+        "--shards", str(shards),
+        "--formula_header", "csrc/autograd/formulas.h",
+        "--formula_header", FORMULA_HEADER,
+        "--formula_namespace", "::gradgen::autograd::generated::details",
+        "--formula_namespace", "::scale::formulas",
+    ]  # fmt: skip
+    best = None
+    for _ in range(runs):
+        shutil.rmtree(out_dir, ignore_errors=True)
+        t = time.perf_counter()
+        p = subprocess.run(argv, env=action_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        dt = time.perf_counter() - t
+        if p.returncode != 0:
+            return None, f"codegen exit {p.returncode}: " + (p.stderr or p.stdout).strip()[-800:]
+        best = dt if best is None else min(best, dt)
+    return best, None
+
+
+def compile_one(cxx: str, src: str, obj: str, include_dirs: Sequence[str], opt: str) -> Tuple[str, float, Optional[str]]:
+    argv = [cxx, "-std=c++17", opt, "-c", src, "-o", obj] + [f"-I{d}" for d in include_dirs]
+    t = time.perf_counter()
+    p = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    dt = time.perf_counter() - t
+    return src, dt, (None if p.returncode == 0 else p.stdout.strip()[-1500:])
+
+
+def compile_all(sources: Sequence[str], obj_dir: str, include_dirs: Sequence[str], jobs: int, cxx: str, opt: str):
+    """Compiles every source, `jobs` at a time: (wall s, {source: s}, first error)."""
+    os.makedirs(obj_dir, exist_ok=True)
+    times: Dict[str, float] = {}
+    error = None
+    t = time.perf_counter()
+    with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
+        futures = [
+            pool.submit(compile_one, cxx, s, os.path.join(obj_dir, os.path.basename(s) + ".o"), include_dirs, opt)
+            for s in sorted(sources, key=os.path.getsize, reverse=True)  # longest first: less idle tail
+        ]
+        for f in futures:
+            src, dt, err = f.result()
+            times[src] = dt
+            if err and error is None:
+                error = f"{os.path.basename(src)}: {err}"
+    return time.perf_counter() - t, times, error
+
+
+def main(argv: Sequence[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--ops", type=int, default=2000, help="ops in the synthetic spec (default 2000)")
+    parser.add_argument("--shards", default="1,4,8,16", help="shard counts to measure (default 1,4,8,16)")
+    parser.add_argument("--jobs", type=int, default=2, help="parallel compiles (default 2)")
+    parser.add_argument("--codegen_runs", type=int, default=3, help="codegen runs per shard count; the best is shown")
+    parser.add_argument("--cxx", default="g++", help="C++ compiler (default g++)")
+    parser.add_argument("--opt", default="-O0", help="optimization flag (default -O0)")
+    parser.add_argument("--keep", action="store_true", help="keep the temporary directory and print it")
+    args = parser.parse_args(argv)
+    shard_counts = [int(s) for s in args.shards.split(",") if s.strip()]
+
+    ws = workspace_dir()
+    tmp = tempfile.mkdtemp(prefix="gradgen_scale_bench_")
+    try:
+        per_kind = write_spec(tmp, args.ops)
+        say(f"scale_bench: {args.ops} synthetic ops ({', '.join(f'{k}: {n}' for k, n in per_kind.items())}) in {tmp}")
+        say(f"scale_bench: codegen {' '.join(codegen_command()[:1])}; compile: {args.cxx} -std=c++17 {args.opt} -c, {args.jobs} jobs, "
+            f"{os.cpu_count()} CPUs, headers from {ws}")
+        err = gradgen_own_headers(os.path.join(tmp, "include"))
+        if err:
+            say(f"scale_bench: {err}")
+        rows = []
+        for shards in shard_counts:
+            out = os.path.join(tmp, "include", INCLUDE_PREFIX)
+            gen_s, err = run_codegen(tmp, out, shards, args.codegen_runs)
+            if err:
+                rows.append((shards, None, 0, 0, 0, None, None, None, None, err))
+                continue
+            files = sorted(os.listdir(out))
+            sources = [os.path.join(out, f) for f in files if f.endswith(".cpp")]
+            total_bytes = sum(os.path.getsize(os.path.join(out, f)) for f in files)
+            largest_lines = max(sum(1 for _ in open(s)) for s in sources)
+            say(f"  shards={shards}: codegen {gen_s:.2f} s, {len(files)} files; compiling {len(sources)} .cpp ...")
+            wall, times, err = compile_all(sources, os.path.join(tmp, f"obj_{shards}"), [tmp + "/include", ws], args.jobs, args.cxx, args.opt)
+            # What an edit of one formula recompiles: one shard's Functions_k.cpp (+ VariableType_k.cpp).
+            per_shard: Dict[str, float] = {}
+            for src, dt in times.items():
+                m = re.search(r"(?:Functions|VariableType)(_\d+)?\.cpp$", src)
+                per_shard[m.group(1) or "" if m else src] = per_shard.get(m.group(1) or "" if m else src, 0) + dt
+            rows.append((shards, gen_s, len(files), total_bytes, largest_lines, wall, sum(times.values()), max(times.values()), max(per_shard.values()), err))
+            say(f"  shards={shards}: compile wall {wall:.1f} s, sum {sum(times.values()):.1f} s, slowest "
+                f"{max(times, key=times.get).rsplit('/', 1)[-1]} {max(times.values()):.1f} s")
+            shutil.rmtree(out, ignore_errors=True)
+            shutil.rmtree(os.path.join(tmp, f"obj_{shards}"), ignore_errors=True)
+
+        say()
+        say(f"scale_bench: {args.ops} ops; compile {args.opt} with {args.jobs} parallel jobs")
+        header = ("shards", "codegen s", "files", "MB", "max .cpp lines", "compile wall s", "sum of compiles s", "slowest .cpp s", "one shard's 2 .cpp s")
+        say(" | ".join(header))
+        say(" | ".join("---" for _ in header))
+        for shards, gen_s, nfiles, nbytes, lines, wall, total, slowest, shard_cost, err in rows:
+            if gen_s is None:
+                say(f"{shards} | error: {err}")
+                continue
+            cells = [str(shards), f"{gen_s:.2f}", str(nfiles), f"{nbytes / 1e6:.1f}", str(lines), f"{wall:.1f}", f"{total:.1f}", f"{slowest:.1f}", f"{shard_cost:.1f}"]
+            say(" | ".join(cells))
+            if err:
+                say(f"    compile error: {err}")
+        return 0
+    except Exception as e:  # a benchmark reports; it does not fail
+        say(f"scale_bench: error: {type(e).__name__}: {e}")
+        return 0
+    finally:
+        if args.keep:
+            say(f"scale_bench: kept {tmp}")
+        else:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,1 @@
+// Kernels of the rule tests in tests/bazel (analysis only: never compiled).

@@ -1,0 +1,71 @@
+"""examples/custom_op, a workspace of its own, builds and passes its tests against this checkout.
+
+The example is copied to a temporary directory, its `local_repository(name = "gradgen",
+path = "../..")` pointed at this work tree, and `bazel test //...` run in it by a nested Bazel.
+This is what a user does: load @gradgen//bazel:defs.bzl, write a spec, a kernel and formula
+helpers, and test the gradients.
+"""
+
+import os
+import re
+import unittest
+
+import nested_bazel as nb
+
+
+class CustomOpExampleTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.checkout = nb.gradgen_checkout()
+        cls.workspace = nb.copy_tree(
+            os.path.join(cls.checkout, "examples", "custom_op"),
+            os.path.join(nb.test_tmpdir(), "somewhere", "custom_op"),
+        )
+        workspace_file = os.path.join(cls.workspace, "WORKSPACE")
+        with open(workspace_file, encoding="utf-8") as fh:
+            text = fh.read()
+        text, n = re.subn(r'path = "\.\./\.\."', 'path = "%s"' % cls.checkout, text)
+        assert n == 1, "examples/custom_op/WORKSPACE should say path = \"../..\" once"
+        with open(workspace_file, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        cls.bazel = nb.NestedBazel(cls.workspace, "example")
+        cls.error = None
+        try:
+            cls.bazel.build(["//..."], command="test")
+        except nb.BazelError as e:
+            cls.error = e
+        try:
+            cls.bazel_bin = cls.bazel.bazel_bin()
+            cls.testlogs = os.path.join(os.path.dirname(cls.bazel_bin), "testlogs")
+        finally:
+            cls.bazel.shutdown()
+
+    def test_bazel_test_passes(self):
+        if self.error:
+            self.fail(str(self.error))
+
+    def test_gtest_checked_gradients_and_slots(self):
+        path = os.path.join(self.testlogs, "ops", "polyval_test", "test.log")
+        self.assertTrue(os.path.exists(path), path)
+        with open(path, encoding="utf-8") as fh:
+            log = fh.read()
+        for test in (
+            "PolyvalGradcheckTest.MatchesFiniteDifferencesForOneTwoAndThreeCoefficients",
+            "PolyvalSlotsTest.XIsSlot2WithTwoCoefficientsAndSlot3WithThree",
+        ):
+            self.assertIn("[       OK ] " + test, log)
+        self.assertRegex(log, r"\[  PASSED  \] \d+ tests\.")
+
+    def test_kernel_implements_the_generated_declaration(self):
+        with open(os.path.join(self.bazel_bin, "ops", "generated", "NativeFunctions.h"), encoding="utf-8") as fh:
+            native = fh.read()
+        # custom_op::native::polyval, which ops/polyval_kernels.cc defines.
+        self.assertRegex(native, r"namespace custom_op \{\n(.*\n)*namespace native \{\n(.*\n)*Tensor polyval\(TensorList coeffs, const Tensor& x\);")
+        with open(os.path.join(self.bazel_bin, "ops", "generated", "Functions.cpp"), encoding="utf-8") as fh:
+            functions = fh.read()
+        self.assertIn('#include "ops/polyval_formulas.h"', functions)
+        self.assertIn("using namespace ::custom_op::formulas;", functions)
+
+
+if __name__ == "__main__":
+    nb.main_unittest()

@@ -1,0 +1,384 @@
+"""Helpers for integration tests that run Bazel inside a test (see docs: bazel-offline.md).
+
+- `gradgen_checkout()`: the gradgen work tree the test was built from, found through a source
+  file in the runfiles (a symlink to the work tree, or a line of the runfiles manifest), so it
+  works wherever the repository was cloned.
+- `copy_checkout()` / `copy_tree()`: copies without Bazel's output symlinks, .git and caches.
+- `NestedBazel`: one Bazel server with its own --output_user_root, an environment without the
+  outer test's TEST_* / RUNFILES_* variables, and no disk cache; `shutdown()` stops it.
+- `read_execution_log()` / `spawns()`: the spawns of `--execution_log_json_file`.
+- `RemoteCacheServer`: a tiny HTTP cache (GET/PUT/HEAD of /ac/<sha256> and /cas/<sha256>) on
+  127.0.0.1 and an ephemeral port, stopped by the test or by its deadline, whichever comes first.
+
+Outside Bazel (to debug), set GRADGEN_CHECKOUT to a work tree (and GRADGEN_PY_DEPS to an installed
+@gradgen_py_deps, or pip runs); temporary files then go to a fresh directory under $TMPDIR.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import http.server
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from typing import Dict, Iterable, List, Optional, Sequence
+
+# A file that the root package exports and this package's targets list in `data`: its runfiles
+# entry leads back to the work tree.
+_MARKER = "gradgen/requirements_lock.txt"
+# A file of @gradgen_py_deps in the runfiles (see BUILD.bazel): leads to the outer Bazel's
+# already-installed repository, which nested builds reuse instead of running pip again.
+_PY_DEPS_MARKER = "gradgen_py_deps/site/yaml/__init__.py"
+
+# Names never copied from a work tree: Bazel's convenience symlinks, VCS and tool caches.
+_SKIP_NAMES = {".git", ".pytest_cache", ".benchmarks", "__pycache__", "user.bazelrc"}
+
+
+def log(msg: str) -> None:
+    """Prints a progress line to the test log (stdout is captured by Bazel)."""
+    print(f"[{time.strftime('%H:%M:%S')}] {msg}", flush=True)
+
+
+def test_tmpdir() -> str:
+    """$TEST_TMPDIR under Bazel; a fresh temporary directory otherwise."""
+    tmp = os.environ.get("TEST_TMPDIR")
+    if not tmp:
+        tmp = tempfile.mkdtemp(prefix="gradgen_integration_")
+        os.environ["TEST_TMPDIR"] = tmp
+    return tmp
+
+
+def _runfile(path: str) -> Optional[str]:
+    """Returns the real path of runfile `path` (workspace-relative, e.g. "gradgen/x"), or None."""
+    for root in (os.environ.get("RUNFILES_DIR"), os.environ.get("TEST_SRCDIR")):
+        if root and os.path.exists(os.path.join(root, path)):
+            return os.path.realpath(os.path.join(root, path))
+    manifest = os.environ.get("RUNFILES_MANIFEST_FILE")
+    if manifest and os.path.exists(manifest):
+        with open(manifest, encoding="utf-8") as fh:
+            for line in fh:
+                key, _, value = line.rstrip("\n").partition(" ")
+                if key == path and value:
+                    return os.path.realpath(value)
+    # Next to this file when run as a plain script from a runfiles tree.
+    here = os.path.abspath(__file__)
+    marker = os.sep + "gradgen" + os.sep
+    if ".runfiles" + marker in here:
+        root = here[: here.index(".runfiles" + marker) + len(".runfiles")]
+        if os.path.exists(os.path.join(root, path)):
+            return os.path.realpath(os.path.join(root, path))
+    return None
+
+
+def gradgen_checkout() -> str:
+    """Returns the absolute path of the gradgen work tree under test."""
+    checkout = os.environ.get("GRADGEN_CHECKOUT")
+    if not checkout:
+        marker = _runfile(_MARKER)
+        if marker is None:
+            raise AssertionError(
+                f"cannot find {_MARKER} in the runfiles (list //:requirements_lock.txt in data), "
+                "and GRADGEN_CHECKOUT is not set"
+            )
+        checkout = os.path.dirname(marker)
+    checkout = os.path.realpath(checkout)
+    workspace = os.path.join(checkout, "WORKSPACE")
+    with open(workspace, encoding="utf-8") as fh:
+        if 'workspace(name = "gradgen")' not in fh.read():
+            raise AssertionError(f"{workspace} is not gradgen's WORKSPACE")
+    return checkout
+
+
+def py_deps_repository() -> Optional[str]:
+    """The outer build's @gradgen_py_deps directory, or None (nested builds then run pip)."""
+    if os.environ.get("GRADGEN_PY_DEPS"):
+        return os.environ["GRADGEN_PY_DEPS"]
+    marker = _runfile(_PY_DEPS_MARKER)
+    if marker is None:
+        return None
+    repo = os.path.dirname(os.path.dirname(os.path.dirname(marker)))
+    if os.path.exists(os.path.join(repo, "BUILD.bazel")) and os.path.exists(os.path.join(repo, "WORKSPACE")):
+        return repo
+    return None
+
+
+def _ignore(directory: str, names: Sequence[str]) -> List[str]:
+    return [
+        n
+        for n in names
+        if n in _SKIP_NAMES or n.endswith(".pyc") or (n.startswith("bazel-") and os.path.islink(os.path.join(directory, n)))
+    ]
+
+
+def copy_tree(src: str, dst: str) -> str:
+    """Copies directory src to dst (which must not exist), skipping outputs and caches."""
+    shutil.copytree(src, dst, symlinks=True, ignore=_ignore)
+    return dst
+
+
+def copy_checkout(dst: str) -> str:
+    """Copies the gradgen work tree to dst, as a fresh clone elsewhere would look."""
+    return copy_tree(gradgen_checkout(), dst)
+
+
+def bazel_binary() -> str:
+    """The Bazel on PATH (Debian's /usr/bin/bazel here)."""
+    found = shutil.which("bazel") or ("/usr/bin/bazel" if os.path.exists("/usr/bin/bazel") else None)
+    if not found:
+        raise AssertionError("no bazel on PATH and no /usr/bin/bazel")
+    return found
+
+
+def nested_env(home: str) -> Dict[str, str]:
+    """The outer environment without what belongs to the outer test (TEST_*, RUNFILES_*, ...)."""
+    drop_prefixes = ("TEST_", "RUNFILES_", "BUILD_", "BAZEL_", "COVERAGE_", "XML_OUTPUT_FILE", "JAVA_RUNFILES", "PYTHON_RUNFILES")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(drop_prefixes)}
+    env["HOME"] = home
+    env.setdefault("PATH", "/bin:/usr/bin:/usr/local/bin")
+    env.setdefault("USER", "root")
+    return env
+
+
+class BazelError(AssertionError):
+    pass
+
+
+class NestedBazel:
+    """One Bazel server for one workspace, with its own output_user_root under the test's tmp dir.
+
+    Every build gets `--disk_cache=` (gradgen's .bazelrc names a disk cache under ~; a nested
+    build must not read it) and, when the outer build has one, `--override_repository` of
+    @gradgen_py_deps onto the outer build's copy (the same pinned wheels, without pip).
+    """
+
+    def __init__(self, workspace: str, name: str, rc: Optional[str] = None):
+        self.workspace = workspace
+        self.name = name
+        base = os.path.join(test_tmpdir(), "bazel_" + name)
+        self.output_user_root = os.path.join(base, "root")
+        self.home = os.path.join(base, "home")
+        os.makedirs(self.home, exist_ok=True)
+        self.rc = rc
+        self.bazel = bazel_binary()
+        self.py_deps = py_deps_repository()
+        self.started = False
+        log(f"{name}: workspace {workspace}, output_user_root {self.output_user_root}, @gradgen_py_deps "
+            + (f"from {self.py_deps}" if self.py_deps else "installed by pip"))
+
+    def _startup(self) -> List[str]:
+        opts = [self.bazel, f"--output_user_root={self.output_user_root}", "--nohome_rc", "--max_idle_secs=900"]
+        if self.rc:
+            opts += ["--noworkspace_rc", f"--bazelrc={self.rc}"]
+        return opts
+
+    def common_flags(self) -> List[str]:
+        flags = ["--disk_cache=", "--color=no", "--curses=no", "--show_progress_rate_limit=60"]
+        if self.py_deps:
+            flags.append(f"--override_repository=gradgen_py_deps={self.py_deps}")
+        return flags
+
+    def run(self, command: str, args: Iterable[str] = (), check: bool = True, timeout: float = 900) -> subprocess.CompletedProcess:
+        cmd = self._startup() + [command] + (self.common_flags() if command in ("build", "test", "run") else []) + list(args)
+        log(f"{self.name}: bazel {command} {' '.join(args)}")
+        t0 = time.monotonic()
+        self.started = True
+        proc = subprocess.run(
+            cmd,
+            cwd=self.workspace,
+            env=nested_env(self.home),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            timeout=timeout,
+        )
+        log(f"{self.name}: bazel {command} exit {proc.returncode} in {time.monotonic() - t0:.1f} s")
+        if check and proc.returncode != 0:
+            raise BazelError(f"bazel {command} {' '.join(args)} failed in {self.workspace} (exit {proc.returncode}):\n" + proc.stdout[-6000:])
+        return proc
+
+    def build(self, targets: Sequence[str], flags: Sequence[str] = (), exec_log: Optional[str] = None, command: str = "build") -> List[dict]:
+        """Runs `bazel build` (or test) and returns the spawns of its execution log."""
+        args = list(flags)
+        if exec_log:
+            args.append(f"--execution_log_json_file={exec_log}")
+        self.run(command, args + ["--"] + list(targets))
+        return read_execution_log(exec_log) if exec_log else []
+
+    def bazel_bin(self) -> str:
+        return self.run("info", ["bazel-bin"]).stdout.strip().splitlines()[-1]
+
+    def shutdown(self) -> None:
+        if self.started:
+            self.run("shutdown", check=False, timeout=120)
+            self.started = False
+
+
+def read_execution_log(path: str) -> List[dict]:
+    """The SpawnExec records of a --execution_log_json_file file (concatenated JSON objects)."""
+    with open(path, encoding="utf-8") as fh:
+        text = fh.read()
+    decoder = json.JSONDecoder()
+    spawns, i = [], 0
+    while True:
+        while i < len(text) and text[i].isspace():
+            i += 1
+        if i >= len(text):
+            return spawns
+        obj, i = decoder.raw_decode(text, i)
+        spawns.append(obj)
+
+
+def executed(spawns: Iterable[dict], mnemonic: str) -> List[dict]:
+    """Spawns of `mnemonic` that really ran (not served by a remote cache)."""
+    return [s for s in spawns if s.get("mnemonic") == mnemonic and not s.get("remoteCacheHit", False)]
+
+
+def compiled_sources(spawns: Iterable[dict]) -> List[str]:
+    """The source file each executed CppCompile spawn compiled (the argument after -c)."""
+    sources = []
+    for s in executed(spawns, "CppCompile"):
+        args = s.get("commandArgs", [])
+        sources.append(args[args.index("-c") + 1] if "-c" in args else "?")
+    return sorted(sources)
+
+
+def summarize(spawns: Iterable[dict]) -> str:
+    """"CppCompile: 3 (2 remote cache hits), GradgenCodegen: 1 (0 ...)"."""
+    counts: Dict[str, List[int]] = {}
+    for s in spawns:
+        c = counts.setdefault(s.get("mnemonic", "?"), [0, 0])
+        c[0] += 1
+        c[1] += bool(s.get("remoteCacheHit", False))
+    return ", ".join(f"{m}: {n} ({h} remote cache hits)" for m, (n, h) in sorted(counts.items())) or "no spawns"
+
+
+def file_digests(directory: str) -> Dict[str, str]:
+    """sha256 of every file under directory, by path relative to it."""
+    digests = {}
+    for root, _, files in os.walk(directory):
+        for f in files:
+            path = os.path.join(root, f)
+            with open(path, "rb") as fh:
+                digests[os.path.relpath(path, directory)] = hashlib.sha256(fh.read()).hexdigest()
+    return digests
+
+
+class _CacheHandler(http.server.BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    server: "_CacheHTTPServer"
+
+    def log_message(self, fmt: str, *args) -> None:  # quiet: the test log would drown
+        pass
+
+    def _path(self) -> Optional[str]:
+        parts = self.path.split("?")[0].strip("/").split("/")
+        if len(parts) < 2 or parts[-2] not in ("ac", "cas") or not all(c in "0123456789abcdef" for c in parts[-1]):
+            return None
+        return os.path.join(self.server.store, parts[-2], parts[-1])
+
+    def _reply(self, code: int, body: bytes = b"") -> None:
+        self.send_response(code)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        if body and self.command != "HEAD":
+            self.wfile.write(body)
+
+    def do_GET(self) -> None:
+        path = self._path()
+        if path and os.path.exists(path):
+            with open(path, "rb") as fh:
+                body = fh.read()
+            self.server.count("hit")
+            self._reply(200, body)
+        else:
+            self.server.count("miss")
+            self._reply(404)
+
+    def do_HEAD(self) -> None:
+        path = self._path()
+        self._reply(200 if path and os.path.exists(path) else 404)
+
+    def do_PUT(self) -> None:
+        path = self._path()
+        if self.headers.get("Transfer-Encoding", "").lower() == "chunked":
+            chunks = []
+            while True:
+                size = int(self.rfile.readline().strip().split(b";")[0], 16)
+                if size == 0:
+                    self.rfile.readline()
+                    break
+                chunks.append(self.rfile.read(size))
+                self.rfile.readline()
+            body = b"".join(chunks)
+        else:
+            body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
+        if path is None:
+            self._reply(400)
+            return
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        tmp = f"{path}.{threading.get_ident()}.tmp"
+        with open(tmp, "wb") as fh:
+            fh.write(body)
+        os.replace(tmp, path)
+        self.server.count("put")
+        self._reply(200)
+
+
+class _CacheHTTPServer(http.server.ThreadingHTTPServer):
+    daemon_threads = True
+    store = ""
+    counts: Dict[str, int] = {}
+    lock = threading.Lock()
+
+    def count(self, what: str) -> None:
+        with self.lock:
+            self.counts[what] = self.counts.get(what, 0) + 1
+
+
+class RemoteCacheServer:
+    """Bazel's HTTP cache protocol on 127.0.0.1:<ephemeral port>, files under `store`.
+
+    Stops on stop() or, at the latest, `deadline_s` seconds after start (a test that hangs must
+    not leave a server behind).
+    """
+
+    def __init__(self, store: str, deadline_s: float = 1500):
+        os.makedirs(store, exist_ok=True)
+        self.httpd = _CacheHTTPServer(("127.0.0.1", 0), _CacheHandler)
+        self.httpd.store = store
+        self.httpd.counts = {}
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
+        self.thread = threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.2}, daemon=True)
+        self.deadline = threading.Timer(deadline_s, self.stop)
+        self.deadline.daemon = True
+        self.stopped = False
+
+    def start(self) -> "RemoteCacheServer":
+        self.thread.start()
+        self.deadline.start()
+        log(f"remote cache: {self.url}")
+        return self
+
+    def counts(self) -> Dict[str, int]:
+        return dict(self.httpd.counts)
+
+    def stop(self) -> None:
+        if not self.stopped:
+            self.stopped = True
+            self.deadline.cancel()
+            self.httpd.shutdown()
+            self.httpd.server_close()
+            log(f"remote cache stopped: {self.counts()}")
+
+
+def main_unittest() -> None:
+    """Runs the calling module's unittest tests, verbosely."""
+    import unittest
+
+    unittest.main(module="__main__", verbosity=2, argv=[sys.argv[0]])
