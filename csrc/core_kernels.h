@@ -76,11 +76,12 @@ void for_each_offset(IntArrayRef sizes, IntArrayRef strides_a, IntArrayRef strid
 }
 
 /// Returns true if nobody but the caller's handle can observe t's data (one
-/// handle to the impl, one impl on the storage): t may then be updated in place
-/// or stolen without anyone noticing.
+/// handle to the impl, one impl on the storage) and its elements do not overlap
+/// (it is contiguous: an expanded view repeats elements): t may then be updated
+/// in place or stolen without anyone noticing.
 inline bool is_sole_owner(const Tensor& t) {
   const TensorImpl* impl = t.unsafe_impl();
-  return impl && impl->use_count() == 1 && impl->storage.use_count() == 1;
+  return impl && impl->use_count() == 1 && impl->storage.use_count() == 1 && impl->is_contiguous;
 }
 
 /// Returns a + b (same shape and dtype), computed without autograd history.
@@ -93,7 +94,8 @@ void fill_(const Tensor& self, const Scalar& value);
 void copy_(const Tensor& dst, const Tensor& src);
 /// Returns a view of self's storage with the given geometry, sharing data and
 /// version counter, without autograd history. Throws if the view would reach
-/// outside the storage. For tests and kernels; views with autograd come later.
+/// outside the storage. For tests and kernels (the differentiable view ops are
+/// view, transpose, narrow, ...: csrc/native/shape.cc).
 Tensor as_strided(const Tensor& self, IntArrayRef sizes, IntArrayRef strides,
                   int64_t storage_offset);
 

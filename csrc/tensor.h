@@ -25,23 +25,29 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>     // generated signatures: Tensor? -> std::optional<Tensor>
 #include <ostream>
 #include <string>
 #include <string_view>  // generated signatures: str -> std::string_view
 #include <tuple>        // generated signatures: (Tensor, Tensor) -> std::tuple
+#include <type_traits>
+#include <utility>
 #include <vector>
 
+#include "csrc/generator.h"  // generated signatures: Generator? -> std::optional<Generator>
 #include "csrc/scalar.h"
 #include "csrc/util/array_ref.h"
 #include "csrc/util/intrusive_ptr.h"
+#include "csrc/util/optional_array_ref.h"  // generated signatures: int[]? -> OptionalIntArrayRef
 #include "csrc/util/small_vector.h"
 
 namespace gradgen {
 
 namespace autograd {
 struct Node;
+struct TensorHooks;
 }  // namespace autograd
 
 class Tensor;
@@ -52,6 +58,21 @@ struct StorageImpl;
 using DimVector = SmallVector<int64_t, 5>;
 using IntArrayRef = ArrayRef<int64_t>;
 using TensorList = ArrayRef<Tensor>;
+
+// Argument types of PyTorch schemas that gradgen's CPU-only, strided runtime
+// accepts with a single meaningful value, so that specs can keep PyTorch's
+// schemas (`zeros_like(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, ...)`).
+/// Memory layout: only strided tensors exist.
+enum class Layout : int8_t { Strided };
+/// Device: only the CPU exists.
+enum class Device : int8_t { CPU };
+/// Memory format asked of a new tensor: kernels produce row-major tensors for both.
+enum class MemoryFormat : int8_t { Contiguous, Preserve };
+
+/// How a loss reduces over the batch, as in ATen: the schema's `int reduction=Mean`.
+namespace Reduction {
+enum Reduction : int64_t { None = 0, Mean = 1, Sum = 2 };
+}  // namespace Reduction
 
 /// Formats a shape for error messages: "[2, 3]" ("[]" for a 0-dim tensor).
 std::string shape_str(IntArrayRef shape);
@@ -113,7 +134,10 @@ class Tensor {
   /// Returns this tensor if contiguous, else a contiguous copy. The copy has no
   /// autograd history: this is a helper for kernels, not a differentiable op.
   Tensor contiguous() const;
-  /// Returns a contiguous copy of the data with no autograd history.
+  /// Returns a contiguous copy of the data (a new storage at version 0). Like
+  /// PyTorch's, it is differentiable: with GradMode on and a self that requires
+  /// grad, the copy's history passes its gradient to self (the generated code of
+  /// in-place ops saves `self.clone()`, which a double backward differentiates).
   Tensor clone() const;
   /// Returns a new tensor sharing data and version counter, without autograd history.
   Tensor detach() const;
@@ -143,10 +167,30 @@ class Tensor {
   void backward(const Tensor& gradient = {}, bool retain_graph = false,
                 bool create_graph = false) const;
 
+  // Hooks (implemented in csrc/autograd/hooks.cc)
+  /// Registers `hook`, called with this tensor's gradient each time one is computed
+  /// (before it reaches .grad or flows further). It may return a replacement
+  /// gradient (same shape and dtype), or return void / an undefined Tensor to keep
+  /// it. Hooks run in registration order. Returns a handle for remove_hook().
+  /// Throws for a tensor that does not require grad.
+  template <typename F>
+  unsigned register_hook(F&& hook) const;
+  /// Removes a hook registered with register_hook(); unknown handles are ignored.
+  void remove_hook(unsigned handle) const;
+  /// Makes backward() store this non-leaf's gradient in .grad, like a leaf's
+  /// (leaves retain theirs already: a no-op for them).
+  void retain_grad() const;
+  /// Returns true for a non-leaf whose gradient is retained (see retain_grad()).
+  bool retains_grad() const noexcept;
+  /// Returns true if this tensor was made by a view op (view, transpose, narrow, ...)
+  /// and shares its storage with the tensor it was made from.
+  bool is_view() const noexcept;
+
   /// Returns a printout like "tensor([[1.0000, 2.0000]], grad_fn=<MmBackward0>)".
   std::string to_string() const;
 
  private:
+  unsigned register_hook_impl(std::function<Tensor(const Tensor&)> hook) const;
   const TensorImpl& checked(const char* what) const;
   intrusive_ptr<TensorImpl> impl_;
 };
@@ -162,6 +206,20 @@ std::ostream& operator<<(std::ostream& out, const Tensor& t);
 // tensor) makes all views and detach()ed aliases of the data share it, as PyTorch
 // does; a copy (contiguous(), clone()) starts a new storage at version 0.
 
+// Note [Views]
+// ~~~~~~~~~~~~
+// View ops (view, reshape when it can, transpose, permute, t, expand, squeeze,
+// unsqueeze, narrow, select, split, unbind, chunk) return a new TensorImpl over the
+// same storage with its own sizes, strides and offset: no data is copied, and an
+// in-place change through either is seen by both (they share the version counter).
+// Their Backward nodes map the view's gradient back to the base's shape.
+// Limitation: PyTorch also rewrites the base's history when a view is modified in
+// place (CopySlices), and a view's history when its base is. gradgen does neither;
+// instead, when autograd is involved, an in-place op refuses to run on a view, or
+// on a tensor while views of it are alive (the storage counts them: view_count),
+// rather than compute a wrong gradient (check_inplace / rebase_history in
+// csrc/autograd/variable_type_utils.h).
+
 /// The bytes of a tensor and their version counter, in one allocation.
 struct StorageImpl final : intrusive_target {
   /// Allocates a storage of nbytes uninitialized bytes (malloc-aligned), in the
@@ -171,6 +229,7 @@ struct StorageImpl final : intrusive_target {
   void* data = nullptr;
   size_t nbytes = 0;
   uint64_t version = 0;  // Note [Version counter]
+  std::atomic<uint32_t> view_count{0};  // live TensorImpls made by view ops (Note [Views])
 };
 void intrusive_ptr_destroy(StorageImpl* storage) noexcept;
 
@@ -185,6 +244,7 @@ struct TensorImpl final : intrusive_target {
   DimVector strides;
   ScalarType dtype = ScalarType::Double;
   bool is_contiguous = true;
+  bool is_view = false;  // made by a view op: shares storage with its base (Note [Views])
 
   // Autograd metadata (PyTorch's AutogradMeta).
   bool requires_grad = false;  // set on leaves only; non-leaves derive it from grad_fn
@@ -192,9 +252,19 @@ struct TensorImpl final : intrusive_target {
   std::shared_ptr<autograd::Node> grad_fn;
   std::weak_ptr<autograd::Node> grad_accumulator;  // the leaf's AccumulateGrad, if alive
   Tensor grad;
+  std::shared_ptr<autograd::TensorHooks> hooks;  // register_hook / retain_grad; usually null
+
+  TensorImpl() = default;
+  ~TensorImpl() {
+    if (hooks) release_hooks();
+    if (is_view) storage->view_count.fetch_sub(1, std::memory_order_relaxed);
+  }
 
   /// Recomputes numel and is_contiguous after sizes or strides change.
   void refresh_numel_and_contiguity();
+
+ private:
+  void release_hooks() noexcept;  // tells retain_grad's hook that this tensor died
 };
 void intrusive_ptr_destroy(TensorImpl* impl) noexcept;
 
@@ -230,6 +300,8 @@ bool allclose(const Tensor& a, const Tensor& b, double rtol = 1e-5, double atol 
 // ---------------------------------------------------------------------------
 
 namespace internal {
+/// Returns a contiguous copy of t with no autograd history (for kernels).
+Tensor copy_contiguous(const Tensor& t);
 [[noreturn]] void throw_undefined_tensor(const char* what);
 [[noreturn]] void throw_dtype_mismatch(const char* what, ScalarType expected, ScalarType found);
 [[noreturn]] void throw_item_not_single(IntArrayRef sizes);
@@ -273,7 +345,7 @@ inline ScalarType Tensor::scalar_type() const { return checked("scalar_type").dt
 inline int64_t Tensor::storage_offset() const { return checked("storage_offset").storage_offset; }
 inline bool Tensor::is_contiguous() const { return checked("is_contiguous").is_contiguous; }
 inline Tensor Tensor::contiguous() const {
-  return checked("contiguous").is_contiguous ? *this : clone();
+  return checked("contiguous").is_contiguous ? *this : internal::copy_contiguous(*this);
 }
 inline bool Tensor::requires_grad() const noexcept {
   return impl_ && (impl_->requires_grad || impl_->grad_fn);
@@ -313,5 +385,22 @@ T Tensor::item() const {
 }
 
 inline void intrusive_ptr_destroy(TensorImpl* impl) noexcept { delete impl; }
+
+inline bool Tensor::is_view() const noexcept { return impl_ && impl_->is_view; }
+
+template <typename F>
+unsigned Tensor::register_hook(F&& hook) const {
+  using R = decltype(hook(std::declval<const Tensor&>()));
+  if constexpr (std::is_void<R>::value) {
+    return register_hook_impl([fn = std::forward<F>(hook)](const Tensor& grad) mutable {
+      fn(grad);
+      return Tensor();
+    });
+  } else {
+    static_assert(std::is_convertible<R, Tensor>::value,
+                  "A tensor hook must return void or a Tensor (the replacement gradient).");
+    return register_hook_impl(std::function<Tensor(const Tensor&)>(std::forward<F>(hook)));
+  }
+}
 
 }  // namespace gradgen

@@ -29,11 +29,11 @@ variable_list AccumulateGrad::apply(variable_list&& grads) {
     } else {
       grad = new_grad.clone();  // .grad must not alias a tensor the caller holds
     }
-  } else if (!recording && !grad.requires_grad()) {
+  } else if (!recording && !grad.requires_grad() && grad.is_contiguous() &&
+             !grad.is_view()) {
     gradgen::internal::add_(grad, new_grad);  // in place, like PyTorch's `grad += new_grad`
   } else {
-    // TODO(issue 4): run tensor post-accumulate hooks here, and switch to the
-    // generated differentiable `add` once the spec has it.
+    // Recording a graph (or .grad has history): sum differentiably.
     grad = add_gradients(grad, new_grad);
   }
   return {};
@@ -56,6 +56,7 @@ std::shared_ptr<Node> grad_accumulator(const Tensor& leaf) {
     throw std::runtime_error("grad_accumulator: called on a leaf that does not require grad");
   }
   auto accumulator = std::make_shared<AccumulateGrad>(leaf);
+  if (impl->hooks) accumulator->add_tensor_pre_hook(0, impl->hooks);  // registered earlier
   impl->grad_accumulator = accumulator;
   return accumulator;
 }

@@ -4,11 +4,12 @@
 //    are not differentiable yet attach it to their result when a graph is being
 //    recorded (create_graph), so a double backward through them fails loudly
 //    instead of silently returning a wrong (history-less) gradient.
+//  - `TensorCloneBackward`: the history of Tensor::clone() (an identity).
 //  - `add_gradients`: the sum the engine uses when several gradients reach the
 //    same input, and AccumulateGrad uses for .grad. It records an
 //    `AddGradientsBackward` node when GradMode is on and an operand requires grad,
-//    so that create_graph=true gives correct double-backward graphs even before
-//    the spec has a generated `add` op.
+//    so that create_graph=true gives correct double-backward graphs without the
+//    runtime depending on the generated `add` op.
 #pragma once
 
 #include <string>
@@ -28,6 +29,12 @@ struct Error : public Node {
   std::string message_;
 };
 
+/// The backward of Tensor::clone(): passes the gradient through unchanged.
+struct TensorCloneBackward : public Node {
+  variable_list apply(variable_list&& grads) override { return {std::move(grads[0])}; }
+  std::string name() const override { return "TensorCloneBackward"; }
+};
+
 /// The backward of add_gradients: passes the incoming gradient to both operands.
 struct AddGradientsBackward : public Node {
   variable_list apply(variable_list&& grads) override;
@@ -35,7 +42,8 @@ struct AddGradientsBackward : public Node {
 };
 
 /// Returns a + b (same shape and dtype), differentiable when GradMode is enabled.
-/// TODO(issue 4): use the generated differentiable `add` once the spec has it.
+/// The runtime cannot call the generated `gradgen::add` (the runtime library is
+/// built without generated code, so that any spec can be compiled against it).
 Tensor add_gradients(const Tensor& a, const Tensor& b);
 
 /// Makes `result` (computed by `formula` without autograd) fail in a double

@@ -11,6 +11,7 @@
 #include "csrc/autograd/accumulate_grad.h"
 #include "csrc/autograd/basic_ops.h"
 #include "csrc/autograd/grad_mode.h"
+#include "csrc/autograd/hooks.h"
 #include "csrc/autograd/variable_type_utils.h"
 #include "csrc/core_kernels.h"
 
@@ -93,6 +94,7 @@ class Engine {
   static void compute_should_execute(GraphTask& task, const edge_list& root_edges);
   static void validate_outputs(const Node& node, const variable_list& grads);
   static void accumulate(Tensor& buffer, Tensor&& grad, bool create_graph);
+  static void run_tensor_pre_hooks(Node& node, Tensor* buffer, bool create_graph);
 };
 
 namespace {
@@ -202,6 +204,14 @@ void Engine::validate_outputs(const Node& node, const variable_list& grads) {
                                to_string(impl.dtype) + " for its input " + std::to_string(i) +
                                ", expected " + to_string(expected.dtype));
     }
+  }
+}
+
+void Engine::run_tensor_pre_hooks(Node& node, Tensor* buffer, bool create_graph) {
+  const std::string name = node.name();
+  for (const auto& entry : node.tensor_pre_hooks_) {
+    Tensor& grad = buffer[entry.first];
+    if (grad.defined()) grad = run_tensor_hooks(*entry.second, std::move(grad), create_graph, name.c_str());
   }
 }
 
@@ -319,6 +329,9 @@ variable_list Engine::execute(const char* api, const variable_list& roots,
     Node* node = task.nodes[slot];
     Tensor* buffer = task.buffers.data() + task.buffer_offset[slot];
 
+    // Tensor hooks and retain_grad see the summed gradient first (hooks.h).
+    if (!node->tensor_pre_hooks_.empty()) run_tensor_pre_hooks(*node, buffer, create_graph);
+
     if (inputs) {
       if (task.has_capture[slot]) {
         for (const Capture& capture : task.captures) {
@@ -328,7 +341,6 @@ variable_list Engine::execute(const char* api, const variable_list& roots,
       if (!task.should_execute[slot]) continue;
     }
 
-    // TODO(issue 4): run tensor pre-hooks and retain_grad captures on the buffer here.
     node_inputs.assign(std::make_move_iterator(buffer),
                        std::make_move_iterator(buffer + node->num_inputs()));
     variable_list grads = node->apply(std::move(node_inputs));

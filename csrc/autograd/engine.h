@@ -16,10 +16,12 @@
 //     how many edges point at it (its dependencies).
 //  2. Seed the roots' gradients into their nodes' input buffers.
 //  3. Repeatedly take the ready node (all dependencies satisfied) with the highest
-//     sequence number, run apply() on its summed input buffer with GradMode set to
-//     create_graph, free its saved tensors unless retain_graph, check each returned
-//     gradient against the receiving node's input metadata (shape and dtype), and
-//     add it into that node's input buffer.
+//     sequence number, run its tensor hooks (register_hook, retain_grad; see
+//     csrc/autograd/hooks.h) on its summed input buffer, run apply() on the buffer
+//     with GradMode set to create_graph, free its saved tensors unless
+//     retain_graph, check each returned gradient against the receiving node's
+//     input metadata (shape and dtype), and add it into that node's input buffer
+//     (in place when nobody else can see the buffer).
 // For grad(), only nodes on a path to an input run; gradients are captured where
 // they would enter the inputs' nodes, and AccumulateGrad nodes never run.
 //

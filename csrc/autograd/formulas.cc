@@ -1,17 +1,163 @@
 #include "csrc/autograd/formulas.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
-#include "csrc/autograd/basic_ops.h"
-#include "csrc/autograd/grad_mode.h"
-#include "csrc/core_kernels.h"
 #include "csrc/generated/VariableType.h"
+#include "csrc/native/loops.h"
 
 namespace gradgen {
 namespace autograd {
 namespace generated {
 namespace details {
+
+// ---------------------------------------------------------------------------
+// General
+// ---------------------------------------------------------------------------
+
+Tensor not_implemented(const char* name) {
+  throw std::runtime_error(std::string("the derivative for '") + name +
+                           "' is not implemented in gradgen");
+}
+
+std::vector<Tensor> not_implemented_list(const char* name) {
+  not_implemented(name);
+}
+
+Tensor sum_to(const Tensor& grad, IntArrayRef shape) {
+  if (grad.sizes().equals(shape)) return grad;
+  const int64_t ndim = grad.dim();
+  const int64_t lead = ndim - static_cast<int64_t>(shape.size());
+  if (lead < 0 || !native::loops::broadcasts_to(shape, grad.sizes())) {
+    throw std::invalid_argument("sum_to: a gradient of shape " + shape_str(grad.sizes()) +
+                                " cannot be summed to shape " + shape_str(shape));
+  }
+  std::vector<int64_t> dims;
+  for (int64_t d = 0; d < ndim; ++d) {
+    if (d < lead || (shape[d - lead] == 1 && grad.size(d) != 1)) dims.push_back(d);
+  }
+  Tensor summed = dims.empty() ? grad : gradgen::sum(grad, dims, /*keepdim=*/true);
+  return summed.sizes().equals(shape) ? summed : gradgen::reshape(summed, shape);
+}
+
+Tensor maybe_multiply(const Tensor& t, const Scalar& s) {
+  const bool is_one = s.is_boolean() ? s.to_bool() : s.to_double() == 1.0;
+  return is_one ? t : t * s;
+}
+
+// ---------------------------------------------------------------------------
+// Element-wise
+// ---------------------------------------------------------------------------
+
+Tensor pow_backward(const Tensor& grad, const Tensor& self, const Scalar& exponent) {
+  const double e = exponent.to_double();
+  if (e == 0.0) return zeros_like(self);
+  if (e == 1.0) return grad;
+  if (e == 2.0) return grad * (2 * self);
+  return grad * (e * gradgen::pow(self, e - 1.0));
+}
+
+Tensor pow_backward_self(const Tensor& grad, const Tensor& self, const Tensor& exponent) {
+  return grad * (exponent * gradgen::pow(self, exponent - 1));
+}
+
+Tensor pow_backward_exponent(const Tensor& grad, const Tensor& self, const Tensor& /*exponent*/,
+                             const Tensor& result) {
+  return grad * (result * gradgen::log(self));
+}
+
+Tensor clamp_backward(const Tensor& grad, const Tensor& self, const std::optional<Scalar>& min,
+                      const std::optional<Scalar>& max) {
+  // The mask is a constant of the formula: built without history.
+  Tensor mask;
+  gradgen::internal::dispatch_floating(self.scalar_type(), "clamp_backward", [&](auto tag) {
+    using T = decltype(tag);
+    const bool has_lo = min.has_value(), has_hi = max.has_value();
+    const T lo = has_lo ? min->to<T>() : T(0);
+    const T hi = has_hi ? max->to<T>() : T(0);
+    mask = native::loops::unary_map<T, T>("clamp_backward", self, self.scalar_type(), [=](T x) {
+      return (has_lo && x < lo) || (has_hi && x > hi) ? T(0) : T(1);
+    });
+  });
+  return grad * mask;
+}
+
+// ---------------------------------------------------------------------------
+// Reductions
+// ---------------------------------------------------------------------------
+
+Tensor sum_backward(const Tensor& grad, IntArrayRef self_sizes, OptionalIntArrayRef dim,
+                    bool keepdim) {
+  const int64_t ndim = static_cast<int64_t>(self_sizes.size());
+  Tensor g = grad;
+  if (!keepdim && ndim > 0) {
+    const DimVector dims = native::loops::reduction_dims("sum_backward", dim, ndim);
+    for (int64_t d : dims) g = gradgen::unsqueeze(g, d);  // ascending: positions stay right
+  }
+  return gradgen::expand(g, self_sizes);
+}
+
+Tensor mean_backward(const Tensor& grad, IntArrayRef self_sizes, OptionalIntArrayRef dim,
+                     int64_t numel, bool keepdim) {
+  const int64_t ndim = static_cast<int64_t>(self_sizes.size());
+  int64_t count = numel;
+  if (dim.has_value() && !dim->empty() && ndim > 0) {
+    count = 1;
+    for (int64_t d : native::loops::reduction_dims("mean_backward", dim, ndim)) {
+      count *= self_sizes[d];
+    }
+  }
+  return sum_backward(grad, self_sizes, dim, keepdim) / count;
+}
+
+Tensor value_selecting_reduction_backward(const Tensor& grad, int64_t dim, const Tensor& indices,
+                                          IntArrayRef self_sizes, bool keepdim) {
+  if (self_sizes.empty()) return grad;  // a 0-dim input: its only element was selected
+  Tensor g = grad, index = indices;
+  if (!keepdim) {
+    g = gradgen::unsqueeze(grad, dim);
+    index = gradgen::unsqueeze(indices, dim);
+  }
+  return gradgen::scatter_add(zeros(self_sizes, grad.scalar_type()), dim, index, g);
+}
+
+Tensor logsumexp_backward(const Tensor& grad, const Tensor& self, const Tensor& result,
+                          IntArrayRef dim, bool keepdim) {
+  Tensor g = grad, r = result;
+  if (!keepdim && self.dim() > 0) {
+    for (int64_t d : native::loops::reduction_dims("logsumexp_backward", dim, self.dim())) {
+      g = gradgen::unsqueeze(g, d);
+      r = gradgen::unsqueeze(r, d);
+    }
+  }
+  return g * gradgen::exp(self - r);
+}
+
+// ---------------------------------------------------------------------------
+// Matrix products
+// ---------------------------------------------------------------------------
+
+std::tuple<Tensor, Tensor, Tensor> linear_backward(const Tensor& input, const Tensor& grad,
+                                                   const Tensor& weight,
+                                                   std::array<bool, 3> grad_input_mask) {
+  if (!grad.defined()) return {};
+  const int64_t out_features = weight.size(0), in_features = weight.size(1);
+  Tensor grad_input, grad_weight, grad_bias;
+  if (grad_input_mask[0]) grad_input = gradgen::matmul(grad, weight);
+  if (grad_input_mask[1] || grad_input_mask[2]) {
+    const Tensor g2 = gradgen::reshape(grad, {-1, out_features});
+    if (grad_input_mask[1]) {
+      grad_weight = gradgen::mm(gradgen::t(g2), gradgen::reshape(input, {-1, in_features}));
+    }
+    if (grad_input_mask[2]) grad_bias = gradgen::sum(g2, {0});
+  }
+  return {grad_input, grad_weight, grad_bias};
+}
+
+// ---------------------------------------------------------------------------
+// Shape ops and indexing
+// ---------------------------------------------------------------------------
 
 std::vector<Tensor> cat_tensors_backward(const Tensor& grad,
                                          const std::vector<std::vector<int64_t>>& sizes,
@@ -50,6 +196,223 @@ Tensor narrow_backward(const Tensor& grad, IntArrayRef self_sizes, int64_t dim, 
   return gradgen::cat(pieces, d);
 }
 
+Tensor select_backward(const Tensor& grad, IntArrayRef self_sizes, int64_t dim, int64_t index) {
+  const int64_t ndim = static_cast<int64_t>(self_sizes.size());
+  const int64_t d = wrap_dim(dim, ndim, "select_backward");
+  const int64_t i = index < 0 ? index + self_sizes[d] : index;
+  return narrow_backward(gradgen::unsqueeze(grad, d), self_sizes, d, i, 1);
+}
+
+Tensor permute_backwards(const Tensor& grad, IntArrayRef dims) {
+  const int64_t n = static_cast<int64_t>(dims.size());
+  std::vector<int64_t> inverse(static_cast<size_t>(n));
+  for (int64_t k = 0; k < n; ++k) inverse[wrap_dim(dims[k], n, "permute_backwards")] = k;
+  return gradgen::permute(grad, inverse);
+}
+
+Tensor index_select_backward(const Tensor& grad, IntArrayRef self_sizes, int64_t dim,
+                             const Tensor& index) {
+  return gradgen::index_add(zeros(self_sizes, grad.scalar_type()), dim, index, grad);
+}
+
+Tensor gather_backward(const Tensor& grad, IntArrayRef self_sizes, int64_t dim,
+                       const Tensor& index) {
+  return gradgen::scatter_add(zeros(self_sizes, grad.scalar_type()), dim, index, grad);
+}
+
+// ---------------------------------------------------------------------------
+// Lists out
+// ---------------------------------------------------------------------------
+
+namespace {
+
+// grads[i], or zeros of the shape piece i had (its size along dim is `length`).
+Tensor grad_or_zeros(const Tensor& grad, IntArrayRef self_sizes, int64_t dim, int64_t length,
+                     ScalarType dtype) {
+  if (grad.defined()) return grad;
+  DimVector sizes(self_sizes.begin(), self_sizes.end());
+  if (dim >= 0) sizes[dim] = length;
+  return zeros(sizes, dtype);
+}
+
+}  // namespace
+
+Tensor split_backward(const std::vector<Tensor>& grads, int64_t split_size, int64_t dim,
+                      IntArrayRef self_sizes, ScalarType dtype) {
+  const int64_t d = wrap_dim(dim, static_cast<int64_t>(self_sizes.size()), "split_backward");
+  const int64_t size = self_sizes[d];
+  std::vector<Tensor> pieces;
+  pieces.reserve(grads.size());
+  for (size_t i = 0; i < grads.size(); ++i) {
+    const int64_t start = static_cast<int64_t>(i) * split_size;
+    pieces.push_back(grad_or_zeros(grads[i], self_sizes, d, std::min(split_size, size - start), dtype));
+  }
+  return gradgen::cat(pieces, d);
+}
+
+Tensor unbind_backward(const std::vector<Tensor>& grads, int64_t dim, IntArrayRef self_sizes,
+                       ScalarType dtype) {
+  const int64_t ndim = static_cast<int64_t>(self_sizes.size());
+  const int64_t d = wrap_dim(dim, ndim, "unbind_backward");
+  DimVector piece;
+  for (int64_t k = 0; k < ndim; ++k) {
+    if (k != d) piece.push_back(self_sizes[k]);
+  }
+  std::vector<Tensor> pieces;
+  pieces.reserve(grads.size());
+  for (const Tensor& g : grads) pieces.push_back(g.defined() ? g : zeros(piece, dtype));
+  return gradgen::stack(pieces, d);
+}
+
+Tensor chunk_backward(const std::vector<Tensor>& grads, int64_t chunks, int64_t dim,
+                      IntArrayRef self_sizes, ScalarType dtype) {
+  const int64_t d = wrap_dim(dim, static_cast<int64_t>(self_sizes.size()), "chunk_backward");
+  const int64_t split_size = std::max<int64_t>((self_sizes[d] + chunks - 1) / chunks, 1);
+  return split_backward(grads, split_size, d, self_sizes, dtype);
+}
+
+// ---------------------------------------------------------------------------
+// Neural-network ops
+// ---------------------------------------------------------------------------
+
+namespace {
+
+Tensor to_dtype(const Tensor& t, ScalarType dtype) {
+  return t.scalar_type() == dtype ? t : gradgen::to(t, dtype);
+}
+
+}  // namespace
+
+Tensor softmax_backward_data(const Tensor& grad, const Tensor& result, int64_t dim,
+                             ScalarType input_dtype) {
+  const Tensor g = result * (grad - gradgen::sum(grad * result, {dim}, /*keepdim=*/true));
+  return to_dtype(g, input_dtype);
+}
+
+Tensor log_softmax_backward_data(const Tensor& grad, const Tensor& result, int64_t dim,
+                                 ScalarType input_dtype) {
+  const Tensor g = grad - gradgen::exp(result) * gradgen::sum(grad, {dim}, /*keepdim=*/true);
+  return to_dtype(g, input_dtype);
+}
+
+Tensor mse_loss_backward(const Tensor& grad, const Tensor& self, const Tensor& target,
+                         int64_t reduction) {
+  // grad is 0-dim for Mean and Sum: broadcasting spreads it.
+  const Tensor g = 2 * (self - target) * grad;
+  return reduction == Reduction::Mean ? g / self.numel() : g;
+}
+
+Tensor nll_loss_backward(const Tensor& grad, const Tensor& self, const Tensor& target,
+                         const Tensor& weight, int64_t reduction, int64_t ignore_index) {
+  // d loss / d self[n, t_n] = -w[t_n] (/ total weight for Mean); 0 elsewhere and for
+  // ignored targets. The coefficients are constants (weight gets no gradient).
+  const bool batched = self.dim() == 2;
+  const int64_t n = batched ? self.size(0) : 1;
+  Tensor coef = empty({n}, self.scalar_type());
+  Tensor index = empty({n, 1}, ScalarType::Long);
+  gradgen::internal::dispatch_floating(self.scalar_type(), "nll_loss_backward", [&](auto tag) {
+    using T = decltype(tag);
+    const Tensor tg = target.contiguous();
+    const int64_t* pt = tg.data_ptr<int64_t>();
+    T* pc = coef.data_ptr<T>();
+    int64_t* pi = index.data_ptr<int64_t>();
+    double total_weight = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      const bool ignored = pt[i] == ignore_index;
+      pi[i] = ignored ? 0 : pt[i];
+      const T w = ignored ? T(0)
+                          : weight.defined() ? weight.data_ptr<T>()[pt[i] * weight.stride(0)]
+                                             : T(1);
+      pc[i] = -w;
+      total_weight += w;
+    }
+    if (reduction == Reduction::Mean && total_weight != 0) {
+      for (int64_t i = 0; i < n; ++i) pc[i] = static_cast<T>(pc[i] / total_weight);
+    }
+  });
+  const Tensor g = grad * coef;  // [n]: grad is [n] for None, 0-dim otherwise
+  const Tensor self2 = batched ? self : gradgen::unsqueeze(self, 0);
+  const Tensor result = gradgen::scatter_add(zeros(self2.sizes(), self.scalar_type()), 1, index,
+                                             gradgen::unsqueeze(g, 1));
+  return batched ? result : gradgen::squeeze(result, 0);
+}
+
+Tensor embedding_backward(const Tensor& grad, const Tensor& indices, int64_t num_weights,
+                          int64_t padding_idx, bool scale_grad_by_freq) {
+  const int64_t dim = grad.size(-1);
+  const Tensor flat = gradgen::reshape(indices, {-1});
+  Tensor g = gradgen::reshape(grad, {-1, dim});
+  const int64_t n = flat.numel();
+  if (padding_idx >= 0 || scale_grad_by_freq) {
+    // Per-row constant factors: 0 for padding_idx, 1/count with scale_grad_by_freq.
+    std::vector<int64_t> counts(static_cast<size_t>(num_weights), 0);
+    const Tensor idx = flat.contiguous();
+    const int64_t* pi = idx.data_ptr<int64_t>();
+    for (int64_t i = 0; i < n; ++i) {
+      if (pi[i] >= 0 && pi[i] < num_weights) ++counts[pi[i]];
+    }
+    Tensor factor = empty({n, 1}, grad.scalar_type());
+    gradgen::internal::dispatch_floating(grad.scalar_type(), "embedding_backward", [&](auto tag) {
+      using T = decltype(tag);
+      T* pf = factor.data_ptr<T>();
+      for (int64_t i = 0; i < n; ++i) {
+        T f = pi[i] == padding_idx ? T(0) : T(1);
+        if (scale_grad_by_freq && counts[pi[i]] > 0) f /= static_cast<T>(counts[pi[i]]);
+        pf[i] = f;
+      }
+    });
+    g = g * factor;
+  }
+  return gradgen::index_add(zeros({num_weights, dim}, grad.scalar_type()), 0, flat, g);
+}
+
+std::tuple<Tensor, std::vector<Tensor>, Tensor, Tensor, Tensor, Tensor> lstm_cell_backward(
+    const Tensor& grad_hy, const Tensor& grad_cy, const Tensor& input,
+    const std::vector<Tensor>& hx, const Tensor& w_ih, const Tensor& w_hh, const Tensor& b_ih,
+    const Tensor& b_hh, std::array<bool, 6> grad_input_mask) {
+  if (!grad_hy.defined() && !grad_cy.defined()) return {};
+  const Tensor& h = hx[0];
+  const Tensor& c = hx[1];
+  // Recompute the gates (as the kernel does) with differentiable ops.
+  Tensor gates = gradgen::linear(input, w_ih, b_ih) + gradgen::linear(h, w_hh, b_hh);
+  const std::vector<Tensor> g = gradgen::chunk(gates, 4, 1);
+  const Tensor i = gradgen::sigmoid(g[0]), f = gradgen::sigmoid(g[1]);
+  const Tensor cell = gradgen::tanh(g[2]), o = gradgen::sigmoid(g[3]);
+  const Tensor cy = f * c + i * cell;
+  const Tensor tanh_cy = gradgen::tanh(cy);
+  // Back through hy = o * tanh(cy) and cy = f * c + i * cell.
+  Tensor d_o, d_cy;
+  if (grad_hy.defined()) {
+    d_o = grad_hy * tanh_cy;
+    d_cy = gradgen::tanh_backward(grad_hy * o, tanh_cy);
+  } else {
+    d_o = zeros_like(o);
+    d_cy = zeros_like(cy);
+  }
+  if (grad_cy.defined()) d_cy = d_cy + grad_cy;
+  const Tensor d_gates = gradgen::cat({gradgen::sigmoid_backward(d_cy * cell, i),
+                                       gradgen::sigmoid_backward(d_cy * c, f),
+                                       gradgen::tanh_backward(d_cy * i, cell),
+                                       gradgen::sigmoid_backward(d_o, o)},
+                                      1);
+  Tensor d_input, d_w_ih, d_w_hh, d_b_ih, d_b_hh;
+  std::vector<Tensor> d_hx;
+  if (grad_input_mask[0]) d_input = gradgen::mm(d_gates, w_ih);
+  if (grad_input_mask[1]) d_hx = {gradgen::mm(d_gates, w_hh), d_cy * f};
+  if (grad_input_mask[2]) d_w_ih = gradgen::mm(gradgen::t(d_gates), input);
+  if (grad_input_mask[3]) d_w_hh = gradgen::mm(gradgen::t(d_gates), h);
+  if (grad_input_mask[4] || grad_input_mask[5]) {
+    const Tensor d_b = gradgen::sum(d_gates, {0});
+    if (grad_input_mask[4]) d_b_ih = d_b;
+    if (grad_input_mask[5]) d_b_hh = d_b;
+  }
+  return {d_input, d_hx, d_w_ih, d_w_hh, d_b_ih, d_b_hh};
+}
+
+// ---------------------------------------------------------------------------
+// The skeleton's lincomb
+// ---------------------------------------------------------------------------
+
 std::vector<Tensor> lincomb_tensors_backward(const Tensor& grad, const Tensor& coeffs, size_t n) {
   std::vector<Tensor> grads;
   grads.reserve(n);
@@ -62,36 +425,18 @@ std::vector<Tensor> lincomb_tensors_backward(const Tensor& grad, const Tensor& c
 }
 
 Tensor lincomb_coeffs_backward(const Tensor& grad, const std::vector<Tensor>& tensors) {
-  const int64_t n = static_cast<int64_t>(tensors.size());
-  Tensor result = zeros({n}, grad.scalar_type());
-  const char* op = "lincomb_coeffs_backward";
-  gradgen::internal::dispatch_floating(grad.scalar_type(), op, [&](auto tag) {
-    using scalar_t = decltype(tag);
-    const Tensor g = grad.contiguous();
-    const scalar_t* gp = g.data_ptr<scalar_t>();
-    scalar_t* out = result.data_ptr<scalar_t>();
-    for (int64_t i = 0; i < n; ++i) {
-      const Tensor x = tensors[i].contiguous();
-      if (!x.sizes().equals(g.sizes())) {
-        throw std::invalid_argument("lincomb_coeffs_backward: expected tensors[" +
-                                    std::to_string(i) + "] of the gradient's shape " +
-                                    shape_str(g.sizes()) + ", got " + shape_str(x.sizes()));
-      }
-      const scalar_t* xp = x.data_ptr<scalar_t>();
-      scalar_t sum = 0;
-      for (int64_t j = 0; j < g.numel(); ++j) sum += gp[j] * xp[j];
-      out[i] = sum;
+  std::vector<Tensor> entries;
+  entries.reserve(tensors.size());
+  for (size_t i = 0; i < tensors.size(); ++i) {
+    if (!tensors[i].sizes().equals(grad.sizes())) {
+      throw std::invalid_argument("lincomb_coeffs_backward: expected tensors[" +
+                                  std::to_string(i) + "] of the gradient's shape " +
+                                  shape_str(grad.sizes()) + ", got " +
+                                  shape_str(tensors[i].sizes()));
     }
-  });
-  // Plain loops record no history: make a double backward through it fail loudly.
-  if (GradMode::is_enabled()) {
-    std::vector<Tensor> inputs;
-    inputs.reserve(tensors.size() + 1);
-    inputs.push_back(grad);
-    inputs.insert(inputs.end(), tensors.begin(), tensors.end());
-    mark_not_twice_differentiable(result, "lincomb_coeffs_backward", inputs);
+    entries.push_back(gradgen::reshape(gradgen::sum(grad * tensors[i]), {1}));
   }
-  return result;
+  return gradgen::cat(entries, 0);
 }
 
 }  // namespace details

@@ -44,6 +44,15 @@ std::string Node::name() const {
   return result;
 }
 
+void Node::remove_tensor_pre_hook(const TensorHooks* hooks) {
+  for (auto it = tensor_pre_hooks_.begin(); it != tensor_pre_hooks_.end(); ++it) {
+    if (it->second.get() == hooks) {
+      tensor_pre_hooks_.erase(it);
+      return;
+    }
+  }
+}
+
 void Node::throw_output_out_of_range(size_t i) const {
   throw std::runtime_error(name() + ": should_compute_output(" + std::to_string(i) +
                           ") out of range for a node with " + std::to_string(num_outputs()) +

@@ -23,6 +23,7 @@ namespace gradgen {
 namespace autograd {
 
 struct Node;
+struct TensorHooks;
 class Engine;
 
 using variable_list = std::vector<Tensor>;
@@ -175,6 +176,21 @@ struct Node : std::enable_shared_from_this<Node> {
     return false;
   }
 
+  // Tensor pre-hooks (see csrc/autograd/hooks.h)
+  //~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+
+  /// Runs `hooks` on input `input_nr`'s gradient before the node uses it.
+  void add_tensor_pre_hook(uint32_t input_nr, std::shared_ptr<TensorHooks> hooks) {
+    tensor_pre_hooks_.emplace_back(input_nr, std::move(hooks));
+  }
+  /// Stops running `hooks` (after an in-place op moved them to another node).
+  void remove_tensor_pre_hook(const TensorHooks* hooks);
+  /// Returns the (input number, hooks) pairs, in registration order.
+  const std::vector<std::pair<uint32_t, std::shared_ptr<TensorHooks>>>& tensor_pre_hooks()
+      const noexcept {
+    return tensor_pre_hooks_;
+  }
+
   // Miscellaneous
   //~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 
@@ -195,6 +211,7 @@ struct Node : std::enable_shared_from_this<Node> {
   const uint64_t sequence_nr_;
   edge_list next_edges_;
   SmallVector<InputMetadata, 1> input_metadata_;
+  std::vector<std::pair<uint32_t, std::shared_ptr<TensorHooks>>> tensor_pre_hooks_;
 
   // Scratch space of the engine's current graph task (see engine.cc): which task
   // last claimed this node and the node's slot in that task's arrays. Lets the

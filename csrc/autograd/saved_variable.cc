@@ -72,10 +72,10 @@ Tensor SavedVariable::unpack(const Node* saved_for, const char* name, int64_t li
 
 void SavedVariable::reset_data() { data_ = Tensor(); }
 
-std::vector<SavedVariable> make_saved_variable_list(TensorList tensors) {
+std::vector<SavedVariable> make_saved_variable_list(TensorList tensors, bool is_output) {
   std::vector<SavedVariable> saved;
   saved.reserve(tensors.size());
-  for (const Tensor& t : tensors) saved.emplace_back(t, /*is_output=*/false);
+  for (const Tensor& t : tensors) saved.emplace_back(t, is_output);
   return saved;
 }
 

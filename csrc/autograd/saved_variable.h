@@ -69,8 +69,21 @@ class SavedVariable {
   bool is_saved_output_ = false;    // saved without grad_fn; re-attached on unpack
 };
 
-/// Saves each tensor of a Tensor[] input (none is an output of the saving node).
-std::vector<SavedVariable> make_saved_variable_list(TensorList tensors);
+/// The shape and dtype of a tensor, without its data: what a node keeps for a
+/// formula reading `zeros_like(x)` (saved as `x_info`, used as `x_info.zeros()`).
+struct TypeAndSize {
+  TypeAndSize() = default;
+  TypeAndSize(const Tensor& t) : sizes(t.sizes().vec()), dtype(t.scalar_type()) {}
+  /// Returns a tensor of zeros of the saved shape and dtype.
+  Tensor zeros() const { return gradgen::zeros(sizes, dtype); }
+
+  std::vector<int64_t> sizes;
+  ScalarType dtype = ScalarType::Double;
+};
+
+/// Saves each tensor of a Tensor[] input, or (is_output) of a Tensor[] output of
+/// the saving node.
+std::vector<SavedVariable> make_saved_variable_list(TensorList tensors, bool is_output = false);
 
 /// Unpacks a saved Tensor[]; `released` is the node's `<name>_released_` flag,
 /// set by release_variables(), which makes this throw the "second time" error.

@@ -76,6 +76,11 @@ inline void append_edges(edge_list& edges, TensorList ts) {
 }
 
 [[noreturn]] void throw_history_on_input(const Tensor& t, const Node& grad_fn);
+[[noreturn]] void throw_inplace_on_leaf(const char* op);
+[[noreturn]] void throw_inplace_on_view(const char* op);
+[[noreturn]] void throw_inplace_with_views(const char* op, const Tensor& t);
+[[noreturn]] void throw_rebase_view(const Tensor& t, const Node& grad_fn);
+void move_hooks_on_rebase(TensorImpl& impl, const std::shared_ptr<Node>& grad_fn);
 
 }  // namespace internal
 
@@ -116,6 +121,49 @@ inline void set_history(Tensor& result, const std::shared_ptr<Node>& grad_fn) {
 /// Calls set_history for each result, in order.
 inline void set_history(std::vector<Tensor>& results, const std::shared_ptr<Node>& grad_fn) {
   for (Tensor& result : results) set_history(result, grad_fn);
+}
+
+// Note [In-place ops and autograd]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// An in-place op (`add_`) overwrites self, so the generated wrapper
+//  1. calls check_inplace(self, op): with GradMode on, a leaf that requires grad
+//     may not be overwritten (its value is what the gradient is taken with respect
+//     to), nor may a view that has history (Note [Views] in csrc/tensor.h);
+//  2. builds the out-of-place op's node from self's *old* edge (saving a clone of
+//     self if a formula reads it);
+//  3. runs the kernel, which bumps self's version (Note [Version counter]), so
+//     any node that saved the old self refuses to use it;
+//  4. calls rebase_history(self, grad_fn): self's history becomes the new node.
+
+/// Throws if the in-place op `op` ("add_.Tensor") may not modify self under
+/// autograd: self is a leaf that requires grad, a view with history, or has
+/// history while views of it are alive (Note [Views] in csrc/tensor.h).
+inline void check_inplace(const Tensor& self, const char* op) {
+  if (!GradMode::is_enabled()) return;
+  const TensorImpl* impl = self.unsafe_impl();
+  if (!impl) return;  // the kernel reports the undefined tensor
+  if (impl->requires_grad && !impl->grad_fn) internal::throw_inplace_on_leaf(op);
+  if (impl->grad_fn) {
+    if (impl->is_view) internal::throw_inplace_on_view(op);
+    if (impl->storage->view_count.load(std::memory_order_relaxed) > 0) {
+      internal::throw_inplace_with_views(op, self);
+    }
+  }
+}
+
+/// Makes grad_fn the history of self after an in-place op (see Note [In-place ops
+/// and autograd]): self becomes grad_fn's input 0, and its hooks move along.
+/// Throws (the data is already written) if self is a view or has views, whose
+/// histories would not follow.
+inline void rebase_history(Tensor& self, const std::shared_ptr<Node>& grad_fn) {
+  if (!grad_fn) return;
+  TensorImpl* impl = self.unsafe_impl();
+  if (impl->is_view || impl->storage->view_count.load(std::memory_order_relaxed) > 0) {
+    internal::throw_rebase_view(self, *grad_fn);
+  }
+  if (impl->hooks) internal::move_hooks_on_rebase(*impl, grad_fn);
+  impl->output_nr = grad_fn->add_input_metadata(self);
+  impl->grad_fn = grad_fn;
 }
 
 /// Returns the sizes of each tensor (saved by `to_args_sizes(tensors)` in a formula).

@@ -64,7 +64,8 @@ bool gradcheck(std::function<std::vector<Tensor>(const std::vector<Tensor>&)> fn
 
   for (size_t o = 0; o < outputs.size(); ++o) {
     const Tensor& out = outputs[o];
-    if (!out.defined()) continue;
+    // Integer and boolean outputs (indices, masks) have no derivative to check.
+    if (!out.defined() || out.scalar_type() != ScalarType::Double) continue;
     const int64_t out_numel = out.numel();
 
     // analytic[c][j * numel(input) + k] = d out[j] / d input_c[k]
@@ -95,10 +96,11 @@ bool gradcheck(std::function<std::vector<Tensor>(const std::vector<Tensor>&)> fn
       for (int64_t k = 0; k < in_numel; ++k) {
         double* x = element_ptr(input, k);
         const double original = *x;
+        // clone(): an output may be a view of the input being perturbed.
         *x = original + eps;
-        const Tensor plus = fn(inputs)[o].contiguous();
+        const Tensor plus = fn(inputs)[o].clone();
         *x = original - eps;
-        const Tensor minus = fn(inputs)[o].contiguous();
+        const Tensor minus = fn(inputs)[o].clone();
         *x = original;
         for (int64_t j = 0; j < out_numel; ++j) {
           const double numerical = (element(plus, j) - element(minus, j)) / (2 * eps);
@@ -168,24 +170,30 @@ Tensor numerical_gradient(const std::function<Tensor(const std::vector<Tensor>&)
   return result;
 }
 
-bool gradgradcheck(std::function<Tensor(const std::vector<Tensor>&)> fn,
+bool gradgradcheck(std::function<std::vector<Tensor>(const std::vector<Tensor>&)> fn,
                    std::vector<Tensor> inputs, double eps, double atol, double rtol,
                    std::string* report) {
-  // The grad_output's shape comes from one forward evaluation.
-  Tensor sample;
+  // The grad_outputs' shapes come from one forward evaluation; every float64
+  // output gets one (seeded, requiring grad, so that it is checked too).
+  std::vector<Tensor> sample;
   {
     autograd::NoGradGuard no_grad;
     sample = fn(inputs);
   }
+  std::vector<size_t> outs;
   const size_t n_inputs = inputs.size();
   std::vector<Tensor> extended = inputs;
-  extended.push_back(randn(sample.sizes(), /*seed=*/12345).set_requires_grad(true));
-  auto first_derivatives = [&fn, n_inputs](const std::vector<Tensor>& xs) {
+  for (size_t o = 0; o < sample.size(); ++o) {
+    if (!sample[o].defined() || sample[o].scalar_type() != ScalarType::Double) continue;
+    outs.push_back(o);
+    extended.push_back(randn(sample[o].sizes(), /*seed=*/12345 + o).set_requires_grad(true));
+  }
+  auto first_derivatives = [&fn, n_inputs, outs](const std::vector<Tensor>& xs) {
     std::vector<Tensor> primal(xs.begin(), xs.begin() + n_inputs);
     variable_list diff;
     std::vector<size_t> where;
     for (size_t i = 0; i < n_inputs; ++i) {
-      if (primal[i].requires_grad()) {
+      if (primal[i].defined() && primal[i].requires_grad()) {
         diff.push_back(primal[i]);
         where.push_back(i);
       }
@@ -194,16 +202,32 @@ bool gradgradcheck(std::function<Tensor(const std::vector<Tensor>&)> fn,
     // derivatives still need autograd, just without recording a graph of them.
     const bool record = autograd::GradMode::is_enabled();
     autograd::AutoGradMode enable(true);
-    Tensor out = fn(primal);
+    std::vector<Tensor> out = fn(primal);
     std::vector<Tensor> result(n_inputs);
-    if (!out.requires_grad() || diff.empty()) return result;
-    variable_list grads = autograd::grad({out}, diff, {xs[n_inputs]}, /*retain_graph=*/true,
+    variable_list roots, grad_outputs;
+    for (size_t k = 0; k < outs.size(); ++k) {
+      if (out[outs[k]].requires_grad()) {
+        roots.push_back(out[outs[k]]);
+        grad_outputs.push_back(xs[n_inputs + k]);
+      }
+    }
+    if (roots.empty() || diff.empty()) return result;
+    variable_list grads = autograd::grad(roots, diff, grad_outputs, /*retain_graph=*/true,
                                          /*create_graph=*/record, /*allow_unused=*/true);
     for (size_t c = 0; c < where.size(); ++c) result[where[c]] = grads[c];
     return result;
   };
   using MultiOutput = std::function<std::vector<Tensor>(const std::vector<Tensor>&)>;
   return gradcheck(MultiOutput(first_derivatives), std::move(extended), eps, atol, rtol, report);
+}
+
+bool gradgradcheck(std::function<Tensor(const std::vector<Tensor>&)> fn,
+                   std::vector<Tensor> inputs, double eps, double atol, double rtol,
+                   std::string* report) {
+  using MultiOutput = std::function<std::vector<Tensor>(const std::vector<Tensor>&)>;
+  return gradgradcheck(
+      MultiOutput([&fn](const std::vector<Tensor>& xs) { return std::vector<Tensor>{fn(xs)}; }),
+      std::move(inputs), eps, atol, rtol, report);
 }
 
 }  // namespace testing

@@ -33,7 +33,7 @@ bool gradcheck(std::function<Tensor(const std::vector<Tensor>&)> fn, std::vector
                std::string* report = nullptr);
 
 /// Checks the gradients of a function returning several tensors (each output's
-/// Jacobian is checked; undefined outputs are skipped).
+/// Jacobian is checked; undefined, integer and boolean outputs are skipped).
 bool gradcheck(std::function<std::vector<Tensor>(const std::vector<Tensor>&)> fn,
                std::vector<Tensor> inputs, double eps = 1e-6, double atol = 1e-5,
                double rtol = 1e-3, std::string* report = nullptr);
@@ -50,6 +50,13 @@ Tensor numerical_gradient(const std::function<Tensor(const std::vector<Tensor>&)
 /// with random grad_outputs (seeded, requiring grad). Inputs that do not require
 /// grad are held fixed.
 bool gradgradcheck(std::function<Tensor(const std::vector<Tensor>&)> fn,
+                   std::vector<Tensor> inputs, double eps = 1e-6, double atol = 1e-5,
+                   double rtol = 1e-3, std::string* report = nullptr);
+
+/// Checks second derivatives of a function returning several tensors: each
+/// float64 output gets its own random grad_output (integer and boolean outputs,
+/// such as indices and masks, get none).
+bool gradgradcheck(std::function<std::vector<Tensor>(const std::vector<Tensor>&)> fn,
                    std::vector<Tensor> inputs, double eps = 1e-6, double atol = 1e-5,
                    double rtol = 1e-3, std::string* report = nullptr);
 

@@ -1,0 +1,242 @@
+// Kernels of the neural-network ops: softmax, log_softmax, the losses (mse_loss,
+// nll_loss), embedding, dropout (with a seeded gradgen::Generator), lstm_cell
+// (composed of the other kernels), and cumprod.
+#include <cmath>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "csrc/generated/NativeFunctions.h"
+#include "csrc/native/loops.h"
+
+namespace gradgen {
+namespace native {
+
+namespace {
+
+using gradgen::internal::dispatch_floating;
+
+// softmax (log_softmax when `log`) of x along d, into a fresh tensor.
+Tensor softmax_impl(const char* op, const Tensor& self, int64_t dim,
+                    std::optional<ScalarType> dtype, bool log) {
+  const Tensor x = (dtype && *dtype != self.scalar_type()
+                        ? to(self, *dtype, false, false, std::nullopt)
+                        : self)
+                       .contiguous();
+  const int64_t d = wrap_dim(dim, x.dim(), op);
+  Tensor out = empty(x.sizes(), x.scalar_type());
+  int64_t outer, size, inner;
+  loops::split_around(x.sizes(), d, outer, size, inner);
+  dispatch_floating(x.scalar_type(), op, [&](auto tag) {
+    using T = decltype(tag);
+    const T* px = x.data_ptr<T>();
+    T* po = out.data_ptr<T>();
+    for (int64_t o = 0; o < outer; ++o) {
+      for (int64_t i = 0; i < inner; ++i) {
+        const T* in = px + o * size * inner + i;
+        T* res = po + o * size * inner + i;
+        T mx = in[0];
+        for (int64_t k = 1; k < size; ++k) mx = std::max(mx, in[k * inner]);
+        double total = 0;
+        for (int64_t k = 0; k < size; ++k) total += std::exp(in[k * inner] - mx);
+        if (log) {
+          const T shift = static_cast<T>(mx + std::log(total));
+          for (int64_t k = 0; k < size; ++k) res[k * inner] = in[k * inner] - shift;
+        } else {
+          for (int64_t k = 0; k < size; ++k) {
+            res[k * inner] = static_cast<T>(std::exp(in[k * inner] - mx) / total);
+          }
+        }
+      }
+    }
+  });
+  return out;
+}
+
+void check_reduction(const char* op, int64_t reduction) {
+  if (reduction != Reduction::None && reduction != Reduction::Mean &&
+      reduction != Reduction::Sum) {
+    throw std::invalid_argument(std::string(op) + ": reduction must be Reduction::None, Mean or "
+                                "Sum, got " + std::to_string(reduction));
+  }
+}
+
+}  // namespace
+
+Tensor softmax(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype) {
+  return softmax_impl("softmax", self, dim, dtype, false);
+}
+
+Tensor log_softmax(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype) {
+  return softmax_impl("log_softmax", self, dim, dtype, true);
+}
+
+Tensor mse_loss(const Tensor& self, const Tensor& target, int64_t reduction) {
+  check_reduction("mse_loss", reduction);
+  if (!self.sizes().equals(target.sizes())) {
+    throw std::invalid_argument("mse_loss: expected self and target of the same shape, got " +
+                                shape_str(self.sizes()) + " and " + shape_str(target.sizes()));
+  }
+  const Tensor sq = pow(sub(self, target, 1), 2);
+  if (reduction == Reduction::None) return sq;
+  return reduction == Reduction::Sum ? sum(sq, std::nullopt) : mean(sq, std::nullopt);
+}
+
+Tensor nll_loss(const Tensor& self, const Tensor& target, const std::optional<Tensor>& weight,
+                int64_t reduction, int64_t ignore_index) {
+  check_reduction("nll_loss", reduction);
+  const bool batched = self.dim() == 2;
+  if ((self.dim() != 1 && self.dim() != 2) || target.dim() != self.dim() - 1 ||
+      (batched && target.size(0) != self.size(0))) {
+    throw std::invalid_argument("nll_loss: expected self of shape [N, C] and target of shape [N] "
+                                "(or [C] and []), got " + shape_str(self.sizes()) + " and " +
+                                shape_str(target.sizes()));
+  }
+  if (target.scalar_type() != ScalarType::Long) {
+    throw std::invalid_argument("nll_loss: expected target of dtype Long, got " +
+                                std::string(to_string(target.scalar_type())));
+  }
+  const bool has_weight = weight.has_value() && weight->defined();
+  const int64_t n = batched ? self.size(0) : 1, c = self.size(-1);
+  if (has_weight && (weight->dim() != 1 || weight->size(0) != c)) {
+    throw std::invalid_argument("nll_loss: expected weight of shape [" + std::to_string(c) +
+                                "], got " + shape_str(weight->sizes()));
+  }
+  const Tensor x = self.contiguous();
+  const Tensor tg = target.contiguous();
+  Tensor losses = empty(batched ? DimVector{n} : DimVector{}, self.scalar_type());
+  Tensor out;
+  dispatch_floating(self.scalar_type(), "nll_loss", [&](auto tag) {
+    using T = decltype(tag);
+    const T* px = x.data_ptr<T>();
+    const int64_t* pt = tg.data_ptr<int64_t>();
+    T* pl = losses.data_ptr<T>();
+    double total = 0, total_weight = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      const int64_t t = pt[i];
+      if (t == ignore_index) {
+        pl[i] = 0;
+        continue;
+      }
+      if (t < 0 || t >= c) {
+        throw std::invalid_argument("nll_loss: target " + std::to_string(t) +
+                                    " out of range for " + std::to_string(c) + " classes");
+      }
+      const T w = has_weight ? weight->data_ptr<T>()[t * weight->stride(0)] : T(1);
+      pl[i] = -w * px[i * c + t];
+      total += pl[i];
+      total_weight += w;
+    }
+    if (reduction == Reduction::None) {
+      out = losses;
+    } else {
+      out = empty({}, self.scalar_type());
+      out.data_ptr<T>()[0] =
+          static_cast<T>(reduction == Reduction::Sum ? total : total / total_weight);
+    }
+  });
+  return out;
+}
+
+Tensor embedding(const Tensor& weight, const Tensor& indices, int64_t /*padding_idx*/,
+                 bool /*scale_grad_by_freq*/, bool sparse) {
+  if (sparse) throw std::invalid_argument("embedding: sparse=True is not supported by gradgen");
+  if (weight.dim() != 2) {
+    throw std::invalid_argument("embedding: expected weight of shape [num_embeddings, dim], got " +
+                                shape_str(weight.sizes()));
+  }
+  const Tensor rows = index_select(weight, 0, reshape(indices.contiguous(), {-1}));
+  DimVector out_sizes(indices.sizes().begin(), indices.sizes().end());
+  out_sizes.push_back(weight.size(1));
+  return reshape(rows, out_sizes);
+}
+
+std::tuple<Tensor, Tensor> native_dropout(const Tensor& input, double p,
+                                          std::optional<bool> train,
+                                          std::optional<Generator> generator) {
+  if (!(p >= 0 && p <= 1)) {
+    throw std::invalid_argument("native_dropout: expected a probability p in [0, 1], got " +
+                                std::to_string(p));
+  }
+  if (train.has_value() && !*train) {
+    return {gradgen::internal::copy_contiguous(input), ones(input.sizes(), ScalarType::Bool)};
+  }
+  Generator gen = generator.has_value() ? *generator : default_generator();
+  Tensor mask = empty(input.sizes(), ScalarType::Bool);
+  bool* pm = mask.data_ptr<bool>();
+  for (int64_t i = 0; i < mask.numel(); ++i) pm[i] = gen.next_double() >= p;  // keep w.p. 1 - p
+  const double scale = p == 1 ? 0.0 : 1.0 / (1.0 - p);
+  return {native_dropout_backward(input, mask, scale), mask};
+}
+
+Tensor native_dropout_backward(const Tensor& grad_output, const Tensor& mask, double scale) {
+  if (mask.scalar_type() != ScalarType::Bool) {
+    throw std::invalid_argument("native_dropout_backward: expected mask of dtype Bool, got " +
+                                std::string(to_string(mask.scalar_type())));
+  }
+  Tensor out;
+  dispatch_floating(grad_output.scalar_type(), "native_dropout_backward", [&](auto tag) {
+    using T = decltype(tag);
+    const T s = static_cast<T>(scale);
+    out = loops::binary_map<T, bool, T>("native_dropout_backward", grad_output, mask,
+                                        grad_output.scalar_type(),
+                                        [s](T g, bool keep) { return keep ? g * s : T(0); });
+  });
+  return out;
+}
+
+std::tuple<Tensor, Tensor> lstm_cell(const Tensor& input, TensorList hx, const Tensor& w_ih,
+                                     const Tensor& w_hh, const std::optional<Tensor>& b_ih,
+                                     const std::optional<Tensor>& b_hh) {
+  if (hx.size() != 2) {
+    throw std::invalid_argument("lstm_cell: expected hx = [h, c] (2 tensors), got " +
+                                std::to_string(hx.size()));
+  }
+  const Tensor& h = hx[0];
+  const Tensor& c = hx[1];
+  if (input.dim() != 2 || h.dim() != 2 || !h.sizes().equals(c.sizes()) ||
+      w_ih.dim() != 2 || w_hh.dim() != 2 || w_ih.size(0) != 4 * h.size(1) ||
+      w_hh.size(0) != 4 * h.size(1) || h.size(0) != input.size(0)) {
+    throw std::invalid_argument(
+        "lstm_cell: expected input [B, I], h and c [B, H], w_ih [4H, I] and w_hh [4H, H], got " +
+        shape_str(input.sizes()) + ", " + shape_str(h.sizes()) + ", " + shape_str(c.sizes()) +
+        ", " + shape_str(w_ih.sizes()) + " and " + shape_str(w_hh.sizes()));
+  }
+  const Tensor gates = add(linear(input, w_ih, b_ih), linear(h, w_hh, b_hh), 1);
+  const std::vector<Tensor> g = chunk(gates, 4, 1);
+  const Tensor in_gate = sigmoid(g[0]), forget_gate = sigmoid(g[1]);
+  const Tensor cell_gate = tanh(g[2]), out_gate = sigmoid(g[3]);
+  const Tensor cy = add(mul(forget_gate, c), mul(in_gate, cell_gate), 1);
+  const Tensor hy = mul(out_gate, tanh(cy));
+  return {hy, cy};
+}
+
+Tensor cumprod(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype) {
+  if (dtype.has_value() && *dtype != self.scalar_type()) {
+    throw std::invalid_argument("cumprod: dtype= conversion is not supported; convert first");
+  }
+  const Tensor x = self.contiguous();
+  const int64_t d = wrap_dim(dim, x.dim(), "cumprod");
+  Tensor out = empty(x.sizes(), x.scalar_type());
+  int64_t outer, size, inner;
+  loops::split_around(x.sizes(), d, outer, size, inner);
+  loops::dispatch_arithmetic(x.scalar_type(), "cumprod", [&](auto tag) {
+    using T = decltype(tag);
+    const T* px = x.data_ptr<T>();
+    T* po = out.data_ptr<T>();
+    for (int64_t o = 0; o < outer; ++o) {
+      for (int64_t i = 0; i < inner; ++i) {
+        T acc = 1;
+        for (int64_t k = 0; k < size; ++k) {
+          const int64_t at = (o * size + k) * inner + i;
+          acc *= px[at];
+          po[at] = acc;
+        }
+      }
+    }
+  });
+  return out;
+}
+
+}  // namespace native
+}  // namespace gradgen

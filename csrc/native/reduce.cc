@@ -1,0 +1,175 @@
+// Kernels of the reductions: sum, mean (over all dims or a list of dims, with
+// keepdim), max.dim, argmax, logsumexp.
+//
+// Reduced dims are given as a list (`int[1]? dim`): absent or empty means every
+// dim, negative dims count from the end, a repeated dim is an error. Sums of
+// float32 tensors accumulate in float64.
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <tuple>
+#include <vector>
+
+#include "csrc/generated/NativeFunctions.h"
+#include "csrc/native/loops.h"
+
+namespace gradgen {
+namespace native {
+
+namespace {
+
+using loops::dispatch_arithmetic;
+using gradgen::internal::dispatch_floating;
+
+void check_dtype_arg(const char* op, const Tensor& self, std::optional<ScalarType> dtype) {
+  if (dtype.has_value() && *dtype != self.scalar_type()) {
+    throw std::invalid_argument(std::string(op) + ": dtype=" + to_string(*dtype) +
+                                " differs from the input's dtype " +
+                                to_string(self.scalar_type()) +
+                                "; convert the input first (gradgen reduces in the input's dtype)");
+  }
+}
+
+// Accumulator type: double for floating types, int64 for Long.
+template <typename T>
+using acc_type = std::conditional_t<std::is_floating_point<T>::value, double, int64_t>;
+
+Tensor sum_impl(const char* op, const Tensor& self, IntArrayRef dims, bool keepdim) {
+  Tensor out;
+  dispatch_arithmetic(self.scalar_type(), op, [&](auto tag) {
+    using T = decltype(tag);
+    using A = acc_type<T>;
+    out = loops::reduce<T, A, T>(
+        op, self, dims, keepdim, self.scalar_type(), A(0), [](A a, T x) { return a + A(x); },
+        [](A a) { return static_cast<T>(a); });
+  });
+  return out;
+}
+
+Tensor mean_impl(const char* op, const Tensor& self, IntArrayRef dims, bool keepdim) {
+  int64_t count = 1;
+  for (int64_t d : dims) count *= self.size(d);
+  Tensor out;
+  dispatch_floating(self.scalar_type(), op, [&](auto tag) {
+    using T = decltype(tag);
+    const double n = static_cast<double>(count);
+    out = loops::reduce<T, double, T>(
+        op, self, dims, keepdim, self.scalar_type(), 0.0, [](double a, T x) { return a + x; },
+        [n](double a) { return static_cast<T>(a / n); });
+  });
+  return out;
+}
+
+}  // namespace
+
+Tensor sum(const Tensor& self, std::optional<ScalarType> dtype) {
+  check_dtype_arg("sum", self, dtype);
+  return sum_impl("sum", self, loops::reduction_dims("sum", std::nullopt, self.dim()), false);
+}
+
+Tensor sum(const Tensor& self, OptionalIntArrayRef dim, bool keepdim,
+           std::optional<ScalarType> dtype) {
+  check_dtype_arg("sum", self, dtype);
+  return sum_impl("sum", self, loops::reduction_dims("sum", dim, self.dim()), keepdim);
+}
+
+Tensor mean(const Tensor& self, std::optional<ScalarType> dtype) {
+  check_dtype_arg("mean", self, dtype);
+  return mean_impl("mean", self, loops::reduction_dims("mean", std::nullopt, self.dim()), false);
+}
+
+Tensor mean(const Tensor& self, OptionalIntArrayRef dim, bool keepdim,
+            std::optional<ScalarType> dtype) {
+  check_dtype_arg("mean", self, dtype);
+  return mean_impl("mean", self, loops::reduction_dims("mean", dim, self.dim()), keepdim);
+}
+
+
+std::tuple<Tensor, Tensor> max(const Tensor& self, int64_t dim, bool keepdim) {
+  const int64_t d = wrap_dim(dim, self.dim(), "max");
+  if (self.numel() == 0) {
+    throw std::invalid_argument("max: cannot reduce an empty tensor (shape " +
+                                shape_str(self.sizes()) + ")");
+  }
+  const DimVector dims = self.dim() == 0 ? DimVector() : DimVector{d};
+  const DimVector out_shape = loops::reduced_shape(self.sizes(), dims, keepdim);
+  Tensor values = empty(out_shape, self.scalar_type());
+  Tensor indices = empty(out_shape, ScalarType::Long);
+  const Tensor x = self.contiguous();
+  int64_t outer, size, inner;
+  loops::split_around(x.sizes(), d, outer, size, inner);
+  dispatch_arithmetic(self.scalar_type(), "max", [&](auto tag) {
+    using T = decltype(tag);
+    const T* px = x.data_ptr<T>();
+    T* pv = values.data_ptr<T>();
+    int64_t* pi = indices.data_ptr<int64_t>();
+    for (int64_t o = 0; o < outer; ++o) {
+      for (int64_t i = 0; i < inner; ++i) {
+        const T* base = px + o * size * inner + i;
+        T best = base[0];
+        int64_t best_k = 0;
+        for (int64_t k = 1; k < size; ++k) {
+          if (base[k * inner] > best) {  // first maximum wins ties
+            best = base[k * inner];
+            best_k = k;
+          }
+        }
+        pv[o * inner + i] = best;
+        pi[o * inner + i] = best_k;
+      }
+    }
+  });
+  return {values, indices};
+}
+
+Tensor logsumexp(const Tensor& self, IntArrayRef dim, bool keepdim) {
+  const DimVector dims = loops::reduction_dims("logsumexp", dim, self.dim());
+  Tensor out;
+  dispatch_floating(self.scalar_type(), "logsumexp", [&](auto tag) {
+    using T = decltype(tag);
+    // max first (kept), then log(sum(exp(x - max))) + max: no overflow.
+    const Tensor m = loops::reduce<T, T, T>(
+        "logsumexp", self, dims, true, self.scalar_type(), -std::numeric_limits<T>::infinity(),
+        [](T a, T x) { return x > a ? x : a; }, [](T a) { return a; });
+    const T* pm = m.data_ptr<T>();
+    // Sum of exp(x - max) per output element, through the same reduction layout.
+    DimVector m_strides = loops::contiguous_strides(m.sizes());
+    for (int64_t d : dims) m_strides[d] = 0;
+    std::vector<double> acc(static_cast<size_t>(m.numel()), 0.0);
+    const T* px = self.data_ptr<T>();
+    loops::strided_loop<2>("logsumexp", self.sizes(), {IntArrayRef(m_strides), self.strides()},
+                           [&](const std::array<int64_t, 2>& off, int64_t n,
+                               const std::array<int64_t, 2>& is) {
+                             for (int64_t i = 0; i < n; ++i) {
+                               const int64_t o = off[0] + i * is[0];
+                               const T mx = pm[o];
+                               const T x = px[off[1] + i * is[1]];
+                               if (std::isfinite(mx)) acc[o] += std::exp(x - mx);
+                             }
+                           });
+    Tensor r = empty(loops::reduced_shape(self.sizes(), dims, keepdim), self.scalar_type());
+    T* pr = r.data_ptr<T>();
+    for (int64_t i = 0; i < m.numel(); ++i) {
+      pr[i] = std::isfinite(pm[i]) ? static_cast<T>(std::log(acc[i]) + pm[i]) : pm[i];
+    }
+    out = r;
+  });
+  return out;
+}
+
+Tensor argmax(const Tensor& self, std::optional<int64_t> dim, bool keepdim) {
+  if (!dim.has_value()) {
+    // Over all elements, as if flattened.
+    const Tensor flat = reshape(self.contiguous(), {-1});
+    Tensor index = std::get<1>(max(flat, 0, false));
+    if (!keepdim) return index;
+    DimVector ones_shape(self.dim(), 1);
+    return reshape(index, ones_shape);
+  }
+  return std::get<1>(max(self, *dim, keepdim));
+}
+
+}  // namespace native
+}  // namespace gradgen

@@ -1,0 +1,57 @@
+#include "csrc/native/simd/vectorized.h"
+#include "csrc/native/simd/vectorized_isa.h"
+
+namespace gradgen {
+namespace native {
+namespace vec {
+
+namespace {
+
+enum class Isa { kBaseline, kAvx2, kAvx512 };
+
+Isa best_isa() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_cpu_init();
+  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
+      __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512bw")) {
+    return Isa::kAvx512;
+  }
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return Isa::kAvx2;
+#endif
+  return Isa::kBaseline;
+}
+
+const KernelTable& table() {
+  static const KernelTable& chosen = [] () -> const KernelTable& {
+    switch (best_isa()) {
+      case Isa::kAvx512: return avx512_table();
+      case Isa::kAvx2: return avx2_table();
+      default: return baseline_table();
+    }
+  }();
+  return chosen;
+}
+
+}  // namespace
+
+void gemm(double* out, const MatrixRef<double>& a, const MatrixRef<double>& b) {
+  table().gemm_d(out, a, b);
+}
+void gemm(float* out, const MatrixRef<float>& a, const MatrixRef<float>& b) {
+  table().gemm_f(out, a, b);
+}
+void tanh(const double* x, double* y, int64_t n) { table().tanh_d(x, y, n); }
+void tanh(const float* x, float* y, int64_t n) { table().tanh_f(x, y, n); }
+void exp(const double* x, double* y, int64_t n) { table().exp_d(x, y, n); }
+void exp(const float* x, float* y, int64_t n) { table().exp_f(x, y, n); }
+void sigmoid(const double* x, double* y, int64_t n) { table().sigmoid_d(x, y, n); }
+void sigmoid(const float* x, float* y, int64_t n) { table().sigmoid_f(x, y, n); }
+
+const char* isa() {
+  if (&table() == &avx512_table()) return "avx512";
+  return &table() == &avx2_table() ? "avx2" : "baseline";
+}
+
+}  // namespace vec
+}  // namespace native
+}  // namespace gradgen

@@ -1,0 +1,44 @@
+// The vectorized inner kernels: matrix products (Eigen's GEMM) and the
+// transcendental element-wise loops (tanh, exp, sigmoid) on dense arrays.
+//
+// Each is compiled three times, from vectorized_impl.h: for the baseline x86-64
+// ISA (SSE2), for AVX2+FMA and for AVX-512; the first call picks the best one the
+// CPU supports (__builtin_cpu_supports), so binaries stay portable and use the
+// wide units where they exist. The AVX copies rename Eigen's namespace so that the
+// sets of Eigen template instantiations never mix at link time.
+#pragma once
+
+#include <cstdint>
+
+namespace gradgen {
+namespace native {
+namespace vec {
+
+/// A rows x cols matrix at p with element strides (s0, s1).
+template <typename T>
+struct MatrixRef {
+  const T* p;
+  int64_t rows, cols, s0, s1;
+};
+
+/// out (a.rows x b.cols, dense row-major) = a * b. Row-major and column-major
+/// operands are read in place; other layouts are copied first.
+void gemm(double* out, const MatrixRef<double>& a, const MatrixRef<double>& b);
+void gemm(float* out, const MatrixRef<float>& a, const MatrixRef<float>& b);
+
+/// y[i] = tanh(x[i]) for i in [0, n).
+void tanh(const double* x, double* y, int64_t n);
+void tanh(const float* x, float* y, int64_t n);
+/// y[i] = exp(x[i]).
+void exp(const double* x, double* y, int64_t n);
+void exp(const float* x, float* y, int64_t n);
+/// y[i] = 1 / (1 + exp(-x[i])).
+void sigmoid(const double* x, double* y, int64_t n);
+void sigmoid(const float* x, float* y, int64_t n);
+
+/// Returns the instruction set the kernels run with: "avx512", "avx2" or "baseline".
+const char* isa();
+
+}  // namespace vec
+}  // namespace native
+}  // namespace gradgen

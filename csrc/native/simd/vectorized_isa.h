@@ -1,0 +1,46 @@
+// The table of kernels one instruction set provides, and the macro defining it.
+// Internal to csrc/native/simd.
+#pragma once
+
+#include <cstdint>
+
+#include "csrc/native/simd/vectorized.h"
+
+namespace gradgen {
+namespace native {
+namespace vec {
+
+struct KernelTable {
+  void (*gemm_d)(double*, const MatrixRef<double>&, const MatrixRef<double>&);
+  void (*gemm_f)(float*, const MatrixRef<float>&, const MatrixRef<float>&);
+  void (*tanh_d)(const double*, double*, int64_t);
+  void (*tanh_f)(const float*, float*, int64_t);
+  void (*exp_d)(const double*, double*, int64_t);
+  void (*exp_f)(const float*, float*, int64_t);
+  void (*sigmoid_d)(const double*, double*, int64_t);
+  void (*sigmoid_f)(const float*, float*, int64_t);
+};
+
+const KernelTable& baseline_table();
+const KernelTable& avx2_table();
+const KernelTable& avx512_table();
+
+}  // namespace vec
+}  // namespace native
+}  // namespace gradgen
+
+#define GRADGEN_VEC_DEFINE_TABLE(ns)                                                   \
+  namespace gradgen {                                                                  \
+  namespace native {                                                                   \
+  namespace vec {                                                                      \
+  const KernelTable& ns##_table() {                                                    \
+    static const KernelTable table = {                                                 \
+        &ns::gemm<double>,        &ns::gemm<float>,         &ns::tanh_double,         \
+        &ns::tanh_float,          &ns::exp_impl<double>,    &ns::exp_impl<float>,     \
+        &ns::sigmoid_impl<double>, &ns::sigmoid_impl<float>,                           \
+    };                                                                                 \
+    return table;                                                                      \
+  }                                                                                    \
+  }                                                                                    \
+  }                                                                                    \
+  }

@@ -1,0 +1,220 @@
+// The op sweep: every op declared in specs/native_functions.yaml, checked on the
+// samples of its tests/cpp/op_info.cc entry (see op_info.h for what each kind of
+// check does). The list of ops comes from the YAML file itself (a data
+// dependency of this test), so declaring an op without samples fails here.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "csrc/autograd/engine.h"
+#include "csrc/autograd/grad_mode.h"
+#include "csrc/generated/VariableType.h"
+#include "csrc/testing/gradcheck.h"
+#include "tests/cpp/op_info.h"
+
+namespace gradgen {
+namespace testing {
+namespace {
+
+std::string native_functions_path() {
+  const char* srcdir = std::getenv("TEST_SRCDIR");
+  const char* workspace = std::getenv("TEST_WORKSPACE");
+  if (srcdir && workspace) {
+    return std::string(srcdir) + "/" + workspace + "/specs/native_functions.yaml";
+  }
+  return "specs/native_functions.yaml";
+}
+
+std::vector<std::string> declared() {
+  try {
+    return declared_ops(native_functions_path());
+  } catch (const std::exception&) {
+    return {};  // OpSweepCoverageTest reports it
+  }
+}
+
+// Runs fn with every input detached (no autograd), for reference values.
+std::vector<Tensor> run_detached(const OpFn& fn, const Inputs& inputs) {
+  autograd::NoGradGuard no_grad;
+  Inputs plain;
+  for (const Tensor& x : inputs) plain.push_back(x.defined() ? x.detach().clone() : x);
+  return fn(plain);
+}
+
+bool any_requires_grad(const Inputs& inputs) {
+  return std::any_of(inputs.begin(), inputs.end(),
+                     [](const Tensor& x) { return x.requires_grad(); });
+}
+
+void check_gradients(const OpInfo& info, const Sample& sample, const OpFn& fn) {
+  ASSERT_TRUE(any_requires_grad(sample.inputs)) << "a sample must have an input requiring grad";
+  std::string report;
+  EXPECT_TRUE(gradcheck(fn, sample.inputs, sample.eps, sample.atol, sample.rtol, &report))
+      << report;
+  if (info.skip_gradgrad.empty()) {
+    EXPECT_TRUE(gradgradcheck(fn, sample.inputs, sample.eps, sample.atol, sample.rtol, &report))
+        << report;
+  }
+}
+
+void check_in_place(const OpInfo& info, const Sample& sample) {
+  ASSERT_TRUE(sample.inplace) << "a kInPlace sample needs an in-place function";
+  const std::string op = info.name.substr(0, info.name.find('.'));
+  // Values match the out-of-place op, and the version counter moves.
+  {
+    autograd::NoGradGuard no_grad;
+    Inputs plain;
+    for (const Tensor& x : sample.inputs) plain.push_back(x.detach().clone());
+    const Tensor expected = sample.fn(plain)[0];
+    Tensor self = plain[0].clone();
+    const uint64_t version = self.version();
+    sample.inplace(self, plain);
+    EXPECT_GT(self.version(), version) << op << " must bump the version counter";
+    EXPECT_TRUE(allclose(self, expected, 1e-12, 1e-12)) << self << "\nvs\n" << expected;
+  }
+  // A leaf that requires grad is refused.
+  {
+    Tensor self = sample.inputs[0].detach().clone().set_requires_grad(true);
+    try {
+      sample.inplace(self, sample.inputs);
+      ADD_FAILURE() << op << " on a leaf that requires grad did not throw";
+    } catch (const std::runtime_error& e) {
+      EXPECT_EQ(std::string(e.what()),
+                op + ": a leaf Variable that requires grad is being used in an in-place "
+                     "operation.");
+    }
+  }
+  // Gradients flow through the rebased history of a non-leaf copy.
+  const InPlaceFn inplace = sample.inplace;
+  OpFn through_inplace = [inplace](const Inputs& x) {
+    Tensor self = clone(x[0]);  // differentiable: a non-leaf when x[0] requires grad
+    inplace(self, x);
+    return std::vector<Tensor>{self};
+  };
+  if (any_requires_grad(sample.inputs)) check_gradients(info, sample, through_inplace);
+}
+
+void check_out(const Sample& sample, const std::string& name) {
+  ASSERT_TRUE(sample.out) << "a kOut sample needs an out= function";
+  const Tensor expected = run_detached(sample.fn, sample.inputs)[0];
+  {
+    autograd::NoGradGuard no_grad;
+    Inputs plain;
+    for (const Tensor& x : sample.inputs) plain.push_back(x.detach());
+    Tensor out = zeros(expected.sizes(), expected.scalar_type());
+    const uint64_t version = out.version();
+    Tensor returned = sample.out(plain, out);
+    EXPECT_TRUE(returned.is_same(out)) << name << " must return out";
+    EXPECT_GT(out.version(), version);
+    EXPECT_TRUE(allclose(out, expected, 1e-12, 1e-12)) << out << "\nvs\n" << expected;
+  }
+  ASSERT_TRUE(any_requires_grad(sample.inputs));
+  Tensor out = zeros(expected.sizes(), expected.scalar_type());
+  try {
+    sample.out(sample.inputs, out);
+    ADD_FAILURE() << name << " accepted inputs that require grad";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find(name + ": out= variants do not support automatic "
+                                                "differentiation"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+void check_no_derivative(const Sample& sample) {
+  ASSERT_TRUE(any_requires_grad(sample.inputs));
+  for (const Tensor& out : sample.fn(sample.inputs)) {
+    EXPECT_FALSE(out.requires_grad());
+    EXPECT_EQ(out.grad_fn(), nullptr);
+  }
+}
+
+void check_not_implemented(const Sample& sample) {
+  std::vector<Tensor> outs = sample.fn(sample.inputs);
+  ASSERT_FALSE(outs.empty());
+  ASSERT_TRUE(outs[0].requires_grad());
+  try {
+    outs[0].backward(ones(outs[0].sizes(), outs[0].scalar_type()));
+    ADD_FAILURE() << "backward did not raise";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("not implemented"), std::string::npos) << e.what();
+  }
+}
+
+class OpSweepTest : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(OpSweepTest, ChecksEverySample) {
+  const std::string& name = GetParam();
+  const OpInfo* info = find_op_info(name);
+  ASSERT_NE(info, nullptr) << "'" << name
+                           << "' is declared in specs/native_functions.yaml but has no entry in "
+                              "tests/cpp/op_info.cc; give it samples";
+  const std::vector<Sample> samples = info->samples();
+  ASSERT_FALSE(samples.empty()) << name << " has no samples";
+  if (!info->skip_gradgrad.empty()) {
+    std::cout << "[ SKIPPED  ] gradgradcheck of " << name << ": " << info->skip_gradgrad << "\n";
+  }
+  for (const Sample& sample : samples) {
+    SCOPED_TRACE(name + ": " + sample.name);
+    switch (info->check) {
+      case Check::kGradient: check_gradients(*info, sample, sample.fn); break;
+      case Check::kInPlace: check_in_place(*info, sample); break;
+      case Check::kOut: check_out(sample, name); break;
+      case Check::kNoDerivative: check_no_derivative(sample); break;
+      case Check::kNotImplemented: check_not_implemented(sample); break;
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Declared, OpSweepTest, ::testing::ValuesIn(declared()),
+                         [](const ::testing::TestParamInfo<std::string>& param) {
+                           std::string id = param.param;
+                           std::replace(id.begin(), id.end(), '.', '_');
+                           return id;
+                         });
+
+TEST(OpSweepCoverageTest, RegistryMatchesTheDeclarations) {
+  std::vector<std::string> names;
+  ASSERT_NO_THROW(names = declared_ops(native_functions_path()));
+  ASSERT_GE(names.size(), 50u) << "expected at least 50 ops in specs/native_functions.yaml";
+  const std::set<std::string> unique(names.begin(), names.end());
+  EXPECT_EQ(unique.size(), names.size()) << "an op is declared twice";
+  const std::vector<std::string> missing = ops_without_samples(names);
+  std::vector<std::string> extra;
+  for (const OpInfo& info : op_infos()) {
+    if (!unique.count(info.name)) extra.push_back(info.name);
+  }
+  EXPECT_TRUE(missing.empty()) << "declared without samples in tests/cpp/op_info.cc: "
+                               << ::testing::PrintToString(missing);
+  EXPECT_TRUE(extra.empty()) << "samples for ops that are not declared: "
+                             << ::testing::PrintToString(extra);
+  size_t skipped = 0;
+  for (const OpInfo& info : op_infos()) skipped += !info.skip_gradgrad.empty();
+  EXPECT_LE(skipped, 3u) << "keep the list of ops without second-derivative checks short";
+}
+
+TEST(OpSweepCoverageTest, ReportsADeclaredOpWithoutSamples) {
+  // What happens when someone adds `- func: frobnicate(Tensor self) -> Tensor` to the
+  // spec and forgets tests/cpp/op_info.cc: the op is reported (and its sweep case fails).
+  const std::string path = ::testing::TempDir() + "/native_functions.yaml";
+  {
+    std::ofstream out(path);
+    out << "# a comment\n- func: mm(Tensor self, Tensor mat2) -> Tensor\n\n"
+           "- func: frobnicate(Tensor self) -> Tensor\n  flags: [DONT_PROFILE]\n"
+           "- func: add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor\n";
+  }
+  const std::vector<std::string> names = declared_ops(path);
+  EXPECT_EQ(names, (std::vector<std::string>{"mm", "frobnicate", "add.Tensor"}));
+  EXPECT_EQ(ops_without_samples(names), std::vector<std::string>{"frobnicate"});
+  EXPECT_THROW(declared_ops(path + ".missing"), std::runtime_error);
+}
+
+}  // namespace
+}  // namespace testing
+}  // namespace gradgen

@@ -1,0 +1,273 @@
+// Forward values, dtypes and error messages of the ops in specs/, and the
+// behaviour that finite differences cannot check (dropout's randomness,
+// embedding's padding_idx and scale_grad_by_freq). Gradients are checked for
+// every op by //tests/cpp:op_sweep_test.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "csrc/autograd/grad_mode.h"
+#include "csrc/generated/VariableType.h"
+#include "csrc/native/simd/vectorized.h"
+#include "csrc/ops.h"
+
+namespace gradgen {
+namespace {
+
+#define EXPECT_THROW_MESSAGE(statement, exception_type, message)          \
+  do {                                                                     \
+    try {                                                                  \
+      statement;                                                           \
+      ADD_FAILURE() << "expected " #exception_type ": " << (message);      \
+    } catch (const exception_type& e) {                                    \
+      EXPECT_EQ(std::string(e.what()), std::string(message));              \
+    }                                                                      \
+  } while (0)
+
+std::vector<double> values(const Tensor& t) {
+  Tensor c = to(t, ScalarType::Double).contiguous();
+  return std::vector<double>(c.data_ptr<double>(), c.data_ptr<double>() + c.numel());
+}
+
+Tensor longs(std::vector<int64_t> data, IntArrayRef sizes) {
+  Tensor t = empty(sizes, ScalarType::Long);
+  for (size_t i = 0; i < data.size(); ++i) t.data_ptr<int64_t>()[i] = data[i];
+  return t;
+}
+
+TEST(ElementwiseTest, BroadcastsLikeNumPy) {
+  Tensor a = tensor({1, 2, 3}, {3, 1});
+  Tensor b = tensor({10, 20}, {1, 2});
+  Tensor s = a + b;
+  EXPECT_EQ(s.sizes().vec(), (std::vector<int64_t>{3, 2}));
+  EXPECT_EQ(values(s), (std::vector<double>{11, 21, 12, 22, 13, 23}));
+  EXPECT_EQ(values(sub(tensor({5, 5}), tensor({1, 2}), 2)), (std::vector<double>{3, 1}));
+  EXPECT_EQ(values(full({}, 2.0) * tensor({1, 2, 3})), (std::vector<double>{2, 4, 6}));
+  EXPECT_EQ(values(tensor({1, 2}) / 4), (std::vector<double>{0.25, 0.5}));
+  EXPECT_EQ(values(1 - tensor({1, 2})), (std::vector<double>{0, -1}));
+  EXPECT_EQ(values(2 / tensor({1, 4})), (std::vector<double>{2, 0.5}));
+  EXPECT_EQ(values(-tensor({1, -2})), (std::vector<double>{-1, 2}));
+  EXPECT_EQ(values(clamp(tensor({-2, 0.5, 3}), -1, 1)), (std::vector<double>{-1, 0.5, 1}));
+  EXPECT_EQ(values(relu(tensor({-1, 2}))), (std::vector<double>{0, 2}));
+  EXPECT_EQ(values(pow(tensor({2, 3}), 2)), (std::vector<double>{4, 9}));
+  EXPECT_EQ(values(sign(tensor({-3, 0, 2}))), (std::vector<double>{-1, 0, 1}));
+  // Strided operands: a transposed view.
+  Tensor m = tensor({1, 2, 3, 4}, {2, 2});
+  EXPECT_EQ(values(t(m) * m), (std::vector<double>{1, 6, 6, 16}));
+}
+
+TEST(ElementwiseTest, NamesTheOpAndBothShapesOrDtypesOnMismatch) {
+  EXPECT_THROW_MESSAGE(add(zeros({2, 3}), zeros({4})), std::invalid_argument,
+                       "add: shapes [2, 3] and [4] cannot be broadcast together (dim -1: 3 vs 4)");
+  EXPECT_THROW_MESSAGE(mul(zeros({2}), zeros({2}, ScalarType::Float)), std::invalid_argument,
+                       "mul: expected self and other to have the same dtype, got Double and Float");
+  EXPECT_THROW_MESSAGE(exp(zeros({2}, ScalarType::Long)), std::invalid_argument,
+                       "exp: expected a floating point tensor (Double or Float), got Long");
+  EXPECT_THROW_MESSAGE(add(zeros({2}, ScalarType::Bool), zeros({2}, ScalarType::Bool)),
+                       std::invalid_argument,
+                       "add: expected a numeric tensor (Double, Float or Long), got Bool");
+  Tensor self = zeros({3});
+  EXPECT_THROW_MESSAGE(add_(self, zeros({2, 3})), std::invalid_argument,
+                       "add_: other of shape [2, 3] does not broadcast to the shape of self, [3], "
+                       "which an in-place op cannot change");
+  Tensor out = zeros({3});
+  EXPECT_THROW_MESSAGE(add_out(zeros({2}), zeros({2}), 1, out), std::invalid_argument,
+                       "add.out: expected out of shape [2] and dtype Double, got shape [3] and "
+                       "dtype Double");
+}
+
+TEST(ElementwiseTest, SupportsFloat32AndInt64) {
+  Tensor f = to(tensor({0.5, -1}), ScalarType::Float);
+  Tensor y = tanh(f);
+  EXPECT_EQ(y.scalar_type(), ScalarType::Float);
+  EXPECT_NEAR(values(y)[0], std::tanh(0.5), 1e-6);
+  Tensor w = to(tensor({2, 3}), ScalarType::Float).set_requires_grad(true);
+  sum(w * w).backward();
+  EXPECT_EQ(w.grad().scalar_type(), ScalarType::Float);
+  EXPECT_EQ(values(w.grad()), (std::vector<double>{4, 6}));
+  Tensor l = longs({1, 2, 3}, {3});
+  EXPECT_EQ(values(add(l, l, 2)), (std::vector<double>{3, 6, 9}));
+  EXPECT_EQ(add(l, l).scalar_type(), ScalarType::Long);
+  EXPECT_EQ(eq(l, longs({1, 0, 3}, {3})).scalar_type(), ScalarType::Bool);
+  EXPECT_EQ(values(eq(l, longs({1, 0, 3}, {3}))), (std::vector<double>{1, 0, 1}));
+}
+
+TEST(ElementwiseTest, VectorizedKernelsMatchTheScalarMath) {
+  std::vector<double> xs;
+  for (int i = -40; i <= 40; ++i) xs.push_back(i * 0.37);
+  xs.push_back(1e-12);
+  xs.push_back(800.0);
+  xs.push_back(-800.0);
+  Tensor x = tensor(xs);
+  const std::vector<double> th = values(tanh(x)), sg = values(sigmoid(x)), ex = values(exp(x));
+  for (size_t i = 0; i < xs.size(); ++i) {
+    EXPECT_NEAR(th[i], std::tanh(xs[i]), 4e-16 * std::fabs(std::tanh(xs[i])) + 1e-300) << xs[i];
+    EXPECT_NEAR(sg[i], 1 / (1 + std::exp(-xs[i])), 1e-15) << xs[i];
+    if (std::fabs(xs[i]) < 700) {
+      EXPECT_NEAR(ex[i], std::exp(xs[i]), 1e-14 * std::exp(xs[i])) << xs[i];
+    }
+  }
+  EXPECT_NE(std::string(native::vec::isa()), "");
+}
+
+TEST(ReductionTest, ComputesValuesAndShapes) {
+  Tensor x = tensor({1, 2, 3, 4, 5, 6}, {2, 3});
+  EXPECT_EQ(values(sum(x)), (std::vector<double>{21}));
+  EXPECT_EQ(values(sum(x, {0})), (std::vector<double>{5, 7, 9}));
+  EXPECT_EQ(sum(x, {1}, true).sizes().vec(), (std::vector<int64_t>{2, 1}));
+  EXPECT_EQ(values(mean(x, {-1})), (std::vector<double>{2, 5}));
+  EXPECT_EQ(values(mean(x)), (std::vector<double>{3.5}));
+  auto [m, i] = max(tensor({3, 9, 9, 1}, {2, 2}), 1);
+  EXPECT_EQ(values(m), (std::vector<double>{9, 9}));
+  EXPECT_EQ(values(i), (std::vector<double>{1, 0}));
+  EXPECT_EQ(values(argmax(tensor({3, 9, 1, 7}, {2, 2}))), (std::vector<double>{1}));
+  EXPECT_NEAR(values(logsumexp(tensor({1000, 1000}), {0}))[0], 1000 + std::log(2.0), 1e-9);
+  EXPECT_THROW_MESSAGE(sum(x, {0, -2}), std::invalid_argument,
+                       "sum: dim 0 appears more than once in the list of dims [0, -2]");
+  EXPECT_THROW_MESSAGE(sum(x, {2}), std::invalid_argument,
+                       "sum: dim 2 out of range for a tensor with 2 dims (expected -2 <= dim < 2)");
+}
+
+TEST(MatmulTest, FollowsPyTorchShapeRules) {
+  auto shape = [](const Tensor& t) { return t.sizes().vec(); };
+  EXPECT_EQ(shape(matmul(ones({3}), ones({3}))), std::vector<int64_t>{});
+  EXPECT_EQ(shape(matmul(ones({2, 3}), ones({3}))), std::vector<int64_t>{2});
+  EXPECT_EQ(shape(matmul(ones({3}), ones({3, 4}))), std::vector<int64_t>{4});
+  EXPECT_EQ(shape(matmul(ones({5, 2, 3}), ones({3, 4}))), (std::vector<int64_t>{5, 2, 4}));
+  EXPECT_EQ(shape(matmul(ones({2, 1, 2, 3}), ones({5, 3, 4}))),
+            (std::vector<int64_t>{2, 5, 2, 4}));
+  EXPECT_EQ(values(matmul(tensor({1, 2, 3, 4}, {2, 2}), tensor({1, 1}))),
+            (std::vector<double>{3, 7}));
+  EXPECT_THROW_MESSAGE(matmul(ones({2, 3}), ones({2, 3})), std::invalid_argument,
+                       "matmul: shapes [2, 3] and [2, 3] cannot be multiplied");
+  EXPECT_THROW_MESSAGE(bmm(ones({2, 2, 3}), ones({3, 3, 2})), std::invalid_argument,
+                       "bmm: expected self of shape [b, n, k] and mat2 of shape [b, k, m], got "
+                       "[2, 2, 3] and [3, 3, 2]");
+  // Eigen on every layout: row-major, column-major (transposed) and strided rows.
+  Tensor a = reshape(tensor(std::vector<double>(64 * 48, 0.5)), {64, 48});
+  Tensor b = reshape(tensor(std::vector<double>(48 * 32, 2.0)), {48, 32});
+  EXPECT_EQ(values(mm(a, b))[0], 48.0);
+  EXPECT_EQ(values(mm(t(t(a)), t(clone(t(b)))))[5], 48.0);
+  Tensor wide = zeros({64, 96});
+  EXPECT_EQ(values(mm(narrow(wide, 1, 0, 48), b))[0], 0.0);
+}
+
+TEST(LinearTest, MatchesMatmulPlusBias) {
+  Tensor x = randn({4, 3}, 1), w = randn({2, 3}, 2), b = randn({2}, 3);
+  EXPECT_TRUE(allclose(linear(x, w, b), matmul(x, t(w)) + b));
+  EXPECT_TRUE(allclose(linear(x, w), matmul(x, t(w))));
+  EXPECT_THROW_MESSAGE(linear(x, randn({2, 4}, 4)), std::invalid_argument,
+                       "linear: expected input of shape [..., in], weight of shape [out, in] and "
+                       "bias of shape [out], got [4, 3], [2, 4] and None");
+}
+
+TEST(IndexingTest, SelectsGathersAndScatters) {
+  Tensor x = tensor({1, 2, 3, 4, 5, 6}, {3, 2});
+  EXPECT_EQ(values(index_select(x, 0, longs({2, 0}, {2}))), (std::vector<double>{5, 6, 1, 2}));
+  EXPECT_EQ(values(gather(x, 1, longs({1, 0, 0}, {3, 1}))), (std::vector<double>{2, 3, 5}));
+  EXPECT_EQ(values(scatter_add(zeros({2}), 0, longs({1, 1, 0}, {3}), tensor({1, 2, 3}))),
+            (std::vector<double>{3, 3}));
+  EXPECT_EQ(values(index_add(zeros({3}), 0, longs({2, 2}, {2}), tensor({1, 5}))),
+            (std::vector<double>{0, 0, 6}));
+  Tensor cond = eq(tensor({1, 0}), tensor({1, 1}));
+  EXPECT_EQ(values(where(cond, tensor({10, 20}), tensor({-1, -2}))),
+            (std::vector<double>{10, -2}));
+  EXPECT_EQ(values(masked_fill(x, cond, 0)), (std::vector<double>{0, 2, 0, 4, 0, 6}));
+  EXPECT_THROW_MESSAGE(index_select(x, 0, longs({3}, {1})), std::invalid_argument,
+                       "index_select: index 3 out of range for a dim of size 3");
+  EXPECT_THROW_MESSAGE(where(tensor({1}), x, x), std::invalid_argument,
+                       "where: expected condition of dtype Bool, got Double");
+}
+
+TEST(ListOpsTest, SplitUnbindChunkAndStack) {
+  Tensor x = reshape(tensor({0, 1, 2, 3, 4, 5, 6, 7, 8, 9}), {5, 2});
+  std::vector<Tensor> s = split(x, 2);
+  ASSERT_EQ(s.size(), 3u);
+  EXPECT_EQ(s[2].sizes().vec(), (std::vector<int64_t>{1, 2}));
+  EXPECT_EQ(chunk(x, 2).size(), 2u);
+  EXPECT_EQ(chunk(x, 2)[1].size(0), 2);
+  std::vector<Tensor> u = unbind(x, 1);
+  ASSERT_EQ(u.size(), 2u);
+  EXPECT_EQ(values(u[1]), (std::vector<double>{1, 3, 5, 7, 9}));
+  EXPECT_TRUE(allclose(stack(u, 1), x));
+  EXPECT_EQ(stack({ones({2}), zeros({2})}).sizes().vec(), (std::vector<int64_t>{2, 2}));
+  EXPECT_THROW_MESSAGE(stack({ones({2}), ones({3})}), std::invalid_argument,
+                       "stack: expected all tensors to have the shape of tensors[0], [2], but "
+                       "tensors[1] has shape [3]");
+}
+
+TEST(NnTest, SoftmaxLossesAndCrossEntropy) {
+  Tensor logits = tensor({1, 2, 3, 1, 1, 1}, {2, 3});
+  Tensor p = softmax(logits, 1);
+  EXPECT_TRUE(allclose(sum(p, {1}), ones({2})));
+  EXPECT_TRUE(allclose(exp(log_softmax(logits, 1)), p));
+  Tensor target = longs({2, 0}, {2});
+  const double expected = -(values(log_softmax(logits, 1))[2] + values(log_softmax(logits, 1))[3]) / 2;
+  EXPECT_NEAR(values(cross_entropy_loss(logits, target))[0], expected, 1e-12);
+  EXPECT_NEAR(values(nll_loss(log_softmax(logits, 1), target))[0], expected, 1e-12);
+  EXPECT_EQ(values(mse_loss(tensor({1, 2}), tensor({0, 0}), Reduction::Sum)),
+            (std::vector<double>{5}));
+  EXPECT_EQ(values(mse_loss(tensor({1, 2}), tensor({0, 0}))), (std::vector<double>{2.5}));
+  EXPECT_THROW_MESSAGE(nll_loss(logits, longs({3, 0}, {2})), std::invalid_argument,
+                       "nll_loss: target 3 out of range for 3 classes");
+}
+
+TEST(EmbeddingTest, PaddingIdxAndScaleGradByFreqShapeTheGradient) {
+  Tensor weight = randn({4, 2}, 1).set_requires_grad(true);
+  Tensor indices = longs({1, 3, 1, 0}, {4});
+  Tensor rows = embedding(weight, indices, /*padding_idx=*/1);
+  EXPECT_TRUE(allclose(select(rows, 0, 0), select(weight.detach(), 0, 1)));  // still looked up
+  sum(rows).backward();
+  EXPECT_EQ(values(weight.grad()), (std::vector<double>{1, 1, 0, 0, 0, 0, 1, 1}));
+  Tensor w2 = randn({4, 2}, 2).set_requires_grad(true);
+  sum(embedding(w2, indices, -1, /*scale_grad_by_freq=*/true)).backward();
+  EXPECT_EQ(values(w2.grad()), (std::vector<double>{1, 1, 1, 1, 0, 0, 1, 1}));
+  EXPECT_THROW_MESSAGE(embedding(w2, indices, -1, false, /*sparse=*/true), std::invalid_argument,
+                       "embedding: sparse=True is not supported by gradgen");
+}
+
+TEST(DropoutTest, IsReproducibleFromItsSeedAndScalesKeptValues) {
+  Tensor x = ones({1000});
+  auto [y1, mask1] = native_dropout(x, 0.25, true, Generator(42));
+  auto [y2, mask2] = native_dropout(x, 0.25, true, Generator(42));
+  auto [y3, mask3] = native_dropout(x, 0.25, true, Generator(43));
+  EXPECT_EQ(values(mask1), values(mask2));
+  EXPECT_NE(values(mask1), values(mask3));
+  EXPECT_EQ(mask1.scalar_type(), ScalarType::Bool);
+  const double kept = values(sum(to(mask1, ScalarType::Double)))[0];
+  EXPECT_NEAR(kept / 1000, 0.75, 0.05);
+  for (double v : values(y1)) EXPECT_TRUE(v == 0 || std::fabs(v - 1 / 0.75) < 1e-12);
+  // A generator is a handle: copies share its state, so draws continue.
+  Generator gen(7);
+  Generator copy = gen;
+  const uint64_t first = copy.next_u64();
+  EXPECT_NE(gen.next_u64(), first);
+  gen.manual_seed(7);
+  EXPECT_EQ(gen.next_u64(), first);
+  // Without a generator: the default one, reseedable.
+  manual_seed(5);
+  Tensor d1 = dropout(x, 0.5, true);
+  manual_seed(5);
+  EXPECT_EQ(values(dropout(x, 0.5, true)), values(d1));
+  EXPECT_TRUE(dropout(x, 0.5, false).is_same(x));
+  EXPECT_THROW_MESSAGE(native_dropout(x, 1.5, true), std::invalid_argument,
+                       "native_dropout: expected a probability p in [0, 1], got 1.500000");
+}
+
+TEST(LstmCellTest, MatchesTheGateEquations) {
+  const Tensor x = randn({2, 3}, 1), h = randn({2, 4}, 2), c = randn({2, 4}, 3);
+  const Tensor w_ih = randn({16, 3}, 4), w_hh = randn({16, 4}, 5), b = randn({16}, 6);
+  auto [hy, cy] = lstm_cell(x, {h, c}, w_ih, w_hh, b, b);
+  std::vector<Tensor> g = chunk(linear(x, w_ih, b) + linear(h, w_hh, b), 4, 1);
+  const Tensor expected_cy = sigmoid(g[1]) * c + sigmoid(g[0]) * tanh(g[2]);
+  EXPECT_TRUE(allclose(cy, expected_cy, 1e-12, 1e-12));
+  EXPECT_TRUE(allclose(hy, sigmoid(g[3]) * tanh(expected_cy), 1e-12, 1e-12));
+  EXPECT_THROW_MESSAGE(lstm_cell(x, {h}, w_ih, w_hh), std::invalid_argument,
+                       "lstm_cell: expected hx = [h, c] (2 tensors), got 1");
+}
+
+}  // namespace
+}  // namespace gradgen
