@@ -1,0 +1,145 @@
+// libtorch's autograd speed on the workloads of gradgen_bench.cc (same options, same
+// RESULT lines), the anchor gradgen is measured against in the same run (issue 4).
+//
+// Not built by Bazel: libtorch is no dependency of the project. bench/engine/run.sh compiles
+// it when it finds a torch install, roughly:
+//
+//   TORCH=$(python -c 'import torch, os; print(os.path.dirname(torch.__file__))')
+//   g++ -O2 -std=c++17 -D_GLIBCXX_USE_CXX11_ABI=1 -I. -I$TORCH/include \
+//       -I$TORCH/include/torch/csrc/api/include bench/engine/libtorch_bench.cc \
+//       -L$TORCH/lib -Wl,-rpath,$TORCH/lib -ltorch -ltorch_cpu -lc10 -o libtorch_bench
+//
+// One intra-op thread (at::set_num_threads(1)), CPU, the dtype given by --dtype.
+#include <torch/torch.h>
+
+#include <cmath>
+#include <cstdio>
+#include <exception>
+#include <string>
+#include <vector>
+
+#include "bench/engine/bench_common.h"
+
+namespace engine_bench {
+
+torch::TensorOptions options_of(const Options& o) {
+  return torch::TensorOptions().dtype(o.dtype == "float32" ? torch::kFloat32 : torch::kFloat64);
+}
+
+// scale * sin(0.37 * i + seed), i the row-major index: the values gradgen_bench.cc uses.
+torch::Tensor data(at::IntArrayRef sizes, int seed, double scale,
+                   const torch::TensorOptions& opt) {
+  int64_t n = 1;
+  for (int64_t s : sizes) n *= s;
+  torch::Tensor i = torch::arange(n, torch::kFloat64);
+  return (torch::sin(i * 0.37 + seed) * scale).reshape(sizes).to(opt.dtype());
+}
+
+double sum_of(const torch::Tensor& t) {
+  return t.defined() ? t.to(torch::kFloat64).sum().item<double>() : NAN;
+}
+
+void chain(const Options& o) {
+  const auto opt = options_of(o);
+  torch::Tensor x = torch::full({1}, 0.5, opt);
+  torch::Tensor w = torch::full({1}, 0.999, opt).requires_grad_(true);
+  torch::Tensor b = torch::full({1}, 0.001, opt).requires_grad_(true);
+  torch::Tensor y;
+  const int n = o.chain_len;
+  run_workload(
+      o, "chain", 2.0 * n, 2.0 * n, /*repeats=*/31, /*warmup=*/5,
+      [&] {
+        y = x;
+        for (int i = 0; i < n; ++i) y = y * w + b;
+      },
+      [&] {
+        y.backward();
+        y = torch::Tensor();
+      },
+      [&] {
+        w.mutable_grad() = torch::Tensor();
+        b.mutable_grad() = torch::Tensor();
+      });
+  y = x;
+  for (int i = 0; i < n; ++i) y = y * w + b;
+  check("chain.y", sum_of(y));
+  y.backward();
+  check("chain.w_grad", sum_of(w.grad()));
+  check("chain.b_grad", sum_of(b.grad()));
+}
+
+void step(const Options& o) {
+  const auto opt = options_of(o);
+  torch::Tensor y = data({64, 64}, 1, 1.0, opt).requires_grad_(true);
+  torch::Tensor W = data({64, 64}, 2, 0.125, opt).requires_grad_(true);
+  torch::Tensor go = torch::ones({64, 64}, opt);
+  torch::Tensor out;
+  run_workload(
+      o, "step", 2, 2, /*repeats=*/301, /*warmup=*/30,
+      [&] { out = torch::tanh(torch::matmul(y, W)); },
+      [&] {
+        out.backward(go);
+        out = torch::Tensor();
+      },
+      [&] {
+        y.mutable_grad() = torch::Tensor();
+        W.mutable_grad() = torch::Tensor();
+      });
+  out = torch::tanh(torch::matmul(y, W));
+  check("step.out", sum_of(out));
+  out.backward(go);
+  check("step.y_grad", sum_of(y.grad()));
+  check("step.W_grad", sum_of(W.grad()));
+}
+
+void cat_workload(const Options& o) {
+  const auto opt = options_of(o);
+  std::vector<torch::Tensor> xs;
+  for (int i = 0; i < 8; ++i) xs.push_back(data({16}, 10 + i, 1.0, opt).requires_grad_(true));
+  torch::Tensor u = data({128}, 20, 1.0, opt).requires_grad_(true);
+  torch::Tensor loss;
+  run_workload(
+      o, "cat", 3, 3, /*repeats=*/1001, /*warmup=*/100,
+      [&] { loss = (torch::cat(xs, 0) + u).sum(); },
+      [&] {
+        loss.backward();
+        loss = torch::Tensor();
+      },
+      [&] {
+        for (torch::Tensor& x : xs) x.mutable_grad() = torch::Tensor();
+        u.mutable_grad() = torch::Tensor();
+      });
+  loss = (torch::cat(xs, 0) + u).sum();
+  check("cat.loss", sum_of(loss));
+  loss.backward();
+  double g = sum_of(u.grad());
+  for (const torch::Tensor& x : xs) g += sum_of(x.grad());
+  check("cat.grads", g);
+}
+
+}  // namespace engine_bench
+
+int main(int argc, char** argv) {
+  using namespace engine_bench;
+  const Options o = parse(argc, argv);
+  at::set_num_threads(1);
+  at::set_num_interop_threads(1);
+  std::printf("libtorch_bench: torch %s, mode %s, dtype %s, chain_len %d, %d thread(s)%s\n",
+              TORCH_VERSION, o.mode.c_str(), o.dtype.c_str(), o.chain_len,
+              at::get_num_threads(), RUNNING_ON_VALGRIND ? ", under valgrind" : "");
+  struct Case {
+    const char* name;
+    void (*run)(const Options&);
+  };
+  const Case cases[] = {{"chain", chain}, {"step", step}, {"cat", cat_workload}};
+  for (const Case& c : cases) {
+    if (!has_workload(o, c.name)) continue;
+    try {
+      c.run(o);
+    } catch (const std::exception& e) {
+      std::printf("%s: failed: %s\n", c.name, e.what());
+      result_na(std::string(c.name) + ".total_us", std::string("error: ") + e.what());
+    }
+  }
+  return 0;
+}

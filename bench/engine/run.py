@@ -1,0 +1,498 @@
+#!/usr/bin/env python3
+"""Autograd engine benchmarks (issue 4): gradgen beside libtorch, in one run.
+
+Builds //bench/engine:gradgen_bench and :index_range_bench with `./bazelw build -c opt`,
+compiles libtorch_bench.cc with g++ -O2 when a torch install is found, then
+  1. times the three workloads (chain, step, cat) in both, alternating, --rounds times, and
+     keeps each figure's best median;
+  2. counts instructions with callgrind on the chain and on cat (forward and backward
+     collected separately, plus a whole-run count minus a 0-iteration baseline as a check);
+  3. counts the instructions of the generated apply() against a hand-written one with
+     constant indices (index_range_bench);
+and prints a table: gradgen, libtorch, ratio, target, met / NOT MET. It measures and prints;
+the exit status is 0 whatever the figures (and whatever fails).
+
+Usage (from anywhere; see bench/README.md):
+  bench/engine/run.sh [--torch_python=PY] [--rounds=3] [--no_callgrind] [--profile] ...
+"""
+
+import argparse
+import itertools
+import os
+import re
+import shlex
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+
+# Measured on this machine with libtorch 2.13 before gradgen had the ops (issue 4): shown
+# when no torch install is found, marked as such; never used when torch runs beside gradgen.
+ANCHOR = {
+    "chain.fwd_us_per_op": 1.0,
+    "chain.bwd_us_per_op": 3.4,
+    "chain.total_us_per_op": 4.4,
+    "chain.ir_fwd_per_op": 8300,
+    "chain.ir_bwd_per_op": 27700,
+    "chain.ir_total_per_op": 36000,
+    "step.fwd_us": 20.0,
+    "step.bwd_us": 22.0,
+    "step.total_us": 42.0,
+    "cat.total_us": 37.0,
+}
+
+TORCH_DEFAULT_PYTHONS = ["/tmp/torch213/bin/python"]
+
+CHECKS = {}  # label -> {key: value} from the first timing round
+
+
+def log(msg):
+    print(msg, flush=True)
+
+
+def run(cmd, cwd=None, env=None, timeout=None, check=False):
+    """Runs cmd; returns (returncode, stdout+stderr)."""
+    try:
+        p = subprocess.run(cmd, cwd=cwd, env=env, timeout=timeout, stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, text=True)
+    except subprocess.TimeoutExpired as e:
+        return 124, (e.stdout or "") + "\n(timed out)"
+    except OSError as e:
+        return 127, str(e)
+    if check and p.returncode != 0:
+        raise RuntimeError("%s failed (%d):\n%s" % (" ".join(cmd), p.returncode, p.stdout[-4000:]))
+    return p.returncode, p.stdout
+
+
+def parse_checks(text):
+    """CHECK lines -> {key: float}."""
+    out = {}
+    for line in text.splitlines():
+        m = re.match(r"CHECK (\S+) (\S+)$", line)
+        if m:
+            try:
+                out[m.group(1)] = float(m.group(2))
+            except ValueError:
+                pass
+    return out
+
+
+def parse_results(text):
+    """RESULT lines -> {key: float or 'NA reason'}."""
+    out = {}
+    for line in text.splitlines():
+        m = re.match(r"RESULT (\S+) (\S+)(?: (.*))?$", line)
+        if not m:
+            continue
+        key, value, rest = m.groups()
+        if value == "NA":
+            out[key] = "NA " + (rest or "")
+        else:
+            try:
+                out[key] = float(value)
+            except ValueError:
+                out[key] = "NA " + value
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Builds
+# ---------------------------------------------------------------------------------------------
+
+def build_gradgen(args):
+    ws = args.workspace
+    opts = ["-c", "opt", "--jobs=%d" % args.jobs, "--symlink_prefix=/"]
+    opts += ["--copt=%s" % c for c in args.copt]
+    log("== building //bench/engine:gradgen_bench //bench/engine:index_range_bench (-c opt%s)" %
+        "".join(" --copt=" + c for c in args.copt))
+    rc, out = run([os.path.join(ws, "bazelw"), "build"] + opts +
+                  ["//bench/engine:gradgen_bench", "//bench/engine:index_range_bench"], cwd=ws)
+    if rc != 0:
+        log(out[-6000:])
+        log("build failed: gradgen figures are skipped")
+        return None
+    rc, out = run([os.path.join(ws, "bazelw"), "info"] + opts + ["bazel-bin"], cwd=ws)
+    bin_dir = out.strip().splitlines()[-1] if rc == 0 else ""
+    if not os.path.isdir(bin_dir):
+        log("could not locate bazel-bin (%s)" % out[-2000:])
+        return None
+    return os.path.join(bin_dir, "bench", "engine")
+
+
+def find_torch(args):
+    """Returns (python, torch_dir, version, cxx11_abi) or None, printing why."""
+    candidates = [args.torch_python] if args.torch_python else TORCH_DEFAULT_PYTHONS
+    for py in candidates:
+        if not py or not os.path.exists(py):
+            if args.torch_python:
+                log("--torch_python=%s does not exist" % py)
+            continue
+        rc, out = run([py, "-c",
+                       "import os, torch; print(os.path.dirname(torch.__file__)); "
+                       "print(torch.__version__); print(int(torch._C._GLIBCXX_USE_CXX11_ABI))"],
+                      env=dict(os.environ, PYTHONWARNINGS="ignore"))
+        lines = [l for l in out.splitlines() if l.strip()]
+        if rc != 0 or len(lines) < 3:
+            log("%s cannot import torch:\n%s" % (py, out[-1500:]))
+            continue
+        return py, lines[-3], lines[-2], lines[-1]
+    return None
+
+
+def build_libtorch_bench(args, torch):
+    py, tdir, version, abi = torch
+    src = os.path.join(args.workspace, "bench", "engine", "libtorch_bench.cc")
+    hdr = os.path.join(args.workspace, "bench", "engine", "bench_common.h")
+    out_dir = os.path.join(args.tmpdir, "gradgen_engine_bench")
+    os.makedirs(out_dir, exist_ok=True)
+    exe = os.path.join(out_dir, "libtorch_bench-%s-abi%s" % (re.sub(r"[^\w.+-]", "_", version), abi))
+    newest = max(os.path.getmtime(src), os.path.getmtime(hdr))
+    if os.path.exists(exe) and os.path.getmtime(exe) > newest:
+        log("== libtorch_bench (torch %s from %s): up to date, %s" % (version, tdir, exe))
+        return exe
+    log("== compiling libtorch_bench.cc against torch %s (%s), g++ -O2" % (version, tdir))
+    base = ["g++", "-O2", "-D_GLIBCXX_USE_CXX11_ABI=%s" % abi, "-I", args.workspace,
+            "-I", os.path.join(tdir, "include"),
+            "-I", os.path.join(tdir, "include", "torch", "csrc", "api", "include"),
+            src, "-o", exe + ".tmp",
+            "-L", os.path.join(tdir, "lib"), "-Wl,-rpath," + os.path.join(tdir, "lib"),
+            "-Wl,--no-as-needed", "-ltorch", "-ltorch_cpu", "-lc10", "-Wl,--as-needed",
+            "-lpthread"]
+    out = ""
+    for std in ("-std=c++20", "-std=c++17"):  # recent libtorch headers want C++20
+        rc, out = run(["nice"] + base[:1] + [std] + base[1:])
+        if rc == 0:
+            os.replace(exe + ".tmp", exe)
+            return exe
+    log(out[-6000:])
+    log("libtorch_bench did not compile: libtorch figures are skipped")
+    return None
+
+
+# ---------------------------------------------------------------------------------------------
+# Measurements
+# ---------------------------------------------------------------------------------------------
+
+def time_rounds(args, benches):
+    """benches: {label: exe}. Returns {label: {key: best value}} and prints every round."""
+    all_rounds = {label: [] for label in benches}
+    common = ["--mode=time", "--dtype=%s" % args.dtype, "--chain_len=%d" % args.chain_len]
+    for r in range(args.rounds):
+        for label, exe in benches.items():
+            log("== timing round %d/%d: %s (load %s)" % (r + 1, args.rounds, label, loadavg()))
+            rc, out = run([exe] + common, timeout=1800)
+            for line in out.splitlines():
+                if not line.startswith(("RESULT", "CHECK")):
+                    log("   " + line)
+            if rc != 0:
+                log("   %s exited with %d" % (label, rc))
+            all_rounds[label].append(parse_results(out))
+            CHECKS.setdefault(label, parse_checks(out))
+    best = {}
+    for label, rounds in all_rounds.items():
+        merged = {}
+        for res in rounds:
+            for k, v in res.items():
+                if isinstance(v, float):
+                    prev = merged.get(k)
+                    merged[k] = v if not isinstance(prev, float) else min(prev, v)
+                else:
+                    merged.setdefault(k, v)
+        best[label] = merged
+    return best
+
+
+def callgrind_total(out_file):
+    with open(out_file) as f:
+        for line in f:
+            if line.startswith("summary:") or line.startswith("totals:"):
+                return int(line.split()[1])
+    raise RuntimeError("no totals in %s" % out_file)
+
+
+def callgrind(args, exe, bench_args, tag, collect_atstart=True, extra=()):
+    out_file = os.path.join(args.tmpdir, "gradgen_engine_bench", "callgrind.%s.out" % tag)
+    cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=" + out_file]
+    if not collect_atstart:
+        cmd.append("--collect-atstart=no")
+    cmd += list(extra) + [exe] + list(bench_args)
+    t0 = time.time()
+    rc, out = run(cmd, timeout=3600)
+    if rc != 0 or not os.path.exists(out_file):
+        raise RuntimeError("callgrind %s failed (%d):\n%s" % (tag, rc, out[-3000:]))
+    total = callgrind_total(out_file)
+    log("   callgrind %-28s %14s Ir  (%.0f s)" % (tag, format(total, ","), time.time() - t0))
+    return total, out_file
+
+
+def callgrind_workloads(args, benches, gradgen_res):
+    """Instructions per op for chain and cat, per library: {label: {key: value}}."""
+    res = {label: {} for label in benches}
+    k = args.callgrind_iters
+    for label, exe in benches.items():
+        for workload, ops in (("chain", 2 * args.chain_len), ("cat", 3)):
+            iters = k if workload == "chain" else k * 100
+            if label == "gradgen" and isinstance(gradgen_res.get(workload + ".total_us"), str):
+                reason = gradgen_res[workload + ".total_us"]
+                for key in ("ir_fwd_per_op", "ir_bwd_per_op", "ir_total_per_op",
+                            "ir_run_minus_baseline_per_op"):
+                    res[label]["%s.%s" % (workload, key)] = reason
+                continue
+            log("== callgrind: %s %s (%d iterations of %d ops)" % (label, workload, iters, ops))
+            common = ["--mode=callgrind", "--workloads=" + workload, "--dtype=" + args.dtype,
+                      "--chain_len=%d" % args.chain_len]
+            try:
+                fwd, _ = callgrind(args, exe, common + ["--phase=fwd", "--iters=%d" % iters],
+                                   "%s.%s.fwd" % (label, workload), collect_atstart=False)
+                bwd, bwd_file = callgrind(args, exe,
+                                          common + ["--phase=bwd", "--iters=%d" % iters],
+                                          "%s.%s.bwd" % (label, workload), collect_atstart=False)
+                n = float(iters * ops)
+                res[label][workload + ".ir_fwd_per_op"] = fwd / n
+                res[label][workload + ".ir_bwd_per_op"] = bwd / n
+                res[label][workload + ".ir_total_per_op"] = (fwd + bwd) / n
+                if workload == "chain":
+                    whole, _ = callgrind(args, exe, common + ["--iters=%d" % iters],
+                                         "%s.%s.all" % (label, workload))
+                    base, _ = callgrind(args, exe, common + ["--iters=0"],
+                                        "%s.%s.baseline" % (label, workload))
+                    # Includes the untimed .grad reset between iterations.
+                    res[label][workload + ".ir_run_minus_baseline_per_op"] = (whole - base) / n
+                if label == "gradgen" and args.profile:
+                    fwd_file = bwd_file.replace(".bwd.", ".fwd.")
+                    for f, phase in ((fwd_file, "forward"), (bwd_file, "backward")):
+                        profile(args, f, "%s %s" % (workload, phase))
+            except Exception as e:  # keep going: the table says what is missing
+                log("   %s" % e)
+    return res
+
+
+def profile(args, out_file, what):
+    log("== gradgen %s: top functions by exclusive instructions (callgrind_annotate)" % what)
+    rc, out = run(["callgrind_annotate", "--inclusive=no", out_file])
+    lines = out.splitlines()
+    start = next((i for i, l in enumerate(lines) if "file:function" in l), None)
+    if start is None:
+        log(out[-3000:])
+        return
+    shown = 0
+    for line in lines[start + 1:]:
+        if not line.strip() or line.startswith("-"):
+            if shown:
+                break
+            continue
+        line = re.sub(r" \[[^\]]*\]$", "", line)  # the object file's path
+        line = re.sub(r"std::vector<gradgen::Tensor, std::allocator<gradgen::Tensor> >",
+                      "variable_list", line)
+        log("   " + line[:160])
+        shown += 1
+        if shown >= args.profile_top:
+            break
+
+
+def index_range(args, exe):
+    """{case: (generated Ir, hand Ir, calls)}."""
+    res = {}
+    names = {"lincomb": ("LincombBackward0", "HandLincombBackward"),
+             "cat": ("CatBackward0", "HandCatBackward"),
+             "mul": ("MulBackward0", "HandMulBackward")}
+    calls = args.index_range_iters
+    for (case, (gen_name, hand_name)), grad in itertools.product(names.items(),
+                                                                  ("ones", "undefined")):
+        toggles = ["--toggle-collect=*%s::apply*" % gen_name,
+                   "--toggle-collect=*%s::apply*" % hand_name]
+        label = case if grad == "ones" else case + ", grad undef (slots only)"
+        tag = "%s.%s" % (case, grad)
+        log("== callgrind: index_range_bench %s (%d apply() calls each)" % (label, calls))
+        try:
+            common = ["--case=" + case, "--grad=" + grad, "--iters=%d" % calls]
+            g, _ = callgrind(args, exe, common + ["--which=generated"],
+                             "index_range.%s.generated" % tag, extra=toggles)
+            h, _ = callgrind(args, exe, common + ["--which=hand"],
+                             "index_range.%s.hand" % tag, extra=toggles)
+            res[label] = (g, h, calls)
+        except Exception as e:
+            log("   %s" % e)
+    return res
+
+
+def loadavg():
+    try:
+        return "%.2f" % os.getloadavg()[0]
+    except OSError:
+        return "?"
+
+
+# ---------------------------------------------------------------------------------------------
+# Report
+# ---------------------------------------------------------------------------------------------
+
+def fmt(v, unit=""):
+    if v is None:
+        return "n/a"
+    if isinstance(v, str):
+        return "n/a"
+    if abs(v) >= 1000:
+        return format(int(round(v)), ",")
+    if abs(v) >= 100:
+        return "%.0f" % v
+    if abs(v) >= 10:
+        return "%.1f" % v
+    return "%.3f" % v if abs(v) < 1 else "%.2f" % v
+
+
+def report(args, gg, lt, torch_label, index_res):
+    """gg, lt: {key: value} for gradgen and libtorch (lt empty without torch)."""
+    have_torch = bool(lt)
+    rows = []
+    # (label, key, direction, target, needs_target)
+    #   direction "faster": ratio = libtorch / gradgen, met if >= target
+    #   direction "within": ratio = gradgen / libtorch, met if <= target
+    spec = [
+        ("chain time us/op fwd", "chain.fwd_us_per_op", "faster", None),
+        ("chain time us/op bwd", "chain.bwd_us_per_op", "faster", None),
+        ("chain time us/op fwd+bwd", "chain.total_us_per_op", "faster", 3.0),
+        ("chain instr/op fwd", "chain.ir_fwd_per_op", "faster", None),
+        ("chain instr/op bwd", "chain.ir_bwd_per_op", "faster", None),
+        ("chain instr/op fwd+bwd", "chain.ir_total_per_op", "faster", 5.0),
+        ("chain instr/op whole run - base", "chain.ir_run_minus_baseline_per_op", "faster", None),
+        ("cat time us fwd", "cat.fwd_us", "faster", None),
+        ("cat time us bwd", "cat.bwd_us", "faster", None),
+        ("cat time us fwd+bwd", "cat.total_us", "faster", 3.0),
+        ("cat instr/op fwd+bwd", "cat.ir_total_per_op", "faster", 5.0),
+        ("64x64 step time us fwd", "step.fwd_us", "within", 1.5),
+        ("64x64 step time us bwd", "step.bwd_us", "within", 1.5),
+        ("64x64 step time us fwd+bwd", "step.total_us", "within", 1.5),
+    ]
+    for label, key, direction, target in spec:
+        g = gg.get(key)
+        t = lt.get(key) if have_torch else ANCHOR.get(key)
+        anchor = not have_torch and t is not None
+        ratio = None
+        status = ""
+        if isinstance(g, str):
+            status = "op not available yet" if "op_not_available" in g else g[:40]
+        elif g is None:
+            status = "not measured"
+        elif not isinstance(t, float) and not isinstance(t, int):
+            status = "no libtorch" if not have_torch else "libtorch not measured"
+        else:
+            ratio = (t / g) if direction == "faster" else (g / t)
+            if target is None:
+                status = "(info)"
+            else:
+                met = ratio >= target if direction == "faster" else ratio <= target
+                status = ("met" if met else "NOT MET") + (" (vs anchor)" if anchor else "")
+        tgt = "" if target is None else ((">= %gx" if direction == "faster" else "<= %gx") % target)
+        rname = "lt/gg" if direction == "faster" else "gg/lt"
+        rows.append((label, fmt(g), fmt(t) + ("*" if anchor else ""),
+                     ("%.2fx %s" % (ratio, rname)) if ratio is not None else "", tgt, status))
+    for case, (g, h, calls) in index_res.items():
+        ratio = g / h if h else None
+        rows.append(("apply() Ir/call, %s" % case, fmt(g / calls), "hand " + fmt(h / calls),
+                     ("%.4fx gen/hand" % ratio) if ratio else "", "<= 1.01x",
+                     ("met" if ratio is not None and ratio <= 1.01 else "NOT MET") +
+                     " (%+.1f Ir/call)" % ((g - h) / calls)))
+    head = ("figure", "gradgen", torch_label, "ratio", "target", "")
+    widths = [max(len(str(r[i])) for r in rows + [head]) for i in range(len(head))]
+    log("")
+    log("== gradgen vs %s (times: best median over %d rounds; instructions: callgrind)" %
+        (torch_label, args.rounds))
+    line = "  ".join(h.ljust(w) for h, w in zip(head, widths))
+    log(line)
+    log("-" * len(line))
+    for r in rows:
+        log("  ".join(str(c).ljust(w) if i == 0 else str(c).rjust(w) if i < 3 else
+                      str(c).ljust(w) for i, (c, w) in enumerate(zip(r, widths))).rstrip())
+    if have_torch and CHECKS.get("gradgen") and CHECKS.get("libtorch"):
+        parts = []
+        worst = 0.0
+        for key, g in sorted(CHECKS["gradgen"].items()):
+            t = CHECKS["libtorch"].get(key)
+            if t is None:
+                continue
+            rel = abs(g - t) / max(abs(t), 1e-12)
+            worst = max(worst, rel)
+            parts.append("%s %.6g/%.6g" % (key, g, t))
+        if parts:
+            log("results checked (gradgen/libtorch, sums): %s" % ", ".join(parts))
+            log("largest relative difference %.2g: %s" %
+                (worst, "the two compute the same thing" if worst < 1e-3 else "MISMATCH"))
+    if not have_torch:
+        log("* libtorch did not run in this run: figures marked * are the libtorch 2.13 anchor measured "
+            "earlier on this machine, not in this run (pass --torch_python=PY).")
+    log("dtype %s, chain of %d links (%d ops), one thread; load average now %s." %
+        (args.dtype, args.chain_len, 2 * args.chain_len, loadavg()))
+
+
+def main(argv):
+    here = os.path.dirname(os.path.abspath(__file__))
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--workspace", default=os.environ.get("BUILD_WORKSPACE_DIRECTORY") or
+                   os.path.dirname(os.path.dirname(here)))
+    p.add_argument("--torch_python", default=None,
+                   help="python whose torch to compare with (default: %s if present)" %
+                   ", ".join(TORCH_DEFAULT_PYTHONS))
+    p.add_argument("--no_torch", action="store_true", help="skip libtorch")
+    p.add_argument("--rounds", type=int, default=3, help="timing rounds, alternating libraries")
+    p.add_argument("--dtype", default="float32", choices=["float32", "float64"])
+    p.add_argument("--chain_len", type=int, default=1000)
+    p.add_argument("--no_callgrind", action="store_true")
+    p.add_argument("--callgrind_iters", type=int, default=3,
+                   help="chain iterations under callgrind (cat: 100x as many)")
+    p.add_argument("--index_range_iters", type=int, default=1000)
+    p.add_argument("--profile", action="store_true",
+                   help="print callgrind_annotate's top functions of gradgen's chain and cat")
+    p.add_argument("--profile_top", type=int, default=25)
+    p.add_argument("--jobs", type=int, default=2, help="bazel --jobs (the machine is shared)")
+    p.add_argument("--copt", action="append", default=[],
+                   help="extra --copt for the gradgen build (e.g. -march=native)")
+    p.add_argument("--tmpdir", default=tempfile.gettempdir())
+    args = p.parse_args(argv)
+    args.workspace = os.path.abspath(args.workspace)
+    os.makedirs(os.path.join(args.tmpdir, "gradgen_engine_bench"), exist_ok=True)
+
+    bench_dir = build_gradgen(args)
+    benches = {}
+    if bench_dir:
+        benches["gradgen"] = os.path.join(bench_dir, "gradgen_bench")
+    torch = None if args.no_torch else find_torch(args)
+    torch_label = "libtorch"
+    if torch:
+        exe = build_libtorch_bench(args, torch)
+        if exe:
+            benches["libtorch"] = exe
+            torch_label = "libtorch " + torch[2]
+    if torch is None and not args.no_torch:
+        log("no torch install found (tried %s): libtorch is skipped; make one with\n"
+            "  python3 -m venv /tmp/torch213 && /tmp/torch213/bin/pip install torch==2.13.0" %
+            (args.torch_python or ", ".join(TORCH_DEFAULT_PYTHONS)))
+
+    best = time_rounds(args, benches) if benches else {}
+    gg = dict(best.get("gradgen", {}))
+    lt = dict(best.get("libtorch", {}))
+
+    index_res = {}
+    if not args.no_callgrind:
+        if shutil.which("valgrind") is None:
+            log("valgrind not found: instruction counts are skipped (apt-get install valgrind)")
+        else:
+            cg = callgrind_workloads(args, benches, gg)
+            gg.update(cg.get("gradgen", {}))
+            lt.update(cg.get("libtorch", {}))
+            if bench_dir:
+                index_res = index_range(args, os.path.join(bench_dir, "index_range_bench"))
+    report(args, gg, lt, torch_label, index_res)
+    return 0
+
+
+if __name__ == "__main__":
+    try:
+        main(sys.argv[1:])
+    except Exception:  # a benchmark reports; it never fails
+        traceback.print_exc()
+    sys.exit(0)
