@@ -40,6 +40,7 @@
 #include "csrc/scalar.h"
 #include "csrc/util/array_ref.h"
 #include "csrc/util/intrusive_ptr.h"
+#include "csrc/util/macros.h"
 #include "csrc/util/optional_array_ref.h"  // generated signatures: int[]? -> OptionalIntArrayRef
 #include "csrc/util/small_vector.h"
 
@@ -93,6 +94,13 @@ class Tensor {
  public:
   /// Constructs an undefined tensor (what an absent gradient is).
   Tensor() noexcept = default;
+  // Copies and destruction are a reference count; forced inline so that big generated files
+  // pay no call for them (see csrc/util/macros.h).
+  GRADGEN_ALWAYS_INLINE Tensor(const Tensor&) noexcept = default;
+  GRADGEN_ALWAYS_INLINE Tensor(Tensor&&) noexcept = default;
+  GRADGEN_ALWAYS_INLINE Tensor& operator=(const Tensor&) noexcept = default;
+  GRADGEN_ALWAYS_INLINE Tensor& operator=(Tensor&&) noexcept = default;
+  GRADGEN_ALWAYS_INLINE ~Tensor() = default;
   /// Wraps an impl; used by factories and kernels.
   explicit Tensor(intrusive_ptr<TensorImpl> impl) noexcept : impl_(std::move(impl)) {}
 

@@ -162,12 +162,12 @@ struct Node : std::enable_shared_from_this<Node> {
   uint32_t num_outputs() const noexcept { return static_cast<uint32_t>(next_edges_.size()); }
 
   /// Returns true if output i's gradient is needed (its edge is valid).
-  bool should_compute_output(size_t i) const {
+  GRADGEN_ALWAYS_INLINE bool should_compute_output(size_t i) const {
     if (i >= next_edges_.size()) throw_output_out_of_range(i);
     return next_edges_[i].is_valid();
   }
   /// Returns true if any output in any of the ranges is needed.
-  bool should_compute_output(std::initializer_list<IndexRange> ranges) const {
+  GRADGEN_ALWAYS_INLINE bool should_compute_output(std::initializer_list<IndexRange> ranges) const {
     for (const IndexRange& range : ranges) {
       for (size_t i = range.first; i < range.second; ++i) {
         if (should_compute_output(i)) return true;

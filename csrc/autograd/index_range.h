@@ -35,11 +35,16 @@
 #include <vector>
 
 #include "csrc/tensor.h"
+#include "csrc/util/macros.h"
 
 namespace gradgen {
 namespace autograd {
 
 using variable_list = std::vector<Tensor>;
+
+// Note [Index ranges computed at run time] promises that generated apply() costs no more than
+// hard-coded slots. That holds only if these helpers are inlined into apply(), where the
+// constant ranges fold away, hence GRADGEN_ALWAYS_INLINE (csrc/util/macros.h).
 
 /// The half-open range [first, second) of gradient slots that belong to one input.
 using IndexRange = std::pair<size_t, size_t>;
@@ -49,12 +54,12 @@ using IndexRange = std::pair<size_t, size_t>;
 class IndexRangeGenerator {
  public:
   /// Returns the next n slots.
-  constexpr IndexRange range(size_t n) noexcept {
+  GRADGEN_ALWAYS_INLINE constexpr IndexRange range(size_t n) noexcept {
     i_ += n;
     return {i_ - n, i_};
   }
   /// Returns the number of slots handed out so far (the size of grad_inputs).
-  constexpr size_t size() const noexcept { return i_; }
+  GRADGEN_ALWAYS_INLINE constexpr size_t size() const noexcept { return i_; }
 
  private:
   size_t i_ = 0;
@@ -66,8 +71,10 @@ namespace internal {
 }  // namespace internal
 
 /// Stores the gradient of a Tensor input into its slot; `range` must have length 1.
-inline void copy_range(variable_list& out, IndexRange range, const Tensor& t) {
-  if (range.second != range.first + 1 || range.second > out.size()) {
+/// `range` comes from the IndexRangeGenerator that sized `out`, so it is within `out`; only its
+/// length is checked (a constant for a Tensor input: the check folds away).
+GRADGEN_ALWAYS_INLINE void copy_range(variable_list& out, IndexRange range, const Tensor& t) {
+  if (range.second != range.first + 1) {
     internal::throw_copy_range_single(range, out.size());
   }
   out[range.first] = t;
@@ -77,22 +84,22 @@ inline void copy_range(variable_list& out, IndexRange range, const Tensor& t) {
 /// An empty list stands for "no gradient for any element" (what a formula yields
 /// when every incoming gradient is undefined) and leaves the slots undefined;
 /// otherwise the lengths must match.
-inline void copy_range(variable_list& out, IndexRange range, ArrayRef<Tensor> ts) {
+GRADGEN_ALWAYS_INLINE void copy_range(variable_list& out, IndexRange range, ArrayRef<Tensor> ts) {
   if (ts.empty()) return;
-  if (range.second - range.first != ts.size() || range.second > out.size() ||
-      range.first > range.second) {
+  // The formula's list must have one gradient per element of the input list.
+  if (range.second - range.first != ts.size()) {
     internal::throw_copy_range_list(range, out.size(), ts.size());
   }
   for (size_t i = 0; i < ts.size(); ++i) out[range.first + i] = ts[i];
 }
 
 /// Stores the gradients of a Tensor[] input; see the ArrayRef overload.
-inline void copy_range(variable_list& out, IndexRange range, const std::vector<Tensor>& ts) {
+GRADGEN_ALWAYS_INLINE void copy_range(variable_list& out, IndexRange range, const std::vector<Tensor>& ts) {
   copy_range(out, range, ArrayRef<Tensor>(ts));
 }
 
 /// Returns true if any of the tensors is defined.
-inline bool any_variable_defined(const variable_list& variables) {
+GRADGEN_ALWAYS_INLINE bool any_variable_defined(const variable_list& variables) {
   for (const Tensor& v : variables) {
     if (v.defined()) return true;
   }

@@ -17,6 +17,8 @@
 //   intrusive_ptr<Foo> b = a;   // a.use_count() == 2
 #pragma once
 
+#include "csrc/util/macros.h"
+
 #include <atomic>
 #include <cstdint>
 #include <utility>
@@ -49,17 +51,17 @@ class intrusive_ptr {
   /// Takes shared ownership of a freshly created object (its count goes to 1).
   static intrusive_ptr adopt_new(T* fresh) noexcept { return intrusive_ptr(fresh); }
 
-  intrusive_ptr(const intrusive_ptr& other) noexcept : ptr_(other.ptr_) { retain(); }
-  intrusive_ptr(intrusive_ptr&& other) noexcept : ptr_(other.ptr_) { other.ptr_ = nullptr; }
-  intrusive_ptr& operator=(const intrusive_ptr& other) noexcept {
+  GRADGEN_ALWAYS_INLINE intrusive_ptr(const intrusive_ptr& other) noexcept : ptr_(other.ptr_) { retain(); }
+  GRADGEN_ALWAYS_INLINE intrusive_ptr(intrusive_ptr&& other) noexcept : ptr_(other.ptr_) { other.ptr_ = nullptr; }
+  GRADGEN_ALWAYS_INLINE intrusive_ptr& operator=(const intrusive_ptr& other) noexcept {
     intrusive_ptr(other).swap(*this);
     return *this;
   }
-  intrusive_ptr& operator=(intrusive_ptr&& other) noexcept {
+  GRADGEN_ALWAYS_INLINE intrusive_ptr& operator=(intrusive_ptr&& other) noexcept {
     intrusive_ptr(std::move(other)).swap(*this);
     return *this;
   }
-  ~intrusive_ptr() { release(); }
+  GRADGEN_ALWAYS_INLINE ~intrusive_ptr() { release(); }
 
   T* get() const noexcept { return ptr_; }
   T* operator->() const noexcept { return ptr_; }
@@ -69,7 +71,7 @@ class intrusive_ptr {
   uint32_t use_count() const noexcept { return ptr_ ? ptr_->use_count() : 0; }
   /// Drops this handle's reference.
   void reset() noexcept { intrusive_ptr().swap(*this); }
-  void swap(intrusive_ptr& other) noexcept { std::swap(ptr_, other.ptr_); }
+  GRADGEN_ALWAYS_INLINE void swap(intrusive_ptr& other) noexcept { std::swap(ptr_, other.ptr_); }
 
   friend bool operator==(const intrusive_ptr& a, const intrusive_ptr& b) {
     return a.ptr_ == b.ptr_;
@@ -80,10 +82,10 @@ class intrusive_ptr {
 
  private:
   explicit intrusive_ptr(T* fresh) noexcept : ptr_(fresh) { retain(); }
-  void retain() noexcept {
+  GRADGEN_ALWAYS_INLINE void retain() noexcept {
     if (ptr_) ptr_->refcount_.fetch_add(1, std::memory_order_relaxed);
   }
-  void release() noexcept {
+  GRADGEN_ALWAYS_INLINE void release() noexcept {
     if (ptr_ && ptr_->refcount_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
       intrusive_ptr_destroy(ptr_);
     }
