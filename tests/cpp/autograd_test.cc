@@ -14,28 +14,15 @@
 #include "csrc/generated/VariableType.h"
 #include "csrc/ops.h"
 #include "csrc/testing/gradcheck.h"
+#include "tests/cpp/test_util.h"
 
 namespace gradgen {
 namespace {
 
+using test_util::leaf;
+using test_util::values;
+
 using autograd::variable_list;
-
-#define EXPECT_THROW_MESSAGE(statement, exception_type, message)          \
-  do {                                                                     \
-    try {                                                                  \
-      statement;                                                           \
-      ADD_FAILURE() << "expected " #exception_type ": " << (message);      \
-    } catch (const exception_type& e) {                                    \
-      EXPECT_EQ(std::string(e.what()), std::string(message));              \
-    }                                                                      \
-  } while (0)
-
-Tensor leaf(IntArrayRef sizes, uint64_t seed) { return randn(sizes, seed).set_requires_grad(true); }
-
-std::vector<double> values(const Tensor& t) {
-  Tensor c = t.contiguous();
-  return std::vector<double>(c.data_ptr<double>(), c.data_ptr<double>() + c.numel());
-}
 
 // ---------------------------------------------------------------------------
 // In-place ops

@@ -17,6 +17,7 @@
 #include "csrc/core_kernels.h"
 #include "csrc/generated/VariableType.h"
 #include "csrc/testing/gradcheck.h"
+#include "tests/cpp/test_util.h"
 
 namespace gradgen {
 namespace {
@@ -24,16 +25,6 @@ namespace {
 using autograd::Edge;
 using autograd::Node;
 using autograd::variable_list;
-
-#define EXPECT_THROW_MESSAGE(statement, exception_type, message)          \
-  do {                                                                     \
-    try {                                                                  \
-      statement;                                                           \
-      ADD_FAILURE() << "expected " #exception_type ": " << (message);      \
-    } catch (const exception_type& e) {                                    \
-      EXPECT_EQ(std::string(e.what()), std::string(message));              \
-    }                                                                      \
-  } while (0)
 
 // A node that logs its name when run and passes its (summed) input gradient to
 // every next edge.

@@ -13,19 +13,10 @@
 #include "csrc/generated/VariableType.h"
 #include "csrc/native/simd/vectorized.h"
 #include "csrc/ops.h"
+#include "tests/cpp/test_util.h"
 
 namespace gradgen {
 namespace {
-
-#define EXPECT_THROW_MESSAGE(statement, exception_type, message)          \
-  do {                                                                     \
-    try {                                                                  \
-      statement;                                                           \
-      ADD_FAILURE() << "expected " #exception_type ": " << (message);      \
-    } catch (const exception_type& e) {                                    \
-      EXPECT_EQ(std::string(e.what()), std::string(message));              \
-    }                                                                      \
-  } while (0)
 
 std::vector<double> values(const Tensor& t) {
   Tensor c = to(t, ScalarType::Double).contiguous();

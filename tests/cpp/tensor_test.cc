@@ -10,26 +10,14 @@
 #include <vector>
 
 #include "csrc/core_kernels.h"
+#include "tests/cpp/test_util.h"
 
 namespace gradgen {
 namespace {
 
+using test_util::values;
+
 // Expects `statement` to throw `exception_type` whose what() equals `message`.
-#define EXPECT_THROW_MESSAGE(statement, exception_type, message)          \
-  do {                                                                     \
-    try {                                                                  \
-      statement;                                                           \
-      ADD_FAILURE() << "expected " #exception_type ": " << (message);      \
-    } catch (const exception_type& e) {                                    \
-      EXPECT_EQ(std::string(e.what()), std::string(message));              \
-    }                                                                      \
-  } while (0)
-
-std::vector<double> values(const Tensor& t) {
-  Tensor c = t.contiguous();
-  return std::vector<double>(c.data_ptr<double>(), c.data_ptr<double>() + c.numel());
-}
-
 TEST(ArrayRefTest, ViewsVectorsListsAndSingleElements) {
   std::vector<int64_t> v = {1, 2, 3};
   IntArrayRef from_vector = v;
