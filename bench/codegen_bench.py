@@ -33,6 +33,11 @@ import time
 import zipfile
 from typing import Dict, List, Optional, Sequence, Tuple
 
+from bench_util import action_env as _action_env
+from bench_util import codegen_launcher, runfiles_dir as _runfiles_dir
+from bench_util import say as _say
+from bench_util import workspace_dir as _workspace_dir
+
 TARGET_RATIO = 4.0
 TORCH_LABEL = "PyTorch torchgen gen_autograd"
 
@@ -107,42 +112,6 @@ _COMPARABLE = ("imports", "parse declarations", "load derivatives", "match infos
                "Functions (render+write)", "VariableType (render+write)")
 
 _CHECK_TORCHGEN = "import torchgen, os, sys; print(os.path.dirname(os.path.dirname(os.path.abspath(torchgen.__file__))))"
-
-
-def _say(msg: str = "") -> None:
-    print(msg, flush=True)
-
-
-def _workspace_dir() -> str:
-    ws = os.environ.get("BUILD_WORKSPACE_DIRECTORY")
-    if ws:
-        return ws
-    # Runfiles hold symlinks to the sources: the real path of this file is in the work tree.
-    return os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
-
-
-def _runfiles_dir() -> Optional[str]:
-    here = os.path.abspath(__file__)
-    m = re.match(r"(.*\.runfiles)/", here)
-    if m:
-        return m.group(1)
-    d = os.environ.get("RUNFILES_DIR")
-    return d if d and os.path.isdir(d) else None
-
-
-def _action_env(extra: Optional[Dict[str, str]] = None, keep_pythonpath: bool = False) -> Dict[str, str]:
-    """The environment of a Bazel action (see .bazelrc): fixed PATH, no bytecode written."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "RUNFILES", "BUILD_"))}
-    env.update(
-        PATH="/bin:/usr/bin:/usr/local/bin",
-        PYTHONDONTWRITEBYTECODE="1",
-        PYTHONNOUSERSITE="1",
-        PYTHONHASHSEED="0",
-    )
-    if keep_pythonpath and "PYTHONPATH" in os.environ:
-        env["PYTHONPATH"] = os.environ["PYTHONPATH"]
-    env.update(extra or {})
-    return env
 
 
 def _pinned_pythonpath() -> List[str]:
@@ -327,8 +296,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     ]  # fmt: skip
     cmds = []
     pinned_env = _action_env({"PYTHONPATH": os.pathsep.join(_pinned_pythonpath())})
-    if runfiles and os.path.exists(os.path.join(runfiles, "gradgen/tools/codegen/gen_autograd")):
-        launcher = os.path.join(runfiles, "gradgen/tools/codegen/gen_autograd")
+    launcher = codegen_launcher()
+    if launcher:
         script = os.path.join(runfiles, "gradgen/tools/codegen/gen_autograd.py")
         cmds.append(Cmd("gradgen (Bazel launcher, as the rule runs it)", [launcher] + gen_args, _action_env()))
     else:

@@ -42,6 +42,8 @@ import tempfile
 import time
 from typing import Dict, List, Optional, Sequence, Tuple
 
+from bench_util import action_env, codegen_command, say, workspace_dir
+
 NAMESPACE = "scale"
 INCLUDE_PREFIX = "scale/generated"
 FORMULA_HEADER = "scale/formulas.h"
@@ -98,35 +100,6 @@ Tensor scale_backward(const Tensor& grad, double alpha, gradgen::IntArrayRef dim
 }  // namespace formulas
 }  // namespace scale
 """
-
-
-def say(msg: str = "") -> None:
-    print(msg, flush=True)
-
-
-def workspace_dir() -> str:
-    ws = os.environ.get("BUILD_WORKSPACE_DIRECTORY")
-    if ws:
-        return ws
-    return os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
-
-
-def codegen_command() -> List[str]:
-    """The codegen as the rule runs it: the launcher from runfiles (else the script)."""
-    here = os.path.abspath(__file__)
-    m = re.match(r"(.*\.runfiles)/", here)
-    runfiles = m.group(1) if m else os.environ.get("RUNFILES_DIR")
-    if runfiles:
-        launcher = os.path.join(runfiles, "gradgen", "tools", "codegen", "gen_autograd")
-        if os.path.exists(launcher):
-            return [launcher]
-    return [sys.executable, os.path.join(workspace_dir(), "tools", "codegen", "gen_autograd.py")]
-
-
-def action_env() -> Dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "RUNFILES", "BUILD_"))}
-    env.update(PATH="/bin:/usr/bin:/usr/local/bin", PYTHONDONTWRITEBYTECODE="1", PYTHONNOUSERSITE="1", PYTHONHASHSEED="0")
-    return env
 
 
 def write_spec(directory: str, ops: int) -> Dict[str, int]:
