@@ -14,6 +14,8 @@ AutogradCodegenInfo = provider(
         "include_prefix": "string: what generated code is included as: `#include \"<include_prefix>/VariableType.h\"`.",
         "namespace": "string: C++ namespace of the generated API.",
         "shards": "int: how many shards the nodes and the API were split into (the `shards` attribute).",
+        "python_headers": "depset[File]: python_functions.h, declaring `<namespace>::python::bind_generated(nanobind::module_&)`.",
+        "python_sources": "depset[File]: python_functions[_<k>].cpp, the nanobind bindings of every op (one per shard).",
     },
 )
 
@@ -43,15 +45,30 @@ def _shard_suffix(k, shards):
     return "" if shards == 1 else "_%d" % k
 
 def generated_file_names(shards):
-    """Returns (headers, sources) generated for `shards`; mirrors gen_autograd.output_names()."""
+    """Returns the names generated for `shards`: a struct of lists `headers`, `sources` (the C++
+    library's), `python_headers`, `python_sources` (the Python bindings') and `all` (with
+    manifest.json).
+
+    gen_autograd.output_names() computes the same list; the action is handed this one
+    (`--expected_outputs`) and fails, naming the difference, if the two ever disagree.
+    """
     headers = ["Functions.h", "VariableType.h", "NativeFunctions.h"]
     sources = []
+    python_sources = []
     for k in range(shards):
         sfx = _shard_suffix(k, shards)
         sources += ["Functions%s.cpp" % sfx, "VariableType%s.cpp" % sfx]
+        python_sources.append("python_functions%s.cpp" % sfx)
         if shards > 1:
             headers.append("Functions%s.h" % sfx)
-    return headers, sources
+    python_headers = ["python_functions.h"]
+    return struct(
+        headers = headers,
+        sources = sources,
+        python_headers = python_headers,
+        python_sources = python_sources,
+        all = headers + sources + python_headers + python_sources + ["manifest.json"],
+    )
 
 def _is_identifier(s):
     """True if `s` is a C++ identifier (ASCII letters, digits, `_`; not starting with a digit)."""
@@ -109,11 +126,14 @@ def _check_attrs(ctx):
 
 def _autograd_codegen_impl(ctx):
     _check_attrs(ctx)
-    header_names, source_names = generated_file_names(ctx.attr.shards)
+    names = generated_file_names(ctx.attr.shards)
     prefix = ctx.attr.out_dir + "/"
-    headers = [ctx.actions.declare_file(prefix + n) for n in header_names]
-    sources = [ctx.actions.declare_file(prefix + n) for n in source_names]
+    headers = [ctx.actions.declare_file(prefix + n) for n in names.headers]
+    sources = [ctx.actions.declare_file(prefix + n) for n in names.sources]
+    python_headers = [ctx.actions.declare_file(prefix + n) for n in names.python_headers]
+    python_sources = [ctx.actions.declare_file(prefix + n) for n in names.python_sources]
     manifest = ctx.actions.declare_file(prefix + "manifest.json")
+    outputs = headers + sources + python_headers + python_sources + [manifest]
 
     # Generated files include each other as "<package>/<out_dir>/X.h": the package path, relative
     # to its repository's root, which Bazel puts on the include path for bin-dir files too.
@@ -134,12 +154,13 @@ def _autograd_codegen_impl(ctx):
     args.add_all(_GRADGEN_FORMULA_NAMESPACES + ctx.attr.formula_namespaces, before_each = "--formula_namespace")
     if ctx.attr.missing_derivative != "error":
         args.add("--missing_derivative", ctx.attr.missing_derivative)
+    args.add("--expected_outputs", ",".join(names.all))
 
     ctx.actions.run(
         executable = ctx.executable._codegen,
         arguments = [args],
         inputs = [ctx.file.functions, ctx.file.derivatives],
-        outputs = headers + sources + [manifest],
+        outputs = outputs,
         mnemonic = "GradgenCodegen",
         progress_message = "Generating autograd code from %s" % ctx.file.derivatives.short_path,
         env = {
@@ -149,7 +170,7 @@ def _autograd_codegen_impl(ctx):
         },
     )
     return [
-        DefaultInfo(files = depset(headers + sources + [manifest])),
+        DefaultInfo(files = depset(outputs)),
         AutogradCodegenInfo(
             headers = depset(headers),
             sources = depset(sources),
@@ -157,10 +178,14 @@ def _autograd_codegen_impl(ctx):
             include_prefix = include_prefix,
             namespace = ctx.attr.namespace,
             shards = ctx.attr.shards,
+            python_headers = depset(python_headers),
+            python_sources = depset(python_sources),
         ),
         OutputGroupInfo(
             headers = depset(headers),
             sources = depset(sources),
+            python_headers = depset(python_headers),
+            python_sources = depset(python_sources),
             manifest = depset([manifest]),
         ),
     ]
@@ -171,7 +196,9 @@ autograd_codegen = rule(
 
 Outputs, under `<package>/<out_dir>/`: Functions.h, Functions[_<k>].h/.cpp (Backward nodes),
 VariableType.h, VariableType[_<k>].cpp (the differentiable API), NativeFunctions.h (kernel
-declarations you implement) and manifest.json. Output groups: `headers`, `sources`, `manifest`.
+declarations you implement), python_functions.h and python_functions[_<k>].cpp (nanobind bindings of
+every op, compiled only by `autograd_python_module`) and manifest.json. Output groups: `headers`,
+`sources`, `python_headers`, `python_sources`, `manifest`.
 """,
     attrs = {
         "functions": attr.label(

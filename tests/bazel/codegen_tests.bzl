@@ -86,15 +86,21 @@ def _provider_test_impl(ctx):
     asserts.equals(env, ctx.attr.expected_namespace, info.namespace, "AutogradCodegenInfo.namespace")
     asserts.equals(env, ctx.attr.expected_shards, info.shards, "AutogradCodegenInfo.shards")
 
+    asserts.equals(env, ["python_functions.h"], _basenames(info.python_headers.to_list()), "AutogradCodegenInfo.python_headers")
+    asserts.equals(env, sorted(ctx.attr.expected_python_sources), _basenames(info.python_sources.to_list()), "AutogradCodegenInfo.python_sources")
+
     # Generated files are included as "<include_prefix>/X.h": their short paths say so.
-    for f in info.headers.to_list() + info.sources.to_list() + [info.manifest]:
+    python = info.python_headers.to_list() + info.python_sources.to_list()
+    for f in info.headers.to_list() + info.sources.to_list() + python + [info.manifest]:
         asserts.equals(env, ctx.attr.expected_include_prefix + "/" + f.basename, f.short_path, "short path of " + f.basename)
 
     groups = target[OutputGroupInfo]
     asserts.equals(env, info.headers.to_list(), groups.headers.to_list(), "output group headers")
     asserts.equals(env, info.sources.to_list(), groups.sources.to_list(), "output group sources")
     asserts.equals(env, [info.manifest], groups.manifest.to_list(), "output group manifest")
-    everything = info.headers.to_list() + info.sources.to_list() + [info.manifest]
+    asserts.equals(env, info.python_headers.to_list(), groups.python_headers.to_list(), "output group python_headers")
+    asserts.equals(env, info.python_sources.to_list(), groups.python_sources.to_list(), "output group python_sources")
+    everything = info.headers.to_list() + info.sources.to_list() + python + [info.manifest]
     asserts.equals(env, _basenames(everything), _basenames(target[DefaultInfo].files.to_list()), "DefaultInfo.files")
     return analysistest.end(env)
 
@@ -102,6 +108,7 @@ provider_test = analysistest.make(
     _provider_test_impl,
     attrs = {
         "expected_headers": attr.string_list(doc = "list[str]: basenames of AutogradCodegenInfo.headers."),
+        "expected_python_sources": attr.string_list(doc = "list[str]: basenames of AutogradCodegenInfo.python_sources."),
         "expected_sources": attr.string_list(doc = "list[str]: basenames of AutogradCodegenInfo.sources."),
         "expected_include_prefix": attr.string(doc = "str: AutogradCodegenInfo.include_prefix."),
         "expected_namespace": attr.string(doc = "str: AutogradCodegenInfo.namespace."),
@@ -209,6 +216,8 @@ def codegen_test_suite(name):
             "VariableType.cpp",
             "VariableType.h",
             "manifest.json",
+            "python_functions.cpp",
+            "python_functions.h",
         ],
         expected_include_prefix = "tests/bazel/generated",
         expected_namespace = "gradgen",
@@ -232,11 +241,12 @@ def codegen_test_suite(name):
     )
     three_headers = ["Functions.h", "Functions_0.h", "Functions_1.h", "Functions_2.h", "NativeFunctions.h", "VariableType.h"]
     three_sources = ["Functions_0.cpp", "Functions_1.cpp", "Functions_2.cpp", "VariableType_0.cpp", "VariableType_1.cpp", "VariableType_2.cpp"]
+    three_python = ["python_functions.h", "python_functions_0.cpp", "python_functions_1.cpp", "python_functions_2.cpp"]
     codegen_action_test(
         name = "three_shards_action_test",
         target_under_test = ":three_shards",
         expected_specs = ["tests/bazel/" + _DERIVATIVES, "tests/bazel/" + _FUNCTIONS],
-        expected_outputs = three_headers + three_sources + ["manifest.json"],
+        expected_outputs = three_headers + three_sources + three_python + ["manifest.json"],
         expected_include_prefix = "tests/bazel/gen/three",
         expected_namespace = "demo::ops",
         expected_shards = 3,
@@ -247,6 +257,7 @@ def codegen_test_suite(name):
         target_under_test = ":three_shards",
         expected_headers = three_headers,
         expected_sources = three_sources,
+        expected_python_sources = three_python[1:],
         expected_include_prefix = "tests/bazel/gen/three",
         expected_namespace = "demo::ops",
         expected_shards = 3,
@@ -256,6 +267,7 @@ def codegen_test_suite(name):
         target_under_test = ":one_shard",
         expected_headers = ["Functions.h", "NativeFunctions.h", "VariableType.h"],
         expected_sources = ["Functions.cpp", "VariableType.cpp"],
+        expected_python_sources = ["python_functions.cpp"],
         expected_include_prefix = "tests/bazel/generated",
         expected_namespace = "gradgen",
         expected_shards = 1,

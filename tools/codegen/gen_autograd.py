@@ -44,7 +44,7 @@ if __name__ == "__main__":
 from absl import app, flags  # noqa: E402
 from mako.template import Template  # noqa: E402
 
-from tools.codegen import gen_autograd_functions, gen_variable_type  # noqa: E402
+from tools.codegen import gen_autograd_functions, gen_python_functions, gen_variable_type  # noqa: E402
 from tools.codegen.autogen import add_autogen_variants  # noqa: E402
 from tools.codegen.errors import SpecError  # noqa: E402
 from tools.codegen.load_derivatives import DifferentiabilityInfo, is_composite_implicit, load_derivatives  # noqa: E402
@@ -84,6 +84,12 @@ flags.DEFINE_bool(
     "CompositeImplicitAutograd (its kernel composes differentiable ops), so it needs no formula.",
 )
 flags.DEFINE_integer("shards", 1, "Split Functions.cpp and VariableType.cpp into this many files each.", lower_bound=1)
+flags.DEFINE_list(
+    "expected_outputs",
+    None,
+    "The file names the caller declared (the Bazel rule's list); the run fails, naming the "
+    "difference, when they are not exactly the files it writes.",
+)
 flags.DEFINE_bool("timing", False, "Print the time of each phase to stderr.")
 flags.DEFINE_bool("report_import_origins", False, "Print where yaml, mako and absl were imported from, then exit.")
 
@@ -114,10 +120,10 @@ def shard_of(key: str, shards: int) -> int:
 
 def output_names(shards: int) -> List[str]:
     """Every file a run writes, known before it runs (the Bazel rule declares exactly these)."""
-    names = ["Functions.h", "VariableType.h", "NativeFunctions.h", "manifest.json"]
+    names = ["Functions.h", "VariableType.h", "NativeFunctions.h", "python_functions.h", "manifest.json"]
     for k in range(shards):
         sfx = shard_suffix(k, shards)
-        names += [f"Functions{sfx}.cpp", f"VariableType{sfx}.cpp"]
+        names += [f"Functions{sfx}.cpp", f"VariableType{sfx}.cpp", f"python_functions{sfx}.cpp"]
         if shards > 1:
             names.append(f"Functions{sfx}.h")
     return names
@@ -215,9 +221,37 @@ def generate(
         includes=[] if shards == 1 else [f"{include_prefix}/Functions_{k}.h" for k in range(shards)],
         **common,
     )
+    out.update(_python_files(functions, shards, common))
     manifest = {"nodes": [gen_autograd_functions.manifest_node(i) for i in node_infos]}
     out["manifest.json"] = json.dumps(manifest, indent=1, sort_keys=False) + "\n"
     timer.lap("render")
+    return out
+
+
+def _c_string(text: str) -> str:
+    """`text` as a C++ string literal."""
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _python_files(functions: Sequence[NativeFunction], shards: int, common: dict) -> Dict[str, str]:
+    """python_functions.h and one python_functions[_k].cpp per shard (gen_python_functions.py)."""
+    groups, skipped = gen_python_functions.python_groups(functions, gen_variable_type.cpp_name)
+    out = {
+        "python_functions.h": _render(
+            "python_functions.h", shards=shards, shard_suffix=lambda k: f"_{k}", **common
+        )
+    }
+    for k, shard in enumerate(gen_python_functions.shards_of(groups, skipped, shards, shard_of)):
+        named = {g.named_tuple[0]: g.named_tuple[1] for g in shard.groups if g.named_tuple}
+        out[f"python_functions{shard_suffix(k, shards)}.cpp"] = _render(
+            "python_functions.cpp",
+            groups=shard.groups,
+            skipped=shard.skipped,
+            named_tuples=sorted(named.items()),
+            suffix=f"_{k}",
+            c_string=_c_string,
+            **common,
+        )
     return out
 
 
@@ -276,6 +310,17 @@ def main(argv: List[str]) -> int:
     except OSError as e:
         print(f"gen_autograd: {e.filename or ''}: {e.strerror}", file=sys.stderr)
         return 1
+    if FLAGS.expected_outputs is not None and sorted(FLAGS.expected_outputs) != sorted(files):
+        extra = sorted(set(files) - set(FLAGS.expected_outputs))
+        missing = sorted(set(FLAGS.expected_outputs) - set(files))
+        print(
+            "gen_autograd: the caller's file list disagrees with the files generated "
+            f"(generated but not expected: {', '.join(extra) or 'none'}; expected but not generated: "
+            f"{', '.join(missing) or 'none'}); bazel/private/codegen.bzl generated_file_names() and "
+            "gen_autograd.output_names() must list the same files",
+            file=sys.stderr,
+        )
+        return 2
     timer = _Timer(FLAGS.timing)
     write_outputs(FLAGS.out_dir, files)
     timer.lap("write")

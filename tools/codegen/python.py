@@ -1,0 +1,312 @@
+"""Translates op declarations into Python signatures, as PyTorch's Python bindings spell them.
+
+This is the Python counterpart of cpp.py: one place answers "how is this argument passed from
+Python, and how is it handed on to the C++ API". gen_python_functions.py only formats what is
+computed here. The rules follow PyTorch's `gen_python_functions` / python_arg_parser:
+
+  - every declaration whose variants include `function` is a function `gradgen.<name>`, and
+    every one whose variants include `method` a method of `gradgen.Tensor` (its `self` is the
+    object the method is called on);
+  - declarations that share a Python name form one overloaded function: `add.Tensor`,
+    `add.Scalar` and `add.out` are all `gradgen.add`, and the call picks the first overload
+    whose parameters accept the arguments; `out=` variants take their outputs as the
+    keyword-only `out` argument;
+  - in a function, the argument `self` is called `input` (`gradgen.add(input, other)`);
+  - schema defaults are Python defaults, arguments after `*` are keyword-only, `T?` accepts None,
+    lists accept any sequence (an `int[N]` also a single int), `Scalar` an int, float or bool;
+  - outputs the op writes to are returned as the very object passed in (`x.add_(y) is x`), tuple
+    returns with names become named tuples (`gradgen.max(x, 0).values`), `Tensor[]` returns
+    tuples.
+
+The C++ types of the binding's parameters are those of csrc/python/bind.h's casters.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+from tools.codegen import cpp
+from tools.codegen.model import Argument, BaseTy, BaseType, FunctionSchema, ListType, OptionalType, Type
+
+# Parameter types of the generated lambdas, by schema base type (no `?`, no list).
+_BASE_PARAM_TYPES = {
+    BaseTy.Tensor: "::gradgen::Tensor",
+    BaseTy.int: "int64_t",
+    BaseTy.SymInt: "int64_t",
+    BaseTy.float: "double",
+    BaseTy.bool: "bool",
+    BaseTy.str: "std::string",
+    BaseTy.Scalar: "::gradgen::Scalar",
+    BaseTy.ScalarType: "::gradgen::ScalarType",
+    BaseTy.Generator: "::gradgen::Generator",
+    BaseTy.Layout: "::gradgen::Layout",
+    BaseTy.Device: "::gradgen::Device",
+    BaseTy.MemoryFormat: "::gradgen::MemoryFormat",
+}
+
+_INT_LIST = "::gradgen::python::IntList"
+
+# Defaults naming enum values, as Python objects made from their C++ value.
+_ENUM_DEFAULTS = {
+    "contiguous_format": "::gradgen::MemoryFormat::Contiguous",
+    "preserve_format": "::gradgen::MemoryFormat::Preserve",
+    "strided": "::gradgen::Layout::Strided",
+}
+
+# `ScalarType? dtype=long`: dtype defaults by their schema names.
+_SCALAR_TYPE_DEFAULTS = {
+    "float": "::gradgen::ScalarType::Float",
+    "double": "::gradgen::ScalarType::Double",
+    "long": "::gradgen::ScalarType::Long",
+    "bool": "::gradgen::ScalarType::Bool",
+}
+
+# `int reduction=Mean`: the values of ATen's Reduction enum, which Python passes as ints.
+_REDUCTION_DEFAULTS = {"None_": 0, "Mean": 1, "Sum": 2}
+
+
+class Unbindable(Exception):
+    """A declaration Python cannot call: the message says which argument or return, and why."""
+
+
+@dataclass(frozen=True)
+class PyParam:
+    """One parameter of a binding: its Python name and how the C++ lambda receives it."""
+
+    # The Python name: `input` for a function's `self`, else the schema's name.
+    name: str
+    # The lambda's parameter type: `const ::gradgen::Tensor&`, `std::optional<int64_t>`.
+    cpp_type: str
+    # Whether None is accepted (the schema type is optional).
+    nullable: bool
+    # The default as a C++ expression making a Python object (`nanobind::int_(1)`), or None.
+    default: Optional[str]
+    # Whether it comes after `*`.
+    kwarg_only: bool
+
+
+@dataclass(frozen=True)
+class PyReturn:
+    """How the lambda returns the C++ API's result."""
+
+    # "void", "value" (the result converted as is), "self" (the Python object of an argument the
+    # op wrote to), "tuple" (a Tensor[] as a tuple), "named_tuple", "outs" (the objects passed as
+    # `out=(a, b)`, as a named tuple when `fields` are given, else a tuple).
+    kind: str
+    # For "self": the local variable holding that argument.
+    argument: Optional[str] = None
+    # For "named_tuple" (and "outs" with names): the field names, in order.
+    fields: tuple[str, ...] = ()
+    # For "outs": how many.
+    count: int = 0
+
+
+@dataclass(frozen=True)
+class PyOverload:
+    """One overload of a Python function or method: one declaration, seen from Python."""
+
+    # The declaration's schema, as written: the overload's docstring.
+    schema: str
+    # The operator with its overload, for messages: `max.dim_max`.
+    op_name: str
+    # The Python-visible parameters, in Python order (a method's `self` excluded).
+    params: tuple[PyParam, ...]
+    # For a method, the lambda's first parameter (the object itself): `::gradgen::Tensor& self`.
+    self_param: Optional[str]
+    # The C++ API call's arguments, in schema order, as expressions of the lambda's parameters.
+    call_args: tuple[str, ...]
+    # The C++ API function, unqualified: `add`, `add_`, `add_out`.
+    cpp_name: str
+    # What the lambda returns.
+    returns: PyReturn
+
+
+@dataclass(frozen=True)
+class PyGroup:
+    """Every overload of one Python name, in the order a call tries them."""
+
+    # `add`, `add_`, `max`.
+    name: str
+    # "function" (a function of the module) or "method" (of gradgen.Tensor).
+    kind: str
+    overloads: tuple[PyOverload, ...]
+    # The named tuple type its overloads return, if any: (type name, fields).
+    named_tuple: Optional[tuple[str, tuple[str, ...]]]
+
+
+def python_name(func: FunctionSchema) -> str:
+    """The Python name: the operator name without overload (`add_`, `__iand__`,
+    `foo_functional`); out= variants share the name of their functional op."""
+    return str(func.name.name)
+
+
+def _elem_param_type(t: Type, what: str) -> str:
+    if isinstance(t, BaseType):
+        if t.name in _BASE_PARAM_TYPES:
+            return _BASE_PARAM_TYPES[t.name]
+        raise Unbindable(f"{what} has type {t}, which has no Python conversion")
+    if isinstance(t, ListType):
+        elem = t.elem
+        if isinstance(elem, BaseType) and elem.name in (BaseTy.int, BaseTy.SymInt):
+            return _INT_LIST
+        if isinstance(elem, BaseType) and elem.name is BaseTy.bool and t.size is not None:
+            return f"std::array<bool, {t.size}>"
+        if isinstance(elem, BaseType) and elem.name in (BaseTy.Tensor, BaseTy.float, BaseTy.Scalar):
+            return f"std::vector<{_BASE_PARAM_TYPES[elem.name]}>"
+        if isinstance(elem, OptionalType) and cpp.is_tensor(elem):
+            return "std::vector<std::optional<::gradgen::Tensor>>"
+    raise Unbindable(f"{what} has type {t}, which has no Python conversion")
+
+
+def _param_type(a: Argument, what: str) -> str:
+    t = a.type
+    if isinstance(t, OptionalType):
+        return f"std::optional<{_elem_param_type(t.elem, what)}>"
+    ty = _elem_param_type(t, what)
+    if isinstance(t, BaseType) and t.name is BaseTy.Tensor:
+        return "::gradgen::Tensor&" if a.is_write else "const ::gradgen::Tensor&"
+    return ty
+
+
+def _call_arg(a: Argument, local: str) -> str:
+    """The C++ API argument made of the lambda's parameter `local`."""
+    t = a.type
+    if isinstance(t, OptionalType) and isinstance(t.elem, ListType) and _elem_param_type(t.elem, "") == _INT_LIST:
+        return f"::gradgen::python::optional_int_list({local})"
+    if isinstance(t, OptionalType) and isinstance(t.elem, BaseType) and t.elem.name is BaseTy.str:
+        return f"::gradgen::python::optional_string_view({local})"
+    return local
+
+
+def _default(a: Argument) -> Optional[str]:
+    """The schema default as a C++ expression that makes the Python object."""
+    d = a.default
+    if d is None:
+        return None
+    if d == "None":
+        return "nanobind::none()"
+    if d in ("True", "False"):
+        return f"nanobind::bool_({d.lower()})"
+    if d in _REDUCTION_DEFAULTS:
+        return f"nanobind::int_({_REDUCTION_DEFAULTS[d]})"
+    if d in _ENUM_DEFAULTS:
+        return f"nanobind::cast({_ENUM_DEFAULTS[d]})"
+    if a.type.is_base_ty_like(BaseTy.ScalarType) and d in _SCALAR_TYPE_DEFAULTS:
+        return f"nanobind::cast({_SCALAR_TYPE_DEFAULTS[d]})"
+    if d[:1] in "\"'":
+        return f"nanobind::str({cpp.default_value(a)})"
+    if d.startswith("[") and d.endswith("]"):
+        items = [x.strip() for x in d[1:-1].split(",") if x.strip()]
+        return "nanobind::make_tuple(" + ", ".join(_number(x, a) for x in items) + ")"
+    return _number(d, a)
+
+
+def _number(text: str, a: Argument) -> str:
+    try:
+        int(text)
+        is_int = True
+    except ValueError:
+        is_int = False
+    t = a.type.elem if isinstance(a.type, OptionalType) else a.type
+    if isinstance(t, BaseType) and t.name is BaseTy.float:
+        is_int = False
+    if is_int:
+        return f"nanobind::int_({text})"
+    try:
+        float(text)
+    except ValueError:
+        raise Unbindable(f"default {a.name}={text} has no Python spelling") from None
+    literal = text if any(c in text for c in ".eE") or "inf" in text or "nan" in text else text + ".0"
+    if literal in ("inf", "-inf", "nan"):
+        literal = {"inf": "INFINITY", "-inf": "-INFINITY", "nan": "NAN"}[literal]
+    return f"nanobind::float_({literal})"
+
+
+def _returns(func: FunctionSchema, locals_by_arg: dict[str, str]) -> PyReturn:
+    rets = func.returns
+    if not rets:
+        return PyReturn("void")
+    written = [r for r in rets if r.is_write]
+    if written and len(func.arguments.out) > 1:
+        if len(written) != len(rets) or len(rets) != len(func.arguments.out):
+            raise Unbindable("its returns are not exactly its out arguments")
+        names = tuple(r.name for r in rets) if all(r.name for r in rets) else ()
+        return PyReturn("outs", fields=names, count=len(rets))
+    if written:
+        if len(rets) != 1:
+            raise Unbindable("it returns several outputs it writes to, which Python bindings do not support yet")
+        target = next(
+            (a for a in func.arguments.flat_all if a.annotation is not None and a.annotation == rets[0].annotation),
+            None,
+        )
+        if target is None or not cpp.is_tensor(target.type):
+            raise Unbindable("its written return matches no Tensor argument")
+        return PyReturn("self", argument=locals_by_arg[target.name])
+    for r in rets:
+        if r.type.is_tensor_like() and not (cpp.is_tensor(r.type) or cpp.is_tensor_list(r.type)):
+            raise Unbindable(f"return type {r.type} has no Python conversion")
+    if len(rets) == 1:
+        return PyReturn("tuple" if cpp.is_tensor_list(rets[0].type) else "value")
+    if any(cpp.is_tensor_list(r.type) for r in rets):
+        raise Unbindable("it returns a Tensor[] inside a tuple, which Python bindings do not support yet")
+    if all(r.name for r in rets):
+        return PyReturn("named_tuple", fields=tuple(r.name for r in rets))
+    return PyReturn("value")
+
+
+def overload(func: FunctionSchema, cpp_name: str, kind: str) -> PyOverload:
+    """The binding of `func` as a function (kind "function") or a method ("method").
+    Raises Unbindable when Python cannot call it."""
+    args = func.arguments
+    is_method = kind == "method"
+    if is_method and (args.self_arg is None or not cpp.is_tensor(args.self_arg.type) or isinstance(args.self_arg.type, OptionalType)):
+        raise Unbindable("a method needs a `Tensor self` argument")
+    arg_names = {a.name for a in args.flat_all}
+    params: list[PyParam] = []
+    locals_by_arg: dict[str, str] = {}
+    self_param = None
+    several_outs = len(args.out) > 1
+    for a in args.flat_all:
+        what = f"argument '{a.name}'"
+        if several_outs and a in args.out:
+            continue
+        if is_method and a is args.self_arg:
+            self_param = f"{_param_type(a, what)} self"
+            locals_by_arg[a.name] = "self"
+            continue
+        pyname = a.name
+        if a.name == "self" and "input" not in arg_names:
+            pyname = "input"
+        kwarg_only = a not in args.positional
+        params.append(PyParam(pyname, _param_type(a, what), isinstance(a.type, OptionalType), _default(a), kwarg_only))
+        locals_by_arg[a.name] = pyname
+    if several_outs:
+        # `out=(a, b)`: pointers to the Tensors inside the Python objects, so that the op writes
+        # into them and the result is those very objects.
+        if not all(cpp.is_tensor(a.type) and not isinstance(a.type, OptionalType) for a in args.out):
+            raise Unbindable("its out arguments are not all Tensors")
+        params.append(PyParam("out", "std::vector<::gradgen::Tensor*>", False, None, True))
+        for i, a in enumerate(args.out):
+            locals_by_arg[a.name] = f"*out[{i}]"
+    call_args = tuple(_call_arg(a, locals_by_arg[a.name]) for a in args.flat_all)
+    return PyOverload(str(func), str(func.name), tuple(params), self_param, call_args, cpp_name, _returns(func, locals_by_arg))
+
+
+def _specificity(o: PyOverload) -> tuple[int, int]:
+    """Sort key of overloads: those taking Tensors where others take Scalars first (PyTorch
+    tries `add(Tensor, Tensor)` before `add(Tensor, Scalar)`), out= variants last."""
+    scalars = sum(1 for p in o.params if "Scalar" in p.cpp_type and not p.kwarg_only)
+    return (scalars, 1 if any(p.name == "out" for p in o.params) else 0)
+
+
+def group(name: str, kind: str, overloads: list[PyOverload]) -> PyGroup:
+    """The overloads of one Python name, in the order they are tried, with their named tuple."""
+    ordered = tuple(sorted(overloads, key=_specificity))  # stable: file order among equals
+    fields = {o.returns.fields for o in ordered if o.returns.kind in ("named_tuple", "outs") and o.returns.fields}
+    named_tuple = None
+    if fields:
+        if len(fields) > 1:
+            raise Unbindable(f"the overloads of '{name}' return named tuples with different fields")
+        named_tuple = (name, next(iter(fields)))
+    return PyGroup(name, kind, ordered, named_tuple)
