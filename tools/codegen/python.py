@@ -194,8 +194,10 @@ def _default(a: Argument) -> Optional[str]:
         return f"nanobind::cast({_ENUM_DEFAULTS[d]})"
     if a.type.is_base_ty_like(BaseTy.ScalarType) and d in _SCALAR_TYPE_DEFAULTS:
         return f"nanobind::cast({_SCALAR_TYPE_DEFAULTS[d]})"
-    if d[:1] in "\"'":
-        return f"nanobind::str({cpp.default_value(a)})"
+    if d[:1] == '"':
+        return f"nanobind::str({d})"  # a double-quoted schema string is a valid C++ literal
+    if d[:1] == "'":
+        return 'nanobind::str("' + d[1:-1].replace('"', '\\"') + '")'
     if d.startswith("[") and d.endswith("]"):
         items = [x.strip() for x in d[1:-1].split(",") if x.strip()]
         return "nanobind::make_tuple(" + ", ".join(_number(x, a) for x in items) + ")"
