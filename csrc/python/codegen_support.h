@@ -20,12 +20,6 @@
 namespace gradgen {
 namespace python {
 
-/// `int[]? dim` arrives as an optional IntList; the API takes an OptionalIntArrayRef viewing it
-/// (valid for the call, while the lambda's parameter lives).
-inline OptionalIntArrayRef optional_int_list(const std::optional<IntList>& v) {
-  return v ? OptionalIntArrayRef(IntArrayRef(v->data(), v->size())) : OptionalIntArrayRef();
-}
-
 /// `str? s` arrives as an optional std::string; the API takes an optional string_view.
 inline std::optional<std::string_view> optional_string_view(const std::optional<std::string>& s) {
   return s ? std::optional<std::string_view>(*s) : std::nullopt;
@@ -39,7 +33,7 @@ inline nanobind::tuple to_tuple(std::vector<Tensor>&& tensors) {
 
 /// The class of `gradgen.Tensor`, registered by gradgen._C; `library` names the bindings that
 /// need it in the error raised when `import gradgen` has not happened yet.
-inline nanobind::handle tensor_type(const char* library) {
+inline nanobind::handle tensor_class(const char* library) {
   nanobind::handle type = nanobind::type<Tensor>();
   if (!type.is_valid()) {
     throw std::runtime_error(std::string(library) +

@@ -109,7 +109,7 @@ def test_function_parameters_defaults_and_keyword_only(files):
     assert "std::optional<::gradgen::python::IntList> dim" in s
     assert 'nanobind::arg("dim").none(),' in s  # Tensor?/int[]? accept None
     assert 'nanobind::arg("dtype").none() = nanobind::none(),' in s
-    assert "::gradgen::python::optional_int_list(dim)" in s
+    assert "::gradgen::python::to_optional_ref(dim)" in s
     fill = _binding(text, "function", "fill(")
     assert 'nanobind::arg("mode") = nanobind::str("a\\"b"),' in fill
     assert 'nanobind::arg("p") = nanobind::float_(0.5),' in fill

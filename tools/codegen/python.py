@@ -173,7 +173,7 @@ def _call_arg(a: Argument, local: str) -> str:
     """The C++ API argument made of the lambda's parameter `local`."""
     t = a.type
     if isinstance(t, OptionalType) and isinstance(t.elem, ListType) and _elem_param_type(t.elem, "") == _INT_LIST:
-        return f"::gradgen::python::optional_int_list({local})"
+        return f"::gradgen::python::to_optional_ref({local})"
     if isinstance(t, OptionalType) and isinstance(t.elem, BaseType) and t.elem.name is BaseTy.str:
         return f"::gradgen::python::optional_string_view({local})"
     return local

@@ -52,7 +52,7 @@ nanobind::handle ${name}_return_type;
 
 void bind_functions${suffix}(nanobind::module_& m) {
 % if any(g.kind == "method" for g in groups):
-  nanobind::handle tensor = ::gradgen::python::tensor_type("${namespace}");
+  nanobind::handle tensor = ::gradgen::python::tensor_class("${namespace}");
 % endif
 % for name, fields in named_tuples:
   ${name}_return_type = ::gradgen::python::named_tuple_type("${name}", {${", ".join('"%s"' % f for f in fields)}});

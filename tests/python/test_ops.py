@@ -1,0 +1,351 @@
+"""Every op of specs/native_functions.yaml called from Python through the generated bindings.
+
+SAMPLES has an entry per declaration (by `name.overload`), each calling that overload the way a
+user would (function or method form, keywords, defaults, out=) and checked against finite
+differences in float64 (first and second derivatives) or, for ops without a gradient, against
+values computed here in plain Python. test_every_declaration_has_samples fails for a declared op
+without one, so a new op cannot land without being called from Python.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from typing import Callable, Dict, List, NamedTuple, Sequence
+
+import pytest
+import yaml
+
+import gradgen
+from gradcheck_util import flat, gradcheck, gradgradcheck
+
+SPECS = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "specs")
+
+
+def _rand(shape: Sequence[int], seed: int, lo: float = -1.0, hi: float = 1.0) -> List:
+    rng = random.Random(seed)
+
+    def nest(dims):
+        if not dims:
+            return rng.uniform(lo, hi)
+        return [nest(dims[1:]) for _ in range(dims[0])]
+
+    return nest(list(shape))
+
+
+def leaf(*shape: int, seed: int = 0) -> gradgen.Tensor:
+    return gradgen.tensor(_rand(shape, seed), dtype=gradgen.float64, requires_grad=True)
+
+
+def value(*shape: int, seed: int = 0) -> gradgen.Tensor:
+    return gradgen.tensor(_rand(shape, seed), dtype=gradgen.float64)
+
+
+def positive(*shape: int, seed: int = 0) -> gradgen.Tensor:
+    return gradgen.tensor(_rand(shape, seed, 0.5, 2.0), dtype=gradgen.float64, requires_grad=True)
+
+
+def away_from_zero(*shape: int, seed: int = 0) -> gradgen.Tensor:
+    """Values with |x| >= 0.5, for ops with a kink or a pole at 0."""
+
+    def shift(v):
+        if isinstance(v, list):
+            return [shift(x) for x in v]
+        return v + (0.5 if v >= 0 else -0.5)
+
+    return gradgen.tensor(shift(_rand(shape, seed)), dtype=gradgen.float64, requires_grad=True)
+
+
+def longs(data) -> gradgen.Tensor:
+    return gradgen.tensor(data, dtype=gradgen.int64)
+
+
+def bools(data) -> gradgen.Tensor:
+    return gradgen.tensor(data, dtype=gradgen.bool)
+
+
+class Sample(NamedTuple):
+    desc: str
+    fn: Callable[..., object]
+    inputs: List
+    # Second derivatives too (off for ops whose formulas are not twice differentiable here).
+    second: bool = True
+
+
+def differentiable(*samples: Sample) -> List[Sample]:
+    return list(samples)
+
+
+def unary(fn, domain=leaf) -> List[Sample]:
+    return [
+        Sample("0-dim", fn, [domain(seed=1)]),
+        Sample("[5]", fn, [domain(5, seed=2)]),
+        Sample("[2, 3] as a transposed view", lambda x: fn(x.t()), [domain(3, 2, seed=3)]),
+    ]
+
+
+def binary(fn, a=leaf, b=leaf) -> List[Sample]:
+    return [
+        Sample("[2, 3] and [2, 3]", fn, [a(2, 3, seed=1), b(2, 3, seed=2)]),
+        Sample("[2, 3] and [3] (broadcast)", fn, [a(2, 3, seed=3), b(3, seed=4)]),
+        Sample("0-dim and [2, 2]", fn, [a(seed=5), b(2, 2, seed=6)]),
+    ]
+
+
+# ---------------------------------------------------------------------------------------------
+# Ops without gradients (values checked here) and calls that must behave a certain way
+# ---------------------------------------------------------------------------------------------
+
+
+def check_values(got: gradgen.Tensor, expected: Sequence[float], tol: float = 1e-12) -> None:
+    g = flat(got.tolist())
+    assert len(g) == len(expected), (g, expected)
+    for x, y in zip(g, expected):
+        assert abs(x - y) <= tol * (1 + abs(y)), (g, list(expected))
+
+
+def _out_checks():
+    def mm_out():
+        a, b = value(2, 3, seed=1), value(3, 2, seed=2)
+        out = gradgen.zeros([2, 2], dtype=gradgen.float64)
+        r = gradgen.mm(a, b, out=out)
+        assert r is out
+        check_values(out, flat(gradgen.mm(a, b).tolist()))
+        with pytest.raises((RuntimeError, ValueError), match="mm.out"):
+            gradgen.mm(leaf(2, 3), b, out=out)
+
+    def add_out():
+        a, b = value(2, 3, seed=1), value(3, seed=2)
+        out = gradgen.zeros([2, 3], dtype=gradgen.float64)
+        assert gradgen.add(a, b, alpha=2, out=out) is out
+        check_values(out, [x + 2 * y for x, y in zip(flat(a.tolist()), flat(b.tolist()) * 2)])
+
+    def mul_out():
+        a, b = value(4, seed=3), value(4, seed=4)
+        out = gradgen.zeros([4], dtype=gradgen.float64)
+        assert gradgen.mul(a, b, out=out) is out
+        check_values(out, [x * y for x, y in zip(flat(a.tolist()), flat(b.tolist()))])
+
+    return {"mm.out": mm_out, "add.out": add_out, "mul.out": mul_out}
+
+
+def _value_checks():
+    def zero_():
+        x = value(2, 2)
+        assert x.zero_() is x
+        check_values(x, [0.0] * 4)
+
+    def zeros_like():
+        x = leaf(2, 3)
+        z = gradgen.zeros_like(x, dtype=gradgen.int64)
+        assert z.dtype == gradgen.int64 and not z.requires_grad and list(z.shape) == [2, 3]
+        check_values(z, [0.0] * 6)
+
+    def ones_like():
+        o = gradgen.ones_like(leaf(3))
+        assert o.dtype == gradgen.float64 and not o.requires_grad
+        check_values(o, [1.0] * 3)
+
+    def argmax():
+        x = gradgen.tensor([[1.0, 5.0, 2.0], [7.0, 0.0, 3.0]], dtype=gradgen.float64)
+        check_values(gradgen.argmax(x), [3.0])
+        check_values(x.argmax(dim=1), [1.0, 0.0])
+        assert list(x.argmax(1, keepdim=True).shape) == [2, 1]
+
+    def eq():
+        a = gradgen.tensor([1.0, 2.0, 3.0], dtype=gradgen.float64)
+        b = gradgen.tensor([1.0, 0.0, 3.0], dtype=gradgen.float64)
+        r = gradgen.eq(a, b)
+        assert r.dtype == gradgen.bool and r.tolist() == [True, False, True]
+        assert a.eq(b).tolist() == [True, False, True]
+
+    def native_dropout_backward():
+        g = value(4, seed=2)
+        mask = bools([True, False, True, True])
+        r = gradgen.native_dropout_backward(g, mask, 2.0)
+        check_values(r, [x * 2.0 * m for x, m in zip(flat(g.tolist()), [1, 0, 1, 1])])
+
+    return {
+        "zero_": zero_,
+        "zeros_like": zeros_like,
+        "ones_like": ones_like,
+        "argmax": argmax,
+        "eq.Tensor": eq,
+        "native_dropout_backward": native_dropout_backward,
+    }
+
+
+# ---------------------------------------------------------------------------------------------
+# Differentiable ops
+# ---------------------------------------------------------------------------------------------
+
+
+def _index(i: Sequence[int]) -> gradgen.Tensor:
+    return longs(list(i))
+
+
+SAMPLES: Dict[str, List[Sample]] = {
+    "mm": [
+        Sample("function", gradgen.mm, [leaf(2, 3, seed=1), leaf(3, 4, seed=2)]),
+        Sample("method", lambda a, b: a.mm(b), [leaf(3, 2, seed=3), leaf(2, 2, seed=4)]),
+    ],
+    "t": unary(gradgen.t) + [Sample("method", lambda x: x.t(), [leaf(2, 3)])],
+    "cat": [
+        Sample("a list", lambda a, b, c: gradgen.cat([a, b, c]), [leaf(2, 3, seed=1), leaf(1, 3, seed=2), leaf(2, 3, seed=3)]),
+        Sample("a tuple, dim=1", lambda a, b: gradgen.cat((a, b), dim=1), [leaf(2, 3, seed=4), leaf(2, 1, seed=5)]),
+    ],
+    "narrow": [Sample("method", lambda x: x.narrow(1, 1, 2), [leaf(2, 4)]), Sample("function", lambda x: gradgen.narrow(x, 0, 1, 1), [leaf(3, 2)])],
+    "lincomb": [
+        Sample("two tensors", lambda a, b, c: gradgen.lincomb([a, b], c), [leaf(3, seed=1), leaf(3, seed=2), leaf(2, seed=3)]),
+        Sample("three tensors", lambda a, b, c, d: gradgen.lincomb([a, b, c], d), [leaf(2, 2, seed=4), leaf(2, 2, seed=5), leaf(2, 2, seed=6), leaf(3, seed=7)]),
+    ],
+    "add.Tensor": binary(gradgen.add) + [Sample("alpha=2, method", lambda a, b: a.add(b, alpha=2), [leaf(3, seed=8), leaf(3, seed=9)])],
+    "add_.Tensor": [Sample("method on a clone", lambda a, b: a.clone().add_(b, alpha=0.5), [leaf(2, 3, seed=1), leaf(3, seed=2)])],
+    "add.Scalar": [Sample("a Python float", lambda a: gradgen.add(a, 2.5), [leaf(3)]), Sample("an int, alpha", lambda a: a.add(3, 2), [leaf(2, 2)])],
+    "sub.Tensor": binary(gradgen.sub) + [Sample("alpha", lambda a, b: gradgen.sub(a, b, alpha=3), [leaf(2, seed=4), leaf(2, seed=5)])],
+    "sub_.Tensor": [Sample("method on a clone", lambda a, b: a.clone().sub_(b), [leaf(2, 3, seed=1), leaf(2, 3, seed=2)])],
+    "mul.Tensor": binary(gradgen.mul) + [Sample("method", lambda a, b: a.mul(b), [leaf(4, seed=7), leaf(4, seed=8)])],
+    "mul_.Tensor": [Sample("method on a clone", lambda a, b: a.clone().mul_(b), [leaf(2, 3, seed=1), leaf(3, seed=2)])],
+    "mul.Scalar": [Sample("function", lambda a: gradgen.mul(a, -1.5), [leaf(3)])],
+    "mul_.Scalar": [Sample("method on a clone", lambda a: a.clone().mul_(2.0), [leaf(3)])],
+    "div.Tensor": binary(gradgen.div, b=positive),
+    "div_.Tensor": [Sample("method on a clone", lambda a, b: a.clone().div_(b), [leaf(3, seed=1), positive(3, seed=2)])],
+    "div.Scalar": [Sample("function", lambda a: gradgen.div(a, 4.0), [leaf(2, 2)])],
+    "pow.Tensor_Scalar": [Sample("float exponent", lambda a: gradgen.pow(a, 2.5), [positive(3)]), Sample("method, int", lambda a: a.pow(3), [leaf(2, 2)])],
+    "pow.Tensor_Tensor": [Sample("function", gradgen.pow, [positive(3, seed=1), leaf(3, seed=2)])],
+    "neg": unary(gradgen.neg),
+    "exp": unary(gradgen.exp),
+    "exp_": [Sample("function on a clone", lambda a: gradgen.exp_(a.clone()), [leaf(3)]), Sample("method on a clone", lambda a: a.clone().exp_(), [leaf(2)])],
+    "log": unary(gradgen.log, positive),
+    "tanh": unary(gradgen.tanh),
+    "sigmoid": unary(gradgen.sigmoid),
+    "relu": unary(gradgen.relu, away_from_zero),
+    "relu_": [Sample("method on a clone", lambda a: a.clone().relu_(), [away_from_zero(4)], second=False)],
+    "sin": unary(gradgen.sin),
+    "cos": unary(lambda x: x.cos()),
+    "sqrt": unary(gradgen.sqrt, positive),
+    "abs": unary(gradgen.abs, away_from_zero),
+    "sign": [Sample("zero gradient", gradgen.sign, [away_from_zero(3)])],
+    "reciprocal": unary(gradgen.reciprocal, away_from_zero),
+    "clamp": [
+        Sample("min and max", lambda a: gradgen.clamp(a, -0.5, 0.5), [leaf(6)], second=False),
+        Sample("max only, keyword", lambda a: a.clamp(max=0.2), [leaf(4, seed=3)], second=False),
+    ],
+    "clone": [Sample("function", gradgen.clone, [leaf(2, 3)]), Sample("method, memory_format", lambda a: a.clone(memory_format=gradgen.contiguous_format), [leaf(3)])],
+    "tanh_backward": [Sample("function", gradgen.tanh_backward, [leaf(3, seed=1), leaf(3, seed=2)])],
+    "sigmoid_backward": [Sample("function", gradgen.sigmoid_backward, [leaf(3, seed=1), leaf(3, seed=2)])],
+    "threshold_backward": [Sample("function", lambda g, x: gradgen.threshold_backward(g, x, 0.0), [leaf(4, seed=1), away_from_zero(4, seed=2)])],
+    "sum": [Sample("all", gradgen.sum, [leaf(2, 3)]), Sample("method", lambda x: x.sum(), [leaf(4)])],
+    "sum.dim_IntList": [
+        Sample("an int dim", lambda x: gradgen.sum(x, 1), [leaf(2, 3)]),
+        Sample("a list, keepdim", lambda x: x.sum([0, 1], keepdim=True), [leaf(2, 3, seed=2)]),
+        Sample("dim=None", lambda x: gradgen.sum(x, None), [leaf(2, 2, seed=3)]),
+    ],
+    "mean": [Sample("all", gradgen.mean, [leaf(2, 3)])],
+    "mean.dim": [Sample("negative dim", lambda x: x.mean(-1), [leaf(2, 3)]), Sample("keepdim keyword", lambda x: gradgen.mean(x, [0], keepdim=True), [leaf(3, 2)])],
+    "max.dim": [
+        Sample("values", lambda x: gradgen.max(x, 1).values, [leaf(2, 3)]),
+        Sample("method, unpacked", lambda x: x.max(dim=0, keepdim=True)[0], [leaf(3, 2, seed=2)]),
+    ],
+    "logsumexp": [Sample("int dim", lambda x: gradgen.logsumexp(x, 1), [leaf(2, 3)])],
+    "bmm": [Sample("function", gradgen.bmm, [leaf(2, 2, 3, seed=1), leaf(2, 3, 2, seed=2)])],
+    "matmul": [Sample("2d @ 1d", gradgen.matmul, [leaf(2, 3, seed=1), leaf(3, seed=2)]), Sample("method", lambda a, b: a.matmul(b), [leaf(2, 2, seed=3), leaf(2, 2, seed=4)])],
+    "linear": [
+        Sample("with bias", gradgen.linear, [leaf(4, 3, seed=1), leaf(2, 3, seed=2), leaf(2, seed=3)]),
+        Sample("bias=None", lambda x, w: gradgen.linear(x, w, None), [leaf(2, 3, seed=4), leaf(3, 3, seed=5)]),
+    ],
+    "view": [Sample("method", lambda x: x.view([3, 2]), [leaf(2, 3)])],
+    "reshape": [Sample("function", lambda x: gradgen.reshape(x, [6]), [leaf(2, 3)]), Sample("method, -1", lambda x: x.t().reshape([-1]), [leaf(2, 3, seed=2)])],
+    "expand": [Sample("method", lambda x: x.expand([3, 2]), [leaf(1, 2)])],
+    "squeeze": [Sample("function", gradgen.squeeze, [leaf(2, 1, 3)])],
+    "squeeze.dim": [Sample("method", lambda x: x.squeeze(1), [leaf(2, 1)])],
+    "unsqueeze": [Sample("function", lambda x: gradgen.unsqueeze(x, 0), [leaf(3)])],
+    "transpose.int": [Sample("method", lambda x: x.transpose(0, 2), [leaf(2, 3, 2)])],
+    "permute": [Sample("function", lambda x: gradgen.permute(x, [2, 0, 1]), [leaf(2, 3, 2)])],
+    "select.int": [Sample("method", lambda x: x.select(1, -1), [leaf(2, 3)])],
+    "to.dtype": [Sample("float64 to float64", lambda x: x.to(gradgen.float64, copy=True), [leaf(3)])],
+    "stack": [Sample("a list", lambda a, b: gradgen.stack([a, b], 1), [leaf(2, 3, seed=1), leaf(2, 3, seed=2)])],
+    "split.Tensor": [Sample("tuple result", lambda x: gradgen.split(x, 2), [leaf(5, 2)])],
+    "unbind.int": [Sample("method", lambda x: x.unbind(1), [leaf(2, 3)])],
+    "chunk": [Sample("function", lambda x: gradgen.chunk(x, 2, dim=1), [leaf(2, 4)])],
+    "index_select": [Sample("function", lambda x: gradgen.index_select(x, 0, _index([2, 0, 2])), [leaf(3, 2)])],
+    "gather": [Sample("method", lambda x: x.gather(1, longs([[0, 0], [1, 0]])), [leaf(2, 2)])],
+    "index_add": [Sample("alpha keyword", lambda x, s: gradgen.index_add(x, 0, _index([1, 1]), s, alpha=2), [leaf(3, 2, seed=1), leaf(2, 2, seed=2)])],
+    "scatter_add": [Sample("method", lambda x, s: x.scatter_add(0, longs([[0, 1], [0, 0]]), s), [leaf(2, 2, seed=1), leaf(2, 2, seed=2)])],
+    "where.self": [
+        Sample("function", lambda a, b: gradgen.where(bools([True, False, True]), a, b), [leaf(3, seed=1), leaf(3, seed=2)]),
+        Sample("method (self is the second argument)", lambda a, b: a.where(bools([False, True]), b), [leaf(2, seed=3), leaf(2, seed=4)]),
+    ],
+    "masked_fill.Scalar": [Sample("method", lambda x: x.masked_fill(bools([[True, False], [False, False]]), 2.0), [leaf(2, 2)])],
+    "softmax.int": [Sample("function", lambda x: gradgen.softmax(x, 1), [leaf(2, 3)])],
+    "log_softmax.int": [Sample("method", lambda x: x.log_softmax(-1), [leaf(2, 3)])],
+    "mse_loss": [Sample("mean", gradgen.mse_loss, [leaf(2, 3, seed=1), leaf(2, 3, seed=2)]), Sample("reduction=0", lambda a, b: gradgen.mse_loss(a, b, 0), [leaf(3, seed=3), value(3, seed=4)])],
+    "nll_loss": [
+        Sample("log-probabilities", lambda x: gradgen.nll_loss(x.log_softmax(1), longs([0, 2])), [leaf(2, 3)]),
+        Sample("weight, ignore_index keyword", lambda x, w: gradgen.nll_loss(x, longs([1, 2, 1]), w, ignore_index=2), [leaf(3, 3, seed=2), positive(3, seed=3)]),
+    ],
+    "cross_entropy_loss": [Sample("label smoothing", lambda x: gradgen.cross_entropy_loss(x, longs([1, 0]), label_smoothing=0.1), [leaf(2, 3)])],
+    "embedding": [Sample("function", lambda w: gradgen.embedding(w, longs([[0, 2], [2, 1]])), [leaf(3, 2)])],
+    "native_dropout": [Sample("p=0.5 with a generator", lambda x: gradgen.native_dropout(x, 0.5, True, gradgen.Generator(7))[0], [leaf(8)])],
+    "dropout": [Sample("train", lambda x: gradgen.dropout(x, 0.25, True, generator=gradgen.Generator(3)), [leaf(6)]), Sample("eval", lambda x: gradgen.dropout(x, 0.5, False), [leaf(3)])],
+    "lstm_cell": [
+        Sample(
+            "h and c",
+            lambda x, h, c, wi, wh, bi: gradgen.lstm_cell(x, [h, c], wi, wh, bi)[1],
+            [leaf(2, 3, seed=1), leaf(2, 2, seed=2), leaf(2, 2, seed=3), leaf(8, 3, seed=4), leaf(8, 2, seed=5), leaf(8, seed=6)],
+        )
+    ],
+    "cumprod": [Sample("method", lambda x: x.cumprod(1), [away_from_zero(2, 3)])],
+}
+
+VALUE_CHECKS = {**_out_checks(), **_value_checks()}
+
+
+def _declared() -> List[str]:
+    with open(os.path.join(SPECS, "native_functions.yaml")) as f:
+        return [e["func"].split("(")[0] for e in yaml.safe_load(f)]
+
+
+def test_every_declaration_has_samples():
+    declared = _declared()
+    missing = [n for n in declared if n not in SAMPLES and n not in VALUE_CHECKS]
+    assert not missing, f"declared ops without Python samples in tests/python/test_ops.py: {missing}"
+    unknown = sorted((set(SAMPLES) | set(VALUE_CHECKS)) - set(declared))
+    assert not unknown, f"samples for ops that are not declared: {unknown}"
+
+
+@pytest.mark.parametrize(
+    "op, sample",
+    [(op, s) for op, samples in SAMPLES.items() for s in samples],
+    ids=lambda v: v if isinstance(v, str) else v.desc,
+)
+def test_gradients(op, sample):
+    gradcheck(sample.fn, sample.inputs)
+    if sample.second:
+        gradgradcheck(sample.fn, sample.inputs)
+
+
+@pytest.mark.parametrize("op", sorted(VALUE_CHECKS))
+def test_values(op):
+    VALUE_CHECKS[op]()
+
+
+def test_a_wrong_gradient_is_caught():
+    """The checker itself: a function whose gradient is deliberately wrong must fail."""
+
+    def wrong(x):
+        # x * x with the graph of x * (a detached copy of x): the gradient misses half.
+        return gradgen.mul(x, x.detach())
+
+    with pytest.raises(AssertionError, match="gradient mismatch"):
+        gradcheck(wrong, [leaf(3)])
+
+
+def test_to_converts_dtype_and_float32_gradients_flow_back():
+    x = gradgen.tensor([1.5, -2.0], dtype=gradgen.float64, requires_grad=True)
+    y = x.to(gradgen.float32)
+    assert y.dtype == gradgen.float32
+    check_values(y, [1.5, -2.0])
+    (g,) = gradgen.autograd.grad([y.sum()], [x])
+    assert g.dtype == gradgen.float64
+    check_values(g, [1.0, 1.0])
