@@ -249,6 +249,7 @@ def _python_files(functions: Sequence[NativeFunction], shards: int, common: dict
             skipped=shard.skipped,
             named_tuples=sorted(named.items()),
             suffix=f"_{k}",
+            shards=shards,
             c_string=_c_string,
             **common,
         )

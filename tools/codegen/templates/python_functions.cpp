@@ -84,6 +84,14 @@ ${annotations(o)}\
   //   ${s.reason}
 % endfor
 }
+% if suffix == "_0":
+
+void bind_generated(nanobind::module_& m) {
+% for k in range(shards):
+  bind_functions_${k}(m);
+% endfor
+}
+% endif
 
 }  // namespace python
 }  // namespace ${namespace}

@@ -14,12 +14,9 @@ namespace python {
 void bind_functions${shard_suffix(k)}(nanobind::module_& m);
 % endfor
 
-/// Defines the Python functions and Tensor methods of every op declared in ${functions_file}.
-inline void bind_generated(nanobind::module_& m) {
-% for k in range(shards):
-  bind_functions${shard_suffix(k)}(m);
-% endfor
-}
+/// Defines the Python functions and Tensor methods of every op declared in ${functions_file}
+/// (calls each shard's bind_functions_<k>; defined with shard 0).
+void bind_generated(nanobind::module_& m);
 
 }  // namespace python
 }  // namespace ${namespace}
