@@ -527,7 +527,7 @@ void bind_tensor(nb::module_& m) {
              if (t.dim() == 0) throw nb::type_error("len() of a 0-d tensor");
              return t.size(0);
            })
-      .def("__getitem__", &index, "key"_a)
+      .def("__getitem__", &index, nb::arg("key").none())
       .def("__iter__",
            [](const Tensor& t) {
              if (t.dim() == 0) throw nb::type_error("iteration over a 0-d tensor");
