@@ -102,6 +102,13 @@ nb::dlpack::dtype dlpack_dtype(ScalarType t) {
 
 // A NumPy array over the tensor's memory (no copy); the array keeps the Python tensor alive.
 nb::object to_numpy(nb::pointer_and_handle<Tensor> self, bool force) {
+  // gradgen imports without NumPy; only this needs it.
+  PyObject* numpy = PyImport_ImportModule("numpy");
+  if (!numpy) {
+    PyErr_Clear();
+    throw nb::import_error("numpy: Tensor.numpy() needs NumPy, which is not installed");
+  }
+  Py_DECREF(numpy);
   Tensor t = *self.p;
   nb::handle owner = self.h;
   nb::object copy_owner;
