@@ -15,7 +15,7 @@ workspace already defined (say its own `@com_google_googletest`) is left alone.
 
 load("//bazel/private:offline_shims.bzl", "remote_coverage_tools_shim", "rules_cc_shim", "rules_java_shim")
 load("//bazel/private:py_deps.bzl", "gradgen_py_deps")
-load("//bazel/private:system_repos.bzl", "system_eigen", "system_googletest", "system_skylib")
+load("//bazel/private:system_repos.bzl", "system_eigen", "system_googletest", "system_python_headers", "system_skylib")
 
 def _maybe(repo_rule, name, **kwargs):
     """Calls `repo_rule(name = name, **kwargs)` unless the workspace already defined `name`."""
@@ -32,7 +32,10 @@ def gradgen_dependencies(register_python_toolchain = True):
       - `@com_google_googletest` (`:gtest`, `:gtest_main`; gmock is in gtest): Debian's googletest
         sources (/usr/src/googletest).
       - `@eigen` (`:eigen`): Debian's libeigen3-dev headers (/usr/include/eigen3).
-      - `@gradgen_py_deps` (`:yaml`, `:mako`, `:absl_py`, `:pytest`, ...): requirements_lock.txt.
+      - `@gradgen_python_headers` (`:python_headers`, `:python.bzl`): Debian's libpython3-dev
+        headers of /usr/bin/python3, for extension modules.
+      - `@gradgen_py_deps` (`:yaml`, `:mako`, `:absl_py`, `:pytest`, `:numpy`, and `:nanobind`
+        compiled from its wheel's sources, ...): requirements_lock.txt.
 
     Args:
       register_python_toolchain: bool: register the /usr/bin/python3 toolchain that gradgen's
@@ -58,6 +61,12 @@ def gradgen_dependencies(register_python_toolchain = True):
         name = "eigen",
         path = "/usr/include/eigen3",
         debian_package = "libeigen3-dev",
+    )
+    _maybe(
+        system_python_headers,
+        name = "gradgen_python_headers",
+        python = "/usr/bin/python3",
+        debian_package = "libpython3-dev",
     )
     _maybe(
         gradgen_py_deps,

@@ -88,7 +88,18 @@ intrusive_ptr<StorageImpl> StorageImpl::allocate(size_t nbytes) {
   return intrusive_ptr<StorageImpl>::adopt_new(storage);
 }
 
+intrusive_ptr<StorageImpl> StorageImpl::wrap(void* data, size_t nbytes,
+                                             void (*release)(void*) noexcept, void* context) {
+  auto* storage = new StorageImpl();
+  storage->data = data;
+  storage->nbytes = nbytes;
+  storage->release = release;
+  storage->release_context = context;
+  return intrusive_ptr<StorageImpl>::adopt_new(storage);
+}
+
 void intrusive_ptr_destroy(StorageImpl* storage) noexcept {
+  if (storage->release) storage->release(storage->release_context);
   storage->~StorageImpl();
   ::operator delete(static_cast<void*>(storage));
 }
@@ -128,6 +139,42 @@ Tensor make_tensor(IntArrayRef sizes, ScalarType dtype) {
   impl->numel = n;
   impl->is_contiguous = true;
   impl->storage = StorageImpl::allocate(static_cast<size_t>(n) * element_size(dtype));
+  return Tensor(std::move(handle));
+}
+
+Tensor from_blob(void* data, IntArrayRef sizes, IntArrayRef strides, ScalarType dtype,
+                 void (*release)(void*) noexcept, void* context) {
+  // Until the storage owns `release`, a failure must call it here.
+  struct Guard {
+    void (*release)(void*) noexcept;
+    void* context;
+    ~Guard() {
+      if (release) release(context);
+    }
+  } guard{release, context};
+  if (sizes.size() != strides.size()) {
+    throw std::invalid_argument("from_blob: expected as many strides as sizes, got sizes " +
+                                shape_str(sizes) + " and strides " + shape_str(strides));
+  }
+  int64_t last = 0;  // offset of the last element
+  int64_t n = 1;
+  for (size_t d = 0; d < sizes.size(); ++d) {
+    if (sizes[d] < 0 || strides[d] < 0) {
+      throw std::invalid_argument("from_blob: expected non-negative sizes and strides, got sizes " +
+                                  shape_str(sizes) + " and strides " + shape_str(strides));
+    }
+    n *= sizes[d];
+    if (sizes[d] > 0) last += (sizes[d] - 1) * strides[d];
+  }
+  auto* impl = new TensorImpl();
+  intrusive_ptr<TensorImpl> handle = intrusive_ptr<TensorImpl>::adopt_new(impl);
+  impl->dtype = dtype;
+  impl->sizes.assign(sizes.begin(), sizes.end());
+  impl->strides.assign(strides.begin(), strides.end());
+  const size_t nbytes = n == 0 ? 0 : static_cast<size_t>(last + 1) * element_size(dtype);
+  impl->storage = StorageImpl::wrap(data, nbytes, release, context);
+  guard.release = nullptr;  // the storage owns it now
+  impl->refresh_numel_and_contiguity();
   return Tensor(std::move(handle));
 }
 

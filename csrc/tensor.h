@@ -233,9 +233,15 @@ struct StorageImpl final : intrusive_target {
   /// Allocates a storage of nbytes uninitialized bytes (malloc-aligned), in the
   /// same allocation as the StorageImpl itself.
   static intrusive_ptr<StorageImpl> allocate(size_t nbytes);
+  /// Makes a storage over nbytes at `data`, memory it does not own (a NumPy array's, say):
+  /// when the storage dies it calls release(context) instead of freeing anything.
+  static intrusive_ptr<StorageImpl> wrap(void* data, size_t nbytes, void (*release)(void*) noexcept,
+                                         void* context);
 
   void* data = nullptr;
   size_t nbytes = 0;
+  void (*release)(void*) noexcept = nullptr;  // set by wrap(): gives the memory back
+  void* release_context = nullptr;
   uint64_t version = 0;  // Note [Version counter]
   std::atomic<uint32_t> view_count{0};  // live TensorImpls made by view ops (Note [Views])
 };
@@ -282,6 +288,14 @@ Tensor make_tensor(IntArrayRef sizes, ScalarType dtype);
 // ---------------------------------------------------------------------------
 // Factories (non-differentiable: results are leaves with requires_grad false).
 // ---------------------------------------------------------------------------
+
+/// Returns a tensor over memory it does not own (no copy), `strides` in elements (not negative):
+/// element i0, i1, ... is at data + sum(ik * strides[k]) * element_size(dtype). When the last
+/// tensor or view of it dies, release(context) is called (it may be null). The caller keeps the
+/// memory alive and does not free it until then. Throws, calling release, on a negative stride
+/// or size or a size/stride count mismatch.
+Tensor from_blob(void* data, IntArrayRef sizes, IntArrayRef strides, ScalarType dtype,
+                 void (*release)(void*) noexcept = nullptr, void* context = nullptr);
 
 /// Returns a tensor of the given shape with uninitialized data.
 Tensor empty(IntArrayRef sizes, ScalarType dtype = ScalarType::Double);

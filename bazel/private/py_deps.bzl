@@ -7,9 +7,12 @@ gradgen needs from it: it runs
         --target <repo>/site -r requirements_lock.txt
 
 and writes a BUILD file with one `py_library(imports = ["site"])` per installed distribution,
-named after the distribution (`:pyyaml`, `:mako`, `:absl_py`, `:pytest`, ...), plus the aliases
-`:yaml` (PyYAML, named after its import). Each library's files come from the wheel's RECORD, so a
-target puts only its own distribution into the runfiles tree, plus what `_DEPS` says it needs.
+named after the distribution (`:pyyaml`, `:mako`, `:absl_py`, `:pytest`, `:numpy`, ...), plus the
+aliases `:yaml` (PyYAML, named after its import). Each library's files come from the wheel's RECORD,
+so a target puts only its own distribution into the runfiles tree, plus what `_DEPS` says it needs.
+
+nanobind's wheel ships its C++ sources: `:nanobind` is a cc_library compiling them (as its
+CMake build's libnanobind does) against `@gradgen_python_headers`, for extension modules.
 
 pip is not passed `--isolated`: pip on these machines is configured through its config file and
 `PIP_*` variables (find-links, constraints) and `--isolated` would drop them. The lock pins wheels
@@ -106,6 +109,8 @@ def _library(name, tops, deps):
     for top in tops:
         if top.endswith(".py"):
             srcs.append('"site/%s"' % top)
+        elif top.endswith(".libs"):
+            data.append('"site/%s/**"' % top)  # auditwheel's vendored shared libraries
         elif "." in top and not top.endswith(".dist-info"):
             data.append('"site/%s"' % top)  # a top-level extension module (.so)
         else:
@@ -125,6 +130,38 @@ py_library(
         data = ", ".join(data),
         deps = ", ".join(['":%s"' % d for d in deps]),
     )
+
+# libnanobind from the wheel's sources, as nanobind's CMake config builds it (nanobind_build_library):
+# every src/*.cpp but the amalgamation, the free-threading part (for Py_GIL_DISABLED builds only)
+# and the backend module's entry point. NB_SHARED exports its symbols (NB_BUILD marks the side that
+# defines them): linked dynamically, every extension module of a process shares this one copy.
+# Always optimized, as nanobind's own release builds: it is the dispatch path of every bound call.
+_NANOBIND_BUILD = """
+cc_library(
+    name = "robin_map",
+    hdrs = glob(["site/nanobind/ext/robin_map/include/**/*.h"]),
+    includes = ["site/nanobind/ext/robin_map/include"],
+    visibility = ["//visibility:private"],
+)
+
+cc_library(
+    name = "nanobind",
+    srcs = glob(
+        ["site/nanobind/src/*.cpp", "site/nanobind/src/*.h"],
+        exclude = [
+            "site/nanobind/src/nb_combined.cpp",
+            "site/nanobind/src/nb_ft.cpp",
+            "site/nanobind/src/nb_backend.cpp",
+        ],
+    ),
+    hdrs = glob(["site/nanobind/include/nanobind/**/*.h"]),
+    includes = ["site/nanobind/include"],
+    copts = ["-O2", "-fno-strict-aliasing", "-fvisibility=hidden", "-Wno-unused-parameter"],
+    defines = ["NB_SHARED"],
+    local_defines = ["NB_BUILD", "NDEBUG", "NB_COMPACT_ASSERTIONS"],
+    deps = [":robin_map", "@gradgen_python_headers//:python_headers"],
+)
+"""
 
 def _gradgen_py_deps_impl(repository_ctx):
     lock = repository_ctx.path(repository_ctx.attr.requirements_lock)
@@ -201,6 +238,8 @@ def _gradgen_py_deps_impl(repository_ctx):
         'package(default_visibility = ["//visibility:public"])',
     ]
     for name in sorted(dists.keys()):
+        if name == "nanobind":
+            continue  # its C++ sources are what gradgen uses: a cc_library (below), no py_library
         deps = _DEPS.get(name, [])
         for dep in deps:
             if dep not in dists:
@@ -210,6 +249,8 @@ def _gradgen_py_deps_impl(repository_ctx):
                     repository_ctx.attr.requirements_lock,
                 ))
         build.append(_library(name, _top_level_names(repository_ctx, dists[name]), deps))
+    if "nanobind" in dists:
+        build.append(_NANOBIND_BUILD)
     for alias, actual in sorted(_ALIASES.items()):
         if actual in dists and alias not in dists:
             build.append('alias(name = "%s", actual = ":%s")\n' % (alias, actual))

@@ -1,0 +1,202 @@
+// Autograd from Python: grad mode, backward/grad, the graph's nodes (t.grad_fn), plus
+// Generator and the runtime's factories (zeros, ones, full, empty, randn).
+#include <nanobind/stl/shared_ptr.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "csrc/autograd/accumulate_grad.h"
+#include "csrc/autograd/engine.h"
+#include "csrc/autograd/function.h"
+#include "csrc/autograd/grad_mode.h"
+#include "csrc/generated/VariableType.h"
+#include "csrc/generator.h"
+#include "csrc/python/bind.h"
+#include "csrc/python/bindings.h"
+
+namespace nb = nanobind;
+using namespace nb::literals;
+
+namespace gradgen {
+namespace python {
+namespace {
+
+using autograd::Node;
+
+nb::tuple next_functions(const Node& node) {
+  const auto& edges = node.next_edges();
+  nb::list out;
+  for (const autograd::Edge& edge : edges) {
+    out.append(nb::make_tuple(edge.function, edge.input_nr));
+  }
+  return nb::tuple(out);
+}
+
+std::string node_repr(nb::handle self) {
+  const Node& node = nb::cast<const Node&>(self);
+  char address[32];
+  std::snprintf(address, sizeof(address), "%p", static_cast<const void*>(self.ptr()));
+  return "<" + node.name() + " object at " + address + ">";
+}
+
+// Sizes given as zeros(2, 3), zeros((2, 3)) or zeros([2, 3]).
+std::vector<int64_t> parse_sizes(const nb::args& args, const char* op) {
+  nb::handle source = args;
+  if (args.size() == 1 && !PyLong_Check(args[0].ptr()) && !PyIndex_Check(args[0].ptr())) {
+    source = args[0];
+  }
+  IntList sizes;
+  if (!nb::try_cast(source, sizes)) {
+    throw nb::type_error((std::string(op) +
+                          "(): expected sizes as ints or one sequence of ints, e.g. (2, 3)")
+                             .c_str());
+  }
+  return sizes.values;
+}
+
+Tensor finish(Tensor t, bool requires_grad) {
+  if (requires_grad) t.set_requires_grad(true);
+  return t;
+}
+
+}  // namespace
+
+void bind_autograd(nb::module_& m) {
+  // --- the graph ------------------------------------------------------------------------------
+  nb::class_<Node>(m, "Node",
+                   "A node of the backward graph (t.grad_fn): name() and next_functions, as in "
+                   "PyTorch.")
+      .def("name", &Node::name)
+      .def_prop_ro("next_functions", &next_functions,
+                   "((node or None, input_nr), ...): where this node's gradients flow.")
+      .def_prop_ro("_sequence_nr", &Node::sequence_nr)
+      .def("__repr__", &node_repr);
+  nb::class_<autograd::AccumulateGrad, Node>(m, "AccumulateGrad",
+                                             "The node that adds a leaf's gradient to its .grad.")
+      .def_prop_ro("variable", [](const autograd::AccumulateGrad& n) { return n.variable; });
+
+  // --- grad mode ------------------------------------------------------------------------------
+  m.def("is_grad_enabled", &autograd::GradMode::is_enabled,
+        "Whether ops record the autograd graph on this thread.");
+  m.def("_set_grad_enabled", &autograd::GradMode::set_enabled, "enabled"_a);
+
+  // --- backward and grad ----------------------------------------------------------------------
+  m.def(
+      "_backward",
+      [](const std::vector<Tensor>& tensors, const std::vector<std::optional<Tensor>>& grads,
+         std::optional<bool> retain_graph, bool create_graph) {
+        autograd::variable_list grad_tensors;
+        grad_tensors.reserve(grads.size());
+        for (const auto& g : grads) grad_tensors.push_back(g.value_or(Tensor()));
+        autograd::backward(tensors, grad_tensors, retain_graph.value_or(create_graph),
+                           create_graph);
+      },
+      "tensors"_a, "grad_tensors"_a, "retain_graph"_a.none(), "create_graph"_a);
+  m.def(
+      "_grad",
+      [](const std::vector<Tensor>& outputs, const std::vector<Tensor>& inputs,
+         const std::vector<std::optional<Tensor>>& grads, std::optional<bool> retain_graph,
+         bool create_graph, bool allow_unused) {
+        autograd::variable_list grad_outputs;
+        grad_outputs.reserve(grads.size());
+        for (const auto& g : grads) grad_outputs.push_back(g.value_or(Tensor()));
+        autograd::variable_list result =
+            autograd::grad(outputs, inputs, grad_outputs, retain_graph.value_or(create_graph),
+                           create_graph, allow_unused);
+        nb::list out;  // undefined (unused) gradients are None
+        for (const Tensor& g : result) out.append(g);
+        return nb::tuple(out);
+      },
+      "outputs"_a, "inputs"_a, "grad_outputs"_a, "retain_graph"_a.none(), "create_graph"_a,
+      "allow_unused"_a);
+
+  // --- random numbers -------------------------------------------------------------------------
+  nb::class_<Generator>(m, "Generator",
+                        "A seeded random number generator (dropout's generator=...). Copies "
+                        "share their state.")
+      .def(nb::init<uint64_t>(), "seed"_a = Generator::kDefaultSeed)
+      .def(
+          "manual_seed",
+          [](nb::pointer_and_handle<Generator> self, uint64_t seed) {
+            self.p->manual_seed(seed);
+            return nb::borrow(self.h);
+          },
+          "seed"_a)
+      .def("initial_seed", &Generator::initial_seed)
+      .def("__repr__", [](const Generator& g) {
+        return "gradgen.Generator(seed=" + std::to_string(g.initial_seed()) + ")";
+      });
+  m.def("default_generator", []() { return default_generator(); },
+        "The process-wide generator used by ops given none (shares its state).");
+  m.def(
+      "manual_seed",
+      [](uint64_t seed) {
+        gradgen::manual_seed(seed);
+        return default_generator();
+      },
+      "seed"_a, "Reseeds the default generator; returns it.");
+
+  // --- factories ------------------------------------------------------------------------------
+  m.def(
+      "zeros",
+      [](nb::args size, std::optional<ScalarType> dtype, bool requires_grad) {
+        return finish(zeros(parse_sizes(size, "zeros"), dtype.value_or(ScalarType::Double)),
+                      requires_grad);
+      },
+      "size"_a, nb::kw_only(), "dtype"_a = nb::none(), "requires_grad"_a = false);
+  m.def(
+      "ones",
+      [](nb::args size, std::optional<ScalarType> dtype, bool requires_grad) {
+        return finish(ones(parse_sizes(size, "ones"), dtype.value_or(ScalarType::Double)),
+                      requires_grad);
+      },
+      "size"_a, nb::kw_only(), "dtype"_a = nb::none(), "requires_grad"_a = false);
+  m.def(
+      "empty",
+      [](nb::args size, std::optional<ScalarType> dtype, bool requires_grad) {
+        return finish(empty(parse_sizes(size, "empty"), dtype.value_or(ScalarType::Double)),
+                      requires_grad);
+      },
+      "size"_a, nb::kw_only(), "dtype"_a = nb::none(), "requires_grad"_a = false);
+  m.def(
+      "full",
+      [](const IntList& size, const Scalar& fill_value, std::optional<ScalarType> dtype,
+         bool requires_grad) {
+        // torch infers the dtype from the value: full((2,), 7) is int64, full((2,), 7.) float.
+        ScalarType type = ScalarType::Double;
+        if (dtype) {
+          type = *dtype;
+        } else if (fill_value.is_integral()) {
+          type = ScalarType::Long;
+        } else if (fill_value.is_boolean()) {
+          type = ScalarType::Bool;
+        }
+        return finish(full(size, fill_value, type), requires_grad);
+      },
+      "size"_a, "fill_value"_a, nb::kw_only(), "dtype"_a = nb::none(), "requires_grad"_a = false);
+  m.def(
+      "randn",
+      [](nb::args size, std::optional<uint64_t> seed, std::optional<Generator> generator,
+         std::optional<ScalarType> dtype, bool requires_grad) {
+        // Standard normal samples, the same for the same seed everywhere. Without a seed, one
+        // is drawn from `generator` (default: the default generator, see manual_seed).
+        uint64_t s = seed ? *seed : (generator ? *generator : default_generator()).next_u64();
+        Tensor t = randn(parse_sizes(size, "randn"), s);
+        if (dtype && *dtype != ScalarType::Double) {
+          if (!is_floating_point(*dtype)) {
+            throw nb::type_error("randn(): expected a floating dtype (float32 or float64)");
+          }
+          t = gradgen::to(t, *dtype);
+        }
+        return finish(t, requires_grad);
+      },
+      "size"_a, nb::kw_only(), "seed"_a = nb::none(), "generator"_a = nb::none(),
+      "dtype"_a = nb::none(), "requires_grad"_a = false);
+}
+
+}  // namespace python
+}  // namespace gradgen

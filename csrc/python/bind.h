@@ -1,0 +1,330 @@
+// What gradgen's nanobind bindings share: the hand-written ones (csrc/python/*.cc, the
+// `gradgen._C` module) and the generated ones (`bind_generated(m)` of every autograd_library).
+//
+// Including this header makes these C++ types usable as parameters, return values and default
+// values (`nb::arg("x") = value`) of bound functions, converting both ways:
+//
+//   C++                                      Python
+//   gradgen::Tensor (const& or &)            gradgen.Tensor (an undefined Tensor returns None)
+//   std::optional<Tensor>                    Tensor or None
+//   std::vector<Tensor>, vector<optional<>>  any sequence (list, tuple) of them
+//   int64_t, double, bool, std::string       int, float, bool, str (nanobind's own casters)
+//   gradgen::python::IntList                 a sequence of ints, or one int (PyTorch's int[1])
+//   gradgen::Scalar                          int -> Long, float -> Double, bool -> Bool; never a
+//                                            Tensor, so add(Tensor, Tensor) and add(Tensor,
+//                                            Scalar) overloads resolve as in PyTorch
+//   gradgen::ScalarType                      gradgen.float32/float64/int64/bool, or the Python
+//                                            types float, int, bool
+//   gradgen::Layout / Device / MemoryFormat  gradgen.strided / gradgen.device("cpu") or "cpu" /
+//                                            gradgen.contiguous_format, gradgen.preserve_format
+//   gradgen::Generator                       gradgen.Generator(seed)
+//   std::optional<T> of any of these         T or None
+//
+// Caster names read like PyTorch's signatures ("Tensor", "Scalar", "Sequence[int]", "dtype"):
+// nanobind prints them when no overload accepts the arguments.
+//
+// Every extension module of a process shares one runtime (grad mode, the engine, the
+// registration of gradgen.Tensor): the runtime and nanobind are shared libraries that both
+// `gradgen._C` and a user's module link (see gradgen_py_extension in bazel/private/python.bzl).
+// A user's module imports gradgen._C before it binds anything: call import_runtime() first.
+#pragma once
+
+#include <nanobind/nanobind.h>
+#include <nanobind/stl/array.h>
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/pair.h>
+#include <nanobind/stl/shared_ptr.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/tuple.h>
+#include <nanobind/stl/vector.h>
+
+#include <cstdint>
+#include <initializer_list>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "csrc/generator.h"
+#include "csrc/scalar.h"
+#include "csrc/tensor.h"
+#include "csrc/util/optional_array_ref.h"
+
+namespace gradgen {
+namespace python {
+
+/// An `int[]` argument: a std::vector<int64_t> that converts to IntArrayRef. From Python: a
+/// sequence of ints or a single int (`sum(x, 1)` as `sum(x, [1])`, as PyTorch allows).
+struct IntList {
+  IntList() = default;
+  IntList(std::vector<int64_t> v) : values(std::move(v)) {}  // NOLINT: implicit by design
+  IntList(std::initializer_list<int64_t> v) : values(v) {}
+  operator IntArrayRef() const { return IntArrayRef(values.data(), values.size()); }
+  IntArrayRef ref() const { return *this; }
+
+  std::vector<int64_t> values;
+};
+
+/// Converts an `int[]?` argument to what the generated C++ API takes.
+inline OptionalIntArrayRef to_optional_ref(const std::optional<IntList>& list) {
+  if (!list) return std::nullopt;
+  return OptionalIntArrayRef(list->ref());
+}
+
+/// Imports gradgen._C (which registers gradgen.Tensor and the types above); a user's module
+/// calls it before binding its functions. Throws nb::python_error if the import fails.
+inline void import_runtime() { nanobind::module_::import_("gradgen._C"); }
+
+/// Returns the Python type gradgen.Tensor (null before gradgen._C is initialized).
+PyObject* tensor_type() noexcept;
+
+/// Returns true if `o` is a gradgen.Tensor (or a subclass).
+bool is_tensor(PyObject* o) noexcept;
+
+/// The Python objects of the enum-like types: new references, never null once registered.
+PyObject* dtype_object(ScalarType t) noexcept;
+PyObject* layout_object(Layout l) noexcept;
+PyObject* memory_format_object(MemoryFormat f) noexcept;
+PyObject* device_object(Device d) noexcept;
+
+/// Parses `o` into the C++ value; returns false (no Python error set) when it is not one.
+/// `convert` allows the looser forms (Python types for dtypes, strings for devices).
+bool dtype_from_object(PyObject* o, bool convert, ScalarType* out) noexcept;
+bool layout_from_object(PyObject* o, Layout* out) noexcept;
+bool memory_format_from_object(PyObject* o, MemoryFormat* out) noexcept;
+bool device_from_object(PyObject* o, bool convert, Device* out) noexcept;
+
+/// Returns the dtype's Python name without the module: "float64".
+const char* dtype_name(ScalarType t) noexcept;
+
+/// The objects gradgen._C's init makes (borrowed; set_type_objects keeps references).
+struct TypeObjects {
+  PyObject* dtypes[4] = {};  // indexed by ScalarType
+  PyObject* strided = nullptr;
+  PyObject* contiguous_format = nullptr;
+  PyObject* preserve_format = nullptr;
+  PyObject* cpu = nullptr;
+  PyObject* device_type = nullptr;  // gradgen.device
+};
+/// For gradgen._C's init only: records the objects the casters convert to and from.
+void set_type_objects(const TypeObjects& objects) noexcept;
+/// For gradgen._C's init only: records gradgen.Tensor's Python type for is_tensor().
+void set_tensor_type(PyObject* type) noexcept;
+
+}  // namespace python
+}  // namespace gradgen
+
+namespace nanobind {
+namespace detail {
+
+// gradgen.Tensor is a bound class (registered in gradgen._C); this caster only adds that an
+// undefined Tensor, e.g. an absent gradient, comes back to Python as None.
+template <>
+struct type_caster<gradgen::Tensor> : type_caster_base<gradgen::Tensor> {
+  using Base = type_caster_base<gradgen::Tensor>;
+  template <typename T>
+  static handle from_cpp(T&& value, rv_policy policy, cleanup_list* cleanup) noexcept {
+    const gradgen::Tensor* p;
+    if constexpr (std::is_pointer_v<std::remove_reference_t<T>>) {
+      p = value;
+    } else {
+      p = &value;
+    }
+    if (!p || !p->defined()) return none().release();
+    return Base::from_cpp(std::forward<T>(value), policy, cleanup);
+  }
+};
+
+template <>
+struct type_caster<gradgen::Scalar> {
+  NB_TYPE_CASTER(gradgen::Scalar, const_name("Scalar"))
+
+  bool from_python(handle src, uint32_t flags, cleanup_list*) noexcept {
+    PyObject* o = src.ptr();
+    if (PyBool_Check(o)) {  // before int: bool is a subclass of int
+      value = gradgen::Scalar(o == Py_True);
+      return true;
+    }
+    if (PyLong_Check(o)) {
+      int overflow = 0;
+      const long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+      if (overflow != 0 || (v == -1 && PyErr_Occurred())) {
+        PyErr_Clear();
+        return false;
+      }
+      value = gradgen::Scalar(static_cast<int64_t>(v));
+      return true;
+    }
+    if (PyFloat_Check(o)) {
+      value = gradgen::Scalar(PyFloat_AS_DOUBLE(o));
+      return true;
+    }
+    // NumPy's scalars and other numbers, but never a Tensor (it has __float__ and __index__).
+    if (!(flags & static_cast<uint32_t>(cast_flags::convert)) || gradgen::python::is_tensor(o)) {
+      return false;
+    }
+    if (PyIndex_Check(o)) {
+      PyObject* index = PyNumber_Index(o);
+      if (index) {
+        const long long v = PyLong_AsLongLong(index);
+        Py_DECREF(index);
+        if (!(v == -1 && PyErr_Occurred())) {
+          value = gradgen::Scalar(static_cast<int64_t>(v));
+          return true;
+        }
+      }
+      PyErr_Clear();
+      return false;
+    }
+    if (Py_TYPE(o)->tp_as_number && Py_TYPE(o)->tp_as_number->nb_float) {
+      const double v = PyFloat_AsDouble(o);
+      if (v == -1.0 && PyErr_Occurred()) {
+        PyErr_Clear();
+        return false;
+      }
+      value = gradgen::Scalar(v);
+      return true;
+    }
+    return false;
+  }
+
+  static handle from_cpp(const gradgen::Scalar& s, rv_policy, cleanup_list*) noexcept {
+    switch (s.kind()) {
+      case gradgen::Scalar::Kind::Bool: return PyBool_FromLong(s.to_bool() ? 1 : 0);
+      case gradgen::Scalar::Kind::Long: return PyLong_FromLongLong(s.to_long());
+      case gradgen::Scalar::Kind::Double: break;
+    }
+    return PyFloat_FromDouble(s.to_double());
+  }
+};
+
+template <>
+struct type_caster<gradgen::ScalarType> {
+  NB_TYPE_CASTER(gradgen::ScalarType, const_name("dtype"))
+
+  bool from_python(handle src, uint32_t flags, cleanup_list*) noexcept {
+    return gradgen::python::dtype_from_object(
+        src.ptr(), (flags & static_cast<uint32_t>(cast_flags::convert)) != 0, &value);
+  }
+  static handle from_cpp(gradgen::ScalarType t, rv_policy, cleanup_list*) noexcept {
+    return gradgen::python::dtype_object(t);
+  }
+};
+
+template <>
+struct type_caster<gradgen::Layout> {
+  NB_TYPE_CASTER(gradgen::Layout, const_name("layout"))
+
+  bool from_python(handle src, uint32_t, cleanup_list*) noexcept {
+    return gradgen::python::layout_from_object(src.ptr(), &value);
+  }
+  static handle from_cpp(gradgen::Layout l, rv_policy, cleanup_list*) noexcept {
+    return gradgen::python::layout_object(l);
+  }
+};
+
+template <>
+struct type_caster<gradgen::MemoryFormat> {
+  NB_TYPE_CASTER(gradgen::MemoryFormat, const_name("memory_format"))
+
+  bool from_python(handle src, uint32_t, cleanup_list*) noexcept {
+    return gradgen::python::memory_format_from_object(src.ptr(), &value);
+  }
+  static handle from_cpp(gradgen::MemoryFormat f, rv_policy, cleanup_list*) noexcept {
+    return gradgen::python::memory_format_object(f);
+  }
+};
+
+template <>
+struct type_caster<gradgen::Device> {
+  NB_TYPE_CASTER(gradgen::Device, const_name("device"))
+
+  bool from_python(handle src, uint32_t flags, cleanup_list*) noexcept {
+    return gradgen::python::device_from_object(
+        src.ptr(), (flags & static_cast<uint32_t>(cast_flags::convert)) != 0, &value);
+  }
+  static handle from_cpp(gradgen::Device d, rv_policy, cleanup_list*) noexcept {
+    return gradgen::python::device_object(d);
+  }
+};
+
+template <>
+struct type_caster<gradgen::python::IntList> {
+  NB_TYPE_CASTER(gradgen::python::IntList, const_name("Sequence[int]"))
+
+  bool from_python(handle src, uint32_t flags, cleanup_list*) noexcept {
+    PyObject* o = src.ptr();
+    value.values.clear();
+    int64_t v;
+    if (!PyBool_Check(o) && load_int(o, flags, &v)) {  // one int: int[1] / int[2] shorthand
+      value.values.push_back(v);
+      return true;
+    }
+    if (PyUnicode_Check(o) || PyBytes_Check(o) || gradgen::python::is_tensor(o) ||
+        !PySequence_Check(o)) {
+      return false;
+    }
+    PyObject* seq = PySequence_Fast(o, "");
+    if (!seq) {
+      PyErr_Clear();
+      return false;
+    }
+    const Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    PyObject** items = PySequence_Fast_ITEMS(seq);
+    value.values.reserve(static_cast<size_t>(n));
+    bool ok = true;
+    for (Py_ssize_t i = 0; i < n && ok; ++i) {
+      ok = !PyBool_Check(items[i]) && load_int(items[i], flags, &v);
+      if (ok) value.values.push_back(v);
+    }
+    Py_DECREF(seq);
+    return ok;
+  }
+
+  static handle from_cpp(const gradgen::python::IntList& list, rv_policy, cleanup_list*) noexcept {
+    PyObject* t = PyTuple_New(static_cast<Py_ssize_t>(list.values.size()));
+    if (!t) return handle();
+    for (size_t i = 0; i < list.values.size(); ++i) {
+      PyObject* item = PyLong_FromLongLong(list.values[i]);
+      if (!item) {
+        Py_DECREF(t);
+        return handle();
+      }
+      PyTuple_SET_ITEM(t, static_cast<Py_ssize_t>(i), item);
+    }
+    return t;
+  }
+
+ private:
+  static bool load_int(PyObject* o, uint32_t flags, int64_t* out) noexcept {
+    if (PyLong_CheckExact(o) || PyLong_Check(o)) {
+      int overflow = 0;
+      const long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+      if (overflow != 0 || (v == -1 && PyErr_Occurred())) {
+        PyErr_Clear();
+        return false;
+      }
+      *out = v;
+      return true;
+    }
+    if ((flags & static_cast<uint32_t>(cast_flags::convert)) && !gradgen::python::is_tensor(o) &&
+        PyIndex_Check(o)) {  // NumPy integers
+      PyObject* index = PyNumber_Index(o);
+      if (!index) {
+        PyErr_Clear();
+        return false;
+      }
+      const long long v = PyLong_AsLongLong(index);
+      Py_DECREF(index);
+      if (v == -1 && PyErr_Occurred()) {
+        PyErr_Clear();
+        return false;
+      }
+      *out = v;
+      return true;
+    }
+    return false;
+  }
+};
+
+}  // namespace detail
+}  // namespace nanobind

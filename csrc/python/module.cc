@@ -1,0 +1,24 @@
+// gradgen._C: the extension module behind the `gradgen` Python package.
+//
+// The types every binding converts (bind.h) and gradgen.Tensor come first; then the generated
+// bindings of gradgen's own ops (`bind_generated`, one m.def per op and its Tensor methods).
+#include "csrc/python/bind.h"
+#include "csrc/python/bindings.h"
+
+namespace gradgen {
+namespace python {
+// Generated from specs/ by the codegen's Python emitter (python_functions.h of //csrc:autograd).
+void bind_generated(nanobind::module_& m);
+}  // namespace python
+}  // namespace gradgen
+
+NB_MODULE(_C, m) {
+  m.doc() = "gradgen's C++ runtime: tensors, autograd and the generated ops.";
+  // The dtype objects and gradgen.Tensor's type are kept for the life of the process on
+  // purpose (the casters of every module use them): no leak report at exit.
+  nanobind::set_leak_warnings(false);
+  gradgen::python::register_types(m);
+  gradgen::python::bind_tensor(m);
+  gradgen::python::bind_autograd(m);
+  gradgen::python::bind_generated(m);
+}

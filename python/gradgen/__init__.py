@@ -1,0 +1,76 @@
+"""gradgen: tensors and reverse-mode autograd, with derivative formulas generated from YAML.
+
+    >>> import gradgen
+    >>> x = gradgen.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    >>> y = x * x + 2 * x
+    >>> y.backward(gradgen.ones(3))
+    >>> x.grad
+    tensor([4.0000, 6.0000, 8.0000])
+
+Everything here is implemented in C++ (gradgen._C): Tensor's operators call the generated
+differentiable ops directly. Python floats make float64 tensors, gradgen's default dtype.
+"""
+
+from gradgen import _C
+from gradgen._C import (  # noqa: F401  (re-exported)
+    AccumulateGrad,
+    Generator,
+    Node,
+    RemovableHandle,
+    Tensor,
+    bool,
+    contiguous_format,
+    default_generator,
+    device,
+    double,
+    dtype,
+    empty,
+    float,
+    float32,
+    float64,
+    from_numpy,
+    full,
+    int64,
+    is_grad_enabled,
+    is_tensor,
+    layout,
+    long,
+    manual_seed,
+    memory_format,
+    ones,
+    preserve_format,
+    randn,
+    strided,
+    tensor,
+    zeros,
+)
+from gradgen import autograd  # noqa: E402
+from gradgen.autograd.grad_mode import enable_grad, no_grad, set_grad_enabled  # noqa: E402
+
+__version__ = "0.1.0"
+
+
+def _export_generated_ops():
+    """Makes every op of the generated bindings gradgen.<op> (gradgen.linear, gradgen.relu, ...)."""
+    names = []
+    for name in dir(_C):
+        if name.startswith("_") or name in globals():
+            continue
+        globals()[name] = getattr(_C, name)
+        names.append(name)
+    return names
+
+
+_generated = _export_generated_ops()
+
+__all__ = sorted(
+    [
+        "Generator", "Tensor", "autograd", "bool", "contiguous_format", "default_generator",
+        "device", "double", "dtype", "empty", "enable_grad", "float", "float32", "float64",
+        "from_numpy", "full", "int64", "is_grad_enabled", "is_tensor", "layout", "long",
+        "manual_seed", "memory_format", "no_grad", "ones", "preserve_format", "randn",
+        "set_grad_enabled", "strided", "tensor", "zeros",
+    ]
+    + _generated
+)
+del _export_generated_ops

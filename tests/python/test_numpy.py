@@ -1,0 +1,86 @@
+"""NumPy interop without copies: from_numpy and Tensor.numpy() share memory."""
+
+import gc
+
+import numpy as np
+import pytest
+
+import gradgen
+
+
+def test_from_numpy_shares_memory():
+    a = np.arange(6.0).reshape(2, 3)
+    t = gradgen.from_numpy(a)
+    assert t.data_ptr() == a.ctypes.data
+    assert t.dtype is gradgen.float64 and t.shape == (2, 3)
+    a[0, 1] = 10.0
+    assert t[0, 1].item() == 10.0
+    t += 1  # writes through to the array
+    assert a[1, 2] == 6.0
+
+
+def test_from_numpy_keeps_the_array_alive():
+    t = gradgen.from_numpy(np.full((3,), 2.5))
+    gc.collect()
+    assert t.tolist() == [2.5, 2.5, 2.5]
+
+
+def test_from_numpy_of_a_strided_view_is_a_view():
+    a = np.arange(12.0).reshape(3, 4)
+    t = gradgen.from_numpy(a.T)
+    assert t.data_ptr() == a.ctypes.data
+    assert t.stride() == (1, 4) and not t.is_contiguous()
+    assert t.tolist() == a.T.tolist()
+    s = gradgen.from_numpy(a[:, 1])
+    assert s.data_ptr() == a[:, 1].ctypes.data and s.tolist() == [1.0, 5.0, 9.0]
+
+
+def test_negative_strides_are_copied():
+    a = np.arange(4.0)[::-1]
+    t = gradgen.from_numpy(a)
+    assert t.tolist() == [3.0, 2.0, 1.0, 0.0]
+
+
+@pytest.mark.parametrize("np_dtype,dtype", [
+    (np.float32, gradgen.float32), (np.float64, gradgen.float64),
+    (np.int64, gradgen.int64), (np.bool_, gradgen.bool)])
+def test_dtypes_round_trip(np_dtype, dtype):
+    a = np.array([1, 0, 1], dtype=np_dtype)
+    t = gradgen.from_numpy(a)
+    assert t.dtype is dtype
+    back = t.numpy()
+    assert back.dtype == np_dtype and back.ctypes.data == a.ctypes.data
+    assert back.tolist() == a.tolist()
+
+
+def test_unsupported_dtype_is_type_error():
+    with pytest.raises(TypeError, match="float32, float64, int64 or bool"):
+        gradgen.from_numpy(np.zeros(2, dtype=np.int32))
+
+
+def test_numpy_shares_memory_and_keeps_the_tensor_alive():
+    t = gradgen.tensor([[1.0, 2.0], [3.0, 4.0]])
+    a = t.numpy()
+    assert a.ctypes.data == t.data_ptr()
+    a[1, 0] = -1.0
+    assert t[1, 0].item() == -1.0
+    view = gradgen.ones(2, 3)[:, 1:].numpy()  # a narrowed view: strides carried over
+    gc.collect()
+    assert view.shape == (2, 2) and view.tolist() == [[1.0, 1.0], [1.0, 1.0]]
+    assert np.asarray(t).ctypes.data == t.data_ptr()
+
+
+def test_numpy_refuses_a_tensor_that_requires_grad():
+    x = gradgen.ones(2, requires_grad=True)
+    with pytest.raises(RuntimeError, match="detach"):
+        x.numpy()
+    assert x.detach().numpy().ctypes.data == x.data_ptr()
+    forced = x.numpy(force=True)
+    assert forced.tolist() == [1.0, 1.0] and forced.ctypes.data != x.data_ptr()
+
+
+def test_tensor_from_numpy_copies():
+    a = np.arange(3, dtype=np.int64)
+    t = gradgen.tensor(a)
+    assert t.dtype is gradgen.int64 and t.data_ptr() != a.ctypes.data
+    assert gradgen.tensor(a, dtype=gradgen.float64).tolist() == [0.0, 1.0, 2.0]
