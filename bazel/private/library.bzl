@@ -1,6 +1,7 @@
 """Implementation of `autograd_library`: codegen + the user's kernels + runtime, one cc_library."""
 
 load(":codegen.bzl", "autograd_codegen")
+load(":python.bzl", "gradgen_py_extension")
 
 def autograd_library(
         name,
@@ -16,6 +17,7 @@ def autograd_library(
         formula_namespaces = [],
         missing_derivative = "error",
         runtime = None,
+        python_module = None,
         copts = [],
         visibility = None,
         testonly = None,
@@ -45,6 +47,11 @@ def autograd_library(
       missing_derivative: str: "error" or "not_implemented" (see autograd_codegen).
       runtime: Label: what the generated code links against; default @gradgen//csrc:autograd
         (the runtime plus gradgen's own ops, which your formulas may call).
+      python_module: str: also build a Python extension module of this name (a Python module
+        name such as "polyval_ops_py", or a path "mypkg/_ops" for `import mypkg._ops`) binding
+        every op as `module.<op>(...)` and the method variants on gradgen.Tensor, plus the
+        py_library `<name>_py` (put it in a py_test's deps; it brings @gradgen//python:gradgen).
+        None: no Python module.
       copts: list[str]: extra compiler options for the cc_library.
       visibility, testonly, tags: as for any rule.
       **kwargs: passed to the cc_library (linkopts, defines, ...).
@@ -80,6 +87,16 @@ def autograd_library(
         testonly = testonly,
         tags = tags,
     )
+    for group in ("python_headers", "python_sources"):
+        native.filegroup(
+            name = name + "_generated_" + group,
+            srcs = [":" + codegen],
+            output_group = group,
+            testonly = testonly,
+            tags = tags,
+        )
+    if python_module != None:
+        _python_module(name, python_module, namespace, visibility, testonly, tags)
     native.cc_library(
         name = name,
         srcs = srcs + [":" + name + "_generated_sources"],
@@ -90,4 +107,42 @@ def autograd_library(
         testonly = testonly,
         tags = tags,
         **kwargs
+    )
+
+def _python_module(name, module, namespace, visibility, testonly, tags):
+    """The extension module `module` of autograd_library `name`, and its py_library."""
+    if type(module) != type("") or not module or module.startswith("/") or module.endswith(".so"):
+        fail("autograd_library %s: python_module = %r: give a module name such as \"%s_py\" or a path such as \"mypkg/_ops\" (no .so)" % (name, module, name))
+    for part in module.split("/"):
+        if not part or not (part[0].isalpha() or part[0] == "_") or not part.replace("_", "a").isalnum():
+            fail("autograd_library %s: python_module = %r: %r is not a Python identifier" % (name, module, part))
+
+    # nanobind's API keeps per-module state, so the generated bindings link into the module
+    # itself (linkstatic); the library and the runtime stay shared (see gradgen_py_extension).
+    native.cc_library(
+        name = name + "_python_bindings",
+        srcs = [":" + name + "_generated_python_sources"],
+        hdrs = [":" + name + "_generated_python_headers"],
+        linkstatic = True,
+        deps = [":" + name, Label("//csrc/python:bind")],
+        visibility = ["//visibility:private"],
+        testonly = testonly,
+        tags = tags,
+    )
+    gradgen_py_extension(
+        name = module + ".so",
+        deps = [":" + name + "_python_bindings"],
+        bind_function = namespace + "::python::bind_generated",
+        visibility = visibility,
+        testonly = testonly,
+        tags = tags,
+    )
+    native.py_library(
+        name = name + "_py",
+        data = [":" + module + ".so"],
+        imports = ["."],
+        deps = [Label("//python:gradgen")],
+        visibility = visibility,
+        testonly = testonly,
+        tags = tags,
     )

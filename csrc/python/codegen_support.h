@@ -25,6 +25,12 @@ inline std::optional<std::string_view> optional_string_view(const std::optional<
   return s ? std::optional<std::string_view>(*s) : std::nullopt;
 }
 
+/// The Python object of a Tensor the op wrote to (in-place `self`, `out=`): the result is the
+/// very object passed in (`x.add_(y) is x`), typed so signatures read `-> Tensor`.
+inline nanobind::typed<nanobind::object, Tensor> same_object(const Tensor& written) {
+  return nanobind::typed<nanobind::object, Tensor>(nanobind::find(written));
+}
+
 /// A `Tensor[]` result as a tuple, as PyTorch returns them (`gradgen.split(x, 2)`).
 inline nanobind::tuple to_tuple(std::vector<Tensor>&& tensors) {
   nanobind::object list = nanobind::cast(std::move(tensors));

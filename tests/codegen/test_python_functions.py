@@ -122,11 +122,11 @@ def test_methods_bind_self_and_inplace_returns_the_same_object(files):
     text = files["python_functions.cpp"]
     m = _binding(text, "method", "add_.Tensor(")
     assert "[](::gradgen::Tensor& self, const ::gradgen::Tensor& other, ::gradgen::Scalar alpha) {" in m
-    assert "::gradgen::add_(self, other, alpha);\n        return nanobind::find(self);" in m
+    assert "::gradgen::add_(self, other, alpha);\n        return ::gradgen::python::same_object(self);" in m
     assert 'nanobind::scope(tensor), nanobind::name("add_"), nanobind::is_method(),' in m
     assert 'nanobind::arg("self")' not in m
     out = _binding(text, "function", "add.out(")
-    assert "::gradgen::add_out(input, other, alpha, out);\n        return nanobind::find(out);" in out
+    assert "::gradgen::add_out(input, other, alpha, out);\n        return ::gradgen::python::same_object(out);" in out
     assert 'nanobind::kw_only(),\n      nanobind::arg("alpha") = nanobind::int_(1),\n      nanobind::arg("out"),' in out
 
 

@@ -165,7 +165,17 @@ def _value_checks():
         r = gradgen.native_dropout_backward(g, mask, 2.0)
         check_values(r, [x * 2.0 * m for x, m in zip(flat(g.tolist()), [1, 0, 1, 1])])
 
+    def cumprod():
+        # Forward only: its formula is not_implemented("cumprod") in specs/derivatives.yaml.
+        x = gradgen.tensor([[1.0, 2.0, 3.0], [-1.0, 0.5, 4.0]], dtype=gradgen.float64, requires_grad=True)
+        y = x.cumprod(1)
+        check_values(y, [1.0, 2.0, 6.0, -1.0, -0.5, -2.0])
+        check_values(gradgen.cumprod(x, 0), [1.0, 2.0, 3.0, -1.0, 1.0, 12.0])
+        with pytest.raises(RuntimeError, match="cumprod"):
+            y.sum().backward()
+
     return {
+        "cumprod": cumprod,
         "zero_": zero_,
         "zeros_like": zeros_like,
         "ones_like": ones_like,
@@ -295,7 +305,6 @@ SAMPLES: Dict[str, List[Sample]] = {
             [leaf(2, 3, seed=1), leaf(2, 2, seed=2), leaf(2, 2, seed=3), leaf(8, 3, seed=4), leaf(8, 2, seed=5), leaf(8, seed=6)],
         )
     ],
-    "cumprod": [Sample("method", lambda x: x.cumprod(1), [away_from_zero(2, 3)])],
 }
 
 VALUE_CHECKS = {**_out_checks(), **_value_checks()}

@@ -19,7 +19,7 @@
         ${call(o)};
 % elif o.returns.kind == "self":
         ${call(o)};
-        return nanobind::find(${o.returns.argument});
+        return ::gradgen::python::same_object(${o.returns.argument});
 % elif o.returns.kind == "tuple":
         return ::gradgen::python::to_tuple(${call(o)});
 % elif o.returns.kind == "named_tuple":
