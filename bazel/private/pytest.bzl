@@ -17,7 +17,9 @@ def py_pytest(name, srcs, deps = [], data = [], **kwargs):
       deps: list[Label]: py_library targets the tests import, e.g. "@gradgen_py_deps//:yaml".
       data: list[Label]: files the tests read at run time.
       **kwargs: passed to py_test (size, tags, args, env, ...); `main` and `python_version`
-        are set here.
+        are set here. `legacy_create_init` defaults to False: Bazel's implicit __init__.py
+        files would make the runfiles directory of a repository named `gradgen` (an external
+        workspace's `@gradgen`) a package that hides the real `gradgen` Python package.
     """
     runner = str(_RUNNER)
     native.py_test(
@@ -27,6 +29,7 @@ def py_pytest(name, srcs, deps = [], data = [], **kwargs):
         args = ["$(rootpath %s)" % src for src in srcs] + kwargs.pop("args", []),
         deps = deps + ["@gradgen_py_deps//:pytest"],
         data = data,
+        legacy_create_init = kwargs.pop("legacy_create_init", False),
         python_version = "PY3",
         srcs_version = "PY3",
         **kwargs

@@ -11,8 +11,39 @@ Everything here is implemented in C++ (gradgen._C): Tensor's operators call the 
 differentiable ops directly. Python floats make float64 tensors, gradgen's default dtype.
 """
 
-from gradgen import _C
-from gradgen._C import (  # noqa: F401  (re-exported)
+
+
+def _load_extension():
+    """Imports gradgen._C from its real location when it is a symlink (Bazel's runfiles).
+
+    The module links the runtime as shared libraries found through a RUNPATH relative to the
+    file ($ORIGIN/...). In the runfiles of another workspace, Bazel puts an external repository's
+    files at a depth that RUNPATH was not computed for, and $ORIGIN is the symlink's directory:
+    loading the file where it really is makes the RUNPATH hold wherever the runfiles are.
+    (An installed wheel has a self-contained module that is no symlink: a plain import.)
+    """
+    import importlib.machinery
+    import importlib.util
+    import os
+    import sys
+
+    here = os.path.dirname(os.path.abspath(__file__))
+    for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+        path = os.path.join(here, "_C" + suffix)
+        if os.path.islink(path):
+            real = os.path.realpath(path)
+            loader = importlib.machinery.ExtensionFileLoader(__name__ + "._C", real)
+            spec = importlib.util.spec_from_file_location(__name__ + "._C", real, loader=loader)
+            module = importlib.util.module_from_spec(spec)
+            sys.modules[spec.name] = module
+            loader.exec_module(module)
+            return
+
+
+_load_extension()
+
+from gradgen import _C  # noqa: E402
+from gradgen._C import (  # noqa: E402  # noqa: F401  (re-exported)
     AccumulateGrad,
     Generator,
     Node,

@@ -56,6 +56,16 @@ class CustomOpExampleTest(unittest.TestCase):
             self.assertIn("[       OK ] " + test, log)
         self.assertRegex(log, r"\[  PASSED  \] \d+ tests\.")
 
+    def test_polyval_is_callable_from_python(self):
+        # python_module = "polyval_ops_py": the generated bindings, a module sharing gradgen._C's
+        # runtime, and pytest through @gradgen//bazel:defs.bzl's py_pytest.
+        path = os.path.join(self.testlogs, "ops", "polyval_py_test", "test.log")
+        self.assertTrue(os.path.exists(path), path)
+        with open(path, encoding="utf-8") as fh:
+            log = fh.read()
+        self.assertRegex(log, r"\b4 passed\b")
+        self.assertNotIn("failed", log)
+
     def test_kernel_implements_the_generated_declaration(self):
         with open(os.path.join(self.bazel_bin, "ops", "generated", "NativeFunctions.h"), encoding="utf-8") as fh:
             native = fh.read()
