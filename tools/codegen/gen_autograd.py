@@ -46,8 +46,9 @@ from mako.template import Template  # noqa: E402
 
 from tools.codegen import gen_autograd_functions, gen_variable_type  # noqa: E402
 from tools.codegen.autogen import add_autogen_variants  # noqa: E402
+from tools.codegen.autograd_info import DifferentiabilityInfo, match_infos, wrapper_kinds  # noqa: E402
 from tools.codegen.errors import SpecError  # noqa: E402
-from tools.codegen.load_derivatives import DifferentiabilityInfo, is_composite_implicit, load_derivatives  # noqa: E402
+from tools.codegen.load_derivatives import load_derivatives  # noqa: E402
 from tools.codegen.load_native_functions import NativeFunction, parse_native_functions  # noqa: E402
 
 FLAGS = flags.FLAGS
@@ -162,13 +163,9 @@ def generate(
     # Nodes, in the order of the derivatives file (dispatch keys in their written order).
     node_infos: List[DifferentiabilityInfo] = [i for per_key in infos.values() for i in per_key.values() if i.op]
     nodes = gen_autograd_functions.nodes_of(node_infos)
-    matched = gen_variable_type.match_infos(functions, infos)
-    wrappers = [
-        gen_variable_type.wrapper_code(
-            f, matched[str(f.func)], missing_derivative, is_composite_implicit(f, implicit_composite)
-        )
-        for f in functions
-    ]
+    matched = match_infos(functions, infos)
+    kinds = wrapper_kinds(functions, matched, missing_derivative, implicit_composite)
+    wrappers = [gen_variable_type.wrapper_code(f, matched[str(f.func)], k) for f, k in zip(functions, kinds)]
     timer.lap("analyse")
 
     common = dict(

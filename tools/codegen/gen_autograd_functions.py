@@ -12,17 +12,11 @@ loop.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import List, Sequence
 
 from tools.codegen import cpp
-from tools.codegen.load_derivatives import (
-    IDENT_REGEX,
-    Derivative,
-    DifferentiabilityInfo,
-    SavedAttribute,
-)
+from tools.codegen.autograd_info import Derivative, DifferentiabilityInfo, SavedAttribute
 
 
 @dataclass(frozen=True)
@@ -79,8 +73,6 @@ def _emit_derivative(d: Derivative, info: DifferentiabilityInfo) -> List[str]:
     if len(d.var_names) == 1:
         name = d.var_names[0]
         is_list = cpp.is_tensor_list(by_name[name].type)
-        if is_list and re.match(r"^\s*not_implemented\(", formula):
-            formula = formula.replace("not_implemented(", "not_implemented_list(", 1)
         empty = "std::vector<Tensor>()" if is_list else "Tensor()"
         lines.append(f"if (should_compute_output({{ {name}_ix }})) {{")
         lines.append(f"  auto grad_result = any_grad_defined ? ({formula}) : {empty};")
@@ -89,7 +81,7 @@ def _emit_derivative(d: Derivative, info: DifferentiabilityInfo) -> List[str]:
         return lines
     ranges = ", ".join(f"{n}_ix" for n in d.var_names)
     lines.append(f"if (should_compute_output({{ {ranges} }})) {{")
-    if re.search(IDENT_REGEX.format("grad_input_mask"), formula):
+    if d.uses_grad_input_mask:
         lines.append(f"  auto grad_input_mask = std::array<bool, {len(d.var_names)}>{{")
         for n in d.var_names:
             lines.append(f"    should_compute_output({{ {n}_ix }}),")
@@ -114,11 +106,10 @@ def node_code(info: DifferentiabilityInfo) -> NodeCode:
         u = _unpack(var)
         if u:
             unpack.append(u)
-    saved_names = {v.name for v in info.all_saved_inputs}
     ranges: List[str] = []
     for a in info.args_with_derivatives:
         if cpp.is_tensor_list(a.type):
-            if f"{a.name}_size_" not in saved_names:
+            if a.name in info.list_size_members:
                 members.append(f"size_t {a.name}_size_ = 0;")
             ranges.append(f"auto {a.name}_ix = gen.range({a.name}_size_);")
         else:
@@ -126,8 +117,7 @@ def node_code(info: DifferentiabilityInfo) -> NodeCode:
 
     body: List[str] = ["IndexRangeGenerator gen;"] + ranges
     body.append("variable_list grad_inputs(gen.size());")
-    formulas = " ".join(d.formula for d in info.derivatives)
-    if re.search(IDENT_REGEX.format("grad"), formulas):
+    if info.uses_grad:
         body.append("const auto& grad = grads[0];")
     for name in sorted(info.used_named_gradients):
         body.append(f"const auto& {name} = grads[{info.available_named_gradients.index(name)}];")

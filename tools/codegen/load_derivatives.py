@@ -18,10 +18,19 @@ import difflib
 import functools
 import re
 from collections import Counter, defaultdict
-from dataclasses import dataclass
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from dataclasses import dataclass, replace
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 from tools.codegen import cpp
+from tools.codegen.autograd_info import (
+    Condition,
+    Derivative,
+    DifferentiabilityInfo,
+    ForwardDerivative,
+    SavedAttribute,
+    SavedFact,
+    is_composite_implicit,
+)
 from tools.codegen.errors import Location, SpecError, SchemaParseError
 from tools.codegen.load_native_functions import NativeFunction
 from tools.codegen.model import Argument, FunctionSchema, Type, is_cpp_identifier
@@ -30,6 +39,9 @@ from tools.codegen.yaml_loader import load_yaml
 # `(^|\W)NAME($|\W)`: NAME used as a whole identifier.
 IDENT_REGEX = r"(^|\W){}($|\W)"
 GRAD_INDEX_REGEX = r"(?:^|\W)grads\[(\d+)\]"
+_NOT_IMPLEMENTED = re.compile(r"^\s*not_implemented\(")
+_WRAP_OPT_IF = re.compile(r"wrap_opt_if\((\w+),")
+_GRAD_INPUT_MASK_INDEX = re.compile(r"grad_input_mask\[(\d+)\]")
 # Dispatch keys a `dispatch:` section of derivatives.yaml may name (PyTorch's AUTOGRAD_KEYS).
 AUTOGRAD_KEYS = (
     "Default",
@@ -50,163 +62,76 @@ _ENTRY_KEYS = ("name", "dispatch", "output_differentiability")
 
 
 @dataclass(frozen=True)
-class SavedAttribute:
-    """One member of a Backward node, filled by the forward and read by `apply()`."""
+class _Rewrite:
+    """One saved-value rewrite: a fact of variable `{}` that a formula reads."""
 
-    # The member's name: `self_sizes`, `dim`, or for tensors the variable name (`self`), whose
-    # member is `self_` (see `member`).
-    name: str
-    # The C++ type of the member, e.g. `std::vector<int64_t>`, `SavedVariable`.
-    cpp_type: str
-    # The expression the forward evaluates to fill it, e.g. `self.sizes()`, `to_args_sizes(tensors)`.
-    expr: str
-    # What the member holds: "tensor" (a SavedVariable), "tensor_list" (a vector of them plus a
-    # released flag) or "value" (anything copied by value).
-    kind: str
-
-    @property
-    def member(self) -> str:
-        """The member's C++ name: tensors take a trailing underscore (`self_`), as in PyTorch."""
-        return self.name + "_" if self.kind in ("tensor", "tensor_list") else self.name
+    # The regex over the formula; `{}` is the variable's name.
+    pattern: str
+    # The member's name after the variable's: "_sizes", or (for facts with an argument) a
+    # function of the match: `self.size(-1)` -> "_argsize_minus_1".
+    suffix: Union[str, Callable[["re.Match[str]"], str]]
+    # The member's C++ type.
+    member_type: str
+    # What is saved, and how the forward computes it.
+    fact: SavedFact
+    # What the formula reads instead, if not the member itself: "{}_info.zeros()".
+    use: Optional[str] = None
+    # Whether the fact is only allowed in a formula for that variable alone (strides).
+    own_formula_only: bool = False
 
 
-@dataclass(frozen=True)
-class Derivative:
-    """One formula of an entry: `self: mm(grad, t(mat2))` or `self, other: f(grad_input_mask)`."""
-
-    # The formula after saved-value rewriting: `mm_mat1_backward(grad, mat2, self_sizes)`.
-    formula: str
-    # The formula as written in the YAML file.
-    original_formula: str
-    # The inputs it computes gradients for, in key order: ("self",) or ("self", "other").
-    var_names: Tuple[str, ...]
-    # The inputs and outputs it needs, as members of the node.
-    saved_inputs: Tuple[SavedAttribute, ...]
-    saved_outputs: Tuple[SavedAttribute, ...]
-    # The `grad_<return name>` variables it uses.
-    named_gradients: frozenset
-    # Where the formula is written.
-    loc: Location
+def _argsize_suffix(prefix: str) -> Callable[["re.Match[str]"], str]:
+    return lambda m: f"{prefix}{m.group(1).replace('-', 'minus_')}"
 
 
-@dataclass(frozen=True)
-class ForwardDerivative:
-    """A forward-mode formula (`result: auto_linear`): parsed, checked and kept for later."""
-
-    # The formula, with `auto_element_wise` / `auto_linear` expanded like PyTorch does.
-    formula: str
-    # The outputs it defines: ("result",), ("values",).
-    var_names: Tuple[str, ...]
-    # The schema types of those outputs.
-    var_types: Tuple[Type, ...]
-    # Inputs whose tangent (`x_t`) and primal (`x_p`) the formula reads.
-    required_inputs_fw_grad: Tuple[str, ...]
-    required_inputs_primal: Tuple[str, ...]
-    loc: Location
-
-
-@dataclass(frozen=True)
-class DifferentiabilityInfo:
-    """Everything known about how to differentiate one op (for one dispatch key)."""
-
-    # The op's base name without overload: `max` for `max.dim`.
-    name: str
-    # The declaration the formulas are written against (the out-of-place one when it exists).
-    func: NativeFunction
-    # The Backward node's class name (`MaxBackward0`), or None when no input gets a gradient.
-    op: Optional[str]
-    # "Default", or the autograd dispatch key of a `dispatch:` section.
-    dispatch_key: str
-    derivatives: Tuple[Derivative, ...]
-    forward_derivatives: Tuple[ForwardDerivative, ...]
-    # Members of the node, deduplicated, in first-use order.
-    all_saved_inputs: Tuple[SavedAttribute, ...]
-    all_saved_outputs: Tuple[SavedAttribute, ...]
-    # `grad_<name>` for every differentiable named tensor output; and those the formulas use.
-    available_named_gradients: Tuple[str, ...]
-    used_named_gradients: frozenset
-    # The inputs that get a gradient, in argument order: the order of `apply()`'s outputs.
-    args_with_derivatives: Tuple[Argument, ...]
-    non_differentiable_arg_names: Tuple[str, ...]
-    # One bool per output (None: all differentiable), or a single C++ condition.
-    output_differentiability: Optional[Tuple[bool, ...]]
-    output_differentiability_conditions: Optional[Tuple[str, ...]]
-    # Where the entry is written.
-    loc: Location
-
-    @property
-    def uses_retain_variables(self) -> bool:
-        return any(re.search(IDENT_REGEX.format("retain_variables"), d.formula) for d in self.derivatives)
-
-    @property
-    def saved_member_names(self) -> List[str]:
-        """Every member `apply()` reads, sorted: the manifest's `saved` list."""
-        names = {s.member for s in self.all_saved_inputs + self.all_saved_outputs}
-        names |= {f"{a.name}_size_" for a in self.args_with_derivatives if cpp.is_tensor_list(a.type)}
-        return sorted(names)
-
+_SIZES = SavedFact("sizes", "{var}.sizes().vec()")
+_SIZES_OPT = SavedFact("sizes_opt", "{var}.has_value() ? std::optional<IntArrayRef>({var}->sizes()) : std::nullopt")
+_ARGSIZE = SavedFact("argsize", "{var}.size({arg})")
+_NUMEL = SavedFact("numel", "{var}.numel()")
+_ARGS_SIZES = SavedFact("args_sizes", "to_args_sizes({var})")
+_STRIDES = SavedFact("strides", 'strides_or_error({var}, "{var}")')
 
 # Saved-value rewriting, in PyTorch's order: an expression over an input or output that only needs
 # a cheap fact about it is replaced by a member holding that fact, so the tensor itself need not be
-# kept alive. (regex over the name, member suffix, member type, value at save time, text at use).
-_REPLACEMENTS: List[Tuple[str, Any, str, Optional[Any], Optional[Any]]] = [
-    (r"{}.sym_sizes\(\)", "_sym_sizes", "std::vector<int64_t>", None, None),
-    (
-        r"{}->sym_sizes\(\)",
-        "_sym_sizes_opt",
-        "std::optional<std::vector<int64_t>>",
-        lambda n: f"{n}.has_value() ? std::optional<IntArrayRef>({n}->sizes()) : std::nullopt",
-        None,
-    ),
-    (r"{}.sizes\(\)", "_sizes", "std::vector<int64_t>", None, None),
-    (
-        r"{}->sizes\(\)",
-        "_sizes_opt",
-        "std::optional<std::vector<int64_t>>",
-        lambda n: f"{n}.has_value() ? std::optional<IntArrayRef>({n}->sizes()) : std::nullopt",
-        None,
-    ),
-    (
+# kept alive. gradgen's runtime has no SymInt: the sym_ spellings save the plain facts.
+_REPLACEMENTS: List[_Rewrite] = [
+    _Rewrite(r"{}.sym_sizes\(\)", "_sym_sizes", "std::vector<int64_t>", _SIZES),
+    _Rewrite(r"{}->sym_sizes\(\)", "_sym_sizes_opt", "std::optional<std::vector<int64_t>>", _SIZES_OPT),
+    _Rewrite(r"{}.sizes\(\)", "_sizes", "std::vector<int64_t>", _SIZES),
+    _Rewrite(r"{}->sizes\(\)", "_sizes_opt", "std::optional<std::vector<int64_t>>", _SIZES_OPT),
+    _Rewrite(
         r"{}.sym_blocksize\(\)",
         "_self_sym_blocksize_opt",
         "std::optional<std::vector<int64_t>>",
-        lambda n: f"sparse_csr::getSymIntBlockSize({n})",
-        None,
+        SavedFact("blocksize", "sparse_csr::getSymIntBlockSize({var})"),
     ),
-    (r"{}.options\(\)", "_options", "TensorOptions", None, None),
-    (r"zeros_like\({}\)", "_info", "TypeAndSize", lambda n: n, lambda n: n + "_info.zeros()"),
-    (
-        r"{}.sym_size\((-?\w+)\)",
-        lambda m: f"_sym_argsize_{m.group(1).replace('-', 'minus_')}",
-        "int64_t",
-        None,
-        None,
+    _Rewrite(r"{}.options\(\)", "_options", "TensorOptions", SavedFact("options", "{var}.options()")),
+    _Rewrite(r"zeros_like\({}\)", "_info", "TypeAndSize", SavedFact("type_and_size", "{var}"), use="{}_info.zeros()"),
+    _Rewrite(r"{}.sym_size\((-?\w+)\)", _argsize_suffix("_sym_argsize_"), "int64_t", _ARGSIZE),
+    _Rewrite(r"{}.size\((-?\w+)\)", _argsize_suffix("_argsize_"), "int64_t", _ARGSIZE),
+    _Rewrite(r"{}.numel\(\)", "_numel", "int64_t", _NUMEL),
+    _Rewrite(r"{}.sym_numel\(\)", "_sym_numel", "int64_t", _NUMEL),
+    _Rewrite(r"to_args_sizes\({}\)", "_args_sizes", "std::vector<std::vector<int64_t>>", _ARGS_SIZES),
+    _Rewrite(r"to_args_sizes_symint\({}\)", "_args_sizes_symint", "std::vector<std::vector<int64_t>>", _ARGS_SIZES),
+    _Rewrite(
+        r"to_args_scalartypes\({}\)",
+        "_args_scalartypes",
+        "std::vector<ScalarType>",
+        SavedFact("args_scalartypes", "to_args_scalartypes({var})"),
     ),
-    (
-        r"{}.size\((-?\w+)\)",
-        lambda m: f"_argsize_{m.group(1).replace('-', 'minus_')}",
-        "int64_t",
-        None,
-        None,
-    ),
-    (r"{}.numel\(\)", "_numel", "int64_t", None, None),
-    (r"{}.sym_numel\(\)", "_sym_numel", "int64_t", None, None),
-    (r"to_args_sizes\({}\)", "_args_sizes", "std::vector<std::vector<int64_t>>", None, None),
-    (r"to_args_sizes_symint\({}\)", "_args_sizes_symint", "std::vector<std::vector<int64_t>>", None, None),
-    (r"to_args_scalartypes\({}\)", "_args_scalartypes", "std::vector<ScalarType>", None, None),
-    (r"TensorGeometry\({}\)", "_geometry", "TensorGeometry", None, None),
-    (r"{}.scalar_type\(\)", "_scalar_type", "ScalarType", None, None),
-    (r"{}.dim\(\)", "_dim", "int64_t", None, None),
-    (r"{}.sym_strides\(\)", "_sym_strides", "std::vector<int64_t>", "strides", None),
-    (r"{}.strides\(\)", "_strides", "std::vector<int64_t>", "strides", None),
-    (r"{}.layout\(\)", "_layout", "Layout", None, None),
-    (r"{}.is_conj\(\)", "_conjugate", "bool", None, None),
+    _Rewrite(r"TensorGeometry\({}\)", "_geometry", "TensorGeometry", SavedFact("geometry", "TensorGeometry({var})")),
+    _Rewrite(r"{}.scalar_type\(\)", "_scalar_type", "ScalarType", SavedFact("scalar_type", "{var}.scalar_type()")),
+    _Rewrite(r"{}.dim\(\)", "_dim", "int64_t", SavedFact("dim", "{var}.dim()")),
+    _Rewrite(r"{}.sym_strides\(\)", "_sym_strides", "std::vector<int64_t>", _STRIDES, own_formula_only=True),
+    _Rewrite(r"{}.strides\(\)", "_strides", "std::vector<int64_t>", _STRIDES, own_formula_only=True),
+    _Rewrite(r"{}.layout\(\)", "_layout", "Layout", SavedFact("layout", "{var}.layout()")),
+    _Rewrite(r"{}.is_conj\(\)", "_conjugate", "bool", SavedFact("conjugate", "{var}.is_conj()")),
 ]
 # A literal piece of each pattern: a formula without it cannot match, so most patterns are skipped
 # by a substring test before any regex is compiled (the codegen's hot loop on big spec files).
 _REPLACEMENT_KEYS = [
-    re.sub(r"\\", "", rx.replace("{}", "").replace("(-?\\w+)", "")).split("(")[0].lstrip(".->")
-    for rx, *_ in _REPLACEMENTS
+    re.sub(r"\\", "", r.pattern.replace("{}", "").replace("(-?\\w+)", "")).split("(")[0].lstrip(".->")
+    for r in _REPLACEMENTS
 ]
 _COMPILED: Dict[Tuple[int, str], Any] = {}
 
@@ -214,7 +139,7 @@ _COMPILED: Dict[Tuple[int, str], Any] = {}
 def _compiled(i: int, name: str) -> Any:
     got = _COMPILED.get((i, name))
     if got is None:
-        got = _COMPILED[(i, name)] = re.compile(_REPLACEMENTS[i][0].format(name))
+        got = _COMPILED[(i, name)] = re.compile(_REPLACEMENTS[i].pattern.format(name))
     return got
 
 
@@ -249,27 +174,24 @@ def saved_variables(
         # Cheap: a substring test rules out nearly every variable before any regex runs.
         if name not in formula:
             continue
-        for i, (_, suffix, member_type, expr_fn, res_fn) in enumerate(_REPLACEMENTS):
+        for i, rewrite in enumerate(_REPLACEMENTS):
             if _REPLACEMENT_KEYS[i] not in formula:
                 continue
             regex = _compiled(i, name)
 
-            def repl(m: "re.Match[str]") -> str:
-                sfx = suffix(m) if callable(suffix) else suffix
-                if expr_fn == "strides":
-                    if var_names != (name,):
-                        raise SpecError(
-                            f"'{m.group(0)}' is only supported in the formula of '{name}' alone, "
-                            f"not in a formula for {', '.join(var_names)}",
-                            loc,
-                        )
-                    expr = f'strides_or_error({name}, "{name}")'
-                elif expr_fn is not None:
-                    expr = expr_fn(name)
-                else:
-                    expr = m.group(0)
-                saved.append(SavedAttribute(name + sfx, member_type, expr, "value"))
-                return res_fn(name) if res_fn is not None else name + sfx
+            def repl(m: "re.Match[str]", rewrite: _Rewrite = rewrite, name: str = name) -> str:
+                suffix = rewrite.suffix(m) if callable(rewrite.suffix) else rewrite.suffix
+                if rewrite.own_formula_only and var_names != (name,):
+                    raise SpecError(
+                        f"'{m.group(0)}' is only supported in the formula of '{name}' alone, "
+                        f"not in a formula for {', '.join(var_names)}",
+                        loc,
+                    )
+                arg = m.group(1) if m.re.groups else None
+                saved.append(
+                    SavedAttribute(name + suffix, rewrite.member_type, "value", name, is_output, rewrite.fact, arg)
+                )
+                return rewrite.use.format(name) if rewrite.use is not None else name + suffix
 
             if regex.search(formula):
                 formula = regex.sub(repl, formula)
@@ -286,7 +208,7 @@ def saved_variables(
                 kind = "tensor_list"
             else:
                 kind = "value"
-            saved.append(SavedAttribute(name, cpp.saved_member_type(typ, is_output), name, kind))
+            saved.append(SavedAttribute(name, cpp.saved_member_type(typ, is_output), kind, name, is_output))
     return formula, tuple(saved)
 
 
@@ -597,7 +519,7 @@ def _set_up(
     used_named: set = set()
     for d in derivatives:
         used_named |= d.named_gradients
-    return DifferentiabilityInfo(
+    info = DifferentiabilityInfo(
         name=defn_name,
         func=f,
         op=op,
@@ -614,6 +536,73 @@ def _set_up(
         output_differentiability_conditions=output_differentiability_conditions,
         loc=entry_loc,
     )
+    return _with_facts(info)
+
+
+def _with_facts(info: DifferentiabilityInfo) -> DifferentiabilityInfo:
+    """`info` with the facts the emitters read computed from its formulas and declaration."""
+    uses_grad = any(_uses("grad", d.formula) for d in info.derivatives)
+    saved_names = {v.name for v in info.all_saved_inputs}
+    return replace(
+        info,
+        uses_grad=uses_grad,
+        uses_retain_variables=any(_uses("retain_variables", d.formula) for d in info.derivatives),
+        differentiable_outputs=_differentiable_outputs(info, uses_grad),
+        list_size_members=tuple(
+            a.name
+            for a in info.args_with_derivatives
+            if cpp.is_tensor_list(a.type) and f"{a.name}_size_" not in saved_names
+        ),
+        wrap_opt_if=_wrap_opt_if_conditions(info.derivatives, info.args_with_derivatives),
+    )
+
+
+def _differentiable_outputs(info: DifferentiabilityInfo, uses_grad: bool) -> Tuple[int, ...]:
+    """The outputs that get history, as PyTorch decides: `output_differentiability` when given;
+    else every Tensor output, except that formulas using plain `grad` make only the first output
+    differentiable (derivatives.yaml's header: "all but the first output will be marked as
+    non-differentiable")."""
+    if info.output_differentiability is not None:
+        return tuple(i for i, d in enumerate(info.output_differentiability) if d)
+    func = info.func.func
+    candidates = tuple(
+        i
+        for i, (n, r) in enumerate(zip(func.names_of_returns(), func.returns))
+        if r.type.is_tensor_like() and n not in info.non_differentiable_arg_names
+    )
+    return candidates[:1] if uses_grad else candidates
+
+
+def _wrap_opt_if_conditions(
+    derivatives: Sequence[Derivative], args_with_derivatives: Sequence[Argument]
+) -> Tuple[Tuple[str, Tuple[Condition, ...]], ...]:
+    """`wrap_opt_if(x, grad_input_mask[1])` in a formula: save x only when that input needs grad.
+    Each condition's `grad_input_mask[i]` becomes the position of the formula's i-th input."""
+    positions = [a.name for a in args_with_derivatives]
+    conds: Dict[str, List[Condition]] = {}
+    for d in derivatives:
+        for m in _WRAP_OPT_IF.finditer(d.formula):
+            # The condition runs from after the comma to the matching parenthesis.
+            depth, i, start = 1, m.end(), m.end()
+            while i < len(d.formula) and depth:
+                depth += {"(": 1, ")": -1}.get(d.formula[i], 0)
+                i += 1
+            text = d.formula[start : i - 1].strip()
+            pieces: List[Union[str, int]] = []
+            last = 0
+            for mm in _GRAD_INPUT_MASK_INDEX.finditer(text):
+                k = int(mm.group(1))
+                if k >= len(d.var_names):
+                    raise SpecError(
+                        f"wrap_opt_if reads grad_input_mask[{k}], but this formula is for "
+                        f"{len(d.var_names)} input{'s' if len(d.var_names) != 1 else ''} ({', '.join(d.var_names)})",
+                        d.loc,
+                    )
+                pieces += [text[last : mm.start()], positions.index(d.var_names[k])]
+                last = mm.end()
+            pieces.append(text[last:])
+            conds.setdefault(m.group(1), []).append(tuple(p for p in pieces if p != ""))
+    return tuple((name, tuple(c)) for name, c in conds.items())
 
 
 def _create_derivative(
@@ -636,7 +625,14 @@ def _create_derivative(
     formula, saved_inputs = saved_variables(formula, inputs, var_names, False, loc)
     formula, saved_outputs = saved_variables(formula, output_vars, var_names, True, loc)
     named = frozenset(n for n in available_named_gradients if n in formula and _uses(n, formula))
-    return Derivative(formula, original, var_names, saved_inputs, saved_outputs, named, loc)
+    if len(var_names) == 1 and _NOT_IMPLEMENTED.match(formula):
+        arg = next(a for a in func.arguments.flat_all if a.name == var_names[0])
+        if cpp.is_tensor_list(arg.type):
+            # The gradient of a Tensor[] is a list: not_implemented_list(...) returns one.
+            formula = formula.replace("not_implemented(", "not_implemented_list(", 1)
+    return Derivative(
+        formula, original, var_names, saved_inputs, saved_outputs, named, _uses("grad_input_mask", formula), loc
+    )
 
 
 def _check_grad_usage(defn_name: str, derivatives: Sequence[Derivative], n_returns: int) -> None:
@@ -744,17 +740,6 @@ def _forward_derivatives(
     return out
 
 
-def is_composite_implicit(f: NativeFunction, implicit: bool) -> bool:
-    """Whether `f`'s kernel is built from differentiable ops (CompositeImplicitAutograd), so its
-    gradient flows through them and it needs no formula. With `implicit` (PyTorch's rule), a
-    declaration without `dispatch:` or `structured_delegate:` is one; gradgen's own specs say so
-    explicitly with `dispatch: {CompositeImplicitAutograd: ...}`."""
-    keys = {k for k, _ in f.dispatch}
-    if "CompositeImplicitAutograd" in keys or "CompositeImplicitAutogradNestedTensor" in keys:
-        return True
-    return implicit and not f.has_dispatch_section and not f.structured_delegate
-
-
 # Declarations that are views get a `{view}_copy` twin; PyTorch derives the twin's formula from
 # the view's (Note [Codegen'd {view}_copy Operators]). Same here, so the node sets match.
 def _is_view(f: NativeFunction) -> bool:
@@ -791,24 +776,15 @@ def _add_view_copy_infos(
             if copy is None or copy.func in explicit:
                 break
             parts = info.name.split(".", 1)
-            added.setdefault(copy.func, {})[key] = DifferentiabilityInfo(
-                name=f"{parts[0]}_copy" + ("." + parts[1] if len(parts) > 1 else ""),
-                func=copy,
-                op=None if info.op is None else f"{info.op}_copy",
-                dispatch_key=key,
-                derivatives=info.derivatives,
-                forward_derivatives=info.forward_derivatives,
-                all_saved_inputs=info.all_saved_inputs,
-                all_saved_outputs=info.all_saved_outputs,
-                available_named_gradients=info.available_named_gradients,
-                used_named_gradients=info.used_named_gradients,
-                args_with_derivatives=tuple(
-                    a for a in copy.func.arguments.flat_all if a.name in {b.name for b in info.args_with_derivatives}
-                ),
-                non_differentiable_arg_names=info.non_differentiable_arg_names,
-                output_differentiability=info.output_differentiability,
-                output_differentiability_conditions=info.output_differentiability_conditions,
-                loc=info.loc,
+            diff_names = {b.name for b in info.args_with_derivatives}
+            added.setdefault(copy.func, {})[key] = _with_facts(
+                replace(
+                    info,
+                    name=f"{parts[0]}_copy" + ("." + parts[1] if len(parts) > 1 else ""),
+                    func=copy,
+                    op=None if info.op is None else f"{info.op}_copy",
+                    args_with_derivatives=tuple(a for a in copy.func.arguments.flat_all if a.name in diff_names),
+                )
             )
     for k, v in added.items():
         infos.setdefault(k, v)
