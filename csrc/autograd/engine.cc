@@ -343,6 +343,7 @@ variable_list Engine::execute(const char* api, const variable_list& roots,
 
     node_inputs.assign(std::make_move_iterator(buffer),
                        std::make_move_iterator(buffer + node->num_inputs()));
+    if (!retain_graph) node->will_release_variables();
     variable_list grads = node->apply(std::move(node_inputs));
     if (!retain_graph) node->release_variables();
     validate_outputs(*node, grads);
