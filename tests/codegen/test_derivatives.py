@@ -294,6 +294,26 @@ ERRORS = [
         "drop one of the two",
         id="flagged-and-given-formulas",
     ),
+    pytest.param(
+        DECLS,
+        "- name: atan2(Tensor self, Tensor other) -> Tensor\n"
+        "  self, other: f(grad, wrap_opt_if(self, grad_input_mask[2]), grad_input_mask)\n",
+        "derivatives.yaml:2:16: wrap_opt_if reads grad_input_mask[2], but this formula is for 2 inputs (self, other)",
+        id="wrap-opt-if-mask-out-of-range",
+    ),
+    pytest.param(
+        DECLS,
+        DERIVS + "- mm\n",
+        "derivatives.yaml:27:3: each derivative entry must be a mapping with a 'name:' key",
+        id="entry-not-a-mapping",
+    ),
+    pytest.param(
+        DECLS,
+        "- name: max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)\n"
+        "  self: grad\n  output_differentiability: [True]\n",
+        "derivatives.yaml:3:29: output_differentiability has 1 entries but max returns 2 outputs",
+        id="output-differentiability-count",
+    ),
 ]
 
 

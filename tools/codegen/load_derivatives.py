@@ -34,7 +34,7 @@ from tools.codegen.autograd_info import (
 from tools.codegen.errors import Location, SpecError, SchemaParseError
 from tools.codegen.load_native_functions import NativeFunction
 from tools.codegen.model import Argument, FunctionSchema, Type, is_cpp_identifier
-from tools.codegen.yaml_loader import load_yaml
+from tools.codegen.yaml_loader import Node, Seq, load_yaml
 
 # `(^|\W)NAME($|\W)`: NAME used as a whole identifier.
 IDENT_REGEX = r"(^|\W){}($|\W)"
@@ -291,27 +291,53 @@ def _split_name(spec: str) -> str:
     return m.group(1) if m else spec
 
 
-class _EntryContext:
-    """Locations of one derivative entry's keys and values, for error messages."""
+# ---------------------------------------------------------------------------------------------
+# Reading: one YAML mapping -> a typed entry with the location of everything in it
+# ---------------------------------------------------------------------------------------------
 
-    def __init__(self, node: Any, file: str) -> None:
-        self.node = node
-        self.file = file
 
-    def entry(self) -> Location:
-        return Location(self.file, getattr(self.node, "line", 0) or 0)
+@dataclass(frozen=True)
+class _Formula:
+    """One `names: formula` pair of an entry (or of one of its dispatch sections)."""
 
-    def key(self, key: str) -> Location:
-        try:
-            return self.node.key_loc(key)
-        except Exception:
-            return self.entry()
+    # The key as written: "self, other".
+    key: str
+    # The inputs (or, for a forward formula, outputs) it is for: ("self",), ("self", "other").
+    names: Tuple[str, ...]
+    # The formula as written, or "non_differentiable".
+    text: str
+    key_loc: Location
+    value_loc: Location
 
-    def value(self, key: str, offset: int = 0) -> Location:
-        try:
-            return self.node.value_loc(key, offset)
-        except Exception:
-            return self.entry()
+    @property
+    def non_differentiable(self) -> bool:
+        return self.text.lower().strip() == "non_differentiable"
+
+
+@dataclass(frozen=True)
+class _Section:
+    """The formulas of one autograd dispatch key ("Default" without a `dispatch:` section)."""
+
+    dispatch_key: str
+    # In file order.
+    formulas: Tuple[_Formula, ...]
+
+
+@dataclass(frozen=True)
+class _Entry:
+    """One entry of derivatives.yaml, as written, with the location of each part."""
+
+    # The `name:` schema, as written and parsed.
+    spec: str
+    schema: FunctionSchema
+    name_loc: Location
+    # Where the entry starts (its line).
+    loc: Location
+    # `output_differentiability:` as a list of bools, or as a single C++ condition; with its place.
+    output_differentiability: Optional[Tuple[bool, ...]]
+    output_differentiability_condition: Optional[str]
+    output_differentiability_loc: Optional[Location]
+    sections: Tuple[_Section, ...]
 
 
 def _formula_text(value: Any, loc: Location) -> str:
@@ -320,223 +346,218 @@ def _formula_text(value: Any, loc: Location) -> str:
     return str(value)
 
 
-def _create_info(
-    defn: Any,
-    ctx: _EntryContext,
-    index: _Index,
-    op_counter: "Counter[str]",
-) -> Tuple[NativeFunction, Dict[str, DifferentiabilityInfo]]:
-    if "name" not in defn:
-        raise SpecError("a derivative entry needs a 'name:' with the op's full schema", ctx.entry())
-    spec = defn["name"]
+def _read_entry(node: Any, loc: Location) -> _Entry:
+    """Checks the shape of one entry and returns it typed; `loc` is where it starts."""
+    if not isinstance(node, Node):
+        raise SpecError("each derivative entry must be a mapping with a 'name:' key", loc)
+    if "name" not in node:
+        raise SpecError("a derivative entry needs a 'name:' with the op's full schema", loc)
+    spec = node["name"]
     if not isinstance(spec, str):
-        raise SpecError("'name:' must be a schema string such as 'mm(Tensor self, Tensor mat2) -> Tensor'", ctx.value("name"))
-    name_loc = ctx.value("name")
+        raise SpecError(
+            "'name:' must be a schema string such as 'mm(Tensor self, Tensor mat2) -> Tensor'", node.value_loc("name")
+        )
     try:
-        parsed = FunctionSchema.parse(spec)
+        schema = FunctionSchema.parse(spec)
     except SchemaParseError as e:
-        raise SpecError(e.message, ctx.value("name", e.offset)) from None
-    defn_name = _split_name(spec)
+        raise SpecError(e.message, node.value_loc("name", e.offset)) from None
+    od, condition, od_loc = _read_output_differentiability(node)
+    sections = _read_sections(node, _split_name(spec))
+    return _Entry(spec, schema, node.value_loc("name"), loc, od, condition, od_loc, sections)
 
-    schema_function = index.by_schema.get(str(parsed))
+
+def _read_output_differentiability(node: Node) -> Tuple[Optional[Tuple[bool, ...]], Optional[str], Optional[Location]]:
+    if "output_differentiability" not in node:
+        return None, None, None
+    od = node["output_differentiability"]
+    od_loc = node.value_loc("output_differentiability")
+    if not isinstance(od, list) or not od:
+        raise SpecError("output_differentiability must be a list of booleans or a one-element list of a C++ condition", od_loc)
+    if any(isinstance(x, str) for x in od):
+        if len(od) != 1:
+            raise SpecError(
+                "output_differentiability given as a condition supports single-output functions only "
+                "(write a one-element list)",
+                od_loc,
+            )
+        return (True,), str(od[0]), od_loc
+    if not all(isinstance(x, bool) for x in od):
+        raise SpecError("output_differentiability must contain only true/false", od_loc)
+    return tuple(od), None, od_loc
+
+
+def _read_sections(node: Node, defn_name: str) -> Tuple[_Section, ...]:
+    if "dispatch" not in node:
+        formulas = {k: v for k, v in node.items() if k not in _ENTRY_KEYS}
+        return (_Section("Default", _read_formulas(formulas, node, defn_name)),)
+    dispatch = node["dispatch"]
+    if not isinstance(dispatch, Node) or not dispatch:
+        raise SpecError("'dispatch:' must map autograd dispatch keys to formulas", node.value_loc("dispatch"))
+    for key in dispatch:
+        if key != "Default" and key not in AUTOGRAD_KEYS:
+            raise SpecError(
+                f"invalid dispatch key '{key}'; expected one of {', '.join(AUTOGRAD_KEYS)}", dispatch.key_loc(key)
+            )
+    extra = [k for k in node if k not in _ENTRY_KEYS]
+    if extra:
+        raise SpecError(
+            f"'{extra[0]}' given beside a 'dispatch:' section; put formulas inside the section", node.key_loc(extra[0])
+        )
+    sections = []
+    for key, formulas in dispatch.items():
+        if not isinstance(formulas, Node):
+            raise SpecError(f"dispatch section '{key}' must map inputs to formulas", node.value_loc("dispatch"))
+        sections.append(_Section(key, _read_formulas(formulas, formulas, defn_name)))
+    return tuple(sections)
+
+
+def _read_formulas(formulas: Dict[Any, Any], node: Node, defn_name: str) -> Tuple[_Formula, ...]:
+    """The formulas of a mapping, in file order. Each name may have one formula (or be
+    non_differentiable) per entry; the error points at the second mention."""
+    out: List[_Formula] = []
+    seen: Dict[str, bool] = {}  # name -> whether it was marked non_differentiable
+    for raw_names, value in formulas.items():
+        key_loc = node.key_loc(raw_names)
+        is_nondiff = str(value).lower().strip() == "non_differentiable"
+        names = tuple(x.strip() for x in str(raw_names).split(","))
+        for n in names:
+            _check_identifier(n, "formula key", key_loc)
+            if n in seen:
+                what = "marked non_differentiable and also given a formula" if is_nondiff or seen[n] else "given a formula twice"
+                raise SpecError(f"'{n}' is {what} in the entry for {defn_name}", key_loc)
+            seen[n] = is_nondiff
+        value_loc = node.value_loc(raw_names)
+        out.append(_Formula(str(raw_names), names, _formula_text(value, value_loc), key_loc, value_loc))
+    return tuple(out)
+
+
+# ---------------------------------------------------------------------------------------------
+# Analysis: a typed entry + the declarations -> one DifferentiabilityInfo per dispatch key
+# ---------------------------------------------------------------------------------------------
+
+
+def _create_info(
+    entry: _Entry, index: _Index, op_counter: "Counter[str]"
+) -> Tuple[NativeFunction, Dict[str, DifferentiabilityInfo]]:
+    defn_name = _split_name(entry.spec)
+    canonical = _declaration_of(entry, index, defn_name)
+    if entry.output_differentiability is not None and entry.output_differentiability_condition is None:
+        n_ret = len(canonical.func.returns)
+        if len(entry.output_differentiability) != n_ret:
+            raise SpecError(
+                f"output_differentiability has {len(entry.output_differentiability)} entries but {defn_name} "
+                f"returns {n_ret} outputs",
+                entry.output_differentiability_loc,
+            )
+    infos = {s.dispatch_key: _set_up(canonical, defn_name, entry, s, op_counter) for s in entry.sections}
+    return canonical, infos
+
+
+def _declaration_of(entry: _Entry, index: _Index, defn_name: str) -> NativeFunction:
+    """The declaration an entry's formulas are written against (see _canonical_function)."""
+    schema_function = index.by_schema.get(str(entry.schema))
     if schema_function is None:
-        close = _closest_signatures(str(parsed), index, parsed.name.name.base)
+        close = _closest_signatures(str(entry.schema), index, entry.schema.name.name.base)
         hint = ("; closest declared: " + " | ".join(close)) if close else "; no declaration has that name"
-        raise SpecError(f"no declaration matches '{spec}'{hint}", name_loc)
-    functions = index.same_signature(schema_function)
-    canonical = _canonical_function(functions, defn_name)
-    all_args = canonical.func.arguments.flat_all
+        raise SpecError(f"no declaration matches '{entry.spec}'{hint}", entry.name_loc)
+    canonical = _canonical_function(index.same_signature(schema_function), defn_name)
     for bad in ("grad_input_mask", "result"):
-        if any(a.name == bad for a in all_args):
+        if any(a.name == bad for a in canonical.func.arguments.flat_all):
             raise SpecError(
                 f"the declaration of {defn_name} has an argument named '{bad}', a name formulas reserve",
                 schema_function.loc,
             )
-
-    output_differentiability = None
-    output_differentiability_conditions = None
-    if "output_differentiability" in defn:
-        od = defn["output_differentiability"]
-        od_loc = ctx.value("output_differentiability")
-        if not isinstance(od, list) or not od:
-            raise SpecError("output_differentiability must be a list of booleans or a one-element list of a C++ condition", od_loc)
-        if any(isinstance(x, str) for x in od):
-            if len(od) != 1:
-                raise SpecError(
-                    "output_differentiability given as a condition supports single-output functions only "
-                    "(write a one-element list)",
-                    od_loc,
-                )
-            output_differentiability_conditions = (str(od[0]),)
-            output_differentiability = (True,)
-        else:
-            if not all(isinstance(x, bool) for x in od):
-                raise SpecError("output_differentiability must contain only true/false", od_loc)
-            n_ret = len(canonical.func.returns)
-            if len(od) != n_ret:
-                raise SpecError(
-                    f"output_differentiability has {len(od)} entries but {defn_name} returns {n_ret} outputs",
-                    od_loc,
-                )
-            output_differentiability = tuple(od)
-
-    if "dispatch" in defn:
-        dispatch = defn["dispatch"]
-        d_loc = ctx.value("dispatch")
-        if not isinstance(dispatch, dict) or not dispatch:
-            raise SpecError("'dispatch:' must map autograd dispatch keys to formulas", d_loc)
-        sections = []
-        for key in dispatch:
-            if key != "Default" and key not in AUTOGRAD_KEYS:
-                raise SpecError(
-                    f"invalid dispatch key '{key}'; expected one of {', '.join(AUTOGRAD_KEYS)}",
-                    _EntryContext(dispatch, ctx.file).key(key),
-                )
-            sections.append((key, dispatch[key], _EntryContext(dispatch[key], ctx.file)))
-        extra = [k for k in defn if k not in _ENTRY_KEYS]
-        if extra:
-            raise SpecError(
-                f"'{extra[0]}' given beside a 'dispatch:' section; put formulas inside the section",
-                ctx.key(extra[0]),
-            )
-    else:
-        sections = [("Default", {k: v for k, v in defn.items() if k not in _ENTRY_KEYS}, ctx)]
-
-    infos: Dict[str, DifferentiabilityInfo] = {}
-    for key, formulas, fctx in sections:
-        if not isinstance(formulas, dict):
-            raise SpecError(f"dispatch section '{key}' must map inputs to formulas", ctx.value("dispatch"))
-        info = _set_up(canonical, defn_name, key, formulas, fctx, output_differentiability,
-                       output_differentiability_conditions, op_counter, ctx.entry())
-        infos[key] = info
-    return canonical, infos
+    return canonical
 
 
 def _set_up(
-    f: NativeFunction,
-    defn_name: str,
-    dispatch_key: str,
-    formulas: Dict[str, Any],
-    ctx: _EntryContext,
-    output_differentiability: Optional[Tuple[bool, ...]],
-    output_differentiability_conditions: Optional[Tuple[str, ...]],
-    op_counter: "Counter[str]",
-    entry_loc: Location,
+    f: NativeFunction, defn_name: str, entry: _Entry, section: _Section, op_counter: "Counter[str]"
 ) -> DifferentiabilityInfo:
+    """The info of one dispatch section of an entry for declaration `f`."""
     func = f.func
-    args = func.arguments.flat_all
-    all_arg_names = [a.name for a in args]
-    arg_by_name = {a.name: a for a in args}
-    ret_names = cpp.return_names(func)
-    schema_ret_names = [r.name for r in func.returns]
-    differentiability = output_differentiability or tuple([True] * len(func.returns))
+    differentiability = entry.output_differentiability or tuple([True] * len(func.returns))
     available_named_gradients = tuple(
         f"grad_{r.name}"
         for r, diff in zip(func.returns, differentiability)
         if diff and r.name is not None and r.type.is_tensor_like()
     )
-    output_vars = [
-        ("result" if n == "self" else n, r.type) for n, r in zip(ret_names, func.returns)
+    output_vars = [("result" if n == "self" else n, r.type) for n, r in zip(func.names_of_returns(), func.returns)]
+    backward, forward_formulas, non_differentiable = _split_formulas(func, section, output_vars)
+    derivatives = [
+        _create_derivative(func, fm.text, fm.names, available_named_gradients, output_vars, fm.value_loc)
+        for fm in backward
     ]
-    output_names = {n for n, _ in output_vars} | {n for n in schema_ret_names if n}
-
-    derivatives: List[Derivative] = []
-    raw_forward: List[Tuple[str, Tuple[str, ...], Location]] = []
-    non_differentiable: List[str] = []
-    with_derivatives: set = set()
-
-    # Each name may have one formula (or be non_differentiable) per entry; checked in file order
-    # so the error points at the second mention.
-    nondiff_seen: Dict[str, bool] = {}
-    for raw_names in formulas:
-        key_loc = ctx.key(raw_names)
-        is_nondiff = str(formulas[raw_names]).lower().strip() == "non_differentiable"
-        for n in (x.strip() for x in str(raw_names).split(",")):
-            _check_identifier(n, "formula key", key_loc)
-            if n in nondiff_seen:
-                if is_nondiff or nondiff_seen[n]:
-                    raise SpecError(
-                        f"'{n}' is marked non_differentiable and also given a formula in the entry for {defn_name}",
-                        key_loc,
-                    )
-                raise SpecError(f"'{n}' is given a formula twice in the entry for {defn_name}", key_loc)
-            nondiff_seen[n] = is_nondiff
-
-    # PyTorch processes keys in sorted order; node layout and saved members depend on it.
-    for raw_names in sorted(formulas.keys()):
-        key_loc = ctx.key(raw_names)
-        value_loc = ctx.value(raw_names)
-        formula = _formula_text(formulas[raw_names], value_loc)
-        names = tuple(x.strip() for x in str(raw_names).split(","))
-        is_input = [n in arg_by_name for n in names]
-        if not any(is_input):
-            # Forward-mode formula: its keys name outputs.
-            for n in names:
-                if n not in output_names and not re.match(r"^result\d+$", n):
-                    raise SpecError(
-                        f"'{n}' is not an argument of {func}; arguments are: {', '.join(all_arg_names) or '(none)'}",
-                        key_loc,
-                    )
-            raw_forward.append((formula, names, value_loc))
-            continue
-        if not all(is_input):
-            bad = names[is_input.index(False)]
-            raise SpecError(
-                f"'{bad}' is not an argument of {func}; arguments are: {', '.join(all_arg_names)}",
-                key_loc,
-            )
-        if formula.lower().strip() == "non_differentiable":
-            non_differentiable.extend(names)
-            continue
-        for n in names:
-            t = arg_by_name[n].type
-            if not (cpp.is_tensor(t) or cpp.is_tensor_list(t)):
-                raise SpecError(
-                    f"'{n}' has type {t}, which has no gradient; formulas are for Tensor arguments",
-                    key_loc,
-                )
-        derivatives.append(_create_derivative(func, formula, names, available_named_gradients, output_vars, value_loc))
-        with_derivatives.update(names)
-
-    overlap = sorted(with_derivatives.intersection(non_differentiable))
-    if overlap:
-        raise SpecError(
-            f"'{overlap[0]}' is marked non_differentiable and also given a formula in the entry for {defn_name}",
-            ctx.key(overlap[0]) if overlap[0] in formulas else entry_loc,
-        )
-    args_with_derivatives = tuple(a for a in args if a.name in with_derivatives)
-    forward = _forward_derivatives(func, defn_name, raw_forward, derivatives, args_with_derivatives, all_arg_names)
-    _check_grad_usage(defn_name, derivatives, len(func.returns))
-
-    op = None
-    if args_with_derivatives:
-        prefix = _create_op_prefix(defn_name)
-        if dispatch_key != "Default":
-            prefix += dispatch_key
-        op = f"{prefix}{op_counter[prefix]}"
-        op_counter[prefix] += 1
-
-    used_named: set = set()
-    for d in derivatives:
-        used_named |= d.named_gradients
+    with_derivatives = {n for fm in backward for n in fm.names}
+    args_with_derivatives = tuple(a for a in func.arguments.flat_all if a.name in with_derivatives)
+    forward = _forward_derivatives(
+        func, defn_name, forward_formulas, derivatives, args_with_derivatives, [a.name for a in func.arguments.flat_all]
+    )
+    _check_grad_usage(defn_name, derivatives)
     info = DifferentiabilityInfo(
         name=defn_name,
         func=f,
-        op=op,
-        dispatch_key=dispatch_key,
+        op=_node_name(defn_name, section.dispatch_key, op_counter) if args_with_derivatives else None,
+        dispatch_key=section.dispatch_key,
         derivatives=tuple(derivatives),
         forward_derivatives=tuple(forward),
         all_saved_inputs=_dedup([v for d in derivatives for v in d.saved_inputs]),
         all_saved_outputs=_dedup([v for d in derivatives for v in d.saved_outputs]),
         available_named_gradients=available_named_gradients,
-        used_named_gradients=frozenset(used_named),
+        used_named_gradients=frozenset(n for d in derivatives for n in d.named_gradients),
         args_with_derivatives=args_with_derivatives,
         non_differentiable_arg_names=tuple(non_differentiable),
-        output_differentiability=output_differentiability,
-        output_differentiability_conditions=output_differentiability_conditions,
-        loc=entry_loc,
+        output_differentiability=entry.output_differentiability,
+        output_differentiability_conditions=(
+            None if entry.output_differentiability_condition is None else (entry.output_differentiability_condition,)
+        ),
+        loc=entry.loc,
     )
     return _with_facts(info)
+
+
+def _split_formulas(
+    func: FunctionSchema, section: _Section, output_vars: Sequence[Tuple[str, Type]]
+) -> Tuple[List[_Formula], List[_Formula], List[str]]:
+    """A section's formulas in PyTorch's order (sorted by key; node layout and saved members
+    depend on it), split into backward formulas, forward formulas (keyed by outputs) and the
+    names marked non_differentiable."""
+    arg_by_name = {a.name: a for a in func.arguments.flat_all}
+    arg_names = ", ".join(arg_by_name)
+    output_names = {n for n, _ in output_vars} | {r.name for r in func.returns if r.name}
+    backward: List[_Formula] = []
+    forward: List[_Formula] = []
+    non_differentiable: List[str] = []
+    for fm in sorted(section.formulas, key=lambda fm: fm.key):
+        is_input = [n in arg_by_name for n in fm.names]
+        if not any(is_input):
+            for n in fm.names:
+                if n not in output_names and not re.match(r"^result\d+$", n):
+                    raise SpecError(f"'{n}' is not an argument of {func}; arguments are: {arg_names or '(none)'}", fm.key_loc)
+            forward.append(fm)
+        elif not all(is_input):
+            bad = fm.names[is_input.index(False)]
+            raise SpecError(f"'{bad}' is not an argument of {func}; arguments are: {arg_names}", fm.key_loc)
+        elif fm.non_differentiable:
+            non_differentiable.extend(fm.names)
+        else:
+            for n in fm.names:
+                t = arg_by_name[n].type
+                if not (cpp.is_tensor(t) or cpp.is_tensor_list(t)):
+                    raise SpecError(
+                        f"'{n}' has type {t}, which has no gradient; formulas are for Tensor arguments", fm.key_loc
+                    )
+            backward.append(fm)
+    return backward, forward, non_differentiable
+
+
+def _node_name(defn_name: str, dispatch_key: str, op_counter: "Counter[str]") -> str:
+    """`MmBackward0`: numbered per prefix in file order; a dispatch section's key is part of it."""
+    prefix = _create_op_prefix(defn_name)
+    if dispatch_key != "Default":
+        prefix += dispatch_key
+    op = f"{prefix}{op_counter[prefix]}"
+    op_counter[prefix] += 1
+    return op
 
 
 def _with_facts(info: DifferentiabilityInfo) -> DifferentiabilityInfo:
@@ -635,7 +656,7 @@ def _create_derivative(
     )
 
 
-def _check_grad_usage(defn_name: str, derivatives: Sequence[Derivative], n_returns: int) -> None:
+def _check_grad_usage(defn_name: str, derivatives: Sequence[Derivative]) -> None:
     """Mistakes that compile but are wrong: PyTorch's check_grad_usage, with locations."""
     uses_grad = None
     grads_uses = 0
@@ -676,14 +697,15 @@ def _check_grad_usage(defn_name: str, derivatives: Sequence[Derivative], n_retur
 def _forward_derivatives(
     func: FunctionSchema,
     defn_name: str,
-    raw: Sequence[Tuple[str, Tuple[str, ...], Location]],
+    raw: Sequence[_Formula],
     derivatives: Sequence[Derivative],
     args_with_derivatives: Sequence[Argument],
     all_arg_names: Sequence[str],
 ) -> List[ForwardDerivative]:
     out: List[ForwardDerivative] = []
     ret_by_name = {r.name: r for r in func.returns if r.name}
-    for formula, names, loc in raw:
+    for fm in raw:
+        formula, names, loc = fm.text, fm.names, fm.value_loc
         var_types: List[Type] = []
         for n in names:
             if n in ret_by_name:
@@ -799,32 +821,27 @@ def load_derivatives(
     file = display_name or path
     entries = load_yaml(path, file)
     if entries is None:
-        entries = []
-    if not isinstance(entries, list):
+        entries = Seq()
+    if not isinstance(entries, Seq):
         raise SpecError("a derivatives file must be a list of entries ('- name: ...')", Location(file, 1))
     index = _Index(functions)
     op_counter: Counter = Counter()
     infos: Dict[FunctionSchema, Dict[str, DifferentiabilityInfo]] = {}
     first_seen: Dict[str, Location] = {}
-    for entry in entries:
-        ctx = _EntryContext(entry, file)
-        if not isinstance(entry, dict):
-            raise SpecError("each derivative entry must be a mapping with a 'name:' key", ctx.entry())
-        spec = entry.get("name")
-        if isinstance(spec, str):
-            norm = re.sub(r"\s+", " ", spec.strip())
-            if norm in first_seen:
-                raise SpecError(
-                    f"duplicate derivative entry for '{spec}' (first given at {first_seen[norm]})",
-                    ctx.value("name"),
-                )
-            first_seen[norm] = ctx.value("name")
-        canonical, per_key = _create_info(entry, ctx, index, op_counter)
+    for i, node in enumerate(entries):
+        entry = _read_entry(node, Location(file, node.line) if isinstance(node, Node) else entries.item_loc(i))
+        norm = re.sub(r"\s+", " ", entry.spec.strip())
+        if norm in first_seen:
+            raise SpecError(
+                f"duplicate derivative entry for '{entry.spec}' (first given at {first_seen[norm]})", entry.name_loc
+            )
+        first_seen[norm] = entry.name_loc
+        canonical, per_key = _create_info(entry, index, op_counter)
         if canonical.func in infos:
             prev = next(iter(infos[canonical.func].values()))
             raise SpecError(
                 f"a second derivative entry for {canonical.func.name} (its formulas are already given at {prev.loc})",
-                ctx.value("name"),
+                entry.name_loc,
             )
         infos[canonical.func] = per_key
     _add_view_copy_infos(infos, functions, set(infos))
