@@ -21,7 +21,7 @@ from typing import Dict, List, Optional, Sequence, Tuple, Union
 from tools.codegen import cpp
 from tools.codegen.errors import Location, SpecError
 from tools.codegen.load_native_functions import NativeFunction
-from tools.codegen.model import Argument, FunctionSchema, Type
+from tools.codegen.model import Argument, FunctionSchema, SchemaKind, Type
 
 __all__ = [
     "DONT_REQUIRE_DERIVATIVE",
@@ -217,7 +217,7 @@ def match_infos(
     for f in functions:
         key = str(f.func)
         info = by_schema.get(key)
-        if info is None and f.func.name.name.inplace and not f.func.is_out_fn():
+        if info is None and f.func.kind() is SchemaKind.inplace:
             candidates = by_base.get(f.func.name.name.base, [])
             if candidates:
                 sig = f.func.signature()
@@ -255,7 +255,7 @@ def wrapper_kind(
     Raises SpecError for the coverage mistakes.
     """
     func = f.func
-    if func.is_out_fn():
+    if func.kind() in (SchemaKind.out, SchemaKind.scratch):
         return WrapperKind.OUT
     if info is None or info.op is None:
         tensor_outputs = [r for r in func.returns if r.type.is_tensor_like()]

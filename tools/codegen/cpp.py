@@ -148,23 +148,6 @@ def returns_type(func: FunctionSchema) -> str:
     return "std::tuple<" + ", ".join(return_type(r) for r in rets) + ">"
 
 
-def return_names(func: FunctionSchema, fallback: str = "result") -> list[str]:
-    """Local names the forward wrapper gives its outputs (PyTorch's cpp.return_names)."""
-    names: list[str] = []
-    arg_names = {a.name for a in func.arguments.flat_all}
-    for i, r in enumerate(func.returns):
-        if func.name.name.inplace:
-            name = "self"
-        elif func.is_out_fn():
-            name = func.arguments.out[i].name
-        elif r.name:
-            name = f"{r.name}_return" if r.name in arg_names else r.name
-        else:
-            name = fallback if len(func.returns) == 1 else f"{fallback}{i}"
-        names.append(name)
-    return names
-
-
 def saved_member_type(t: Type, is_output: bool = False) -> str:
     """The member type a Backward node uses to keep a value of schema type `t`."""
     if is_tensor(t):

@@ -25,7 +25,7 @@ from tools.codegen.autograd_info import (
     WrapperKind,
 )
 from tools.codegen.load_native_functions import NativeFunction
-from tools.codegen.model import Argument, FunctionSchema
+from tools.codegen.model import Argument, FunctionSchema, SchemaKind
 
 
 @dataclass(frozen=True)
@@ -168,14 +168,10 @@ def wrapper_code(f: NativeFunction, info: Optional[DifferentiabilityInfo], kind:
     )
 
 
-def _tensor_args(args: Sequence[Argument]) -> List[Argument]:
-    return [a for a in args if cpp.is_tensor(a.type) or cpp.is_tensor_list(a.type)]
-
-
 def _out_body(f: NativeFunction, ret: str) -> List[str]:
     """An out= variant: refuses inputs that require grad, then calls the kernel."""
     body = []
-    checks = _tensor_args(f.func.arguments.flat_non_out)
+    checks = f.func.arguments.tensor_args
     if checks:
         pairs = ", ".join(f'{{"{a.name}", {a.name}}}' for a in checks)
         body.append(f'check_out_no_requires_grad("{f.func.name}", {{ {pairs} }});')
@@ -185,7 +181,7 @@ def _out_body(f: NativeFunction, ret: str) -> List[str]:
 def _not_implemented_body(f: NativeFunction, ret: str) -> List[str]:
     """An op without formulas: raises when an input requires grad, else calls the kernel."""
     body = []
-    tensor_args = [a.name for a in _tensor_args(f.func.arguments.flat_all)]
+    tensor_args = [a.name for a in f.func.arguments.tensor_args]
     if tensor_args:
         body.append(f"if (compute_requires_grad({', '.join(tensor_args)})) {{")
         body.append(f'  throw_not_implemented("{f.func.name}");')
@@ -198,7 +194,7 @@ def _differentiable_body(f: NativeFunction, info: DifferentiabilityInfo, ret: st
     func = f.func
     ret_names = list(func.names_of_returns())
     body = []
-    if func.name.name.inplace:
+    if func.kind() is SchemaKind.inplace:
         body.append(f'check_inplace(self, "{func.name}");')
     body += _make_node(f, info)
     body += _call_kernel(f, ret, ret_names)
@@ -212,7 +208,7 @@ def _differentiable_body(f: NativeFunction, info: DifferentiabilityInfo, ret: st
 
 def _make_node(f: NativeFunction, info: DifferentiabilityInfo) -> List[str]:
     """`grad_fn`, made and filled with the inputs' saved values when an input requires grad."""
-    inplace = f.func.name.name.inplace
+    inplace = f.func.kind() is SchemaKind.inplace
     diff_args = ", ".join(a.name for a in info.args_with_derivatives)
     arg_by_name = {a.name: a for a in f.func.arguments.flat_all}
     body = [
@@ -238,7 +234,7 @@ def _call_kernel(f: NativeFunction, ret: str, ret_names: Sequence[str]) -> List[
     func = f.func
     call = _call(f)
     if len(func.returns) == 1:
-        return [f"{call};"] if func.name.name.inplace else [f"{ret} {ret_names[0]} = {call};"]
+        return [f"{call};"] if func.kind() is SchemaKind.inplace else [f"{ret} {ret_names[0]} = {call};"]
     body = [f"{cpp.return_type(r)} {n};" for r, n in zip(func.returns, ret_names)]
     body.append(f"std::tie({', '.join(ret_names)}) = {call};")
     return body
@@ -250,7 +246,7 @@ def _record_history(f: NativeFunction, info: DifferentiabilityInfo, ret_names: S
     if info.output_differentiability_conditions:
         cond = f" && ({info.output_differentiability_conditions[0]})"
     body = [f"if (grad_fn{cond}) {{"]
-    if f.func.name.name.inplace:
+    if f.func.kind() is SchemaKind.inplace:
         body.append("  rebase_history(self, grad_fn);")
     else:
         body += [f"  set_history({ret_names[i]}, grad_fn);" for i in info.differentiable_outputs]
