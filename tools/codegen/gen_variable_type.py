@@ -13,7 +13,7 @@ differentiable and refuse inputs that require grad, as in PyTorch.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import List, Optional, Sequence
+from typing import List, Optional
 
 from tools.codegen import cpp
 from tools.codegen.autograd_info import (
@@ -29,8 +29,52 @@ from tools.codegen.model import Argument, FunctionSchema, SchemaKind
 
 
 @dataclass(frozen=True)
+class SavedValue:
+    """One member of the node the forward fills: `grad_fn-><member> = <value>;`."""
+
+    member: str
+    # The C++ expression: `SavedVariable(self, false)`, `self.sizes().vec()`.
+    value: str
+    # When not empty, the member is filled only if this C++ condition holds (wrap_opt_if).
+    condition: str = ""
+
+
+@dataclass(frozen=True)
+class Output:
+    """One output of the op, as the wrapper declares it: `Tensor values`."""
+
+    cpp_type: str
+    name: str
+
+
+@dataclass(frozen=True)
+class NodeRecording:
+    """What a differentiable wrapper does around the kernel call (VariableType.cpp's
+    `differentiable_body`)."""
+
+    # Whether the op works in place on `self` (the node then takes self's history over).
+    inplace: bool
+    # The node's class: `MulBackward0`.
+    node: str
+    # The inputs that get a gradient: the node's next edges, in order.
+    diff_args: List[str]
+    # Members filled from the inputs before the kernel runs.
+    saved_inputs: List[SavedValue]
+    # Tensor[] inputs whose length the node keeps in `<name>_size_`.
+    list_sizes: List[str]
+    # The op's outputs, as the wrapper's locals.
+    outputs: List[Output]
+    # Appended to `if (grad_fn` when output_differentiability is a condition: ` && (cond)`.
+    history_condition: str
+    # The outputs that get history.
+    history: List[str]
+    # Members filled from the outputs after the kernel ran.
+    saved_outputs: List[SavedValue]
+
+
+@dataclass(frozen=True)
 class WrapperCode:
-    """One function of the API, as text pieces for the templates."""
+    """One function of the API, as data for the templates (VariableType.cpp's defs print it)."""
 
     # The schema, printed above the definition.
     schema: str
@@ -40,8 +84,22 @@ class WrapperCode:
     native_declaration: str
     # Definition's first line, without defaults.
     signature: str
-    # Body statements, each a line.
-    body: List[str]
+    # The shape of the body: a WrapperKind's value ("out", "plain", "not_implemented",
+    # "differentiable").
+    kind: str
+    # The op's name with overload, in messages, the profiler and the tracer: `add.Tensor`.
+    op_name: str
+    # Whether the wrapper opens a profiler scope / records the op in a trace.
+    profile: bool
+    trace: bool
+    # The kernel call: `native::add(self, other, alpha)`, and the C++ return type.
+    call: str
+    return_type: str
+    # The Tensor inputs an out= wrapper refuses, or a not_implemented wrapper raises for, when
+    # they require grad.
+    checked_args: List[str]
+    # For kind "differentiable": the node it records.
+    node: Optional[NodeRecording] = None
 
 
 def cpp_name(func: FunctionSchema) -> str:
@@ -122,24 +180,6 @@ def _any_condition(conds) -> str:
     return text
 
 
-def _hooks(f: NativeFunction, op_name: str) -> List[str]:
-    lines = []
-    if DONT_PROFILE not in f.flags:
-        lines.append(f'profiler::RecordFunction profile_scope("{op_name}");')
-    if DONT_RECORD_TRACE not in f.flags:
-        lines.append(f'if (tracer::is_tracing()) tracer::record_op("{op_name}");')
-    return lines
-
-
-def _call(f: NativeFunction) -> str:
-    return f"native::{cpp_name(f.func)}(" + ", ".join(a.name for a in f.func.arguments.flat_all) + ")"
-
-
-def _plain_body(f: NativeFunction, ret: str) -> List[str]:
-    call = _call(f)
-    return [f"return {call};" if ret != "void" else f"{call};"]
-
-
 def wrapper_code(f: NativeFunction, info: Optional[DifferentiabilityInfo], kind: WrapperKind) -> WrapperCode:
     """The differentiable API function for declaration `f`.
 
@@ -149,111 +189,60 @@ def wrapper_code(f: NativeFunction, info: Optional[DifferentiabilityInfo], kind:
     func = f.func
     name = cpp_name(func)
     ret = cpp.returns_type(func)
-    body = _hooks(f, str(func.name))
-    if kind is WrapperKind.OUT:
-        body += _out_body(f, ret)
-    elif kind is WrapperKind.PLAIN:
-        body += _plain_body(f, ret)
-    elif kind is WrapperKind.NOT_IMPLEMENTED:
-        body += _not_implemented_body(f, ret)
-    else:
+    checked: List[str] = []
+    if kind in (WrapperKind.OUT, WrapperKind.NOT_IMPLEMENTED):
+        checked = [a.name for a in func.arguments.tensor_args]
+    node = None
+    if kind is WrapperKind.DIFFERENTIABLE:
         assert info is not None and info.op is not None
-        body += _differentiable_body(f, info, ret)
+        node = _node_recording(f, info)
     return WrapperCode(
         schema=str(func),
         declaration=f"{ret} {name}({_params(func, True)});",
         native_declaration=f"{ret} {name}({_params(func, False)});",
         signature=f"{ret} {name}({_params(func, False)})",
-        body=body,
+        kind=kind.value,
+        op_name=str(func.name),
+        profile=DONT_PROFILE not in f.flags,
+        trace=DONT_RECORD_TRACE not in f.flags,
+        call=f"native::{name}(" + ", ".join(a.name for a in func.arguments.flat_all) + ")",
+        return_type=ret,
+        checked_args=checked,
+        node=node,
     )
 
 
-def _out_body(f: NativeFunction, ret: str) -> List[str]:
-    """An out= variant: refuses inputs that require grad, then calls the kernel."""
-    body = []
-    checks = f.func.arguments.tensor_args
-    if checks:
-        pairs = ", ".join(f'{{"{a.name}", {a.name}}}' for a in checks)
-        body.append(f'check_out_no_requires_grad("{f.func.name}", {{ {pairs} }});')
-    return body + _plain_body(f, ret)
-
-
-def _not_implemented_body(f: NativeFunction, ret: str) -> List[str]:
-    """An op without formulas: raises when an input requires grad, else calls the kernel."""
-    body = []
-    tensor_args = [a.name for a in f.func.arguments.tensor_args]
-    if tensor_args:
-        body.append(f"if (compute_requires_grad({', '.join(tensor_args)})) {{")
-        body.append(f'  throw_not_implemented("{f.func.name}");')
-        body.append("}")
-    return body + _plain_body(f, ret)
-
-
-def _differentiable_body(f: NativeFunction, info: DifferentiabilityInfo, ret: str) -> List[str]:
-    """Builds the node when an input requires grad, calls the kernel, records the history."""
+def _node_recording(f: NativeFunction, info: DifferentiabilityInfo) -> NodeRecording:
     func = f.func
+    inplace = func.kind() is SchemaKind.inplace
     ret_names = list(func.names_of_returns())
-    body = []
-    if func.kind() is SchemaKind.inplace:
-        body.append(f'check_inplace(self, "{func.name}");')
-    body += _make_node(f, info)
-    body += _call_kernel(f, ret, ret_names)
-    body += _record_history(f, info, ret_names)
-    if len(func.returns) == 1:
-        body.append(f"return {ret_names[0]};")
-    elif func.returns:
-        body.append(f"return {ret}({', '.join(ret_names)});")
-    return body
-
-
-def _make_node(f: NativeFunction, info: DifferentiabilityInfo) -> List[str]:
-    """`grad_fn`, made and filled with the inputs' saved values when an input requires grad."""
-    inplace = f.func.kind() is SchemaKind.inplace
-    diff_args = ", ".join(a.name for a in info.args_with_derivatives)
-    arg_by_name = {a.name: a for a in f.func.arguments.flat_all}
-    body = [
-        f"std::shared_ptr<{info.op}> grad_fn;",
-        f"if (compute_requires_grad({diff_args})) {{",
-        f"  grad_fn = std::make_shared<{info.op}>();",
-        f"  grad_fn->set_next_edges(collect_next_edges({diff_args}));",
-    ]
+    arg_by_name = {a.name: a for a in func.arguments.flat_all}
     conds = dict(info.wrap_opt_if)
-    for var in info.all_saved_inputs:
-        stmt = f"grad_fn->{var.member} = {_save_input_expr(var, arg_by_name.get(var.source), inplace)};"
-        if var.name in conds:
-            body.append(f"  if ({_any_condition(conds[var.name])}) {stmt}")
-        else:
-            body.append(f"  {stmt}")
-    for name in info.list_size_members:
-        body.append(f"  grad_fn->{name}_size_ = {name}.size();")
-    body.append("}")
-    return body
-
-
-def _call_kernel(f: NativeFunction, ret: str, ret_names: Sequence[str]) -> List[str]:
-    func = f.func
-    call = _call(f)
-    if len(func.returns) == 1:
-        return [f"{call};"] if func.kind() is SchemaKind.inplace else [f"{ret} {ret_names[0]} = {call};"]
-    body = [f"{cpp.return_type(r)} {n};" for r, n in zip(func.returns, ret_names)]
-    body.append(f"std::tie({', '.join(ret_names)}) = {call};")
-    return body
-
-
-def _record_history(f: NativeFunction, info: DifferentiabilityInfo, ret_names: Sequence[str]) -> List[str]:
-    """Wires the outputs into the graph and saves the outputs the formulas read."""
-    cond = ""
-    if info.output_differentiability_conditions:
-        cond = f" && ({info.output_differentiability_conditions[0]})"
-    body = [f"if (grad_fn{cond}) {{"]
-    if f.func.kind() is SchemaKind.inplace:
-        body.append("  rebase_history(self, grad_fn);")
-    else:
-        body += [f"  set_history({ret_names[i]}, grad_fn);" for i in info.differentiable_outputs]
+    saved_inputs = [
+        SavedValue(
+            var.member,
+            _save_input_expr(var, arg_by_name.get(var.source), inplace),
+            _any_condition(conds[var.name]) if var.name in conds else "",
+        )
+        for var in info.all_saved_inputs
+    ]
     # Formulas call the outputs `result` (one) / `result0`.. or their names; the wrapper's locals
     # are those names, except an in-place op's output, which is `self`.
     local_of = {("result" if n == "self" else n): n for n in ret_names}
-    for var in info.all_saved_outputs:
-        body.append(f"  grad_fn->{var.member} = {_save_output_expr(var, local_of.get(var.source, var.source))};")
-    body.append("}")
-    return body
+    saved_outputs = [
+        SavedValue(var.member, _save_output_expr(var, local_of.get(var.source, var.source)))
+        for var in info.all_saved_outputs
+    ]
+    cond = info.output_differentiability_conditions
+    return NodeRecording(
+        inplace=inplace,
+        node=info.op or "",
+        diff_args=[a.name for a in info.args_with_derivatives],
+        saved_inputs=saved_inputs,
+        list_sizes=list(info.list_size_members),
+        outputs=[Output(cpp.return_type(r), n) for r, n in zip(func.returns, ret_names)],
+        history_condition=f" && ({cond[0]})" if cond else "",
+        # (An in-place op's `self` takes the node's history over instead: rebase_history.)
+        history=[] if inplace else [ret_names[i] for i in info.differentiable_outputs],
+        saved_outputs=saved_outputs,
+    )
