@@ -213,9 +213,14 @@ def _analyse(
 
 
 def _render_api_headers(code: _Code, common: Dict[str, object]) -> Dict[str, str]:
+    # Outside namespace gradgen, the headers make the runtime names their declarations use
+    # visible, one using-declaration each (never `using namespace` in a header).
+    outside = common["namespace"] != "gradgen"
+    api_names = gen_variable_type.header_runtime_names(code.wrappers, with_defaults=True) if outside else []
+    native_names = gen_variable_type.header_runtime_names(code.wrappers, with_defaults=False) if outside else []
     return {
-        "VariableType.h": _render("VariableType.h", wrappers=code.wrappers, **common),
-        "NativeFunctions.h": _render("NativeFunctions.h", wrappers=code.wrappers, **common),
+        "VariableType.h": _render("VariableType.h", wrappers=code.wrappers, using_names=api_names, **common),
+        "NativeFunctions.h": _render("NativeFunctions.h", wrappers=code.wrappers, using_names=native_names, **common),
     }
 
 
@@ -251,14 +256,22 @@ def _render_shards(
             "VariableType.cpp", wrappers=wrapper_shards[k], header=f"Functions{sfx}.h", **common
         )
         if shards > 1:
-            out[f"Functions{sfx}.h"] = _render("Functions.h", nodes=node_shards[k], includes=[], **common)
+            out[f"Functions{sfx}.h"] = _render(
+                "Functions.h",
+                nodes=node_shards[k],
+                includes=[],
+                using_names=gen_autograd_functions.header_runtime_names(node_shards[k]),
+                **common,
+            )
     # Functions.h declares every node: for one shard it is the shard's header, for several it
     # includes each shard's header.
     include_prefix = common["include_prefix"]
+    root_nodes = code.nodes if shards == 1 else []
     out["Functions.h"] = _render(
         "Functions.h",
-        nodes=code.nodes if shards == 1 else [],
+        nodes=root_nodes,
         includes=[] if shards == 1 else [f"{include_prefix}/Functions_{k}.h" for k in range(shards)],
+        using_names=gen_autograd_functions.header_runtime_names(root_nodes),
         **common,
     )
     return out

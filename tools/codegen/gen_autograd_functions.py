@@ -122,6 +122,17 @@ def node_code(info: DifferentiabilityInfo) -> NodeCode:
     )
 
 
+def header_runtime_names(nodes: Sequence[NodeCode]) -> List[Tuple[str, str]]:
+    """(namespace, name) of the runtime names the nodes' declarations use (Functions.h), for
+    using-declarations."""
+    if not nodes:
+        return []
+    spellings = ["Node", "variable_list"]
+    for n in nodes:
+        spellings += [s.cpp_type for s in n.saved]
+    return cpp.qualified_runtime_names(spellings)
+
+
 def manifest_node(info: DifferentiabilityInfo) -> dict:
     """The node's entry in manifest.json (architecture doc, "Contracts")."""
     return {

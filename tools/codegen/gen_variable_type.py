@@ -13,7 +13,7 @@ differentiable and refuse inputs that require grad, as in PyTorch.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import List, Optional
+from typing import List, Optional, Sequence, Tuple
 
 from tools.codegen import cpp
 from tools.codegen.autograd_info import (
@@ -100,6 +100,21 @@ class WrapperCode:
     checked_args: List[str]
     # For kind "differentiable": the node it records.
     node: Optional[NodeRecording] = None
+    # The C++ spellings of its parameter and return types, and of its parameters' defaults (what
+    # a header outside namespace gradgen makes visible: see `header_runtime_names`).
+    type_spellings: Tuple[str, ...] = ()
+    default_spellings: Tuple[str, ...] = ()
+
+
+def header_runtime_names(wrappers: Sequence[WrapperCode], with_defaults: bool) -> List[Tuple[str, str]]:
+    """(namespace, name) of the runtime names the wrappers' declarations use (with their
+    defaults: VariableType.h; without: NativeFunctions.h), for using-declarations."""
+    spellings: List[str] = []
+    for w in wrappers:
+        spellings += w.type_spellings
+        if with_defaults:
+            spellings += w.default_spellings
+    return cpp.qualified_runtime_names(spellings)
 
 
 def cpp_name(func: FunctionSchema) -> str:
@@ -209,6 +224,8 @@ def wrapper_code(f: NativeFunction, info: Optional[DifferentiabilityInfo], kind:
         return_type=ret,
         checked_args=checked,
         node=node,
+        type_spellings=(ret,) + tuple(cpp.argument_type(a) for a in func.arguments.flat_all),
+        default_spellings=tuple(cpp.default_value(a) or "" for a in func.arguments.flat_all),
     )
 
 

@@ -9,6 +9,8 @@
 namespace golden {
 namespace autograd {
 namespace generated {
+using namespace ::gradgen;
+using namespace ::gradgen::autograd;
 using namespace ::gradgen::autograd::generated::details;
 using namespace ::golden::helpers;
 

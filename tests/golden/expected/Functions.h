@@ -21,8 +21,9 @@ namespace golden {
 namespace autograd {
 namespace generated {
 
-using namespace ::gradgen;
-using namespace ::gradgen::autograd;
+using ::gradgen::autograd::Node;
+using ::gradgen::autograd::SavedVariable;
+using ::gradgen::autograd::variable_list;
 
 // foo(Tensor self) -> Tensor
 struct FooBackward0 : public Node {

@@ -14,7 +14,9 @@
 #include "csrc/tensor.h"
 
 namespace golden {
-using namespace ::gradgen;
+using ::gradgen::ArrayRef;
+using ::gradgen::Tensor;
+using ::gradgen::TensorList;
 namespace native {
 Tensor foo(const Tensor& self);
 Tensor& foo_(Tensor& self);

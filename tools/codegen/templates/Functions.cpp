@@ -43,6 +43,10 @@
 namespace ${namespace} {
 namespace autograd {
 namespace generated {
+% for ns in runtime_namespaces:
+using namespace ${ns};
+% endfor
+using namespace ::gradgen::autograd;
 % for ns in using_namespaces:
 using namespace ${ns};
 % endfor

@@ -24,8 +24,9 @@ namespace ${namespace} {
 namespace autograd {
 namespace generated {
 
-using namespace ::gradgen;
-using namespace ::gradgen::autograd;
+% for ns, name in using_names:
+using ${ns}::${name};
+% endfor
 % for node in nodes:
 
 // ${node.schema}
