@@ -113,7 +113,9 @@ class Derivative:
     saved_outputs: Tuple[SavedAttribute, ...]
     # The `grad_<return name>` variables it uses.
     named_gradients: frozenset
-    # Whether it reads `grad_input_mask` (a formula for several inputs asking which need one).
+    # Whether it reads `grad` (the first output's gradient; PyTorch's IDENT_REGEX test), and
+    # `grad_input_mask` (a formula for several inputs asking which need one).
+    uses_grad: bool
     uses_grad_input_mask: bool
     # Where the formula is written.
     loc: Location

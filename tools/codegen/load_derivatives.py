@@ -562,7 +562,7 @@ def _node_name(defn_name: str, dispatch_key: str, op_counter: "Counter[str]") ->
 
 def _with_facts(info: DifferentiabilityInfo) -> DifferentiabilityInfo:
     """`info` with the facts the emitters read computed from its formulas and declaration."""
-    uses_grad = any(_uses("grad", d.formula) for d in info.derivatives)
+    uses_grad = any(d.uses_grad for d in info.derivatives)
     saved_names = {v.name for v in info.all_saved_inputs}
     return replace(
         info,
@@ -652,7 +652,15 @@ def _create_derivative(
             # The gradient of a Tensor[] is a list: not_implemented_list(...) returns one.
             formula = formula.replace("not_implemented(", "not_implemented_list(", 1)
     return Derivative(
-        formula, original, var_names, saved_inputs, saved_outputs, named, _uses("grad_input_mask", formula), loc
+        formula=formula,
+        original_formula=original,
+        var_names=var_names,
+        saved_inputs=saved_inputs,
+        saved_outputs=saved_outputs,
+        named_gradients=named,
+        uses_grad=_uses("grad", formula),
+        uses_grad_input_mask=_uses("grad_input_mask", formula),
+        loc=loc,
     )
 
 
@@ -663,7 +671,7 @@ def _check_grad_usage(defn_name: str, derivatives: Sequence[Derivative]) -> None
     named = None
     indices: List[int] = []
     for d in derivatives:
-        if uses_grad is None and _uses("grad", d.formula):
+        if uses_grad is None and d.uses_grad:
             uses_grad = d
         n = len(re.findall(IDENT_REGEX.format("grads"), d.formula))
         grads_uses += n
