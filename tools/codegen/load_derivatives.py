@@ -1,11 +1,16 @@
 """Reads derivatives.yaml and matches each entry to its declaration: the analysis step.
 
-For every entry this computes what the emitters need and nothing else:
+Each YAML entry is read once into a typed `_Entry` (its sections and formulas, each with its
+location), then analysed against the declarations into `DifferentiabilityInfo`s
+(tools/codegen/autograd_info.py, the types the emitters read). For every entry this computes
+what the emitters need and nothing else:
   * which inputs get a gradient, in the order of the op's arguments (`args_with_derivatives`),
     so `apply()` can lay out index ranges at run time;
   * each formula rewritten so that cheap facts about inputs are saved instead of whole tensors
     (`self.sizes()` becomes the member `self_sizes`), and which inputs and outputs must be kept;
-  * the Backward node's name (`MmBackward0`), numbered per op name in file order.
+  * the Backward node's name (`MmBackward0`), numbered per op name in file order;
+  * the facts the emitters print (`_with_facts`): differentiable outputs, uses of `grad` and
+    `retain_variables`, `Tensor[]` size members, `wrap_opt_if` conditions.
 
 The language and its meaning are PyTorch's (tools/autograd/load_derivatives.py in PyTorch 2.x);
 where gradgen's spec language is wider (it keeps `.sizes()` and `.size(d)`, which PyTorch 2.x
