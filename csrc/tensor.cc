@@ -8,10 +8,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "csrc/autograd/basic_ops.h"
-#include "csrc/autograd/function.h"
-#include "csrc/autograd/grad_mode.h"
-#include "csrc/autograd/variable_type_utils.h"
+#include "csrc/autograd/function.h"  // Node::name(), for messages naming a tensor's grad_fn
 #include "csrc/core_kernels.h"
 
 namespace gradgen {
@@ -185,8 +182,8 @@ Tensor from_blob(void* data, IntArrayRef sizes, IntArrayRef strides, ScalarType 
 namespace internal {
 
 Tensor copy_contiguous(const Tensor& t) {
-  const TensorImpl& self = *t.unsafe_impl();
   if (!t.defined()) throw_undefined_tensor("clone");
+  const TensorImpl& self = *t.unsafe_impl();
   Tensor out = make_tensor(IntArrayRef(self.sizes.data(), self.sizes.size()), self.dtype);
   internal::copy_(out, t);
   out.unsafe_impl()->storage->version = 0;  // a fresh storage starts at version 0
@@ -195,17 +192,8 @@ Tensor copy_contiguous(const Tensor& t) {
 
 }  // namespace internal
 
-Tensor Tensor::clone() const {
-  checked("clone");
-  Tensor out = internal::copy_contiguous(*this);
-  if (autograd::GradMode::is_enabled() && requires_grad()) {
-    auto grad_fn = std::make_shared<autograd::TensorCloneBackward>();
-    grad_fn->add_next_edge(autograd::gradient_edge(*this));
-    out.unsafe_impl()->output_nr = grad_fn->add_input_metadata(out);
-    out.unsafe_impl()->grad_fn = std::move(grad_fn);
-  }
-  return out;
-}
+// Tensor::clone() records a TensorCloneBackward node, so it is defined beside that node, in
+// csrc/autograd/basic_ops.cc: the tensor layer builds no autograd graph itself.
 
 Tensor Tensor::detach() const {
   const TensorImpl& self = checked("detach");

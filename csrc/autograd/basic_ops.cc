@@ -3,10 +3,25 @@
 #include <memory>
 #include <stdexcept>
 
+#include "csrc/autograd/grad_mode.h"
 #include "csrc/autograd/variable_type_utils.h"
 #include "csrc/core_kernels.h"
 
 namespace gradgen {
+
+// A member of Tensor, defined here beside its node so that csrc/tensor.cc needs no autograd.
+Tensor Tensor::clone() const {
+  if (!defined()) internal::throw_undefined_tensor("clone");
+  Tensor out = internal::copy_contiguous(*this);
+  if (autograd::GradMode::is_enabled() && requires_grad()) {
+    auto grad_fn = std::make_shared<autograd::TensorCloneBackward>();
+    grad_fn->add_next_edge(autograd::gradient_edge(*this));
+    out.unsafe_impl()->output_nr = grad_fn->add_input_metadata(out);
+    out.unsafe_impl()->grad_fn = std::move(grad_fn);
+  }
+  return out;
+}
+
 namespace autograd {
 
 variable_list Error::apply(variable_list&& /*grads*/) { throw std::runtime_error(message_); }

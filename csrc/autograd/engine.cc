@@ -90,7 +90,35 @@ class Engine {
     std::vector<SavedTag> saved_tags;
   };
 
+  // The roots' edges and the gradients seeded into them.
+  struct Roots {
+    edge_list edges;
+    variable_list grads;
+  };
+  // Ready nodes: a max-heap on (sequence_nr, slot).
+  using ReadyQueue = std::vector<std::pair<uint64_t, uint32_t>>;
+
+  // The steps of execute(), in order.
+  static Roots seed_roots(const std::string& op, const variable_list& roots,
+                          const variable_list& root_grads);
   static void discover(GraphTask& task, const edge_list& root_edges);
+  // grad(): where to capture each input's gradient, and which nodes must run.
+  static void set_up_captures(const std::string& op, GraphTask& task, const variable_list& inputs,
+                              const edge_list& root_edges);
+  // Seeds the roots' buffers and runs every ready node until none is left; `results` (grad()
+  // only, else null) receives the captured gradients.
+  struct RunOptions {
+    bool retain_graph;
+    bool create_graph;
+    variable_list* results;
+  };
+  static void run(GraphTask& task, Roots& seeded, const RunOptions& options);
+  // Runs one ready node: hooks, captures, apply(), then hands its gradients to the next nodes
+  // (queueing those whose dependencies are all met). `node_inputs` is reused storage.
+  static void run_node(GraphTask& task, uint32_t slot, const RunOptions& options,
+                       variable_list& node_inputs, ReadyQueue& ready);
+  static void check_all_used(const std::string& op, const variable_list& results);
+
   static void compute_should_execute(GraphTask& task, const edge_list& root_edges);
   static void validate_outputs(const Node& node, const variable_list& grads);
   static void accumulate(Tensor& buffer, Tensor&& grad, bool create_graph);
@@ -233,16 +261,37 @@ variable_list Engine::execute(const char* api, const variable_list& roots,
                               bool create_graph, const variable_list* inputs,
                               bool allow_unused) {
   const std::string op = api;
+  Roots seeded = seed_roots(op, roots, root_grads);
+
+  DepthGuard depth;
+  GraphTask task(/*nested=*/engine_depth > 1);
+  discover(task, seeded.edges);
+
+  variable_list results;
+  if (inputs) {
+    results.resize(inputs->size());
+    set_up_captures(op, task, *inputs, seeded.edges);
+  }
+
+  // Formulas record a graph (and gradients are summed differentiably) only for
+  // create_graph.
+  AutoGradMode grad_mode(create_graph);
+  run(task, seeded, {retain_graph, create_graph, inputs ? &results : nullptr});
+
+  if (inputs && !allow_unused) check_all_used(op, results);
+  return results;
+}
+
+Engine::Roots Engine::seed_roots(const std::string& op, const variable_list& roots,
+                                 const variable_list& root_grads) {
   if (roots.empty()) throw std::invalid_argument(op + ": expected at least one output tensor");
   if (!root_grads.empty() && root_grads.size() != roots.size()) {
     throw std::invalid_argument(op + ": got " + std::to_string(root_grads.size()) +
                                 " gradients for " + std::to_string(roots.size()) + " tensors");
   }
-
-  // The roots' edges and gradients.
-  edge_list root_edges;
-  root_edges.reserve(roots.size());
-  variable_list seeds(roots.size());
+  Roots seeded;
+  seeded.edges.reserve(roots.size());
+  seeded.grads.resize(roots.size());
   for (size_t i = 0; i < roots.size(); ++i) {
     const Tensor& root = roots[i];
     if (!root.defined()) {
@@ -252,7 +301,7 @@ variable_list Engine::execute(const char* api, const variable_list& roots,
       throw std::runtime_error(op + ": tensor " + std::to_string(i) +
                                " does not require grad and does not have a grad_fn");
     }
-    root_edges.push_back(gradient_edge(root));
+    seeded.edges.push_back(gradient_edge(root));
     const Tensor given = root_grads.empty() ? Tensor() : root_grads[i];
     if (!given.defined()) {
       if (root.numel() != 1) {
@@ -261,7 +310,7 @@ variable_list Engine::execute(const char* api, const variable_list& roots,
                                  "but tensor " + std::to_string(i) + " has shape " +
                                  shape_str(root.sizes()) + "; pass its gradient explicitly");
       }
-      seeds[i] = ones(root.sizes(), root.scalar_type());
+      seeded.grads[i] = ones(root.sizes(), root.scalar_type());
     } else {
       if (!given.sizes().equals(root.sizes()) || given.scalar_type() != root.scalar_type()) {
         throw std::invalid_argument(
@@ -270,50 +319,43 @@ variable_list Engine::execute(const char* api, const variable_list& roots,
             shape_str(root.sizes()) + " and dtype " + to_string(root.scalar_type()) +
             " (those of tensor " + std::to_string(i) + ")");
       }
-      seeds[i] = given;
+      seeded.grads[i] = given;
     }
   }
+  return seeded;
+}
 
-  DepthGuard depth;
-  GraphTask task(/*nested=*/engine_depth > 1);
-  discover(task, root_edges);
-
-  // grad(): where to capture each input's gradient, and which nodes must run.
-  variable_list results;
-  if (inputs) {
-    results.resize(inputs->size());
-    task.has_capture.assign(task.nodes.size(), 0);
-    for (size_t k = 0; k < inputs->size(); ++k) {
-      const Tensor& input = (*inputs)[k];
-      if (!input.requires_grad()) {
-        throw std::runtime_error(op + ": input " + std::to_string(k) + " does not require grad");
-      }
-      Edge edge = input.grad_fn() ? Edge(input.grad_fn(), input.output_nr())
-                                  : Edge(try_get_grad_accumulator(input), 0);
-      if (!edge.function) continue;
-      const uint32_t slot = task.slot_of(edge.function.get());
-      if (slot == kNoSlot) continue;
-      task.captures.push_back({slot, edge.input_nr, k});
-      task.has_capture[slot] = 1;
+void Engine::set_up_captures(const std::string& op, GraphTask& task, const variable_list& inputs,
+                             const edge_list& root_edges) {
+  task.has_capture.assign(task.nodes.size(), 0);
+  for (size_t k = 0; k < inputs.size(); ++k) {
+    const Tensor& input = inputs[k];
+    if (!input.requires_grad()) {
+      throw std::runtime_error(op + ": input " + std::to_string(k) + " does not require grad");
     }
-    compute_should_execute(task, root_edges);
-  }
-
-  // Formulas record a graph (and gradients are summed differentiably) only for
-  // create_graph.
-  AutoGradMode grad_mode(create_graph);
-
-  for (size_t i = 0; i < roots.size(); ++i) {
-    const Edge& edge = root_edges[i];
+    Edge edge = input.grad_fn() ? Edge(input.grad_fn(), input.output_nr())
+                                : Edge(try_get_grad_accumulator(input), 0);
+    if (!edge.function) continue;
     const uint32_t slot = task.slot_of(edge.function.get());
-    accumulate(task.buffers[task.buffer_offset[slot] + edge.input_nr], std::move(seeds[i]),
-               create_graph);
+    if (slot == kNoSlot) continue;
+    task.captures.push_back({slot, edge.input_nr, k});
+    task.has_capture[slot] = 1;
+  }
+  compute_should_execute(task, root_edges);
+}
+
+void Engine::run(GraphTask& task, Roots& seeded, const RunOptions& options) {
+  for (size_t i = 0; i < seeded.edges.size(); ++i) {
+    const Edge& edge = seeded.edges[i];
+    const uint32_t slot = task.slot_of(edge.function.get());
+    accumulate(task.buffers[task.buffer_offset[slot] + edge.input_nr], std::move(seeded.grads[i]),
+               options.create_graph);
   }
 
   // The ready queue: a max-heap on (sequence_nr, slot).
-  std::vector<std::pair<uint64_t, uint32_t>> ready;
-  for (size_t i = 0; i < root_edges.size(); ++i) {
-    const uint32_t slot = task.slot_of(root_edges[i].function.get());
+  ReadyQueue ready;
+  for (const Edge& edge : seeded.edges) {
+    const uint32_t slot = task.slot_of(edge.function.get());
     if (task.dependencies[slot] == 0) {
       task.dependencies[slot] = UINT32_MAX;  // queued once even if several roots share it
       ready.push_back({task.nodes[slot]->sequence_nr(), slot});
@@ -326,54 +368,61 @@ variable_list Engine::execute(const char* api, const variable_list& roots,
     std::pop_heap(ready.begin(), ready.end());
     const uint32_t slot = ready.back().second;
     ready.pop_back();
-    Node* node = task.nodes[slot];
-    Tensor* buffer = task.buffers.data() + task.buffer_offset[slot];
+    run_node(task, slot, options, node_inputs, ready);
+  }
+}
 
-    // Tensor hooks and retain_grad see the summed gradient first (hooks.h).
-    if (!node->tensor_pre_hooks_.empty()) run_tensor_pre_hooks(*node, buffer, create_graph);
+void Engine::run_node(GraphTask& task, uint32_t slot, const RunOptions& options,
+                      variable_list& node_inputs, ReadyQueue& ready) {
+  const bool create_graph = options.create_graph;
+  variable_list* results = options.results;
+  Node* node = task.nodes[slot];
+  Tensor* buffer = task.buffers.data() + task.buffer_offset[slot];
 
-    if (inputs) {
-      if (task.has_capture[slot]) {
-        for (const Capture& capture : task.captures) {
-          if (capture.slot == slot) results[capture.output_index] = buffer[capture.input_nr];
-        }
-      }
-      if (!task.should_execute[slot]) continue;
-    }
+  // Tensor hooks and retain_grad see the summed gradient first (hooks.h).
+  if (!node->tensor_pre_hooks_.empty()) run_tensor_pre_hooks(*node, buffer, create_graph);
 
-    node_inputs.assign(std::make_move_iterator(buffer),
-                       std::make_move_iterator(buffer + node->num_inputs()));
-    variable_list grads = node->apply(std::move(node_inputs));
-    if (!retain_graph) node->release_variables();
-    validate_outputs(*node, grads);
-
-    const edge_list& edges = node->next_edges_;
-    for (size_t i = 0; i < edges.size(); ++i) {
-      const Edge& edge = edges[i];
-      if (!edge.function) continue;
-      const uint32_t next = edge.function->engine_slot_;  // claimed by this task in discover()
-      if (grads[i].defined()) {
-        accumulate(task.buffers[task.buffer_offset[next] + edge.input_nr], std::move(grads[i]),
-                   create_graph);
-      }
-      if (--task.dependencies[next] == 0) {
-        ready.push_back({edge.function->sequence_nr(), next});
-        std::push_heap(ready.begin(), ready.end());
+  if (results) {
+    if (task.has_capture[slot]) {
+      for (const Capture& capture : task.captures) {
+        if (capture.slot == slot) (*results)[capture.output_index] = buffer[capture.input_nr];
       }
     }
+    if (!task.should_execute[slot]) return;
   }
 
-  if (inputs && !allow_unused) {
-    for (size_t k = 0; k < results.size(); ++k) {
-      if (!results[k].defined()) {
-        throw std::runtime_error(
-            op + ": input " + std::to_string(k) +
-            " was not used in the graph of the outputs (or received no gradient); pass "
-            "allow_unused=true to get an undefined gradient for it");
-      }
+  node_inputs.assign(std::make_move_iterator(buffer),
+                     std::make_move_iterator(buffer + node->num_inputs()));
+  if (!options.retain_graph) node->will_release_variables();
+  variable_list grads = node->apply(std::move(node_inputs));
+  if (!options.retain_graph) node->release_variables();
+  validate_outputs(*node, grads);
+
+  const edge_list& edges = node->next_edges_;
+  for (size_t i = 0; i < edges.size(); ++i) {
+    const Edge& edge = edges[i];
+    if (!edge.function) continue;
+    const uint32_t next = edge.function->engine_slot_;  // claimed by this task in discover()
+    if (grads[i].defined()) {
+      accumulate(task.buffers[task.buffer_offset[next] + edge.input_nr], std::move(grads[i]),
+                 create_graph);
+    }
+    if (--task.dependencies[next] == 0) {
+      ready.push_back({edge.function->sequence_nr(), next});
+      std::push_heap(ready.begin(), ready.end());
     }
   }
-  return results;
+}
+
+void Engine::check_all_used(const std::string& op, const variable_list& results) {
+  for (size_t k = 0; k < results.size(); ++k) {
+    if (!results[k].defined()) {
+      throw std::runtime_error(
+          op + ": input " + std::to_string(k) +
+          " was not used in the graph of the outputs (or received no gradient); pass "
+          "allow_unused=true to get an undefined gradient for it");
+    }
+  }
 }
 
 void backward(const variable_list& tensors, const variable_list& grad_tensors, bool retain_graph,

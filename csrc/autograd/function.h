@@ -129,6 +129,10 @@ struct Node : std::enable_shared_from_this<Node> {
   /// Frees saved tensors once the node will not run again (no retain_graph).
   virtual void release_variables() {}
 
+  /// Called just before apply() when the graph will not be kept (no retain_graph), as PyTorch's
+  /// Node::will_release_variables: nodes whose formulas read `retain_variables` clear it.
+  virtual void will_release_variables() {}
+
   // Inputs (one per forward output)
   //~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 

@@ -294,6 +294,26 @@ ERRORS = [
         "drop one of the two",
         id="flagged-and-given-formulas",
     ),
+    pytest.param(
+        DECLS,
+        "- name: atan2(Tensor self, Tensor other) -> Tensor\n"
+        "  self, other: f(grad, wrap_opt_if(self, grad_input_mask[2]), grad_input_mask)\n",
+        "derivatives.yaml:2:16: wrap_opt_if reads grad_input_mask[2], but this formula is for 2 inputs (self, other)",
+        id="wrap-opt-if-mask-out-of-range",
+    ),
+    pytest.param(
+        DECLS,
+        DERIVS + "- mm\n",
+        "derivatives.yaml:27:3: each derivative entry must be a mapping with a 'name:' key",
+        id="entry-not-a-mapping",
+    ),
+    pytest.param(
+        DECLS,
+        "- name: max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)\n"
+        "  self: grad\n  output_differentiability: [True]\n",
+        "derivatives.yaml:3:29: output_differentiability has 1 entries but max returns 2 outputs",
+        id="output-differentiability-count",
+    ),
 ]
 
 
@@ -424,3 +444,23 @@ def test_invalid_dispatch_key(specs):
         "Autograd, AutogradCPU, AutogradCUDA, AutogradMeta, AutogradMPS, AutogradXLA, AutogradLazy, AutogradIPU, "
         "AutogradXPU, AutogradPrivateUse1"
     )
+
+
+@pytest.mark.parametrize("namespace, shards", [("gradgen", 1), ("myproject::ops", 1), ("myproject::ops", 3)])
+def test_headers_use_using_declarations_not_using_namespace(specs, namespace, shards):
+    files = _gen(specs, namespace=namespace, shards=shards)
+    for name, text in files.items():
+        if name.endswith(".h"):
+            assert "using namespace" not in text, name
+    # Functions.h (or each shard's header) names exactly the runtime types its nodes use.
+    node_headers = [n for n in files if n.startswith("Functions") and n.endswith(".h") and (shards == 1 or "_" in n)]
+    decls = "".join(files[n] for n in node_headers)
+    assert "using ::gradgen::autograd::Node;" in decls
+    assert "using ::gradgen::autograd::SavedVariable;" in decls
+    assert "using ::gradgen::Tensor;" not in decls  # no member is a bare Tensor
+    api = files["VariableType.h"]
+    if namespace == "gradgen":
+        assert "using ::gradgen" not in api  # the runtime's own namespace
+    else:
+        assert "using ::gradgen::Scalar;\nusing ::gradgen::Tensor;\nusing ::gradgen::TensorList;\n" in api
+        assert "using ::gradgen::Scalar;" in files["NativeFunctions.h"]

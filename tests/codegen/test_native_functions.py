@@ -8,7 +8,7 @@ import pytest
 import yaml
 
 from tools.codegen import yaml_loader
-from tools.codegen.errors import Location, SchemaParseError, SpecError, error_context
+from tools.codegen.errors import Location, SchemaParseError, SpecError
 from tools.codegen.load_native_functions import NativeFunction, parse_native_functions
 from tools.codegen.model import FunctionSchema, OperatorName
 from tools.codegen.yaml_loader import Node, Seq, load_yaml, load_yaml_string, load_yaml_with_loc
@@ -26,27 +26,6 @@ def test_location_str():
 def test_spec_error_str():
     assert str(SpecError("bad")) == "bad"
     assert str(SpecError("bad", Location("a.yaml", 2, 5))) == "a.yaml:2:5: bad"
-
-
-def test_error_context_fills_missing_location():
-    with pytest.raises(SpecError) as info:
-        with error_context(Location("a.yaml", 7)):
-            raise SpecError("no formula for 'self'")
-    assert str(info.value) == "a.yaml:7: no formula for 'self'"
-
-
-def test_error_context_keeps_innermost_location():
-    with pytest.raises(SpecError) as info:
-        with error_context(Location("a.yaml", 1)):
-            with error_context(Location("a.yaml", 7, 3)):
-                raise SpecError("bad")
-    assert str(info.value) == "a.yaml:7:3: bad"
-
-
-def test_error_context_ignores_other_exceptions():
-    with pytest.raises(KeyError):
-        with error_context(Location("a.yaml", 1)):
-            raise KeyError("x")
 
 
 def test_schema_parse_error_is_a_spec_error_with_offset():

@@ -20,7 +20,8 @@ emitters never spell a type themselves. The runtime's vocabulary (csrc/tensor.h)
 
 from __future__ import annotations
 
-from typing import Optional
+import re
+from typing import Iterable, List, Optional, Tuple
 
 from tools.codegen.model import (
     Argument,
@@ -148,23 +149,6 @@ def returns_type(func: FunctionSchema) -> str:
     return "std::tuple<" + ", ".join(return_type(r) for r in rets) + ">"
 
 
-def return_names(func: FunctionSchema, fallback: str = "result") -> list[str]:
-    """Local names the forward wrapper gives its outputs (PyTorch's cpp.return_names)."""
-    names: list[str] = []
-    arg_names = {a.name for a in func.arguments.flat_all}
-    for i, r in enumerate(func.returns):
-        if func.name.name.inplace:
-            name = "self"
-        elif func.is_out_fn():
-            name = func.arguments.out[i].name
-        elif r.name:
-            name = f"{r.name}_return" if r.name in arg_names else r.name
-        else:
-            name = fallback if len(func.returns) == 1 else f"{fallback}{i}"
-        names.append(name)
-    return names
-
-
 def saved_member_type(t: Type, is_output: bool = False) -> str:
     """The member type a Backward node uses to keep a value of schema type `t`."""
     if is_tensor(t):
@@ -204,3 +188,33 @@ def default_value(a: Argument) -> Optional[str]:
             return "{" + ", ".join([d] * t.size) + "}"
         return "{" + d + "}"
     return d
+
+
+# Words of C++ types and defaults spelled here that are not names of gradgen's runtime.
+_CXX_WORDS = frozenset(["const", "int64_t", "double", "bool", "void", "size_t", "int", "true", "false", "nullptr"])
+# A name not qualified by a namespace (not after `::`), outside string literals.
+_UNQUALIFIED_NAME = re.compile(r"(?<![:\w])[A-Za-z_]\w*(?!\w)")
+_STRING_LITERAL = re.compile(r'"(?:[^"\\]|\\.)*"')
+# The runtime's names that live in gradgen::autograd rather than gradgen.
+_AUTOGRAD_NAMES = frozenset(["Node", "SavedVariable", "TypeAndSize", "variable_list"])
+
+
+def runtime_names(spellings: Iterable[str]) -> List[str]:
+    """The runtime names (sorted) that C++ types and defaults spelled by this module use:
+    `const std::optional<Tensor>&` uses Tensor; `MemoryFormat::Contiguous` uses MemoryFormat.
+    Generated headers outside namespace gradgen make exactly these visible, with using-declarations
+    (see `runtime_namespace`)."""
+    names = set()
+    for text in spellings:
+        names.update(_UNQUALIFIED_NAME.findall(_STRING_LITERAL.sub("", text)))
+    return sorted(n for n in names - _CXX_WORDS if n != "std")
+
+
+def runtime_namespace(name: str) -> str:
+    """The namespace of a runtime name (runtime_names): `::gradgen`, or `::gradgen::autograd`."""
+    return "::gradgen::autograd" if name in _AUTOGRAD_NAMES else "::gradgen"
+
+
+def qualified_runtime_names(spellings: Iterable[str]) -> List[Tuple[str, str]]:
+    """(namespace, name) of each runtime name `spellings` use, for `using <ns>::<name>;`."""
+    return sorted((runtime_namespace(n), n) for n in runtime_names(spellings))

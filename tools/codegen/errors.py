@@ -5,17 +5,16 @@ Every problem a user can cause (bad YAML, an unknown type in a schema, an unknow
 Anything else that escapes is a bug in the codegen and keeps its traceback on purpose.
 
 Code deep inside the model often does not know where its input came from (a schema string does not
-know its YAML line). It raises a `SpecError` without a location, and a caller that does know wraps
-the work in `error_context(loc)`, which fills the location in.
+know its YAML line): it raises a `SchemaParseError` with an offset into its string, and the loader,
+which knows where the string sits in its file, raises the `SpecError` at that line and column.
 """
 
 from __future__ import annotations
 
-import contextlib
 from dataclasses import dataclass
-from typing import Iterator, Optional
+from typing import Optional
 
-__all__ = ["Location", "SpecError", "SchemaParseError", "error_context"]
+__all__ = ["Location", "SpecError", "SchemaParseError"]
 
 
 @dataclass(frozen=True)
@@ -42,7 +41,7 @@ class SpecError(Exception):
         super().__init__(message)
         # What is wrong, one line, no location: "unknown key 'foo' in a declaration; ...".
         self.message = message
-        # Where it is wrong, or None until an enclosing `error_context` supplies it.
+        # Where it is wrong, or None when no place in a file is known.
         self.loc = loc
 
     def __str__(self) -> str:
@@ -68,17 +67,3 @@ class SchemaParseError(SpecError):
 
     def __reduce__(self):
         return (type(self), (self.message, self.offset, self.loc))
-
-
-@contextlib.contextmanager
-def error_context(loc: Optional[Location]) -> Iterator[None]:
-    """Give `loc` to any `SpecError` raised inside that has no location yet.
-
-    An error that already has a location keeps it: the innermost location is the most precise.
-    """
-    try:
-        yield
-    except SpecError as e:
-        if e.loc is None:
-            e.loc = loc
-        raise

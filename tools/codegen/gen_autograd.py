@@ -21,6 +21,7 @@ import os
 import sys
 import time
 import zlib
+from dataclasses import dataclass
 from typing import Dict, List, Optional, Sequence
 
 # Runs as `python3 tools/codegen/gen_autograd.py` too: make `tools.codegen` importable.
@@ -46,9 +47,19 @@ from mako.template import Template  # noqa: E402
 
 from tools.codegen import gen_autograd_functions, gen_python_functions, gen_variable_type  # noqa: E402
 from tools.codegen.autogen import add_autogen_variants  # noqa: E402
+from tools.codegen.autograd_info import DifferentiabilityInfo, match_infos, wrapper_kinds  # noqa: E402
 from tools.codegen.errors import SpecError  # noqa: E402
-from tools.codegen.load_derivatives import DifferentiabilityInfo, is_composite_implicit, load_derivatives  # noqa: E402
+from tools.codegen.load_derivatives import load_derivatives  # noqa: E402
 from tools.codegen.load_native_functions import NativeFunction, parse_native_functions  # noqa: E402
+from tools.codegen.model import FunctionSchema  # noqa: E402
+
+# The defaults of generate() and of the flags below. The Bazel rule passes every one of them
+# explicitly (bazel/private/codegen.bzl's _GRADGEN_FORMULA_*; tests/codegen checks they agree).
+DEFAULT_INCLUDE_PREFIX = "csrc/generated"
+DEFAULT_NAMESPACE = "gradgen"
+# gradgen's own formula helpers, always included and made visible in Functions.cpp.
+DEFAULT_FORMULA_HEADERS = ("csrc/autograd/formulas.h",)
+DEFAULT_FORMULA_NAMESPACES = ("::gradgen::autograd::generated::details",)
 
 FLAGS = flags.FLAGS
 flags.DEFINE_string("native_functions", None, "Path of the op declarations (native_functions.yaml).")
@@ -59,15 +70,15 @@ flags.DEFINE_string(
 flags.DEFINE_string("derivatives_name", None, "Name of the formulas file in messages and generated comments (default: the path).")
 flags.DEFINE_string("out_dir", None, "Directory the generated files are written to.")
 flags.DEFINE_string(
-    "include_prefix", "csrc/generated", "How generated files include each other: #include \"<prefix>/Functions.h\"."
+    "include_prefix", DEFAULT_INCLUDE_PREFIX, "How generated files include each other: #include \"<prefix>/Functions.h\"."
 )
-flags.DEFINE_string("namespace", "gradgen", "C++ namespace of the generated API (nodes go in <ns>::autograd::generated).")
+flags.DEFINE_string("namespace", DEFAULT_NAMESPACE, "C++ namespace of the generated API (nodes go in <ns>::autograd::generated).")
 flags.DEFINE_multi_string(
-    "formula_header", ["csrc/autograd/formulas.h"], "Header(s) declaring the helpers formulas call; included by Functions.cpp."
+    "formula_header", list(DEFAULT_FORMULA_HEADERS), "Header(s) declaring the helpers formulas call; included by Functions.cpp."
 )
 flags.DEFINE_multi_string(
     "formula_namespace",
-    ["::gradgen::autograd::generated::details"],
+    list(DEFAULT_FORMULA_NAMESPACES),
     "Namespace(s) of formula helpers, made visible in Functions.cpp with `using namespace`.",
 )
 flags.DEFINE_enum(
@@ -147,10 +158,10 @@ def generate(
     *,
     native_functions_name: Optional[str] = None,
     derivatives_name: Optional[str] = None,
-    include_prefix: str = "csrc/generated",
-    namespace: str = "gradgen",
-    formula_headers: Sequence[str] = ("csrc/autograd/formulas.h",),
-    formula_namespaces: Sequence[str] = ("::gradgen::autograd::generated::details",),
+    include_prefix: str = DEFAULT_INCLUDE_PREFIX,
+    namespace: str = DEFAULT_NAMESPACE,
+    formula_headers: Sequence[str] = DEFAULT_FORMULA_HEADERS,
+    formula_namespaces: Sequence[str] = DEFAULT_FORMULA_NAMESPACES,
     missing_derivative: str = "error",
     implicit_composite: bool = False,
     timing: bool = False,
@@ -164,19 +175,8 @@ def generate(
     timer.lap("parse declarations")
     infos = load_derivatives(derivatives_path, functions, d_name)
     timer.lap("load derivatives")
-
-    # Nodes, in the order of the derivatives file (dispatch keys in their written order).
-    node_infos: List[DifferentiabilityInfo] = [i for per_key in infos.values() for i in per_key.values() if i.op]
-    nodes = gen_autograd_functions.nodes_of(node_infos)
-    matched = gen_variable_type.match_infos(functions, infos)
-    wrappers = [
-        gen_variable_type.wrapper_code(
-            f, matched[str(f.func)], missing_derivative, is_composite_implicit(f, implicit_composite)
-        )
-        for f in functions
-    ]
+    code = _analyse(functions, infos, missing_derivative, implicit_composite)
     timer.lap("analyse")
-
     common = dict(
         namespace=namespace,
         # Generated code outside namespace gradgen still names the runtime's types unqualified.
@@ -185,19 +185,70 @@ def generate(
         functions_file=nf_name,
         derivatives_file=d_name,
     )
-    out = {
-        "VariableType.h": _render("VariableType.h", wrappers=wrappers, **common),
-        "NativeFunctions.h": _render("NativeFunctions.h", wrappers=wrappers, **common),
+    out = _render_api_headers(code, common)
+    out.update(_render_shards(code, shards, formula_headers, formula_namespaces, common))
+    out.update(_python_files(functions, shards, common))
+    out["manifest.json"] = _manifest(code)
+    timer.lap("render")
+    return out
+
+
+@dataclass(frozen=True)
+class _Code:
+    """What the emitters made of the specs, before rendering."""
+
+    # Nodes, in the order of the derivatives file (dispatch keys in their written order).
+    node_infos: List[DifferentiabilityInfo]
+    nodes: List[gen_autograd_functions.NodeCode]
+    # One wrapper per declaration, in declaration order, and the formulas it uses.
+    functions: List[NativeFunction]
+    matched: Dict[str, Optional[DifferentiabilityInfo]]
+    wrappers: List[gen_variable_type.WrapperCode]
+
+
+def _analyse(
+    functions: List[NativeFunction],
+    infos: Dict[FunctionSchema, Dict[str, DifferentiabilityInfo]],
+    missing_derivative: str,
+    implicit_composite: bool,
+) -> _Code:
+    node_infos = [i for per_key in infos.values() for i in per_key.values() if i.op]
+    matched = match_infos(functions, infos)
+    kinds = wrapper_kinds(functions, matched, missing_derivative, implicit_composite)
+    wrappers = [gen_variable_type.wrapper_code(f, matched[str(f.func)], k) for f, k in zip(functions, kinds)]
+    return _Code(node_infos, gen_autograd_functions.nodes_of(node_infos), functions, matched, wrappers)
+
+
+def _render_api_headers(code: _Code, common: Dict[str, object]) -> Dict[str, str]:
+    # Outside namespace gradgen, the headers make the runtime names their declarations use
+    # visible, one using-declaration each (never `using namespace` in a header).
+    outside = common["namespace"] != "gradgen"
+    api_names = gen_variable_type.header_runtime_names(code.wrappers, with_defaults=True) if outside else []
+    native_names = gen_variable_type.header_runtime_names(code.wrappers, with_defaults=False) if outside else []
+    return {
+        "VariableType.h": _render("VariableType.h", wrappers=code.wrappers, using_names=api_names, **common),
+        "NativeFunctions.h": _render("NativeFunctions.h", wrappers=code.wrappers, using_names=native_names, **common),
     }
+
+
+def _render_shards(
+    code: _Code,
+    shards: int,
+    formula_headers: Sequence[str],
+    formula_namespaces: Sequence[str],
+    common: Dict[str, object],
+) -> Dict[str, str]:
+    """Functions[_<k>].cpp, VariableType[_<k>].cpp, the shards' headers and Functions.h."""
     # Note [Shards]: nodes and wrappers are split by a stable hash of the op's base name, so the
     # node of `add` and the wrappers of add, add_ and add.out share a shard, and an edit to one
     # formula changes only that shard's files (its header, its .cpp files), never the others'.
     node_shards: List[List[gen_autograd_functions.NodeCode]] = [[] for _ in range(shards)]
-    for info, node in zip(node_infos, nodes):
+    for info, node in zip(code.node_infos, code.nodes):
         node_shards[shard_of(info.func.func.name.name.base, shards)].append(node)
     wrapper_shards: List[List[gen_variable_type.WrapperCode]] = [[] for _ in range(shards)]
-    for f, w in zip(functions, wrappers):
-        wrapper_shards[shard_of(_shard_key(f, matched[str(f.func)]), shards)].append(w)
+    for f, w in zip(code.functions, code.wrappers):
+        wrapper_shards[shard_of(_shard_key(f, code.matched[str(f.func)]), shards)].append(w)
+    out: Dict[str, str] = {}
     for k in range(shards):
         sfx = shard_suffix(k, shards)
         out[f"Functions{sfx}.cpp"] = _render(
@@ -212,20 +263,30 @@ def generate(
             "VariableType.cpp", wrappers=wrapper_shards[k], header=f"Functions{sfx}.h", **common
         )
         if shards > 1:
-            out[f"Functions{sfx}.h"] = _render("Functions.h", nodes=node_shards[k], includes=[], **common)
+            out[f"Functions{sfx}.h"] = _render(
+                "Functions.h",
+                nodes=node_shards[k],
+                includes=[],
+                using_names=gen_autograd_functions.header_runtime_names(node_shards[k]),
+                **common,
+            )
     # Functions.h declares every node: for one shard it is the shard's header, for several it
     # includes each shard's header.
+    include_prefix = common["include_prefix"]
+    root_nodes = code.nodes if shards == 1 else []
     out["Functions.h"] = _render(
         "Functions.h",
-        nodes=nodes if shards == 1 else [],
+        nodes=root_nodes,
         includes=[] if shards == 1 else [f"{include_prefix}/Functions_{k}.h" for k in range(shards)],
+        using_names=gen_autograd_functions.header_runtime_names(root_nodes),
         **common,
     )
-    out.update(_python_files(functions, shards, common))
-    manifest = {"nodes": [gen_autograd_functions.manifest_node(i) for i in node_infos]}
-    out["manifest.json"] = json.dumps(manifest, indent=1, sort_keys=False) + "\n"
-    timer.lap("render")
     return out
+
+
+def _manifest(code: _Code) -> str:
+    manifest = {"nodes": [gen_autograd_functions.manifest_node(i) for i in code.node_infos]}
+    return json.dumps(manifest, indent=1, sort_keys=False) + "\n"
 
 
 def _c_string(text: str) -> str:

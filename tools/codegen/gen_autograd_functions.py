@@ -6,146 +6,131 @@ forward ran, saved as `<name>_size_`), runs only the formulas whose inputs need 
 (`should_compute_output`), and copies each result into its range. See the architecture doc,
 "The central idea: index ranges computed at run time".
 
-Everything a template prints is prepared here as plain strings and lists; the templates only
-loop.
+What a node holds and runs is prepared here as data; the statements are the templates' (Mako
+defs in templates/Functions.cpp and templates/Functions.h).
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
-from typing import List, Sequence
+from typing import List, Sequence, Tuple
 
 from tools.codegen import cpp
-from tools.codegen.load_derivatives import (
-    IDENT_REGEX,
-    Derivative,
-    DifferentiabilityInfo,
-    SavedAttribute,
-)
+from tools.codegen.autograd_info import Derivative, DifferentiabilityInfo, SavedAttribute
+
+
+@dataclass(frozen=True)
+class SavedMember:
+    """A member of the node holding a saved value, as the templates declare, unpack and free it."""
+
+    # "tensor" (a SavedVariable), "tensor_list" (a vector of them and a released flag), "value".
+    kind: str
+    # The name formulas use: `self`, `self_sizes`.
+    name: str
+    # The member: `self_`, `self_sizes`.
+    member: str
+    # The member's C++ type, and its initializer when it has one ("0", "false", or "").
+    cpp_type: str
+    init: str
+
+
+@dataclass(frozen=True)
+class GradInput:
+    """An input that gets a gradient: `auto <name>_ix = gen.range(<size>);` in apply()."""
+
+    name: str
+    # How many gradient slots it takes: "1", or for a Tensor[] the member `<name>_size_`.
+    size: str
+
+
+@dataclass(frozen=True)
+class FormulaCode:
+    """One formula, as apply() runs it (Functions.cpp's `formula` def)."""
+
+    # The inputs it computes gradients for: ["self"], ["self", "other"].
+    inputs: List[str]
+    # The formula as written (for the comment above it), and as compiled.
+    original: str
+    formula: str
+    # For a formula of one input: its value when every incoming gradient is undefined.
+    empty: str
+    # Whether it reads `grad_input_mask` (then apply() builds it).
+    uses_grad_input_mask: bool
 
 
 @dataclass(frozen=True)
 class NodeCode:
-    """The text pieces of one Backward node, ready for the templates."""
+    """One Backward node, as data for the templates (Functions.h declares it, Functions.cpp
+    defines its apply())."""
 
     # Class name: `MmBackward0`.
     op: str
     # `mm(Tensor self, Tensor mat2) -> Tensor`, printed above the class.
     schema: str
-    # Member declarations: `SavedVariable self_;`, `size_t tensors_size_;`.
-    members: List[str]
-    # Statements of release_variables().
-    release: List[str]
+    # Its saved values, in first-use order, and the Tensor[] inputs whose length it keeps in a
+    # member `<name>_size_` of its own.
+    saved: List[SavedMember]
+    size_members: List[str]
     # Whether the node keeps `retain_variables` (a formula reads it).
     uses_retain_variables: bool
-    # Body of apply(), one statement or block per entry, already indented by the emitter.
-    body: List[str]
+    # apply(): the inputs' gradient slots, the gradients it reads (`grad`, `grad_<output>` at
+    # their index in `grads`), whether a one-input formula needs `any_grad_defined`, the formulas.
+    grad_inputs: List[GradInput]
+    uses_grad: bool
+    named_gradients: List[Tuple[str, int]]
+    any_grad_defined: bool
+    formulas: List[FormulaCode]
 
 
-def _unpack(var: SavedAttribute) -> str:
-    if var.kind == "tensor":
-        return f'auto {var.name} = {var.member}.unpack(this, "{var.name}");'
-    if var.kind == "tensor_list":
-        return f'auto {var.name} = unpack_list({var.member}, {var.name}_released_, this, "{var.name}");'
-    return ""
-
-
-def _member_decls(var: SavedAttribute) -> List[str]:
-    if var.kind == "tensor":
-        return [f"SavedVariable {var.member};"]
-    if var.kind == "tensor_list":
-        return [f"std::vector<SavedVariable> {var.member};", f"bool {var.name}_released_ = false;"]
+def _saved_member(var: SavedAttribute) -> SavedMember:
     init = ""
-    if var.cpp_type in ("int64_t", "double", "size_t"):
-        init = " = 0"
-    elif var.cpp_type == "bool":
-        init = " = false"
-    return [f"{var.cpp_type} {var.member}{init};"]
+    if var.kind == "value" and var.cpp_type in ("int64_t", "double", "size_t"):
+        init = "0"
+    elif var.kind == "value" and var.cpp_type == "bool":
+        init = "false"
+    return SavedMember(var.kind, var.name, var.member, var.cpp_type, init)
 
 
-def _release(var: SavedAttribute) -> List[str]:
-    if var.kind == "tensor":
-        return [f"{var.member}.reset_data();"]
-    if var.kind == "tensor_list":
-        return [f"{var.member}.clear();", f"{var.name}_released_ = true;"]
-    return []
-
-
-def _emit_derivative(d: Derivative, info: DifferentiabilityInfo) -> List[str]:
+def _formula_code(d: Derivative, info: DifferentiabilityInfo) -> FormulaCode:
     by_name = {a.name: a for a in info.args_with_derivatives}
-    formula = d.formula
-    lines: List[str] = []
-    if len(d.var_names) == 1:
-        name = d.var_names[0]
-        is_list = cpp.is_tensor_list(by_name[name].type)
-        if is_list and re.match(r"^\s*not_implemented\(", formula):
-            formula = formula.replace("not_implemented(", "not_implemented_list(", 1)
-        empty = "std::vector<Tensor>()" if is_list else "Tensor()"
-        lines.append(f"if (should_compute_output({{ {name}_ix }})) {{")
-        lines.append(f"  auto grad_result = any_grad_defined ? ({formula}) : {empty};")
-        lines.append(f"  copy_range(grad_inputs, {name}_ix, grad_result);")
-        lines.append("}")
-        return lines
-    ranges = ", ".join(f"{n}_ix" for n in d.var_names)
-    lines.append(f"if (should_compute_output({{ {ranges} }})) {{")
-    if re.search(IDENT_REGEX.format("grad_input_mask"), formula):
-        lines.append(f"  auto grad_input_mask = std::array<bool, {len(d.var_names)}>{{")
-        for n in d.var_names:
-            lines.append(f"    should_compute_output({{ {n}_ix }}),")
-        lines.append("  };")
-    lines.append(f"  auto grad_result = {formula};")
-    for i, n in enumerate(d.var_names):
-        lines.append(f"  if (should_compute_output({{ {n}_ix }})) {{")
-        lines.append(f"    copy_range(grad_inputs, {n}_ix, std::get<{i}>(grad_result));")
-        lines.append("  }")
-    lines.append("}")
-    return lines
+    is_list = len(d.var_names) == 1 and cpp.is_tensor_list(by_name[d.var_names[0]].type)
+    return FormulaCode(
+        inputs=list(d.var_names),
+        original=d.original_formula.strip(),
+        formula=d.formula,
+        empty="std::vector<Tensor>()" if is_list else "Tensor()",
+        uses_grad_input_mask=d.uses_grad_input_mask,
+    )
 
 
 def node_code(info: DifferentiabilityInfo) -> NodeCode:
     assert info.op is not None
-    members: List[str] = []
-    release: List[str] = []
-    unpack: List[str] = []
-    for var in info.all_saved_inputs + info.all_saved_outputs:
-        members.extend(_member_decls(var))
-        release.extend(_release(var))
-        u = _unpack(var)
-        if u:
-            unpack.append(u)
-    saved_names = {v.name for v in info.all_saved_inputs}
-    ranges: List[str] = []
-    for a in info.args_with_derivatives:
-        if cpp.is_tensor_list(a.type):
-            if f"{a.name}_size_" not in saved_names:
-                members.append(f"size_t {a.name}_size_ = 0;")
-            ranges.append(f"auto {a.name}_ix = gen.range({a.name}_size_);")
-        else:
-            ranges.append(f"auto {a.name}_ix = gen.range(1);")
-
-    body: List[str] = ["IndexRangeGenerator gen;"] + ranges
-    body.append("variable_list grad_inputs(gen.size());")
-    formulas = " ".join(d.formula for d in info.derivatives)
-    if re.search(IDENT_REGEX.format("grad"), formulas):
-        body.append("const auto& grad = grads[0];")
-    for name in sorted(info.used_named_gradients):
-        body.append(f"const auto& {name} = grads[{info.available_named_gradients.index(name)}];")
-    body.extend(unpack)
-    if any(len(d.var_names) == 1 for d in info.derivatives):
-        body.append("bool any_grad_defined = any_variable_defined(grads);")
-    for d in info.derivatives:
-        body.append(f"// {', '.join(d.var_names)}: {d.original_formula.strip()}")
-        body.extend(_emit_derivative(d, info))
-    body.append("return grad_inputs;")
     return NodeCode(
         op=info.op,
         schema=str(info.func.func),
-        members=members,
-        release=release,
+        saved=[_saved_member(v) for v in info.all_saved_inputs + info.all_saved_outputs],
+        size_members=list(info.list_size_members),
         uses_retain_variables=info.uses_retain_variables,
-        body=body,
+        grad_inputs=[
+            GradInput(a.name, f"{a.name}_size_" if cpp.is_tensor_list(a.type) else "1")
+            for a in info.args_with_derivatives
+        ],
+        uses_grad=info.uses_grad,
+        named_gradients=[(n, info.available_named_gradients.index(n)) for n in sorted(info.used_named_gradients)],
+        any_grad_defined=any(len(d.var_names) == 1 for d in info.derivatives),
+        formulas=[_formula_code(d, info) for d in info.derivatives],
     )
+
+
+def header_runtime_names(nodes: Sequence[NodeCode]) -> List[Tuple[str, str]]:
+    """(namespace, name) of the runtime names the nodes' declarations use (Functions.h), for
+    using-declarations."""
+    if not nodes:
+        return []
+    spellings = ["Node", "variable_list"]
+    for n in nodes:
+        spellings += [s.cpp_type for s in n.saved]
+    return cpp.qualified_runtime_names(spellings)
 
 
 def manifest_node(info: DifferentiabilityInfo) -> dict:

@@ -12,24 +12,69 @@ differentiable and refuse inputs that require grad, as in PyTorch.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import List, Optional, Sequence, Tuple
 
 from tools.codegen import cpp
-from tools.codegen.errors import SpecError
-from tools.codegen.load_derivatives import IDENT_REGEX, DifferentiabilityInfo, SavedAttribute
+from tools.codegen.autograd_info import (
+    DONT_PROFILE,
+    DONT_RECORD_TRACE,
+    Condition,
+    DifferentiabilityInfo,
+    SavedAttribute,
+    WrapperKind,
+)
 from tools.codegen.load_native_functions import NativeFunction
-from tools.codegen.model import Argument, FunctionSchema
+from tools.codegen.model import Argument, FunctionSchema, SchemaKind
 
-DONT_REQUIRE_DERIVATIVE = "DONT_REQUIRE_DERIVATIVE"
-DONT_PROFILE = "DONT_PROFILE"
-DONT_RECORD_TRACE = "DONT_RECORD_TRACE"
+
+@dataclass(frozen=True)
+class SavedValue:
+    """One member of the node the forward fills: `grad_fn-><member> = <value>;`."""
+
+    member: str
+    # The C++ expression: `SavedVariable(self, false)`, `self.sizes().vec()`.
+    value: str
+    # When not empty, the member is filled only if this C++ condition holds (wrap_opt_if).
+    condition: str = ""
+
+
+@dataclass(frozen=True)
+class Output:
+    """One output of the op, as the wrapper declares it: `Tensor values`."""
+
+    cpp_type: str
+    name: str
+
+
+@dataclass(frozen=True)
+class NodeRecording:
+    """What a differentiable wrapper does around the kernel call (VariableType.cpp's
+    `differentiable_body`)."""
+
+    # Whether the op works in place on `self` (the node then takes self's history over).
+    inplace: bool
+    # The node's class: `MulBackward0`.
+    node: str
+    # The inputs that get a gradient: the node's next edges, in order.
+    diff_args: List[str]
+    # Members filled from the inputs before the kernel runs.
+    saved_inputs: List[SavedValue]
+    # Tensor[] inputs whose length the node keeps in `<name>_size_`.
+    list_sizes: List[str]
+    # The op's outputs, as the wrapper's locals.
+    outputs: List[Output]
+    # Appended to `if (grad_fn` when output_differentiability is a condition: ` && (cond)`.
+    history_condition: str
+    # The outputs that get history.
+    history: List[str]
+    # Members filled from the outputs after the kernel ran.
+    saved_outputs: List[SavedValue]
 
 
 @dataclass(frozen=True)
 class WrapperCode:
-    """One function of the API, as text pieces for the templates."""
+    """One function of the API, as data for the templates (VariableType.cpp's defs print it)."""
 
     # The schema, printed above the definition.
     schema: str
@@ -39,8 +84,37 @@ class WrapperCode:
     native_declaration: str
     # Definition's first line, without defaults.
     signature: str
-    # Body statements, each a line.
-    body: List[str]
+    # The shape of the body: a WrapperKind's value ("out", "plain", "not_implemented",
+    # "differentiable").
+    kind: str
+    # The op's name with overload, in messages, the profiler and the tracer: `add.Tensor`.
+    op_name: str
+    # Whether the wrapper opens a profiler scope / records the op in a trace.
+    profile: bool
+    trace: bool
+    # The kernel call: `native::add(self, other, alpha)`, and the C++ return type.
+    call: str
+    return_type: str
+    # The Tensor inputs an out= wrapper refuses, or a not_implemented wrapper raises for, when
+    # they require grad.
+    checked_args: List[str]
+    # For kind "differentiable": the node it records.
+    node: Optional[NodeRecording] = None
+    # The C++ spellings of its parameter and return types, and of its parameters' defaults (what
+    # a header outside namespace gradgen makes visible: see `header_runtime_names`).
+    type_spellings: Tuple[str, ...] = ()
+    default_spellings: Tuple[str, ...] = ()
+
+
+def header_runtime_names(wrappers: Sequence[WrapperCode], with_defaults: bool) -> List[Tuple[str, str]]:
+    """(namespace, name) of the runtime names the wrappers' declarations use (with their
+    defaults: VariableType.h; without: NativeFunctions.h), for using-declarations."""
+    spellings: List[str] = []
+    for w in wrappers:
+        spellings += w.type_spellings
+        if with_defaults:
+            spellings += w.default_spellings
+    return cpp.qualified_runtime_names(spellings)
 
 
 def cpp_name(func: FunctionSchema) -> str:
@@ -75,237 +149,117 @@ def _params(func: FunctionSchema, with_defaults: bool) -> str:
 
 
 def _save_input_expr(var: SavedAttribute, arg: Optional[Argument], inplace: bool) -> str:
-    """The right-hand side that fills member `var` in the forward."""
+    """The right-hand side that fills member `var` from an input, before the kernel runs."""
     if var.kind == "tensor":
-        name = var.name
-        if inplace and name == "self":
+        if inplace and var.source == "self":
             # The kernel overwrites self: keep its value from before the call.
             return "SavedVariable(self.clone(), false)"
-        return f"SavedVariable({name}, false)"
+        return f"SavedVariable({var.source}, false)"
     if var.kind == "tensor_list":
-        return f"make_saved_variable_list({var.name})"
-    if var.expr != var.name:
-        # A replacement such as `self.sizes()` or `to_args_sizes(tensors)`.
-        if var.cpp_type == "std::vector<int64_t>" and re.search(r"\.(sym_)?(sizes|strides)\(\)$", var.expr):
-            return var.expr.replace("sym_sizes()", "sizes()").replace("sym_strides()", "strides()") + ".vec()"
-        if var.expr.startswith("to_args_sizes_symint("):
-            return var.expr.replace("to_args_sizes_symint(", "to_args_sizes(")
-        return var.expr.replace(".sym_size(", ".size(").replace(".sym_numel()", ".numel()")
+        return f"make_saved_variable_list({var.source})"
+    if var.fact is not None:
+        return var.fact_expr(var.source)
     if arg is not None:
         t = cpp.argument_type(arg)
         if t == "IntArrayRef" or t.startswith("ArrayRef<"):
-            return f"{var.name}.vec()"
+            return f"{var.source}.vec()"
         if t == "std::string_view":
-            return f"std::string({var.name})"
+            return f"std::string({var.source})"
         if t == "OptionalIntArrayRef":
-            return f"{var.name}.has_value() ? std::optional<std::vector<int64_t>>({var.name}->vec()) : std::nullopt"
+            return f"{var.source}.has_value() ? std::optional<std::vector<int64_t>>({var.source}->vec()) : std::nullopt"
         if t == "std::optional<std::string_view>":
-            return f"{var.name}.has_value() ? std::optional<std::string>(std::string({var.name}.value())) : std::nullopt"
-    return var.name
+            return f"{var.source}.has_value() ? std::optional<std::string>(std::string({var.source}.value())) : std::nullopt"
+    return var.source
 
 
-def differentiable_outputs(
-    func: FunctionSchema, info: DifferentiabilityInfo, ret_names: Sequence[str]
-) -> List[str]:
-    """The outputs that get history, as PyTorch decides: `output_differentiability` when given;
-    else every Tensor output, except that formulas using plain `grad` make only the first output
-    differentiable (derivatives.yaml's header: "all but the first output will be marked as
-    non-differentiable")."""
-    if info.output_differentiability is not None:
-        return [n for n, d in zip(ret_names, info.output_differentiability) if d]
-    candidates = [
-        n for n, r in zip(ret_names, func.returns)
-        if r.type.is_tensor_like() and n not in info.non_differentiable_arg_names
-    ]
-    if any(re.search(IDENT_REGEX.format("grad"), d.formula) for d in info.derivatives):
-        return candidates[:1]
-    return candidates
+def _save_output_expr(var: SavedAttribute, local: str) -> str:
+    """The right-hand side that fills member `var` from an output the wrapper calls `local`."""
+    if var.kind == "tensor_list":
+        return f"make_saved_variable_list({local}, /*is_output=*/true)"
+    if var.kind == "tensor":
+        return f"SavedVariable({local}, true)"
+    if var.fact is not None:
+        return var.fact_expr(local)
+    return local
 
 
-def _wrap_opt_if_conditions(info: DifferentiabilityInfo) -> Dict[str, str]:
-    """`wrap_opt_if(x, grad_input_mask[1])` in a formula: save x only when that input needs grad."""
-    conds: Dict[str, str] = {}
-    for d in info.derivatives:
-        for m in re.finditer(r"wrap_opt_if\((\w+),", d.formula):
-            name = m.group(1)
-            # The condition runs from after the comma to the matching parenthesis.
-            depth, i, start = 1, m.end(), m.end()
-            while i < len(d.formula) and depth:
-                depth += {"(": 1, ")": -1}.get(d.formula[i], 0)
-                i += 1
-            cond = d.formula[start : i - 1].strip()
-
-            def mask_to_node(mm: "re.Match[str]", d=d) -> str:
-                var = d.var_names[int(mm.group(1))]
-                idx = [a.name for a in info.args_with_derivatives].index(var)
-                return f"grad_fn->should_compute_output({idx})"
-
-            cond = re.sub(r"grad_input_mask\[(\d+)\]", mask_to_node, cond)
-            conds[name] = f"({conds[name]}) || ({cond})" if name in conds else cond
-    return conds
+def _condition(cond: Condition) -> str:
+    """A wrap_opt_if condition as the forward tests it, on the node being built."""
+    return "".join(p if isinstance(p, str) else f"grad_fn->should_compute_output({p})" for p in cond)
 
 
-def _hooks(f: NativeFunction, op_name: str) -> List[str]:
-    lines = []
-    if DONT_PROFILE not in f.flags:
-        lines.append(f'profiler::RecordFunction profile_scope("{op_name}");')
-    if DONT_RECORD_TRACE not in f.flags:
-        lines.append(f'if (tracer::is_tracing()) tracer::record_op("{op_name}");')
-    return lines
+def _any_condition(conds) -> str:
+    text = _condition(conds[0])
+    for c in conds[1:]:
+        text = f"({text}) || ({_condition(c)})"
+    return text
 
 
-def _call(f: NativeFunction) -> str:
-    return f"native::{cpp_name(f.func)}(" + ", ".join(a.name for a in f.func.arguments.flat_all) + ")"
-
-
-def _plain_body(f: NativeFunction, ret: str) -> List[str]:
-    call = _call(f)
-    return [f"return {call};" if ret != "void" else f"{call};"]
-
-
-def wrapper_code(
-    f: NativeFunction,
-    info: Optional[DifferentiabilityInfo],
-    missing_derivative: str,
-    composite: bool = False,
-) -> WrapperCode:
+def wrapper_code(f: NativeFunction, info: Optional[DifferentiabilityInfo], kind: WrapperKind) -> WrapperCode:
     """The differentiable API function for declaration `f`.
 
-    `info` is its formulas (for an in-place variant: those of its out-of-place op), or None.
-    `missing_derivative` says what a differentiable op without formulas gets: "error" (a spec
-    error) or "not_implemented" (a wrapper that raises when asked for a gradient, PyTorch's way).
-    `composite` marks a kernel built from differentiable ops, whose gradient flows through them.
+    `info` is its formulas (for an in-place variant: those of its out-of-place op), or None;
+    `kind` the wrapper it gets (autograd_info.wrapper_kind).
     """
     func = f.func
     name = cpp_name(func)
     ret = cpp.returns_type(func)
-    op_name = str(func.name)
-    decl = f"{ret} {name}({_params(func, True)});"
-    native_decl = f"{ret} {name}({_params(func, False)});"
-    sig = f"{ret} {name}({_params(func, False)})"
-    body = _hooks(f, op_name)
+    checked: List[str] = []
+    if kind in (WrapperKind.OUT, WrapperKind.NOT_IMPLEMENTED):
+        checked = [a.name for a in func.arguments.tensor_args]
+    node = None
+    if kind is WrapperKind.DIFFERENTIABLE:
+        assert info is not None and info.op is not None
+        node = _node_recording(f, info)
+    return WrapperCode(
+        schema=str(func),
+        declaration=f"{ret} {name}({_params(func, True)});",
+        native_declaration=f"{ret} {name}({_params(func, False)});",
+        signature=f"{ret} {name}({_params(func, False)})",
+        kind=kind.value,
+        op_name=str(func.name),
+        profile=DONT_PROFILE not in f.flags,
+        trace=DONT_RECORD_TRACE not in f.flags,
+        call=f"native::{name}(" + ", ".join(a.name for a in func.arguments.flat_all) + ")",
+        return_type=ret,
+        checked_args=checked,
+        node=node,
+        type_spellings=(ret,) + tuple(cpp.argument_type(a) for a in func.arguments.flat_all),
+        default_spellings=tuple(cpp.default_value(a) or "" for a in func.arguments.flat_all),
+    )
 
-    if func.is_out_fn():
-        checks = [a for a in func.arguments.flat_non_out if cpp.is_tensor(a.type) or cpp.is_tensor_list(a.type)]
-        if checks:
-            pairs = ", ".join(f'{{"{a.name}", {a.name}}}' for a in checks)
-            body.append(f'check_out_no_requires_grad("{op_name}", {{ {pairs} }});')
-        body.extend(_plain_body(f, ret))
-        return WrapperCode(str(func), decl, native_decl, sig, body)
 
-    tensor_outputs = [r for r in func.returns if r.type.is_tensor_like()]
-    if info is None or info.op is None:
-        if (
-            DONT_REQUIRE_DERIVATIVE in f.flags
-            or not tensor_outputs
-            or (info is not None and info.op is None)
-            or composite
-        ):
-            body.extend(_plain_body(f, ret))
-            return WrapperCode(str(func), decl, native_decl, sig, body)
-        if missing_derivative == "error":
-            raise SpecError(
-                f"'{op_name}' returns a Tensor but has no derivative entry; add one to the "
-                f"derivatives file, or flag it DONT_REQUIRE_DERIVATIVE if its outputs carry no gradient",
-                f.loc,
-            )
-        tensor_args = [a.name for a in func.arguments.flat_all if cpp.is_tensor(a.type) or cpp.is_tensor_list(a.type)]
-        if tensor_args:
-            body.append(f"if (compute_requires_grad({', '.join(tensor_args)})) {{")
-            body.append(f'  throw_not_implemented("{op_name}");')
-            body.append("}")
-        body.extend(_plain_body(f, ret))
-        return WrapperCode(str(func), decl, native_decl, sig, body)
-
-    if DONT_REQUIRE_DERIVATIVE in f.flags:
-        raise SpecError(
-            f"'{op_name}' is flagged DONT_REQUIRE_DERIVATIVE but has derivative formulas; drop one of the two",
-            f.loc,
-        )
-    inplace = func.name.name.inplace
-    diff_args = [a.name for a in info.args_with_derivatives]
+def _node_recording(f: NativeFunction, info: DifferentiabilityInfo) -> NodeRecording:
+    func = f.func
+    inplace = func.kind() is SchemaKind.inplace
+    ret_names = list(func.names_of_returns())
     arg_by_name = {a.name: a for a in func.arguments.flat_all}
-    node = info.op
-    if inplace:
-        body.append(f'check_inplace(self, "{op_name}");')
-    body.append(f"std::shared_ptr<{node}> grad_fn;")
-    body.append(f"if (compute_requires_grad({', '.join(diff_args)})) {{")
-    body.append(f"  grad_fn = std::make_shared<{node}>();")
-    body.append(f"  grad_fn->set_next_edges(collect_next_edges({', '.join(diff_args)}));")
-    conds = _wrap_opt_if_conditions(info)
-    for var in info.all_saved_inputs:
-        rhs = _save_input_expr(var, arg_by_name.get(var.name), inplace)
-        stmt = f"grad_fn->{var.member} = {rhs};"
-        if var.name in conds:
-            body.append(f"  if ({conds[var.name]}) {stmt}")
-        else:
-            body.append(f"  {stmt}")
-    saved_names = {v.name for v in info.all_saved_inputs}
-    for a in info.args_with_derivatives:
-        if cpp.is_tensor_list(a.type) and f"{a.name}_size_" not in saved_names:
-            body.append(f"  grad_fn->{a.name}_size_ = {a.name}.size();")
-    body.append("}")
-
-    ret_names = cpp.return_names(func)
-    call = _call(f)
-    if len(func.returns) == 1:
-        rname = ret_names[0]
-        if inplace:
-            body.append(f"{call};")
-        else:
-            body.append(f"{ret} {rname} = {call};")
-    else:
-        for r, n in zip(func.returns, ret_names):
-            body.append(f"{cpp.return_type(r)} {n};")
-        body.append(f"std::tie({', '.join(ret_names)}) = {call};")
-
-    hist = differentiable_outputs(func, info, ret_names)
-    cond = ""
-    if info.output_differentiability_conditions:
-        cond = f" && ({info.output_differentiability_conditions[0]})"
-    body.append(f"if (grad_fn{cond}) {{")
-    if inplace:
-        body.append(f"  rebase_history(self, grad_fn);")
-    else:
-        for n in hist:
-            body.append(f"  set_history({n}, grad_fn);")
-    out_by_name = {("result" if n == "self" else n): n for n in ret_names}
-    for var in info.all_saved_outputs:
-        local = out_by_name.get(var.name, var.name)
-        if var.kind == "tensor_list":
-            body.append(f"  grad_fn->{var.member} = make_saved_variable_list({local}, /*is_output=*/true);")
-        elif var.kind == "tensor":
-            body.append(f"  grad_fn->{var.member} = SavedVariable({local}, true);")
-        else:
-            body.append(f"  grad_fn->{var.member} = {_save_input_expr(var, None, False).replace(var.name, local, 1)};")
-    body.append("}")
-    if len(func.returns) == 1:
-        body.append(f"return {ret_names[0]};")
-    elif func.returns:
-        body.append(f"return {ret}({', '.join(ret_names)});")
-    return WrapperCode(str(func), decl, native_decl, sig, body)
-
-
-def match_infos(
-    functions: Sequence[NativeFunction],
-    infos: Dict[FunctionSchema, Dict[str, DifferentiabilityInfo]],
-) -> Dict[str, Optional[DifferentiabilityInfo]]:
-    """The formulas each declaration uses (by its schema string): its own entry, else (for an
-    in-place variant) the out-of-place op's entry with the same signature. Default dispatch only."""
-    by_schema: Dict[str, DifferentiabilityInfo] = {}
-    by_base: Dict[str, List[Tuple[FunctionSchema, DifferentiabilityInfo]]] = {}
-    for schema, per_key in infos.items():
-        info = per_key.get("Default") or next(iter(per_key.values()))
-        by_schema[str(schema)] = info
-        by_base.setdefault(schema.name.name.base, []).append((schema, info))
-    out: Dict[str, Optional[DifferentiabilityInfo]] = {}
-    for f in functions:
-        key = str(f.func)
-        info = by_schema.get(key)
-        if info is None and f.func.name.name.inplace and not f.func.is_out_fn():
-            candidates = by_base.get(f.func.name.name.base, [])
-            if candidates:
-                sig = f.func.signature()
-                info = next((i for s, i in candidates if s.signature() == sig), None)
-        out[key] = info
-    return out
+    conds = dict(info.wrap_opt_if)
+    saved_inputs = [
+        SavedValue(
+            var.member,
+            _save_input_expr(var, arg_by_name.get(var.source), inplace),
+            _any_condition(conds[var.name]) if var.name in conds else "",
+        )
+        for var in info.all_saved_inputs
+    ]
+    # Formulas call the outputs `result` (one) / `result0`.. or their names; the wrapper's locals
+    # are those names, except an in-place op's output, which is `self`.
+    local_of = {("result" if n == "self" else n): n for n in ret_names}
+    saved_outputs = [
+        SavedValue(var.member, _save_output_expr(var, local_of.get(var.source, var.source)))
+        for var in info.all_saved_outputs
+    ]
+    cond = info.output_differentiability_conditions
+    return NodeRecording(
+        inplace=inplace,
+        node=info.op or "",
+        diff_args=[a.name for a in info.args_with_derivatives],
+        saved_inputs=saved_inputs,
+        list_sizes=list(info.list_size_members),
+        outputs=[Output(cpp.return_type(r), n) for r, n in zip(func.returns, ret_names)],
+        history_condition=f" && ({cond[0]})" if cond else "",
+        # (An in-place op's `self` takes the node's history over instead: rebase_history.)
+        history=[] if inplace else [ret_names[i] for i in info.differentiable_outputs],
+        saved_outputs=saved_outputs,
+    )

@@ -1,11 +1,16 @@
 """Reads derivatives.yaml and matches each entry to its declaration: the analysis step.
 
-For every entry this computes what the emitters need and nothing else:
+Each YAML entry is read once into a typed `_Entry` (its sections and formulas, each with its
+location), then analysed against the declarations into `DifferentiabilityInfo`s
+(tools/codegen/autograd_info.py, the types the emitters read). For every entry this computes
+what the emitters need and nothing else:
   * which inputs get a gradient, in the order of the op's arguments (`args_with_derivatives`),
     so `apply()` can lay out index ranges at run time;
   * each formula rewritten so that cheap facts about inputs are saved instead of whole tensors
     (`self.sizes()` becomes the member `self_sizes`), and which inputs and outputs must be kept;
-  * the Backward node's name (`MmBackward0`), numbered per op name in file order.
+  * the Backward node's name (`MmBackward0`), numbered per op name in file order;
+  * the facts the emitters print (`_with_facts`): differentiable outputs, uses of `grad` and
+    `retain_variables`, `Tensor[]` size members, `wrap_opt_if` conditions.
 
 The language and its meaning are PyTorch's (tools/autograd/load_derivatives.py in PyTorch 2.x);
 where gradgen's spec language is wider (it keeps `.sizes()` and `.size(d)`, which PyTorch 2.x
@@ -18,18 +23,30 @@ import difflib
 import functools
 import re
 from collections import Counter, defaultdict
-from dataclasses import dataclass
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from dataclasses import dataclass, replace
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 from tools.codegen import cpp
+from tools.codegen.autograd_info import (
+    Condition,
+    Derivative,
+    DifferentiabilityInfo,
+    ForwardDerivative,
+    SavedAttribute,
+    SavedFact,
+    is_composite_implicit,
+)
 from tools.codegen.errors import Location, SpecError, SchemaParseError
 from tools.codegen.load_native_functions import NativeFunction
 from tools.codegen.model import Argument, FunctionSchema, Type, is_cpp_identifier
-from tools.codegen.yaml_loader import load_yaml
+from tools.codegen.yaml_loader import Node, Seq, load_yaml
 
 # `(^|\W)NAME($|\W)`: NAME used as a whole identifier.
 IDENT_REGEX = r"(^|\W){}($|\W)"
 GRAD_INDEX_REGEX = r"(?:^|\W)grads\[(\d+)\]"
+_NOT_IMPLEMENTED = re.compile(r"^\s*not_implemented\(")
+_WRAP_OPT_IF = re.compile(r"wrap_opt_if\((\w+),")
+_GRAD_INPUT_MASK_INDEX = re.compile(r"grad_input_mask\[(\d+)\]")
 # Dispatch keys a `dispatch:` section of derivatives.yaml may name (PyTorch's AUTOGRAD_KEYS).
 AUTOGRAD_KEYS = (
     "Default",
@@ -50,163 +67,76 @@ _ENTRY_KEYS = ("name", "dispatch", "output_differentiability")
 
 
 @dataclass(frozen=True)
-class SavedAttribute:
-    """One member of a Backward node, filled by the forward and read by `apply()`."""
+class _Rewrite:
+    """One saved-value rewrite: a fact of variable `{}` that a formula reads."""
 
-    # The member's name: `self_sizes`, `dim`, or for tensors the variable name (`self`), whose
-    # member is `self_` (see `member`).
-    name: str
-    # The C++ type of the member, e.g. `std::vector<int64_t>`, `SavedVariable`.
-    cpp_type: str
-    # The expression the forward evaluates to fill it, e.g. `self.sizes()`, `to_args_sizes(tensors)`.
-    expr: str
-    # What the member holds: "tensor" (a SavedVariable), "tensor_list" (a vector of them plus a
-    # released flag) or "value" (anything copied by value).
-    kind: str
-
-    @property
-    def member(self) -> str:
-        """The member's C++ name: tensors take a trailing underscore (`self_`), as in PyTorch."""
-        return self.name + "_" if self.kind in ("tensor", "tensor_list") else self.name
+    # The regex over the formula; `{}` is the variable's name.
+    pattern: str
+    # The member's name after the variable's: "_sizes", or (for facts with an argument) a
+    # function of the match: `self.size(-1)` -> "_argsize_minus_1".
+    suffix: Union[str, Callable[["re.Match[str]"], str]]
+    # The member's C++ type.
+    member_type: str
+    # What is saved, and how the forward computes it.
+    fact: SavedFact
+    # What the formula reads instead, if not the member itself: "{}_info.zeros()".
+    use: Optional[str] = None
+    # Whether the fact is only allowed in a formula for that variable alone (strides).
+    own_formula_only: bool = False
 
 
-@dataclass(frozen=True)
-class Derivative:
-    """One formula of an entry: `self: mm(grad, t(mat2))` or `self, other: f(grad_input_mask)`."""
-
-    # The formula after saved-value rewriting: `mm_mat1_backward(grad, mat2, self_sizes)`.
-    formula: str
-    # The formula as written in the YAML file.
-    original_formula: str
-    # The inputs it computes gradients for, in key order: ("self",) or ("self", "other").
-    var_names: Tuple[str, ...]
-    # The inputs and outputs it needs, as members of the node.
-    saved_inputs: Tuple[SavedAttribute, ...]
-    saved_outputs: Tuple[SavedAttribute, ...]
-    # The `grad_<return name>` variables it uses.
-    named_gradients: frozenset
-    # Where the formula is written.
-    loc: Location
+def _argsize_suffix(prefix: str) -> Callable[["re.Match[str]"], str]:
+    return lambda m: f"{prefix}{m.group(1).replace('-', 'minus_')}"
 
 
-@dataclass(frozen=True)
-class ForwardDerivative:
-    """A forward-mode formula (`result: auto_linear`): parsed, checked and kept for later."""
-
-    # The formula, with `auto_element_wise` / `auto_linear` expanded like PyTorch does.
-    formula: str
-    # The outputs it defines: ("result",), ("values",).
-    var_names: Tuple[str, ...]
-    # The schema types of those outputs.
-    var_types: Tuple[Type, ...]
-    # Inputs whose tangent (`x_t`) and primal (`x_p`) the formula reads.
-    required_inputs_fw_grad: Tuple[str, ...]
-    required_inputs_primal: Tuple[str, ...]
-    loc: Location
-
-
-@dataclass(frozen=True)
-class DifferentiabilityInfo:
-    """Everything known about how to differentiate one op (for one dispatch key)."""
-
-    # The op's base name without overload: `max` for `max.dim`.
-    name: str
-    # The declaration the formulas are written against (the out-of-place one when it exists).
-    func: NativeFunction
-    # The Backward node's class name (`MaxBackward0`), or None when no input gets a gradient.
-    op: Optional[str]
-    # "Default", or the autograd dispatch key of a `dispatch:` section.
-    dispatch_key: str
-    derivatives: Tuple[Derivative, ...]
-    forward_derivatives: Tuple[ForwardDerivative, ...]
-    # Members of the node, deduplicated, in first-use order.
-    all_saved_inputs: Tuple[SavedAttribute, ...]
-    all_saved_outputs: Tuple[SavedAttribute, ...]
-    # `grad_<name>` for every differentiable named tensor output; and those the formulas use.
-    available_named_gradients: Tuple[str, ...]
-    used_named_gradients: frozenset
-    # The inputs that get a gradient, in argument order: the order of `apply()`'s outputs.
-    args_with_derivatives: Tuple[Argument, ...]
-    non_differentiable_arg_names: Tuple[str, ...]
-    # One bool per output (None: all differentiable), or a single C++ condition.
-    output_differentiability: Optional[Tuple[bool, ...]]
-    output_differentiability_conditions: Optional[Tuple[str, ...]]
-    # Where the entry is written.
-    loc: Location
-
-    @property
-    def uses_retain_variables(self) -> bool:
-        return any(re.search(IDENT_REGEX.format("retain_variables"), d.formula) for d in self.derivatives)
-
-    @property
-    def saved_member_names(self) -> List[str]:
-        """Every member `apply()` reads, sorted: the manifest's `saved` list."""
-        names = {s.member for s in self.all_saved_inputs + self.all_saved_outputs}
-        names |= {f"{a.name}_size_" for a in self.args_with_derivatives if cpp.is_tensor_list(a.type)}
-        return sorted(names)
-
+_SIZES = SavedFact("sizes", "{var}.sizes().vec()")
+_SIZES_OPT = SavedFact("sizes_opt", "{var}.has_value() ? std::optional<IntArrayRef>({var}->sizes()) : std::nullopt")
+_ARGSIZE = SavedFact("argsize", "{var}.size({arg})")
+_NUMEL = SavedFact("numel", "{var}.numel()")
+_ARGS_SIZES = SavedFact("args_sizes", "to_args_sizes({var})")
+_STRIDES = SavedFact("strides", 'strides_or_error({var}, "{var}")')
 
 # Saved-value rewriting, in PyTorch's order: an expression over an input or output that only needs
 # a cheap fact about it is replaced by a member holding that fact, so the tensor itself need not be
-# kept alive. (regex over the name, member suffix, member type, value at save time, text at use).
-_REPLACEMENTS: List[Tuple[str, Any, str, Optional[Any], Optional[Any]]] = [
-    (r"{}.sym_sizes\(\)", "_sym_sizes", "std::vector<int64_t>", None, None),
-    (
-        r"{}->sym_sizes\(\)",
-        "_sym_sizes_opt",
-        "std::optional<std::vector<int64_t>>",
-        lambda n: f"{n}.has_value() ? std::optional<IntArrayRef>({n}->sizes()) : std::nullopt",
-        None,
-    ),
-    (r"{}.sizes\(\)", "_sizes", "std::vector<int64_t>", None, None),
-    (
-        r"{}->sizes\(\)",
-        "_sizes_opt",
-        "std::optional<std::vector<int64_t>>",
-        lambda n: f"{n}.has_value() ? std::optional<IntArrayRef>({n}->sizes()) : std::nullopt",
-        None,
-    ),
-    (
+# kept alive. gradgen's runtime has no SymInt: the sym_ spellings save the plain facts.
+_REPLACEMENTS: List[_Rewrite] = [
+    _Rewrite(r"{}.sym_sizes\(\)", "_sym_sizes", "std::vector<int64_t>", _SIZES),
+    _Rewrite(r"{}->sym_sizes\(\)", "_sym_sizes_opt", "std::optional<std::vector<int64_t>>", _SIZES_OPT),
+    _Rewrite(r"{}.sizes\(\)", "_sizes", "std::vector<int64_t>", _SIZES),
+    _Rewrite(r"{}->sizes\(\)", "_sizes_opt", "std::optional<std::vector<int64_t>>", _SIZES_OPT),
+    _Rewrite(
         r"{}.sym_blocksize\(\)",
         "_self_sym_blocksize_opt",
         "std::optional<std::vector<int64_t>>",
-        lambda n: f"sparse_csr::getSymIntBlockSize({n})",
-        None,
+        SavedFact("blocksize", "sparse_csr::getSymIntBlockSize({var})"),
     ),
-    (r"{}.options\(\)", "_options", "TensorOptions", None, None),
-    (r"zeros_like\({}\)", "_info", "TypeAndSize", lambda n: n, lambda n: n + "_info.zeros()"),
-    (
-        r"{}.sym_size\((-?\w+)\)",
-        lambda m: f"_sym_argsize_{m.group(1).replace('-', 'minus_')}",
-        "int64_t",
-        None,
-        None,
+    _Rewrite(r"{}.options\(\)", "_options", "TensorOptions", SavedFact("options", "{var}.options()")),
+    _Rewrite(r"zeros_like\({}\)", "_info", "TypeAndSize", SavedFact("type_and_size", "{var}"), use="{}_info.zeros()"),
+    _Rewrite(r"{}.sym_size\((-?\w+)\)", _argsize_suffix("_sym_argsize_"), "int64_t", _ARGSIZE),
+    _Rewrite(r"{}.size\((-?\w+)\)", _argsize_suffix("_argsize_"), "int64_t", _ARGSIZE),
+    _Rewrite(r"{}.numel\(\)", "_numel", "int64_t", _NUMEL),
+    _Rewrite(r"{}.sym_numel\(\)", "_sym_numel", "int64_t", _NUMEL),
+    _Rewrite(r"to_args_sizes\({}\)", "_args_sizes", "std::vector<std::vector<int64_t>>", _ARGS_SIZES),
+    _Rewrite(r"to_args_sizes_symint\({}\)", "_args_sizes_symint", "std::vector<std::vector<int64_t>>", _ARGS_SIZES),
+    _Rewrite(
+        r"to_args_scalartypes\({}\)",
+        "_args_scalartypes",
+        "std::vector<ScalarType>",
+        SavedFact("args_scalartypes", "to_args_scalartypes({var})"),
     ),
-    (
-        r"{}.size\((-?\w+)\)",
-        lambda m: f"_argsize_{m.group(1).replace('-', 'minus_')}",
-        "int64_t",
-        None,
-        None,
-    ),
-    (r"{}.numel\(\)", "_numel", "int64_t", None, None),
-    (r"{}.sym_numel\(\)", "_sym_numel", "int64_t", None, None),
-    (r"to_args_sizes\({}\)", "_args_sizes", "std::vector<std::vector<int64_t>>", None, None),
-    (r"to_args_sizes_symint\({}\)", "_args_sizes_symint", "std::vector<std::vector<int64_t>>", None, None),
-    (r"to_args_scalartypes\({}\)", "_args_scalartypes", "std::vector<ScalarType>", None, None),
-    (r"TensorGeometry\({}\)", "_geometry", "TensorGeometry", None, None),
-    (r"{}.scalar_type\(\)", "_scalar_type", "ScalarType", None, None),
-    (r"{}.dim\(\)", "_dim", "int64_t", None, None),
-    (r"{}.sym_strides\(\)", "_sym_strides", "std::vector<int64_t>", "strides", None),
-    (r"{}.strides\(\)", "_strides", "std::vector<int64_t>", "strides", None),
-    (r"{}.layout\(\)", "_layout", "Layout", None, None),
-    (r"{}.is_conj\(\)", "_conjugate", "bool", None, None),
+    _Rewrite(r"TensorGeometry\({}\)", "_geometry", "TensorGeometry", SavedFact("geometry", "TensorGeometry({var})")),
+    _Rewrite(r"{}.scalar_type\(\)", "_scalar_type", "ScalarType", SavedFact("scalar_type", "{var}.scalar_type()")),
+    _Rewrite(r"{}.dim\(\)", "_dim", "int64_t", SavedFact("dim", "{var}.dim()")),
+    _Rewrite(r"{}.sym_strides\(\)", "_sym_strides", "std::vector<int64_t>", _STRIDES, own_formula_only=True),
+    _Rewrite(r"{}.strides\(\)", "_strides", "std::vector<int64_t>", _STRIDES, own_formula_only=True),
+    _Rewrite(r"{}.layout\(\)", "_layout", "Layout", SavedFact("layout", "{var}.layout()")),
+    _Rewrite(r"{}.is_conj\(\)", "_conjugate", "bool", SavedFact("conjugate", "{var}.is_conj()")),
 ]
 # A literal piece of each pattern: a formula without it cannot match, so most patterns are skipped
 # by a substring test before any regex is compiled (the codegen's hot loop on big spec files).
 _REPLACEMENT_KEYS = [
-    re.sub(r"\\", "", rx.replace("{}", "").replace("(-?\\w+)", "")).split("(")[0].lstrip(".->")
-    for rx, *_ in _REPLACEMENTS
+    re.sub(r"\\", "", r.pattern.replace("{}", "").replace("(-?\\w+)", "")).split("(")[0].lstrip(".->")
+    for r in _REPLACEMENTS
 ]
 _COMPILED: Dict[Tuple[int, str], Any] = {}
 
@@ -214,7 +144,7 @@ _COMPILED: Dict[Tuple[int, str], Any] = {}
 def _compiled(i: int, name: str) -> Any:
     got = _COMPILED.get((i, name))
     if got is None:
-        got = _COMPILED[(i, name)] = re.compile(_REPLACEMENTS[i][0].format(name))
+        got = _COMPILED[(i, name)] = re.compile(_REPLACEMENTS[i].pattern.format(name))
     return got
 
 
@@ -249,27 +179,24 @@ def saved_variables(
         # Cheap: a substring test rules out nearly every variable before any regex runs.
         if name not in formula:
             continue
-        for i, (_, suffix, member_type, expr_fn, res_fn) in enumerate(_REPLACEMENTS):
+        for i, rewrite in enumerate(_REPLACEMENTS):
             if _REPLACEMENT_KEYS[i] not in formula:
                 continue
             regex = _compiled(i, name)
 
-            def repl(m: "re.Match[str]") -> str:
-                sfx = suffix(m) if callable(suffix) else suffix
-                if expr_fn == "strides":
-                    if var_names != (name,):
-                        raise SpecError(
-                            f"'{m.group(0)}' is only supported in the formula of '{name}' alone, "
-                            f"not in a formula for {', '.join(var_names)}",
-                            loc,
-                        )
-                    expr = f'strides_or_error({name}, "{name}")'
-                elif expr_fn is not None:
-                    expr = expr_fn(name)
-                else:
-                    expr = m.group(0)
-                saved.append(SavedAttribute(name + sfx, member_type, expr, "value"))
-                return res_fn(name) if res_fn is not None else name + sfx
+            def repl(m: "re.Match[str]", rewrite: _Rewrite = rewrite, name: str = name) -> str:
+                suffix = rewrite.suffix(m) if callable(rewrite.suffix) else rewrite.suffix
+                if rewrite.own_formula_only and var_names != (name,):
+                    raise SpecError(
+                        f"'{m.group(0)}' is only supported in the formula of '{name}' alone, "
+                        f"not in a formula for {', '.join(var_names)}",
+                        loc,
+                    )
+                arg = m.group(1) if m.re.groups else None
+                saved.append(
+                    SavedAttribute(name + suffix, rewrite.member_type, "value", name, is_output, rewrite.fact, arg)
+                )
+                return rewrite.use.format(name) if rewrite.use is not None else name + suffix
 
             if regex.search(formula):
                 formula = regex.sub(repl, formula)
@@ -286,7 +213,7 @@ def saved_variables(
                 kind = "tensor_list"
             else:
                 kind = "value"
-            saved.append(SavedAttribute(name, cpp.saved_member_type(typ, is_output), name, kind))
+            saved.append(SavedAttribute(name, cpp.saved_member_type(typ, is_output), kind, name, is_output))
     return formula, tuple(saved)
 
 
@@ -369,27 +296,53 @@ def _split_name(spec: str) -> str:
     return m.group(1) if m else spec
 
 
-class _EntryContext:
-    """Locations of one derivative entry's keys and values, for error messages."""
+# ---------------------------------------------------------------------------------------------
+# Reading: one YAML mapping -> a typed entry with the location of everything in it
+# ---------------------------------------------------------------------------------------------
 
-    def __init__(self, node: Any, file: str) -> None:
-        self.node = node
-        self.file = file
 
-    def entry(self) -> Location:
-        return Location(self.file, getattr(self.node, "line", 0) or 0)
+@dataclass(frozen=True)
+class _Formula:
+    """One `names: formula` pair of an entry (or of one of its dispatch sections)."""
 
-    def key(self, key: str) -> Location:
-        try:
-            return self.node.key_loc(key)
-        except Exception:
-            return self.entry()
+    # The key as written: "self, other".
+    key: str
+    # The inputs (or, for a forward formula, outputs) it is for: ("self",), ("self", "other").
+    names: Tuple[str, ...]
+    # The formula as written, or "non_differentiable".
+    text: str
+    key_loc: Location
+    value_loc: Location
 
-    def value(self, key: str, offset: int = 0) -> Location:
-        try:
-            return self.node.value_loc(key, offset)
-        except Exception:
-            return self.entry()
+    @property
+    def non_differentiable(self) -> bool:
+        return self.text.lower().strip() == "non_differentiable"
+
+
+@dataclass(frozen=True)
+class _Section:
+    """The formulas of one autograd dispatch key ("Default" without a `dispatch:` section)."""
+
+    dispatch_key: str
+    # In file order.
+    formulas: Tuple[_Formula, ...]
+
+
+@dataclass(frozen=True)
+class _Entry:
+    """One entry of derivatives.yaml, as written, with the location of each part."""
+
+    # The `name:` schema, as written and parsed.
+    spec: str
+    schema: FunctionSchema
+    name_loc: Location
+    # Where the entry starts (its line).
+    loc: Location
+    # `output_differentiability:` as a list of bools, or as a single C++ condition; with its place.
+    output_differentiability: Optional[Tuple[bool, ...]]
+    output_differentiability_condition: Optional[str]
+    output_differentiability_loc: Optional[Location]
+    sections: Tuple[_Section, ...]
 
 
 def _formula_text(value: Any, loc: Location) -> str:
@@ -398,222 +351,284 @@ def _formula_text(value: Any, loc: Location) -> str:
     return str(value)
 
 
-def _create_info(
-    defn: Any,
-    ctx: _EntryContext,
-    index: _Index,
-    op_counter: "Counter[str]",
-) -> Tuple[NativeFunction, Dict[str, DifferentiabilityInfo]]:
-    if "name" not in defn:
-        raise SpecError("a derivative entry needs a 'name:' with the op's full schema", ctx.entry())
-    spec = defn["name"]
+def _read_entry(node: Any, loc: Location) -> _Entry:
+    """Checks the shape of one entry and returns it typed; `loc` is where it starts."""
+    if not isinstance(node, Node):
+        raise SpecError("each derivative entry must be a mapping with a 'name:' key", loc)
+    if "name" not in node:
+        raise SpecError("a derivative entry needs a 'name:' with the op's full schema", loc)
+    spec = node["name"]
     if not isinstance(spec, str):
-        raise SpecError("'name:' must be a schema string such as 'mm(Tensor self, Tensor mat2) -> Tensor'", ctx.value("name"))
-    name_loc = ctx.value("name")
+        raise SpecError(
+            "'name:' must be a schema string such as 'mm(Tensor self, Tensor mat2) -> Tensor'", node.value_loc("name")
+        )
     try:
-        parsed = FunctionSchema.parse(spec)
+        schema = FunctionSchema.parse(spec)
     except SchemaParseError as e:
-        raise SpecError(e.message, ctx.value("name", e.offset)) from None
-    defn_name = _split_name(spec)
+        raise SpecError(e.message, node.value_loc("name", e.offset)) from None
+    od, condition, od_loc = _read_output_differentiability(node)
+    sections = _read_sections(node, _split_name(spec))
+    return _Entry(spec, schema, node.value_loc("name"), loc, od, condition, od_loc, sections)
 
-    schema_function = index.by_schema.get(str(parsed))
+
+def _read_output_differentiability(node: Node) -> Tuple[Optional[Tuple[bool, ...]], Optional[str], Optional[Location]]:
+    if "output_differentiability" not in node:
+        return None, None, None
+    od = node["output_differentiability"]
+    od_loc = node.value_loc("output_differentiability")
+    if not isinstance(od, list) or not od:
+        raise SpecError("output_differentiability must be a list of booleans or a one-element list of a C++ condition", od_loc)
+    if any(isinstance(x, str) for x in od):
+        if len(od) != 1:
+            raise SpecError(
+                "output_differentiability given as a condition supports single-output functions only "
+                "(write a one-element list)",
+                od_loc,
+            )
+        return (True,), str(od[0]), od_loc
+    if not all(isinstance(x, bool) for x in od):
+        raise SpecError("output_differentiability must contain only true/false", od_loc)
+    return tuple(od), None, od_loc
+
+
+def _read_sections(node: Node, defn_name: str) -> Tuple[_Section, ...]:
+    if "dispatch" not in node:
+        formulas = {k: v for k, v in node.items() if k not in _ENTRY_KEYS}
+        return (_Section("Default", _read_formulas(formulas, node, defn_name)),)
+    dispatch = node["dispatch"]
+    if not isinstance(dispatch, Node) or not dispatch:
+        raise SpecError("'dispatch:' must map autograd dispatch keys to formulas", node.value_loc("dispatch"))
+    for key in dispatch:
+        if key != "Default" and key not in AUTOGRAD_KEYS:
+            raise SpecError(
+                f"invalid dispatch key '{key}'; expected one of {', '.join(AUTOGRAD_KEYS)}", dispatch.key_loc(key)
+            )
+    extra = [k for k in node if k not in _ENTRY_KEYS]
+    if extra:
+        raise SpecError(
+            f"'{extra[0]}' given beside a 'dispatch:' section; put formulas inside the section", node.key_loc(extra[0])
+        )
+    sections = []
+    for key, formulas in dispatch.items():
+        if not isinstance(formulas, Node):
+            raise SpecError(f"dispatch section '{key}' must map inputs to formulas", node.value_loc("dispatch"))
+        sections.append(_Section(key, _read_formulas(formulas, formulas, defn_name)))
+    return tuple(sections)
+
+
+def _read_formulas(formulas: Dict[Any, Any], node: Node, defn_name: str) -> Tuple[_Formula, ...]:
+    """The formulas of a mapping, in file order. Each name may have one formula (or be
+    non_differentiable) per entry; the error points at the second mention."""
+    out: List[_Formula] = []
+    seen: Dict[str, bool] = {}  # name -> whether it was marked non_differentiable
+    for raw_names, value in formulas.items():
+        key_loc = node.key_loc(raw_names)
+        is_nondiff = str(value).lower().strip() == "non_differentiable"
+        names = tuple(x.strip() for x in str(raw_names).split(","))
+        for n in names:
+            _check_identifier(n, "formula key", key_loc)
+            if n in seen:
+                what = "marked non_differentiable and also given a formula" if is_nondiff or seen[n] else "given a formula twice"
+                raise SpecError(f"'{n}' is {what} in the entry for {defn_name}", key_loc)
+            seen[n] = is_nondiff
+        value_loc = node.value_loc(raw_names)
+        out.append(_Formula(str(raw_names), names, _formula_text(value, value_loc), key_loc, value_loc))
+    return tuple(out)
+
+
+# ---------------------------------------------------------------------------------------------
+# Analysis: a typed entry + the declarations -> one DifferentiabilityInfo per dispatch key
+# ---------------------------------------------------------------------------------------------
+
+
+def _create_info(
+    entry: _Entry, index: _Index, op_counter: "Counter[str]"
+) -> Tuple[NativeFunction, Dict[str, DifferentiabilityInfo]]:
+    defn_name = _split_name(entry.spec)
+    canonical = _declaration_of(entry, index, defn_name)
+    if entry.output_differentiability is not None and entry.output_differentiability_condition is None:
+        n_ret = len(canonical.func.returns)
+        if len(entry.output_differentiability) != n_ret:
+            raise SpecError(
+                f"output_differentiability has {len(entry.output_differentiability)} entries but {defn_name} "
+                f"returns {n_ret} outputs",
+                entry.output_differentiability_loc,
+            )
+    infos = {s.dispatch_key: _set_up(canonical, defn_name, entry, s, op_counter) for s in entry.sections}
+    return canonical, infos
+
+
+def _declaration_of(entry: _Entry, index: _Index, defn_name: str) -> NativeFunction:
+    """The declaration an entry's formulas are written against (see _canonical_function)."""
+    schema_function = index.by_schema.get(str(entry.schema))
     if schema_function is None:
-        close = _closest_signatures(str(parsed), index, parsed.name.name.base)
+        close = _closest_signatures(str(entry.schema), index, entry.schema.name.name.base)
         hint = ("; closest declared: " + " | ".join(close)) if close else "; no declaration has that name"
-        raise SpecError(f"no declaration matches '{spec}'{hint}", name_loc)
-    functions = index.same_signature(schema_function)
-    canonical = _canonical_function(functions, defn_name)
-    all_args = canonical.func.arguments.flat_all
+        raise SpecError(f"no declaration matches '{entry.spec}'{hint}", entry.name_loc)
+    canonical = _canonical_function(index.same_signature(schema_function), defn_name)
     for bad in ("grad_input_mask", "result"):
-        if any(a.name == bad for a in all_args):
+        if any(a.name == bad for a in canonical.func.arguments.flat_all):
             raise SpecError(
                 f"the declaration of {defn_name} has an argument named '{bad}', a name formulas reserve",
                 schema_function.loc,
             )
-
-    output_differentiability = None
-    output_differentiability_conditions = None
-    if "output_differentiability" in defn:
-        od = defn["output_differentiability"]
-        od_loc = ctx.value("output_differentiability")
-        if not isinstance(od, list) or not od:
-            raise SpecError("output_differentiability must be a list of booleans or a one-element list of a C++ condition", od_loc)
-        if any(isinstance(x, str) for x in od):
-            if len(od) != 1:
-                raise SpecError(
-                    "output_differentiability given as a condition supports single-output functions only "
-                    "(write a one-element list)",
-                    od_loc,
-                )
-            output_differentiability_conditions = (str(od[0]),)
-            output_differentiability = (True,)
-        else:
-            if not all(isinstance(x, bool) for x in od):
-                raise SpecError("output_differentiability must contain only true/false", od_loc)
-            n_ret = len(canonical.func.returns)
-            if len(od) != n_ret:
-                raise SpecError(
-                    f"output_differentiability has {len(od)} entries but {defn_name} returns {n_ret} outputs",
-                    od_loc,
-                )
-            output_differentiability = tuple(od)
-
-    if "dispatch" in defn:
-        dispatch = defn["dispatch"]
-        d_loc = ctx.value("dispatch")
-        if not isinstance(dispatch, dict) or not dispatch:
-            raise SpecError("'dispatch:' must map autograd dispatch keys to formulas", d_loc)
-        sections = []
-        for key in dispatch:
-            if key != "Default" and key not in AUTOGRAD_KEYS:
-                raise SpecError(
-                    f"invalid dispatch key '{key}'; expected one of {', '.join(AUTOGRAD_KEYS)}",
-                    _EntryContext(dispatch, ctx.file).key(key),
-                )
-            sections.append((key, dispatch[key], _EntryContext(dispatch[key], ctx.file)))
-        extra = [k for k in defn if k not in _ENTRY_KEYS]
-        if extra:
-            raise SpecError(
-                f"'{extra[0]}' given beside a 'dispatch:' section; put formulas inside the section",
-                ctx.key(extra[0]),
-            )
-    else:
-        sections = [("Default", {k: v for k, v in defn.items() if k not in _ENTRY_KEYS}, ctx)]
-
-    infos: Dict[str, DifferentiabilityInfo] = {}
-    for key, formulas, fctx in sections:
-        if not isinstance(formulas, dict):
-            raise SpecError(f"dispatch section '{key}' must map inputs to formulas", ctx.value("dispatch"))
-        info = _set_up(canonical, defn_name, key, formulas, fctx, output_differentiability,
-                       output_differentiability_conditions, op_counter, ctx.entry())
-        infos[key] = info
-    return canonical, infos
+    return canonical
 
 
 def _set_up(
-    f: NativeFunction,
-    defn_name: str,
-    dispatch_key: str,
-    formulas: Dict[str, Any],
-    ctx: _EntryContext,
-    output_differentiability: Optional[Tuple[bool, ...]],
-    output_differentiability_conditions: Optional[Tuple[str, ...]],
-    op_counter: "Counter[str]",
-    entry_loc: Location,
+    f: NativeFunction, defn_name: str, entry: _Entry, section: _Section, op_counter: "Counter[str]"
 ) -> DifferentiabilityInfo:
+    """The info of one dispatch section of an entry for declaration `f`."""
     func = f.func
-    args = func.arguments.flat_all
-    all_arg_names = [a.name for a in args]
-    arg_by_name = {a.name: a for a in args}
-    ret_names = cpp.return_names(func)
-    schema_ret_names = [r.name for r in func.returns]
-    differentiability = output_differentiability or tuple([True] * len(func.returns))
+    differentiability = entry.output_differentiability or tuple([True] * len(func.returns))
     available_named_gradients = tuple(
         f"grad_{r.name}"
         for r, diff in zip(func.returns, differentiability)
         if diff and r.name is not None and r.type.is_tensor_like()
     )
-    output_vars = [
-        ("result" if n == "self" else n, r.type) for n, r in zip(ret_names, func.returns)
+    output_vars = [("result" if n == "self" else n, r.type) for n, r in zip(func.names_of_returns(), func.returns)]
+    backward, forward_formulas, non_differentiable = _split_formulas(func, section, output_vars)
+    derivatives = [
+        _create_derivative(func, fm.text, fm.names, available_named_gradients, output_vars, fm.value_loc)
+        for fm in backward
     ]
-    output_names = {n for n, _ in output_vars} | {n for n in schema_ret_names if n}
-
-    derivatives: List[Derivative] = []
-    raw_forward: List[Tuple[str, Tuple[str, ...], Location]] = []
-    non_differentiable: List[str] = []
-    with_derivatives: set = set()
-
-    # Each name may have one formula (or be non_differentiable) per entry; checked in file order
-    # so the error points at the second mention.
-    nondiff_seen: Dict[str, bool] = {}
-    for raw_names in formulas:
-        key_loc = ctx.key(raw_names)
-        is_nondiff = str(formulas[raw_names]).lower().strip() == "non_differentiable"
-        for n in (x.strip() for x in str(raw_names).split(",")):
-            _check_identifier(n, "formula key", key_loc)
-            if n in nondiff_seen:
-                if is_nondiff or nondiff_seen[n]:
-                    raise SpecError(
-                        f"'{n}' is marked non_differentiable and also given a formula in the entry for {defn_name}",
-                        key_loc,
-                    )
-                raise SpecError(f"'{n}' is given a formula twice in the entry for {defn_name}", key_loc)
-            nondiff_seen[n] = is_nondiff
-
-    # PyTorch processes keys in sorted order; node layout and saved members depend on it.
-    for raw_names in sorted(formulas.keys()):
-        key_loc = ctx.key(raw_names)
-        value_loc = ctx.value(raw_names)
-        formula = _formula_text(formulas[raw_names], value_loc)
-        names = tuple(x.strip() for x in str(raw_names).split(","))
-        is_input = [n in arg_by_name for n in names]
-        if not any(is_input):
-            # Forward-mode formula: its keys name outputs.
-            for n in names:
-                if n not in output_names and not re.match(r"^result\d+$", n):
-                    raise SpecError(
-                        f"'{n}' is not an argument of {func}; arguments are: {', '.join(all_arg_names) or '(none)'}",
-                        key_loc,
-                    )
-            raw_forward.append((formula, names, value_loc))
-            continue
-        if not all(is_input):
-            bad = names[is_input.index(False)]
-            raise SpecError(
-                f"'{bad}' is not an argument of {func}; arguments are: {', '.join(all_arg_names)}",
-                key_loc,
-            )
-        if formula.lower().strip() == "non_differentiable":
-            non_differentiable.extend(names)
-            continue
-        for n in names:
-            t = arg_by_name[n].type
-            if not (cpp.is_tensor(t) or cpp.is_tensor_list(t)):
-                raise SpecError(
-                    f"'{n}' has type {t}, which has no gradient; formulas are for Tensor arguments",
-                    key_loc,
-                )
-        derivatives.append(_create_derivative(func, formula, names, available_named_gradients, output_vars, value_loc))
-        with_derivatives.update(names)
-
-    overlap = sorted(with_derivatives.intersection(non_differentiable))
-    if overlap:
-        raise SpecError(
-            f"'{overlap[0]}' is marked non_differentiable and also given a formula in the entry for {defn_name}",
-            ctx.key(overlap[0]) if overlap[0] in formulas else entry_loc,
-        )
-    args_with_derivatives = tuple(a for a in args if a.name in with_derivatives)
-    forward = _forward_derivatives(func, defn_name, raw_forward, derivatives, args_with_derivatives, all_arg_names)
-    _check_grad_usage(defn_name, derivatives, len(func.returns))
-
-    op = None
-    if args_with_derivatives:
-        prefix = _create_op_prefix(defn_name)
-        if dispatch_key != "Default":
-            prefix += dispatch_key
-        op = f"{prefix}{op_counter[prefix]}"
-        op_counter[prefix] += 1
-
-    used_named: set = set()
-    for d in derivatives:
-        used_named |= d.named_gradients
-    return DifferentiabilityInfo(
+    with_derivatives = {n for fm in backward for n in fm.names}
+    args_with_derivatives = tuple(a for a in func.arguments.flat_all if a.name in with_derivatives)
+    forward = _forward_derivatives(
+        func, defn_name, forward_formulas, derivatives, args_with_derivatives, [a.name for a in func.arguments.flat_all]
+    )
+    _check_grad_usage(defn_name, derivatives)
+    info = DifferentiabilityInfo(
         name=defn_name,
         func=f,
-        op=op,
-        dispatch_key=dispatch_key,
+        op=_node_name(defn_name, section.dispatch_key, op_counter) if args_with_derivatives else None,
+        dispatch_key=section.dispatch_key,
         derivatives=tuple(derivatives),
         forward_derivatives=tuple(forward),
         all_saved_inputs=_dedup([v for d in derivatives for v in d.saved_inputs]),
         all_saved_outputs=_dedup([v for d in derivatives for v in d.saved_outputs]),
         available_named_gradients=available_named_gradients,
-        used_named_gradients=frozenset(used_named),
+        used_named_gradients=frozenset(n for d in derivatives for n in d.named_gradients),
         args_with_derivatives=args_with_derivatives,
         non_differentiable_arg_names=tuple(non_differentiable),
-        output_differentiability=output_differentiability,
-        output_differentiability_conditions=output_differentiability_conditions,
-        loc=entry_loc,
+        output_differentiability=entry.output_differentiability,
+        output_differentiability_conditions=(
+            None if entry.output_differentiability_condition is None else (entry.output_differentiability_condition,)
+        ),
+        loc=entry.loc,
     )
+    return _with_facts(info)
+
+
+def _split_formulas(
+    func: FunctionSchema, section: _Section, output_vars: Sequence[Tuple[str, Type]]
+) -> Tuple[List[_Formula], List[_Formula], List[str]]:
+    """A section's formulas in PyTorch's order (sorted by key; node layout and saved members
+    depend on it), split into backward formulas, forward formulas (keyed by outputs) and the
+    names marked non_differentiable."""
+    arg_by_name = {a.name: a for a in func.arguments.flat_all}
+    arg_names = ", ".join(arg_by_name)
+    output_names = {n for n, _ in output_vars} | {r.name for r in func.returns if r.name}
+    backward: List[_Formula] = []
+    forward: List[_Formula] = []
+    non_differentiable: List[str] = []
+    for fm in sorted(section.formulas, key=lambda fm: fm.key):
+        is_input = [n in arg_by_name for n in fm.names]
+        if not any(is_input):
+            for n in fm.names:
+                if n not in output_names and not re.match(r"^result\d+$", n):
+                    raise SpecError(f"'{n}' is not an argument of {func}; arguments are: {arg_names or '(none)'}", fm.key_loc)
+            forward.append(fm)
+        elif not all(is_input):
+            bad = fm.names[is_input.index(False)]
+            raise SpecError(f"'{bad}' is not an argument of {func}; arguments are: {arg_names}", fm.key_loc)
+        elif fm.non_differentiable:
+            non_differentiable.extend(fm.names)
+        else:
+            for n in fm.names:
+                t = arg_by_name[n].type
+                if not (cpp.is_tensor(t) or cpp.is_tensor_list(t)):
+                    raise SpecError(
+                        f"'{n}' has type {t}, which has no gradient; formulas are for Tensor arguments", fm.key_loc
+                    )
+            backward.append(fm)
+    return backward, forward, non_differentiable
+
+
+def _node_name(defn_name: str, dispatch_key: str, op_counter: "Counter[str]") -> str:
+    """`MmBackward0`: numbered per prefix in file order; a dispatch section's key is part of it."""
+    prefix = _create_op_prefix(defn_name)
+    if dispatch_key != "Default":
+        prefix += dispatch_key
+    op = f"{prefix}{op_counter[prefix]}"
+    op_counter[prefix] += 1
+    return op
+
+
+def _with_facts(info: DifferentiabilityInfo) -> DifferentiabilityInfo:
+    """`info` with the facts the emitters read computed from its formulas and declaration."""
+    uses_grad = any(d.uses_grad for d in info.derivatives)
+    saved_names = {v.name for v in info.all_saved_inputs}
+    return replace(
+        info,
+        uses_grad=uses_grad,
+        uses_retain_variables=any(_uses("retain_variables", d.formula) for d in info.derivatives),
+        differentiable_outputs=_differentiable_outputs(info, uses_grad),
+        list_size_members=tuple(
+            a.name
+            for a in info.args_with_derivatives
+            if cpp.is_tensor_list(a.type) and f"{a.name}_size_" not in saved_names
+        ),
+        wrap_opt_if=_wrap_opt_if_conditions(info.derivatives, info.args_with_derivatives),
+    )
+
+
+def _differentiable_outputs(info: DifferentiabilityInfo, uses_grad: bool) -> Tuple[int, ...]:
+    """The outputs that get history, as PyTorch decides: `output_differentiability` when given;
+    else every Tensor output, except that formulas using plain `grad` make only the first output
+    differentiable (derivatives.yaml's header: "all but the first output will be marked as
+    non-differentiable")."""
+    if info.output_differentiability is not None:
+        return tuple(i for i, d in enumerate(info.output_differentiability) if d)
+    func = info.func.func
+    candidates = tuple(
+        i
+        for i, (n, r) in enumerate(zip(func.names_of_returns(), func.returns))
+        if r.type.is_tensor_like() and n not in info.non_differentiable_arg_names
+    )
+    return candidates[:1] if uses_grad else candidates
+
+
+def _wrap_opt_if_conditions(
+    derivatives: Sequence[Derivative], args_with_derivatives: Sequence[Argument]
+) -> Tuple[Tuple[str, Tuple[Condition, ...]], ...]:
+    """`wrap_opt_if(x, grad_input_mask[1])` in a formula: save x only when that input needs grad.
+    Each condition's `grad_input_mask[i]` becomes the position of the formula's i-th input."""
+    positions = [a.name for a in args_with_derivatives]
+    conds: Dict[str, List[Condition]] = {}
+    for d in derivatives:
+        for m in _WRAP_OPT_IF.finditer(d.formula):
+            # The condition runs from after the comma to the matching parenthesis.
+            depth, i, start = 1, m.end(), m.end()
+            while i < len(d.formula) and depth:
+                depth += {"(": 1, ")": -1}.get(d.formula[i], 0)
+                i += 1
+            text = d.formula[start : i - 1].strip()
+            pieces: List[Union[str, int]] = []
+            last = 0
+            for mm in _GRAD_INPUT_MASK_INDEX.finditer(text):
+                k = int(mm.group(1))
+                if k >= len(d.var_names):
+                    raise SpecError(
+                        f"wrap_opt_if reads grad_input_mask[{k}], but this formula is for "
+                        f"{len(d.var_names)} input{'s' if len(d.var_names) != 1 else ''} ({', '.join(d.var_names)})",
+                        d.loc,
+                    )
+                pieces += [text[last : mm.start()], positions.index(d.var_names[k])]
+                last = mm.end()
+            pieces.append(text[last:])
+            conds.setdefault(m.group(1), []).append(tuple(p for p in pieces if p != ""))
+    return tuple((name, tuple(c)) for name, c in conds.items())
 
 
 def _create_derivative(
@@ -636,17 +651,32 @@ def _create_derivative(
     formula, saved_inputs = saved_variables(formula, inputs, var_names, False, loc)
     formula, saved_outputs = saved_variables(formula, output_vars, var_names, True, loc)
     named = frozenset(n for n in available_named_gradients if n in formula and _uses(n, formula))
-    return Derivative(formula, original, var_names, saved_inputs, saved_outputs, named, loc)
+    if len(var_names) == 1 and _NOT_IMPLEMENTED.match(formula):
+        arg = next(a for a in func.arguments.flat_all if a.name == var_names[0])
+        if cpp.is_tensor_list(arg.type):
+            # The gradient of a Tensor[] is a list: not_implemented_list(...) returns one.
+            formula = formula.replace("not_implemented(", "not_implemented_list(", 1)
+    return Derivative(
+        formula=formula,
+        original_formula=original,
+        var_names=var_names,
+        saved_inputs=saved_inputs,
+        saved_outputs=saved_outputs,
+        named_gradients=named,
+        uses_grad=_uses("grad", formula),
+        uses_grad_input_mask=_uses("grad_input_mask", formula),
+        loc=loc,
+    )
 
 
-def _check_grad_usage(defn_name: str, derivatives: Sequence[Derivative], n_returns: int) -> None:
+def _check_grad_usage(defn_name: str, derivatives: Sequence[Derivative]) -> None:
     """Mistakes that compile but are wrong: PyTorch's check_grad_usage, with locations."""
     uses_grad = None
     grads_uses = 0
     named = None
     indices: List[int] = []
     for d in derivatives:
-        if uses_grad is None and _uses("grad", d.formula):
+        if uses_grad is None and d.uses_grad:
             uses_grad = d
         n = len(re.findall(IDENT_REGEX.format("grads"), d.formula))
         grads_uses += n
@@ -680,14 +710,15 @@ def _check_grad_usage(defn_name: str, derivatives: Sequence[Derivative], n_retur
 def _forward_derivatives(
     func: FunctionSchema,
     defn_name: str,
-    raw: Sequence[Tuple[str, Tuple[str, ...], Location]],
+    raw: Sequence[_Formula],
     derivatives: Sequence[Derivative],
     args_with_derivatives: Sequence[Argument],
     all_arg_names: Sequence[str],
 ) -> List[ForwardDerivative]:
     out: List[ForwardDerivative] = []
     ret_by_name = {r.name: r for r in func.returns if r.name}
-    for formula, names, loc in raw:
+    for fm in raw:
+        formula, names, loc = fm.text, fm.names, fm.value_loc
         var_types: List[Type] = []
         for n in names:
             if n in ret_by_name:
@@ -744,17 +775,6 @@ def _forward_derivatives(
     return out
 
 
-def is_composite_implicit(f: NativeFunction, implicit: bool) -> bool:
-    """Whether `f`'s kernel is built from differentiable ops (CompositeImplicitAutograd), so its
-    gradient flows through them and it needs no formula. With `implicit` (PyTorch's rule), a
-    declaration without `dispatch:` or `structured_delegate:` is one; gradgen's own specs say so
-    explicitly with `dispatch: {CompositeImplicitAutograd: ...}`."""
-    keys = {k for k, _ in f.dispatch}
-    if "CompositeImplicitAutograd" in keys or "CompositeImplicitAutogradNestedTensor" in keys:
-        return True
-    return implicit and not f.has_dispatch_section and not f.structured_delegate
-
-
 # Declarations that are views get a `{view}_copy` twin; PyTorch derives the twin's formula from
 # the view's (Note [Codegen'd {view}_copy Operators]). Same here, so the node sets match.
 def _is_view(f: NativeFunction) -> bool:
@@ -791,24 +811,15 @@ def _add_view_copy_infos(
             if copy is None or copy.func in explicit:
                 break
             parts = info.name.split(".", 1)
-            added.setdefault(copy.func, {})[key] = DifferentiabilityInfo(
-                name=f"{parts[0]}_copy" + ("." + parts[1] if len(parts) > 1 else ""),
-                func=copy,
-                op=None if info.op is None else f"{info.op}_copy",
-                dispatch_key=key,
-                derivatives=info.derivatives,
-                forward_derivatives=info.forward_derivatives,
-                all_saved_inputs=info.all_saved_inputs,
-                all_saved_outputs=info.all_saved_outputs,
-                available_named_gradients=info.available_named_gradients,
-                used_named_gradients=info.used_named_gradients,
-                args_with_derivatives=tuple(
-                    a for a in copy.func.arguments.flat_all if a.name in {b.name for b in info.args_with_derivatives}
-                ),
-                non_differentiable_arg_names=info.non_differentiable_arg_names,
-                output_differentiability=info.output_differentiability,
-                output_differentiability_conditions=info.output_differentiability_conditions,
-                loc=info.loc,
+            diff_names = {b.name for b in info.args_with_derivatives}
+            added.setdefault(copy.func, {})[key] = _with_facts(
+                replace(
+                    info,
+                    name=f"{parts[0]}_copy" + ("." + parts[1] if len(parts) > 1 else ""),
+                    func=copy,
+                    op=None if info.op is None else f"{info.op}_copy",
+                    args_with_derivatives=tuple(a for a in copy.func.arguments.flat_all if a.name in diff_names),
+                )
             )
     for k, v in added.items():
         infos.setdefault(k, v)
@@ -823,32 +834,27 @@ def load_derivatives(
     file = display_name or path
     entries = load_yaml(path, file)
     if entries is None:
-        entries = []
-    if not isinstance(entries, list):
+        entries = Seq()
+    if not isinstance(entries, Seq):
         raise SpecError("a derivatives file must be a list of entries ('- name: ...')", Location(file, 1))
     index = _Index(functions)
     op_counter: Counter = Counter()
     infos: Dict[FunctionSchema, Dict[str, DifferentiabilityInfo]] = {}
     first_seen: Dict[str, Location] = {}
-    for entry in entries:
-        ctx = _EntryContext(entry, file)
-        if not isinstance(entry, dict):
-            raise SpecError("each derivative entry must be a mapping with a 'name:' key", ctx.entry())
-        spec = entry.get("name")
-        if isinstance(spec, str):
-            norm = re.sub(r"\s+", " ", spec.strip())
-            if norm in first_seen:
-                raise SpecError(
-                    f"duplicate derivative entry for '{spec}' (first given at {first_seen[norm]})",
-                    ctx.value("name"),
-                )
-            first_seen[norm] = ctx.value("name")
-        canonical, per_key = _create_info(entry, ctx, index, op_counter)
+    for i, node in enumerate(entries):
+        entry = _read_entry(node, Location(file, node.line) if isinstance(node, Node) else entries.item_loc(i))
+        norm = re.sub(r"\s+", " ", entry.spec.strip())
+        if norm in first_seen:
+            raise SpecError(
+                f"duplicate derivative entry for '{entry.spec}' (first given at {first_seen[norm]})", entry.name_loc
+            )
+        first_seen[norm] = entry.name_loc
+        canonical, per_key = _create_info(entry, index, op_counter)
         if canonical.func in infos:
             prev = next(iter(infos[canonical.func].values()))
             raise SpecError(
                 f"a second derivative entry for {canonical.func.name} (its formulas are already given at {prev.loc})",
-                ctx.value("name"),
+                entry.name_loc,
             )
         infos[canonical.func] = per_key
     _add_view_copy_infos(infos, functions, set(infos))

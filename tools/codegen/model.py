@@ -19,7 +19,7 @@ from __future__ import annotations
 import enum
 import re
 from dataclasses import dataclass
-from typing import Optional, Union
+from typing import Optional
 
 from tools.codegen.errors import SchemaParseError
 
@@ -121,21 +121,9 @@ class Type:
         """Returns whether values of this type are or hold Tensors: Tensor, Tensor?, Tensor?[]."""
         raise NotImplementedError
 
-    def is_nullable(self) -> bool:
-        """Returns whether this type or its list elements may be None: `int?`, `Tensor?[]`."""
-        raise NotImplementedError
-
-    def is_list_like(self) -> Optional["ListType"]:
-        """Returns the list type inside this type (`int[]?` -> `int[]`), or None if there is none."""
-        raise NotImplementedError
-
     def is_base_ty_like(self, base_ty: BaseTy) -> bool:
         """Returns whether `base_ty` is this type's base, under any `?` / `[]`."""
         raise NotImplementedError
-
-    def is_symint_like(self) -> bool:
-        """Returns whether this is SymInt, SymInt?, SymInt[] ..."""
-        return self.is_base_ty_like(BaseTy.SymInt)
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,12 +138,6 @@ class BaseType(Type):
 
     def is_tensor_like(self) -> bool:
         return self.name is BaseTy.Tensor
-
-    def is_nullable(self) -> bool:
-        return False
-
-    def is_list_like(self) -> Optional["ListType"]:
-        return None
 
     def is_base_ty_like(self, base_ty: BaseTy) -> bool:
         return self.name is base_ty
@@ -173,12 +155,6 @@ class OptionalType(Type):
 
     def is_tensor_like(self) -> bool:
         return self.elem.is_tensor_like()
-
-    def is_nullable(self) -> bool:
-        return True
-
-    def is_list_like(self) -> Optional["ListType"]:
-        return self.elem.is_list_like()
 
     def is_base_ty_like(self, base_ty: BaseTy) -> bool:
         return self.elem.is_base_ty_like(base_ty)
@@ -199,12 +175,6 @@ class ListType(Type):
 
     def is_tensor_like(self) -> bool:
         return self.elem.is_tensor_like()
-
-    def is_nullable(self) -> bool:
-        return self.elem.is_nullable()
-
-    def is_list_like(self) -> Optional["ListType"]:
-        return self
 
     def is_base_ty_like(self, base_ty: BaseTy) -> bool:
         return self.elem.is_base_ty_like(base_ty)
@@ -414,15 +384,6 @@ class Arguments:
                 return a
         return None
 
-    @property
-    def mutable_args(self) -> tuple[Argument, ...]:
-        """The arguments the op writes to (`Tensor(a!)`), out arguments included."""
-        return tuple(a for a in self.flat_all if a.is_write)
-
-    def has_tensor_options(self) -> bool:
-        """Whether the keyword-only arguments contain `dtype, layout, device, pin_memory`."""
-        return self._tensor_options_index() is not None
-
     def _tensor_options_index(self) -> Optional[int]:
         n = len(_TENSOR_OPTIONS)
         kw = self.kwarg_only
@@ -540,12 +501,6 @@ class OperatorName:
             return f"{self.name}.{self.overload_name}"
         return str(self.name)
 
-    def unambiguous_name(self) -> str:
-        """Returns a name unique per overload, usable in C++: `add__Tensor` for `add_.Tensor`."""
-        if self.overload_name:
-            return f"{self.name}_{self.overload_name}"
-        return str(self.name)
-
 
 # ---------------------------------------------------------------------------------------------
 # Function schemas
@@ -630,15 +585,10 @@ class FunctionSchema:
             return SchemaKind.mutable
         return SchemaKind.functional
 
-    @property
-    def returns_tuple(self) -> bool:
-        """Whether the op returns several values (a C++ std::tuple): `-> (Tensor, Tensor)`."""
-        return len(self.returns) > 1
-
     def names_of_returns(self, fallback_name: str = "result") -> tuple[str, ...]:
-        """Returns the name each returned value goes by in generated code, as torchgen's
-        `cpp.return_names`: `self` for an in-place op, the out argument's name for an out= op,
-        the return's own name (with `_return` added if an argument has that name), else
+        """Returns the name each returned value goes by in generated code (the wrapper's locals,
+        what formulas call the outputs), as torchgen's `cpp.return_names`: `self` for an
+        in-place op, the out argument's name for an out= op, the return's own name (with `_return` added if an argument has that name), else
         `result` for a single return and `result0`, `result1`, ... for several."""
         names = []
         arg_names = {a.name for a in self.arguments.flat_all}

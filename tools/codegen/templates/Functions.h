@@ -24,8 +24,9 @@ namespace ${namespace} {
 namespace autograd {
 namespace generated {
 
-using namespace ::gradgen;
-using namespace ::gradgen::autograd;
+% for ns, name in using_names:
+using ${ns}::${name};
+% endfor
 % for node in nodes:
 
 // ${node.schema}
@@ -33,16 +34,33 @@ struct ${node.op} : public Node {
   variable_list apply(variable_list&& grads) override;
   std::string name() const override { return "${node.op}"; }
   void release_variables() override {
-% for line in node.release:
-    ${line}
+% for s in node.saved:
+%   if s.kind == "tensor":
+    ${s.member}.reset_data();
+%   elif s.kind == "tensor_list":
+    ${s.member}.clear();
+    ${s.name}_released_ = true;
+%   endif
 % endfor
   }
 % if node.uses_retain_variables:
   bool retain_variables = true;
   void will_release_variables() override { retain_variables = false; }
 % endif
-% for line in node.members:
-  ${line}
+% for s in node.saved:
+%   if s.kind == "tensor":
+  SavedVariable ${s.member};
+%   elif s.kind == "tensor_list":
+  std::vector<SavedVariable> ${s.member};
+  bool ${s.name}_released_ = false;
+%   elif s.init:
+  ${s.cpp_type} ${s.member} = ${s.init};
+%   else:
+  ${s.cpp_type} ${s.member};
+%   endif
+% endfor
+% for name in node.size_members:
+  size_t ${name}_size_ = 0;
 % endfor
 };
 % endfor

@@ -14,8 +14,8 @@
 #include "csrc/tensor.h"
 
 namespace ${namespace} {
-% for ns in runtime_namespaces:
-using namespace ${ns};
+% for ns, name in using_names:
+using ${ns}::${name};
 % endfor
 namespace native {
 % for w in wrappers:

@@ -1,0 +1,67 @@
+"""The codegen's one-way structure, and the defaults that live in two languages.
+
+  * Emitters (gen_*.py) print what the analysis decided: they read no formula text (no `re`)
+    and report no spec mistakes (no `raise SpecError`); tools/codegen/autograd_info.py is where
+    those facts and checks live.
+  * The formula header and namespace gradgen always passes are written once in Python
+    (gen_autograd.DEFAULT_FORMULA_*, the defaults of generate() and of the flags) and once in
+    Starlark (bazel/private/codegen.bzl's _GRADGEN_FORMULA_*, what the rule passes): they agree.
+"""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import re
+
+import pytest
+
+from conftest import TREE
+from tools.codegen import gen_autograd
+
+EMITTERS = ["gen_autograd.py", "gen_autograd_functions.py", "gen_variable_type.py", "gen_pytorch_autograd.py"]
+
+
+def _tree(name: str) -> ast.Module:
+    return ast.parse((TREE / "tools" / "codegen" / name).read_text(), name)
+
+
+@pytest.mark.parametrize("name", EMITTERS)
+def test_emitters_import_no_re(name):
+    imported = set()
+    for node in ast.walk(_tree(name)):
+        if isinstance(node, ast.Import):
+            imported |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            imported.add(node.module or "")
+    assert "re" not in imported
+
+
+@pytest.mark.parametrize("name", EMITTERS)
+def test_emitters_raise_no_spec_error(name):
+    raised = [
+        node.lineno
+        for node in ast.walk(_tree(name))
+        if isinstance(node, ast.Raise)
+        and isinstance(node.exc, ast.Call)
+        and getattr(node.exc.func, "id", getattr(node.exc.func, "attr", None)) == "SpecError"
+    ]
+    assert raised == [], f"{name} raises SpecError at lines {raised}"
+
+
+def _starlark_list(name: str) -> list:
+    text = (TREE / "bazel" / "private" / "codegen.bzl").read_text()
+    m = re.search(rf"^{name} = (\[.*?\])$", text, re.M)
+    assert m, f"{name} not found in codegen.bzl"
+    return ast.literal_eval(m.group(1))
+
+
+def test_formula_defaults_agree_between_rule_generate_and_flags():
+    params = inspect.signature(gen_autograd.generate).parameters
+    assert tuple(params["formula_headers"].default) == gen_autograd.DEFAULT_FORMULA_HEADERS
+    assert tuple(params["formula_namespaces"].default) == gen_autograd.DEFAULT_FORMULA_NAMESPACES
+    flags = gen_autograd.FLAGS
+    assert tuple(flags["formula_header"].default) == gen_autograd.DEFAULT_FORMULA_HEADERS
+    assert tuple(flags["formula_namespace"].default) == gen_autograd.DEFAULT_FORMULA_NAMESPACES
+    assert _starlark_list("_GRADGEN_FORMULA_HEADERS") == list(gen_autograd.DEFAULT_FORMULA_HEADERS)
+    assert _starlark_list("_GRADGEN_FORMULA_NAMESPACES") == list(gen_autograd.DEFAULT_FORMULA_NAMESPACES)

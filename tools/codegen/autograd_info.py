@@ -1,0 +1,291 @@
+"""The analysis model: what the loader learns about differentiating each op, for the emitters.
+
+load_derivatives.py reads derivatives.yaml into these types; gen_autograd_functions.py and
+gen_variable_type.py print them. Every fact an emitter needs is a field here (which inputs get a
+gradient, which outputs get history, what the node saves and from which variable, whether a
+formula reads `grad`, `grad_input_mask` or `retain_variables`, when a `wrap_opt_if` value is
+saved), so no emitter reads formula text or raises a SpecError. As torchgen/api/autograd.py in
+PyTorch, which the loader and the emitters share the same way.
+
+The analysis passes that need the declarations too live here: `match_infos` (which formulas each
+declaration uses) and `wrapper_kinds` (which wrapper each declaration gets, and the coverage
+errors: a differentiable op without formulas, formulas on an op flagged DONT_REQUIRE_DERIVATIVE).
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import Dict, List, Optional, Sequence, Tuple, Union
+
+from tools.codegen import cpp
+from tools.codegen.errors import Location, SpecError
+from tools.codegen.load_native_functions import NativeFunction
+from tools.codegen.model import Argument, FunctionSchema, SchemaKind, Type
+
+__all__ = [
+    "DONT_REQUIRE_DERIVATIVE",
+    "DONT_PROFILE",
+    "DONT_RECORD_TRACE",
+    "SavedFact",
+    "SavedAttribute",
+    "Condition",
+    "Derivative",
+    "ForwardDerivative",
+    "DifferentiabilityInfo",
+    "WrapperKind",
+    "is_composite_implicit",
+    "match_infos",
+    "wrapper_kind",
+    "wrapper_kinds",
+]
+
+# Declaration flags (load_native_functions.FLAGS) that change the generated wrapper.
+DONT_REQUIRE_DERIVATIVE = "DONT_REQUIRE_DERIVATIVE"
+DONT_PROFILE = "DONT_PROFILE"
+DONT_RECORD_TRACE = "DONT_RECORD_TRACE"
+
+
+@dataclass(frozen=True)
+class SavedFact:
+    """A cheap fact about a variable that a node saves instead of the variable itself."""
+
+    # What the fact is, for readers: "sizes", "argsize", "numel", "options", ...
+    key: str
+    # The C++ expression the forward evaluates to fill the member: a format string over `{var}`
+    # (the variable's name in the forward wrapper) and `{arg}` (the fact's argument, such as the
+    # dimension of `self.size(1)`): "{var}.sizes().vec()", "{var}.size({arg})".
+    save: str
+
+
+@dataclass(frozen=True)
+class SavedAttribute:
+    """One member of a Backward node, filled by the forward and read by `apply()`."""
+
+    # The member's name: `self_sizes`, `dim`, or for tensors the variable name (`self`), whose
+    # member is `self_` (see `member`).
+    name: str
+    # The C++ type of the member, e.g. `std::vector<int64_t>`, `SavedVariable`.
+    cpp_type: str
+    # What the member holds: "tensor" (a SavedVariable), "tensor_list" (a vector of them plus a
+    # released flag) or "value" (anything copied by value).
+    kind: str
+    # The variable the value is taken from, as formulas name it: `self`, `tensors`, `result`.
+    source: str
+    # Whether `source` is an output of the op (saved after the kernel ran) or an input (before).
+    is_output: bool
+    # The fact saved instead of the whole variable (`self.sizes()` -> `self_sizes`), or None when
+    # the variable itself is saved.
+    fact: Optional[SavedFact] = None
+    # The fact's argument, as written: "1" for `self.size(1)`; None for facts without one.
+    fact_arg: Optional[str] = None
+
+    @property
+    def member(self) -> str:
+        """The member's C++ name: tensors take a trailing underscore (`self_`), as in PyTorch."""
+        return self.name + "_" if self.kind in ("tensor", "tensor_list") else self.name
+
+    def fact_expr(self, var: str) -> str:
+        """The expression filling this fact's member, where the forward calls `source` `var`
+        (an in-place wrapper's `result` is `self`)."""
+        assert self.fact is not None, self
+        return self.fact.save.format(var=var, arg=self.fact_arg)
+
+
+# A C++ condition over the inputs that need a gradient: text pieces, and the positions (in
+# `args_with_derivatives`) of inputs whose "needs a gradient" bit goes there. `wrap_opt_if(x,
+# grad_input_mask[1])` in the formula for `self, other` of `f(self, other)` gives (1,).
+Condition = Tuple[Union[str, int], ...]
+
+
+@dataclass(frozen=True)
+class Derivative:
+    """One formula of an entry: `self: mm(grad, t(mat2))` or `self, other: f(grad_input_mask)`."""
+
+    # The formula after saved-value rewriting: `mm_mat1_backward(grad, mat2, self_sizes)`.
+    formula: str
+    # The formula as written in the YAML file.
+    original_formula: str
+    # The inputs it computes gradients for, in key order: ("self",) or ("self", "other").
+    var_names: Tuple[str, ...]
+    # The inputs and outputs it needs, as members of the node.
+    saved_inputs: Tuple[SavedAttribute, ...]
+    saved_outputs: Tuple[SavedAttribute, ...]
+    # The `grad_<return name>` variables it uses.
+    named_gradients: frozenset
+    # Whether it reads `grad` (the first output's gradient; PyTorch's IDENT_REGEX test), and
+    # `grad_input_mask` (a formula for several inputs asking which need one).
+    uses_grad: bool
+    uses_grad_input_mask: bool
+    # Where the formula is written.
+    loc: Location
+
+
+@dataclass(frozen=True)
+class ForwardDerivative:
+    """A forward-mode formula (`result: auto_linear`): parsed, checked and kept for later."""
+
+    # The formula, with `auto_element_wise` / `auto_linear` expanded like PyTorch does.
+    formula: str
+    # The outputs it defines: ("result",), ("values",).
+    var_names: Tuple[str, ...]
+    # The schema types of those outputs.
+    var_types: Tuple[Type, ...]
+    # Inputs whose tangent (`x_t`) and primal (`x_p`) the formula reads.
+    required_inputs_fw_grad: Tuple[str, ...]
+    required_inputs_primal: Tuple[str, ...]
+    loc: Location
+
+
+@dataclass(frozen=True)
+class DifferentiabilityInfo:
+    """Everything known about how to differentiate one op (for one dispatch key)."""
+
+    # The op's base name without overload: `max` for `max.dim`.
+    name: str
+    # The declaration the formulas are written against (the out-of-place one when it exists).
+    func: NativeFunction
+    # The Backward node's class name (`MaxBackward0`), or None when no input gets a gradient.
+    op: Optional[str]
+    # "Default", or the autograd dispatch key of a `dispatch:` section.
+    dispatch_key: str
+    derivatives: Tuple[Derivative, ...]
+    forward_derivatives: Tuple[ForwardDerivative, ...]
+    # Members of the node, deduplicated, in first-use order.
+    all_saved_inputs: Tuple[SavedAttribute, ...]
+    all_saved_outputs: Tuple[SavedAttribute, ...]
+    # `grad_<name>` for every differentiable named tensor output; and those the formulas use.
+    available_named_gradients: Tuple[str, ...]
+    used_named_gradients: frozenset
+    # The inputs that get a gradient, in argument order: the order of `apply()`'s outputs.
+    args_with_derivatives: Tuple[Argument, ...]
+    non_differentiable_arg_names: Tuple[str, ...]
+    # One bool per output (None: all differentiable), or a single C++ condition.
+    output_differentiability: Optional[Tuple[bool, ...]]
+    output_differentiability_conditions: Optional[Tuple[str, ...]]
+    # Where the entry is written.
+    loc: Location
+    # Whether a formula reads `grad` (the first output's gradient); then only the first output
+    # is differentiable unless `output_differentiability` says otherwise.
+    uses_grad: bool = False
+    # Whether a formula reads `retain_variables` (the node then keeps that flag).
+    uses_retain_variables: bool = False
+    # The outputs that get history, as positions in `func.func.returns`.
+    differentiable_outputs: Tuple[int, ...] = ()
+    # The Tensor[] inputs with a gradient whose length the node keeps in its own member
+    # `<name>_size_` (the ones whose formulas do not save `<name>_size_` already).
+    list_size_members: Tuple[str, ...] = ()
+    # Saved members that `wrap_opt_if` keeps only on a condition: (member name, conditions), in
+    # first-use order; the member is saved when any of its conditions holds.
+    wrap_opt_if: Tuple[Tuple[str, Tuple[Condition, ...]], ...] = ()
+
+    @property
+    def saved_member_names(self) -> List[str]:
+        """Every member `apply()` reads, sorted: the manifest's `saved` list."""
+        names = {s.member for s in self.all_saved_inputs + self.all_saved_outputs}
+        names |= {f"{a.name}_size_" for a in self.args_with_derivatives if cpp.is_tensor_list(a.type)}
+        return sorted(names)
+
+
+# ---------------------------------------------------------------------------------------------
+# Passes over declarations and infos together
+# ---------------------------------------------------------------------------------------------
+
+
+def is_composite_implicit(f: NativeFunction, implicit: bool) -> bool:
+    """Whether `f`'s kernel is built from differentiable ops (CompositeImplicitAutograd), so its
+    gradient flows through them and it needs no formula. With `implicit` (PyTorch's rule), a
+    declaration without `dispatch:` or `structured_delegate:` is one; gradgen's own specs say so
+    explicitly with `dispatch: {CompositeImplicitAutograd: ...}`."""
+    keys = {k for k, _ in f.dispatch}
+    if "CompositeImplicitAutograd" in keys or "CompositeImplicitAutogradNestedTensor" in keys:
+        return True
+    return implicit and not f.has_dispatch_section and not f.structured_delegate
+
+
+def match_infos(
+    functions: Sequence[NativeFunction],
+    infos: Dict[FunctionSchema, Dict[str, DifferentiabilityInfo]],
+) -> Dict[str, Optional[DifferentiabilityInfo]]:
+    """The formulas each declaration uses (by its schema string): its own entry, else (for an
+    in-place variant) the out-of-place op's entry with the same signature. Default dispatch only."""
+    by_schema: Dict[str, DifferentiabilityInfo] = {}
+    by_base: Dict[str, List[Tuple[FunctionSchema, DifferentiabilityInfo]]] = {}
+    for schema, per_key in infos.items():
+        info = per_key.get("Default") or next(iter(per_key.values()))
+        by_schema[str(schema)] = info
+        by_base.setdefault(schema.name.name.base, []).append((schema, info))
+    out: Dict[str, Optional[DifferentiabilityInfo]] = {}
+    for f in functions:
+        key = str(f.func)
+        info = by_schema.get(key)
+        if info is None and f.func.kind() is SchemaKind.inplace:
+            candidates = by_base.get(f.func.name.name.base, [])
+            if candidates:
+                sig = f.func.signature()
+                info = next((i for s, i in candidates if s.signature() == sig), None)
+        out[key] = info
+    return out
+
+
+class WrapperKind(enum.Enum):
+    """The shape of a declaration's function in the differentiable API."""
+
+    # An out= variant: not differentiable, refuses inputs that require grad (as PyTorch).
+    OUT = "out"
+    # No gradient flows (DONT_REQUIRE_DERIVATIVE, no Tensor output, no differentiable input, a
+    # composite kernel): calls the kernel.
+    PLAIN = "plain"
+    # A Tensor-returning op without formulas under missing_derivative=not_implemented: raises
+    # when an input requires grad.
+    NOT_IMPLEMENTED = "not_implemented"
+    # Records a Backward node.
+    DIFFERENTIABLE = "differentiable"
+
+
+def wrapper_kind(
+    f: NativeFunction,
+    info: Optional[DifferentiabilityInfo],
+    missing_derivative: str,
+    composite: bool = False,
+) -> WrapperKind:
+    """Which wrapper declaration `f` gets, given its formulas `info` (from `match_infos`).
+
+    `missing_derivative` says what a differentiable op without formulas gets: "error" (a spec
+    error) or "not_implemented" (a wrapper that raises when asked for a gradient, PyTorch's way).
+    `composite` marks a kernel built from differentiable ops, whose gradient flows through them.
+    Raises SpecError for the coverage mistakes.
+    """
+    func = f.func
+    if func.kind() in (SchemaKind.out, SchemaKind.scratch):
+        return WrapperKind.OUT
+    if info is None or info.op is None:
+        tensor_outputs = [r for r in func.returns if r.type.is_tensor_like()]
+        if DONT_REQUIRE_DERIVATIVE in f.flags or not tensor_outputs or info is not None or composite:
+            return WrapperKind.PLAIN
+        if missing_derivative == "error":
+            raise SpecError(
+                f"'{func.name}' returns a Tensor but has no derivative entry; add one to the "
+                f"derivatives file, or flag it DONT_REQUIRE_DERIVATIVE if its outputs carry no gradient",
+                f.loc,
+            )
+        return WrapperKind.NOT_IMPLEMENTED
+    if DONT_REQUIRE_DERIVATIVE in f.flags:
+        raise SpecError(
+            f"'{func.name}' is flagged DONT_REQUIRE_DERIVATIVE but has derivative formulas; drop one of the two",
+            f.loc,
+        )
+    return WrapperKind.DIFFERENTIABLE
+
+
+def wrapper_kinds(
+    functions: Sequence[NativeFunction],
+    matched: Dict[str, Optional[DifferentiabilityInfo]],
+    missing_derivative: str,
+    implicit_composite: bool,
+) -> List[WrapperKind]:
+    """`wrapper_kind` of every declaration, in order: the coverage pass (first mistake raises)."""
+    return [
+        wrapper_kind(f, matched[str(f.func)], missing_derivative, is_composite_implicit(f, implicit_composite))
+        for f in functions
+    ]
