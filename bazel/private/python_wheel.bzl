@@ -1,5 +1,15 @@
 """`gradgen_py_wheel`: an installable, reproducible wheel of a Python package and its extension."""
 
+# What a wheel ships is built optimized whatever the build's own mode (tests build fastbuild).
+def _opt_transition_impl(settings, attr):
+    return {"//command_line_option:compilation_mode": "opt"}
+
+_opt_transition = transition(
+    implementation = _opt_transition_impl,
+    inputs = [],
+    outputs = ["//command_line_option:compilation_mode"],
+)
+
 def _archive_name(f, strip_prefix):
     path = f.short_path
     if not path.startswith(strip_prefix):
@@ -43,7 +53,9 @@ gradgen_py_wheel = rule(
         "distribution": attr.string(mandatory = True, doc = "str: the distribution's name."),
         "extensions": attr.label_keyed_string_dict(
             allow_files = [".so"],
-            doc = "dict[Label, str]: extension modules and their path in the wheel.",
+            cfg = _opt_transition,
+            doc = "dict[Label, str]: extension modules and their path in the wheel (built with " +
+                  "-c opt).",
         ),
         "platform_tag": attr.string(mandatory = True, doc = "str: PEP 425 platform tag."),
         "python_tag": attr.string(mandatory = True, doc = "str: PEP 425 Python tag (cp311)."),
@@ -52,6 +64,9 @@ gradgen_py_wheel = rule(
         "strip_prefix": attr.string(doc = "str: removed from srcs' paths to give their path in the wheel."),
         "summary": attr.string(doc = "str: one line for METADATA."),
         "version": attr.string(mandatory = True, doc = "str: the distribution's version."),
+        "_allowlist_function_transition": attr.label(
+            default = "@bazel_tools//tools/allowlists/function_transition_allowlist",
+        ),
         "_builder": attr.label(
             default = Label("//python:build_wheel"),
             executable = True,
