@@ -487,6 +487,8 @@ void bind_tensor(nb::module_& m) {
   auto cls = nb::class_<Tensor>(m, "Tensor",
                                 "A dense CPU tensor with autograd (gradgen.tensor, gradgen.zeros, "
                                 "... make them).");
+  // Users know it as gradgen.Tensor: so do reprs and the signatures in TypeErrors.
+  cls.attr("__module__") = "gradgen";
   set_tensor_type(cls.ptr());
 
   cls
