@@ -11,7 +11,8 @@ action (PYTHONDONTWRITEBYTECODE=1, PYTHONNOUSERSITE=1, PYTHONHASHSEED=0, PATH=/b
 gradgen runs exactly as the autograd_codegen rule runs it: the //tools/codegen:gen_autograd
 launcher from runfiles, /usr/bin/python3 and the pinned packages; also without the launcher.
 
-The anchor, PyTorch's `torchgen.packaged.autograd.gen_autograd.gen_autograd(...)`, comes from (in
+The anchor, PyTorch's `torchgen.packaged.autograd.gen_autograd` `gen_autograd(...)` and `gen_autograd_python(...)`
+(gradgen writes Python bindings in the same run), comes from (in
 this order) --torchgen_python (an interpreter that can `import torchgen`, e.g. a venv with torch),
 --torchgen_root (a directory holding `torchgen/`, run with this interpreter and the pinned PyYAML),
 a cached extraction from an earlier run, or `pip download torch==<version> --no-deps` + unzip of
@@ -39,7 +40,7 @@ from bench_util import say as _say
 from bench_util import workspace_dir as _workspace_dir
 
 TARGET_RATIO = 4.0
-TORCH_LABEL = "PyTorch torchgen gen_autograd"
+TORCH_LABEL = "PyTorch torchgen gen_autograd + gen_autograd_python"
 
 # torchgen imports typing_extensions only for assert_never / Self, both in `typing` since 3.11.
 _TYPING_EXTENSIONS_SHIM = '''"""Shim for torchgen when typing_extensions is not installed (written by codegen_bench)."""
@@ -66,6 +67,7 @@ from torchgen.packaged.autograd.gen_variable_factories import gen_variable_facto
 from torchgen.packaged.autograd.gen_variable_type import gen_variable_type
 from torchgen.packaged.autograd.gen_view_funcs import gen_view_funcs
 from torchgen.packaged.autograd.load_derivatives import load_derivatives
+from torchgen.packaged.autograd import gen_python_functions
 nf, tags, out, autograd_dir = sys.argv[1:5]
 t = t0
 def lap(what):
@@ -95,21 +97,27 @@ gen_variable_factories(out, nf, tags, template_path)
 lap("variable_factories")
 gen_view_funcs(out, fns_with_diff_infos, template_path)
 lap("ViewFuncs")
+gen_python_functions.gen(out, nf, tags, os.path.join(autograd_dir, "deprecated.yaml"), template_path)
+lap("python_functions (render+write)")
 print(f"PHASE in-process total: {(time.perf_counter() - t0) * 1000:.0f} ms", file=sys.stderr)
 '''
 
 _TORCHGEN_WHOLE = r'''
 import sys
-from torchgen.packaged.autograd.gen_autograd import gen_autograd
+from torchgen.packaged.autograd.gen_autograd import gen_autograd, gen_autograd_python
 from torchgen.selective_build.selector import SelectiveBuilder
 nf, tags, out, autograd_dir = sys.argv[1:5]
 gen_autograd(nf, tags, out, autograd_dir, SelectiveBuilder.get_nop_selector())
+# The Python bindings (python_functions*.cpp and the Python side of Functions), as gradgen
+# writes python_functions*.cpp in the same run.
+gen_autograd_python(nf, tags, out, autograd_dir)
 '''
 
-# torchgen's steps that produce what gradgen produces (Functions.*, VariableType.*; no tracing,
-# ADInplaceOrView, variable factories or view funcs, which gradgen has no equivalent of).
+# torchgen's steps that produce what gradgen produces (Functions.*, VariableType.*, the Python
+# bindings; no tracing, ADInplaceOrView, variable factories or view funcs, which gradgen has no
+# equivalent of).
 _COMPARABLE = ("imports", "parse declarations", "load derivatives", "match infos",
-               "Functions (render+write)", "VariableType (render+write)")
+               "Functions (render+write)", "VariableType (render+write)", "python_functions (render+write)")
 
 _CHECK_TORCHGEN = "import torchgen, os, sys; print(os.path.dirname(os.path.dirname(os.path.abspath(torchgen.__file__))))"
 
@@ -379,7 +387,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                 phd = dict(ph)
                 rest = statistics.median(ptimes) * 1000 - sum(v for k, v in ph if k != "in-process total")
                 comparable = rest + sum(phd.get(k, 0.0) for k in _COMPARABLE)
-                _say(f"    {'subtotal comparable to gradgen':<30} {comparable:7.0f} ms   [rest + imports .. VariableType]")
+                _say(f"    {'subtotal comparable to gradgen':<30} {comparable:7.0f} ms   [rest + imports .. VariableType + python_functions]")
             else:
                 _print_phases("phases (--timing, median over runs):", _phases(errs[c.label], r"^gen_autograd: (.+?): (\d+) ms$"),
                               statistics.median(ts))  # fmt: skip
