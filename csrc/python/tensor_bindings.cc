@@ -41,7 +41,17 @@ std::string tensor_repr(const Tensor& t) {
   if (body.size() >= cut.size() && body.compare(body.size() - cut.size(), cut.size(), cut) == 0) {
     body.resize(body.size() - cut.size());
   }
-  if (t.scalar_type() != ScalarType::Double) body += std::string(", dtype=gradgen.") + dtype_name(t.scalar_type());
+  if (t.scalar_type() == ScalarType::Bool) {  // Python's spelling, as torch prints them
+    for (size_t at = body.find("true"); at != std::string::npos; at = body.find("true", at)) {
+      body[at] = 'T';
+    }
+    for (size_t at = body.find("false"); at != std::string::npos; at = body.find("false", at)) {
+      body[at] = 'F';
+    }
+  }
+  if (t.scalar_type() != ScalarType::Double) {
+    body += std::string(", dtype=gradgen.") + dtype_name(t.scalar_type());
+  }
   if (t.grad_fn()) {
     body += ", grad_fn=<" + t.grad_fn()->name() + ">";
   } else if (t.requires_grad()) {

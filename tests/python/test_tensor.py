@@ -54,6 +54,7 @@ def test_repr_is_torch_like():
             == "tensor([1.0000], dtype=gradgen.float32, requires_grad=True)")
     x = gradgen.tensor([1.0], requires_grad=True)
     assert repr(x * 2) == "tensor([2.0000], grad_fn=<MulBackward1>)"
+    assert repr(gradgen.tensor([True, False])) == "tensor([ True, False], dtype=gradgen.bool)"
     assert repr(gradgen.tensor([[1, 2], [3, 4]])) == (
         "tensor([[1, 2],\n        [3, 4]], dtype=gradgen.int64)")
 
