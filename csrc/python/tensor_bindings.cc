@@ -449,6 +449,36 @@ Tensor index(const Tensor& self, nb::handle key) {
   return result;
 }
 
+// x[key] = value: copies value (a Tensor, broadcast, or a number) into the view x[key]. Not
+// differentiable: refused while grad mode records a graph through x or value (torch records
+// CopySlices, which gradgen does not have); run it under no_grad.
+void set_index(const Tensor& self, nb::handle key, nb::handle value) {
+  const bool value_is_tensor = is_tensor(value.ptr());
+  Tensor src;
+  if (value_is_tensor) {
+    src = nb::cast<Tensor>(value);
+  } else {
+    Scalar s;
+    if (!nb::try_cast(value, s)) {
+      throw nb::type_error((std::string("can't assign a ") + Py_TYPE(value.ptr())->tp_name +
+                            " to a Tensor; expected a Tensor or a number")
+                               .c_str());
+    }
+    src = full({}, s, self.scalar_type());
+  }
+  if (autograd::GradMode::is_enabled() && (self.requires_grad() || src.requires_grad())) {
+    throw std::runtime_error(
+        "setitem: assigning into a tensor that requires grad (or from one) is not "
+        "differentiable in gradgen; do it under gradgen.no_grad()");
+  }
+  autograd::NoGradGuard no_grad;
+  Tensor view = index(self, key);
+  if (src.scalar_type() != view.scalar_type()) src = gradgen::to(src, view.scalar_type());
+  if (src.unsafe_impl()->storage.get() == view.unsafe_impl()->storage.get()) src = src.clone();
+  if (!src.sizes().equals(view.sizes())) src = gradgen::expand(src, view.sizes());
+  internal::copy_(view, src);
+}
+
 // --- hooks ----------------------------------------------------------------------------------
 
 // Calls a Python hook with the gradient; None keeps it, a Tensor replaces it.
@@ -545,6 +575,7 @@ void bind_tensor(nb::module_& m) {
              return t.size(0);
            })
       .def("__getitem__", &index, nb::arg("key").none())
+      .def("__setitem__", &set_index, nb::arg("key").none(), nb::arg("value"))
       .def("__iter__",
            [](const Tensor& t) {
              if (t.dim() == 0) throw nb::type_error("iteration over a 0-d tensor");

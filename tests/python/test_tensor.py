@@ -128,6 +128,25 @@ def test_indexing_with_ints_slices_ellipsis_none():
         len(gradgen.tensor(1.0))
 
 
+def test_setitem_copies_into_the_view():
+    x = gradgen.zeros(2, 3)
+    x[0] = 1
+    x[1, 1:] = gradgen.tensor([5.0, 6.0])
+    x[:, 0] = gradgen.tensor([7])  # broadcast, converted to float64
+    assert x.tolist() == [[7.0, 1.0, 1.0], [7.0, 5.0, 6.0]]
+    assert x._version == 3
+    x[0] = x[1]  # from itself
+    assert x.tolist() == [[7.0, 5.0, 6.0], [7.0, 5.0, 6.0]]
+    w = gradgen.zeros(2, requires_grad=True)
+    with pytest.raises(RuntimeError, match="no_grad"):
+        w[0] = 1.0
+    with gradgen.no_grad():
+        w[0] = 1.0
+    assert w.tolist() == [1.0, 0.0]
+    with pytest.raises(TypeError):
+        x[0] = "a"
+
+
 def test_indexing_is_differentiable():
     x = gradgen.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
     y = x[1, :1] * 5
