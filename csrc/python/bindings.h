@@ -20,9 +20,10 @@ void bind_autograd(nanobind::module_& m);
 /// translators (types_bindings.cc).
 void register_types(nanobind::module_& m);
 
-/// A tensor over a CPU array's memory (no copy); `source` is the Python object it came from,
-/// copied through NumPy when its strides are negative (tensor_bindings.cc).
-Tensor from_numpy(nanobind::ndarray<nanobind::device::cpu> array, nanobind::handle source);
+/// A tensor over the memory of `source`, a CPU array (buffer protocol or DLPack), without a
+/// copy unless its strides are negative (tensor_bindings.cc). A read-only array is shared
+/// too, with a UserWarning, as torch.from_numpy does.
+Tensor from_numpy(nanobind::handle source);
 
 }  // namespace python
 }  // namespace gradgen

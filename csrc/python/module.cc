@@ -21,4 +21,14 @@ NB_MODULE(_C, m) {
   gradgen::python::bind_tensor(m);
   gradgen::python::bind_autograd(m);
   gradgen::python::bind_generated(m);
+
+  // Classes print as the package exports them (gradgen.Tensor, not gradgen._C.Tensor), in
+  // reprs and in the overload listings of TypeErrors.
+  for (const char* name : {"Tensor", "dtype", "layout", "memory_format", "device", "Generator",
+                           "RemovableHandle"}) {
+    m.attr(name).attr("__module__") = "gradgen";
+  }
+  for (const char* name : {"Node", "AccumulateGrad"}) {
+    m.attr(name).attr("__module__") = "gradgen.autograd";
+  }
 }

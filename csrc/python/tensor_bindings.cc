@@ -41,7 +41,17 @@ std::string tensor_repr(const Tensor& t) {
   if (body.size() >= cut.size() && body.compare(body.size() - cut.size(), cut.size(), cut) == 0) {
     body.resize(body.size() - cut.size());
   }
-  if (t.scalar_type() != ScalarType::Double) body += std::string(", dtype=gradgen.") + dtype_name(t.scalar_type());
+  if (t.scalar_type() == ScalarType::Bool) {  // Python's spelling, as torch prints them
+    for (size_t at = body.find("true"); at != std::string::npos; at = body.find("true", at)) {
+      body[at] = 'T';
+    }
+    for (size_t at = body.find("false"); at != std::string::npos; at = body.find("false", at)) {
+      body[at] = 'F';
+    }
+  }
+  if (t.scalar_type() != ScalarType::Double) {
+    body += std::string(", dtype=gradgen.") + dtype_name(t.scalar_type());
+  }
   if (t.grad_fn()) {
     body += ", grad_fn=<" + t.grad_fn()->name() + ">";
   } else if (t.requires_grad()) {
@@ -140,7 +150,10 @@ nb::object to_numpy(nb::pointer_and_handle<Tensor> self, bool force) {
 
 }  // namespace
 
-Tensor from_numpy(nb::ndarray<nb::device::cpu> array, nb::handle source) {
+namespace {
+
+template <typename Array>
+Tensor wrap_array(const Array& array, nb::handle source) {
   ScalarType dtype;
   const nb::dlpack::dtype dt = array.dtype();
   if (dt == nb::dtype<float>()) {
@@ -166,15 +179,37 @@ Tensor from_numpy(nb::ndarray<nb::device::cpu> array, nb::handle source) {
   if (negative) {
     // gradgen's strides are never negative (a[::-1]): take a copy, in NumPy's own order.
     nb::object copy = nb::module_::import_("numpy").attr("ascontiguousarray")(source);
-    return from_numpy(nb::cast<nb::ndarray<nb::device::cpu>>(copy), copy);
+    return from_numpy(copy);
   }
   // The storage keeps a reference to the array until the last tensor over it dies.
-  auto* keep = new nb::ndarray<nb::device::cpu>(array);
+  auto* keep = new Array(array);
   auto release = [](void* context) noexcept {
     nb::gil_scoped_acquire gil;
-    delete static_cast<nb::ndarray<nb::device::cpu>*>(context);
+    delete static_cast<Array*>(context);
   };
-  return from_blob(array.data(), sizes, strides, dtype, release, keep);
+  return from_blob(const_cast<void*>(static_cast<const void*>(array.data())), sizes, strides,
+                   dtype, release, keep);
+}
+
+}  // namespace
+
+Tensor from_numpy(nb::handle source) {
+  nb::ndarray<nb::device::cpu> writable;
+  if (nb::try_cast(source, writable)) return wrap_array(writable, source);
+  nb::ndarray<nb::ro, nb::device::cpu> read_only;
+  if (nb::try_cast(source, read_only)) {
+    // As torch.from_numpy: shared all the same, with a warning (writes are the caller's risk).
+    if (PyErr_WarnEx(PyExc_UserWarning,
+                     "from_numpy: the array is not writable; the tensor shares its memory, and "
+                     "writing to the tensor is undefined behavior (copy the array first)",
+                     1) < 0) {
+      throw nb::python_error();
+    }
+    return wrap_array(read_only, source);
+  }
+  throw nb::type_error((std::string("from_numpy: expected a CPU array (numpy.ndarray), got ") +
+                        Py_TYPE(source.ptr())->tp_name)
+                           .c_str());
 }
 
 namespace {
@@ -264,10 +299,10 @@ Tensor make_from_data(nb::handle data, std::optional<ScalarType> dtype) {
     return dtype && *dtype != t.scalar_type() ? gradgen::to(t, *dtype) : t;
   }
   if (nb::hasattr(data, "__array_interface__") || nb::hasattr(data, "__dlpack__")) {
-    nb::ndarray<nb::device::cpu> array;
+    nb::ndarray<nb::ro, nb::device::cpu> array;
     if (nb::try_cast(data, array)) {
       autograd::NoGradGuard no_grad;
-      Tensor t = from_numpy(array, data).clone();
+      Tensor t = wrap_array(array, data).clone();
       return dtype && *dtype != t.scalar_type() ? gradgen::to(t, *dtype) : t;
     }
   }
@@ -439,6 +474,36 @@ Tensor index(const Tensor& self, nb::handle key) {
   return result;
 }
 
+// x[key] = value: copies value (a Tensor, broadcast, or a number) into the view x[key]. Not
+// differentiable: refused while grad mode records a graph through x or value (torch records
+// CopySlices, which gradgen does not have); run it under no_grad.
+void set_index(const Tensor& self, nb::handle key, nb::handle value) {
+  const bool value_is_tensor = is_tensor(value.ptr());
+  Tensor src;
+  if (value_is_tensor) {
+    src = nb::cast<Tensor>(value);
+  } else {
+    Scalar s;
+    if (!nb::try_cast(value, s)) {
+      throw nb::type_error((std::string("can't assign a ") + Py_TYPE(value.ptr())->tp_name +
+                            " to a Tensor; expected a Tensor or a number")
+                               .c_str());
+    }
+    src = full({}, s, self.scalar_type());
+  }
+  if (autograd::GradMode::is_enabled() && (self.requires_grad() || src.requires_grad())) {
+    throw std::runtime_error(
+        "setitem: assigning into a tensor that requires grad (or from one) is not "
+        "differentiable in gradgen; do it under gradgen.no_grad()");
+  }
+  autograd::NoGradGuard no_grad;
+  Tensor view = index(self, key);
+  if (src.scalar_type() != view.scalar_type()) src = gradgen::to(src, view.scalar_type());
+  if (src.unsafe_impl()->storage.get() == view.unsafe_impl()->storage.get()) src = src.clone();
+  if (!src.sizes().equals(view.sizes())) src = gradgen::expand(src, view.sizes());
+  internal::copy_(view, src);
+}
+
 // --- hooks ----------------------------------------------------------------------------------
 
 // Calls a Python hook with the gradient; None keeps it, a Tensor replaces it.
@@ -528,6 +593,31 @@ void bind_tensor(nb::module_& m) {
             return array;
           },
           "dtype"_a = nb::none(), "copy"_a = nb::none())
+      .def(
+          "__dlpack__",
+          [](nb::pointer_and_handle<Tensor> self, nb::kwargs kwargs) {
+            // The DLPack protocol (numpy.from_dlpack, torch.from_dlpack): no copy; the
+            // capsule keeps this tensor alive (nanobind makes it).
+            const Tensor& t = *self.p;
+            if (t.requires_grad()) {
+              throw std::runtime_error(
+                  "__dlpack__: can't export a Tensor that requires grad; use "
+                  "tensor.detach() first");
+            }
+            const size_t ndim = static_cast<size_t>(t.dim());
+            std::vector<size_t> shape(ndim);
+            std::vector<int64_t> strides(ndim);
+            for (size_t d = 0; d < ndim; ++d) {
+              shape[d] = static_cast<size_t>(t.sizes()[d]);
+              strides[d] = t.strides()[d];
+            }
+            nb::ndarray<> array(const_cast<char*>(element_address(t, 0)), ndim, shape.data(),
+                                self.h, strides.data(), dlpack_dtype(t.scalar_type()),
+                                nb::device::cpu::value);
+            (void) kwargs;  // stream / max_version / dl_device / copy: a CPU, unversioned capsule
+            return array.cast(nb::rv_policy::reference);  // a "dltensor" capsule
+          })
+      .def("__dlpack_device__", [](const Tensor&) { return nb::make_tuple(1, 0); })  // kDLCPU
       .def("detach", &Tensor::detach, "A tensor sharing the data, without autograd history.")
       .def_prop_ro("data", &Tensor::detach)
       .def("__repr__", &tensor_repr)
@@ -537,6 +627,7 @@ void bind_tensor(nb::module_& m) {
              return t.size(0);
            })
       .def("__getitem__", &index, nb::arg("key").none())
+      .def("__setitem__", &set_index, nb::arg("key").none(), nb::arg("value"))
       .def("__iter__",
            [](const Tensor& t) {
              if (t.dim() == 0) throw nb::type_error("iteration over a 0-d tensor");
@@ -667,19 +758,8 @@ void bind_tensor(nb::module_& m) {
       "data"_a, nb::kw_only(), "dtype"_a = nb::none(), "requires_grad"_a = false,
       "A tensor holding a copy of data: a number, nested sequences of numbers, a NumPy array or "
       "a Tensor. Python floats give float64 (gradgen's default), ints int64, bools bool.");
-  m.def(
-      "from_numpy",
-      [](nb::handle array) {
-        nb::ndarray<nb::device::cpu> a;
-        if (!nb::try_cast(array, a)) {
-          throw nb::type_error(
-              (std::string("from_numpy: expected a writable CPU array (numpy.ndarray), got ") +
-               Py_TYPE(array.ptr())->tp_name)
-                  .c_str());
-        }
-        return from_numpy(a, array);
-      },
-      "array"_a, "A tensor sharing the array's memory (no copy); writes show in both.");
+  m.def("from_numpy", &from_numpy, "array"_a,
+        "A tensor sharing the array's memory (no copy); writes show in both.");
   m.def("is_tensor", [](nb::handle o) { return is_tensor(o.ptr()); }, "obj"_a);
 }
 

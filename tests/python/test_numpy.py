@@ -84,3 +84,15 @@ def test_tensor_from_numpy_copies():
     t = gradgen.tensor(a)
     assert t.dtype is gradgen.int64 and t.data_ptr() != a.ctypes.data
     assert gradgen.tensor(a, dtype=gradgen.float64).tolist() == [0.0, 1.0, 2.0]
+
+
+def test_dlpack_export_shares_memory():
+    t = gradgen.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])[:, 1:]
+    a = np.from_dlpack(t)
+    assert a.ctypes.data == t.data_ptr() and a.tolist() == [[2.0, 3.0], [5.0, 6.0]]
+    assert t.__dlpack_device__() == (1, 0)
+    with pytest.warns(UserWarning, match="not writable"):
+        back = gradgen.from_numpy(a)  # NumPy marks DLPack imports read-only
+    assert back.data_ptr() == t.data_ptr()
+    with pytest.raises(RuntimeError, match="detach"):
+        np.from_dlpack(gradgen.ones(2, requires_grad=True))

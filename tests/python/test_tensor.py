@@ -54,6 +54,7 @@ def test_repr_is_torch_like():
             == "tensor([1.0000], dtype=gradgen.float32, requires_grad=True)")
     x = gradgen.tensor([1.0], requires_grad=True)
     assert repr(x * 2) == "tensor([2.0000], grad_fn=<MulBackward1>)"
+    assert repr(gradgen.tensor([True, False])) == "tensor([ True, False], dtype=gradgen.bool)"
     assert repr(gradgen.tensor([[1, 2], [3, 4]])) == (
         "tensor([[1, 2],\n        [3, 4]], dtype=gradgen.int64)")
 
@@ -125,6 +126,25 @@ def test_indexing_with_ints_slices_ellipsis_none():
         x["a"]
     with pytest.raises(TypeError):
         len(gradgen.tensor(1.0))
+
+
+def test_setitem_copies_into_the_view():
+    x = gradgen.zeros(2, 3)
+    x[0] = 1
+    x[1, 1:] = gradgen.tensor([5.0, 6.0])
+    x[:, 0] = gradgen.tensor([7])  # broadcast, converted to float64
+    assert x.tolist() == [[7.0, 1.0, 1.0], [7.0, 5.0, 6.0]]
+    assert x._version == 3
+    x[0] = x[1]  # from itself
+    assert x.tolist() == [[7.0, 5.0, 6.0], [7.0, 5.0, 6.0]]
+    w = gradgen.zeros(2, requires_grad=True)
+    with pytest.raises(RuntimeError, match="no_grad"):
+        w[0] = 1.0
+    with gradgen.no_grad():
+        w[0] = 1.0
+    assert w.tolist() == [1.0, 0.0]
+    with pytest.raises(TypeError):
+        x[0] = "a"
 
 
 def test_indexing_is_differentiable():
