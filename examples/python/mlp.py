@@ -61,15 +61,19 @@ def accuracy(logits, labels):
     return sum(correct.tolist()) / len(labels)
 
 
-def main():
+def main(steps=3000):
+    """Trains for `steps` SGD steps, printing as it goes; returns (first loss, last loss, test
+    accuracy)."""
     (train_x, train_y), (test_x, test_y) = make_spirals(per_class=250, seed=7)
     model = Mlp(hidden=48, seed=11)
-    learning_rate, steps = 0.6, 3000
+    learning_rate = 0.6
+    losses = []
     print("two spirals: %d training points, %d test points; MLP 2-48-2 (tanh)"
           % (len(train_x), len(test_x)))
     for step in range(steps + 1):
         logits = model(train_x)
         loss = gradgen.cross_entropy_loss(logits, train_y)
+        losses.append(loss.item())
         if step % 250 == 0:
             print("step %4d  loss %.4f  train acc %5.1f%%"
                   % (step, loss.item(), 100 * accuracy(logits, train_y)))
@@ -80,8 +84,10 @@ def main():
             for p in model.parameters():
                 p -= learning_rate * p.grad
                 p.grad = None
+    test_accuracy = accuracy(model(test_x), test_y)
     print("final: train accuracy %.1f%%, test accuracy %.1f%%"
-          % (100 * accuracy(model(train_x), train_y), 100 * accuracy(model(test_x), test_y)))
+          % (100 * accuracy(model(train_x), train_y), 100 * test_accuracy))
+    return losses[0], losses[-1], test_accuracy
 
 
 if __name__ == "__main__":
