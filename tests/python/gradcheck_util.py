@@ -57,8 +57,8 @@ def gradcheck(
     inputs: Sequence[gradgen.Tensor],
     *,
     eps: float = 1e-6,
-    atol: float = 1e-5,
-    rtol: float = 1e-3,
+    atol: float = 1e-6,
+    rtol: float = 1e-5,
     seed: int = 0,
     trials: int = 2,
 ) -> None:
