@@ -178,6 +178,9 @@ class DifferentiabilityInfo:
     # Saved members that `wrap_opt_if` keeps only on a condition: (member name, conditions), in
     # first-use order; the member is saved when any of its conditions holds.
     wrap_opt_if: Tuple[Tuple[str, Tuple[Condition, ...]], ...] = ()
+    # Whether the op is a `_foreach_*` op: its formulas are per list element (`grads[i]`,
+    # `self[i]`), and apply() runs each one for every element.
+    foreach: bool = False
 
     @property
     def saved_member_names(self) -> List[str]:
@@ -208,7 +211,9 @@ def match_infos(
     infos: Dict[FunctionSchema, Dict[str, DifferentiabilityInfo]],
 ) -> Dict[str, Optional[DifferentiabilityInfo]]:
     """The formulas each declaration uses (by its schema string): its own entry, else (for an
-    in-place variant) the out-of-place op's entry with the same signature. Default dispatch only."""
+    in-place variant) the out-of-place op's entry with the same signature. Default dispatch only.
+    An in-place `_foreach_*` op does not take its out-of-place op's (per-element) formulas: as in
+    PyTorch, it would record a node per element, which gradgen's wrappers do not do."""
     by_schema: Dict[str, DifferentiabilityInfo] = {}
     by_base: Dict[str, List[Tuple[FunctionSchema, DifferentiabilityInfo]]] = {}
     for schema, per_key in infos.items():
@@ -219,7 +224,7 @@ def match_infos(
     for f in functions:
         key = str(f.func)
         info = by_schema.get(key)
-        if info is None and f.func.kind() is SchemaKind.inplace:
+        if info is None and f.func.kind() is SchemaKind.inplace and not f.func.name.name.base.startswith("_foreach_"):
             candidates = by_base.get(f.func.name.name.base, [])
             if candidates:
                 sig = f.func.signature()
