@@ -34,6 +34,7 @@ __all__ = [
     "ForwardDerivative",
     "DifferentiabilityInfo",
     "WrapperKind",
+    "formula_output_names",
     "is_composite_implicit",
     "match_infos",
     "wrapper_kind",
@@ -188,6 +189,12 @@ class DifferentiabilityInfo:
         names = {s.member for s in self.all_saved_inputs + self.all_saved_outputs}
         names |= {f"{a.name}_size_" for a in self.args_with_derivatives if cpp.is_tensor_list(a.type)}
         return sorted(names)
+
+
+def formula_output_names(func: FunctionSchema) -> List[str]:
+    """What formulas call the outputs: the wrapper's names for them (names_of_returns), except
+    that an in-place op's output (`self` there) is `result`, as in the out-of-place op."""
+    return ["result" if n == "self" else n for n in func.names_of_returns()]
 
 
 # ---------------------------------------------------------------------------------------------

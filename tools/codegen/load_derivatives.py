@@ -34,6 +34,7 @@ from tools.codegen.autograd_info import (
     ForwardDerivative,
     SavedAttribute,
     SavedFact,
+    formula_output_names,
     is_composite_implicit,
 )
 from tools.codegen.errors import Location, SpecError, SchemaParseError
@@ -488,7 +489,7 @@ def _set_up(
         for r, diff in zip(func.returns, differentiability)
         if diff and r.name is not None and r.type.is_tensor_like()
     )
-    output_vars = [("result" if n == "self" else n, r.type) for n, r in zip(func.names_of_returns(), func.returns)]
+    output_vars = list(zip(formula_output_names(func), (r.type for r in func.returns)))
     backward, forward_formulas, non_differentiable = _split_formulas(func, section, output_vars)
     derivatives = [
         _create_derivative(func, fm.text, fm.names, available_named_gradients, output_vars, fm.value_loc)
@@ -886,7 +887,7 @@ def _foreach_info(f: NativeFunction, ref_schema: FunctionSchema, ref: Differenti
     # Whole identifiers only, not members or qualified names (`x.grad`, `at::result`).
     words = "|".join(re.escape(k) for k in sorted(substitutions, key=len, reverse=True))
     ident = re.compile(rf"(?<![\w.>:])({words})(?!\w)")
-    output_vars = [("result" if n == "self" else n, r.type) for n, r in zip(func.names_of_returns(), func.returns)]
+    output_vars = list(zip(formula_output_names(func), (r.type for r in func.returns)))
     derivatives = []
     for d in ref.derivatives:
         formula = ident.sub(lambda m: substitutions[m.group(1)], d.original_formula)
