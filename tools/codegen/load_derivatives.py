@@ -721,36 +721,10 @@ def _forward_derivatives(
     all_arg_names: Sequence[str],
 ) -> List[ForwardDerivative]:
     out: List[ForwardDerivative] = []
-    ret_by_name = {r.name: r for r in func.returns if r.name}
     for fm in raw:
         formula, names, loc = fm.text, fm.names, fm.value_loc
-        var_types: List[Type] = []
-        for n in names:
-            if n in ret_by_name:
-                var_types.append(ret_by_name[n].type)
-            elif n == "result" and len(func.returns) == 1:
-                var_types.append(func.returns[0].type)
-            elif re.match(r"^result(\d+)$", n) and int(n[6:]) < len(func.returns):
-                var_types.append(func.returns[int(n[6:])].type)
-            else:
-                raise SpecError(f"forward formula for '{n}', which is not an output of {func.name}", loc)
-
-        def required(text: str, postfix: str) -> Tuple[str, ...]:
-            found = []
-            for a in args_with_derivatives:
-                if cpp.is_tensor_list(a.type):
-                    continue
-                if _uses(a.name, text):
-                    raise SpecError(
-                        f"the forward formula for {defn_name} uses the bare name '{a.name}', which is "
-                        f"ambiguous: write {a.name}_p for its value or {a.name}_t for its tangent",
-                        loc,
-                    )
-                if _uses(a.name + postfix, text):
-                    found.append(a.name)
-            return tuple(found)
-
-        tangents = None
+        var_types = _forward_output_types(func, names, loc)
+        tangents: Optional[Tuple[str, ...]] = None
         if formula == "auto_element_wise":
             if len(args_with_derivatives) != 1 or len(raw) > 1 or len(names) > 1:
                 raise SpecError(
@@ -759,11 +733,7 @@ def _forward_derivatives(
                 )
             if len(derivatives) != 1:
                 raise SpecError(f"auto_element_wise for {defn_name} needs the backward formula of its input", loc)
-            inp = args_with_derivatives[0].name
-            fw = re.sub(IDENT_REGEX.format("grad"), lambda m: f"{m.group(1)}{inp}_t.conj(){m.group(2)}", derivatives[0].original_formula)
-            for a in args_with_derivatives:
-                fw = re.sub(IDENT_REGEX.format(a.name), lambda m, n=a.name: f"{m.group(1)}{n}_p{m.group(2)}", fw)
-            formula = f"({fw}).conj()"
+            formula = _auto_element_wise(derivatives[0], args_with_derivatives)
             tangents = tuple(all_arg_names)
         elif formula == "auto_linear":
             if len(raw) > 1 or len(names) > 1:
@@ -771,13 +741,58 @@ def _forward_derivatives(
             if not args_with_derivatives:
                 raise SpecError(f"auto_linear for {defn_name} needs at least one differentiable input", loc)
             diff = {a.name for a in args_with_derivatives}
-            new_args = [n + "_t" if n in diff else n for n in all_arg_names]
-            formula = f"{defn_name}({', '.join(new_args)})"
+            formula = f"{defn_name}({', '.join(n + '_t' if n in diff else n for n in all_arg_names)})"
             tangents = tuple(a.name for a in args_with_derivatives)
         if tangents is None:
-            tangents = required(formula, "_t")
-        out.append(ForwardDerivative(formula, names, tuple(var_types), tangents, required(formula, "_p"), loc))
+            tangents = _required_inputs(formula, "_t", args_with_derivatives, defn_name, loc)
+        primals = _required_inputs(formula, "_p", args_with_derivatives, defn_name, loc)
+        out.append(ForwardDerivative(formula, names, var_types, tangents, primals, loc))
     return out
+
+
+def _forward_output_types(func: FunctionSchema, names: Sequence[str], loc: Location) -> Tuple[Type, ...]:
+    """The types of the outputs a forward formula defines (`values`, `result`, `result1`)."""
+    ret_by_name = {r.name: r for r in func.returns if r.name}
+    types: List[Type] = []
+    for n in names:
+        if n in ret_by_name:
+            types.append(ret_by_name[n].type)
+        elif n == "result" and len(func.returns) == 1:
+            types.append(func.returns[0].type)
+        elif re.match(r"^result(\d+)$", n) and int(n[6:]) < len(func.returns):
+            types.append(func.returns[int(n[6:])].type)
+        else:
+            raise SpecError(f"forward formula for '{n}', which is not an output of {func.name}", loc)
+    return tuple(types)
+
+
+def _required_inputs(
+    text: str, postfix: str, args_with_derivatives: Sequence[Argument], defn_name: str, loc: Location
+) -> Tuple[str, ...]:
+    """The Tensor inputs whose `<name><postfix>` (`_t` tangent, `_p` primal) a forward formula reads."""
+    found = []
+    for a in args_with_derivatives:
+        if cpp.is_tensor_list(a.type):
+            continue
+        if _uses(a.name, text):
+            raise SpecError(
+                f"the forward formula for {defn_name} uses the bare name '{a.name}', which is "
+                f"ambiguous: write {a.name}_p for its value or {a.name}_t for its tangent",
+                loc,
+            )
+        if _uses(a.name + postfix, text):
+            found.append(a.name)
+    return tuple(found)
+
+
+def _auto_element_wise(d: Derivative, args_with_derivatives: Sequence[Argument]) -> str:
+    """PyTorch's expansion of `auto_element_wise`: the backward formula with `grad` replaced by
+    the input's conjugate tangent and inputs by their primals, conjugated."""
+    inp = args_with_derivatives[0].name
+    fw = re.sub(IDENT_REGEX.format("grad"), lambda m: f"{m.group(1)}{inp}_t.conj(){m.group(2)}", d.original_formula)
+    for a in args_with_derivatives:
+        fw = re.sub(IDENT_REGEX.format(a.name), lambda m, n=a.name: f"{m.group(1)}{n}_p{m.group(2)}", fw)
+    return f"({fw}).conj()"
 
 
 # Declarations that are views get a `{view}_copy` twin; PyTorch derives the twin's formula from
