@@ -875,18 +875,18 @@ def _add_foreach_infos(
 ) -> None:
     """Gives every functional `_foreach_*` op without an entry the Default formulas of its
     reference op (the first, in file order, that `_is_reference_for_foreach`), per element."""
-    functional = {
-        schema.signature(strip_default=True): per_key
-        for schema, per_key in infos.items()
-        if schema.kind() is SchemaKind.functional
-    }
+    # Candidates by base name, in file order; signatures (costly) only for those compared.
+    functional: Dict[str, List[Tuple[FunctionSchema, Dict[str, DifferentiabilityInfo]]]] = defaultdict(list)
+    for schema, per_key in infos.items():
+        if schema.kind() is SchemaKind.functional:
+            functional[schema.name.name.base].append((schema, per_key))
     for f in functions:
-        if not f.func.name.name.base.startswith("_foreach_") or f.func.kind() is not SchemaKind.functional:
+        base = f.func.name.name.base
+        if not base.startswith("_foreach_") or f.func.kind() is not SchemaKind.functional or f.func in infos:
             continue
-        if f.func in infos:
-            continue
-        for ref_schema, per_key in functional.items():
+        for schema, per_key in functional.get(base[len("_foreach_") :], []):
             ref = per_key.get("Default")
+            ref_schema = schema.signature(strip_default=True)
             if ref is not None and ref.op is not None and _is_reference_for_foreach(f, ref_schema):
                 infos[f.func] = {"Default": _foreach_info(f, ref_schema, ref)}
                 break
