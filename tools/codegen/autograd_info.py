@@ -4,7 +4,8 @@ load_derivatives.py reads derivatives.yaml into these types; gen_autograd_functi
 gen_variable_type.py print them. Every fact an emitter needs is a field here (which inputs get a
 gradient, which outputs get history, what the node saves and from which variable, whether a
 formula reads `grad`, `grad_input_mask` or `retain_variables`, when a `wrap_opt_if` value is
-saved), so no emitter reads formula text or raises a SpecError. As torchgen/api/autograd.py in
+saved, whether formulas run per element of `_foreach_*` lists), so no emitter reads formula text
+or raises a SpecError. As torchgen/api/autograd.py in
 PyTorch, which the loader and the emitters share the same way.
 
 The analysis passes that need the declarations too live here: `match_infos` (which formulas each
