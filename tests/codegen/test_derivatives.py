@@ -464,3 +464,40 @@ def test_headers_use_using_declarations_not_using_namespace(specs, namespace, sh
     else:
         assert "using ::gradgen::Scalar;\nusing ::gradgen::Tensor;\nusing ::gradgen::TensorList;\n" in api
         assert "using ::gradgen::Scalar;" in files["NativeFunctions.h"]
+
+
+FOREACH_DECLS = """\
+- func: mul.Scalar(Tensor self, Scalar other) -> Tensor
+- func: mul.Tensor(Tensor self, Tensor other) -> Tensor
+- func: _foreach_mul.Scalar(Tensor[] self, Scalar scalar) -> Tensor[]
+- func: _foreach_mul.List(Tensor[] self, Tensor[] other) -> Tensor[]
+- func: _foreach_mul_.List(Tensor(a!)[] self, Tensor[] other) -> ()
+"""
+FOREACH_DERIVS = """\
+- name: mul.Tensor(Tensor self, Tensor other) -> Tensor
+  self: mul_tensor_backward(grad, other, self.scalar_type())
+  other: mul_tensor_backward(grad, self, other.scalar_type())
+- name: mul.Scalar(Tensor self, Scalar other) -> Tensor
+  self: mul_tensor_backward(grad, other, self.scalar_type())
+"""
+
+
+def test_foreach_ops_without_entries_take_their_reference_formulas_per_element(specs):
+    files = _gen(specs, FOREACH_DECLS, FOREACH_DERIVS)
+    nodes = _nodes(files)
+    # The reference is the op with the foreach op's argument types (element types for lists);
+    # arguments are renamed by position (mul.Scalar's `other` is `scalar`) and saved whole.
+    assert nodes["ForeachMulBackward0List"] == {
+        "name": "ForeachMulBackward0List",
+        "op": "_foreach_mul.List",
+        "inputs": [{"name": "self", "range": "self_size_"}, {"name": "other", "range": "other_size_"}],
+        "saved": ["other_", "other_size_", "self_", "self_size_"],
+    }
+    assert nodes["ForeachMulBackward1Scalar"]["saved"] == ["scalar", "self_", "self_size_"]
+    cpp = files["Functions.cpp"]
+    assert "// other: mul_tensor_backward(grads[i], self[i], other[i].scalar_type())" in cpp
+    assert "// self: mul_tensor_backward(grads[i], scalar, self[i].scalar_type())" in cpp
+    # An in-place foreach op records no node from the out-of-place one's per-element formulas.
+    vt = files["VariableType.cpp"]
+    inplace = vt[vt.index("void _foreach_mul_(") :]
+    assert "grad_fn" not in inplace[: inplace.index("\n}\n")]

@@ -1,9 +1,10 @@
 """PyTorch 2.14.1's own specs, end to end: every entry accepted, every node PyTorch's codegen makes.
 
-PyTorch's torchgen, run on these two files, generates 650 Backward nodes (613 from the 688
-entries, some of which have several dispatch keys or no differentiable input, plus 37 `_copy`
-twins of view ops). The spot checks below are PyTorch's own generated members, read off its
-Functions.h.
+PyTorch's torchgen, run on these two files, generates 712 Backward nodes: 613 from the 688
+entries (some of which have several dispatch keys or no differentiable input), 37 `_copy` twins
+of view ops, and 62 `_foreach_*` nodes derived from the op each foreach op applies per element
+(torchgen's gen_foreach_derivativeinfo; with the 10 foreach entries of the file, 72 `Foreach*`
+nodes). The spot checks below are PyTorch's own generated members, read off its Functions.h.
 """
 
 from __future__ import annotations
@@ -41,8 +42,9 @@ def nodes(pytorch_output):
 
 
 def test_every_entry_becomes_pytorchs_nodes(nodes):
-    assert len(nodes) == 650
+    assert len(nodes) == 712
     assert sum(1 for n in nodes if n.endswith("_copy")) == 37
+    assert sum(1 for n in nodes if n.startswith("Foreach")) == 72
 
 
 @pytest.mark.parametrize(
@@ -60,6 +62,15 @@ def test_every_entry_becomes_pytorchs_nodes(nodes):
         ("PowBackward2", [("exponent", "1")], ["exponent_", "result_", "self"]),
         ("NestedTensorFromTensorListBackward0", [("list", "list_size_")], ["list_", "list_size_"]),
         ("TransposeBackward0_copy", [("self", "1")], ["dim0", "dim1"]),
+        # Derived foreach nodes: the reference's formulas per element, every input saved whole.
+        ("ForeachAddBackward0List", [("self", "self_size_"), ("other", "other_size_")],
+         ["alpha", "other_", "other_size_", "self_", "self_size_"]),
+        ("ForeachMulBackward0Tensor", [("self", "self_size_"), ("other", "1")], ["other_", "self_", "self_size_"]),
+        ("ForeachLerpBackward0Scalar", [("self", "self_size_"), ("tensors1", "tensors1_size_")],
+         ["self_size_", "tensors1_size_", "weight"]),
+        ("ForeachMaxBackward1", [("self", "self_size_")], ["result_", "self_", "self_size_"]),
+        # A foreach entry of the file.
+        ("ForeachNormBackward0", [("self", "self_size_")], ["ord", "result_", "self_", "self_size_"]),
     ],
 )
 def test_nodes_match_pytorchs(nodes, name, inputs, saved):
@@ -70,7 +81,7 @@ def test_nodes_match_pytorchs(nodes, name, inputs, saved):
 
 def test_manifest_contract_holds_for_every_node(nodes):
     for node in nodes.values():
-        assert re.fullmatch(r"[A-Z][A-Za-z0-9]*Backward(Autograd[A-Za-z]*)?\d+(_copy)?", node["name"]), node["name"]
+        assert re.fullmatch(r"[A-Z][A-Za-z0-9]*Backward(Autograd[A-Za-z]*)?\d+(_copy|[A-Za-z]*)", node["name"]), node["name"]
         assert node["saved"] == sorted(set(node["saved"]))
         for inp in node["inputs"]:
             assert inp["range"] in ("1", inp["name"] + "_size_")
@@ -87,3 +98,13 @@ def test_generated_cpp_is_complete(pytorch_output, nodes):
     api = pytorch_output["VariableType.h"]
     assert api.count(";\n") >= 2585
     assert "Tensor mm(const Tensor& self, const Tensor& mat2);" in api
+
+
+def test_foreach_nodes_run_the_reference_formula_per_element(pytorch_output):
+    functions = "".join(v for k, v in pytorch_output.items() if k.startswith("Functions_") and k.endswith(".cpp"))
+    body = functions[functions.index("variable_list ForeachAddBackward0List::apply") :]
+    body = body[: body.index("\n}\n")]
+    assert "for (size_t i = 0; i < grads.size(); ++i) {" in body
+    assert ("grad_result.emplace_back(grads[i].defined() ? (handle_r_to_c(self[i].scalar_type(), grads[i])) "
+            ": Tensor());") in body
+    assert "any_grad_defined" not in body

@@ -127,4 +127,13 @@ TEST(GoldenTest, CubeSeesRetainVariables) {
   EXPECT_TRUE(gradgen::allclose(x.grad(), gradgen::tensor({24.0})));
 }
 
+TEST(GoldenTest, ForeachFooRunsFoosFormulaOnEachElement) {
+  std::string report;
+  auto fn = [](const std::vector<Tensor>& x) { return golden::_foreach_foo(x); };
+  EXPECT_TRUE(gradcheck(fn, {leaf({0.5, -1.0}), leaf({2.0}), leaf({1.0, 0.0, -0.5})}, 1e-6, 1e-5, 1e-3, &report))
+      << report;
+  std::vector<Tensor> y = golden::_foreach_foo({leaf({1.0})});
+  EXPECT_EQ(y[0].grad_fn()->name(), "ForeachFooBackward0");
+}
+
 }  // namespace

@@ -64,6 +64,12 @@ Tensor cube(const Tensor& self) {
   return gradgen::native::mul(gradgen::native::mul(self, self), self);
 }
 
+std::vector<Tensor> _foreach_foo(gradgen::TensorList self) {
+  std::vector<Tensor> out;
+  for (const Tensor& t : self) out.push_back(gradgen::native::exp(t));
+  return out;
+}
+
 }  // namespace native
 
 namespace helpers {

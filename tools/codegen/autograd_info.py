@@ -4,7 +4,8 @@ load_derivatives.py reads derivatives.yaml into these types; gen_autograd_functi
 gen_variable_type.py print them. Every fact an emitter needs is a field here (which inputs get a
 gradient, which outputs get history, what the node saves and from which variable, whether a
 formula reads `grad`, `grad_input_mask` or `retain_variables`, when a `wrap_opt_if` value is
-saved), so no emitter reads formula text or raises a SpecError. As torchgen/api/autograd.py in
+saved, whether formulas run per element of `_foreach_*` lists), so no emitter reads formula text
+or raises a SpecError. As torchgen/api/autograd.py in
 PyTorch, which the loader and the emitters share the same way.
 
 The analysis passes that need the declarations too live here: `match_infos` (which formulas each
@@ -34,6 +35,7 @@ __all__ = [
     "ForwardDerivative",
     "DifferentiabilityInfo",
     "WrapperKind",
+    "formula_output_names",
     "is_composite_implicit",
     "match_infos",
     "wrapper_kind",
@@ -178,6 +180,9 @@ class DifferentiabilityInfo:
     # Saved members that `wrap_opt_if` keeps only on a condition: (member name, conditions), in
     # first-use order; the member is saved when any of its conditions holds.
     wrap_opt_if: Tuple[Tuple[str, Tuple[Condition, ...]], ...] = ()
+    # Whether the op is a `_foreach_*` op: its formulas are per list element (`grads[i]`,
+    # `self[i]`), and apply() runs each one for every element.
+    foreach: bool = False
 
     @property
     def saved_member_names(self) -> List[str]:
@@ -185,6 +190,12 @@ class DifferentiabilityInfo:
         names = {s.member for s in self.all_saved_inputs + self.all_saved_outputs}
         names |= {f"{a.name}_size_" for a in self.args_with_derivatives if cpp.is_tensor_list(a.type)}
         return sorted(names)
+
+
+def formula_output_names(func: FunctionSchema) -> List[str]:
+    """What formulas call the outputs: the wrapper's names for them (names_of_returns), except
+    that an in-place op's output (`self` there) is `result`, as in the out-of-place op."""
+    return ["result" if n == "self" else n for n in func.names_of_returns()]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -208,7 +219,9 @@ def match_infos(
     infos: Dict[FunctionSchema, Dict[str, DifferentiabilityInfo]],
 ) -> Dict[str, Optional[DifferentiabilityInfo]]:
     """The formulas each declaration uses (by its schema string): its own entry, else (for an
-    in-place variant) the out-of-place op's entry with the same signature. Default dispatch only."""
+    in-place variant) the out-of-place op's entry with the same signature. Default dispatch only.
+    An in-place `_foreach_*` op does not take its out-of-place op's (per-element) formulas: as in
+    PyTorch, it would record a node per element, which gradgen's wrappers do not do."""
     by_schema: Dict[str, DifferentiabilityInfo] = {}
     by_base: Dict[str, List[Tuple[FunctionSchema, DifferentiabilityInfo]]] = {}
     for schema, per_key in infos.items():
@@ -219,7 +232,7 @@ def match_infos(
     for f in functions:
         key = str(f.func)
         info = by_schema.get(key)
-        if info is None and f.func.kind() is SchemaKind.inplace:
+        if info is None and f.func.kind() is SchemaKind.inplace and not f.func.name.name.base.startswith("_foreach_"):
             candidates = by_base.get(f.func.name.name.base, [])
             if candidates:
                 sig = f.func.signature()

@@ -56,6 +56,9 @@ class FormulaCode:
     empty: str
     # Whether it reads `grad_input_mask` (then apply() builds it).
     uses_grad_input_mask: bool
+    # Whether it is a `_foreach_*` op's per-element formula of one Tensor[] input (`grads[i]`,
+    # `self[i]`): apply() runs it for each element i.
+    foreach: bool = False
 
 
 @dataclass(frozen=True)
@@ -100,6 +103,7 @@ def _formula_code(d: Derivative, info: DifferentiabilityInfo) -> FormulaCode:
         formula=d.formula,
         empty="std::vector<Tensor>()" if is_list else "Tensor()",
         uses_grad_input_mask=d.uses_grad_input_mask,
+        foreach=info.foreach and len(d.var_names) == 1,
     )
 
 
@@ -117,7 +121,7 @@ def node_code(info: DifferentiabilityInfo) -> NodeCode:
         ],
         uses_grad=info.uses_grad,
         named_gradients=[(n, info.available_named_gradients.index(n)) for n in sorted(info.used_named_gradients)],
-        any_grad_defined=any(len(d.var_names) == 1 for d in info.derivatives),
+        any_grad_defined=any(len(d.var_names) == 1 for d in info.derivatives) and not info.foreach,
         formulas=[_formula_code(d, info) for d in info.derivatives],
     )
 

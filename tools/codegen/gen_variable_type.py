@@ -23,6 +23,7 @@ from tools.codegen.autograd_info import (
     DifferentiabilityInfo,
     SavedAttribute,
     WrapperKind,
+    formula_output_names,
 )
 from tools.codegen.load_native_functions import NativeFunction
 from tools.codegen.model import Argument, FunctionSchema, SchemaKind
@@ -243,9 +244,8 @@ def _node_recording(f: NativeFunction, info: DifferentiabilityInfo) -> NodeRecor
         )
         for var in info.all_saved_inputs
     ]
-    # Formulas call the outputs `result` (one) / `result0`.. or their names; the wrapper's locals
-    # are those names, except an in-place op's output, which is `self`.
-    local_of = {("result" if n == "self" else n): n for n in ret_names}
+    # What formulas call each output -> the wrapper's local (an in-place op's `result` is `self`).
+    local_of = dict(zip(formula_output_names(func), ret_names))
     saved_outputs = [
         SavedValue(var.member, _save_output_expr(var, local_of.get(var.source, var.source)))
         for var in info.all_saved_outputs

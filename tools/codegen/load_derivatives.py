@@ -34,11 +34,12 @@ from tools.codegen.autograd_info import (
     ForwardDerivative,
     SavedAttribute,
     SavedFact,
+    formula_output_names,
     is_composite_implicit,
 )
 from tools.codegen.errors import Location, SpecError, SchemaParseError
 from tools.codegen.load_native_functions import NativeFunction
-from tools.codegen.model import Argument, FunctionSchema, Type, is_cpp_identifier
+from tools.codegen.model import Argument, FunctionSchema, ListType, SchemaKind, Type, is_cpp_identifier
 from tools.codegen.yaml_loader import Node, Seq, load_yaml
 
 # `(^|\W)NAME($|\W)`: NAME used as a whole identifier.
@@ -172,14 +173,16 @@ def saved_variables(
     var_names: Tuple[str, ...],
     is_output: bool,
     loc: Location,
+    facts: bool = True,
 ) -> Tuple[str, Tuple[SavedAttribute, ...]]:
-    """Rewrites `formula` to read members instead of `variables`, and says which members."""
+    """Rewrites `formula` to read members instead of `variables`, and says which members.
+    Without `facts`, variables are only ever saved whole (a foreach op's per-element formulas)."""
     saved: List[SavedAttribute] = []
     for name, typ in variables:
         # Cheap: a substring test rules out nearly every variable before any regex runs.
         if name not in formula:
             continue
-        for i, rewrite in enumerate(_REPLACEMENTS):
+        for i, rewrite in enumerate(_REPLACEMENTS if facts else ()):
             if _REPLACEMENT_KEYS[i] not in formula:
                 continue
             regex = _compiled(i, name)
@@ -486,7 +489,7 @@ def _set_up(
         for r, diff in zip(func.returns, differentiability)
         if diff and r.name is not None and r.type.is_tensor_like()
     )
-    output_vars = [("result" if n == "self" else n, r.type) for n, r in zip(func.names_of_returns(), func.returns)]
+    output_vars = list(zip(formula_output_names(func), (r.type for r in func.returns)))
     backward, forward_formulas, non_differentiable = _split_formulas(func, section, output_vars)
     derivatives = [
         _create_derivative(func, fm.text, fm.names, available_named_gradients, output_vars, fm.value_loc)
@@ -580,6 +583,7 @@ def _with_facts(info: DifferentiabilityInfo) -> DifferentiabilityInfo:
             if cpp.is_tensor_list(a.type) and f"{a.name}_size_" not in saved_names
         ),
         wrap_opt_if=_wrap_opt_if_conditions(info.derivatives, info.args_with_derivatives),
+        foreach=info.name.startswith("_foreach_"),
     )
 
 
@@ -638,6 +642,7 @@ def _create_derivative(
     available_named_gradients: Sequence[str],
     output_vars: Sequence[Tuple[str, Type]],
     loc: Location,
+    facts: bool = True,
 ) -> Derivative:
     original = formula
     for i in used_gradient_indices(formula):
@@ -648,8 +653,8 @@ def _create_derivative(
                 loc,
             )
     inputs = [(a.name, a.type) for a in func.arguments.flat_all]
-    formula, saved_inputs = saved_variables(formula, inputs, var_names, False, loc)
-    formula, saved_outputs = saved_variables(formula, output_vars, var_names, True, loc)
+    formula, saved_inputs = saved_variables(formula, inputs, var_names, False, loc, facts)
+    formula, saved_outputs = saved_variables(formula, output_vars, var_names, True, loc, facts)
     named = frozenset(n for n in available_named_gradients if n in formula and _uses(n, formula))
     if len(var_names) == 1 and _NOT_IMPLEMENTED.match(formula):
         arg = next(a for a in func.arguments.flat_all if a.name == var_names[0])
@@ -716,36 +721,10 @@ def _forward_derivatives(
     all_arg_names: Sequence[str],
 ) -> List[ForwardDerivative]:
     out: List[ForwardDerivative] = []
-    ret_by_name = {r.name: r for r in func.returns if r.name}
     for fm in raw:
         formula, names, loc = fm.text, fm.names, fm.value_loc
-        var_types: List[Type] = []
-        for n in names:
-            if n in ret_by_name:
-                var_types.append(ret_by_name[n].type)
-            elif n == "result" and len(func.returns) == 1:
-                var_types.append(func.returns[0].type)
-            elif re.match(r"^result(\d+)$", n) and int(n[6:]) < len(func.returns):
-                var_types.append(func.returns[int(n[6:])].type)
-            else:
-                raise SpecError(f"forward formula for '{n}', which is not an output of {func.name}", loc)
-
-        def required(text: str, postfix: str) -> Tuple[str, ...]:
-            found = []
-            for a in args_with_derivatives:
-                if cpp.is_tensor_list(a.type):
-                    continue
-                if _uses(a.name, text):
-                    raise SpecError(
-                        f"the forward formula for {defn_name} uses the bare name '{a.name}', which is "
-                        f"ambiguous: write {a.name}_p for its value or {a.name}_t for its tangent",
-                        loc,
-                    )
-                if _uses(a.name + postfix, text):
-                    found.append(a.name)
-            return tuple(found)
-
-        tangents = None
+        var_types = _forward_output_types(func, names, loc)
+        tangents: Optional[Tuple[str, ...]] = None
         if formula == "auto_element_wise":
             if len(args_with_derivatives) != 1 or len(raw) > 1 or len(names) > 1:
                 raise SpecError(
@@ -754,11 +733,7 @@ def _forward_derivatives(
                 )
             if len(derivatives) != 1:
                 raise SpecError(f"auto_element_wise for {defn_name} needs the backward formula of its input", loc)
-            inp = args_with_derivatives[0].name
-            fw = re.sub(IDENT_REGEX.format("grad"), lambda m: f"{m.group(1)}{inp}_t.conj(){m.group(2)}", derivatives[0].original_formula)
-            for a in args_with_derivatives:
-                fw = re.sub(IDENT_REGEX.format(a.name), lambda m, n=a.name: f"{m.group(1)}{n}_p{m.group(2)}", fw)
-            formula = f"({fw}).conj()"
+            formula = _auto_element_wise(derivatives[0], args_with_derivatives)
             tangents = tuple(all_arg_names)
         elif formula == "auto_linear":
             if len(raw) > 1 or len(names) > 1:
@@ -766,13 +741,58 @@ def _forward_derivatives(
             if not args_with_derivatives:
                 raise SpecError(f"auto_linear for {defn_name} needs at least one differentiable input", loc)
             diff = {a.name for a in args_with_derivatives}
-            new_args = [n + "_t" if n in diff else n for n in all_arg_names]
-            formula = f"{defn_name}({', '.join(new_args)})"
+            formula = f"{defn_name}({', '.join(n + '_t' if n in diff else n for n in all_arg_names)})"
             tangents = tuple(a.name for a in args_with_derivatives)
         if tangents is None:
-            tangents = required(formula, "_t")
-        out.append(ForwardDerivative(formula, names, tuple(var_types), tangents, required(formula, "_p"), loc))
+            tangents = _required_inputs(formula, "_t", args_with_derivatives, defn_name, loc)
+        primals = _required_inputs(formula, "_p", args_with_derivatives, defn_name, loc)
+        out.append(ForwardDerivative(formula, names, var_types, tangents, primals, loc))
     return out
+
+
+def _forward_output_types(func: FunctionSchema, names: Sequence[str], loc: Location) -> Tuple[Type, ...]:
+    """The types of the outputs a forward formula defines (`values`, `result`, `result1`)."""
+    ret_by_name = {r.name: r for r in func.returns if r.name}
+    types: List[Type] = []
+    for n in names:
+        if n in ret_by_name:
+            types.append(ret_by_name[n].type)
+        elif n == "result" and len(func.returns) == 1:
+            types.append(func.returns[0].type)
+        elif re.match(r"^result(\d+)$", n) and int(n[6:]) < len(func.returns):
+            types.append(func.returns[int(n[6:])].type)
+        else:
+            raise SpecError(f"forward formula for '{n}', which is not an output of {func.name}", loc)
+    return tuple(types)
+
+
+def _required_inputs(
+    text: str, postfix: str, args_with_derivatives: Sequence[Argument], defn_name: str, loc: Location
+) -> Tuple[str, ...]:
+    """The Tensor inputs whose `<name><postfix>` (`_t` tangent, `_p` primal) a forward formula reads."""
+    found = []
+    for a in args_with_derivatives:
+        if cpp.is_tensor_list(a.type):
+            continue
+        if _uses(a.name, text):
+            raise SpecError(
+                f"the forward formula for {defn_name} uses the bare name '{a.name}', which is "
+                f"ambiguous: write {a.name}_p for its value or {a.name}_t for its tangent",
+                loc,
+            )
+        if _uses(a.name + postfix, text):
+            found.append(a.name)
+    return tuple(found)
+
+
+def _auto_element_wise(d: Derivative, args_with_derivatives: Sequence[Argument]) -> str:
+    """PyTorch's expansion of `auto_element_wise`: the backward formula with `grad` replaced by
+    the input's conjugate tangent and inputs by their primals, conjugated."""
+    inp = args_with_derivatives[0].name
+    fw = re.sub(IDENT_REGEX.format("grad"), lambda m: f"{m.group(1)}{inp}_t.conj(){m.group(2)}", d.original_formula)
+    for a in args_with_derivatives:
+        fw = re.sub(IDENT_REGEX.format(a.name), lambda m, n=a.name: f"{m.group(1)}{n}_p{m.group(2)}", fw)
+    return f"({fw}).conj()"
 
 
 # Declarations that are views get a `{view}_copy` twin; PyTorch derives the twin's formula from
@@ -825,6 +845,91 @@ def _add_view_copy_infos(
         infos.setdefault(k, v)
 
 
+# ---------------------------------------------------------------------------------------------
+# Foreach ops: formulas derived from the op each one applies to every list element
+# ---------------------------------------------------------------------------------------------
+
+# As torchgen (torchgen/api/autograd.py, gen_foreach_derivativeinfo): `_foreach_add.List` without
+# an entry of its own takes add.Tensor's formulas, applied to element i of each list.
+# These foreach ops name their reference's overload differently (the reference has `alpha`).
+_FOREACH_SKIP_ARGUMENT_COUNT = frozenset(
+    ["_foreach_add.Scalar", "_foreach_add.ScalarList", "_foreach_sub.Scalar", "_foreach_sub.ScalarList"]
+)
+
+
+def _is_reference_for_foreach(f: NativeFunction, ref: FunctionSchema) -> bool:
+    """Whether functional op `ref` is what foreach op `f` applies to each element: same base
+    name, same number of (non-out) arguments, each of the reference's types being the foreach
+    argument's type or its list's element type."""
+    func = f.func
+    if func.name.name.base[len("_foreach_") :] != ref.name.name.base or ref.name.name.inplace:
+        return False
+    args, ref_args = func.arguments.flat_non_out, ref.arguments.flat_non_out
+    if str(func.name) not in _FOREACH_SKIP_ARGUMENT_COUNT and len(args) != len(ref_args):
+        return False
+    return all(r.type in (a.type, getattr(a.type, "elem", None)) for a, r in zip(args, ref_args))
+
+
+def _add_foreach_infos(
+    infos: Dict[FunctionSchema, Dict[str, DifferentiabilityInfo]], functions: Sequence[NativeFunction]
+) -> None:
+    """Gives every functional `_foreach_*` op without an entry the Default formulas of its
+    reference op (the first, in file order, that `_is_reference_for_foreach`), per element."""
+    # Candidates by base name, in file order; signatures (costly) only for those compared.
+    functional: Dict[str, List[Tuple[FunctionSchema, Dict[str, DifferentiabilityInfo]]]] = defaultdict(list)
+    for schema, per_key in infos.items():
+        if schema.kind() is SchemaKind.functional:
+            functional[schema.name.name.base].append((schema, per_key))
+    for f in functions:
+        base = f.func.name.name.base
+        if not base.startswith("_foreach_") or f.func.kind() is not SchemaKind.functional or f.func in infos:
+            continue
+        for schema, per_key in functional.get(base[len("_foreach_") :], []):
+            ref = per_key.get("Default")
+            ref_schema = schema.signature(strip_default=True)
+            if ref is not None and ref.op is not None and _is_reference_for_foreach(f, ref_schema):
+                infos[f.func] = {"Default": _foreach_info(f, ref_schema, ref)}
+                break
+
+
+def _foreach_info(f: NativeFunction, ref_schema: FunctionSchema, ref: DifferentiabilityInfo) -> DifferentiabilityInfo:
+    func = f.func
+    # Each reference argument is the foreach argument at its position; a list's element is `x[i]`.
+    pairs = list(zip(func.arguments.flat_non_out, ref_schema.arguments.flat_non_out))
+    renamed = {r.name: a.name for a, r in pairs}
+    substitutions = {r.name: a.name + "[i]" if isinstance(a.type, ListType) else a.name for a, r in pairs}
+    substitutions.update(grad="grads[i]", result="result[i]")
+    # Whole identifiers only, not members or qualified names (`x.grad`, `at::result`).
+    words = "|".join(re.escape(k) for k in sorted(substitutions, key=len, reverse=True))
+    ident = re.compile(rf"(?<![\w.>:])({words})(?!\w)")
+    output_vars = list(zip(formula_output_names(func), (r.type for r in func.returns)))
+    derivatives = []
+    for d in ref.derivatives:
+        formula = ident.sub(lambda m: substitutions[m.group(1)], d.original_formula)
+        names = tuple(renamed[n] for n in d.var_names)
+        # As torchgen, the arguments are saved whole: `self[i].sizes()` is no fact of `self`.
+        derivatives.append(_create_derivative(func, formula, names, (), output_vars, d.loc, facts=False))
+    with_derivatives = {n for d in derivatives for n in d.var_names}
+    info = DifferentiabilityInfo(
+        name=func.name.name.base,
+        func=f,
+        op=f"Foreach{ref.op}{func.name.overload_name}",
+        dispatch_key="Default",
+        derivatives=tuple(derivatives),
+        forward_derivatives=(),
+        all_saved_inputs=_dedup([v for d in derivatives for v in d.saved_inputs]),
+        all_saved_outputs=_dedup([v for d in derivatives for v in d.saved_outputs]),
+        available_named_gradients=(),
+        used_named_gradients=frozenset(),
+        args_with_derivatives=tuple(a for a in func.arguments.flat_non_out if a.name in with_derivatives),
+        non_differentiable_arg_names=(),
+        output_differentiability=None,
+        output_differentiability_conditions=None,
+        loc=ref.loc,
+    )
+    return _with_facts(info)
+
+
 def load_derivatives(
     path: str,
     functions: Sequence[NativeFunction],
@@ -858,4 +963,5 @@ def load_derivatives(
             )
         infos[canonical.func] = per_key
     _add_view_copy_infos(infos, functions, set(infos))
+    _add_foreach_infos(infos, functions)
     return infos

@@ -135,6 +135,23 @@ variable_list CubeBackward0::apply(variable_list&& grads) {
   return grad_inputs;
 }
 
+variable_list ForeachFooBackward0::apply(variable_list&& grads) {
+  IndexRangeGenerator gen;
+  auto self_ix = gen.range(self_size_);
+  variable_list grad_inputs(gen.size());
+  auto result = unpack_list(result_, result_released_, this, "result");
+  // self: foo_backward(grads[i], result[i].sizes(), result[i])
+  if (should_compute_output({ self_ix })) {
+    std::vector<Tensor> grad_result;
+    grad_result.reserve(grads.size());
+    for (size_t i = 0; i < grads.size(); ++i) {
+      grad_result.emplace_back(grads[i].defined() ? (foo_backward(grads[i], result[i].sizes(), result[i])) : Tensor());
+    }
+    copy_range(grad_inputs, self_ix, grad_result);
+  }
+  return grad_inputs;
+}
+
 }  // namespace generated
 }  // namespace autograd
 }  // namespace golden

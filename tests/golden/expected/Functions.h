@@ -110,6 +110,19 @@ struct CubeBackward0 : public Node {
   SavedVariable self_;
 };
 
+// _foreach_foo(Tensor[] self) -> Tensor[]
+struct ForeachFooBackward0 : public Node {
+  variable_list apply(variable_list&& grads) override;
+  std::string name() const override { return "ForeachFooBackward0"; }
+  void release_variables() override {
+    result_.clear();
+    result_released_ = true;
+  }
+  std::vector<SavedVariable> result_;
+  bool result_released_ = false;
+  size_t self_size_ = 0;
+};
+
 }  // namespace generated
 }  // namespace autograd
 }  // namespace golden

@@ -27,5 +27,6 @@ Tensor prod_all(TensorList tensors);
 Tensor maybe_mul(const Tensor& self, const std::optional<Tensor>& weight);
 Tensor mul_pair(const Tensor& self, const Tensor& other);
 Tensor cube(const Tensor& self);
+std::vector<Tensor> _foreach_foo(TensorList self);
 }  // namespace native
 }  // namespace golden

@@ -169,4 +169,22 @@ Tensor cube(const Tensor& self) {
   return result;
 }
 
+// _foreach_foo(Tensor[] self) -> Tensor[]
+std::vector<Tensor> _foreach_foo(TensorList self) {
+  profiler::RecordFunction profile_scope("_foreach_foo");
+  if (tracer::is_tracing()) tracer::record_op("_foreach_foo");
+  std::shared_ptr<ForeachFooBackward0> grad_fn;
+  if (compute_requires_grad(self)) {
+    grad_fn = std::make_shared<ForeachFooBackward0>();
+    grad_fn->set_next_edges(collect_next_edges(self));
+    grad_fn->self_size_ = self.size();
+  }
+  std::vector<Tensor> result = native::_foreach_foo(self);
+  if (grad_fn) {
+    set_history(result, grad_fn);
+    grad_fn->result_ = make_saved_variable_list(result, /*is_output=*/true);
+  }
+  return result;
+}
+
 }  // namespace golden

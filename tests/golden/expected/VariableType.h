@@ -26,4 +26,5 @@ Tensor prod_all(TensorList tensors);
 Tensor maybe_mul(const Tensor& self, const std::optional<Tensor>& weight = std::nullopt);
 Tensor mul_pair(const Tensor& self, const Tensor& other);
 Tensor cube(const Tensor& self);
+std::vector<Tensor> _foreach_foo(TensorList self);
 }  // namespace golden

@@ -8,7 +8,16 @@
 % endif
 </%def>\
 <%def name="formula(d)">\
-% if len(d.inputs) == 1:
+% if d.foreach:
+  if (should_compute_output({ ${d.inputs[0]}_ix })) {
+    std::vector<Tensor> grad_result;
+    grad_result.reserve(grads.size());
+    for (size_t i = 0; i < grads.size(); ++i) {
+      grad_result.emplace_back(grads[i].defined() ? (${d.formula}) : Tensor());
+    }
+    copy_range(grad_inputs, ${d.inputs[0]}_ix, grad_result);
+  }
+% elif len(d.inputs) == 1:
   if (should_compute_output({ ${d.inputs[0]}_ix })) {
     auto grad_result = any_grad_defined ? (${d.formula}) : ${d.empty};
     copy_range(grad_inputs, ${d.inputs[0]}_ix, grad_result);
