@@ -1,8 +1,11 @@
 #include "csrc/autograd/accumulate_grad.h"
 
+#include <atomic>
 #include <cstdint>
 #include <limits>
+#include <mutex>
 #include <stdexcept>
+#include <thread>
 
 #include "csrc/autograd/basic_ops.h"
 #include "csrc/autograd/grad_mode.h"
@@ -11,6 +14,49 @@
 namespace gradgen {
 namespace autograd {
 
+// Note [Accumulating from several threads]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// Two things are shared when graphs on different threads use one leaf:
+//  - the leaf's AccumulateGrad node, which both engines run: apply() holds the
+//    node's mutex while it reads and updates .grad (the engine's per-task
+//    bookkeeping of shared nodes is in csrc/autograd/engine.cc, GraphTask::claim);
+//  - the leaf's cached accumulator (TensorImpl::grad_accumulator, a weak_ptr),
+//    which every forward op using the leaf reads and the first one writes: it is
+//    guarded by one of kStripes spin locks chosen by the impl's address, so that
+//    TensorImpl stays lock-free and the single-threaded cost is one uncontended
+//    atomic exchange and store per leaf use (a std::mutex would cost a call each).
+// Hooks registered on a shared leaf run on whichever thread computed the gradient.
+
+namespace {
+
+class SpinLock {
+ public:
+  void lock() noexcept {
+    while (locked_.exchange(true, std::memory_order_acquire)) {
+      while (locked_.load(std::memory_order_relaxed)) std::this_thread::yield();
+    }
+  }
+  void unlock() noexcept { locked_.store(false, std::memory_order_release); }
+
+ private:
+  std::atomic<bool> locked_{false};
+};
+
+constexpr size_t kStripes = 64;
+
+struct alignas(64) Stripe {  // one cache line each: threads on different leaves do not contend
+  SpinLock lock;
+};
+
+Stripe stripes[kStripes];
+
+SpinLock& accumulator_lock(const TensorImpl* impl) {
+  const uintptr_t p = reinterpret_cast<uintptr_t>(impl);
+  return stripes[((p >> 4) * 0x9E3779B97F4A7C15ull) >> 58].lock;  // top 6 bits: kStripes = 64
+}
+
+}  // namespace
+
 AccumulateGrad::AccumulateGrad(Tensor variable_)
     : Node(std::numeric_limits<uint64_t>::max()), variable(std::move(variable_)) {
   add_input_metadata(variable);
@@ -18,6 +64,7 @@ AccumulateGrad::AccumulateGrad(Tensor variable_)
 
 variable_list AccumulateGrad::apply(variable_list&& grads) {
   if (grads.empty() || !grads[0].defined()) return {};
+  std::lock_guard<std::mutex> guard(mutex_);  // Note [Accumulating from several threads]
   Tensor& new_grad = grads[0];
   Tensor& grad = variable.mutable_grad();
   const bool recording = GradMode::is_enabled();  // the engine sets it to create_graph
@@ -41,12 +88,15 @@ variable_list AccumulateGrad::apply(variable_list&& grads) {
 
 std::shared_ptr<Node> try_get_grad_accumulator(const Tensor& leaf) {
   TensorImpl* impl = leaf.unsafe_impl();
-  return impl ? impl->grad_accumulator.lock() : nullptr;
+  if (!impl) return nullptr;
+  std::lock_guard<SpinLock> guard(accumulator_lock(impl));
+  return impl->grad_accumulator.lock();
 }
 
 std::shared_ptr<Node> grad_accumulator(const Tensor& leaf) {
   TensorImpl* impl = leaf.unsafe_impl();
   if (!impl) throw std::runtime_error("grad_accumulator: called on an undefined tensor");
+  std::lock_guard<SpinLock> guard(accumulator_lock(impl));
   if (auto existing = impl->grad_accumulator.lock()) return existing;
   if (impl->grad_fn) {
     throw std::runtime_error("grad_accumulator: called on a non-leaf tensor (grad_fn " +

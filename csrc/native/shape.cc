@@ -45,6 +45,14 @@ DimVector infer_size(const char* op, IntArrayRef shape, int64_t numel, IntArrayR
       known *= shape[d];
     }
   }
+  // The sizes other than 0 must multiply without overflow too: they become strides.
+  int64_t extent = 1;
+  for (int64_t size : shape) {
+    if (size > 1 && __builtin_mul_overflow(extent, size, &extent)) {
+      throw std::invalid_argument(std::string(op) + ": the number of elements of shape " +
+                                  shape_str(shape) + " overflows int64");
+    }
+  }
   if (infer >= 0 && known != 0 && numel % known == 0) {
     out[infer] = numel / known;
     known = numel;
