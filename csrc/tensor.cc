@@ -67,24 +67,33 @@ void throw_undefined_tensor(const char* what) {
   throw std::runtime_error(std::string(what) + ": called on an undefined tensor");
 }
 
-int64_t checked_numel(IntArrayRef sizes, const char* op) {
-  int64_t n = 1;
-  bool overflow = false;
+namespace {
+
+[[gnu::noinline, gnu::cold]] int64_t checked_numel_slow(IntArrayRef sizes, const char* op) {
   for (int64_t s : sizes) {
     if (s < 0) {
       throw std::invalid_argument(user_op_name(op) + ": expected non-negative sizes, got " +
                                   shape_str(sizes));
     }
-    overflow = __builtin_mul_overflow(n, s, &n) || overflow;
   }
   // A zero size makes the product 0 however large the others are.
   for (int64_t s : sizes) {
     if (s == 0) return 0;
   }
-  if (overflow) {
-    throw std::invalid_argument(user_op_name(op) + ": the number of elements of shape " +
-                                shape_str(sizes) + " overflows int64");
+  throw std::invalid_argument(user_op_name(op) + ": the number of elements of shape " +
+                              shape_str(sizes) + " overflows int64");
+}
+
+}  // namespace
+
+int64_t checked_numel(IntArrayRef sizes, const char* op) {
+  int64_t n = 1;
+  bool suspicious = false;
+  for (int64_t s : sizes) {
+    suspicious |= s < 0;
+    suspicious |= __builtin_mul_overflow(n, s, &n);
   }
+  if (__builtin_expect(suspicious, 0)) return checked_numel_slow(sizes, op);
   return n;
 }
 
@@ -110,19 +119,31 @@ namespace {
 constexpr size_t kAlignment = alignof(std::max_align_t);
 // The StorageImpl header, rounded up so that the data after it stays aligned.
 constexpr size_t kHeaderBytes = (sizeof(StorageImpl) + kAlignment - 1) / kAlignment * kAlignment;
-}  // namespace
 
-intrusive_ptr<StorageImpl> StorageImpl::allocate(size_t nbytes) {
-  // malloc, not operator new: a failed allocation is an exception here even under
-  // AddressSanitizer (whose operator new aborts instead; its malloc returns null
-  // with allocator_may_return_null=1, which --config=asan sets).
-  if (nbytes > std::numeric_limits<size_t>::max() - kHeaderBytes) throw std::bad_alloc();
+// malloc, not operator new: a failed allocation is an exception here even under
+// AddressSanitizer (whose operator new aborts instead; its malloc returns null
+// with allocator_may_return_null=1, which --config=asan sets). Inlined into
+// make_tensor, the hot caller.
+GRADGEN_ALWAYS_INLINE intrusive_ptr<StorageImpl> allocate_storage(size_t nbytes) noexcept {
+  if (nbytes > std::numeric_limits<size_t>::max() - kHeaderBytes) return {};
   void* memory = std::malloc(kHeaderBytes + nbytes);
-  if (!memory) throw std::bad_alloc();
+  if (!memory) return {};
   auto* storage = new (memory) StorageImpl();
   storage->data = static_cast<char*>(memory) + kHeaderBytes;
   storage->nbytes = nbytes;
   return intrusive_ptr<StorageImpl>::adopt_new(storage);
+}
+
+}  // namespace
+
+intrusive_ptr<StorageImpl> StorageImpl::try_allocate(size_t nbytes) noexcept {
+  return allocate_storage(nbytes);
+}
+
+intrusive_ptr<StorageImpl> StorageImpl::allocate(size_t nbytes) {
+  intrusive_ptr<StorageImpl> storage = try_allocate(nbytes);
+  if (!storage) throw std::bad_alloc();
+  return storage;
 }
 
 void intrusive_ptr_destroy(StorageImpl* storage) noexcept {
@@ -131,7 +152,15 @@ void intrusive_ptr_destroy(StorageImpl* storage) noexcept {
 }
 
 void TensorImpl::refresh_numel_and_contiguity(const char* op) {
-  const int64_t n = internal::checked_numel(IntArrayRef(sizes.data(), sizes.size()), op);
+  int64_t n = 1;
+  bool suspicious = false;  // checked_numel's loop, inlined: views are made often
+  for (int64_t s : sizes) {
+    suspicious |= s < 0;
+    suspicious |= __builtin_mul_overflow(n, s, &n);
+  }
+  if (__builtin_expect(suspicious, 0)) {
+    n = internal::checked_numel(IntArrayRef(sizes.data(), sizes.size()), op);
+  }
   numel = n;
   bool contiguous = true;
   int64_t expected = 1;
@@ -147,20 +176,17 @@ void TensorImpl::refresh_numel_and_contiguity(const char* op) {
   is_contiguous = contiguous || n == 0;
 }
 
-Tensor make_tensor(IntArrayRef sizes, ScalarType dtype, const char* op) {
-  auto* impl = new TensorImpl();
-  intrusive_ptr<TensorImpl> handle = intrusive_ptr<TensorImpl>::adopt_new(impl);
-  impl->dtype = dtype;
-  impl->sizes.assign(sizes.begin(), sizes.end());
-  impl->strides.resize(sizes.size());
-  // Row-major strides (a size-0 or size-1 dim counts as 1, as in PyTorch), every
-  // product checked: an overflow would make numel, strides or the byte count lie
-  // about the storage and send reads out of bounds.
-  const int64_t numel = internal::checked_numel(sizes, op);
+namespace {
+
+// The slow path of make_tensor's checks: throws the error a suspicious shape
+// deserves, or returns numel when the fast loop's suspicion was unfounded (a
+// product overflowed but a later size is 0).
+[[gnu::noinline, gnu::cold]] int64_t diagnose_sizes(IntArrayRef sizes, ScalarType dtype,
+                                                    const char* op) {
+  const int64_t numel = internal::checked_numel(sizes, op);  // negative sizes, numel
   int64_t stride = 1;
-  for (size_t d = sizes.size(); d > 0; --d) {
-    impl->strides[d - 1] = stride;
-    if (__builtin_mul_overflow(stride, std::max<int64_t>(sizes[d - 1], 1), &stride) && d > 1) {
+  for (size_t d = sizes.size(); d > 1; --d) {
+    if (__builtin_mul_overflow(stride, std::max<int64_t>(sizes[d - 1], 1), &stride)) {
       throw std::invalid_argument(internal::user_op_name(op) + ": the strides of shape " +
                                   shape_str(sizes) + " overflow int64");
     }
@@ -172,16 +198,50 @@ Tensor make_tensor(IntArrayRef sizes, ScalarType dtype, const char* op) {
                                 " overflows: " + std::to_string(numel) + " elements of " +
                                 std::to_string(element_size(dtype)) + " bytes");
   }
+  return numel;
+}
+
+[[noreturn, gnu::noinline, gnu::cold]] void throw_allocation_failed(IntArrayRef sizes,
+                                                                    ScalarType dtype,
+                                                                    int64_t nbytes,
+                                                                    const char* op) {
+  throw std::runtime_error(internal::user_op_name(op) +
+                           ": can't allocate memory: you tried to allocate " +
+                           std::to_string(nbytes) + " bytes for a tensor of shape " +
+                           shape_str(sizes) + " and dtype " + gradgen::to_string(dtype));
+}
+
+}  // namespace
+
+Tensor make_tensor(IntArrayRef sizes, ScalarType dtype, const char* op) {
+  auto* impl = new TensorImpl();
+  intrusive_ptr<TensorImpl> handle = intrusive_ptr<TensorImpl>::adopt_new(impl);
+  impl->dtype = dtype;
+  impl->sizes.assign(sizes.begin(), sizes.end());
+  impl->strides.resize(sizes.size());
+  // Row-major strides (a size-0 or size-1 dim counts as 1, as in PyTorch), every
+  // product checked: an overflow would make numel, strides or the byte count lie
+  // about the storage and send reads out of bounds. One loop flags anything odd;
+  // diagnose_sizes then says what.
+  int64_t numel = 1, stride = 1;
+  bool suspicious = false;
+  for (size_t d = sizes.size(); d > 0; --d) {
+    const int64_t size = sizes[d - 1];
+    impl->strides[d - 1] = stride;
+    suspicious |= size < 0;
+    suspicious |= __builtin_mul_overflow(numel, size, &numel);
+    if (d > 1) suspicious |= __builtin_mul_overflow(stride, size > 1 ? size : 1, &stride);
+  }
+  int64_t nbytes = 0;
+  suspicious |= __builtin_mul_overflow(numel, static_cast<int64_t>(element_size(dtype)), &nbytes);
+  if (__builtin_expect(suspicious, 0)) {
+    numel = diagnose_sizes(sizes, dtype, op);
+    nbytes = 0;  // numel is 0: a false alarm only happens for an empty tensor
+  }
   impl->numel = numel;
   impl->is_contiguous = true;
-  try {
-    impl->storage = StorageImpl::allocate(static_cast<size_t>(nbytes));
-  } catch (const std::bad_alloc&) {
-    throw std::runtime_error(internal::user_op_name(op) +
-                             ": can't allocate memory: you tried to allocate " +
-                             std::to_string(nbytes) + " bytes for a tensor of shape " +
-                             shape_str(sizes) + " and dtype " + gradgen::to_string(dtype));
-  }
+  impl->storage = allocate_storage(static_cast<size_t>(nbytes));
+  if (__builtin_expect(!impl->storage, 0)) throw_allocation_failed(sizes, dtype, nbytes, op);
   return Tensor(std::move(handle));
 }
 

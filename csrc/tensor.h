@@ -236,7 +236,10 @@ std::ostream& operator<<(std::ostream& out, const Tensor& t);
 struct StorageImpl final : intrusive_target {
   /// Allocates a storage of nbytes uninitialized bytes (malloc-aligned), in the
   /// same allocation as the StorageImpl itself.
+  /// Throws std::bad_alloc if the allocation fails.
   static intrusive_ptr<StorageImpl> allocate(size_t nbytes);
+  /// The same, but returns null if the allocation fails.
+  static intrusive_ptr<StorageImpl> try_allocate(size_t nbytes) noexcept;
 
   void* data = nullptr;
   size_t nbytes = 0;

@@ -11,20 +11,37 @@
 //   y.backward(ones({2, 2}));   // w.grad() == the sum of both contributions
 //
 // Thread safety (Note [Accumulating from several threads]): backward passes on
-// different threads may share leaves. Each AccumulateGrad holds a mutex while it
+// different threads may share leaves. Each AccumulateGrad holds a lock while it
 // updates .grad (as PyTorch locks per node), and the leaf's cached accumulator is
 // read and created under a lock, so two graphs built and run concurrently from the
 // same leaf sum both gradients into it, in some order.
 #pragma once
 
+#include <atomic>
 #include <memory>
-#include <mutex>
 #include <string>
+#include <thread>
 
 #include "csrc/autograd/function.h"
 
 namespace gradgen {
 namespace autograd {
+
+/// A lock for short critical sections (BasicLockable: use std::lock_guard). A
+/// waiter spins and yields its time slice; uncontended, lock() and unlock() are
+/// one atomic instruction each (a std::mutex costs two calls into libc).
+class SpinLock {
+ public:
+  void lock() noexcept {
+    while (locked_.exchange(true, std::memory_order_acquire)) {
+      while (locked_.load(std::memory_order_relaxed)) std::this_thread::yield();
+    }
+  }
+  void unlock() noexcept { locked_.store(false, std::memory_order_release); }
+
+ private:
+  std::atomic<bool> locked_{false};
+};
 
 struct AccumulateGrad : public Node {
   /// Creates the accumulator for `variable`, a leaf that requires grad.
@@ -33,19 +50,19 @@ struct AccumulateGrad : public Node {
   /// Adds grads[0] into variable.grad(): the first gradient is stored (a detached
   /// copy unless the graph is being recorded, i.e. create_graph), later ones are
   /// added (in place when no graph is recorded). Returns no gradients. Holds
-  /// mutex() meanwhile: backward passes on several threads may share this node.
+  /// grad_lock() meanwhile: backward passes on several threads may share this node.
   variable_list apply(variable_list&& grads) override;
   std::string name() const override { return "AccumulateGrad"; }
 
   /// The lock apply() holds while it reads and writes variable.grad(). Hold it to
   /// read .grad while other threads may be accumulating into it.
-  std::mutex& mutex() noexcept { return mutex_; }
+  SpinLock& grad_lock() noexcept { return grad_lock_; }
 
   /// The leaf whose .grad this node updates.
   Tensor variable;
 
  private:
-  std::mutex mutex_;
+  SpinLock grad_lock_;
 };
 
 /// Returns the AccumulateGrad node of a leaf that requires grad, creating it on
