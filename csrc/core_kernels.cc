@@ -129,9 +129,9 @@ Tensor as_strided(const Tensor& self, IntArrayRef sizes, IntArrayRef strides,
       empty_view = true;
     } else if (__builtin_mul_overflow(sizes[d] - 1, strides[d], &reach) ||
                __builtin_add_overflow(last, reach, &last)) {
-      throw std::invalid_argument("as_strided: a view of sizes " + shape_str(sizes) +
-                                  " and strides " + shape_str(strides) +
-                                  " reaches past the largest int64 element offset");
+      throw std::runtime_error("as_strided: a view of sizes " + shape_str(sizes) +
+                               " and strides " + shape_str(strides) +
+                               " reaches past the largest int64 element offset");
     }
   }
   Tensor view = self.detach();

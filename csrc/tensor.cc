@@ -80,8 +80,8 @@ namespace {
   for (int64_t s : sizes) {
     if (s == 0) return 0;
   }
-  throw std::invalid_argument(user_op_name(op) + ": the number of elements of shape " +
-                              shape_str(sizes) + " overflows int64");
+  throw std::runtime_error(user_op_name(op) + ": the number of elements of shape " +
+                           shape_str(sizes) + " overflows int64");
 }
 
 }  // namespace
@@ -187,16 +187,16 @@ namespace {
   int64_t stride = 1;
   for (size_t d = sizes.size(); d > 1; --d) {
     if (__builtin_mul_overflow(stride, std::max<int64_t>(sizes[d - 1], 1), &stride)) {
-      throw std::invalid_argument(internal::user_op_name(op) + ": the strides of shape " +
-                                  shape_str(sizes) + " overflow int64");
+      throw std::runtime_error(internal::user_op_name(op) + ": the strides of shape " +
+                               shape_str(sizes) + " overflow int64");
     }
   }
   int64_t nbytes = 0;
   if (__builtin_mul_overflow(numel, static_cast<int64_t>(element_size(dtype)), &nbytes)) {
-    throw std::invalid_argument(internal::user_op_name(op) + ": the storage size of shape " +
-                                shape_str(sizes) + " and dtype " + gradgen::to_string(dtype) +
-                                " overflows: " + std::to_string(numel) + " elements of " +
-                                std::to_string(element_size(dtype)) + " bytes");
+    throw std::runtime_error(internal::user_op_name(op) + ": the storage size of shape " +
+                             shape_str(sizes) + " and dtype " + gradgen::to_string(dtype) +
+                             " overflows: " + std::to_string(numel) + " elements of " +
+                             std::to_string(element_size(dtype)) + " bytes");
   }
   return numel;
 }

@@ -82,7 +82,8 @@ namespace internal {
 [[noreturn]] void throw_dim_out_of_range(int64_t dim, int64_t ndim, const char* op);
 /// Returns the number of elements of a tensor of shape `sizes`; throws naming `op`
 /// (or the op the user called, csrc/util/op_context.h) and the shape for a negative
-/// size or a product that overflows int64.
+/// size (std::invalid_argument) or a product that overflows int64 (std::runtime_error,
+/// like PyTorch's "Storage size calculation overflowed").
 int64_t checked_numel(IntArrayRef sizes, const char* op);
 }  // namespace internal
 
@@ -286,7 +287,8 @@ void intrusive_ptr_destroy(TensorImpl* impl) noexcept;
 
 /// Creates an impl with fresh contiguous storage for `sizes` (data uninitialized).
 /// Throws naming `op` (or the op the user called) and the shape when a size is
-/// negative, numel, a stride or the byte count overflows int64, or the allocation fails.
+/// negative (std::invalid_argument), numel, a stride or the byte count overflows
+/// int64, or the allocation fails (std::runtime_error).
 Tensor make_tensor(IntArrayRef sizes, ScalarType dtype, const char* op = "empty");
 
 // ---------------------------------------------------------------------------

@@ -35,8 +35,8 @@ DimVector infer_size(const char* op, IntArrayRef shape, int64_t numel, IntArrayR
   int64_t extent = 1;
   for (int64_t size : shape) {
     if (size > 1 && __builtin_mul_overflow(extent, size, &extent)) {
-      throw std::invalid_argument(std::string(op) + ": the number of elements of shape " +
-                                  shape_str(shape) + " overflows int64");
+      throw std::runtime_error(std::string(op) + ": the number of elements of shape " +
+                               shape_str(shape) + " overflows int64");
     }
   }
   int64_t known = 1;
