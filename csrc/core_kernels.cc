@@ -3,6 +3,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "csrc/util/op_context.h"
+
 namespace gradgen {
 namespace internal {
 
@@ -23,6 +25,14 @@ void check_same_shape_and_dtype(const char* op, const Tensor& a, const Tensor& b
 }
 
 }  // namespace
+
+void throw_internal_overlap(const Tensor& self, const char* op) {
+  throw std::runtime_error(user_op_name(op) +
+                           ": unsupported operation: more than one element of the written-to "
+                           "tensor refers to a single memory location (shape " +
+                           shape_str(self.sizes()) + ", strides " + shape_str(self.strides()) +
+                           ", as expand() makes); clone() it before writing into it");
+}
 
 Tensor add(const Tensor& a, const Tensor& b) {
   check_same_shape_and_dtype("add", a, b);
@@ -46,6 +56,7 @@ Tensor add(const Tensor& a, const Tensor& b) {
 
 void add_(const Tensor& self, const Tensor& other) {
   check_same_shape_and_dtype("add_", self, other);
+  assert_no_internal_overlap(self, "add_");
   dispatch_floating(self.scalar_type(), "add_", [&](auto tag) {
     using scalar_t = decltype(tag);
     scalar_t* ps = self.data_ptr<scalar_t>();
@@ -82,6 +93,7 @@ void copy_(const Tensor& dst, const Tensor& src) {
                                 " and " + shape_str(src.sizes()) + " " +
                                 to_string(src.scalar_type()));
   }
+  assert_no_internal_overlap(dst, "copy_");
   dispatch_all(dst.scalar_type(), [&](auto tag) {
     using scalar_t = decltype(tag);
     scalar_t* pd = dst.data_ptr<scalar_t>();
@@ -112,8 +124,15 @@ Tensor as_strided(const Tensor& self, IntArrayRef sizes, IntArrayRef strides,
           "as_strided: expected non-negative sizes and strides, got sizes " + shape_str(sizes) +
           " and strides " + shape_str(strides));
     }
-    if (sizes[d] == 0) empty_view = true;
-    else last += (sizes[d] - 1) * strides[d];
+    int64_t reach = 0;
+    if (sizes[d] == 0) {
+      empty_view = true;
+    } else if (__builtin_mul_overflow(sizes[d] - 1, strides[d], &reach) ||
+               __builtin_add_overflow(last, reach, &last)) {
+      throw std::runtime_error("as_strided: a view of sizes " + shape_str(sizes) +
+                               " and strides " + shape_str(strides) +
+                               " reaches past the largest int64 element offset");
+    }
   }
   Tensor view = self.detach();
   TensorImpl* impl = view.unsafe_impl();
@@ -129,7 +148,7 @@ Tensor as_strided(const Tensor& self, IntArrayRef sizes, IntArrayRef strides,
   impl->sizes.assign(sizes.begin(), sizes.end());
   impl->strides.assign(strides.begin(), strides.end());
   impl->storage_offset = storage_offset;
-  impl->refresh_numel_and_contiguity();
+  impl->refresh_numel_and_contiguity("as_strided");
   return view;
 }
 

@@ -84,6 +84,13 @@ inline bool is_sole_owner(const Tensor& t) {
   return impl && impl->use_count() == 1 && impl->storage.use_count() == 1 && impl->is_contiguous;
 }
 
+/// Throws std::runtime_error naming `op` (or the op the user called) if several
+/// elements of `self` are one memory location (a dim of size > 1 with stride 0, as
+/// expand() makes): writing into them in place would hit each location several
+/// times, so in-place ops and out= refuse, as in PyTorch ("internal overlap").
+/// fill_ / zero_ do not call it: writing one value several times is harmless.
+inline void assert_no_internal_overlap(const Tensor& self, const char* op);
+
 /// Returns a + b (same shape and dtype), computed without autograd history.
 Tensor add(const Tensor& a, const Tensor& b);
 /// Adds other into self in place (same shape and dtype) and bumps self's version.
@@ -98,6 +105,16 @@ void copy_(const Tensor& dst, const Tensor& src);
 /// view, transpose, narrow, ...: csrc/native/shape.cc).
 Tensor as_strided(const Tensor& self, IntArrayRef sizes, IntArrayRef strides,
                   int64_t storage_offset);
+
+[[noreturn]] void throw_internal_overlap(const Tensor& self, const char* op);
+
+inline void assert_no_internal_overlap(const Tensor& self, const char* op) {
+  const TensorImpl& impl = *self.unsafe_impl();
+  if (impl.is_contiguous) return;
+  for (size_t d = 0; d < impl.sizes.size(); ++d) {
+    if (impl.strides[d] == 0 && impl.sizes[d] > 1) throw_internal_overlap(self, op);
+  }
+}
 
 }  // namespace internal
 }  // namespace gradgen

@@ -1,8 +1,12 @@
 #include "csrc/tensor.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <new>
 #include <random>
 #include <sstream>
@@ -10,6 +14,7 @@
 
 #include "csrc/autograd/function.h"  // Node::name(), for messages naming a tensor's grad_fn
 #include "csrc/core_kernels.h"
+#include "csrc/util/op_context.h"
 
 namespace gradgen {
 
@@ -50,7 +55,43 @@ std::string Scalar::to_string() const {
 namespace internal {
 
 void throw_undefined_tensor(const char* what) {
+  // Inside an op, name the op the user called (csrc/util/op_context.h), not the accessor.
+  if (current_op) {
+    throw std::runtime_error(user_op_name("") +
+                             ": expected a defined tensor for every argument, got an undefined "
+                             "Tensor() (" + what + "() called on it)");
+  }
   throw std::runtime_error(std::string(what) + ": called on an undefined tensor");
+}
+
+namespace {
+
+[[gnu::noinline, gnu::cold]] int64_t checked_numel_slow(IntArrayRef sizes, const char* op) {
+  for (int64_t s : sizes) {
+    if (s < 0) {
+      throw std::invalid_argument(user_op_name(op) + ": expected non-negative sizes, got " +
+                                  shape_str(sizes));
+    }
+  }
+  // A zero size makes the product 0 however large the others are.
+  for (int64_t s : sizes) {
+    if (s == 0) return 0;
+  }
+  throw std::runtime_error(user_op_name(op) + ": the number of elements of shape " +
+                           shape_str(sizes) + " overflows int64");
+}
+
+}  // namespace
+
+int64_t checked_numel(IntArrayRef sizes, const char* op) {
+  int64_t n = 1;
+  bool suspicious = false;
+  for (int64_t s : sizes) {
+    suspicious |= s < 0;
+    suspicious |= __builtin_mul_overflow(n, s, &n);
+  }
+  if (__builtin_expect(suspicious, 0)) return checked_numel_slow(sizes, op);
+  return n;
 }
 
 void throw_dtype_mismatch(const char* what, ScalarType expected, ScalarType found) {
@@ -72,22 +113,36 @@ void throw_item_not_single(IntArrayRef sizes) {
 namespace {
 // malloc's own alignment: enough for every dtype and for Eigen's unaligned maps,
 // and much cheaper than an over-aligned allocation for the many tiny tensors.
-constexpr size_t kAlignment = __STDCPP_DEFAULT_NEW_ALIGNMENT__;
+constexpr size_t kAlignment = alignof(std::max_align_t);
 // The StorageImpl header, rounded up so that the data after it stays aligned.
 constexpr size_t kHeaderBytes = (sizeof(StorageImpl) + kAlignment - 1) / kAlignment * kAlignment;
-}  // namespace
 
-intrusive_ptr<StorageImpl> StorageImpl::allocate(size_t nbytes) {
-  void* memory = ::operator new(kHeaderBytes + nbytes);
+// malloc, not operator new: a failed allocation is an exception here even under
+// AddressSanitizer (whose operator new aborts instead; its malloc returns null
+// with allocator_may_return_null=1, which --config=asan sets). Inlined into
+// make_tensor, the hot caller.
+GRADGEN_ALWAYS_INLINE intrusive_ptr<StorageImpl> allocate_storage(size_t nbytes) noexcept {
+  if (nbytes > std::numeric_limits<size_t>::max() - kHeaderBytes) return {};
+  void* memory = std::malloc(kHeaderBytes + nbytes);
+  if (!memory) return {};
   auto* storage = new (memory) StorageImpl();
   storage->data = static_cast<char*>(memory) + kHeaderBytes;
   storage->nbytes = nbytes;
   return intrusive_ptr<StorageImpl>::adopt_new(storage);
 }
 
+}  // namespace
+
+intrusive_ptr<StorageImpl> StorageImpl::try_allocate(size_t nbytes) noexcept {
+  return allocate_storage(nbytes);
+}
+
 intrusive_ptr<StorageImpl> StorageImpl::wrap(void* data, size_t nbytes,
                                              void (*release)(void*) noexcept, void* context) {
-  auto* storage = new StorageImpl();
+  // malloc'ed like allocate()'s, so that intrusive_ptr_destroy frees both alike.
+  void* memory = std::malloc(sizeof(StorageImpl));
+  if (!memory) throw std::bad_alloc();
+  auto* storage = new (memory) StorageImpl();
   storage->data = data;
   storage->nbytes = nbytes;
   storage->release = release;
@@ -95,15 +150,29 @@ intrusive_ptr<StorageImpl> StorageImpl::wrap(void* data, size_t nbytes,
   return intrusive_ptr<StorageImpl>::adopt_new(storage);
 }
 
-void intrusive_ptr_destroy(StorageImpl* storage) noexcept {
-  if (storage->release) storage->release(storage->release_context);
-  storage->~StorageImpl();
-  ::operator delete(static_cast<void*>(storage));
+intrusive_ptr<StorageImpl> StorageImpl::allocate(size_t nbytes) {
+  intrusive_ptr<StorageImpl> storage = try_allocate(nbytes);
+  if (!storage) throw std::bad_alloc();
+  return storage;
 }
 
-void TensorImpl::refresh_numel_and_contiguity() {
+void intrusive_ptr_destroy(StorageImpl* storage) noexcept {
+  // A wrapped storage hands its memory back to its owner (a NumPy array, say).
+  if (storage->release) storage->release(storage->release_context);
+  storage->~StorageImpl();
+  std::free(static_cast<void*>(storage));
+}
+
+void TensorImpl::refresh_numel_and_contiguity(const char* op) {
   int64_t n = 1;
-  for (int64_t s : sizes) n *= s;
+  bool suspicious = false;  // checked_numel's loop, inlined: views are made often
+  for (int64_t s : sizes) {
+    suspicious |= s < 0;
+    suspicious |= __builtin_mul_overflow(n, s, &n);
+  }
+  if (__builtin_expect(suspicious, 0)) {
+    n = internal::checked_numel(IntArrayRef(sizes.data(), sizes.size()), op);
+  }
   numel = n;
   bool contiguous = true;
   int64_t expected = 1;
@@ -119,23 +188,72 @@ void TensorImpl::refresh_numel_and_contiguity() {
   is_contiguous = contiguous || n == 0;
 }
 
-Tensor make_tensor(IntArrayRef sizes, ScalarType dtype) {
+namespace {
+
+// The slow path of make_tensor's checks: throws the error a suspicious shape
+// deserves, or returns numel when the fast loop's suspicion was unfounded (a
+// product overflowed but a later size is 0).
+[[gnu::noinline, gnu::cold]] int64_t diagnose_sizes(IntArrayRef sizes, ScalarType dtype,
+                                                    const char* op) {
+  const int64_t numel = internal::checked_numel(sizes, op);  // negative sizes, numel
+  int64_t stride = 1;
+  for (size_t d = sizes.size(); d > 1; --d) {
+    if (__builtin_mul_overflow(stride, std::max<int64_t>(sizes[d - 1], 1), &stride)) {
+      throw std::runtime_error(internal::user_op_name(op) + ": the strides of shape " +
+                               shape_str(sizes) + " overflow int64");
+    }
+  }
+  int64_t nbytes = 0;
+  if (__builtin_mul_overflow(numel, static_cast<int64_t>(element_size(dtype)), &nbytes)) {
+    throw std::runtime_error(internal::user_op_name(op) + ": the storage size of shape " +
+                             shape_str(sizes) + " and dtype " + gradgen::to_string(dtype) +
+                             " overflows: " + std::to_string(numel) + " elements of " +
+                             std::to_string(element_size(dtype)) + " bytes");
+  }
+  return numel;
+}
+
+[[noreturn, gnu::noinline, gnu::cold]] void throw_allocation_failed(IntArrayRef sizes,
+                                                                    ScalarType dtype,
+                                                                    int64_t nbytes,
+                                                                    const char* op) {
+  throw std::runtime_error(internal::user_op_name(op) +
+                           ": can't allocate memory: you tried to allocate " +
+                           std::to_string(nbytes) + " bytes for a tensor of shape " +
+                           shape_str(sizes) + " and dtype " + gradgen::to_string(dtype));
+}
+
+}  // namespace
+
+Tensor make_tensor(IntArrayRef sizes, ScalarType dtype, const char* op) {
   auto* impl = new TensorImpl();
   intrusive_ptr<TensorImpl> handle = intrusive_ptr<TensorImpl>::adopt_new(impl);
   impl->dtype = dtype;
   impl->sizes.assign(sizes.begin(), sizes.end());
   impl->strides.resize(sizes.size());
-  int64_t n = 1;
+  // Row-major strides (a size-0 or size-1 dim counts as 1, as in PyTorch), every
+  // product checked: an overflow would make numel, strides or the byte count lie
+  // about the storage and send reads out of bounds. One loop flags anything odd;
+  // diagnose_sizes then says what.
+  int64_t numel = 1, stride = 1;
+  bool suspicious = false;
   for (size_t d = sizes.size(); d > 0; --d) {
-    if (sizes[d - 1] < 0) {
-      throw std::invalid_argument("empty: expected non-negative sizes, got " + shape_str(sizes));
-    }
-    impl->strides[d - 1] = n;
-    n *= sizes[d - 1];
+    const int64_t size = sizes[d - 1];
+    impl->strides[d - 1] = stride;
+    suspicious |= size < 0;
+    suspicious |= __builtin_mul_overflow(numel, size, &numel);
+    if (d > 1) suspicious |= __builtin_mul_overflow(stride, size > 1 ? size : 1, &stride);
   }
-  impl->numel = n;
+  int64_t nbytes = 0;
+  suspicious |= __builtin_mul_overflow(numel, static_cast<int64_t>(element_size(dtype)), &nbytes);
+  if (__builtin_expect(suspicious, 0)) {
+    numel = diagnose_sizes(sizes, dtype, op);
+    nbytes = 0;  // numel is 0: a false alarm only happens for an empty tensor
+  }
+  impl->numel = numel;
   impl->is_contiguous = true;
-  impl->storage = StorageImpl::allocate(static_cast<size_t>(n) * element_size(dtype));
+  impl->storage = allocate_storage(static_cast<size_t>(nbytes));
+  if (__builtin_expect(!impl->storage, 0)) throw_allocation_failed(sizes, dtype, nbytes, op);
   return Tensor(std::move(handle));
 }
 
@@ -323,32 +441,36 @@ std::ostream& operator<<(std::ostream& out, const Tensor& t) { return out << t.t
 // Factories
 // ---------------------------------------------------------------------------
 
-Tensor empty(IntArrayRef sizes, ScalarType dtype) { return make_tensor(sizes, dtype); }
+Tensor empty(IntArrayRef sizes, ScalarType dtype) { return make_tensor(sizes, dtype, "empty"); }
 
 Tensor zeros(IntArrayRef sizes, ScalarType dtype) {
-  Tensor out = make_tensor(sizes, dtype);
+  Tensor out = make_tensor(sizes, dtype, "zeros");
   std::memset(out.unsafe_impl()->storage->data, 0, out.unsafe_impl()->storage->nbytes);
   return out;
 }
 
-Tensor ones(IntArrayRef sizes, ScalarType dtype) { return full(sizes, Scalar(1), dtype); }
+Tensor ones(IntArrayRef sizes, ScalarType dtype) {
+  Tensor out = make_tensor(sizes, dtype, "ones");
+  internal::fill_(out, Scalar(1));
+  out.unsafe_impl()->storage->version = 0;  // a fresh tensor starts at version 0
+  return out;
+}
 
 Tensor full(IntArrayRef sizes, const Scalar& value, ScalarType dtype) {
-  Tensor out = make_tensor(sizes, dtype);
+  Tensor out = make_tensor(sizes, dtype, "full");
   internal::fill_(out, value);
   out.unsafe_impl()->storage->version = 0;  // a fresh tensor starts at version 0
   return out;
 }
 
 Tensor tensor(std::vector<double> data, IntArrayRef sizes) {
-  int64_t n = 1;
-  for (int64_t s : sizes) n *= s;
+  const int64_t n = internal::checked_numel(sizes, "tensor");
   if (static_cast<int64_t>(data.size()) != n) {
     throw std::invalid_argument("tensor: expected " + std::to_string(n) +
                                 " values for shape " + shape_str(sizes) + ", got " +
                                 std::to_string(data.size()));
   }
-  Tensor out = make_tensor(sizes, ScalarType::Double);
+  Tensor out = make_tensor(sizes, ScalarType::Double, "tensor");
   if (n > 0) std::memcpy(out.data_ptr<double>(), data.data(), data.size() * sizeof(double));
   return out;
 }
@@ -359,7 +481,7 @@ Tensor tensor(std::vector<double> data) {
 }
 
 Tensor randn(IntArrayRef sizes, uint64_t seed) {
-  Tensor out = make_tensor(sizes, ScalarType::Double);
+  Tensor out = make_tensor(sizes, ScalarType::Double, "randn");
   double* p = out.data_ptr<double>();
   const int64_t n = out.numel();
   std::mt19937_64 gen(seed);

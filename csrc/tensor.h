@@ -80,6 +80,11 @@ std::string shape_str(IntArrayRef shape);
 
 namespace internal {
 [[noreturn]] void throw_dim_out_of_range(int64_t dim, int64_t ndim, const char* op);
+/// Returns the number of elements of a tensor of shape `sizes`; throws naming `op`
+/// (or the op the user called, csrc/util/op_context.h) and the shape for a negative
+/// size (std::invalid_argument) or a product that overflows int64 (std::runtime_error,
+/// like PyTorch's "Storage size calculation overflowed").
+int64_t checked_numel(IntArrayRef sizes, const char* op);
 }  // namespace internal
 
 /// Returns dim wrapped into [0, ndim) (-1 is the last dim); throws naming `op`
@@ -232,7 +237,10 @@ std::ostream& operator<<(std::ostream& out, const Tensor& t);
 struct StorageImpl final : intrusive_target {
   /// Allocates a storage of nbytes uninitialized bytes (malloc-aligned), in the
   /// same allocation as the StorageImpl itself.
+  /// Throws std::bad_alloc if the allocation fails.
   static intrusive_ptr<StorageImpl> allocate(size_t nbytes);
+  /// The same, but returns null if the allocation fails.
+  static intrusive_ptr<StorageImpl> try_allocate(size_t nbytes) noexcept;
   /// Makes a storage over nbytes at `data`, memory it does not own (a NumPy array's, say):
   /// when the storage dies it calls release(context) instead of freeing anything.
   static intrusive_ptr<StorageImpl> wrap(void* data, size_t nbytes, void (*release)(void*) noexcept,
@@ -274,8 +282,9 @@ struct TensorImpl final : intrusive_target {
     if (is_view) storage->view_count.fetch_sub(1, std::memory_order_relaxed);
   }
 
-  /// Recomputes numel and is_contiguous after sizes or strides change.
-  void refresh_numel_and_contiguity();
+  /// Recomputes numel and is_contiguous after sizes or strides change; throws
+  /// naming `op` if the number of elements overflows (internal::checked_numel).
+  void refresh_numel_and_contiguity(const char* op = "view");
 
  private:
   void release_hooks() noexcept;  // tells retain_grad's hook that this tensor died
@@ -283,7 +292,10 @@ struct TensorImpl final : intrusive_target {
 void intrusive_ptr_destroy(TensorImpl* impl) noexcept;
 
 /// Creates an impl with fresh contiguous storage for `sizes` (data uninitialized).
-Tensor make_tensor(IntArrayRef sizes, ScalarType dtype);
+/// Throws naming `op` (or the op the user called) and the shape when a size is
+/// negative (std::invalid_argument), numel, a stride or the byte count overflows
+/// int64, or the allocation fails (std::runtime_error).
+Tensor make_tensor(IntArrayRef sizes, ScalarType dtype, const char* op = "empty");
 
 // ---------------------------------------------------------------------------
 // Factories (non-differentiable: results are leaves with requires_grad false).

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -24,9 +25,11 @@ namespace autograd {
 // node. Here, discovering the graph gives every reachable node a dense *slot*
 // (0, 1, 2, ...), written into the node itself with the task's id (the Node's
 // engine_task_/engine_slot_ fields); every per-node quantity is then an array
-// indexed by slot, and all input buffers live in one flat vector. A nested
-// backward (run from inside a node's apply) claims nodes with its own id and
-// restores the outer task's tags when it ends, so the outer task still finds them.
+// indexed by slot, and all input buffers live in one flat vector. A task owns a
+// node's tag from its claim (an atomic compare-and-swap from 0) to its end (a
+// store of 0). A node another task owns, a leaf's AccumulateGrad shared by
+// backward passes on two threads or an outer backward's node seen by a nested one
+// (run from inside a node's apply), gets its slot from the task's `foreign` map.
 class Engine {
  public:
   /// Runs one backward pass; returns the captured gradients of `inputs` (grad())
@@ -44,19 +47,15 @@ class Engine {
     uint32_t input_nr;
     size_t output_index;
   };
-  struct SavedTag {
-    Node* node;
-    uint64_t task;
-    uint32_t slot;
-  };
-
   // The state of one backward pass.
   struct GraphTask {
     explicit GraphTask(bool nested) : id(next_id()), nested(nested) {}
     ~GraphTask() {
-      for (auto it = saved_tags.rbegin(); it != saved_tags.rend(); ++it) {
-        it->node->engine_task_ = it->task;
-        it->node->engine_slot_ = it->slot;
+      // Release the tags this task owns (the release pairs with claim's acquire).
+      for (Node* node : nodes) {
+        if (node->engine_task_.load(std::memory_order_relaxed) == id) {
+          node->engine_task_.store(0, std::memory_order_release);
+        }
       }
     }
     static uint64_t next_id() {
@@ -65,14 +64,21 @@ class Engine {
     }
 
     uint32_t slot_of(const Node* node) const {
-      return node->engine_task_ == id ? node->engine_slot_ : kNoSlot;
+      if (node->engine_task_.load(std::memory_order_relaxed) == id) return node->engine_slot_;
+      if (foreign.empty()) return kNoSlot;
+      auto it = foreign.find(node);
+      return it == foreign.end() ? kNoSlot : it->second;
     }
     // Gives `node` the next slot; returns false if it already had one.
     bool claim(Node* node) {
-      if (node->engine_task_ == id) return false;
-      if (nested) saved_tags.push_back({node, node->engine_task_, node->engine_slot_});
-      node->engine_task_ = id;
-      node->engine_slot_ = static_cast<uint32_t>(nodes.size());
+      const uint32_t slot = static_cast<uint32_t>(nodes.size());
+      uint64_t owner = 0;
+      if (node->engine_task_.compare_exchange_strong(owner, id, std::memory_order_acquire,
+                                                     std::memory_order_relaxed)) {
+        node->engine_slot_ = slot;
+      } else if (owner == id || !foreign.emplace(node, slot).second) {
+        return false;  // claimed already, in the tag or in `foreign`
+      }
       nodes.push_back(node);
       dependencies.push_back(0);
       return true;
@@ -87,7 +93,7 @@ class Engine {
     std::vector<uint8_t> should_execute;  // slot -> run apply()? (empty: all run)
     std::vector<uint8_t> has_capture;     // slot -> any Capture for this slot?
     std::vector<Capture> captures;
-    std::vector<SavedTag> saved_tags;
+    std::unordered_map<const Node*, uint32_t> foreign;  // slots of nodes other tasks own
   };
 
   // The roots' edges and the gradients seeded into them.
@@ -154,7 +160,7 @@ void Engine::discover(GraphTask& task, const edge_list& root_edges) {
                                  " inputs");
       }
       if (task.claim(next)) stack.push_back(next);
-      ++task.dependencies[next->engine_slot_];
+      ++task.dependencies[task.slot_of(next)];
     }
   }
   task.buffer_offset.resize(task.nodes.size());
@@ -402,7 +408,7 @@ void Engine::run_node(GraphTask& task, uint32_t slot, const RunOptions& options,
   for (size_t i = 0; i < edges.size(); ++i) {
     const Edge& edge = edges[i];
     if (!edge.function) continue;
-    const uint32_t next = edge.function->engine_slot_;  // claimed by this task in discover()
+    const uint32_t next = task.slot_of(edge.function.get());  // claimed in discover()
     if (grads[i].defined()) {
       accumulate(task.buffers[task.buffer_offset[next] + edge.input_nr], std::move(grads[i]),
                  create_graph);

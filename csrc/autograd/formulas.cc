@@ -339,6 +339,8 @@ Tensor nll_loss_backward(const Tensor& grad, const Tensor& self, const Tensor& t
 
 Tensor embedding_backward(const Tensor& grad, const Tensor& indices, int64_t num_weights,
                           int64_t padding_idx, bool scale_grad_by_freq) {
+  // An index outside [0, num_weights) would be read out of bounds below (counts).
+  gradgen::native::loops::check_embedding_indices("embedding_backward", indices, num_weights);
   const int64_t dim = grad.size(-1);
   const Tensor flat = gradgen::reshape(indices, {-1});
   Tensor g = gradgen::reshape(grad, {-1, dim});
@@ -349,7 +351,7 @@ Tensor embedding_backward(const Tensor& grad, const Tensor& indices, int64_t num
     const Tensor idx = flat.contiguous();
     const int64_t* pi = idx.data_ptr<int64_t>();
     for (int64_t i = 0; i < n; ++i) {
-      if (pi[i] >= 0 && pi[i] < num_weights) ++counts[pi[i]];
+      ++counts[pi[i]];  // checked above
     }
     Tensor factor = empty({n, 1}, grad.scalar_type());
     gradgen::internal::dispatch_floating(grad.scalar_type(), "embedding_backward", [&](auto tag) {

@@ -217,10 +217,12 @@ struct Node : std::enable_shared_from_this<Node> {
   SmallVector<InputMetadata, 1> input_metadata_;
   std::vector<std::pair<uint32_t, std::shared_ptr<TensorHooks>>> tensor_pre_hooks_;
 
-  // Scratch space of the engine's current graph task (see engine.cc): which task
-  // last claimed this node and the node's slot in that task's arrays. Lets the
-  // engine's per-node loop index arrays instead of looking nodes up in a map.
-  uint64_t engine_task_ = 0;
+  // Scratch space of the engine's graph task that owns this node (see engine.cc):
+  // the task's id (0: none) and the node's slot in that task's arrays. Lets the
+  // engine's per-node loop index arrays instead of looking nodes up in a map. The
+  // id is atomic: backward passes on several threads may share a node (a leaf's
+  // AccumulateGrad); only the owner writes or reads the slot.
+  std::atomic<uint64_t> engine_task_{0};
   uint32_t engine_slot_ = 0;
 };
 

@@ -22,7 +22,7 @@ autograd::TensorHooks& hooks_of(const Tensor& t) {
     impl->hooks->owner = impl;
     if (impl->grad_fn) {
       impl->grad_fn->add_tensor_pre_hook(impl->output_nr, impl->hooks);
-    } else if (auto accumulator = impl->grad_accumulator.lock()) {
+    } else if (auto accumulator = autograd::try_get_grad_accumulator(t)) {
       accumulator->add_tensor_pre_hook(0, impl->hooks);
     }
   }

@@ -37,6 +37,7 @@
 #include "csrc/autograd/function.h"
 #include "csrc/autograd/grad_mode.h"
 #include "csrc/tensor.h"
+#include "csrc/util/op_context.h"
 
 namespace gradgen {
 namespace autograd {
@@ -203,11 +204,13 @@ inline Callback callback = nullptr;
 void set_callback(Callback callback);
 
 /// Reports an op's start and end to the callback, if one is installed; costs one
-/// well-predicted branch otherwise.
+/// well-predicted branch otherwise. Also marks the op as the one running on this
+/// thread, for error messages that name the op the user called
+/// (gradgen::internal::OpScope, csrc/util/op_context.h).
 class RecordFunction {
  public:
   explicit RecordFunction(const char* op) noexcept
-      : op_(op), callback_(internal::callback) {
+      : op_(op), callback_(internal::callback), scope_(op) {
     if (callback_) callback_(op_, true);
   }
   ~RecordFunction() {
@@ -219,6 +222,7 @@ class RecordFunction {
  private:
   const char* op_;
   Callback callback_;  // the callback seen at entry, so enter/exit calls pair up
+  gradgen::internal::OpScope scope_;
 };
 
 }  // namespace profiler

@@ -10,11 +10,16 @@
 #include "csrc/generated/VariableType.h"
 #include "csrc/native/loops.h"
 #include "csrc/ops.h"
+#include "csrc/util/op_context.h"
 
 namespace gradgen {
 namespace native {
 
-Tensor matmul(const Tensor& self, const Tensor& other) {
+namespace {
+
+using gradgen::internal::in_composite_op;
+
+Tensor matmul_impl(const Tensor& self, const Tensor& other) {
   const int64_t da = self.dim(), db = other.dim();
   auto fail = [&]() -> Tensor {
     throw std::invalid_argument("matmul: shapes " + shape_str(self.sizes()) + " and " +
@@ -58,9 +63,9 @@ Tensor matmul(const Tensor& self, const Tensor& other) {
 }
 
 
-Tensor cross_entropy_loss(const Tensor& self, const Tensor& target,
-                          const std::optional<Tensor>& weight, int64_t reduction,
-                          int64_t ignore_index, double label_smoothing) {
+Tensor cross_entropy_loss_impl(const Tensor& self, const Tensor& target,
+                               const std::optional<Tensor>& weight, int64_t reduction,
+                               int64_t ignore_index, double label_smoothing) {
   if (self.dim() != 1 && self.dim() != 2) {
     throw std::invalid_argument("cross_entropy_loss: expected self of shape [N, C] or [C], got " +
                                 shape_str(self.sizes()));
@@ -106,9 +111,28 @@ Tensor cross_entropy_loss(const Tensor& self, const Tensor& target,
   return (1 - label_smoothing) * nll + reduced * (label_smoothing / classes);
 }
 
+}  // namespace
+
+// Errors of the ops a composite calls name the composite first (csrc/util/op_context.h).
+
+Tensor matmul(const Tensor& self, const Tensor& other) {
+  return in_composite_op("matmul", [&] { return matmul_impl(self, other); });
+}
+
+Tensor cross_entropy_loss(const Tensor& self, const Tensor& target,
+                          const std::optional<Tensor>& weight, int64_t reduction,
+                          int64_t ignore_index, double label_smoothing) {
+  return in_composite_op("cross_entropy_loss", [&] {
+    return cross_entropy_loss_impl(self, target, weight, reduction, ignore_index,
+                                   label_smoothing);
+  });
+}
+
 Tensor dropout(const Tensor& input, double p, bool train, std::optional<Generator> generator) {
   if (!train || p == 0) return input;
-  return std::get<0>(gradgen::native_dropout(input, p, train, generator));
+  return in_composite_op("dropout", [&] {
+    return std::get<0>(gradgen::native_dropout(input, p, train, generator));
+  });
 }
 
 }  // namespace native

@@ -106,6 +106,33 @@ DimVector reduced_shape(IntArrayRef sizes, IntArrayRef dims, bool keepdim) {
   return shape;
 }
 
+void check_embedding_indices(const char* op, const Tensor& indices, int64_t num_weights) {
+  if (indices.scalar_type() != ScalarType::Long) {
+    throw std::invalid_argument(std::string(op) + ": expected indices of dtype Long, got " +
+                                to_string(indices.scalar_type()));
+  }
+  // Unlike index_select, no wrapping of negative indices (PyTorch's IndexError,
+  // "index out of range in self"): the backward counts rows by index.
+  const Tensor idx = indices.contiguous();
+  const int64_t* p = idx.data_ptr<int64_t>();
+  const int64_t n = idx.numel();
+  for (int64_t i = 0; i < n; ++i) {
+    if (p[i] >= 0 && p[i] < num_weights) continue;
+    // Name the position as a multi-index of indices: indices[1, 2].
+    DimVector position(static_cast<size_t>(idx.dim()), 0);
+    int64_t rest = i;
+    for (int64_t d = idx.dim() - 1; d >= 0; --d) {
+      position[d] = rest % idx.size(d);
+      rest /= idx.size(d);
+    }
+    std::string where = shape_str(position);
+    where = idx.dim() == 0 ? "indices" : "indices[" + where.substr(1, where.size() - 2) + "]";
+    throw std::out_of_range(std::string(op) + ": index out of range: " + where + " is " +
+                            std::to_string(p[i]) + ", expected 0 <= index < " +
+                            std::to_string(num_weights) + " (the number of rows of weight)");
+  }
+}
+
 Tensor make_view(const Tensor& self, IntArrayRef sizes, IntArrayRef strides,
                  int64_t storage_offset) {
   const TensorImpl& base = *self.unsafe_impl();

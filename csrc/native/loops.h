@@ -191,9 +191,11 @@ Tensor binary_map(const char* op, const Tensor& a, const Tensor& b, ScalarType o
 }
 
 /// self = f(self, other) elementwise in place; other must broadcast to self's
-/// shape (throws naming op otherwise). Does not bump the version (callers do).
+/// shape (throws naming op otherwise), and self may not repeat a memory location
+/// (internal::assert_no_internal_overlap). Does not bump the version (callers do).
 template <typename self_t, typename other_t, typename F>
 void binary_map_(const char* op, const Tensor& self, const Tensor& other, F&& f) {
+  gradgen::internal::assert_no_internal_overlap(self, op);
   self_t* ps = self.data_ptr<self_t>();
   const other_t* po = other.data_ptr<other_t>();
   const TensorImpl& is_ = *self.unsafe_impl();
@@ -218,9 +220,11 @@ void binary_map_(const char* op, const Tensor& self, const Tensor& other, F&& f)
                   });
 }
 
-/// self = f(self) elementwise in place (any strides). Does not bump the version.
+/// self = f(self) elementwise in place (any strides, but no repeated memory
+/// location: internal::assert_no_internal_overlap). Does not bump the version.
 template <typename self_t, typename F>
 void unary_map_(const char* op, const Tensor& self, F&& f) {
+  gradgen::internal::assert_no_internal_overlap(self, op);
   self_t* ps = self.data_ptr<self_t>();
   if (self.is_contiguous()) {
     const int64_t n = self.numel();
@@ -328,6 +332,12 @@ inline int64_t offset_of(const int64_t* index, IntArrayRef strides) {
   for (size_t d = 0; d < strides.size(); ++d) off += index[d] * strides[d];
   return off;
 }
+
+/// Throws naming op unless indices is a Long tensor of row numbers of a weight with
+/// num_weights rows: std::out_of_range naming the first bad index's position (e.g.
+/// `indices[1, 2] is -1`) for one outside [0, num_weights). Negative indices are
+/// not wrapped (PyTorch's embedding refuses them too).
+void check_embedding_indices(const char* op, const Tensor& indices, int64_t num_weights);
 
 /// Returns a view of self's storage with the given geometry (Note [Views] in
 /// csrc/tensor.h): a fresh TensorImpl, no autograd history, is_view set.

@@ -8,6 +8,7 @@
 
 #include "csrc/generated/NativeFunctions.h"
 #include "csrc/native/loops.h"
+#include "csrc/util/op_context.h"
 
 namespace gradgen {
 namespace native {
@@ -145,6 +146,7 @@ Tensor embedding(const Tensor& weight, const Tensor& indices, int64_t /*padding_
     throw std::invalid_argument("embedding: expected weight of shape [num_embeddings, dim], got " +
                                 shape_str(weight.sizes()));
   }
+  loops::check_embedding_indices("embedding", indices, weight.size(0));
   const Tensor rows = index_select(weight, 0, reshape(indices.contiguous(), {-1}));
   DimVector out_sizes(indices.sizes().begin(), indices.sizes().end());
   out_sizes.push_back(weight.size(1));
@@ -202,13 +204,16 @@ std::tuple<Tensor, Tensor> lstm_cell(const Tensor& input, TensorList hx, const T
         shape_str(input.sizes()) + ", " + shape_str(h.sizes()) + ", " + shape_str(c.sizes()) +
         ", " + shape_str(w_ih.sizes()) + " and " + shape_str(w_hh.sizes()));
   }
-  const Tensor gates = add(linear(input, w_ih, b_ih), linear(h, w_hh, b_hh), 1);
-  const std::vector<Tensor> g = chunk(gates, 4, 1);
-  const Tensor in_gate = sigmoid(g[0]), forget_gate = sigmoid(g[1]);
-  const Tensor cell_gate = tanh(g[2]), out_gate = sigmoid(g[3]);
-  const Tensor cy = add(mul(forget_gate, c), mul(in_gate, cell_gate), 1);
-  const Tensor hy = mul(out_gate, tanh(cy));
-  return {hy, cy};
+  // The kernels it runs (linear for a bias of the wrong shape, ...) report as lstm_cell.
+  return gradgen::internal::in_composite_op("lstm_cell", [&]() -> std::tuple<Tensor, Tensor> {
+    const Tensor gates = add(linear(input, w_ih, b_ih), linear(h, w_hh, b_hh), 1);
+    const std::vector<Tensor> g = chunk(gates, 4, 1);
+    const Tensor in_gate = sigmoid(g[0]), forget_gate = sigmoid(g[1]);
+    const Tensor cell_gate = tanh(g[2]), out_gate = sigmoid(g[3]);
+    const Tensor cy = add(mul(forget_gate, c), mul(in_gate, cell_gate), 1);
+    const Tensor hy = mul(out_gate, tanh(cy));
+    return {hy, cy};
+  });
 }
 
 Tensor cumprod(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype) {

@@ -30,6 +30,15 @@ void gather(scalar_t* dst, IntArrayRef dst_strides, const scalar_t* src, IntArra
 // Resolves a -1 in `shape` from numel; throws naming op if the shape does not fit.
 DimVector infer_size(const char* op, IntArrayRef shape, int64_t numel, IntArrayRef from) {
   DimVector out(shape.begin(), shape.end());
+  // The sizes other than 0 must multiply without overflow (they become strides);
+  // then so does `known` below.
+  int64_t extent = 1;
+  for (int64_t size : shape) {
+    if (size > 1 && __builtin_mul_overflow(extent, size, &extent)) {
+      throw std::runtime_error(std::string(op) + ": the number of elements of shape " +
+                               shape_str(shape) + " overflows int64");
+    }
+  }
   int64_t known = 1;
   int infer = -1;
   for (size_t d = 0; d < shape.size(); ++d) {

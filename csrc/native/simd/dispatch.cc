@@ -9,8 +9,13 @@ namespace {
 
 enum class Isa { kBaseline, kAvx2, kAvx512 };
 
+// GRADGEN_VECTORIZED_BASELINE_ONLY: the sanitizer builds (--config=asan / tsan in
+// .bazelrc) compile only the baseline kernels; the AVX2 and AVX-512 ones, Eigen
+// instantiated twice more, would take most of their build time.
 Isa best_isa() {
-#if defined(__x86_64__) || defined(__i386__)
+#if defined(GRADGEN_VECTORIZED_BASELINE_ONLY)
+  return Isa::kBaseline;
+#elif defined(__x86_64__) || defined(__i386__)
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
       __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512bw")) {
@@ -24,8 +29,10 @@ Isa best_isa() {
 const KernelTable& table() {
   static const KernelTable& chosen = [] () -> const KernelTable& {
     switch (best_isa()) {
+#if !defined(GRADGEN_VECTORIZED_BASELINE_ONLY)
       case Isa::kAvx512: return avx512_table();
       case Isa::kAvx2: return avx2_table();
+#endif
       default: return baseline_table();
     }
   }();
@@ -48,8 +55,12 @@ void sigmoid(const double* x, double* y, int64_t n) { table().sigmoid_d(x, y, n)
 void sigmoid(const float* x, float* y, int64_t n) { table().sigmoid_f(x, y, n); }
 
 const char* isa() {
+#if defined(GRADGEN_VECTORIZED_BASELINE_ONLY)
+  return "baseline";
+#else
   if (&table() == &avx512_table()) return "avx512";
   return &table() == &avx2_table() ? "avx2" : "baseline";
+#endif
 }
 
 }  // namespace vec
