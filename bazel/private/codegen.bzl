@@ -29,12 +29,61 @@ _HEADER_EXTENSIONS = [".h", ".hh", ".hpp", ".hxx", ".inc"]
 
 # C++ keywords that cannot name a namespace (the ones a user could plausibly type).
 _CXX_KEYWORDS = [
-    "auto", "bool", "break", "case", "catch", "char", "class", "const", "continue", "default",
-    "delete", "do", "double", "else", "enum", "explicit", "export", "extern", "false", "float",
-    "for", "friend", "goto", "if", "inline", "int", "long", "namespace", "new", "operator",
-    "private", "protected", "public", "register", "return", "short", "signed", "sizeof", "static",
-    "struct", "switch", "template", "this", "throw", "true", "try", "typedef", "typename", "union",
-    "unsigned", "using", "virtual", "void", "volatile", "while",
+    "auto",
+    "bool",
+    "break",
+    "case",
+    "catch",
+    "char",
+    "class",
+    "const",
+    "continue",
+    "default",
+    "delete",
+    "do",
+    "double",
+    "else",
+    "enum",
+    "explicit",
+    "export",
+    "extern",
+    "false",
+    "float",
+    "for",
+    "friend",
+    "goto",
+    "if",
+    "inline",
+    "int",
+    "long",
+    "namespace",
+    "new",
+    "operator",
+    "private",
+    "protected",
+    "public",
+    "register",
+    "return",
+    "short",
+    "signed",
+    "sizeof",
+    "static",
+    "struct",
+    "switch",
+    "template",
+    "this",
+    "throw",
+    "true",
+    "try",
+    "typedef",
+    "typename",
+    "union",
+    "unsigned",
+    "using",
+    "virtual",
+    "void",
+    "volatile",
+    "while",
 ]
 
 _PATH_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./+"
@@ -43,7 +92,14 @@ def _shard_suffix(k, shards):
     return "" if shards == 1 else "_%d" % k
 
 def generated_file_names(shards):
-    """Returns (headers, sources) generated for `shards`; mirrors gen_autograd.output_names()."""
+    """Returns the names of the files generated for `shards`; mirrors gen_autograd.output_names().
+
+    Args:
+      shards: int: how many .cpp files of each kind the generated code is split into.
+
+    Returns:
+      (list[str], list[str]): the headers and the sources, as basenames.
+    """
     headers = ["Functions.h", "VariableType.h", "NativeFunctions.h"]
     sources = []
     for k in range(shards):
@@ -129,6 +185,7 @@ def _autograd_codegen_impl(ctx):
     args.add("--include_prefix", include_prefix)
     args.add("--namespace", ctx.attr.namespace)
     args.add("--shards", str(ctx.attr.shards))
+
     # gradgen's own helpers (csrc/autograd/formulas.h) always, then the user's.
     args.add_all(_GRADGEN_FORMULA_HEADERS + ctx.attr.formula_headers, before_each = "--formula_header")
     args.add_all(_GRADGEN_FORMULA_NAMESPACES + ctx.attr.formula_namespaces, before_each = "--formula_namespace")

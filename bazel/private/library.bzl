@@ -1,5 +1,6 @@
 """Implementation of `autograd_library`: codegen + the user's kernels + runtime, one cc_library."""
 
+load("@rules_cc//cc:defs.bzl", "cc_library")
 load(":codegen.bzl", "autograd_codegen")
 
 def autograd_library(
@@ -46,7 +47,9 @@ def autograd_library(
       runtime: Label: what the generated code links against; default @gradgen//csrc:autograd
         (the runtime plus gradgen's own ops, which your formulas may call).
       copts: list[str]: extra compiler options for the cc_library.
-      visibility, testonly, tags: as for any rule.
+      visibility: list[Label]: as for any rule; given to both targets.
+      testonly: bool: as for any rule; given to every target created.
+      tags: list[str]: as for any rule; given to every target created.
       **kwargs: passed to the cc_library (linkopts, defines, ...).
     """
     if type(srcs) != type([]) or type(hdrs) != type([]) or type(deps) != type([]):
@@ -80,7 +83,7 @@ def autograd_library(
         testonly = testonly,
         tags = tags,
     )
-    native.cc_library(
+    cc_library(
         name = name,
         srcs = srcs + [":" + name + "_generated_sources"],
         hdrs = hdrs + [":" + name + "_generated_headers"],

@@ -1,5 +1,7 @@
 """`py_pytest`: a py_test that runs pytest, with the pinned pytest from @gradgen_py_deps."""
 
+load("@rules_python//python:defs.bzl", "py_test")
+
 _RUNNER = Label("//bazel/private:pytest_runner.py")
 
 def py_pytest(name, srcs, deps = [], data = [], **kwargs):
@@ -20,7 +22,7 @@ def py_pytest(name, srcs, deps = [], data = [], **kwargs):
         are set here.
     """
     runner = str(_RUNNER)
-    native.py_test(
+    py_test(
         name = name,
         srcs = srcs + [runner],
         main = runner,
