@@ -13,7 +13,14 @@ Python packages): nothing is downloaded by Bazel, which has no network here. A r
 workspace already defined (say its own `@com_google_googletest`) is left alone.
 """
 
-load("//bazel/private:offline_shims.bzl", "remote_coverage_tools_shim", "rules_cc_shim", "rules_java_shim")
+load(
+    "//bazel/private:offline_shims.bzl",
+    "remote_coverage_tools_shim",
+    "rules_cc_shim",
+    "rules_java_shim",
+    "rules_python_shim",
+    "rules_shell_shim",
+)
 load("//bazel/private:py_deps.bzl", "gradgen_py_deps")
 load("//bazel/private:system_repos.bzl", "system_eigen", "system_googletest", "system_python_headers", "system_skylib")
 
@@ -22,12 +29,18 @@ def _maybe(repo_rule, name, **kwargs):
     if not native.existing_rule(name):
         repo_rule(name = name, **kwargs)
 
+# A WORKSPACE macro: it defines repositories and registers a toolchain, no target to name.
+# buildifier: disable=unnamed-macro
 def gradgen_dependencies(register_python_toolchain = True):
     """Defines the external repositories gradgen needs and registers its Python toolchain.
 
     Repositories (each skipped when already defined):
       - `@rules_cc`, `@rules_java`, `@remote_coverage_tools`: offline shims for what
         `@bazel_tools` would otherwise download.
+      - `@rules_python`, `@rules_shell`: offline shims re-exporting the native Python and shell
+        rules, so that BUILD files load `py_*` from `@rules_python//python:defs.bzl` and `sh_*`
+        from `@rules_shell//shell:sh_*.bzl` as newer Bazels require (`cc_*` come from
+        `@rules_cc//cc:defs.bzl`). A workspace that defines the real rule sets first keeps them.
       - `@bazel_skylib`: Debian's bazel-skylib (/usr/share/bazel/tools/skylib).
       - `@com_google_googletest` (`:gtest`, `:gtest_main`; gmock is in gtest): Debian's googletest
         sources (/usr/src/googletest).
@@ -43,6 +56,8 @@ def gradgen_dependencies(register_python_toolchain = True):
     """
     _maybe(rules_cc_shim, name = "rules_cc")
     _maybe(rules_java_shim, name = "rules_java")
+    _maybe(rules_python_shim, name = "rules_python")
+    _maybe(rules_shell_shim, name = "rules_shell")
     _maybe(remote_coverage_tools_shim, name = "remote_coverage_tools")
     _maybe(
         system_skylib,

@@ -35,7 +35,8 @@ import zipfile
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from bench_util import action_env as _action_env
-from bench_util import codegen_launcher, runfiles_dir as _runfiles_dir
+from bench_util import codegen_launcher
+from bench_util import runfiles_dir as _runfiles_dir
 from bench_util import say as _say
 from bench_util import workspace_dir as _workspace_dir
 
@@ -183,7 +184,10 @@ def _print_phases(title: str, phases: List[Tuple[str, float]], wall_median: Opti
         total += ms
         _say(f"    {name:<30} {ms:7.0f} ms")
     if wall_median is not None:
-        _say(f"    {'(rest: start, exit, imports*)':<30} {wall_median * 1000 - total:7.0f} ms   [wall median - phases; *gradgen: imports]")
+        _say(
+            f"    {'(rest: start, exit, imports*)':<30} {wall_median * 1000 - total:7.0f} ms   "
+            "[wall median - phases; *gradgen: imports]"
+        )
 
 
 # --- torchgen -------------------------------------------------------------------------------------
@@ -319,8 +323,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         _say(f"    {line}")
     floor = _run_timed(Cmd("python -c pass", [sys.executable, "-c", "pass"], _action_env()), args.runs)[0]
     _say(f"codegen_bench: bare interpreter start ({sys.executable} -c pass): {_fmt(floor)}")
-    _say("codegen_bench: environment of both codegens: a Bazel action's (PYTHONDONTWRITEBYTECODE=1: no .pyc is written, "
-         "so none exists for gradgen's runfiles or pinned packages)")  # fmt: skip
+    _say("codegen_bench: environment of both codegens: a Bazel action's (PYTHONDONTWRITEBYTECODE=1: no .pyc is "
+         "written, so none exists for gradgen's runfiles or pinned packages)")  # fmt: skip
 
     # --- torchgen: resolve it first, so that all runs can be interleaved ---
     _say(f"codegen_bench: anchor: PyTorch {args.torch_version} torchgen gen_autograd")
@@ -382,14 +386,18 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                     _say(f"  step-by-step driver failed (phases not shown): {perr}")
                     continue
                 ph = _phases(perrs, r"^PHASE (.+?): (\d+) ms$")
-                _print_phases(f"phases (step-by-step driver, median of {args.phase_runs}; each gen_* renders AND writes):",
-                              ph, statistics.median(ptimes))  # fmt: skip
+                _print_phases(f"phases (step-by-step driver, median of {args.phase_runs}; "
+                              "each gen_* renders AND writes):", ph, statistics.median(ptimes))  # fmt: skip
                 phd = dict(ph)
                 rest = statistics.median(ptimes) * 1000 - sum(v for k, v in ph if k != "in-process total")
                 comparable = rest + sum(phd.get(k, 0.0) for k in _COMPARABLE)
-                _say(f"    {'subtotal comparable to gradgen':<30} {comparable:7.0f} ms   [rest + imports .. VariableType + python_functions]")
+                _say(
+                    f"    {'subtotal comparable to gradgen':<30} {comparable:7.0f} ms   "
+                    "[rest + imports .. VariableType + python_functions]"
+                )
             else:
-                _print_phases("phases (--timing, median over runs):", _phases(errs[c.label], r"^gen_autograd: (.+?): (\d+) ms$"),
+                _print_phases("phases (--timing, median over runs):",
+                              _phases(errs[c.label], r"^gen_autograd: (.+?): (\d+) ms$"),
                               statistics.median(ts))  # fmt: skip
                 results.append((c.label, ts))
     finally:
@@ -405,9 +413,15 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             rb = min(torch_times) / min(times)
             rm = statistics.median(torch_times) / statistics.median(times)
             verdict = "meets" if min(rb, rm) >= TARGET_RATIO else "BELOW"
-            _say(f"  {label:<48} {min(times):7.3f} {statistics.median(times):7.3f} {rb:11.2f}x {rm:13.2f}x  {verdict} >= {TARGET_RATIO:.0f}x")
+            _say(
+                f"  {label:<48} {min(times):7.3f} {statistics.median(times):7.3f} {rb:11.2f}x {rm:13.2f}x  "
+                f"{verdict} >= {TARGET_RATIO:.0f}x"
+            )
         else:
-            _say(f"  {label:<48} {min(times):7.3f} {statistics.median(times):7.3f} {'n/a':>12} {'n/a':>14}  (anchor skipped)")
+            _say(
+                f"  {label:<48} {min(times):7.3f} {statistics.median(times):7.3f} {'n/a':>12} {'n/a':>14}  "
+                "(anchor skipped)"
+            )
     if results and torch_times:
         need = statistics.median(torch_times) / TARGET_RATIO
         _say(f"  gradgen needs <= {need:.3f} s (median) for >= {TARGET_RATIO:.0f}x against this PyTorch run.")

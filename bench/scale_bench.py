@@ -210,8 +210,8 @@ def main(argv: Sequence[str]) -> int:
     try:
         per_kind = write_spec(tmp, args.ops)
         say(f"scale_bench: {args.ops} synthetic ops ({', '.join(f'{k}: {n}' for k, n in per_kind.items())}) in {tmp}")
-        say(f"scale_bench: codegen {' '.join(codegen_command()[:1])}; compile: {args.cxx} -std=c++17 {args.opt} -c, {args.jobs} jobs, "
-            f"{os.cpu_count()} CPUs, headers from {ws}")
+        say(f"scale_bench: codegen {' '.join(codegen_command()[:1])}; "
+            f"compile: {args.cxx} -std=c++17 {args.opt} -c, {args.jobs} jobs, {os.cpu_count()} CPUs, headers from {ws}")
         err = gradgen_own_headers(os.path.join(tmp, "include"))
         if err:
             say(f"scale_bench: {err}")

@@ -31,12 +31,61 @@ _HEADER_EXTENSIONS = [".h", ".hh", ".hpp", ".hxx", ".inc"]
 
 # C++ keywords that cannot name a namespace (the ones a user could plausibly type).
 _CXX_KEYWORDS = [
-    "auto", "bool", "break", "case", "catch", "char", "class", "const", "continue", "default",
-    "delete", "do", "double", "else", "enum", "explicit", "export", "extern", "false", "float",
-    "for", "friend", "goto", "if", "inline", "int", "long", "namespace", "new", "operator",
-    "private", "protected", "public", "register", "return", "short", "signed", "sizeof", "static",
-    "struct", "switch", "template", "this", "throw", "true", "try", "typedef", "typename", "union",
-    "unsigned", "using", "virtual", "void", "volatile", "while",
+    "auto",
+    "bool",
+    "break",
+    "case",
+    "catch",
+    "char",
+    "class",
+    "const",
+    "continue",
+    "default",
+    "delete",
+    "do",
+    "double",
+    "else",
+    "enum",
+    "explicit",
+    "export",
+    "extern",
+    "false",
+    "float",
+    "for",
+    "friend",
+    "goto",
+    "if",
+    "inline",
+    "int",
+    "long",
+    "namespace",
+    "new",
+    "operator",
+    "private",
+    "protected",
+    "public",
+    "register",
+    "return",
+    "short",
+    "signed",
+    "sizeof",
+    "static",
+    "struct",
+    "switch",
+    "template",
+    "this",
+    "throw",
+    "true",
+    "try",
+    "typedef",
+    "typename",
+    "union",
+    "unsigned",
+    "using",
+    "virtual",
+    "void",
+    "volatile",
+    "while",
 ]
 
 _PATH_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./+"
@@ -45,12 +94,17 @@ def _shard_suffix(k, shards):
     return "" if shards == 1 else "_%d" % k
 
 def generated_file_names(shards):
-    """Returns the names generated for `shards`: a struct of lists `headers`, `sources` (the C++
-    library's), `python_headers`, `python_sources` (the Python bindings') and `all` (with
-    manifest.json).
+    """Returns the names of the files generated for `shards`.
 
     gen_autograd.output_names() computes the same list; the action is handed this one
     (`--expected_outputs`) and fails, naming the difference, if the two ever disagree.
+
+    Args:
+      shards: int: how many .cpp files of each kind the generated code is split into.
+
+    Returns:
+      struct: lists of basenames: `headers`, `sources` (the C++ library's), `python_headers`,
+      `python_sources` (the Python bindings') and `all` (every output, manifest.json included).
     """
     headers = ["Functions.h", "VariableType.h", "NativeFunctions.h"]
     sources = []
@@ -149,6 +203,7 @@ def _autograd_codegen_impl(ctx):
     args.add("--include_prefix", include_prefix)
     args.add("--namespace", ctx.attr.namespace)
     args.add("--shards", str(ctx.attr.shards))
+
     # gradgen's own helpers (csrc/autograd/formulas.h) always, then the user's.
     args.add_all(_GRADGEN_FORMULA_HEADERS + ctx.attr.formula_headers, before_each = "--formula_header")
     args.add_all(_GRADGEN_FORMULA_NAMESPACES + ctx.attr.formula_namespaces, before_each = "--formula_namespace")

@@ -1,5 +1,7 @@
 """Implementation of `autograd_library`: codegen + the user's kernels + runtime, one cc_library."""
 
+load("@rules_cc//cc:defs.bzl", "cc_library")
+load("@rules_python//python:defs.bzl", "py_library")
 load(":codegen.bzl", "autograd_codegen")
 load(":python.bzl", "gradgen_py_extension")
 
@@ -53,7 +55,9 @@ def autograd_library(
         py_library `<name>_py` (put it in a py_test's deps; it brings @gradgen//python:gradgen).
         None: no Python module.
       copts: list[str]: extra compiler options for the cc_library.
-      visibility, testonly, tags: as for any rule.
+      visibility: list[Label]: as for any rule; given to both targets.
+      testonly: bool: as for any rule; given to every target created.
+      tags: list[str]: as for any rule; given to every target created.
       **kwargs: passed to the cc_library (linkopts, defines, ...).
     """
     if type(srcs) != type([]) or type(hdrs) != type([]) or type(deps) != type([]):
@@ -97,7 +101,7 @@ def autograd_library(
         )
     if python_module != None:
         _python_module(name, python_module, namespace, visibility, testonly, tags)
-    native.cc_library(
+    cc_library(
         name = name,
         srcs = srcs + [":" + name + "_generated_sources"],
         hdrs = hdrs + [":" + name + "_generated_headers"],
@@ -119,7 +123,7 @@ def _python_module(name, module, namespace, visibility, testonly, tags):
 
     # nanobind's API keeps per-module state, so the generated bindings link into the module
     # itself (linkstatic); the library and the runtime stay shared (see gradgen_py_extension).
-    native.cc_library(
+    cc_library(
         name = name + "_python_bindings",
         srcs = [":" + name + "_generated_python_sources"],
         hdrs = [":" + name + "_generated_python_headers"],
@@ -137,7 +141,7 @@ def _python_module(name, module, namespace, visibility, testonly, tags):
         testonly = testonly,
         tags = tags,
     )
-    native.py_library(
+    py_library(
         name = name + "_py",
         data = [":" + module + ".so"],
         imports = ["."],

@@ -1,5 +1,7 @@
 """`py_pytest`: a py_test that runs pytest, with the pinned pytest from @gradgen_py_deps."""
 
+load("@rules_python//python:defs.bzl", "py_test")
+
 _RUNNER = Label("//bazel/private:pytest_runner.py")
 
 def py_pytest(name, srcs, deps = [], data = [], **kwargs):
@@ -22,7 +24,7 @@ def py_pytest(name, srcs, deps = [], data = [], **kwargs):
         workspace's `@gradgen`) a package that hides the real `gradgen` Python package.
     """
     runner = str(_RUNNER)
-    native.py_test(
+    py_test(
         name = name,
         srcs = srcs + [runner],
         main = runner,

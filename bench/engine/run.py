@@ -20,9 +20,7 @@ import argparse
 import itertools
 import os
 import re
-import shlex
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -134,7 +132,7 @@ def find_torch(args):
                        "import os, torch; print(os.path.dirname(torch.__file__)); "
                        "print(torch.__version__); print(int(torch._C._GLIBCXX_USE_CXX11_ABI))"],
                       env=dict(os.environ, PYTHONWARNINGS="ignore"))
-        lines = [l for l in out.splitlines() if l.strip()]
+        lines = [line for line in out.splitlines() if line.strip()]
         if rc != 0 or len(lines) < 3:
             log("%s cannot import torch:\n%s" % (py, out[-1500:]))
             continue
@@ -274,7 +272,7 @@ def profile(args, out_file, what):
     log("== gradgen %s: top functions by exclusive instructions (callgrind_annotate)" % what)
     rc, out = run(["callgrind_annotate", "--inclusive=no", out_file])
     lines = out.splitlines()
-    start = next((i for i, l in enumerate(lines) if "file:function" in l), None)
+    start = next((i for i, line in enumerate(lines) if "file:function" in line), None)
     if start is None:
         log(out[-3000:])
         return

@@ -12,6 +12,7 @@ so `//...` does not build them on their own) and one test per case.
 """
 
 load("@bazel_skylib//lib:unittest.bzl", "analysistest", "asserts")
+load("@rules_cc//cc/common:cc_info.bzl", "CcInfo")
 load("//bazel:defs.bzl", "AutogradCodegenInfo", "autograd_codegen", "autograd_library")
 
 _FUNCTIONS = "testdata/native_functions.yaml"

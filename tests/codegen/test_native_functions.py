@@ -261,7 +261,8 @@ def test_declarations_load(write_yaml):
         ("# nothing\n", "specs/native_functions.yaml:1: expected a list of declarations ('- func: ...'), but the file is empty"),
         (
             "- func: mm(Tensor self) -> Tensor\n  variants: [function\n",
-            "specs/native_functions.yaml:3:1: did not find expected ',' or ']' (while parsing a flow sequence at line 2)",
+            "specs/native_functions.yaml:3:1: did not find expected ',' or ']' "
+            "(while parsing a flow sequence at line 2)",
         ),
         (
             "- func: mm(Tensor self) -> Tensor\n  structured_delegate: mm-out\n",

@@ -70,7 +70,8 @@ class CustomOpExampleTest(unittest.TestCase):
         with open(os.path.join(self.bazel_bin, "ops", "generated", "NativeFunctions.h"), encoding="utf-8") as fh:
             native = fh.read()
         # custom_op::native::polyval, which ops/polyval_kernels.cc defines.
-        self.assertRegex(native, r"namespace custom_op \{\n(.*\n)*namespace native \{\n(.*\n)*Tensor polyval\(TensorList coeffs, const Tensor& x\);")
+        self.assertRegex(native, r"namespace custom_op \{\n(.*\n)*namespace native \{\n(.*\n)*"
+                         r"Tensor polyval\(TensorList coeffs, const Tensor& x\);")
         with open(os.path.join(self.bazel_bin, "ops", "generated", "Functions.cpp"), encoding="utf-8") as fh:
             functions = fh.read()
         self.assertIn('#include "ops/polyval_formulas.h"', functions)

@@ -55,7 +55,7 @@ build --nosandbox_debug
 build --cxxopt=-std=c++17 --host_cxxopt=-std=c++17
 build --action_env=PYTHONDONTWRITEBYTECODE=1 --action_env=PYTHONNOUSERSITE=1 --action_env=PYTHONHASHSEED=0
 build --host_action_env=PYTHONDONTWRITEBYTECODE=1 --host_action_env=PYTHONNOUSERSITE=1 --host_action_env=PYTHONHASHSEED=0
-""",
+""",  # noqa: E501 (gradgen's .bazelrc lines, as they are there)
         "BUILD.bazel": "",
         "ops/BUILD.bazel": f"""load("@gradgen//bazel:defs.bzl", "autograd_library")
 
@@ -104,7 +104,8 @@ gradgen::Tensor mul_grad(const gradgen::Tensor& grad, const gradgen::Tensor& oth
         + "".join(
             f"gradgen::Tensor {n}(const gradgen::Tensor& self) {{\n"
             f"  gradgen::Tensor in = self.contiguous(), out = gradgen::empty(in.sizes());\n"
-            f"  for (int64_t i = 0; i < in.numel(); ++i) out.data_ptr<double>()[i] = {i + 1} * in.data_ptr<double>()[i];\n"
+            f"  for (int64_t i = 0; i < in.numel(); ++i)\n"
+            f"    out.data_ptr<double>()[i] = {i + 1} * in.data_ptr<double>()[i];\n"
             f"  return out;\n}}\n"
             for i, n in enumerate(op_names())
         )
@@ -175,7 +176,10 @@ class IncrementalBuildTest(unittest.TestCase):
         cls.generated = nb.file_digests(os.path.join(cls.bazel_bin, "ops", "generated"))
         changed = sorted(f for f in cls.generated if before.get(f) != cls.generated[f]) if before else ["(all)"]
         cls.steps[name] = (spawns, changed)
-        nb.log(f"{name}: {nb.summarize(spawns)}; compiled {nb.compiled_sources(spawns)}; generated files changed: {changed}")
+        nb.log(
+            f"{name}: {nb.summarize(spawns)}; compiled {nb.compiled_sources(spawns)}; "
+            f"generated files changed: {changed}"
+        )
 
     def compiles(self, step: str):
         return nb.compiled_sources(self.steps[step][0])
