@@ -167,7 +167,10 @@ list_files() {
 
 mapfile -t starlark_files < <(list_files 'BUILD' '*/BUILD' 'BUILD.bazel' '*/BUILD.bazel' \
   'WORKSPACE' '*/WORKSPACE' 'WORKSPACE.bazel' '*/WORKSPACE.bazel' '*.bzl')
-mapfile -t cpp_files < <(list_files '*.h' '*.cc' '*.cpp' '*.hpp' | grep -v '^tools/codegen/templates/' || true)
+# Not the templates (Mako, not C++) nor the golden copies of generated files (tests/golden/expected:
+# compared byte for byte with what the codegen writes).
+mapfile -t cpp_files < <(list_files '*.h' '*.cc' '*.cpp' '*.hpp' \
+  | grep -v -e '^tools/codegen/templates/' -e '^tests/golden/expected/' || true)
 
 # --- Fix -----------------------------------------------------------------------------------------
 
