@@ -54,7 +54,7 @@ def __getattr__(name):
 
 # PyTorch's gen_autograd(), step by step, with a clock around each step (same calls, same order
 # of work: parse_native_yaml and load_derivatives are cached, so parsing once is parsing once).
-_TORCHGEN_PHASES = r'''
+_TORCHGEN_PHASES = r"""
 import os, sys, time
 t0 = time.perf_counter()
 from torchgen.api import cpp
@@ -101,9 +101,9 @@ lap("ViewFuncs")
 gen_python_functions.gen(out, nf, tags, os.path.join(autograd_dir, "deprecated.yaml"), template_path)
 lap("python_functions (render+write)")
 print(f"PHASE in-process total: {(time.perf_counter() - t0) * 1000:.0f} ms", file=sys.stderr)
-'''
+"""
 
-_TORCHGEN_WHOLE = r'''
+_TORCHGEN_WHOLE = r"""
 import sys
 from torchgen.packaged.autograd.gen_autograd import gen_autograd, gen_autograd_python
 from torchgen.selective_build.selector import SelectiveBuilder
@@ -112,15 +112,24 @@ gen_autograd(nf, tags, out, autograd_dir, SelectiveBuilder.get_nop_selector())
 # The Python bindings (python_functions*.cpp and the Python side of Functions), as gradgen
 # writes python_functions*.cpp in the same run.
 gen_autograd_python(nf, tags, out, autograd_dir)
-'''
+"""
 
 # torchgen's steps that produce what gradgen produces (Functions.*, VariableType.*, the Python
 # bindings; no tracing, ADInplaceOrView, variable factories or view funcs, which gradgen has no
 # equivalent of).
-_COMPARABLE = ("imports", "parse declarations", "load derivatives", "match infos",
-               "Functions (render+write)", "VariableType (render+write)", "python_functions (render+write)")
+_COMPARABLE = (
+    "imports",
+    "parse declarations",
+    "load derivatives",
+    "match infos",
+    "Functions (render+write)",
+    "VariableType (render+write)",
+    "python_functions (render+write)",
+)
 
-_CHECK_TORCHGEN = "import torchgen, os, sys; print(os.path.dirname(os.path.dirname(os.path.abspath(torchgen.__file__))))"
+_CHECK_TORCHGEN = (
+    "import torchgen, os, sys; print(os.path.dirname(os.path.dirname(os.path.abspath(torchgen.__file__))))"
+)
 
 
 def _pinned_pythonpath() -> List[str]:
@@ -150,7 +159,9 @@ def _run_timed(cmd: Cmd, runs: int) -> Tuple[List[float], List[str], Optional[st
         argv = [a.replace("{OUT}", out) for a in cmd.argv]
         try:
             t = time.perf_counter()
-            p = subprocess.run(argv, env=cmd.env, cwd=cmd.cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            p = subprocess.run(
+                argv, env=cmd.env, cwd=cmd.cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+            )
             dt = time.perf_counter() - t
         finally:
             shutil.rmtree(out, ignore_errors=True)
@@ -195,7 +206,9 @@ def _print_phases(title: str, phases: List[Tuple[str, float]], wall_median: Opti
 
 def _interpreter_has_module(python: str, module: str, env: Dict[str, str]) -> bool:
     try:
-        r = subprocess.run([python, "-c", f"import {module}"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        r = subprocess.run(
+            [python, "-c", f"import {module}"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
     except OSError:
         return False
     return r.returncode == 0
@@ -208,10 +221,22 @@ def _download_torchgen(version: str, dest: str) -> Tuple[Optional[str], str]:
     wheel_dir = tempfile.mkdtemp(prefix="codegen_bench_wheel_")
     try:
         env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
-        pip_cmd = [sys.executable, "-m", "pip", "download", f"torch=={version}", "--no-deps", "--only-binary=:all:", "-d", wheel_dir]
+        pip_cmd = [
+            sys.executable,
+            "-m",
+            "pip",
+            "download",
+            f"torch=={version}",
+            "--no-deps",
+            "--only-binary=:all:",
+            "-d",
+            wheel_dir,
+        ]
         _say(f"  fetching the torch {version} wheel for torchgen: {' '.join(pip_cmd[1:])}")
         try:
-            p = subprocess.run(pip_cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=1800)
+            p = subprocess.run(
+                pip_cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=1800
+            )
         except (OSError, subprocess.TimeoutExpired) as e:
             return None, f"pip download failed: {e}"
         wheels = [w for w in os.listdir(wheel_dir) if w.startswith("torch-") and w.endswith(".whl")]
@@ -238,7 +263,9 @@ def _torchgen_command(args: argparse.Namespace, shim_dir: str) -> Tuple[Optional
     if args.torchgen_python:
         env = _action_env()
         if _interpreter_has_module(args.torchgen_python, "torchgen", env):
-            root = subprocess.run([args.torchgen_python, "-c", _CHECK_TORCHGEN], env=env, stdout=subprocess.PIPE, text=True).stdout.strip()
+            root = subprocess.run(
+                [args.torchgen_python, "-c", _CHECK_TORCHGEN], env=env, stdout=subprocess.PIPE, text=True
+            ).stdout.strip()
             return (args.torchgen_python, env, root), f"{args.torchgen_python} (its own packages), torchgen in {root}"
         why.append(f"--torchgen_python={args.torchgen_python} cannot `import torchgen`")
     roots = []
@@ -278,12 +305,24 @@ def _torchgen_command(args: argparse.Namespace, shim_dir: str) -> Tuple[Optional
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--specs_dir", default=None, help="Holds native_functions.yaml + derivatives.yaml (default <workspace>/../shared/pytorch).")
-    ap.add_argument("--runs", type=int, default=5, help="Fresh-process runs of each codegen (best and median are printed).")
-    ap.add_argument("--phase_runs", type=int, default=3, help="Runs of torchgen's step-by-step driver (median per phase).")
-    ap.add_argument("--torchgen_python", default=None, help="An interpreter that can `import torchgen` (a venv with torch).")
+    ap.add_argument(
+        "--specs_dir",
+        default=None,
+        help="Holds native_functions.yaml + derivatives.yaml (default <workspace>/../shared/pytorch).",
+    )
+    ap.add_argument(
+        "--runs", type=int, default=5, help="Fresh-process runs of each codegen (best and median are printed)."
+    )
+    ap.add_argument(
+        "--phase_runs", type=int, default=3, help="Runs of torchgen's step-by-step driver (median per phase)."
+    )
+    ap.add_argument(
+        "--torchgen_python", default=None, help="An interpreter that can `import torchgen` (a venv with torch)."
+    )
     ap.add_argument("--torchgen_root", default=None, help="A directory holding torchgen/ (run with this interpreter).")
-    ap.add_argument("--torch_version", default="2.14.1", help="The torch wheel to pip download when torchgen is not given.")
+    ap.add_argument(
+        "--torch_version", default="2.14.1", help="The torch wheel to pip download when torchgen is not given."
+    )
     ap.add_argument("--no_download", action="store_true", help="Never pip download the torch wheel.")
     ap.add_argument("--shards", type=int, default=4, help="gradgen's --shards.")
     args = ap.parse_args(argv)

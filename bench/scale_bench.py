@@ -74,7 +74,10 @@ KINDS: List[Tuple[str, str, Dict[str, str]]] = [
     (
         "m",
         "{n}(Tensor? bias, Tensor[] xs) -> (Tensor values, Tensor indices)",
-        {"bias": "pair_backward(grad_values, grad_indices, values)", "xs": "list_backward(grad_values, values, xs.size(), 0)"},
+        {
+            "bias": "pair_backward(grad_values, grad_indices, values)",
+            "xs": "list_backward(grad_values, values, xs.size(), 0)",
+        },
     ),
 ]
 
@@ -166,7 +169,9 @@ def run_codegen(spec_dir: str, out_dir: str, shards: int, runs: int) -> Tuple[Op
     return best, None
 
 
-def compile_one(cxx: str, src: str, obj: str, include_dirs: Sequence[str], opt: str) -> Tuple[str, float, Optional[str]]:
+def compile_one(
+    cxx: str, src: str, obj: str, include_dirs: Sequence[str], opt: str
+) -> Tuple[str, float, Optional[str]]:
     argv = [cxx, "-std=c++17", opt, "-c", src, "-o", obj] + [f"-I{d}" for d in include_dirs]
     t = time.perf_counter()
     p = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
@@ -210,8 +215,10 @@ def main(argv: Sequence[str]) -> int:
     try:
         per_kind = write_spec(tmp, args.ops)
         say(f"scale_bench: {args.ops} synthetic ops ({', '.join(f'{k}: {n}' for k, n in per_kind.items())}) in {tmp}")
-        say(f"scale_bench: codegen {' '.join(codegen_command()[:1])}; "
-            f"compile: {args.cxx} -std=c++17 {args.opt} -c, {args.jobs} jobs, {os.cpu_count()} CPUs, headers from {ws}")
+        say(
+            f"scale_bench: codegen {' '.join(codegen_command()[:1])}; "
+            f"compile: {args.cxx} -std=c++17 {args.opt} -c, {args.jobs} jobs, {os.cpu_count()} CPUs, headers from {ws}"
+        )
         err = gradgen_own_headers(os.path.join(tmp, "include"))
         if err:
             say(f"scale_bench: {err}")
@@ -227,28 +234,65 @@ def main(argv: Sequence[str]) -> int:
             total_bytes = sum(os.path.getsize(os.path.join(out, f)) for f in files)
             largest_lines = max(sum(1 for _ in open(s)) for s in sources)
             say(f"  shards={shards}: codegen {gen_s:.2f} s, {len(files)} files; compiling {len(sources)} .cpp ...")
-            wall, times, err = compile_all(sources, os.path.join(tmp, f"obj_{shards}"), [tmp + "/include", ws], args.jobs, args.cxx, args.opt)
+            wall, times, err = compile_all(
+                sources, os.path.join(tmp, f"obj_{shards}"), [tmp + "/include", ws], args.jobs, args.cxx, args.opt
+            )
             # What an edit of one formula recompiles: one shard's Functions_k.cpp (+ VariableType_k.cpp).
             per_shard: Dict[str, float] = {}
             for src, dt in times.items():
                 m = re.search(r"(?:Functions|VariableType)(_\d+)?\.cpp$", src)
                 per_shard[m.group(1) or "" if m else src] = per_shard.get(m.group(1) or "" if m else src, 0) + dt
-            rows.append((shards, gen_s, len(files), total_bytes, largest_lines, wall, sum(times.values()), max(times.values()), max(per_shard.values()), err))
-            say(f"  shards={shards}: compile wall {wall:.1f} s, sum {sum(times.values()):.1f} s, slowest "
-                f"{max(times, key=times.get).rsplit('/', 1)[-1]} {max(times.values()):.1f} s")
+            rows.append(
+                (
+                    shards,
+                    gen_s,
+                    len(files),
+                    total_bytes,
+                    largest_lines,
+                    wall,
+                    sum(times.values()),
+                    max(times.values()),
+                    max(per_shard.values()),
+                    err,
+                )
+            )
+            say(
+                f"  shards={shards}: compile wall {wall:.1f} s, sum {sum(times.values()):.1f} s, slowest "
+                f"{max(times, key=times.get).rsplit('/', 1)[-1]} {max(times.values()):.1f} s"
+            )
             shutil.rmtree(out, ignore_errors=True)
             shutil.rmtree(os.path.join(tmp, f"obj_{shards}"), ignore_errors=True)
 
         say()
         say(f"scale_bench: {args.ops} ops; compile {args.opt} with {args.jobs} parallel jobs")
-        header = ("shards", "codegen s", "files", "MB", "max .cpp lines", "compile wall s", "sum of compiles s", "slowest .cpp s", "one shard's 2 .cpp s")
+        header = (
+            "shards",
+            "codegen s",
+            "files",
+            "MB",
+            "max .cpp lines",
+            "compile wall s",
+            "sum of compiles s",
+            "slowest .cpp s",
+            "one shard's 2 .cpp s",
+        )
         say(" | ".join(header))
         say(" | ".join("---" for _ in header))
         for shards, gen_s, nfiles, nbytes, lines, wall, total, slowest, shard_cost, err in rows:
             if gen_s is None:
                 say(f"{shards} | error: {err}")
                 continue
-            cells = [str(shards), f"{gen_s:.2f}", str(nfiles), f"{nbytes / 1e6:.1f}", str(lines), f"{wall:.1f}", f"{total:.1f}", f"{slowest:.1f}", f"{shard_cost:.1f}"]
+            cells = [
+                str(shards),
+                f"{gen_s:.2f}",
+                str(nfiles),
+                f"{nbytes / 1e6:.1f}",
+                str(lines),
+                f"{wall:.1f}",
+                f"{total:.1f}",
+                f"{slowest:.1f}",
+                f"{shard_cost:.1f}",
+            ]
             say(" | ".join(cells))
             if err:
                 say(f"    compile error: {err}")

@@ -129,21 +129,19 @@ Tensor as_strided(const Tensor& self, IntArrayRef sizes, IntArrayRef strides,
       empty_view = true;
     } else if (__builtin_mul_overflow(sizes[d] - 1, strides[d], &reach) ||
                __builtin_add_overflow(last, reach, &last)) {
-      throw std::runtime_error("as_strided: a view of sizes " + shape_str(sizes) +
-                               " and strides " + shape_str(strides) +
+      throw std::runtime_error("as_strided: a view of sizes " + shape_str(sizes) + " and strides " +
+                               shape_str(strides) +
                                " reaches past the largest int64 element offset");
     }
   }
   Tensor view = self.detach();
   TensorImpl* impl = view.unsafe_impl();
-  const int64_t capacity =
-      static_cast<int64_t>(impl->storage->nbytes / element_size(impl->dtype));
+  const int64_t capacity = static_cast<int64_t>(impl->storage->nbytes / element_size(impl->dtype));
   if (storage_offset < 0 || (!empty_view && last >= capacity)) {
-    throw std::invalid_argument("as_strided: a view of sizes " + shape_str(sizes) + ", strides " +
-                                shape_str(strides) + " and offset " +
-                                std::to_string(storage_offset) + " reaches element " +
-                                std::to_string(last) + " of a storage of " +
-                                std::to_string(capacity) + " elements");
+    throw std::invalid_argument(
+        "as_strided: a view of sizes " + shape_str(sizes) + ", strides " + shape_str(strides) +
+        " and offset " + std::to_string(storage_offset) + " reaches element " +
+        std::to_string(last) + " of a storage of " + std::to_string(capacity) + " elements");
   }
   impl->sizes.assign(sizes.begin(), sizes.end());
   impl->strides.assign(strides.begin(), strides.end());

@@ -59,7 +59,8 @@ void throw_undefined_tensor(const char* what) {
   if (current_op) {
     throw std::runtime_error(user_op_name("") +
                              ": expected a defined tensor for every argument, got an undefined "
-                             "Tensor() (" + what + "() called on it)");
+                             "Tensor() (" +
+                             what + "() called on it)");
   }
   throw std::runtime_error(std::string(what) + ": called on an undefined tensor");
 }
@@ -332,7 +333,8 @@ const Tensor& Tensor::set_requires_grad(bool requires_grad) const {
   if (self.grad_fn) {
     throw std::runtime_error(
         "set_requires_grad: only leaf tensors can change requires_grad; this tensor was "
-        "produced by " + self.grad_fn->name() + " (use detach() to get a leaf)");
+        "produced by " +
+        self.grad_fn->name() + " (use detach() to get a leaf)");
   }
   if (requires_grad && !is_floating_point(self.dtype)) {
     throw std::invalid_argument(
@@ -353,8 +355,7 @@ std::string format_element(const char* p, ScalarType dtype, bool fixed) {
       std::snprintf(buf, sizeof(buf), "%lld",
                     static_cast<long long>(*reinterpret_cast<const int64_t*>(p)));
       return buf;
-    case ScalarType::Bool:
-      return *reinterpret_cast<const bool*>(p) ? "true" : "false";
+    case ScalarType::Bool: return *reinterpret_cast<const bool*>(p) ? "true" : "false";
     default: {
       double v = internal::read_element<double>(p, dtype);
       std::snprintf(buf, sizeof(buf), fixed ? "%.4f" : "%.4e", v);
@@ -466,9 +467,8 @@ Tensor full(IntArrayRef sizes, const Scalar& value, ScalarType dtype) {
 Tensor tensor(std::vector<double> data, IntArrayRef sizes) {
   const int64_t n = internal::checked_numel(sizes, "tensor");
   if (static_cast<int64_t>(data.size()) != n) {
-    throw std::invalid_argument("tensor: expected " + std::to_string(n) +
-                                " values for shape " + shape_str(sizes) + ", got " +
-                                std::to_string(data.size()));
+    throw std::invalid_argument("tensor: expected " + std::to_string(n) + " values for shape " +
+                                shape_str(sizes) + ", got " + std::to_string(data.size()));
   }
   Tensor out = make_tensor(sizes, ScalarType::Double, "tensor");
   if (n > 0) std::memcpy(out.data_ptr<double>(), data.data(), data.size() * sizeof(double));

@@ -27,7 +27,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
-#include <optional>     // generated signatures: Tensor? -> std::optional<Tensor>
+#include <optional>  // generated signatures: Tensor? -> std::optional<Tensor>
 #include <ostream>
 #include <string>
 #include <string_view>  // generated signatures: str -> std::string_view
@@ -250,7 +250,7 @@ struct StorageImpl final : intrusive_target {
   size_t nbytes = 0;
   void (*release)(void*) noexcept = nullptr;  // set by wrap(): gives the memory back
   void* release_context = nullptr;
-  uint64_t version = 0;  // Note [Version counter]
+  uint64_t version = 0;                 // Note [Version counter]
   std::atomic<uint32_t> view_count{0};  // live TensorImpls made by view ops (Note [Views])
 };
 void intrusive_ptr_destroy(StorageImpl* storage) noexcept;

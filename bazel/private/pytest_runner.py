@@ -91,9 +91,12 @@ def main(argv):
     import pytest  # only now: it must come from @gradgen_py_deps
 
     args = [
-        "-p", "no:cacheprovider",  # nothing written into the (read-only) runfiles tree
-        "-c", os.devnull,  # ignore pytest.ini / pyproject.toml / setup.cfg above the runfiles
-        "--rootdir", os.getcwd(),
+        "-p",
+        "no:cacheprovider",  # nothing written into the (read-only) runfiles tree
+        "-c",
+        os.devnull,  # ignore pytest.ini / pyproject.toml / setup.cfg above the runfiles
+        "--rootdir",
+        os.getcwd(),
         "-ra",
     ]
     xml = os.environ.get("XML_OUTPUT_FILE")
@@ -106,8 +109,7 @@ def main(argv):
     sys.stdout.flush()
     if code == 5:
         # A test target that collects no test is a mistake, not a pass.
-        print("pytest_runner: no tests collected in %s (pytest exit 5)" % " ".join(files),
-              file=sys.stderr)
+        print("pytest_runner: no tests collected in %s (pytest exit 5)" % " ".join(files), file=sys.stderr)
     elif code != 0:
         print("pytest_runner: pytest exited with %d" % code, file=sys.stderr)
     return code

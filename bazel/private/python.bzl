@@ -1,5 +1,7 @@
 """`gradgen_py_extension`: a Python extension module (nanobind) over gradgen's runtime."""
 
+load("@rules_cc//cc:cc_binary.bzl", "cc_binary")
+
 _BIND = Label("//csrc/python:bind")
 
 _INIT_TEMPLATE = """\
@@ -62,8 +64,11 @@ def gradgen_py_extension(
       bind_function: str: a `void f(nanobind::module_&)` to call from a generated module init;
         None when `srcs` have their own NB_MODULE.
       linkstatic: bool: link everything into this one file (see above).
-      copts, linkopts: list[str]: extra compiler and linker options.
-      visibility, testonly, tags: as for any rule.
+      copts: list[str]: extra compiler options.
+      linkopts: list[str]: extra linker options.
+      visibility: as for any rule.
+      testonly: as for any rule.
+      tags: as for any rule.
       **kwargs: passed to the cc_binary.
     """
     if not name.endswith(".so"):
@@ -88,7 +93,7 @@ def gradgen_py_extension(
             tags = tags,
         )
         srcs.append(":" + init)
-    native.cc_binary(
+    cc_binary(
         name = name,
         srcs = srcs,
         deps = deps + [_BIND],

@@ -1,7 +1,7 @@
 """`gradgen_py_wheel`: an installable, reproducible wheel of a Python package and its extension."""
 
 # What a wheel ships is built optimized whatever the build's own mode (tests build fastbuild).
-def _opt_transition_impl(settings, attr):
+def _opt_transition_impl(_settings, _attr):
     return {"//command_line_option:compilation_mode": "opt"}
 
 _opt_transition = transition(
@@ -70,7 +70,7 @@ gradgen_py_wheel = rule(
         "_builder": attr.label(
             default = Label("//python:build_wheel"),
             executable = True,
-            cfg = "host",
+            cfg = "exec",
         ),
     },
     doc = "A wheel of `srcs` and `extensions`, byte-identical for the same inputs.",

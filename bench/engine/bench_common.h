@@ -30,14 +30,14 @@
 namespace engine_bench {
 
 struct Options {
-  std::string mode = "time";        // time | callgrind
+  std::string mode = "time";  // time | callgrind
   std::string workloads = "chain,step,cat";
-  std::string phase = "all";        // callgrind: all | fwd | bwd
-  std::string dtype = "float32";    // float32 | float64, the same for both libraries
-  int chain_len = 1000;             // links of y = y * w + b (two ops each)
-  int iters = 3;                    // callgrind: measured iterations (0: baseline run)
-  int repeats = 0;                  // time: measured repeats per workload (0: default per workload)
-  int warmup = 0;                   // time: warm-up repeats (0: default per workload)
+  std::string phase = "all";      // callgrind: all | fwd | bwd
+  std::string dtype = "float32";  // float32 | float64, the same for both libraries
+  int chain_len = 1000;           // links of y = y * w + b (two ops each)
+  int iters = 3;                  // callgrind: measured iterations (0: baseline run)
+  int repeats = 0;                // time: measured repeats per workload (0: default per workload)
+  int warmup = 0;                 // time: warm-up repeats (0: default per workload)
 };
 
 inline bool has_workload(const Options& o, const char* name) {
@@ -67,14 +67,22 @@ inline Options parse(int argc, char** argv) {
       if (std::strncmp(a, key, n) == 0 && a[n] == '=') return a + n + 1;
       return nullptr;
     };
-    if (const char* v = value("--mode")) o.mode = v;
-    else if (const char* v = value("--workloads")) o.workloads = v;
-    else if (const char* v = value("--phase")) o.phase = v;
-    else if (const char* v = value("--dtype")) o.dtype = v;
-    else if (const char* v = value("--chain_len")) o.chain_len = std::atoi(v);
-    else if (const char* v = value("--iters")) o.iters = std::atoi(v);
-    else if (const char* v = value("--repeats")) o.repeats = std::atoi(v);
-    else if (const char* v = value("--warmup")) o.warmup = std::atoi(v);
+    if (const char* v = value("--mode"))
+      o.mode = v;
+    else if (const char* v = value("--workloads"))
+      o.workloads = v;
+    else if (const char* v = value("--phase"))
+      o.phase = v;
+    else if (const char* v = value("--dtype"))
+      o.dtype = v;
+    else if (const char* v = value("--chain_len"))
+      o.chain_len = std::atoi(v);
+    else if (const char* v = value("--iters"))
+      o.iters = std::atoi(v);
+    else if (const char* v = value("--repeats"))
+      o.repeats = std::atoi(v);
+    else if (const char* v = value("--warmup"))
+      o.warmup = std::atoi(v);
     else {
       usage(argv[0]);
       std::exit(std::strcmp(a, "--help") == 0 ? 0 : 2);
@@ -139,8 +147,7 @@ struct PhaseCollect {
 // collected according to o.phase.
 template <typename Fwd, typename Bwd, typename Reset>
 void run_workload(const Options& o, const std::string& name, double ops_fwd, double ops_bwd,
-                  int default_repeats, int default_warmup, Fwd&& fwd, Bwd&& bwd,
-                  Reset&& reset) {
+                  int default_repeats, int default_warmup, Fwd&& fwd, Bwd&& bwd, Reset&& reset) {
   if (o.mode == "callgrind") {
     fwd();
     bwd();
@@ -177,9 +184,10 @@ void run_workload(const Options& o, const std::string& name, double ops_fwd, dou
     }
   }
   const double f = median(tf) * 1e6, b = median(tb) * 1e6, t = median(tt) * 1e6;
-  std::printf("%s: median of %d (after %d warm-up): fwd %.2f us, bwd %.2f us, total %.2f us"
-              " per iteration (%g fwd ops, %g bwd ops)\n",
-              name.c_str(), repeats, warmup, f, b, t, ops_fwd, ops_bwd);
+  std::printf(
+      "%s: median of %d (after %d warm-up): fwd %.2f us, bwd %.2f us, total %.2f us"
+      " per iteration (%g fwd ops, %g bwd ops)\n",
+      name.c_str(), repeats, warmup, f, b, t, ops_fwd, ops_bwd);
   result(name + ".fwd_us", f);
   result(name + ".bwd_us", b);
   result(name + ".total_us", t);

@@ -32,24 +32,29 @@ namespace engine_bench {
 
 // Compile-time detection of the differentiable ops, found by argument-dependent lookup in
 // namespace gradgen (VariableType.h), so this file builds before and after they exist.
-template <class T, class = void> struct has_mul : std::false_type {};
+template <class T, class = void>
+struct has_mul : std::false_type {};
 template <class T>
 struct has_mul<T, std::void_t<decltype(mul(std::declval<const T&>(), std::declval<const T&>()))>>
     : std::true_type {};
-template <class T, class = void> struct has_add : std::false_type {};
+template <class T, class = void>
+struct has_add : std::false_type {};
 template <class T>
 struct has_add<T, std::void_t<decltype(add(std::declval<const T&>(), std::declval<const T&>()))>>
     : std::true_type {};
-template <class T, class = void> struct has_tanh : std::false_type {};
+template <class T, class = void>
+struct has_tanh : std::false_type {};
 template <class T>
 struct has_tanh<T, std::void_t<decltype(T(tanh(std::declval<const T&>())))>> : std::true_type {};
-template <class T, class = void> struct has_sum : std::false_type {};
+template <class T, class = void>
+struct has_sum : std::false_type {};
 template <class T>
 struct has_sum<T, std::void_t<decltype(T(sum(std::declval<const T&>())))>> : std::true_type {};
-template <class T, class = void> struct has_matmul : std::false_type {};
+template <class T, class = void>
+struct has_matmul : std::false_type {};
 template <class T>
-struct has_matmul<
-    T, std::void_t<decltype(matmul(std::declval<const T&>(), std::declval<const T&>()))>>
+struct has_matmul<T,
+                  std::void_t<decltype(matmul(std::declval<const T&>(), std::declval<const T&>()))>>
     : std::true_type {};
 
 std::string missing(std::initializer_list<std::pair<const char*, bool>> ops) {
@@ -95,7 +100,7 @@ double sum_of(const gradgen::Tensor& t) {
   double s = 0;
   for (int64_t i = 0; i < c.numel(); ++i) {
     s += c.scalar_type() == gradgen::ScalarType::Float ? c.data_ptr<float>()[i]
-                                                        : c.data_ptr<double>()[i];
+                                                       : c.data_ptr<double>()[i];
   }
   return s;
 }
@@ -158,8 +163,7 @@ void step(const Options& o) {
     };
     if (!has_matmul<T>::value) std::printf("step: matmul not available yet, using mm\n");
     run_workload(
-        o, name, 2, 2, /*repeats=*/301, /*warmup=*/30,
-        [&] { out = tanh(product(y, W)); },
+        o, name, 2, 2, /*repeats=*/301, /*warmup=*/30, [&] { out = tanh(product(y, W)); },
         [&] {
           out.backward(go);
           out = T();
@@ -216,8 +220,8 @@ void cat_workload(const Options& o) {
 int main(int argc, char** argv) {
   using namespace engine_bench;
   const Options o = parse(argc, argv);
-  std::printf("gradgen_bench: mode %s, dtype %s, chain_len %d%s\n", o.mode.c_str(),
-              o.dtype.c_str(), o.chain_len, RUNNING_ON_VALGRIND ? ", under valgrind" : "");
+  std::printf("gradgen_bench: mode %s, dtype %s, chain_len %d%s\n", o.mode.c_str(), o.dtype.c_str(),
+              o.chain_len, RUNNING_ON_VALGRIND ? ", under valgrind" : "");
   struct Case {
     const char* name;
     void (*run)(const Options&);

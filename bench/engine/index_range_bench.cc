@@ -71,9 +71,8 @@ variable_list HandLincombBackward::apply(variable_list&& grads) {
     grad_inputs[2] = grad_result;
   }
   if (should_compute_output(0) || should_compute_output(1)) {
-    auto grad_result = any_grad_defined
-                           ? (lincomb_tensors_backward(grad, coeffs, tensors.size()))
-                           : std::vector<Tensor>();
+    auto grad_result = any_grad_defined ? (lincomb_tensors_backward(grad, coeffs, tensors.size()))
+                                        : std::vector<Tensor>();
     if (!grad_result.empty()) {
       grad_inputs[0] = grad_result[0];
       grad_inputs[1] = grad_result[1];
@@ -142,8 +141,8 @@ variable_list HandMulBackward::apply(variable_list&& grads) {
 struct Pair {
   std::shared_ptr<Node> generated;
   std::shared_ptr<Node> hand;
-  Tensor grad;       // what apply() receives
-  size_t expected;   // slots apply() returns
+  Tensor grad;      // what apply() receives
+  size_t expected;  // slots apply() returns
 };
 
 Pair make_lincomb() {
@@ -220,11 +219,16 @@ int main(int argc, char** argv) {
   bool undefined_grad = false;
   int iters = 1000;
   for (int i = 1; i < argc; ++i) {
-    if (std::strncmp(argv[i], "--which=", 8) == 0) which = argv[i] + 8;
-    else if (std::strncmp(argv[i], "--case=", 7) == 0) which_case = argv[i] + 7;
-    else if (std::strncmp(argv[i], "--iters=", 8) == 0) iters = std::atoi(argv[i] + 8);
-    else if (std::strcmp(argv[i], "--grad=undefined") == 0) undefined_grad = true;
-    else if (std::strcmp(argv[i], "--grad=ones") == 0) undefined_grad = false;
+    if (std::strncmp(argv[i], "--which=", 8) == 0)
+      which = argv[i] + 8;
+    else if (std::strncmp(argv[i], "--case=", 7) == 0)
+      which_case = argv[i] + 7;
+    else if (std::strncmp(argv[i], "--iters=", 8) == 0)
+      iters = std::atoi(argv[i] + 8);
+    else if (std::strcmp(argv[i], "--grad=undefined") == 0)
+      undefined_grad = true;
+    else if (std::strcmp(argv[i], "--grad=ones") == 0)
+      undefined_grad = false;
     else {
       std::fprintf(stderr,
                    "usage: %s [--which=generated|hand] [--case=lincomb|cat|mul] [--iters=N]\n"
@@ -259,10 +263,11 @@ int main(int argc, char** argv) {
       if (ns < best[k]) best[k] = ns;
     }
   }
-  std::printf("index_range_bench: case %s, grad %s: generated %.1f ns, hand-written %.1f ns"
-              " per apply() (ratio %.3f)\n",
-              which_case.c_str(), undefined_grad ? "undefined" : "ones", best[0], best[1],
-              best[0] / best[1]);
+  std::printf(
+      "index_range_bench: case %s, grad %s: generated %.1f ns, hand-written %.1f ns"
+      " per apply() (ratio %.3f)\n",
+      which_case.c_str(), undefined_grad ? "undefined" : "ones", best[0], best[1],
+      best[0] / best[1]);
   std::printf("RESULT index_range.%s.time_ratio %.6g\n", which_case.c_str(), best[0] / best[1]);
   return 0;
 }

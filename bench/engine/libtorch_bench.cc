@@ -27,8 +27,7 @@ torch::TensorOptions options_of(const Options& o) {
 }
 
 // scale * sin(0.37 * i + seed), i the row-major index: the values gradgen_bench.cc uses.
-torch::Tensor data(at::IntArrayRef sizes, int seed, double scale,
-                   const torch::TensorOptions& opt) {
+torch::Tensor data(at::IntArrayRef sizes, int seed, double scale, const torch::TensorOptions& opt) {
   int64_t n = 1;
   for (int64_t s : sizes) n *= s;
   torch::Tensor i = torch::arange(n, torch::kFloat64);
@@ -125,8 +124,8 @@ int main(int argc, char** argv) {
   at::set_num_threads(1);
   at::set_num_interop_threads(1);
   std::printf("libtorch_bench: torch %s, mode %s, dtype %s, chain_len %d, %d thread(s)%s\n",
-              TORCH_VERSION, o.mode.c_str(), o.dtype.c_str(), o.chain_len,
-              at::get_num_threads(), RUNNING_ON_VALGRIND ? ", under valgrind" : "");
+              TORCH_VERSION, o.mode.c_str(), o.dtype.c_str(), o.chain_len, at::get_num_threads(),
+              RUNNING_ON_VALGRIND ? ", under valgrind" : "");
   struct Case {
     const char* name;
     void (*run)(const Options&);

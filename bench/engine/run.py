@@ -54,8 +54,9 @@ def log(msg):
 def run(cmd, cwd=None, env=None, timeout=None, check=False):
     """Runs cmd; returns (returncode, stdout+stderr)."""
     try:
-        p = subprocess.run(cmd, cwd=cwd, env=env, timeout=timeout, stdout=subprocess.PIPE,
-                           stderr=subprocess.STDOUT, text=True)
+        p = subprocess.run(
+            cmd, cwd=cwd, env=env, timeout=timeout, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+        )
     except subprocess.TimeoutExpired as e:
         return 124, (e.stdout or "") + "\n(timed out)"
     except OSError as e:
@@ -100,14 +101,21 @@ def parse_results(text):
 # Builds
 # ---------------------------------------------------------------------------------------------
 
+
 def build_gradgen(args):
     ws = args.workspace
     opts = ["-c", "opt", "--jobs=%d" % args.jobs, "--symlink_prefix=/"]
     opts += ["--copt=%s" % c for c in args.copt]
-    log("== building //bench/engine:gradgen_bench //bench/engine:index_range_bench (-c opt%s)" %
-        "".join(" --copt=" + c for c in args.copt))
-    rc, out = run([os.path.join(ws, "bazelw"), "build"] + opts +
-                  ["//bench/engine:gradgen_bench", "//bench/engine:index_range_bench"], cwd=ws)
+    log(
+        "== building //bench/engine:gradgen_bench //bench/engine:index_range_bench (-c opt%s)"
+        % "".join(" --copt=" + c for c in args.copt)
+    )
+    rc, out = run(
+        [os.path.join(ws, "bazelw"), "build"]
+        + opts
+        + ["//bench/engine:gradgen_bench", "//bench/engine:index_range_bench"],
+        cwd=ws,
+    )
     if rc != 0:
         log(out[-6000:])
         log("build failed: gradgen figures are skipped")
@@ -128,10 +136,15 @@ def find_torch(args):
             if args.torch_python:
                 log("--torch_python=%s does not exist" % py)
             continue
-        rc, out = run([py, "-c",
-                       "import os, torch; print(os.path.dirname(torch.__file__)); "
-                       "print(torch.__version__); print(int(torch._C._GLIBCXX_USE_CXX11_ABI))"],
-                      env=dict(os.environ, PYTHONWARNINGS="ignore"))
+        rc, out = run(
+            [
+                py,
+                "-c",
+                "import os, torch; print(os.path.dirname(torch.__file__)); "
+                "print(torch.__version__); print(int(torch._C._GLIBCXX_USE_CXX11_ABI))",
+            ],
+            env=dict(os.environ, PYTHONWARNINGS="ignore"),
+        )
         lines = [line for line in out.splitlines() if line.strip()]
         if rc != 0 or len(lines) < 3:
             log("%s cannot import torch:\n%s" % (py, out[-1500:]))
@@ -152,13 +165,29 @@ def build_libtorch_bench(args, torch):
         log("== libtorch_bench (torch %s from %s): up to date, %s" % (version, tdir, exe))
         return exe
     log("== compiling libtorch_bench.cc against torch %s (%s), g++ -O2" % (version, tdir))
-    base = ["g++", "-O2", "-D_GLIBCXX_USE_CXX11_ABI=%s" % abi, "-I", args.workspace,
-            "-I", os.path.join(tdir, "include"),
-            "-I", os.path.join(tdir, "include", "torch", "csrc", "api", "include"),
-            src, "-o", exe + ".tmp",
-            "-L", os.path.join(tdir, "lib"), "-Wl,-rpath," + os.path.join(tdir, "lib"),
-            "-Wl,--no-as-needed", "-ltorch", "-ltorch_cpu", "-lc10", "-Wl,--as-needed",
-            "-lpthread"]
+    base = [
+        "g++",
+        "-O2",
+        "-D_GLIBCXX_USE_CXX11_ABI=%s" % abi,
+        "-I",
+        args.workspace,
+        "-I",
+        os.path.join(tdir, "include"),
+        "-I",
+        os.path.join(tdir, "include", "torch", "csrc", "api", "include"),
+        src,
+        "-o",
+        exe + ".tmp",
+        "-L",
+        os.path.join(tdir, "lib"),
+        "-Wl,-rpath," + os.path.join(tdir, "lib"),
+        "-Wl,--no-as-needed",
+        "-ltorch",
+        "-ltorch_cpu",
+        "-lc10",
+        "-Wl,--as-needed",
+        "-lpthread",
+    ]
     out = ""
     for std in ("-std=c++20", "-std=c++17"):  # recent libtorch headers want C++20
         rc, out = run(["nice"] + base[:1] + [std] + base[1:])
@@ -173,6 +202,7 @@ def build_libtorch_bench(args, torch):
 # ---------------------------------------------------------------------------------------------
 # Measurements
 # ---------------------------------------------------------------------------------------------
+
 
 def time_rounds(args, benches):
     """benches: {label: exe}. Returns {label: {key: best value}} and prints every round."""
@@ -235,28 +265,38 @@ def callgrind_workloads(args, benches, gradgen_res):
             iters = k if workload == "chain" else k * 100
             if label == "gradgen" and isinstance(gradgen_res.get(workload + ".total_us"), str):
                 reason = gradgen_res[workload + ".total_us"]
-                for key in ("ir_fwd_per_op", "ir_bwd_per_op", "ir_total_per_op",
-                            "ir_run_minus_baseline_per_op"):
+                for key in ("ir_fwd_per_op", "ir_bwd_per_op", "ir_total_per_op", "ir_run_minus_baseline_per_op"):
                     res[label]["%s.%s" % (workload, key)] = reason
                 continue
             log("== callgrind: %s %s (%d iterations of %d ops)" % (label, workload, iters, ops))
-            common = ["--mode=callgrind", "--workloads=" + workload, "--dtype=" + args.dtype,
-                      "--chain_len=%d" % args.chain_len]
+            common = [
+                "--mode=callgrind",
+                "--workloads=" + workload,
+                "--dtype=" + args.dtype,
+                "--chain_len=%d" % args.chain_len,
+            ]
             try:
-                fwd, _ = callgrind(args, exe, common + ["--phase=fwd", "--iters=%d" % iters],
-                                   "%s.%s.fwd" % (label, workload), collect_atstart=False)
-                bwd, bwd_file = callgrind(args, exe,
-                                          common + ["--phase=bwd", "--iters=%d" % iters],
-                                          "%s.%s.bwd" % (label, workload), collect_atstart=False)
+                fwd, _ = callgrind(
+                    args,
+                    exe,
+                    common + ["--phase=fwd", "--iters=%d" % iters],
+                    "%s.%s.fwd" % (label, workload),
+                    collect_atstart=False,
+                )
+                bwd, bwd_file = callgrind(
+                    args,
+                    exe,
+                    common + ["--phase=bwd", "--iters=%d" % iters],
+                    "%s.%s.bwd" % (label, workload),
+                    collect_atstart=False,
+                )
                 n = float(iters * ops)
                 res[label][workload + ".ir_fwd_per_op"] = fwd / n
                 res[label][workload + ".ir_bwd_per_op"] = bwd / n
                 res[label][workload + ".ir_total_per_op"] = (fwd + bwd) / n
                 if workload == "chain":
-                    whole, _ = callgrind(args, exe, common + ["--iters=%d" % iters],
-                                         "%s.%s.all" % (label, workload))
-                    base, _ = callgrind(args, exe, common + ["--iters=0"],
-                                        "%s.%s.baseline" % (label, workload))
+                    whole, _ = callgrind(args, exe, common + ["--iters=%d" % iters], "%s.%s.all" % (label, workload))
+                    base, _ = callgrind(args, exe, common + ["--iters=0"], "%s.%s.baseline" % (label, workload))
                     # Includes the untimed .grad reset between iterations.
                     res[label][workload + ".ir_run_minus_baseline_per_op"] = (whole - base) / n
                 if label == "gradgen" and args.profile:
@@ -277,14 +317,13 @@ def profile(args, out_file, what):
         log(out[-3000:])
         return
     shown = 0
-    for line in lines[start + 1:]:
+    for line in lines[start + 1 :]:
         if not line.strip() or line.startswith("-"):
             if shown:
                 break
             continue
         line = re.sub(r" \[[^\]]*\]$", "", line)  # the object file's path
-        line = re.sub(r"std::vector<gradgen::Tensor, std::allocator<gradgen::Tensor> >",
-                      "variable_list", line)
+        line = re.sub(r"std::vector<gradgen::Tensor, std::allocator<gradgen::Tensor> >", "variable_list", line)
         log("   " + line[:160])
         shown += 1
         if shown >= args.profile_top:
@@ -294,23 +333,21 @@ def profile(args, out_file, what):
 def index_range(args, exe):
     """{case: (generated Ir, hand Ir, calls)}."""
     res = {}
-    names = {"lincomb": ("LincombBackward0", "HandLincombBackward"),
-             "cat": ("CatBackward0", "HandCatBackward"),
-             "mul": ("MulBackward0", "HandMulBackward")}
+    names = {
+        "lincomb": ("LincombBackward0", "HandLincombBackward"),
+        "cat": ("CatBackward0", "HandCatBackward"),
+        "mul": ("MulBackward0", "HandMulBackward"),
+    }
     calls = args.index_range_iters
-    for (case, (gen_name, hand_name)), grad in itertools.product(names.items(),
-                                                                  ("ones", "undefined")):
-        toggles = ["--toggle-collect=*%s::apply*" % gen_name,
-                   "--toggle-collect=*%s::apply*" % hand_name]
+    for (case, (gen_name, hand_name)), grad in itertools.product(names.items(), ("ones", "undefined")):
+        toggles = ["--toggle-collect=*%s::apply*" % gen_name, "--toggle-collect=*%s::apply*" % hand_name]
         label = case if grad == "ones" else case + ", grad undef (slots only)"
         tag = "%s.%s" % (case, grad)
         log("== callgrind: index_range_bench %s (%d apply() calls each)" % (label, calls))
         try:
             common = ["--case=" + case, "--grad=" + grad, "--iters=%d" % calls]
-            g, _ = callgrind(args, exe, common + ["--which=generated"],
-                             "index_range.%s.generated" % tag, extra=toggles)
-            h, _ = callgrind(args, exe, common + ["--which=hand"],
-                             "index_range.%s.hand" % tag, extra=toggles)
+            g, _ = callgrind(args, exe, common + ["--which=generated"], "index_range.%s.generated" % tag, extra=toggles)
+            h, _ = callgrind(args, exe, common + ["--which=hand"], "index_range.%s.hand" % tag, extra=toggles)
             res[label] = (g, h, calls)
         except Exception as e:
             log("   %s" % e)
@@ -327,6 +364,7 @@ def loadavg():
 # ---------------------------------------------------------------------------------------------
 # Report
 # ---------------------------------------------------------------------------------------------
+
 
 def fmt(v, unit=""):
     if v is None:
@@ -386,25 +424,42 @@ def report(args, gg, lt, torch_label, index_res):
                 status = ("met" if met else "NOT MET") + (" (vs anchor)" if anchor else "")
         tgt = "" if target is None else ((">= %gx" if direction == "faster" else "<= %gx") % target)
         rname = "lt/gg" if direction == "faster" else "gg/lt"
-        rows.append((label, fmt(g), fmt(t) + ("*" if anchor else ""),
-                     ("%.2fx %s" % (ratio, rname)) if ratio is not None else "", tgt, status))
+        rows.append(
+            (
+                label,
+                fmt(g),
+                fmt(t) + ("*" if anchor else ""),
+                ("%.2fx %s" % (ratio, rname)) if ratio is not None else "",
+                tgt,
+                status,
+            )
+        )
     for case, (g, h, calls) in index_res.items():
         ratio = g / h if h else None
-        rows.append(("apply() Ir/call, %s" % case, fmt(g / calls), "hand " + fmt(h / calls),
-                     ("%.4fx gen/hand" % ratio) if ratio else "", "<= 1.01x",
-                     ("met" if ratio is not None and ratio <= 1.01 else "NOT MET") +
-                     " (%+.1f Ir/call)" % ((g - h) / calls)))
+        rows.append(
+            (
+                "apply() Ir/call, %s" % case,
+                fmt(g / calls),
+                "hand " + fmt(h / calls),
+                ("%.4fx gen/hand" % ratio) if ratio else "",
+                "<= 1.01x",
+                ("met" if ratio is not None and ratio <= 1.01 else "NOT MET") + " (%+.1f Ir/call)" % ((g - h) / calls),
+            )
+        )
     head = ("figure", "gradgen", torch_label, "ratio", "target", "")
     widths = [max(len(str(r[i])) for r in rows + [head]) for i in range(len(head))]
     log("")
-    log("== gradgen vs %s (times: best median over %d rounds; instructions: callgrind)" %
-        (torch_label, args.rounds))
+    log("== gradgen vs %s (times: best median over %d rounds; instructions: callgrind)" % (torch_label, args.rounds))
     line = "  ".join(h.ljust(w) for h, w in zip(head, widths))
     log(line)
     log("-" * len(line))
     for r in rows:
-        log("  ".join(str(c).ljust(w) if i == 0 else str(c).rjust(w) if i < 3 else
-                      str(c).ljust(w) for i, (c, w) in enumerate(zip(r, widths))).rstrip())
+        log(
+            "  ".join(
+                str(c).ljust(w) if i == 0 else str(c).rjust(w) if i < 3 else str(c).ljust(w)
+                for i, (c, w) in enumerate(zip(r, widths))
+            ).rstrip()
+        )
     if have_torch and CHECKS.get("gradgen") and CHECKS.get("libtorch"):
         parts = []
         worst = 0.0
@@ -417,38 +472,51 @@ def report(args, gg, lt, torch_label, index_res):
             parts.append("%s %.6g/%.6g" % (key, g, t))
         if parts:
             log("results checked (gradgen/libtorch, sums): %s" % ", ".join(parts))
-            log("largest relative difference %.2g: %s" %
-                (worst, "the two compute the same thing" if worst < 1e-3 else "MISMATCH"))
+            log(
+                "largest relative difference %.2g: %s"
+                % (worst, "the two compute the same thing" if worst < 1e-3 else "MISMATCH")
+            )
     if not have_torch:
-        log("* libtorch did not run in this run: figures marked * are the libtorch 2.13 anchor measured "
-            "earlier on this machine, not in this run (pass --torch_python=PY).")
-    log("dtype %s, chain of %d links (%d ops), one thread; load average now %s." %
-        (args.dtype, args.chain_len, 2 * args.chain_len, loadavg()))
+        log(
+            "* libtorch did not run in this run: figures marked * are the libtorch 2.13 anchor measured "
+            "earlier on this machine, not in this run (pass --torch_python=PY)."
+        )
+    log(
+        "dtype %s, chain of %d links (%d ops), one thread; load average now %s."
+        % (args.dtype, args.chain_len, 2 * args.chain_len, loadavg())
+    )
 
 
 def main(argv):
     here = os.path.dirname(os.path.abspath(__file__))
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--workspace", default=os.environ.get("BUILD_WORKSPACE_DIRECTORY") or
-                   os.path.dirname(os.path.dirname(here)))
-    p.add_argument("--torch_python", default=None,
-                   help="python whose torch to compare with (default: %s if present)" %
-                   ", ".join(TORCH_DEFAULT_PYTHONS))
+    p = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    p.add_argument(
+        "--workspace", default=os.environ.get("BUILD_WORKSPACE_DIRECTORY") or os.path.dirname(os.path.dirname(here))
+    )
+    p.add_argument(
+        "--torch_python",
+        default=None,
+        help="python whose torch to compare with (default: %s if present)" % ", ".join(TORCH_DEFAULT_PYTHONS),
+    )
     p.add_argument("--no_torch", action="store_true", help="skip libtorch")
     p.add_argument("--rounds", type=int, default=3, help="timing rounds, alternating libraries")
     p.add_argument("--dtype", default="float32", choices=["float32", "float64"])
     p.add_argument("--chain_len", type=int, default=1000)
     p.add_argument("--no_callgrind", action="store_true")
-    p.add_argument("--callgrind_iters", type=int, default=3,
-                   help="chain iterations under callgrind (cat: 100x as many)")
+    p.add_argument(
+        "--callgrind_iters", type=int, default=3, help="chain iterations under callgrind (cat: 100x as many)"
+    )
     p.add_argument("--index_range_iters", type=int, default=1000)
-    p.add_argument("--profile", action="store_true",
-                   help="print callgrind_annotate's top functions of gradgen's chain and cat")
+    p.add_argument(
+        "--profile", action="store_true", help="print callgrind_annotate's top functions of gradgen's chain and cat"
+    )
     p.add_argument("--profile_top", type=int, default=25)
     p.add_argument("--jobs", type=int, default=2, help="bazel --jobs (the machine is shared)")
-    p.add_argument("--copt", action="append", default=[],
-                   help="extra --copt for the gradgen build (e.g. -march=native)")
+    p.add_argument(
+        "--copt", action="append", default=[], help="extra --copt for the gradgen build (e.g. -march=native)"
+    )
     p.add_argument("--tmpdir", default=tempfile.gettempdir())
     args = p.parse_args(argv)
     args.workspace = os.path.abspath(args.workspace)
@@ -466,9 +534,11 @@ def main(argv):
             benches["libtorch"] = exe
             torch_label = "libtorch " + torch[2]
     if torch is None and not args.no_torch:
-        log("no torch install found (tried %s): libtorch is skipped; make one with\n"
-            "  python3 -m venv /tmp/torch213 && /tmp/torch213/bin/pip install torch==2.13.0" %
-            (args.torch_python or ", ".join(TORCH_DEFAULT_PYTHONS)))
+        log(
+            "no torch install found (tried %s): libtorch is skipped; make one with\n"
+            "  python3 -m venv /tmp/torch213 && /tmp/torch213/bin/pip install torch==2.13.0"
+            % (args.torch_python or ", ".join(TORCH_DEFAULT_PYTHONS))
+        )
 
     best = time_rounds(args, benches) if benches else {}
     gg = dict(best.get("gradgen", {}))

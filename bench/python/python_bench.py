@@ -25,7 +25,8 @@ import time
 # Runs inside both interpreters: `lib` is gradgen or torch, with the same API for what is used.
 WORKER = r"""
 import json, statistics, sys, time
-name, links, repeats, warmup, calls = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
+name = sys.argv[1]
+links, repeats, warmup, calls = (int(a) for a in sys.argv[2:6])
 if name == "torch":
     import torch as lib
     torch_threads = lib.set_num_threads(1)
@@ -96,14 +97,14 @@ print("RESULT " + json.dumps(out))
 
 
 def run_worker(python, name, args, env):
-    cmd = [python, "-c", WORKER, name, str(args.links), str(args.repeats), str(args.warmup),
-           str(args.calls)]
+    cmd = [python, "-c", WORKER, name, str(args.links), str(args.repeats), str(args.warmup), str(args.calls)]
     proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
     for line in proc.stdout.splitlines():
         if line.startswith("RESULT "):
-            return json.loads(line[len("RESULT "):])
-    sys.stderr.write("python_bench: the %s worker failed (exit %d):\n%s%s"
-                     % (name, proc.returncode, proc.stdout, proc.stderr))
+            return json.loads(line[len("RESULT ") :])
+    sys.stderr.write(
+        "python_bench: the %s worker failed (exit %d):\n%s%s" % (name, proc.returncode, proc.stdout, proc.stderr)
+    )
     return None
 
 
@@ -121,8 +122,11 @@ def import_times(python, module, runs, env):
         t0 = time.perf_counter()
         subprocess.run([python, "-c", "pass"], env=env)
         baseline.append(time.perf_counter() - t0)
-    return {"best_ms": min(times) * 1e3, "median_ms": statistics.median(times) * 1e3,
-            "python_start_ms": min(baseline) * 1e3}
+    return {
+        "best_ms": min(times) * 1e3,
+        "median_ms": statistics.median(times) * 1e3,
+        "python_start_ms": min(baseline) * 1e3,
+    }
 
 
 def fmt(v, digits=2):
@@ -153,8 +157,7 @@ def main(argv):
         th = run_worker(args.torch_python, "torch", args, torch_env)
         th_import = import_times(args.torch_python, "torch", args.imports, torch_env)
     else:
-        print("python_bench: no PyTorch interpreter at %r (--torch_python): gradgen only"
-              % args.torch_python)
+        print("python_bench: no PyTorch interpreter at %r (--torch_python): gradgen only" % args.torch_python)
 
     def get(d, k):
         return None if d is None else d.get(k)
@@ -175,20 +178,45 @@ def main(argv):
     for label, key, target in rows:
         a, b = get(gg, key), get(th, key)
         r = ratio(a, b)
-        print("| %s | %s | %s | %s | %s |" % (label, fmt(a, 0 if key.startswith("call") else 2),
-                                               fmt(b, 0 if key.startswith("call") else 2),
-                                               fmt(r, 1) + "x" if r else "n/a", target))
+        print(
+            "| %s | %s | %s | %s | %s |"
+            % (
+                label,
+                fmt(a, 0 if key.startswith("call") else 2),
+                fmt(b, 0 if key.startswith("call") else 2),
+                fmt(r, 1) + "x" if r else "n/a",
+                target,
+            )
+        )
     gi, ti = get(gg_import, "best_ms"), get(th_import, "best_ms")
-    print("| `import` wall time, best of %d (median), ms | %s (%s) | %s (%s) | %s | gradgen < 100 ms |"
-          % (args.imports, fmt(gi, 0), fmt(get(gg_import, "median_ms"), 0), fmt(ti, 0),
-             fmt(get(th_import, "median_ms"), 0), (fmt(ratio(gi, ti), 1) + "x") if ratio(gi, ti) else "n/a"))
-    print("| interpreter start alone, ms | %s | %s | | |"
-          % (fmt(get(gg_import, "python_start_ms"), 0), fmt(get(th_import, "python_start_ms"), 0)))
+    print(
+        "| `import` wall time, best of %d (median), ms | %s (%s) | %s (%s) | %s | gradgen < 100 ms |"
+        % (
+            args.imports,
+            fmt(gi, 0),
+            fmt(get(gg_import, "median_ms"), 0),
+            fmt(ti, 0),
+            fmt(get(th_import, "median_ms"), 0),
+            (fmt(ratio(gi, ti), 1) + "x") if ratio(gi, ti) else "n/a",
+        )
+    )
+    print(
+        "| interpreter start alone, ms | %s | %s | | |"
+        % (fmt(get(gg_import, "python_start_ms"), 0), fmt(get(th_import, "python_start_ms"), 0))
+    )
     if gg and th:
         print()
-        print("the same results (y, dy/dw, dy/db): gradgen %.6f %.6f %.6f, PyTorch %.6f %.6f %.6f"
-              % (gg["chain.y"], gg["chain.w_grad"], gg["chain.b_grad"], th["chain.y"],
-                 th["chain.w_grad"], th["chain.b_grad"]))
+        print(
+            "the same results (y, dy/dw, dy/db): gradgen %.6f %.6f %.6f, PyTorch %.6f %.6f %.6f"
+            % (
+                gg["chain.y"],
+                gg["chain.w_grad"],
+                gg["chain.b_grad"],
+                th["chain.y"],
+                th["chain.w_grad"],
+                th["chain.b_grad"],
+            )
+        )
     return 0
 
 

@@ -36,8 +36,7 @@ class Engine {
   /// or nothing (backward(), when inputs is null).
   static variable_list execute(const char* api, const variable_list& roots,
                                const variable_list& root_grads, bool retain_graph,
-                               bool create_graph, const variable_list* inputs,
-                               bool allow_unused);
+                               bool create_graph, const variable_list* inputs, bool allow_unused);
 
  private:
   static constexpr uint32_t kNoSlot = UINT32_MAX;
@@ -154,10 +153,9 @@ void Engine::discover(GraphTask& task, const edge_list& root_edges) {
       Node* next = edge.function.get();
       if (!next) continue;
       if (edge.input_nr >= next->num_inputs()) {
-        throw std::runtime_error(node->name() + " has an edge to input " +
-                                 std::to_string(edge.input_nr) + " of " + next->name() +
-                                 ", which has only " + std::to_string(next->num_inputs()) +
-                                 " inputs");
+        throw std::runtime_error(
+            node->name() + " has an edge to input " + std::to_string(edge.input_nr) + " of " +
+            next->name() + ", which has only " + std::to_string(next->num_inputs()) + " inputs");
       }
       if (task.claim(next)) stack.push_back(next);
       ++task.dependencies[task.slot_of(next)];
@@ -245,7 +243,8 @@ void Engine::run_tensor_pre_hooks(Node& node, Tensor* buffer, bool create_graph)
   const std::string name = node.name();
   for (const auto& entry : node.tensor_pre_hooks_) {
     Tensor& grad = buffer[entry.first];
-    if (grad.defined()) grad = run_tensor_hooks(*entry.second, std::move(grad), create_graph, name.c_str());
+    if (grad.defined())
+      grad = run_tensor_hooks(*entry.second, std::move(grad), create_graph, name.c_str());
   }
 }
 
@@ -254,8 +253,7 @@ void Engine::run_tensor_pre_hooks(Node& node, Tensor* buffer, bool create_graph)
 void Engine::accumulate(Tensor& buffer, Tensor&& grad, bool create_graph) {
   if (!buffer.defined()) {
     buffer = std::move(grad);
-  } else if (!create_graph && !buffer.requires_grad() &&
-             gradgen::internal::is_sole_owner(buffer)) {
+  } else if (!create_graph && !buffer.requires_grad() && gradgen::internal::is_sole_owner(buffer)) {
     gradgen::internal::add_(buffer, grad);
   } else {
     buffer = add_gradients(buffer, grad);
@@ -263,9 +261,8 @@ void Engine::accumulate(Tensor& buffer, Tensor&& grad, bool create_graph) {
 }
 
 variable_list Engine::execute(const char* api, const variable_list& roots,
-                              const variable_list& root_grads, bool retain_graph,
-                              bool create_graph, const variable_list* inputs,
-                              bool allow_unused) {
+                              const variable_list& root_grads, bool retain_graph, bool create_graph,
+                              const variable_list* inputs, bool allow_unused) {
   const std::string op = api;
   Roots seeded = seed_roots(op, roots, root_grads);
 
@@ -313,8 +310,9 @@ Engine::Roots Engine::seed_roots(const std::string& op, const variable_list& roo
       if (root.numel() != 1) {
         throw std::runtime_error(op +
                                  ": grad can be implicitly created only for scalar outputs, "
-                                 "but tensor " + std::to_string(i) + " has shape " +
-                                 shape_str(root.sizes()) + "; pass its gradient explicitly");
+                                 "but tensor " +
+                                 std::to_string(i) + " has shape " + shape_str(root.sizes()) +
+                                 "; pass its gradient explicitly");
       }
       seeded.grads[i] = ones(root.sizes(), root.scalar_type());
     } else {

@@ -21,9 +21,7 @@ Tensor not_implemented(const char* name) {
                            "' is not implemented in gradgen");
 }
 
-std::vector<Tensor> not_implemented_list(const char* name) {
-  not_implemented(name);
-}
+std::vector<Tensor> not_implemented_list(const char* name) { not_implemented(name); }
 
 Tensor sum_to(const Tensor& grad, IntArrayRef shape) {
   if (grad.sizes().equals(shape)) return grad;
@@ -245,7 +243,8 @@ Tensor split_backward(const std::vector<Tensor>& grads, int64_t split_size, int6
   pieces.reserve(grads.size());
   for (size_t i = 0; i < grads.size(); ++i) {
     const int64_t start = static_cast<int64_t>(i) * split_size;
-    pieces.push_back(grad_or_zeros(grads[i], self_sizes, d, std::min(split_size, size - start), dtype));
+    pieces.push_back(
+        grad_or_zeros(grads[i], self_sizes, d, std::min(split_size, size - start), dtype));
   }
   return gradgen::cat(pieces, d);
 }
@@ -320,9 +319,9 @@ Tensor nll_loss_backward(const Tensor& grad, const Tensor& self, const Tensor& t
     for (int64_t i = 0; i < n; ++i) {
       const bool ignored = pt[i] == ignore_index;
       pi[i] = ignored ? 0 : pt[i];
-      const T w = ignored ? T(0)
-                          : weight.defined() ? weight.data_ptr<T>()[pt[i] * weight.stride(0)]
-                                             : T(1);
+      const T w = ignored            ? T(0)
+                  : weight.defined() ? weight.data_ptr<T>()[pt[i] * weight.stride(0)]
+                                     : T(1);
       pc[i] = -w;
       total_weight += w;
     }
@@ -392,11 +391,11 @@ std::tuple<Tensor, std::vector<Tensor>, Tensor, Tensor, Tensor, Tensor> lstm_cel
     d_cy = zeros_like(cy);
   }
   if (grad_cy.defined()) d_cy = d_cy + grad_cy;
-  const Tensor d_gates = gradgen::cat({gradgen::sigmoid_backward(d_cy * cell, i),
-                                       gradgen::sigmoid_backward(d_cy * c, f),
-                                       gradgen::tanh_backward(d_cy * i, cell),
-                                       gradgen::sigmoid_backward(d_o, o)},
-                                      1);
+  const Tensor d_gates =
+      gradgen::cat({gradgen::sigmoid_backward(d_cy * cell, i),
+                    gradgen::sigmoid_backward(d_cy * c, f), gradgen::tanh_backward(d_cy * i, cell),
+                    gradgen::sigmoid_backward(d_o, o)},
+                   1);
   Tensor d_input, d_w_ih, d_w_hh, d_b_ih, d_b_hh;
   std::vector<Tensor> d_hx;
   if (grad_input_mask[0]) d_input = gradgen::mm(d_gates, w_ih);
@@ -431,10 +430,9 @@ Tensor lincomb_coeffs_backward(const Tensor& grad, const std::vector<Tensor>& te
   entries.reserve(tensors.size());
   for (size_t i = 0; i < tensors.size(); ++i) {
     if (!tensors[i].sizes().equals(grad.sizes())) {
-      throw std::invalid_argument("lincomb_coeffs_backward: expected tensors[" +
-                                  std::to_string(i) + "] of the gradient's shape " +
-                                  shape_str(grad.sizes()) + ", got " +
-                                  shape_str(tensors[i].sizes()));
+      throw std::invalid_argument("lincomb_coeffs_backward: expected tensors[" + std::to_string(i) +
+                                  "] of the gradient's shape " + shape_str(grad.sizes()) +
+                                  ", got " + shape_str(tensors[i].sizes()));
     }
     entries.push_back(gradgen::reshape(gradgen::sum(grad * tensors[i]), {1}));
   }

@@ -55,8 +55,8 @@ void Node::remove_tensor_pre_hook(const TensorHooks* hooks) {
 
 void Node::throw_output_out_of_range(size_t i) const {
   throw std::runtime_error(name() + ": should_compute_output(" + std::to_string(i) +
-                          ") out of range for a node with " + std::to_string(num_outputs()) +
-                          " next edges");
+                           ") out of range for a node with " + std::to_string(num_outputs()) +
+                           " next edges");
 }
 
 namespace internal {
@@ -67,14 +67,14 @@ static std::string range_str(IndexRange range) {
 
 void throw_copy_range_single(IndexRange range, size_t out_size) {
   throw std::runtime_error("copy_range: expected a range of length 1 for a Tensor input within " +
-                         std::to_string(out_size) + " gradient slots, got " + range_str(range));
+                           std::to_string(out_size) + " gradient slots, got " + range_str(range));
 }
 
 void throw_copy_range_list(IndexRange range, size_t out_size, size_t found) {
   throw std::runtime_error("copy_range: range " + range_str(range) + " within " +
-                         std::to_string(out_size) + " gradient slots expects " +
-                         std::to_string(range.second - range.first) + " gradients, got " +
-                         std::to_string(found));
+                           std::to_string(out_size) + " gradient slots expects " +
+                           std::to_string(range.second - range.first) + " gradients, got " +
+                           std::to_string(found));
 }
 
 }  // namespace internal

@@ -57,8 +57,9 @@ void Tensor::remove_hook(unsigned handle) const {
 void Tensor::retain_grad() const {
   checked("retain_grad");
   if (!requires_grad()) {
-    throw std::runtime_error("retain_grad: cannot retain the gradient of a tensor that does "
-                             "not require grad");
+    throw std::runtime_error(
+        "retain_grad: cannot retain the gradient of a tensor that does "
+        "not require grad");
   }
   if (is_leaf()) return;  // leaves keep their .grad anyway
   hooks_of(*this).retains_grad = true;
@@ -80,12 +81,11 @@ Tensor run_tensor_hooks(TensorHooks& hooks, Tensor grad, bool create_graph, cons
     if (!replacement.defined()) continue;
     if (!replacement.sizes().equals(grad.sizes()) ||
         replacement.scalar_type() != grad.scalar_type()) {
-      throw std::runtime_error(std::string("a tensor hook returned a gradient of shape ") +
-                               shape_str(replacement.sizes()) + " and dtype " +
-                               to_string(replacement.scalar_type()) + " for a tensor of shape " +
-                               shape_str(grad.sizes()) + " and dtype " +
-                               to_string(grad.scalar_type()) + " (the tensor whose gradient " +
-                               node + " receives)");
+      throw std::runtime_error(
+          std::string("a tensor hook returned a gradient of shape ") +
+          shape_str(replacement.sizes()) + " and dtype " + to_string(replacement.scalar_type()) +
+          " for a tensor of shape " + shape_str(grad.sizes()) + " and dtype " +
+          to_string(grad.scalar_type()) + " (the tensor whose gradient " + node + " receives)");
     }
     grad = std::move(replacement);
   }

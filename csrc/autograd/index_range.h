@@ -94,7 +94,8 @@ GRADGEN_ALWAYS_INLINE void copy_range(variable_list& out, IndexRange range, Arra
 }
 
 /// Stores the gradients of a Tensor[] input; see the ArrayRef overload.
-GRADGEN_ALWAYS_INLINE void copy_range(variable_list& out, IndexRange range, const std::vector<Tensor>& ts) {
+GRADGEN_ALWAYS_INLINE void copy_range(variable_list& out, IndexRange range,
+                                      const std::vector<Tensor>& ts) {
   copy_range(out, range, ArrayRef<Tensor>(ts));
 }
 

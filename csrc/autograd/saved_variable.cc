@@ -52,12 +52,10 @@ Tensor SavedVariable::unpack(const Node* saved_for, const char* name, int64_t li
   if (!was_saved_) return Tensor();
   if (!data_.defined()) throw_freed(saved_for, name, list_index);
   if (data_.version() != saved_version_) {
-    throw std::runtime_error(node_name(saved_for) + ": saved tensor '" +
-                             tensor_label(name, list_index) + "' of shape " +
-                             shape_str(data_.sizes()) +
-                             " was modified by an in-place operation: saved at version " +
-                             std::to_string(saved_version_) + ", now at version " +
-                             std::to_string(data_.version()));
+    throw std::runtime_error(
+        node_name(saved_for) + ": saved tensor '" + tensor_label(name, list_index) + "' of shape " +
+        shape_str(data_.sizes()) + " was modified by an in-place operation: saved at version " +
+        std::to_string(saved_version_) + ", now at version " + std::to_string(data_.version()));
   }
   if (!is_saved_output_) return data_;
   // Re-attach the saving node as grad_fn: a fresh handle sharing the data.

@@ -65,8 +65,8 @@ class SavedVariable {
   Tensor data_;
   uint64_t saved_version_ = 0;
   uint32_t output_nr_ = 0;
-  bool was_saved_ = false;          // false for the default constructor / nullopt
-  bool is_saved_output_ = false;    // saved without grad_fn; re-attached on unpack
+  bool was_saved_ = false;        // false for the default constructor / nullopt
+  bool is_saved_output_ = false;  // saved without grad_fn; re-attached on unpack
 };
 
 /// The shape and dtype of a tensor, without its data: what a node keeps for a

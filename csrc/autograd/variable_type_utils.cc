@@ -80,11 +80,12 @@ void check_out_no_requires_grad(const char* op, std::initializer_list<OutVariant
           (name.size() < 4 || name.compare(name.size() - 4, 4, "_out") != 0)) {
         name += ".out";
       }
-      std::string which = arg.name ? "'" + std::string(arg.name) + "'"
-                                   : "at position " + std::to_string(position);
+      std::string which =
+          arg.name ? "'" + std::string(arg.name) + "'" : "at position " + std::to_string(position);
       throw std::runtime_error(name +
                                ": out= variants do not support automatic differentiation, but "
-                               "argument " + which + " requires grad");
+                               "argument " +
+                               which + " requires grad");
     }
     ++position;
   }

@@ -29,8 +29,10 @@ Tensor matmul_impl(const Tensor& self, const Tensor& other) {
   if (self.size(-1) != other.size(db == 1 ? -1 : -2)) return fail();
   if (da == 1 && db == 1) return gradgen::sum(gradgen::mul(self, other));
   if (da == 2 && db == 2) return gradgen::mm(self, other);
-  if (da == 2 && db == 1) return gradgen::squeeze(gradgen::mm(self, gradgen::unsqueeze(other, 1)), 1);
-  if (da == 1 && db == 2) return gradgen::squeeze(gradgen::mm(gradgen::unsqueeze(self, 0), other), 0);
+  if (da == 2 && db == 1)
+    return gradgen::squeeze(gradgen::mm(self, gradgen::unsqueeze(other, 1)), 1);
+  if (da == 1 && db == 2)
+    return gradgen::squeeze(gradgen::mm(gradgen::unsqueeze(self, 0), other), 0);
   if (da >= 3 && db <= 2) {
     // Fold the batch dims into the rows: one mm.
     const Tensor o = db == 1 ? gradgen::unsqueeze(other, 1) : other;
@@ -43,8 +45,9 @@ Tensor matmul_impl(const Tensor& self, const Tensor& other) {
   const Tensor a = da == 1 ? gradgen::unsqueeze(self, 0) : self;
   const Tensor b = db == 1 ? gradgen::unsqueeze(other, 1) : other;
   const int64_t n = a.size(-2), k = a.size(-1), m = b.size(-1);
-  const DimVector batch = loops::broadcast_shapes(
-      "matmul", IntArrayRef(a.sizes().data(), a.dim() - 2), IntArrayRef(b.sizes().data(), b.dim() - 2));
+  const DimVector batch =
+      loops::broadcast_shapes("matmul", IntArrayRef(a.sizes().data(), a.dim() - 2),
+                              IntArrayRef(b.sizes().data(), b.dim() - 2));
   int64_t batch_numel = 1;
   for (int64_t s : batch) batch_numel *= s;
   DimVector a_shape = batch, b_shape = batch, out_shape = batch;
@@ -61,7 +64,6 @@ Tensor matmul_impl(const Tensor& self, const Tensor& other) {
   if (db == 1) r = gradgen::squeeze(r, -1);
   return r;
 }
-
 
 Tensor cross_entropy_loss_impl(const Tensor& self, const Tensor& target,
                                const std::optional<Tensor>& weight, int64_t reduction,
@@ -92,8 +94,9 @@ Tensor cross_entropy_loss_impl(const Tensor& self, const Tensor& target,
     const int64_t* pt = tg.data_ptr<int64_t>();
     bool* pi = ignored.data_ptr<bool>();
     const Tensor w =
-        has_weight ? native::to(*weight, ScalarType::Double, false, false, std::nullopt).contiguous()
-                   : Tensor();
+        has_weight
+            ? native::to(*weight, ScalarType::Double, false, false, std::nullopt).contiguous()
+            : Tensor();
     for (int64_t i = 0; i < tg.numel(); ++i) {
       pi[i] = pt[i] == ignore_index;
       if (!pi[i]) normalizer += has_weight ? w.data_ptr<double>()[pt[i] * w.stride(0)] : 1.0;
@@ -123,8 +126,7 @@ Tensor cross_entropy_loss(const Tensor& self, const Tensor& target,
                           const std::optional<Tensor>& weight, int64_t reduction,
                           int64_t ignore_index, double label_smoothing) {
   return in_composite_op("cross_entropy_loss", [&] {
-    return cross_entropy_loss_impl(self, target, weight, reduction, ignore_index,
-                                   label_smoothing);
+    return cross_entropy_loss_impl(self, target, weight, reduction, ignore_index, label_smoothing);
   });
 }
 

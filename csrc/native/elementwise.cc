@@ -19,20 +19,19 @@ namespace native {
 
 namespace {
 
+using gradgen::internal::dispatch_all;
+using gradgen::internal::dispatch_floating;
 using loops::binary_map;
 using loops::binary_map_;
 using loops::check_same_dtype;
 using loops::dispatch_arithmetic;
 using loops::unary_map;
 using loops::unary_map_;
-using gradgen::internal::dispatch_all;
-using gradgen::internal::dispatch_floating;
 
 // Calls f(T{}) for the dtype of self and other (which must match); `numeric`
 // selects Double/Float/Long, else Double/Float.
 template <typename F>
-void dispatch_binary(const char* op, const Tensor& self, const Tensor& other, bool numeric,
-                     F&& f) {
+void dispatch_binary(const char* op, const Tensor& self, const Tensor& other, bool numeric, F&& f) {
   check_same_dtype(op, "self", self, "other", other);
   if (numeric) {
     dispatch_arithmetic(self.scalar_type(), op, f);
@@ -56,11 +55,10 @@ Tensor& inplace_binary(const char* op, Tensor& self, const Tensor& other, bool n
 // Copies `result` into `out` (same shape and dtype), for out= variants.
 Tensor& write_out(const char* op, const Tensor& result, Tensor& out) {
   if (!out.sizes().equals(result.sizes()) || out.scalar_type() != result.scalar_type()) {
-    throw std::invalid_argument(std::string(op) + ": expected out of shape " +
-                                shape_str(result.sizes()) + " and dtype " +
-                                to_string(result.scalar_type()) + ", got shape " +
-                                shape_str(out.sizes()) + " and dtype " +
-                                to_string(out.scalar_type()));
+    throw std::invalid_argument(
+        std::string(op) + ": expected out of shape " + shape_str(result.sizes()) + " and dtype " +
+        to_string(result.scalar_type()) + ", got shape " + shape_str(out.sizes()) + " and dtype " +
+        to_string(out.scalar_type()));
   }
   gradgen::internal::copy_(out, result);  // bumps out's version
   return out;
@@ -148,7 +146,8 @@ Tensor add(const Tensor& self, const Scalar& other, const Scalar& alpha) {
   dispatch_arithmetic(self.scalar_type(), "add", [&](auto tag) {
     using T = decltype(tag);
     const T c = static_cast<T>(other.to<T>() * alpha.to<T>());
-    out = unary_map<T, T>("add", self, self.scalar_type(), [c](T x) { return static_cast<T>(x + c); });
+    out = unary_map<T, T>("add", self, self.scalar_type(),
+                          [c](T x) { return static_cast<T>(x + c); });
   });
   return out;
 }
@@ -198,7 +197,8 @@ Tensor mul(const Tensor& self, const Scalar& other) {
   dispatch_arithmetic(self.scalar_type(), "mul", [&](auto tag) {
     using T = decltype(tag);
     const T c = other.to<T>();
-    out = unary_map<T, T>("mul", self, self.scalar_type(), [c](T x) { return static_cast<T>(x * c); });
+    out = unary_map<T, T>("mul", self, self.scalar_type(),
+                          [c](T x) { return static_cast<T>(x * c); });
   });
   return out;
 }
@@ -217,7 +217,8 @@ Tensor div(const Tensor& self, const Tensor& other) {
   Tensor out;
   dispatch_binary("div", self, other, false, [&](auto tag) {
     using T = decltype(tag);
-    out = binary_map<T, T, T>("div", self, other, self.scalar_type(), [](T x, T y) { return x / y; });
+    out =
+        binary_map<T, T, T>("div", self, other, self.scalar_type(), [](T x, T y) { return x / y; });
   });
   return out;
 }
@@ -243,7 +244,8 @@ Tensor pow(const Tensor& self, const Scalar& exponent) {
   const double e = exponent.to_double();
   if (e == 2.0) return floating_unary("pow", self, [](auto x) { return x * x; });
   if (e == 1.0) return floating_unary("pow", self, [](auto x) { return x; });
-  return floating_unary("pow", self, [e](auto x) { return std::pow(x, static_cast<decltype(x)>(e)); });
+  return floating_unary("pow", self,
+                        [e](auto x) { return std::pow(x, static_cast<decltype(x)>(e)); });
 }
 
 Tensor pow(const Tensor& self, const Tensor& exponent) {

@@ -15,8 +15,8 @@ namespace native {
 
 namespace {
 
-using loops::check_same_dtype;
 using gradgen::internal::dispatch_all;
+using loops::check_same_dtype;
 
 void check_index_dtype(const char* op, const Tensor& index) {
   if (index.scalar_type() != ScalarType::Long) {
@@ -178,8 +178,10 @@ Tensor where(const Tensor& condition, const Tensor& self, const Tensor& other) {
                                 std::string(to_string(condition.scalar_type())));
   }
   check_same_dtype("where", "self", self, "other", other);
-  const DimVector shape = loops::broadcast_shapes(
-      "where", loops::broadcast_shapes("where", condition.sizes(), self.sizes()), other.sizes());
+  const DimVector shape =
+      loops::broadcast_shapes("where",
+                              loops::broadcast_shapes("where", condition.sizes(), self.sizes()),
+                              other.sizes());
   Tensor out = empty(shape, self.scalar_type());
   const DimVector sc = loops::broadcast_strides(condition.sizes(), condition.strides(), shape);
   const DimVector sa = loops::broadcast_strides(self.sizes(), self.strides(), shape);
@@ -191,14 +193,16 @@ Tensor where(const Tensor& condition, const Tensor& self, const Tensor& other) {
     const T* pa = self.data_ptr<T>();
     const T* pb = other.data_ptr<T>();
     T* po = out.data_ptr<T>();
-    loops::strided_loop<4>(
-        "where", shape, {IntArrayRef(so), IntArrayRef(sc), IntArrayRef(sa), IntArrayRef(sb)},
-        [&](const std::array<int64_t, 4>& off, int64_t n, const std::array<int64_t, 4>& is) {
-          for (int64_t i = 0; i < n; ++i) {
-            po[off[0] + i * is[0]] =
-                pc[off[1] + i * is[1]] ? pa[off[2] + i * is[2]] : pb[off[3] + i * is[3]];
-          }
-        });
+    loops::strided_loop<4>("where", shape,
+                           {IntArrayRef(so), IntArrayRef(sc), IntArrayRef(sa), IntArrayRef(sb)},
+                           [&](const std::array<int64_t, 4>& off, int64_t n,
+                               const std::array<int64_t, 4>& is) {
+                             for (int64_t i = 0; i < n; ++i) {
+                               po[off[0] + i * is[0]] = pc[off[1] + i * is[1]]
+                                                            ? pa[off[2] + i * is[2]]
+                                                            : pb[off[3] + i * is[3]];
+                             }
+                           });
   });
   return out;
 }

@@ -46,9 +46,8 @@ void matmul_into(T* out, const MatrixRef<T>& a, const MatrixRef<T>& b) {
 
 Tensor mm(const Tensor& self, const Tensor& mat2) {
   if (self.dim() != 2 || mat2.dim() != 2 || self.size(1) != mat2.size(0)) {
-    throw std::invalid_argument(
-        "mm: expected self of shape [a, b] and mat2 of shape [b, c], got " +
-        shape_str(self.sizes()) + " and " + shape_str(mat2.sizes()));
+    throw std::invalid_argument("mm: expected self of shape [a, b] and mat2 of shape [b, c], got " +
+                                shape_str(self.sizes()) + " and " + shape_str(mat2.sizes()));
   }
   loops::check_same_dtype("mm", "self", self, "mat2", mat2);
   const int64_t m = self.size(0), k = self.size(1), n = mat2.size(1);
@@ -77,7 +76,8 @@ Tensor bmm(const Tensor& self, const Tensor& mat2) {
     const T* a = self.data_ptr<T>();
     const T* c = mat2.data_ptr<T>();
     for (int64_t i = 0; i < b; ++i) {
-      matmul_into<T>(out + i * n * m, {a + i * self.stride(0), n, k, self.stride(1), self.stride(2)},
+      matmul_into<T>(out + i * n * m,
+                     {a + i * self.stride(0), n, k, self.stride(1), self.stride(2)},
                      {c + i * mat2.stride(0), k, m, mat2.stride(1), mat2.stride(2)});
     }
   });
@@ -90,8 +90,9 @@ Tensor linear(const Tensor& input, const Tensor& weight, const std::optional<Ten
       (has_bias && (bias->dim() != 1 || bias->size(0) != weight.size(0)))) {
     throw std::invalid_argument(
         "linear: expected input of shape [..., in], weight of shape [out, in] and bias of "
-        "shape [out], got " + shape_str(input.sizes()) + ", " + shape_str(weight.sizes()) +
-        " and " + (has_bias ? shape_str(bias->sizes()) : std::string("None")));
+        "shape [out], got " +
+        shape_str(input.sizes()) + ", " + shape_str(weight.sizes()) + " and " +
+        (has_bias ? shape_str(bias->sizes()) : std::string("None")));
   }
   loops::check_same_dtype("linear", "input", input, "weight", weight);
   if (has_bias) loops::check_same_dtype("linear", "input", input, "bias", *bias);

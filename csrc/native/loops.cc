@@ -15,8 +15,7 @@ void throw_too_many_dims(const char* op, IntArrayRef shape) {
 }
 
 void throw_dtype(const char* op, const char* what, ScalarType dtype) {
-  throw std::invalid_argument(std::string(op) + ": expected " + what + ", got " +
-                              to_string(dtype));
+  throw std::invalid_argument(std::string(op) + ": expected " + what + ", got " + to_string(dtype));
 }
 
 void throw_dtype_mismatch(const char* op, const char* name_a, ScalarType a, const char* name_b,

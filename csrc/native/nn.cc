@@ -20,10 +20,9 @@ using gradgen::internal::dispatch_floating;
 // softmax (log_softmax when `log`) of x along d, into a fresh tensor.
 Tensor softmax_impl(const char* op, const Tensor& self, int64_t dim,
                     std::optional<ScalarType> dtype, bool log) {
-  const Tensor x = (dtype && *dtype != self.scalar_type()
-                        ? to(self, *dtype, false, false, std::nullopt)
-                        : self)
-                       .contiguous();
+  const Tensor x =
+      (dtype && *dtype != self.scalar_type() ? to(self, *dtype, false, false, std::nullopt) : self)
+          .contiguous();
   const int64_t d = wrap_dim(dim, x.dim(), op);
   Tensor out = empty(x.sizes(), x.scalar_type());
   int64_t outer, size, inner;
@@ -55,10 +54,11 @@ Tensor softmax_impl(const char* op, const Tensor& self, int64_t dim,
 }
 
 void check_reduction(const char* op, int64_t reduction) {
-  if (reduction != Reduction::None && reduction != Reduction::Mean &&
-      reduction != Reduction::Sum) {
-    throw std::invalid_argument(std::string(op) + ": reduction must be Reduction::None, Mean or "
-                                "Sum, got " + std::to_string(reduction));
+  if (reduction != Reduction::None && reduction != Reduction::Mean && reduction != Reduction::Sum) {
+    throw std::invalid_argument(std::string(op) +
+                                ": reduction must be Reduction::None, Mean or "
+                                "Sum, got " +
+                                std::to_string(reduction));
   }
 }
 
@@ -89,9 +89,10 @@ Tensor nll_loss(const Tensor& self, const Tensor& target, const std::optional<Te
   const bool batched = self.dim() == 2;
   if ((self.dim() != 1 && self.dim() != 2) || target.dim() != self.dim() - 1 ||
       (batched && target.size(0) != self.size(0))) {
-    throw std::invalid_argument("nll_loss: expected self of shape [N, C] and target of shape [N] "
-                                "(or [C] and []), got " + shape_str(self.sizes()) + " and " +
-                                shape_str(target.sizes()));
+    throw std::invalid_argument(
+        "nll_loss: expected self of shape [N, C] and target of shape [N] "
+        "(or [C] and []), got " +
+        shape_str(self.sizes()) + " and " + shape_str(target.sizes()));
   }
   if (target.scalar_type() != ScalarType::Long) {
     throw std::invalid_argument("nll_loss: expected target of dtype Long, got " +
@@ -120,8 +121,8 @@ Tensor nll_loss(const Tensor& self, const Tensor& target, const std::optional<Te
         continue;
       }
       if (t < 0 || t >= c) {
-        throw std::invalid_argument("nll_loss: target " + std::to_string(t) +
-                                    " out of range for " + std::to_string(c) + " classes");
+        throw std::invalid_argument("nll_loss: target " + std::to_string(t) + " out of range for " +
+                                    std::to_string(c) + " classes");
       }
       const T w = has_weight ? weight->data_ptr<T>()[t * weight->stride(0)] : T(1);
       pl[i] = -w * px[i * c + t];
@@ -153,8 +154,7 @@ Tensor embedding(const Tensor& weight, const Tensor& indices, int64_t /*padding_
   return reshape(rows, out_sizes);
 }
 
-std::tuple<Tensor, Tensor> native_dropout(const Tensor& input, double p,
-                                          std::optional<bool> train,
+std::tuple<Tensor, Tensor> native_dropout(const Tensor& input, double p, std::optional<bool> train,
                                           std::optional<Generator> generator) {
   if (!(p >= 0 && p <= 1)) {
     throw std::invalid_argument("native_dropout: expected a probability p in [0, 1], got " +
@@ -196,9 +196,9 @@ std::tuple<Tensor, Tensor> lstm_cell(const Tensor& input, TensorList hx, const T
   }
   const Tensor& h = hx[0];
   const Tensor& c = hx[1];
-  if (input.dim() != 2 || h.dim() != 2 || !h.sizes().equals(c.sizes()) ||
-      w_ih.dim() != 2 || w_hh.dim() != 2 || w_ih.size(0) != 4 * h.size(1) ||
-      w_hh.size(0) != 4 * h.size(1) || h.size(0) != input.size(0)) {
+  if (input.dim() != 2 || h.dim() != 2 || !h.sizes().equals(c.sizes()) || w_ih.dim() != 2 ||
+      w_hh.dim() != 2 || w_ih.size(0) != 4 * h.size(1) || w_hh.size(0) != 4 * h.size(1) ||
+      h.size(0) != input.size(0)) {
     throw std::invalid_argument(
         "lstm_cell: expected input [B, I], h and c [B, H], w_ih [4H, I] and w_hh [4H, H], got " +
         shape_str(input.sizes()) + ", " + shape_str(h.sizes()) + ", " + shape_str(c.sizes()) +

@@ -20,14 +20,13 @@ namespace native {
 
 namespace {
 
-using loops::dispatch_arithmetic;
 using gradgen::internal::dispatch_floating;
+using loops::dispatch_arithmetic;
 
 void check_dtype_arg(const char* op, const Tensor& self, std::optional<ScalarType> dtype) {
   if (dtype.has_value() && *dtype != self.scalar_type()) {
     throw std::invalid_argument(std::string(op) + ": dtype=" + to_string(*dtype) +
-                                " differs from the input's dtype " +
-                                to_string(self.scalar_type()) +
+                                " differs from the input's dtype " + to_string(self.scalar_type()) +
                                 "; convert the input first (gradgen reduces in the input's dtype)");
   }
 }
@@ -85,7 +84,6 @@ Tensor mean(const Tensor& self, OptionalIntArrayRef dim, bool keepdim,
   check_dtype_arg("mean", self, dtype);
   return mean_impl("mean", self, loops::reduction_dims("mean", dim, self.dim()), keepdim);
 }
-
 
 std::tuple<Tensor, Tensor> max(const Tensor& self, int64_t dim, bool keepdim) {
   const int64_t d = wrap_dim(dim, self.dim(), "max");

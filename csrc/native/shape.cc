@@ -123,10 +123,10 @@ Tensor narrow(const Tensor& self, int64_t dim, int64_t start, int64_t length) {
   const int64_t size = self.size(d);
   const int64_t begin = start < 0 && start >= -size ? start + size : start;
   if (begin < 0 || length < 0 || begin + length > size) {
-    throw std::invalid_argument("narrow: expected 0 <= start <= start + length <= " +
-                                std::to_string(size) + " for dim " + std::to_string(d) +
-                                " of self of shape " + shape_str(self.sizes()) + ", got start " +
-                                std::to_string(start) + " and length " + std::to_string(length));
+    throw std::invalid_argument(
+        "narrow: expected 0 <= start <= start + length <= " + std::to_string(size) + " for dim " +
+        std::to_string(d) + " of self of shape " + shape_str(self.sizes()) + ", got start " +
+        std::to_string(start) + " and length " + std::to_string(length));
   }
   DimVector sizes(self.sizes().begin(), self.sizes().end());
   sizes[d] = length;
@@ -189,11 +189,10 @@ Tensor view(const Tensor& self, IntArrayRef size) {
   const DimVector shape = infer_size("view", size, self.numel(), self.sizes());
   std::optional<DimVector> strides = view_strides(self.sizes(), self.strides(), shape);
   if (!strides) {
-    throw std::invalid_argument("view: shape " + shape_str(size) +
-                                " is not compatible with the input's shape " +
-                                shape_str(self.sizes()) + " and strides " +
-                                shape_str(self.strides()) +
-                                " (the elements are not laid out evenly); use reshape instead");
+    throw std::invalid_argument(
+        "view: shape " + shape_str(size) + " is not compatible with the input's shape " +
+        shape_str(self.sizes()) + " and strides " + shape_str(self.strides()) +
+        " (the elements are not laid out evenly); use reshape instead");
   }
   return make_view(self, shape, *strides, self.storage_offset());
 }
@@ -310,8 +309,7 @@ Tensor permute(const Tensor& self, IntArrayRef dims) {
     const int64_t d = wrap_dim(dims[k], n, "permute");
     if (seen[d]) {
       throw std::invalid_argument("permute: dims " + shape_str(dims) +
-                                  " are not a permutation (dim " + std::to_string(d) +
-                                  " repeats)");
+                                  " are not a permutation (dim " + std::to_string(d) + " repeats)");
     }
     seen[d] = true;
     sizes[k] = self.size(d);
@@ -340,7 +338,6 @@ Tensor select(const Tensor& self, int64_t dim, int64_t index) {
   }
   return make_view(self, sizes, strides, self.storage_offset() + i * self.stride(d));
 }
-
 
 Tensor to(const Tensor& self, ScalarType dtype, bool /*non_blocking*/, bool copy,
           std::optional<MemoryFormat> /*memory_format*/) {

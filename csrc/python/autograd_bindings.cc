@@ -51,9 +51,9 @@ std::vector<int64_t> parse_sizes(const nb::args& args, const char* op) {
   }
   IntList sizes;
   if (!nb::try_cast(source, sizes)) {
-    throw nb::type_error((std::string(op) +
-                          "(): expected sizes as ints or one sequence of ints, e.g. (2, 3)")
-                             .c_str());
+    throw nb::type_error(
+        (std::string(op) + "(): expected sizes as ints or one sequence of ints, e.g. (2, 3)")
+            .c_str());
   }
   return sizes.values;
 }
@@ -130,8 +130,9 @@ void bind_autograd(nb::module_& m) {
       .def("__repr__", [](const Generator& g) {
         return "gradgen.Generator(seed=" + std::to_string(g.initial_seed()) + ")";
       });
-  m.def("default_generator", []() { return default_generator(); },
-        "The process-wide generator used by ops given none (shares its state).");
+  m.def(
+      "default_generator", []() { return default_generator(); },
+      "The process-wide generator used by ops given none (shares its state).");
   m.def(
       "manual_seed",
       [](uint64_t seed) {

@@ -338,7 +338,8 @@ struct tensor_list_caster : list_caster<std::vector<Entry>, Entry> {
 template <>
 struct type_caster<std::vector<gradgen::Tensor>> : tensor_list_caster<gradgen::Tensor> {};
 template <>
-struct type_caster<std::vector<std::optional<gradgen::Tensor>>> : tensor_list_caster<std::optional<gradgen::Tensor>> {};
+struct type_caster<std::vector<std::optional<gradgen::Tensor>>>
+    : tensor_list_caster<std::optional<gradgen::Tensor>> {};
 
 }  // namespace detail
 }  // namespace nanobind

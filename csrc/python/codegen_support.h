@@ -42,15 +42,17 @@ inline nanobind::tuple to_tuple(std::vector<Tensor>&& tensors) {
 inline nanobind::handle tensor_class(const char* library) {
   nanobind::handle type = nanobind::type<Tensor>();
   if (!type.is_valid()) {
-    throw std::runtime_error(std::string(library) +
-                             " Python bindings: gradgen.Tensor is not registered; import gradgen first");
+    throw std::runtime_error(
+        std::string(library) +
+        " Python bindings: gradgen.Tensor is not registered; import gradgen first");
   }
   return type;
 }
 
 /// A named tuple type `gradgen.return_types.<name>` with these fields (one per op name, made
 /// when the bindings are defined and kept for the life of the process).
-inline nanobind::handle named_tuple_type(const char* name, std::initializer_list<const char*> fields) {
+inline nanobind::handle named_tuple_type(const char* name,
+                                         std::initializer_list<const char*> fields) {
   nanobind::list names;
   for (const char* f : fields) names.append(nanobind::str(f));
   nanobind::object namedtuple = nanobind::module_::import_("collections").attr("namedtuple");
@@ -62,14 +64,16 @@ inline nanobind::handle named_tuple_type(const char* name, std::initializer_list
 template <typename... T>
 nanobind::object named_tuple(nanobind::handle type, std::tuple<T...>&& values) {
   return std::apply(
-      [&](auto&&... v) { return type(nanobind::cast(std::forward<decltype(v)>(v))...); }, std::move(values));
+      [&](auto&&... v) { return type(nanobind::cast(std::forward<decltype(v)>(v))...); },
+      std::move(values));
 }
 
 /// `out=(a, b)` of an op with several out arguments: exactly `count` tensors.
 inline void check_outs(const char* op, const std::vector<Tensor*>& out, size_t count) {
   if (out.size() != count) {
-    throw nanobind::type_error((std::string(op) + ": expected out= to be a sequence of " + std::to_string(count) +
-                                " tensors, got " + std::to_string(out.size()))
+    throw nanobind::type_error((std::string(op) + ": expected out= to be a sequence of " +
+                                std::to_string(count) + " tensors, got " +
+                                std::to_string(out.size()))
                                    .c_str());
   }
 }

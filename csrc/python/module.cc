@@ -24,8 +24,8 @@ NB_MODULE(_C, m) {
 
   // Classes print as the package exports them (gradgen.Tensor, not gradgen._C.Tensor), in
   // reprs and in the overload listings of TypeErrors.
-  for (const char* name : {"Tensor", "dtype", "layout", "memory_format", "device", "Generator",
-                           "RemovableHandle"}) {
+  for (const char* name :
+       {"Tensor", "dtype", "layout", "memory_format", "device", "Generator", "RemovableHandle"}) {
     m.attr(name).attr("__module__") = "gradgen";
   }
   for (const char* name : {"Node", "AccumulateGrad"}) {

@@ -187,8 +187,8 @@ Tensor wrap_array(const Array& array, nb::handle source) {
     nb::gil_scoped_acquire gil;
     delete static_cast<Array*>(context);
   };
-  return from_blob(const_cast<void*>(static_cast<const void*>(array.data())), sizes, strides,
-                   dtype, release, keep);
+  return from_blob(const_cast<void*>(static_cast<const void*>(array.data())), sizes, strides, dtype,
+                   release, keep);
 }
 
 }  // namespace
@@ -225,7 +225,8 @@ void collect(nb::handle o, size_t depth, std::vector<int64_t>& shape,
   if (!is_seq) {
     if (depth != shape.size()) {
       throw nb::value_error(("tensor: expected a sequence at dim " + std::to_string(depth) +
-                             " (the data is not rectangular)").c_str());
+                             " (the data is not rectangular)")
+                                .c_str());
     }
     leaves.push_back(p);
     return;
@@ -236,7 +237,8 @@ void collect(nb::handle o, size_t depth, std::vector<int64_t>& shape,
   if (depth == shape.size()) {
     if (!leaves.empty()) {
       throw nb::value_error(("tensor: expected a number at dim " + std::to_string(depth) +
-                             ", got a sequence (the data is not rectangular)").c_str());
+                             ", got a sequence (the data is not rectangular)")
+                                .c_str());
     }
     shape.push_back(n);
   } else if (shape[depth] != n) {
@@ -311,13 +313,14 @@ Tensor make_from_data(nb::handle data, std::optional<ScalarType> dtype) {
   std::vector<nb::object> keep;
   collect(data, 0, shape, leaves, keep);
   for (PyObject* p : leaves) {
-    const bool number = PyBool_Check(p) || PyLong_Check(p) || PyFloat_Check(p) ||
-                        (is_tensor(p) && nb::cast<const Tensor&>(nb::handle(p)).numel() == 1) ||
-                        (!is_tensor(p) && (PyIndex_Check(p) || PyObject_HasAttrString(p, "__float__")));
+    const bool number =
+        PyBool_Check(p) || PyLong_Check(p) || PyFloat_Check(p) ||
+        (is_tensor(p) && nb::cast<const Tensor&>(nb::handle(p)).numel() == 1) ||
+        (!is_tensor(p) && (PyIndex_Check(p) || PyObject_HasAttrString(p, "__float__")));
     if (!number) {
-      throw nb::type_error((std::string("tensor: expected numbers, got an object of type ") +
-                            Py_TYPE(p)->tp_name)
-                               .c_str());
+      throw nb::type_error(
+          (std::string("tensor: expected numbers, got an object of type ") + Py_TYPE(p)->tp_name)
+              .c_str());
     }
   }
   const ScalarType type = dtype ? *dtype : infer_dtype(leaves);
@@ -370,9 +373,8 @@ Tensor compare_tensors(const Tensor& a, const Tensor& b, Cmp op) {
     if (na != nb_ && na != 1 && nb_ != 1) {
       throw std::invalid_argument(std::string(cmp_name(op)) + ": shapes " + shape_str(a.sizes()) +
                                   " and " + shape_str(b.sizes()) +
-                                  " cannot be broadcast together (dim " +
-                                  std::to_string(i - ndim) + ": " + std::to_string(na) + " vs " +
-                                  std::to_string(nb_) + ")");
+                                  " cannot be broadcast together (dim " + std::to_string(i - ndim) +
+                                  ": " + std::to_string(na) + " vs " + std::to_string(nb_) + ")");
     }
     sizes[i] = na == 1 ? nb_ : na;
     if (da >= 0 && na != 1) sa[i] = a.strides()[da];
@@ -383,7 +385,8 @@ Tensor compare_tensors(const Tensor& a, const Tensor& b, Cmp op) {
   const char* pa = element_address(a, 0);
   const char* pb = element_address(b, 0);
   const ScalarType ta = a.scalar_type(), tb = b.scalar_type();
-  const int64_t ea = static_cast<int64_t>(element_size(ta)), eb = static_cast<int64_t>(element_size(tb));
+  const int64_t ea = static_cast<int64_t>(element_size(ta)),
+                eb = static_cast<int64_t>(element_size(tb));
   const IntArrayRef shape(sizes.data(), sizes.size());
   const IntArrayRef stra(sa.data(), sa.size()), strb(sb.data(), sb.size());
   int64_t k = 0;
@@ -415,7 +418,9 @@ Tensor compare_scalar(const Tensor& a, const Scalar& s, Cmp op) {
 
 // --- indexing -------------------------------------------------------------------------------
 
-[[noreturn]] void index_error(const std::string& message) { throw nb::index_error(message.c_str()); }
+[[noreturn]] void index_error(const std::string& message) {
+  throw nb::index_error(message.c_str());
+}
 
 bool consumes_dim(PyObject* item) { return item != Py_None && item != Py_Ellipsis; }
 
@@ -514,9 +519,10 @@ struct PythonHook {
     nb::object result = fn(grad);
     if (result.is_none()) return Tensor();
     if (!is_tensor(result.ptr())) {
-      throw nb::type_error((std::string("hook: expected the hook to return None or a Tensor, got ") +
-                            Py_TYPE(result.ptr())->tp_name)
-                               .c_str());
+      throw nb::type_error(
+          (std::string("hook: expected the hook to return None or a Tensor, got ") +
+           Py_TYPE(result.ptr())->tp_name)
+              .c_str());
     }
     return nb::cast<Tensor>(result);
   }
@@ -559,11 +565,21 @@ void bind_tensor(nb::module_& m) {
   cls
       // Shape and data.
       .def_prop_ro("shape",
-                   [](const Tensor& t) { return IntList(std::vector<int64_t>(t.sizes().begin(), t.sizes().end())); })
-      .def("size", [](const Tensor& t) { return IntList(std::vector<int64_t>(t.sizes().begin(), t.sizes().end())); })
-      .def("size", [](const Tensor& t, int64_t dim) { return t.size(dim); }, "dim"_a)
-      .def("stride", [](const Tensor& t) { return IntList(std::vector<int64_t>(t.strides().begin(), t.strides().end())); })
-      .def("stride", [](const Tensor& t, int64_t dim) { return t.stride(dim); }, "dim"_a)
+                   [](const Tensor& t) {
+                     return IntList(std::vector<int64_t>(t.sizes().begin(), t.sizes().end()));
+                   })
+      .def("size",
+           [](const Tensor& t) {
+             return IntList(std::vector<int64_t>(t.sizes().begin(), t.sizes().end()));
+           })
+      .def(
+          "size", [](const Tensor& t, int64_t dim) { return t.size(dim); }, "dim"_a)
+      .def("stride",
+           [](const Tensor& t) {
+             return IntList(std::vector<int64_t>(t.strides().begin(), t.strides().end()));
+           })
+      .def(
+          "stride", [](const Tensor& t, int64_t dim) { return t.stride(dim); }, "dim"_a)
       .def("dim", &Tensor::dim)
       .def_prop_ro("ndim", &Tensor::dim)
       .def("numel", &Tensor::numel)
@@ -574,14 +590,16 @@ void bind_tensor(nb::module_& m) {
       .def("is_contiguous", &Tensor::is_contiguous)
       .def("is_floating_point", [](const Tensor& t) { return is_floating_point(t.scalar_type()); })
       .def("storage_offset", &Tensor::storage_offset)
-      .def("data_ptr",
-           [](const Tensor& t) { return reinterpret_cast<uintptr_t>(element_address(t, 0)); },
-           "The address of element 0, as an int (to check that memory is shared).")
+      .def(
+          "data_ptr",
+          [](const Tensor& t) { return reinterpret_cast<uintptr_t>(element_address(t, 0)); },
+          "The address of element 0, as an int (to check that memory is shared).")
       .def_prop_ro("_version", &Tensor::version)
       .def_prop_ro("is_view", &Tensor::is_view)
       .def("item", &item, "The only element as a Python number.")
-      .def("tolist", [](const Tensor& t) { return to_list(t, 0, 0); },
-           "The elements as nested Python lists (a number for a 0-dim tensor).")
+      .def(
+          "tolist", [](const Tensor& t) { return to_list(t, 0, 0); },
+          "The elements as nested Python lists (a number for a 0-dim tensor).")
       .def("numpy", &to_numpy, "force"_a = false,
            "A NumPy array sharing this tensor's memory (force=True: a copy, allowed with grad).")
       .def(
@@ -593,30 +611,29 @@ void bind_tensor(nb::module_& m) {
             return array;
           },
           "dtype"_a = nb::none(), "copy"_a = nb::none())
-      .def(
-          "__dlpack__",
-          [](nb::pointer_and_handle<Tensor> self, nb::kwargs kwargs) {
-            // The DLPack protocol (numpy.from_dlpack, torch.from_dlpack): no copy; the
-            // capsule keeps this tensor alive (nanobind makes it).
-            const Tensor& t = *self.p;
-            if (t.requires_grad()) {
-              throw std::runtime_error(
-                  "__dlpack__: can't export a Tensor that requires grad; use "
-                  "tensor.detach() first");
-            }
-            const size_t ndim = static_cast<size_t>(t.dim());
-            std::vector<size_t> shape(ndim);
-            std::vector<int64_t> strides(ndim);
-            for (size_t d = 0; d < ndim; ++d) {
-              shape[d] = static_cast<size_t>(t.sizes()[d]);
-              strides[d] = t.strides()[d];
-            }
-            nb::ndarray<> array(const_cast<char*>(element_address(t, 0)), ndim, shape.data(),
-                                self.h, strides.data(), dlpack_dtype(t.scalar_type()),
-                                nb::device::cpu::value);
-            (void) kwargs;  // stream / max_version / dl_device / copy: a CPU, unversioned capsule
-            return array.cast(nb::rv_policy::reference);  // a "dltensor" capsule
-          })
+      .def("__dlpack__",
+           [](nb::pointer_and_handle<Tensor> self, nb::kwargs kwargs) {
+             // The DLPack protocol (numpy.from_dlpack, torch.from_dlpack): no copy; the
+             // capsule keeps this tensor alive (nanobind makes it).
+             const Tensor& t = *self.p;
+             if (t.requires_grad()) {
+               throw std::runtime_error(
+                   "__dlpack__: can't export a Tensor that requires grad; use "
+                   "tensor.detach() first");
+             }
+             const size_t ndim = static_cast<size_t>(t.dim());
+             std::vector<size_t> shape(ndim);
+             std::vector<int64_t> strides(ndim);
+             for (size_t d = 0; d < ndim; ++d) {
+               shape[d] = static_cast<size_t>(t.sizes()[d]);
+               strides[d] = t.strides()[d];
+             }
+             nb::ndarray<> array(const_cast<char*>(element_address(t, 0)), ndim, shape.data(),
+                                 self.h, strides.data(), dlpack_dtype(t.scalar_type()),
+                                 nb::device::cpu::value);
+             (void)kwargs;  // stream / max_version / dl_device / copy: a CPU, unversioned capsule
+             return array.cast(nb::rv_policy::reference);  // a "dltensor" capsule
+           })
       .def("__dlpack_device__", [](const Tensor&) { return nb::make_tuple(1, 0); })  // kDLCPU
       .def("detach", &Tensor::detach, "A tensor sharing the data, without autograd history.")
       .def_prop_ro("data", &Tensor::detach)
@@ -649,16 +666,16 @@ void bind_tensor(nb::module_& m) {
       .def("__index__",
            [](const Tensor& t) {
              if (t.scalar_type() != ScalarType::Long || t.numel() != 1) {
-               throw nb::type_error("only integer tensors of a single element can be converted to an index");
+               throw nb::type_error(
+                   "only integer tensors of a single element can be converted to an index");
              }
              return t.item<int64_t>();
            })
       .def("__hash__", [](nb::handle self) { return reinterpret_cast<intptr_t>(self.ptr()) >> 4; })
 
       // Autograd.
-      .def_prop_rw(
-          "requires_grad", &Tensor::requires_grad,
-          [](Tensor& t, bool requires_grad) { t.set_requires_grad(requires_grad); })
+      .def_prop_rw("requires_grad", &Tensor::requires_grad,
+                   [](Tensor& t, bool requires_grad) { t.set_requires_grad(requires_grad); })
       .def(
           "requires_grad_",
           [](nb::pointer_and_handle<Tensor> self, bool requires_grad) {
@@ -703,33 +720,108 @@ void bind_tensor(nb::module_& m) {
           "replaces the gradient. Returns a handle whose remove() unregisters it.")
 
       // Operators: one C++ call each into the generated differentiable API.
-      .def("__add__", [](const Tensor& a, const Tensor& b) { return gradgen::add(a, b); }, nb::is_operator())
-      .def("__add__", [](const Tensor& a, const Scalar& b) { return gradgen::add(a, b); }, nb::is_operator())
-      .def("__radd__", [](const Tensor& a, const Scalar& b) { return gradgen::add(a, b); }, nb::is_operator())
-      .def("__sub__", [](const Tensor& a, const Tensor& b) { return gradgen::sub(a, b); }, nb::is_operator())
-      .def("__sub__", [](const Tensor& a, const Scalar& b) { return gradgen::add(a, b, -1); }, nb::is_operator())
-      .def("__rsub__", [](const Tensor& a, const Scalar& b) { return gradgen::add(gradgen::neg(a), b); }, nb::is_operator())
-      .def("__mul__", [](const Tensor& a, const Tensor& b) { return gradgen::mul(a, b); }, nb::is_operator())
-      .def("__mul__", [](const Tensor& a, const Scalar& b) { return gradgen::mul(a, b); }, nb::is_operator())
-      .def("__rmul__", [](const Tensor& a, const Scalar& b) { return gradgen::mul(a, b); }, nb::is_operator())
-      .def("__truediv__", [](const Tensor& a, const Tensor& b) { return gradgen::div(a, b); }, nb::is_operator())
-      .def("__truediv__", [](const Tensor& a, const Scalar& b) { return gradgen::div(a, b); }, nb::is_operator())
-      .def("__rtruediv__", [](const Tensor& a, const Scalar& b) { return gradgen::mul(gradgen::reciprocal(a), b); }, nb::is_operator())
-      .def("__matmul__", [](const Tensor& a, const Tensor& b) { return gradgen::matmul(a, b); }, nb::is_operator())
-      .def("__pow__", [](const Tensor& a, const Scalar& b) { return gradgen::pow(a, b); }, nb::is_operator())
-      .def("__pow__", [](const Tensor& a, const Tensor& b) { return gradgen::pow(a, b); }, nb::is_operator())
-      .def("__rpow__", [](const Tensor& a, const Scalar& b) { return gradgen::pow(scalar_tensor(b, a), a); }, nb::is_operator())
+      .def(
+          "__add__", [](const Tensor& a, const Tensor& b) { return gradgen::add(a, b); },
+          nb::is_operator())
+      .def(
+          "__add__", [](const Tensor& a, const Scalar& b) { return gradgen::add(a, b); },
+          nb::is_operator())
+      .def(
+          "__radd__", [](const Tensor& a, const Scalar& b) { return gradgen::add(a, b); },
+          nb::is_operator())
+      .def(
+          "__sub__", [](const Tensor& a, const Tensor& b) { return gradgen::sub(a, b); },
+          nb::is_operator())
+      .def(
+          "__sub__", [](const Tensor& a, const Scalar& b) { return gradgen::add(a, b, -1); },
+          nb::is_operator())
+      .def(
+          "__rsub__",
+          [](const Tensor& a, const Scalar& b) { return gradgen::add(gradgen::neg(a), b); },
+          nb::is_operator())
+      .def(
+          "__mul__", [](const Tensor& a, const Tensor& b) { return gradgen::mul(a, b); },
+          nb::is_operator())
+      .def(
+          "__mul__", [](const Tensor& a, const Scalar& b) { return gradgen::mul(a, b); },
+          nb::is_operator())
+      .def(
+          "__rmul__", [](const Tensor& a, const Scalar& b) { return gradgen::mul(a, b); },
+          nb::is_operator())
+      .def(
+          "__truediv__", [](const Tensor& a, const Tensor& b) { return gradgen::div(a, b); },
+          nb::is_operator())
+      .def(
+          "__truediv__", [](const Tensor& a, const Scalar& b) { return gradgen::div(a, b); },
+          nb::is_operator())
+      .def(
+          "__rtruediv__",
+          [](const Tensor& a, const Scalar& b) { return gradgen::mul(gradgen::reciprocal(a), b); },
+          nb::is_operator())
+      .def(
+          "__matmul__", [](const Tensor& a, const Tensor& b) { return gradgen::matmul(a, b); },
+          nb::is_operator())
+      .def(
+          "__pow__", [](const Tensor& a, const Scalar& b) { return gradgen::pow(a, b); },
+          nb::is_operator())
+      .def(
+          "__pow__", [](const Tensor& a, const Tensor& b) { return gradgen::pow(a, b); },
+          nb::is_operator())
+      .def(
+          "__rpow__",
+          [](const Tensor& a, const Scalar& b) { return gradgen::pow(scalar_tensor(b, a), a); },
+          nb::is_operator())
       .def("__neg__", [](const Tensor& a) { return gradgen::neg(a); })
       .def("__pos__", [](nb::handle self) { return nb::borrow(self); })
       .def("__abs__", [](const Tensor& a) { return gradgen::abs(a); })
-      .def("__iadd__", [](nb::pointer_and_handle<Tensor> s, const Tensor& b) { return inplace(s, [&](Tensor& a) { gradgen::add_(a, b); }); }, nb::is_operator())
-      .def("__iadd__", [](nb::pointer_and_handle<Tensor> s, const Scalar& b) { return inplace(s, [&](Tensor& a) { gradgen::add_(a, scalar_tensor(b, a)); }); }, nb::is_operator())
-      .def("__isub__", [](nb::pointer_and_handle<Tensor> s, const Tensor& b) { return inplace(s, [&](Tensor& a) { gradgen::sub_(a, b); }); }, nb::is_operator())
-      .def("__isub__", [](nb::pointer_and_handle<Tensor> s, const Scalar& b) { return inplace(s, [&](Tensor& a) { gradgen::sub_(a, scalar_tensor(b, a)); }); }, nb::is_operator())
-      .def("__imul__", [](nb::pointer_and_handle<Tensor> s, const Tensor& b) { return inplace(s, [&](Tensor& a) { gradgen::mul_(a, b); }); }, nb::is_operator())
-      .def("__imul__", [](nb::pointer_and_handle<Tensor> s, const Scalar& b) { return inplace(s, [&](Tensor& a) { gradgen::mul_(a, b); }); }, nb::is_operator())
-      .def("__itruediv__", [](nb::pointer_and_handle<Tensor> s, const Tensor& b) { return inplace(s, [&](Tensor& a) { gradgen::div_(a, b); }); }, nb::is_operator())
-      .def("__itruediv__", [](nb::pointer_and_handle<Tensor> s, const Scalar& b) { return inplace(s, [&](Tensor& a) { gradgen::div_(a, scalar_tensor(b, a)); }); }, nb::is_operator());
+      .def(
+          "__iadd__",
+          [](nb::pointer_and_handle<Tensor> s, const Tensor& b) {
+            return inplace(s, [&](Tensor& a) { gradgen::add_(a, b); });
+          },
+          nb::is_operator())
+      .def(
+          "__iadd__",
+          [](nb::pointer_and_handle<Tensor> s, const Scalar& b) {
+            return inplace(s, [&](Tensor& a) { gradgen::add_(a, scalar_tensor(b, a)); });
+          },
+          nb::is_operator())
+      .def(
+          "__isub__",
+          [](nb::pointer_and_handle<Tensor> s, const Tensor& b) {
+            return inplace(s, [&](Tensor& a) { gradgen::sub_(a, b); });
+          },
+          nb::is_operator())
+      .def(
+          "__isub__",
+          [](nb::pointer_and_handle<Tensor> s, const Scalar& b) {
+            return inplace(s, [&](Tensor& a) { gradgen::sub_(a, scalar_tensor(b, a)); });
+          },
+          nb::is_operator())
+      .def(
+          "__imul__",
+          [](nb::pointer_and_handle<Tensor> s, const Tensor& b) {
+            return inplace(s, [&](Tensor& a) { gradgen::mul_(a, b); });
+          },
+          nb::is_operator())
+      .def(
+          "__imul__",
+          [](nb::pointer_and_handle<Tensor> s, const Scalar& b) {
+            return inplace(s, [&](Tensor& a) { gradgen::mul_(a, b); });
+          },
+          nb::is_operator())
+      .def(
+          "__itruediv__",
+          [](nb::pointer_and_handle<Tensor> s, const Tensor& b) {
+            return inplace(s, [&](Tensor& a) { gradgen::div_(a, b); });
+          },
+          nb::is_operator())
+      .def(
+          "__itruediv__",
+          [](nb::pointer_and_handle<Tensor> s, const Scalar& b) {
+            return inplace(s, [&](Tensor& a) { gradgen::div_(a, scalar_tensor(b, a)); });
+          },
+          nb::is_operator());
 
   // Comparisons: Bool tensors, never recorded by autograd.
   const std::pair<const char*, Cmp> comparisons[] = {
@@ -738,10 +830,12 @@ void bind_tensor(nb::module_& m) {
   };
   for (const auto& [name, op] : comparisons) {
     const Cmp cmp = op;
-    cls.def(name, [cmp](const Tensor& a, const Tensor& b) { return compare_tensors(a, b, cmp); },
-            nb::is_operator());
-    cls.def(name, [cmp](const Tensor& a, const Scalar& b) { return compare_scalar(a, b, cmp); },
-            nb::is_operator());
+    cls.def(
+        name, [cmp](const Tensor& a, const Tensor& b) { return compare_tensors(a, b, cmp); },
+        nb::is_operator());
+    cls.def(
+        name, [cmp](const Tensor& a, const Scalar& b) { return compare_scalar(a, b, cmp); },
+        nb::is_operator());
   }
 
   nb::class_<RemovableHandle>(m, "RemovableHandle",
@@ -760,7 +854,8 @@ void bind_tensor(nb::module_& m) {
       "a Tensor. Python floats give float64 (gradgen's default), ints int64, bools bool.");
   m.def("from_numpy", &from_numpy, "array"_a,
         "A tensor sharing the array's memory (no copy); writes show in both.");
-  m.def("is_tensor", [](nb::handle o) { return is_tensor(o.ptr()); }, "obj"_a);
+  m.def(
+      "is_tensor", [](nb::handle o) { return is_tensor(o.ptr()); }, "obj"_a);
 }
 
 }  // namespace python

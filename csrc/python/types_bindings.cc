@@ -55,22 +55,22 @@ void register_types(nb::module_& m) {
     } catch (const std::out_of_range& e) {
       PyErr_SetString(PyExc_IndexError, e.what());
     } catch (const std::invalid_argument& e) {
-      PyErr_SetString(is_index_message(e.what()) ? PyExc_IndexError : PyExc_RuntimeError,
-                      e.what());
+      PyErr_SetString(is_index_message(e.what()) ? PyExc_IndexError : PyExc_RuntimeError, e.what());
     } catch (const std::runtime_error& e) {
-      PyErr_SetString(is_index_message(e.what()) ? PyExc_IndexError : PyExc_RuntimeError,
-                      e.what());
+      PyErr_SetString(is_index_message(e.what()) ? PyExc_IndexError : PyExc_RuntimeError, e.what());
     }
   });
 
-  nb::class_<PyDtype>(m, "dtype", "The element type of a tensor: gradgen.float32, float64, "
-                                  "int64 or bool.")
-      .def("__repr__", [](const PyDtype& d) { return std::string("gradgen.") + dtype_name(d.type); })
+  nb::class_<PyDtype>(m, "dtype",
+                      "The element type of a tensor: gradgen.float32, float64, "
+                      "int64 or bool.")
+      .def("__repr__",
+           [](const PyDtype& d) { return std::string("gradgen.") + dtype_name(d.type); })
       .def_prop_ro("is_floating_point", [](const PyDtype& d) { return is_floating_point(d.type); })
       .def_prop_ro("itemsize", [](const PyDtype& d) { return element_size(d.type); })
       .def("__reduce__", [](const PyDtype& d) { return std::string(dtype_name(d.type)); });
   const ScalarType dtypes[4] = {ScalarType::Float, ScalarType::Double, ScalarType::Long,
-                                         ScalarType::Bool};
+                                ScalarType::Bool};
   TypeObjects objects;
   for (ScalarType t : dtypes) {
     nb::object o = nb::cast(PyDtype{t});
@@ -104,18 +104,20 @@ void register_types(nb::module_& m) {
   objects.contiguous_format = m.attr("contiguous_format").ptr();
   objects.preserve_format = m.attr("preserve_format").ptr();
 
-  auto device = nb::class_<PyDevice>(m, "device", "A device: gradgen has only device('cpu').")
-      .def(nb::new_([](const std::string& spec) { return PyDevice{parse_device(spec)}; }),
-           nb::arg("type"))
-      .def_prop_ro("type", [](const PyDevice&) { return "cpu"; })
-      .def_prop_ro("index", [](const PyDevice&) { return nb::none(); })
-      .def("__repr__", [](const PyDevice&) { return "device(type='cpu')"; })
-      .def("__str__", [](const PyDevice&) { return "cpu"; })
-      .def("__eq__", [](const PyDevice&, nb::handle other) {
-        Device d;
-        return device_from_object(other.ptr(), true, &d);
-      })
-      .def("__hash__", [](const PyDevice&) { return 0; });
+  auto device =
+      nb::class_<PyDevice>(m, "device", "A device: gradgen has only device('cpu').")
+          .def(nb::new_([](const std::string& spec) { return PyDevice{parse_device(spec)}; }),
+               nb::arg("type"))
+          .def_prop_ro("type", [](const PyDevice&) { return "cpu"; })
+          .def_prop_ro("index", [](const PyDevice&) { return nb::none(); })
+          .def("__repr__", [](const PyDevice&) { return "device(type='cpu')"; })
+          .def("__str__", [](const PyDevice&) { return "cpu"; })
+          .def("__eq__",
+               [](const PyDevice&, nb::handle other) {
+                 Device d;
+                 return device_from_object(other.ptr(), true, &d);
+               })
+          .def("__hash__", [](const PyDevice&) { return 0; });
   m.attr("_cpu") = nb::cast(PyDevice{Device::CPU});
   objects.cpu = m.attr("_cpu").ptr();
   objects.device_type = device.ptr();

@@ -111,9 +111,9 @@ bool gradcheck(std::function<std::vector<Tensor>(const std::vector<Tensor>&)> fn
               msg.precision(10);
               msg << "gradcheck: Jacobian mismatch for output " << o << " with respect to input "
                   << checked[c] << " (shape " << shape_str(input.sizes()) << ") at input element "
-                  << k << " " << multi_index(input.sizes(), k) << " and output element " << j
-                  << " " << multi_index(out.sizes(), j) << ": numerical " << numerical
-                  << ", analytical " << a;
+                  << k << " " << multi_index(input.sizes(), k) << " and output element " << j << " "
+                  << multi_index(out.sizes(), j) << ": numerical " << numerical << ", analytical "
+                  << a;
               *report = msg.str();
             }
             return false;
@@ -128,9 +128,8 @@ bool gradcheck(std::function<std::vector<Tensor>(const std::vector<Tensor>&)> fn
 
 bool gradcheck(std::function<Tensor(const std::vector<Tensor>&)> fn, std::vector<Tensor> inputs,
                double eps, double atol, double rtol, std::string* report) {
-  return gradcheck(
-      [&fn](const std::vector<Tensor>& xs) { return std::vector<Tensor>{fn(xs)}; },
-      std::move(inputs), eps, atol, rtol, report);
+  return gradcheck([&fn](const std::vector<Tensor>& xs) { return std::vector<Tensor>{fn(xs)}; },
+                   std::move(inputs), eps, atol, rtol, report);
 }
 
 Tensor numerical_gradient(const std::function<Tensor(const std::vector<Tensor>&)>& fn,
@@ -221,13 +220,13 @@ bool gradgradcheck(std::function<std::vector<Tensor>(const std::vector<Tensor>&)
   return gradcheck(MultiOutput(first_derivatives), std::move(extended), eps, atol, rtol, report);
 }
 
-bool gradgradcheck(std::function<Tensor(const std::vector<Tensor>&)> fn,
-                   std::vector<Tensor> inputs, double eps, double atol, double rtol,
-                   std::string* report) {
+bool gradgradcheck(std::function<Tensor(const std::vector<Tensor>&)> fn, std::vector<Tensor> inputs,
+                   double eps, double atol, double rtol, std::string* report) {
   using MultiOutput = std::function<std::vector<Tensor>(const std::vector<Tensor>&)>;
-  return gradgradcheck(
-      MultiOutput([&fn](const std::vector<Tensor>& xs) { return std::vector<Tensor>{fn(xs)}; }),
-      std::move(inputs), eps, atol, rtol, report);
+  return gradgradcheck(MultiOutput([&fn](const std::vector<Tensor>& xs) {
+                         return std::vector<Tensor>{fn(xs)};
+                       }),
+                       std::move(inputs), eps, atol, rtol, report);
 }
 
 }  // namespace testing

@@ -49,9 +49,9 @@ Tensor numerical_gradient(const std::function<Tensor(const std::vector<Tensor>&)
 /// (inputs, grad_outputs) -> grad(fn(inputs), inputs, grad_outputs, create_graph=true)
 /// with random grad_outputs (seeded, requiring grad). Inputs that do not require
 /// grad are held fixed.
-bool gradgradcheck(std::function<Tensor(const std::vector<Tensor>&)> fn,
-                   std::vector<Tensor> inputs, double eps = 1e-6, double atol = 1e-5,
-                   double rtol = 1e-3, std::string* report = nullptr);
+bool gradgradcheck(std::function<Tensor(const std::vector<Tensor>&)> fn, std::vector<Tensor> inputs,
+                   double eps = 1e-6, double atol = 1e-5, double rtol = 1e-3,
+                   std::string* report = nullptr);
 
 /// Checks second derivatives of a function returning several tensors: each
 /// float64 output gets its own random grad_output (integer and boolean outputs,

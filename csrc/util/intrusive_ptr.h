@@ -51,8 +51,12 @@ class intrusive_ptr {
   /// Takes shared ownership of a freshly created object (its count goes to 1).
   static intrusive_ptr adopt_new(T* fresh) noexcept { return intrusive_ptr(fresh); }
 
-  GRADGEN_ALWAYS_INLINE intrusive_ptr(const intrusive_ptr& other) noexcept : ptr_(other.ptr_) { retain(); }
-  GRADGEN_ALWAYS_INLINE intrusive_ptr(intrusive_ptr&& other) noexcept : ptr_(other.ptr_) { other.ptr_ = nullptr; }
+  GRADGEN_ALWAYS_INLINE intrusive_ptr(const intrusive_ptr& other) noexcept : ptr_(other.ptr_) {
+    retain();
+  }
+  GRADGEN_ALWAYS_INLINE intrusive_ptr(intrusive_ptr&& other) noexcept : ptr_(other.ptr_) {
+    other.ptr_ = nullptr;
+  }
   GRADGEN_ALWAYS_INLINE intrusive_ptr& operator=(const intrusive_ptr& other) noexcept {
     intrusive_ptr(other).swap(*this);
     return *this;

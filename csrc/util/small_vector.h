@@ -129,9 +129,7 @@ class SmallVector {
 
  private:
   T* inline_data() noexcept { return reinterpret_cast<T*>(inline_); }
-  bool is_inline() const noexcept {
-    return data_ == reinterpret_cast<const T*>(inline_);
-  }
+  bool is_inline() const noexcept { return data_ == reinterpret_cast<const T*>(inline_); }
   void release_heap() noexcept {
     if (!is_inline()) {
       ::operator delete(data_);

@@ -21,16 +21,14 @@ def make_spirals(per_class, seed):
             r = 0.1 + 0.9 * i / per_class  # radius
             angle = 3.0 * math.pi * r + c * math.pi
             k = c * per_class + i
-            point = [r * math.cos(angle) + 0.03 * noise[k][0],
-                     r * math.sin(angle) + 0.03 * noise[k][1]]
+            point = [r * math.cos(angle) + 0.03 * noise[k][0], r * math.sin(angle) + 0.03 * noise[k][1]]
             if i % 5 == 2:
                 test_x.append(point)
                 test_y.append(c)
             else:
                 train_x.append(point)
                 train_y.append(c)
-    return ((gradgen.tensor(train_x), gradgen.tensor(train_y)),
-            (gradgen.tensor(test_x), gradgen.tensor(test_y)))
+    return ((gradgen.tensor(train_x), gradgen.tensor(train_y)), (gradgen.tensor(test_x), gradgen.tensor(test_y)))
 
 
 def parameter(sizes, scale, seed):
@@ -68,15 +66,13 @@ def main(steps=3000):
     model = Mlp(hidden=48, seed=11)
     learning_rate = 0.6
     losses = []
-    print("two spirals: %d training points, %d test points; MLP 2-48-2 (tanh)"
-          % (len(train_x), len(test_x)))
+    print("two spirals: %d training points, %d test points; MLP 2-48-2 (tanh)" % (len(train_x), len(test_x)))
     for step in range(steps + 1):
         logits = model(train_x)
         loss = gradgen.cross_entropy_loss(logits, train_y)
         losses.append(loss.item())
         if step % 250 == 0:
-            print("step %4d  loss %.4f  train acc %5.1f%%"
-                  % (step, loss.item(), 100 * accuracy(logits, train_y)))
+            print("step %4d  loss %.4f  train acc %5.1f%%" % (step, loss.item(), 100 * accuracy(logits, train_y)))
         if step == steps:
             break
         loss.backward()
@@ -85,8 +81,10 @@ def main(steps=3000):
                 p -= learning_rate * p.grad
                 p.grad = None
     test_accuracy = accuracy(model(test_x), test_y)
-    print("final: train accuracy %.1f%%, test accuracy %.1f%%"
-          % (100 * accuracy(model(train_x), train_y), 100 * test_accuracy))
+    print(
+        "final: train accuracy %.1f%%, test accuracy %.1f%%"
+        % (100 * accuracy(model(train_x), train_y), 100 * test_accuracy)
+    )
     return losses[0], losses[-1], test_accuracy
 
 

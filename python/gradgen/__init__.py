@@ -12,7 +12,6 @@ differentiable ops directly. Python floats make float64 tensors, gradgen's defau
 """
 
 
-
 def _load_extension():
     """Imports gradgen._C from its real location when it is a symlink (Bazel's runfiles).
 
@@ -42,8 +41,8 @@ def _load_extension():
 
 _load_extension()
 
-from gradgen import _C  # noqa: E402
-from gradgen._C import (  # noqa: E402  # noqa: F401  (re-exported)
+from gradgen import _C
+from gradgen._C import (  # noqa: F401  (re-exported)
     AccumulateGrad,
     Generator,
     Node,
@@ -75,8 +74,8 @@ from gradgen._C import (  # noqa: E402  # noqa: F401  (re-exported)
     tensor,
     zeros,
 )
-from gradgen import autograd  # noqa: E402
-from gradgen.autograd.grad_mode import enable_grad, no_grad, set_grad_enabled  # noqa: E402
+from gradgen import autograd  # noqa: F401  (re-exported)
+from gradgen.autograd.grad_mode import enable_grad, no_grad, set_grad_enabled  # noqa: F401  (re-exported)
 
 __version__ = "0.1.0"
 
@@ -96,11 +95,37 @@ _generated = _export_generated_ops()
 
 __all__ = sorted(
     [
-        "Generator", "Tensor", "autograd", "bool", "contiguous_format", "default_generator",
-        "device", "double", "dtype", "empty", "enable_grad", "float", "float32", "float64",
-        "from_numpy", "full", "int64", "is_grad_enabled", "is_tensor", "layout", "long",
-        "manual_seed", "memory_format", "no_grad", "ones", "preserve_format", "randn",
-        "set_grad_enabled", "strided", "tensor", "zeros",
+        "Generator",
+        "Tensor",
+        "autograd",
+        "bool",
+        "contiguous_format",
+        "default_generator",
+        "device",
+        "double",
+        "dtype",
+        "empty",
+        "enable_grad",
+        "float",
+        "float32",
+        "float64",
+        "from_numpy",
+        "full",
+        "int64",
+        "is_grad_enabled",
+        "is_tensor",
+        "layout",
+        "long",
+        "manual_seed",
+        "memory_format",
+        "no_grad",
+        "ones",
+        "preserve_format",
+        "randn",
+        "set_grad_enabled",
+        "strided",
+        "tensor",
+        "zeros",
     ]
     + _generated
 )

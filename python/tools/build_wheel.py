@@ -32,24 +32,28 @@ def _entry(name, mode):
 def build(out, name, version, tag, files, summary, requires_python):
     dist_info = "%s-%s.dist-info" % (name, version)
     python_tag, abi_tag, platform_tag = tag.split("-")
-    metadata = "\n".join([
-        "Metadata-Version: 2.1",
-        "Name: " + name,
-        "Version: " + version,
-        "Summary: " + summary,
-        "Requires-Python: " + requires_python,
-        "Provides-Extra: numpy",
-        "Requires-Dist: numpy; extra == \"numpy\"",
-        "",
-        "",
-    ])
-    wheel = "\n".join([
-        "Wheel-Version: 1.0",
-        "Generator: gradgen build_wheel.py",
-        "Root-Is-Purelib: false",
-        "Tag: %s-%s-%s" % (python_tag, abi_tag, platform_tag),
-        "",
-    ])
+    metadata = "\n".join(
+        [
+            "Metadata-Version: 2.1",
+            "Name: " + name,
+            "Version: " + version,
+            "Summary: " + summary,
+            "Requires-Python: " + requires_python,
+            "Provides-Extra: numpy",
+            'Requires-Dist: numpy; extra == "numpy"',
+            "",
+            "",
+        ]
+    )
+    wheel = "\n".join(
+        [
+            "Wheel-Version: 1.0",
+            "Generator: gradgen build_wheel.py",
+            "Root-Is-Purelib: false",
+            "Tag: %s-%s-%s" % (python_tag, abi_tag, platform_tag),
+            "",
+        ]
+    )
     contents = {}
     for archive_name, path in files:
         if archive_name in contents:

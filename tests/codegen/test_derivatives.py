@@ -177,7 +177,11 @@ def test_shards_split_nodes_and_wrappers_and_keep_ops_together(specs):
     for name in ("add", "mm", "cat"):
         holders = [f for f, text in files.items() if f.startswith("VariableType_") and f" {name}(" in text]
         node = name.title() + "Backward0"
-        node_files = [f for f, text in files.items() if f.startswith("Functions_") and f.endswith(".h") and f"struct {node} " in text]
+        node_files = [
+            f
+            for f, text in files.items()
+            if f.startswith("Functions_") and f.endswith(".h") and f"struct {node} " in text
+        ]
         assert len(node_files) == 1
         assert all(h.replace("VariableType", "Functions").replace(".cpp", ".h") == node_files[0] for h in holders)
 
@@ -189,10 +193,24 @@ def test_output_is_independent_of_hash_seed(specs, tmp_path):
         out_dir = tmp_path / f"out{seed}"
         env = dict(os.environ, PYTHONHASHSEED=seed)
         subprocess.run(
-            [sys.executable, str(TREE / "tools/codegen/gen_autograd.py"), "--native_functions", nf, "--derivatives", d,
-             "--native_functions_name", "native_functions.yaml", "--derivatives_name", "derivatives.yaml",
-             "--out_dir", str(out_dir), "--shards", "3"],
-            check=True, env=env,
+            [
+                sys.executable,
+                str(TREE / "tools/codegen/gen_autograd.py"),
+                "--native_functions",
+                nf,
+                "--derivatives",
+                d,
+                "--native_functions_name",
+                "native_functions.yaml",
+                "--derivatives_name",
+                "derivatives.yaml",
+                "--out_dir",
+                str(out_dir),
+                "--shards",
+                "3",
+            ],
+            check=True,
+            env=env,
         )
         outs.append({p.name: p.read_bytes() for p in out_dir.iterdir()})
     assert outs[0] == outs[1] == outs[2]
@@ -327,10 +345,22 @@ def test_error_is_one_line_exit_1_and_writes_nothing(specs, tmp_path):
     out_dir.mkdir()
     (out_dir / "Functions.cpp").write_text("// from an earlier run\n")
     proc = subprocess.run(
-        [sys.executable, str(TREE / "tools/codegen/gen_autograd.py"), "--native_functions", nf, "--derivatives", d,
-         "--native_functions_name", "specs/native_functions.yaml", "--derivatives_name", "specs/derivatives.yaml",
-         "--out_dir", str(out_dir)],
-        capture_output=True, text=True,
+        [
+            sys.executable,
+            str(TREE / "tools/codegen/gen_autograd.py"),
+            "--native_functions",
+            nf,
+            "--derivatives",
+            d,
+            "--native_functions_name",
+            "specs/native_functions.yaml",
+            "--derivatives_name",
+            "specs/derivatives.yaml",
+            "--out_dir",
+            str(out_dir),
+        ],
+        capture_output=True,
+        text=True,
     )
     assert proc.returncode == 1
     assert proc.stdout == ""
@@ -346,7 +376,18 @@ def test_error_is_one_line_exit_1_and_writes_nothing(specs, tmp_path):
 def test_inplace_variant_without_entry_uses_out_of_place_formula(specs):
     nf, d = specs()
     infos = load_derivatives(d, parse_native_functions(nf))
-    assert [str(s.name) for s in infos] == ["mm", "cat", "lincomb", "foo", "max.dim", "add.Tensor", "atan2", "exp", "narrow", "mode"]
+    assert [str(s.name) for s in infos] == [
+        "mm",
+        "cat",
+        "lincomb",
+        "foo",
+        "max.dim",
+        "add.Tensor",
+        "atan2",
+        "exp",
+        "narrow",
+        "mode",
+    ]
 
 
 def test_forward_derivatives_are_parsed_and_checked(specs):
@@ -404,8 +445,10 @@ def test_dispatch_sections_make_one_node_per_key(specs):
 
 def test_wrap_opt_if_saves_only_when_the_condition_holds(specs):
     vt = _gen(specs, LANG_DECLS, LANG_DERIVS)["VariableType.cpp"]
-    assert ("  if (grad_fn->should_compute_output(1) || grad_fn->should_compute_output(2)) "
-            "grad_fn->i1_ = SavedVariable(i1, false);") in vt
+    assert (
+        "  if (grad_fn->should_compute_output(1) || grad_fn->should_compute_output(2)) "
+        "grad_fn->i1_ = SavedVariable(i1, false);"
+    ) in vt
     assert "  if (grad_fn->should_compute_output(0)) grad_fn->i2_ = SavedVariable(i2, false);" in vt
     assert "  grad_fn->i3_ = SavedVariable(i3, false);" in vt
 
@@ -417,7 +460,7 @@ def test_retain_variables_and_list_inputs(specs):
     assert node["inputs"] == [{"name": "input", "range": "1"}, {"name": "params", "range": "params_size_"}]
     assert node["saved"] == ["input_", "params_", "params_size_"]
     vt = files["VariableType.cpp"]
-    rnn = vt[vt.index("std::tuple<Tensor, Tensor> rnn("):]
+    rnn = vt[vt.index("std::tuple<Tensor, Tensor> rnn(") :]
     rnn = rnn[: rnn.index("\n}\n")]
     assert "set_history(result0, grad_fn);" in rnn and "set_history(result1" not in rnn
 

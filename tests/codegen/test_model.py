@@ -81,8 +81,20 @@ def test_type_predicates():
 
 
 def test_every_base_type_in_pytorch_is_known():
-    for name in ["Generator", "Dimname", "DeviceIndex", "QScheme", "Storage", "Stream", "SymBool",
-                 "ConstQuantizerPtr", "GraphModule", "MemoryFormat", "Layout", "Device"]:
+    for name in [
+        "Generator",
+        "Dimname",
+        "DeviceIndex",
+        "QScheme",
+        "Storage",
+        "Stream",
+        "SymBool",
+        "ConstQuantizerPtr",
+        "GraphModule",
+        "MemoryFormat",
+        "Layout",
+        "Device",
+    ]:
         assert Type.parse(name) == BaseType(BaseTy[name])
 
 
@@ -156,14 +168,27 @@ def test_written_positional_argument_is_not_out():
 @pytest.mark.parametrize(
     "text, returns",
     [
-        ("max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)",
-         (Return("values", TENSOR, None), Return("indices", TENSOR, None))),
-        ("unbind.int(Tensor(a -> *) self, int dim=0) -> Tensor(a)[]",
-         (Return(None, ListType(TENSOR, None), Annotation(("a",), False, ())),)),
-        ("split_copy(Tensor self, SymInt split_size, int dim=0) -> Tensor[]", (Return(None, ListType(TENSOR, None), None),)),
+        (
+            "max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)",
+            (Return("values", TENSOR, None), Return("indices", TENSOR, None)),
+        ),
+        (
+            "unbind.int(Tensor(a -> *) self, int dim=0) -> Tensor(a)[]",
+            (Return(None, ListType(TENSOR, None), Annotation(("a",), False, ())),),
+        ),
+        (
+            "split_copy(Tensor self, SymInt split_size, int dim=0) -> Tensor[]",
+            (Return(None, ListType(TENSOR, None), None),),
+        ),
         ("_foreach_zero_(Tensor(a!)[] self) -> ()", ()),
-        ("aminmax(Tensor self) -> (Tensor min, Tensor max)", (Return("min", TENSOR, None), Return("max", TENSOR, None))),
-        ("_fused_dropout(Tensor self, float p) -> (Tensor, Tensor)", (Return(None, TENSOR, None), Return(None, TENSOR, None))),
+        (
+            "aminmax(Tensor self) -> (Tensor min, Tensor max)",
+            (Return("min", TENSOR, None), Return("max", TENSOR, None)),
+        ),
+        (
+            "_fused_dropout(Tensor self, float p) -> (Tensor, Tensor)",
+            (Return(None, TENSOR, None), Return(None, TENSOR, None)),
+        ),
         ("q_scale(Tensor self) -> float", (Return(None, BaseType(BaseTy.float), None),)),
     ],
 )
@@ -255,7 +280,9 @@ def test_signature_strips_defaults_on_request():
 
 
 def test_signature_strips_return_names():
-    schema = FunctionSchema.parse("max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)")
+    schema = FunctionSchema.parse(
+        "max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)"
+    )
     assert str(schema.signature()) == "max(Tensor self, int dim, bool keepdim=False) -> (Tensor, Tensor)"
 
 
@@ -317,8 +344,11 @@ def test_names_of_returns(text, names):
         ("foo(Tensor 1x) -> Tensor", 11, "'1x' is not a valid C++ identifier"),
         ("foo(Tensor x) -> (Tensor a-b, Tensor c)", 25, "'a-b' is not a valid C++ identifier"),
         ("foo(Tensor x, *, Tensor(a!) out=None) -> Tensor(a!)", 31, "out argument 'out' cannot have a default"),
-        ("foo(Tensor x, *, Tensor(a!) out, int y) -> Tensor", 33,
-         "keyword-only argument 'y' must come before the out arguments"),
+        (
+            "foo(Tensor x, *, Tensor(a!) out, int y) -> Tensor",
+            33,
+            "keyword-only argument 'y' must come before the out arguments",
+        ),
         ("foo(Tensor x, *) -> Tensor", 14, "'*' must be followed by a keyword-only argument"),
         ("foo(Tensor x, *, *, int y) -> Tensor", 17, "'*' may appear only once"),
         ("foo(Tensor x,Tensor y) -> Tensor", 12, "expected ', ' (comma and one space) between arguments"),
@@ -327,8 +357,11 @@ def test_names_of_returns(text, names):
         ("foo(Tensor x, ) -> Tensor", 14, "expected a type"),
         ("foo(int(a) x) -> Tensor", 7, "alias annotations are only allowed on Tensor, not on 'int'"),
         ("foo(Tensor(a!b) x) -> Tensor", 11, "invalid alias annotation '(a!b)'"),
-        ("foo(Tensor(a|b!) x) -> Tensor", 11,
-         "an alias annotation with '!' must name a single alias set, not '(a|b!)'"),
+        (
+            "foo(Tensor(a|b!) x) -> Tensor",
+            11,
+            "an alias annotation with '!' must name a single alias set, not '(a|b!)'",
+        ),
         ("foo(Tensor(a!) x) -> (Tensor(a!))", 21, "a single return is written without parentheses"),
         ("foo(int[2 x) -> Tensor", 7, "unbalanced brackets: '[' is never closed"),
         ("foo(int x=) -> Tensor", 10, "expected a default value after '='"),
@@ -336,14 +369,20 @@ def test_names_of_returns(text, names):
         ("foo(int?? x) -> Tensor", 8, "a type cannot be optional twice"),
         ("foo(int[02] x) -> Tensor", 8, "invalid list size '02'"),
         ("foo(Tensor-x y) -> Tensor", 4, "invalid type 'Tensor-x'"),
-        ("foo_out(Tensor x) -> Tensor", 3,
-         "operator name 'foo_out' must not end in '_out'; name an out= variant with an overload, e.g. 'foo.out'"),
+        (
+            "foo_out(Tensor x) -> Tensor",
+            3,
+            "operator name 'foo_out' must not end in '_out'; name an out= variant with an overload, e.g. 'foo.out'",
+        ),
         ("foo.(Tensor x) -> Tensor", 4, "'' is not a valid overload name"),
         ("foo-bar(Tensor x) -> Tensor", 0, "'foo-bar' is not a valid operator name"),
         ("(Tensor x) -> Tensor", 0, "expected an operator name"),
         ("foo", 3, "expected '(' after the operator name 'foo'"),
-        ("add_.out(Tensor(a!) self, *, Tensor(a!) out) -> Tensor(a!)", 0,
-         "in-place operator 'add_' cannot have out arguments"),
+        (
+            "add_.out(Tensor(a!) self, *, Tensor(a!) out) -> Tensor(a!)",
+            0,
+            "in-place operator 'add_' cannot have out arguments",
+        ),
         ("foo(Tensor x) -> Tensor y z", 25, "unexpected text after the return type: ' z'"),
     ],
 )

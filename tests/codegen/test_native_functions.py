@@ -65,8 +65,11 @@ def test_load_yaml_positions(loader_kind):
     data = load_yaml_string(POSITIONS_YAML, "nf.yaml")
     assert isinstance(data, Seq) and isinstance(data[0], Node)
     assert data == [
-        {"func": "foo(Tensr self) -> Tensor", "variants": "function, method",
-         "flags": ["DONT_PROFILE", "DONT_RECORD_TRACE"]},
+        {
+            "func": "foo(Tensr self) -> Tensor",
+            "variants": "function, method",
+            "flags": ["DONT_PROFILE", "DONT_RECORD_TRACE"],
+        },
         {"func": "bar(Tensr self) -> Tensor", "dispatch": {"CPU": "bar_cpu"}},
     ]
     assert str(data.loc) == "nf.yaml:2:1"
@@ -101,19 +104,28 @@ def test_load_yaml_file_and_display_name(tmp_path):
 @pytest.mark.parametrize(
     "text, c_message, python_message",
     [
-        ("- func: foo(Tensor self) -> Tensor\n  variants: [function\n",
-         "nf.yaml:3:1: did not find expected ',' or ']' (while parsing a flow sequence at line 2)",
-         "nf.yaml:3:1: expected ',' or ']', but got '<stream end>' (while parsing a flow sequence at line 2)"),
-        ("- func: foo(Tensor self) -> Tensor\n   variants: function\n",
-         "nf.yaml:2:12: mapping values are not allowed in this context",
-         "nf.yaml:2:12: mapping values are not allowed here"),
-        ("- func: 'abc\n", "nf.yaml:2:1: found unexpected end of stream (while scanning a quoted scalar at line 1)",
-         None),
+        (
+            "- func: foo(Tensor self) -> Tensor\n  variants: [function\n",
+            "nf.yaml:3:1: did not find expected ',' or ']' (while parsing a flow sequence at line 2)",
+            "nf.yaml:3:1: expected ',' or ']', but got '<stream end>' (while parsing a flow sequence at line 2)",
+        ),
+        (
+            "- func: foo(Tensor self) -> Tensor\n   variants: function\n",
+            "nf.yaml:2:12: mapping values are not allowed in this context",
+            "nf.yaml:2:12: mapping values are not allowed here",
+        ),
+        (
+            "- func: 'abc\n",
+            "nf.yaml:2:1: found unexpected end of stream (while scanning a quoted scalar at line 1)",
+            None,
+        ),
         ("- func: x\n  func: y\n", "nf.yaml:2:3: duplicate key 'func' (first written at line 1)", None),
         ("- func: x\n  dispatch: {[a]: b}\n", "nf.yaml:2:14: mapping keys must be scalars", None),
-        ("- !!python/object:os.system x\n",
-         "nf.yaml:1:3: could not determine a constructor for the tag 'tag:yaml.org,2002:python/object:os.system'",
-         None),
+        (
+            "- !!python/object:os.system x\n",
+            "nf.yaml:1:3: could not determine a constructor for the tag 'tag:yaml.org,2002:python/object:os.system'",
+            None,
+        ),
     ],
 )
 def test_malformed_yaml(text, c_message, python_message, loader_kind):
@@ -248,7 +260,10 @@ def test_declarations_load(write_yaml):
             "- func: mm(Tensor self, Tensor mat2)\n",
             "specs/native_functions.yaml:1:37: missing ' -> ' and the return type after the argument list",
         ),
-        ("- variants: function\n", "specs/native_functions.yaml:1:3: a declaration needs a 'func:' key with the op's schema"),
+        (
+            "- variants: function\n",
+            "specs/native_functions.yaml:1:3: a declaration needs a 'func:' key with the op's schema",
+        ),
         ("- func: [mm]\n", "specs/native_functions.yaml:1:9: 'func' must be a schema string, not a list"),
         (
             "\n\nfunc: mm(Tensor self) -> Tensor\n",
@@ -258,7 +273,10 @@ def test_declarations_load(write_yaml):
             "- func: mm(Tensor self) -> Tensor\n- just a string\n",
             "specs/native_functions.yaml:2:3: expected a declaration (a mapping with 'func:'), not a string",
         ),
-        ("# nothing\n", "specs/native_functions.yaml:1: expected a list of declarations ('- func: ...'), but the file is empty"),
+        (
+            "# nothing\n",
+            "specs/native_functions.yaml:1: expected a list of declarations ('- func: ...'), but the file is empty",
+        ),
         (
             "- func: mm(Tensor self) -> Tensor\n  variants: [function\n",
             "specs/native_functions.yaml:3:1: did not find expected ',' or ']' "

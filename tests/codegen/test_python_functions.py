@@ -65,7 +65,9 @@ def files(tmp_path):
 def _defs(text: str) -> list[tuple[str, str, str]]:
     """(kind, Python name, schema) of every binding, in file order."""
     out = []
-    for m in re.finditer(r'  (m\.def\(\n      "(\w+)"|nanobind::cpp_function_def\()(.*?)\n      ("(?:[^"\\]|\\.)*")\);', text, re.S):
+    for m in re.finditer(
+        r'  (m\.def\(\n      "(\w+)"|nanobind::cpp_function_def\()(.*?)\n      ("(?:[^"\\]|\\.)*")\);', text, re.S
+    ):
         if m.group(1).startswith("m.def"):
             kind, name = "function", m.group(2)
         else:
@@ -103,7 +105,10 @@ def test_function_parameters_defaults_and_keyword_only(files):
     text = files["python_functions.cpp"]
     add = _binding(text, "function", "add.Tensor(")
     assert "[](const ::gradgen::Tensor& input, const ::gradgen::Tensor& other, ::gradgen::Scalar alpha) {" in add
-    assert 'nanobind::arg("input"),\n      nanobind::arg("other"),\n      nanobind::kw_only(),\n      nanobind::arg("alpha") = nanobind::int_(1),' in add
+    assert (
+        'nanobind::arg("input"),\n      nanobind::arg("other"),\n      nanobind::kw_only(),\n      nanobind::arg("alpha") = nanobind::int_(1),'
+        in add
+    )
     assert "return ::gradgen::add(input, other, alpha);" in add
     s = _binding(text, "function", "sum.dim_IntList(")
     assert "std::optional<::gradgen::python::IntList> dim" in s
@@ -145,7 +150,10 @@ def test_named_tuples_lists_and_several_outs(files):
 
 def test_declarations_python_cannot_call_are_listed_not_bound(files):
     text = files["python_functions.cpp"]
-    assert "  // Not bound: named(Tensor self, Dimname dim) -> Tensor\n  //   as a function: argument 'dim' has type Dimname, which has no Python conversion" in text
+    assert (
+        "  // Not bound: named(Tensor self, Dimname dim) -> Tensor\n  //   as a function: argument 'dim' has type Dimname, which has no Python conversion"
+        in text
+    )
     assert '"named"' not in text
 
 
@@ -154,7 +162,9 @@ def test_header_declares_every_shard(tmp_path):
     d = tmp_path / "d.yaml"
     nf.write_text(DECLS)
     d.write_text(DERIVS)
-    files = generate(str(nf), str(d), native_functions_name="nf.yaml", derivatives_name="d.yaml", shards=3, namespace="demo::ops")
+    files = generate(
+        str(nf), str(d), native_functions_name="nf.yaml", derivatives_name="d.yaml", shards=3, namespace="demo::ops"
+    )
     header = files["python_functions.h"]
     for k in range(3):
         assert f"void bind_functions_{k}(nanobind::module_& m);" in header

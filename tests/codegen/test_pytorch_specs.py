@@ -23,8 +23,10 @@ def pytorch_output(request):
 
     path = pytorch_specs_dir()
     if not (path / "derivatives.yaml").is_file():
-        pytest.skip(f"PyTorch's spec files are not at {path} (they sit beside every developer checkout and CI's); "
-                    "set GRADGEN_PYTORCH_SPECS to run this test")
+        pytest.skip(
+            f"PyTorch's spec files are not at {path} (they sit beside every developer checkout and CI's); "
+            "set GRADGEN_PYTORCH_SPECS to run this test"
+        )
     return generate(
         str(path / "native_functions.yaml"),
         str(path / "derivatives.yaml"),
@@ -50,24 +52,63 @@ def test_every_entry_becomes_pytorchs_nodes(nodes):
 @pytest.mark.parametrize(
     "name, inputs, saved",
     [
-        ("CatBackward0", [("tensors", "tensors_size_")], ["dim", "tensors_args_scalartypes", "tensors_args_sizes_symint", "tensors_size_"]),
-        ("MmBackward0", [("self", "1"), ("mat2", "1")],
-         ["mat2_", "mat2_layout", "mat2_sym_sizes", "mat2_sym_strides", "self_", "self_layout", "self_sym_sizes", "self_sym_strides"]),
+        (
+            "CatBackward0",
+            [("tensors", "tensors_size_")],
+            ["dim", "tensors_args_scalartypes", "tensors_args_sizes_symint", "tensors_size_"],
+        ),
+        (
+            "MmBackward0",
+            [("self", "1"), ("mat2", "1")],
+            [
+                "mat2_",
+                "mat2_layout",
+                "mat2_sym_sizes",
+                "mat2_sym_strides",
+                "self_",
+                "self_layout",
+                "self_sym_sizes",
+                "self_sym_strides",
+            ],
+        ),
         ("MaxBackward0", [("self", "1")], ["dim", "indices_", "keepdim", "self_sym_sizes"]),
         ("AddBackward0", [("self", "1"), ("other", "1")], ["alpha", "other_scalar_type", "self_scalar_type"]),
         ("StackBackward0", [("tensors", "tensors_size_")], ["dim", "tensors_args_scalartypes", "tensors_size_"]),
-        ("LstmMpsBackward0", [("input", "1"), ("hx", "hx_size_"), ("params", "params_size_")],
-         ["batch_first", "bidirectional", "dropout", "has_biases", "hx_", "hx_size_", "input_", "num_layers",
-          "params_", "params_size_", "result3_", "result4_", "result5_", "train"]),
+        (
+            "LstmMpsBackward0",
+            [("input", "1"), ("hx", "hx_size_"), ("params", "params_size_")],
+            [
+                "batch_first",
+                "bidirectional",
+                "dropout",
+                "has_biases",
+                "hx_",
+                "hx_size_",
+                "input_",
+                "num_layers",
+                "params_",
+                "params_size_",
+                "result3_",
+                "result4_",
+                "result5_",
+                "train",
+            ],
+        ),
         ("PowBackward2", [("exponent", "1")], ["exponent_", "result_", "self"]),
         ("NestedTensorFromTensorListBackward0", [("list", "list_size_")], ["list_", "list_size_"]),
         ("TransposeBackward0_copy", [("self", "1")], ["dim0", "dim1"]),
         # Derived foreach nodes: the reference's formulas per element, every input saved whole.
-        ("ForeachAddBackward0List", [("self", "self_size_"), ("other", "other_size_")],
-         ["alpha", "other_", "other_size_", "self_", "self_size_"]),
+        (
+            "ForeachAddBackward0List",
+            [("self", "self_size_"), ("other", "other_size_")],
+            ["alpha", "other_", "other_size_", "self_", "self_size_"],
+        ),
         ("ForeachMulBackward0Tensor", [("self", "self_size_"), ("other", "1")], ["other_", "self_", "self_size_"]),
-        ("ForeachLerpBackward0Scalar", [("self", "self_size_"), ("tensors1", "tensors1_size_")],
-         ["self_size_", "tensors1_size_", "weight"]),
+        (
+            "ForeachLerpBackward0Scalar",
+            [("self", "self_size_"), ("tensors1", "tensors1_size_")],
+            ["self_size_", "tensors1_size_", "weight"],
+        ),
         ("ForeachMaxBackward1", [("self", "self_size_")], ["result_", "self_", "self_size_"]),
         # A foreach entry of the file.
         ("ForeachNormBackward0", [("self", "self_size_")], ["ord", "result_", "self_", "self_size_"]),
@@ -81,7 +122,9 @@ def test_nodes_match_pytorchs(nodes, name, inputs, saved):
 
 def test_manifest_contract_holds_for_every_node(nodes):
     for node in nodes.values():
-        assert re.fullmatch(r"[A-Z][A-Za-z0-9]*Backward(Autograd[A-Za-z]*)?\d+(_copy|[A-Za-z]*)", node["name"]), node["name"]
+        assert re.fullmatch(r"[A-Z][A-Za-z0-9]*Backward(Autograd[A-Za-z]*)?\d+(_copy|[A-Za-z]*)", node["name"]), node[
+            "name"
+        ]
         assert node["saved"] == sorted(set(node["saved"]))
         for inp in node["inputs"]:
             assert inp["range"] in ("1", inp["name"] + "_size_")
@@ -105,6 +148,7 @@ def test_foreach_nodes_run_the_reference_formula_per_element(pytorch_output):
     body = functions[functions.index("variable_list ForeachAddBackward0List::apply") :]
     body = body[: body.index("\n}\n")]
     assert "for (size_t i = 0; i < grads.size(); ++i) {" in body
-    assert ("grad_result.emplace_back(grads[i].defined() ? (handle_r_to_c(self[i].scalar_type(), grads[i])) "
-            ": Tensor());") in body
+    assert (
+        "grad_result.emplace_back(grads[i].defined() ? (handle_r_to_c(self[i].scalar_type(), grads[i])) : Tensor());"
+    ) in body
     assert "any_grad_defined" not in body

@@ -1,11 +1,11 @@
 """The codegen's one-way structure, and the defaults that live in two languages.
 
-  * Emitters (gen_*.py) print what the analysis decided: they read no formula text (no `re`)
-    and report no spec mistakes (no `raise SpecError`); tools/codegen/autograd_info.py is where
-    those facts and checks live.
-  * The formula header and namespace gradgen always passes are written once in Python
-    (gen_autograd.DEFAULT_FORMULA_*, the defaults of generate() and of the flags) and once in
-    Starlark (bazel/private/codegen.bzl's _GRADGEN_FORMULA_*, what the rule passes): they agree.
+* Emitters (gen_*.py) print what the analysis decided: they read no formula text (no `re`)
+  and report no spec mistakes (no `raise SpecError`); tools/codegen/autograd_info.py is where
+  those facts and checks live.
+* The formula header and namespace gradgen always passes are written once in Python
+  (gen_autograd.DEFAULT_FORMULA_*, the defaults of generate() and of the flags) and once in
+  Starlark (bazel/private/codegen.bzl's _GRADGEN_FORMULA_*, what the rule passes): they agree.
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ import inspect
 import re
 
 import pytest
-
 from conftest import TREE
+
 from tools.codegen import gen_autograd
 
 # Every emitter and driver: tools/codegen/gen_*.py.

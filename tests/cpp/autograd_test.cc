@@ -54,8 +54,8 @@ TEST(InPlaceTest, UpdatesALeafUnderNoGradLikeAnOptimizerStep) {
 TEST(InPlaceTest, RebasesTheHistoryOfANonLeaf) {
   Tensor x = leaf({3}, 1);
   Tensor other = leaf({3}, 2);
-  Tensor y = x * 2;                 // MulBackward1
-  mul_(y, other);                   // y = (2x) * other, history rebased onto MulBackward0
+  Tensor y = x * 2;  // MulBackward1
+  mul_(y, other);    // y = (2x) * other, history rebased onto MulBackward0
   EXPECT_EQ(y.grad_fn()->name(), "MulBackward0");
   EXPECT_EQ(y.version(), 1u);
   y.backward(ones({3}));
@@ -75,8 +75,8 @@ TEST(InPlaceTest, GivesALeafThatNeedsNoGradAHistory) {
 
 TEST(InPlaceTest, ASavedTensorModifiedLaterIsReportedWithNodeAndName) {
   Tensor x = leaf({2}, 4);
-  Tensor y = exp(x);   // ExpBackward0 saves its result
-  Tensor z = y * 1;    // keeps y a non-leaf that can be modified
+  Tensor y = exp(x);  // ExpBackward0 saves its result
+  Tensor z = y * 1;   // keeps y a non-leaf that can be modified
   add_(y, ones({2}));
   EXPECT_THROW_MESSAGE(sum(z).backward(), std::runtime_error,
                        "ExpBackward0: saved tensor 'result' of shape [2] was modified by an "
@@ -162,10 +162,15 @@ TEST(InPlaceTest, RefusesATensorWhoseViewsWouldKeepAStaleHistory) {
 TEST(ViewTest, ViewOpsShareStorageAndVersion) {
   Tensor base = tensor({1, 2, 3, 4, 5, 6}, {2, 3});
   const double* data = base.data_ptr<double>();
-  std::vector<Tensor> views = {view(base, {3, 2}), reshape(base, {6}), t(base),
-                               transpose(base, 0, 1), permute(base, {1, 0}),
-                               narrow(base, 1, 1, 2), select(base, 0, 1),
-                               expand(unsqueeze(base, 0), {2, 2, 3}), squeeze(view(base, {1, 6})),
+  std::vector<Tensor> views = {view(base, {3, 2}),
+                               reshape(base, {6}),
+                               t(base),
+                               transpose(base, 0, 1),
+                               permute(base, {1, 0}),
+                               narrow(base, 1, 1, 2),
+                               select(base, 0, 1),
+                               expand(unsqueeze(base, 0), {2, 2, 3}),
+                               squeeze(view(base, {1, 6})),
                                to(base, ScalarType::Double)};
   for (const Tensor& v : split(base, 1, 0)) views.push_back(v);
   for (const Tensor& v : unbind(base, 1)) views.push_back(v);
@@ -214,10 +219,10 @@ TEST(HookTest, AHookOnANonLeafCanReplaceItsGradient) {
   Tensor x = leaf({3}, 12);
   Tensor h = x * 3;
   std::vector<double> seen;
-  h.register_hook([&](const Tensor& g) { seen = values(g); });       // observes
-  h.register_hook([](const Tensor& g) { return g * 2; });            // replaces
+  h.register_hook([&](const Tensor& g) { seen = values(g); });  // observes
+  h.register_hook([](const Tensor& g) { return g * 2; });       // replaces
   sum(h * h).backward();
-  EXPECT_EQ(seen, values(h.detach() * 2));  // d sum(h^2) / dh, before the doubling
+  EXPECT_EQ(seen, values(h.detach() * 2));           // d sum(h^2) / dh, before the doubling
   EXPECT_TRUE(allclose(x.grad(), x.detach() * 36));  // 2h * 2 * 3 = 36x
 }
 

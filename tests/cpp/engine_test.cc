@@ -29,7 +29,8 @@ using autograd::variable_list;
 // A node that logs its name when run and passes its (summed) input gradient to
 // every next edge.
 struct PassThrough : public Node {
-  PassThrough(std::string name, std::vector<std::string>* log) : name_(std::move(name)), log_(log) {}
+  PassThrough(std::string name, std::vector<std::string>* log)
+      : name_(std::move(name)), log_(log) {}
   variable_list apply(variable_list&& grads) override {
     log_->push_back(name_);
     variable_list out(num_outputs());
@@ -125,8 +126,9 @@ TEST(EngineTest, AllowsRepeatedBackwardWithRetainGraph) {
   y.backward(ones({2, 2}), /*retain_graph=*/true);
   Tensor first = a.grad().clone();
   y.backward(ones({2, 2}));
-  Tensor expected = testing::numerical_gradient(
-      [](const std::vector<Tensor>& in) { return mm(in[0], in[1]); }, {a, b}, 0, ones({2, 2}));
+  Tensor expected =
+      testing::numerical_gradient([](const std::vector<Tensor>& in) { return mm(in[0], in[1]); },
+                                  {a, b}, 0, ones({2, 2}));
   EXPECT_TRUE(allclose(first, expected, 1e-6, 1e-6));
   EXPECT_TRUE(allclose(a.grad(), internal::add(expected, expected), 1e-6, 1e-6));
 }
@@ -190,8 +192,9 @@ TEST(EngineTest, CreatesImplicitGradientsOnlyForOneElementRoots) {
   Tensor b = randn({3, 1}, 1);
   Tensor y = mm(a, b);  // shape [1, 1]
   y.backward();
-  Tensor expected = testing::numerical_gradient(
-      [](const std::vector<Tensor>& in) { return mm(in[0], in[1]); }, {a, b}, 0, ones({1, 1}));
+  Tensor expected =
+      testing::numerical_gradient([](const std::vector<Tensor>& in) { return mm(in[0], in[1]); },
+                                  {a, b}, 0, ones({1, 1}));
   EXPECT_TRUE(allclose(a.grad(), expected, 1e-6, 1e-6));
 
   Tensor big = mm(t(a), t(b));  // shape [3, 3]
@@ -232,7 +235,8 @@ TEST(EngineTest, GradReturnsGradientsWithoutTouchingDotGrad) {
   Tensor z = mm(h, w);
   variable_list gh = autograd::grad({z}, {h}, {go});
   auto g_of_h = [](const std::vector<Tensor>& in) { return mm(in[0], in[1]); };
-  EXPECT_TRUE(allclose(gh[0], testing::numerical_gradient(g_of_h, {h.detach(), w}, 0, go), 1e-6, 1e-6));
+  EXPECT_TRUE(
+      allclose(gh[0], testing::numerical_gradient(g_of_h, {h.detach(), w}, 0, go), 1e-6, 1e-6));
 
   EXPECT_THROW_MESSAGE(autograd::grad({y}, {zeros({2})}, {go}), std::runtime_error,
                        "grad: input 0 does not require grad");
@@ -367,7 +371,8 @@ TEST(HooksTest, ProfilerAndTracerSeeTheOpsGeneratedCodeRuns) {
 TEST(SavedVariableTest, UnpacksOutputsWithTheirNodeAndDefaultsToUndefined) {
   autograd::SavedVariable empty_slot;
   EXPECT_FALSE(empty_slot.unpack(nullptr, "bias").defined());
-  EXPECT_FALSE(autograd::SavedVariable(std::optional<Tensor>(), false).unpack(nullptr, "b").defined());
+  EXPECT_FALSE(
+      autograd::SavedVariable(std::optional<Tensor>(), false).unpack(nullptr, "b").defined());
 
   // A saved output must not keep its own node alive (no cycle), yet unpack with it.
   Tensor a = randn({2, 2}, 0).set_requires_grad(true);
@@ -404,9 +409,9 @@ TEST(IndexRangeTest, HandsOutConsecutiveRangesAndChecksCopies) {
   EXPECT_THROW_MESSAGE(autograd::copy_range(out, {1, 3}, ones({1})), std::runtime_error,
                        "copy_range: expected a range of length 1 for a Tensor input within 4 "
                        "gradient slots, got [1, 3)");
-  EXPECT_THROW_MESSAGE(autograd::copy_range(out, {1, 4}, std::vector<Tensor>{ones({1})}),
-                       std::runtime_error,
-                       "copy_range: range [1, 4) within 4 gradient slots expects 3 gradients, got 1");
+  EXPECT_THROW_MESSAGE(
+      autograd::copy_range(out, {1, 4}, std::vector<Tensor>{ones({1})}), std::runtime_error,
+      "copy_range: range [1, 4) within 4 gradient slots expects 3 gradients, got 1");
   EXPECT_TRUE(autograd::any_variable_defined(out));
   EXPECT_FALSE(autograd::any_variable_defined(variable_list(2)));
 }

@@ -90,8 +90,9 @@ std::vector<Sample> unary_samples(Unary op, Domain domain = Domain::kAny) {
       {"0-dim", {in_domain(domain, {}, 1)}, one([op](const Inputs& x) { return op(x[0]); })},
       {"[5]", {in_domain(domain, {5}, 2)}, one([op](const Inputs& x) { return op(x[0]); })},
       {"[2, 3]", {in_domain(domain, {2, 3}, 3)}, one([op](const Inputs& x) { return op(x[0]); })},
-      {"transposed [3, 2] view", {in_domain(domain, {2, 3}, 4)},
-       one([op](const Inputs& x) { return op(t(x[0])); })},
+      {"transposed [3, 2] view", {in_domain(domain, {2, 3}, 4)}, one([op](const Inputs& x) {
+         return op(t(x[0]));
+       })},
   };
 }
 
@@ -110,8 +111,9 @@ std::vector<Sample> binary_samples(Binary op, Domain domain_a = Domain::kAny,
       {"[2] and [2, 1, 2] (rank grows)", {a({2}, 7), b({2, 1, 2}, 8)}, f},
       {"0-dim and [2, 2]", {a({}, 9), b({2, 2}, 10)}, f},
       {"1-element [1] and [1]", {a({1}, 11), b({1}, 12)}, f},
-      {"transposed view and [3, 2]", {a({2, 3}, 13), b({3, 2}, 14)},
-       one([op](const Inputs& x) { return op(t(x[0]), x[1]); })},
+      {"transposed view and [3, 2]", {a({2, 3}, 13), b({3, 2}, 14)}, one([op](const Inputs& x) {
+         return op(t(x[0]), x[1]);
+       })},
       {"only self requires grad", {a({2, 3}, 15), fixed({2, 3}, 16)}, f},
   };
 }
@@ -161,15 +163,18 @@ std::vector<OpInfo> make_registry() {
         {"[2, 3] @ [3, 4]", {leaf({2, 3}, 1), leaf({3, 4}, 2)}, f},
         {"[1, 1] @ [1, 1]", {leaf({1, 1}, 3), leaf({1, 1}, 4)}, f},
         {"[3, 5] @ [5, 6] (Eigen path)", {leaf({3, 5}, 5), leaf({5, 6}, 6)}, f},
-        {"transposed operands", {leaf({4, 3}, 7), leaf({2, 4}, 8)},
-         one([](const Inputs& x) { return mm(t(x[0]), t(x[1])); })},
+        {"transposed operands", {leaf({4, 3}, 7), leaf({2, 4}, 8)}, one([](const Inputs& x) {
+           return mm(t(x[0]), t(x[1]));
+         })},
         {"only mat2 requires grad", {value({2, 3}, 9), leaf({3, 2}, 10)}, f},
     };
   });
   add_op("mm.out", Check::kOut, [] {
     return std::vector<Sample>{
-        {"[2, 3] @ [3, 2]", {leaf({2, 3}, 1), leaf({3, 2}, 2)},
-         one([](const Inputs& x) { return mm(x[0], x[1]); }), nullptr,
+        {"[2, 3] @ [3, 2]",
+         {leaf({2, 3}, 1), leaf({3, 2}, 2)},
+         one([](const Inputs& x) { return mm(x[0], x[1]); }),
+         nullptr,
          [](const Inputs& x, Tensor& out) { return mm_out(x[0], x[1], out); }},
     };
   });
@@ -195,7 +200,8 @@ std::vector<OpInfo> make_registry() {
                            one([dim](const Inputs& x) { return cat(x, dim); })});
       }
     }
-    samples.push_back({"mixed requires_grad", {value({1, 2}, 1), leaf({2, 2}, 2), value({1, 2}, 3)},
+    samples.push_back({"mixed requires_grad",
+                       {value({1, 2}, 1), leaf({2, 2}, 2), value({1, 2}, 3)},
                        one([](const Inputs& x) { return cat(x, 0); })});
     return samples;
   });
@@ -205,9 +211,8 @@ std::vector<OpInfo> make_registry() {
              {0, 0, 1}, {1, 1, 2}, {-1, -2, 2}, {0, 0, 3}}) {
       samples.push_back({"dim " + std::to_string(dim) + " start " + std::to_string(start) +
                              " length " + std::to_string(length),
-                         {leaf({3, 3}, 1)}, one([=](const Inputs& x) {
-                           return narrow(x[0], dim, start, length);
-                         })});
+                         {leaf({3, 3}, 1)},
+                         one([=](const Inputs& x) { return narrow(x[0], dim, start, length); })});
     }
     return samples;
   });
@@ -227,50 +232,54 @@ std::vector<OpInfo> make_registry() {
   // Element-wise, binary ---------------------------------------------------
   grad_op("add.Tensor", [] {
     auto s = binary_samples([](const Tensor& a, const Tensor& b) { return add(a, b); });
-    s.push_back({"alpha=2.5", {leaf({2, 3}, 30), leaf({3}, 31)},
-                 one([](const Inputs& x) { return add(x[0], x[1], 2.5); })});
+    s.push_back({"alpha=2.5", {leaf({2, 3}, 30), leaf({3}, 31)}, one([](const Inputs& x) {
+                   return add(x[0], x[1], 2.5);
+                 })});
     return s;
   });
   add_op("add_.Tensor", Check::kInPlace, [] {
-    return inplace_binary_samples(
-        [](const Tensor& a, const Tensor& b) { return add(a, b, 2); },
-        [](Tensor& self, const Tensor& b) { add_(self, b, 2); });
+    return inplace_binary_samples([](const Tensor& a, const Tensor& b) { return add(a, b, 2); },
+                                  [](Tensor& self, const Tensor& b) { add_(self, b, 2); });
   });
   add_op("add.out", Check::kOut, [] {
     return std::vector<Sample>{
-        {"[2, 3] and [3]", {leaf({2, 3}, 1), leaf({3}, 2)},
-         one([](const Inputs& x) { return add(x[0], x[1], 3); }), nullptr,
+        {"[2, 3] and [3]",
+         {leaf({2, 3}, 1), leaf({3}, 2)},
+         one([](const Inputs& x) { return add(x[0], x[1], 3); }),
+         nullptr,
          [](const Inputs& x, Tensor& out) { return add_out(x[0], x[1], 3, out); }},
     };
   });
   grad_op("add.Scalar", [] {
     auto s = unary_samples([](const Tensor& a) { return add(a, 1.5); });
-    s.push_back({"alpha=-2", {leaf({2}, 9)}, one([](const Inputs& x) { return add(x[0], 1.5, -2); })});
+    s.push_back(
+        {"alpha=-2", {leaf({2}, 9)}, one([](const Inputs& x) { return add(x[0], 1.5, -2); })});
     return s;
   });
   grad_op("sub.Tensor", [] {
     auto s = binary_samples([](const Tensor& a, const Tensor& b) { return sub(a, b); });
-    s.push_back({"alpha=3", {leaf({2, 3}, 30), leaf({2, 1}, 31)},
-                 one([](const Inputs& x) { return sub(x[0], x[1], 3); })});
+    s.push_back({"alpha=3", {leaf({2, 3}, 30), leaf({2, 1}, 31)}, one([](const Inputs& x) {
+                   return sub(x[0], x[1], 3);
+                 })});
     return s;
   });
   add_op("sub_.Tensor", Check::kInPlace, [] {
-    return inplace_binary_samples(
-        [](const Tensor& a, const Tensor& b) { return sub(a, b); },
-        [](Tensor& self, const Tensor& b) { sub_(self, b); });
+    return inplace_binary_samples([](const Tensor& a, const Tensor& b) { return sub(a, b); },
+                                  [](Tensor& self, const Tensor& b) { sub_(self, b); });
   });
   grad_op("mul.Tensor", [] {
     return binary_samples([](const Tensor& a, const Tensor& b) { return mul(a, b); });
   });
   add_op("mul_.Tensor", Check::kInPlace, [] {
-    return inplace_binary_samples(
-        [](const Tensor& a, const Tensor& b) { return mul(a, b); },
-        [](Tensor& self, const Tensor& b) { mul_(self, b); });
+    return inplace_binary_samples([](const Tensor& a, const Tensor& b) { return mul(a, b); },
+                                  [](Tensor& self, const Tensor& b) { mul_(self, b); });
   });
   add_op("mul.out", Check::kOut, [] {
     return std::vector<Sample>{
-        {"[2, 3] and [2, 3]", {leaf({2, 3}, 1), leaf({2, 3}, 2)},
-         one([](const Inputs& x) { return mul(x[0], x[1]); }), nullptr,
+        {"[2, 3] and [2, 3]",
+         {leaf({2, 3}, 1), leaf({2, 3}, 2)},
+         one([](const Inputs& x) { return mul(x[0], x[1]); }),
+         nullptr,
          [](const Inputs& x, Tensor& out) { return mul_out(x[0], x[1], out); }},
     };
   });
@@ -280,19 +289,21 @@ std::vector<OpInfo> make_registry() {
                                  [](Tensor& self) { mul_(self, 3); });
   });
   grad_op("div.Tensor", [] {
-    return binary_samples([](const Tensor& a, const Tensor& b) { return div(a, b); },
-                          Domain::kAny, Domain::kAwayFromZero);
+    return binary_samples([](const Tensor& a, const Tensor& b) { return div(a, b); }, Domain::kAny,
+                          Domain::kAwayFromZero);
   });
   add_op("div_.Tensor", Check::kInPlace, [] {
-    return inplace_binary_samples(
-        [](const Tensor& a, const Tensor& b) { return div(a, b); },
-        [](Tensor& self, const Tensor& b) { div_(self, b); }, Domain::kAwayFromZero);
+    return inplace_binary_samples([](const Tensor& a, const Tensor& b) { return div(a, b); },
+                                  [](Tensor& self, const Tensor& b) { div_(self, b); },
+                                  Domain::kAwayFromZero);
   });
   grad_op("div.Scalar", [] { return unary_samples([](const Tensor& a) { return div(a, 4); }); });
   grad_op("pow.Tensor_Scalar", [] {
     auto s = unary_samples([](const Tensor& a) { return pow(a, 2.5); }, Domain::kPositive);
-    s.push_back({"exponent 2", {leaf({2, 3}, 10)}, one([](const Inputs& x) { return pow(x[0], 2); })});
-    s.push_back({"exponent 3", {leaf({2, 3}, 11)}, one([](const Inputs& x) { return pow(x[0], 3); })});
+    s.push_back(
+        {"exponent 2", {leaf({2, 3}, 10)}, one([](const Inputs& x) { return pow(x[0], 2); })});
+    s.push_back(
+        {"exponent 3", {leaf({2, 3}, 11)}, one([](const Inputs& x) { return pow(x[0], 3); })});
     s.push_back({"exponent 1", {leaf({3}, 12)}, one([](const Inputs& x) { return pow(x[0], 1); })});
     s.push_back({"exponent 0", {leaf({3}, 13)}, one([](const Inputs& x) { return pow(x[0], 0); })});
     return s;
@@ -309,9 +320,8 @@ std::vector<OpInfo> make_registry() {
     return inplace_unary_samples([](const Tensor& a) { return exp(a); },
                                  [](Tensor& self) { exp_(self); });
   });
-  grad_op("log", [] {
-    return unary_samples([](const Tensor& a) { return log(a); }, Domain::kPositive);
-  });
+  grad_op("log",
+          [] { return unary_samples([](const Tensor& a) { return log(a); }, Domain::kPositive); });
   grad_op("tanh", [] { return unary_samples([](const Tensor& a) { return tanh(a); }); });
   grad_op("sigmoid", [] { return unary_samples([](const Tensor& a) { return sigmoid(a); }); });
   grad_op("relu", [] {
@@ -323,9 +333,8 @@ std::vector<OpInfo> make_registry() {
   });
   grad_op("sin", [] { return unary_samples([](const Tensor& a) { return sin(a); }); });
   grad_op("cos", [] { return unary_samples([](const Tensor& a) { return cos(a); }); });
-  grad_op("sqrt", [] {
-    return unary_samples([](const Tensor& a) { return sqrt(a); }, Domain::kPositive);
-  });
+  grad_op("sqrt",
+          [] { return unary_samples([](const Tensor& a) { return sqrt(a); }, Domain::kPositive); });
   grad_op("abs", [] {
     return unary_samples([](const Tensor& a) { return abs(a); }, Domain::kAwayFromZero);
   });
@@ -337,14 +346,17 @@ std::vector<OpInfo> make_registry() {
   });
   grad_op("clamp", [] {
     // Bounds at +-0.25 from values at least 0.5 away from 0: no value sits on a bound.
-    auto s = unary_samples([](const Tensor& a) { return clamp(a, -0.25, 0.25); },
-                           Domain::kAwayFromZero);
-    s.push_back({"min only", {away_from_zero({2, 3}, 10)},
-                 one([](const Inputs& x) { return clamp(x[0], 0.25); })});
-    s.push_back({"max only", {away_from_zero({2, 3}, 11)},
-                 one([](const Inputs& x) { return clamp(x[0], std::nullopt, -0.25); })});
-    s.push_back({"nothing clipped", {leaf({2, 3}, 12)},
-                 one([](const Inputs& x) { return clamp(x[0], -100, 100); })});
+    auto s =
+        unary_samples([](const Tensor& a) { return clamp(a, -0.25, 0.25); }, Domain::kAwayFromZero);
+    s.push_back({"min only", {away_from_zero({2, 3}, 10)}, one([](const Inputs& x) {
+                   return clamp(x[0], 0.25);
+                 })});
+    s.push_back({"max only", {away_from_zero({2, 3}, 11)}, one([](const Inputs& x) {
+                   return clamp(x[0], std::nullopt, -0.25);
+                 })});
+    s.push_back({"nothing clipped", {leaf({2, 3}, 12)}, one([](const Inputs& x) {
+                   return clamp(x[0], -100, 100);
+                 })});
     return s;
   });
   add_op("zero_", Check::kInPlace, [] {
@@ -353,8 +365,9 @@ std::vector<OpInfo> make_registry() {
   });
   grad_op("clone", [] {
     auto s = unary_samples([](const Tensor& a) { return clone(a); });
-    s.push_back({"memory_format=Contiguous", {leaf({2}, 9)},
-                 one([](const Inputs& x) { return clone(x[0], MemoryFormat::Contiguous); })});
+    s.push_back({"memory_format=Contiguous", {leaf({2}, 9)}, one([](const Inputs& x) {
+                   return clone(x[0], MemoryFormat::Contiguous);
+                 })});
     return s;
   });
   grad_op("tanh_backward", [] {
@@ -364,34 +377,41 @@ std::vector<OpInfo> make_registry() {
     return binary_samples([](const Tensor& g, const Tensor& y) { return sigmoid_backward(g, y); });
   });
   grad_op("threshold_backward", [] {
-    return binary_samples(
-        [](const Tensor& g, const Tensor& x) { return threshold_backward(g, x, 0.1); },
-        Domain::kAny, Domain::kAwayFromZero);
+    return binary_samples([](const Tensor& g,
+                             const Tensor& x) { return threshold_backward(g, x, 0.1); },
+                          Domain::kAny, Domain::kAwayFromZero);
   });
 
   // Reductions --------------------------------------------------------------
   grad_op("sum", [] {
     auto s = unary_samples([](const Tensor& a) { return sum(a); });
-    s.push_back({"dtype=Double", {leaf({2, 3}, 9)},
-                 one([](const Inputs& x) { return sum(x[0], ScalarType::Double); })});
-    s.push_back({"expanded [3, 4] view", {leaf({4}, 10)},
-                 one([](const Inputs& x) { return sum(expand(x[0], {3, 4})); })});
+    s.push_back({"dtype=Double", {leaf({2, 3}, 9)}, one([](const Inputs& x) {
+                   return sum(x[0], ScalarType::Double);
+                 })});
+    s.push_back({"expanded [3, 4] view", {leaf({4}, 10)}, one([](const Inputs& x) {
+                   return sum(expand(x[0], {3, 4}));
+                 })});
     return s;
   });
   grad_op("sum.dim_IntList", [] {
     std::vector<Sample> s;
     for (bool keepdim : {false, true}) {
       const std::string k = keepdim ? " keepdim" : "";
-      s.push_back({"dim 1" + k, {leaf({2, 3, 4}, 1)},
-                   one([=](const Inputs& x) { return sum(x[0], {1}, keepdim); })});
-      s.push_back({"dims {0, -1}" + k, {leaf({2, 3, 4}, 2)},
-                   one([=](const Inputs& x) { return sum(x[0], {0, -1}, keepdim); })});
-      s.push_back({"dim None" + k, {leaf({2, 3}, 3)},
-                   one([=](const Inputs& x) { return sum(x[0], std::nullopt, keepdim); })});
-      s.push_back({"0-dim, dim 0" + k, {leaf({}, 4)},
-                   one([=](const Inputs& x) { return sum(x[0], {0}, keepdim); })});
-      s.push_back({"transposed view, dim 0" + k, {leaf({2, 3}, 5)},
-                   one([=](const Inputs& x) { return sum(t(x[0]), {0}, keepdim); })});
+      s.push_back({"dim 1" + k, {leaf({2, 3, 4}, 1)}, one([=](const Inputs& x) {
+                     return sum(x[0], {1}, keepdim);
+                   })});
+      s.push_back({"dims {0, -1}" + k, {leaf({2, 3, 4}, 2)}, one([=](const Inputs& x) {
+                     return sum(x[0], {0, -1}, keepdim);
+                   })});
+      s.push_back({"dim None" + k, {leaf({2, 3}, 3)}, one([=](const Inputs& x) {
+                     return sum(x[0], std::nullopt, keepdim);
+                   })});
+      s.push_back({"0-dim, dim 0" + k, {leaf({}, 4)}, one([=](const Inputs& x) {
+                     return sum(x[0], {0}, keepdim);
+                   })});
+      s.push_back({"transposed view, dim 0" + k, {leaf({2, 3}, 5)}, one([=](const Inputs& x) {
+                     return sum(t(x[0]), {0}, keepdim);
+                   })});
     }
     return s;
   });
@@ -400,12 +420,15 @@ std::vector<OpInfo> make_registry() {
     std::vector<Sample> s;
     for (bool keepdim : {false, true}) {
       const std::string k = keepdim ? " keepdim" : "";
-      s.push_back({"dim 1" + k, {leaf({2, 3, 4}, 1)},
-                   one([=](const Inputs& x) { return mean(x[0], {1}, keepdim); })});
-      s.push_back({"dims {0, 2}" + k, {leaf({2, 3, 4}, 2)},
-                   one([=](const Inputs& x) { return mean(x[0], {0, 2}, keepdim); })});
-      s.push_back({"dim None" + k, {leaf({2, 3}, 3)},
-                   one([=](const Inputs& x) { return mean(x[0], std::nullopt, keepdim); })});
+      s.push_back({"dim 1" + k, {leaf({2, 3, 4}, 1)}, one([=](const Inputs& x) {
+                     return mean(x[0], {1}, keepdim);
+                   })});
+      s.push_back({"dims {0, 2}" + k, {leaf({2, 3, 4}, 2)}, one([=](const Inputs& x) {
+                     return mean(x[0], {0, 2}, keepdim);
+                   })});
+      s.push_back({"dim None" + k, {leaf({2, 3}, 3)}, one([=](const Inputs& x) {
+                     return mean(x[0], std::nullopt, keepdim);
+                   })});
     }
     return s;
   });
@@ -433,13 +456,16 @@ std::vector<OpInfo> make_registry() {
     std::vector<Sample> s;
     for (bool keepdim : {false, true}) {
       const std::string k = keepdim ? " keepdim" : "";
-      s.push_back({"[3, 4] dim 1" + k, {leaf({3, 4}, 1)},
-                   one([=](const Inputs& x) { return logsumexp(x[0], {1}, keepdim); })});
-      s.push_back({"[2, 3, 2] dims {0, 2}" + k, {leaf({2, 3, 2}, 2)},
-                   one([=](const Inputs& x) { return logsumexp(x[0], {0, 2}, keepdim); })});
+      s.push_back({"[3, 4] dim 1" + k, {leaf({3, 4}, 1)}, one([=](const Inputs& x) {
+                     return logsumexp(x[0], {1}, keepdim);
+                   })});
+      s.push_back({"[2, 3, 2] dims {0, 2}" + k, {leaf({2, 3, 2}, 2)}, one([=](const Inputs& x) {
+                     return logsumexp(x[0], {0, 2}, keepdim);
+                   })});
     }
-    s.push_back({"large values (stability)", {leaf({4}, 3)},
-                 one([](const Inputs& x) { return logsumexp(x[0] * 300, {0}); })});
+    s.push_back({"large values (stability)", {leaf({4}, 3)}, one([](const Inputs& x) {
+                   return logsumexp(x[0] * 300, {0});
+                 })});
     return s;
   });
 
@@ -449,8 +475,9 @@ std::vector<OpInfo> make_registry() {
     return std::vector<Sample>{
         {"[2, 3, 4] @ [2, 4, 5]", {leaf({2, 3, 4}, 1), leaf({2, 4, 5}, 2)}, f},
         {"[1, 1, 1] @ [1, 1, 1]", {leaf({1, 1, 1}, 3), leaf({1, 1, 1}, 4)}, f},
-        {"transposed batches", {leaf({2, 4, 3}, 5), leaf({2, 4, 2}, 6)},
-         one([](const Inputs& x) { return bmm(transpose(x[0], 1, 2), x[1]); })},
+        {"transposed batches", {leaf({2, 4, 3}, 5), leaf({2, 4, 2}, 6)}, one([](const Inputs& x) {
+           return bmm(transpose(x[0], 1, 2), x[1]);
+         })},
     };
   });
   grad_op("matmul", [] {
@@ -463,7 +490,8 @@ std::vector<OpInfo> make_registry() {
         {"[2, 2, 3] @ [3, 4] (batch folded)", {leaf({2, 2, 3}, 9), leaf({3, 4}, 10)}, f},
         {"[2, 2, 3] @ [3]", {leaf({2, 2, 3}, 11), leaf({3}, 12)}, f},
         {"[3] @ [2, 3, 2]", {leaf({3}, 13), leaf({2, 3, 2}, 14)}, f},
-        {"[2, 1, 2, 3] @ [3, 3, 2] (batch broadcast)", {leaf({2, 1, 2, 3}, 15), leaf({3, 3, 2}, 16)},
+        {"[2, 1, 2, 3] @ [3, 3, 2] (batch broadcast)",
+         {leaf({2, 1, 2, 3}, 15), leaf({3, 3, 2}, 16)},
          f},
     };
   });
@@ -475,9 +503,11 @@ std::vector<OpInfo> make_registry() {
         {"bias=None", {leaf({4, 3}, 4), leaf({2, 3}, 5)}, no_bias},
         {"[2, 2, 3] input", {leaf({2, 2, 3}, 6), leaf({4, 3}, 7), leaf({4}, 8)}, with_bias},
         {"[3] input", {leaf({3}, 9), leaf({2, 3}, 10), leaf({2}, 11)}, with_bias},
-        {"only weight requires grad", {value({4, 3}, 12), leaf({2, 3}, 13), value({2}, 14)},
+        {"only weight requires grad",
+         {value({4, 3}, 12), leaf({2, 3}, 13), value({2}, 14)},
          with_bias},
-        {"only bias requires grad", {value({4, 3}, 15), value({2, 3}, 16), leaf({2}, 17)},
+        {"only bias requires grad",
+         {value({4, 3}, 15), value({2, 3}, 16), leaf({2}, 17)},
          with_bias},
     };
   });
@@ -485,87 +515,120 @@ std::vector<OpInfo> make_registry() {
   // Shape ops ---------------------------------------------------------------
   grad_op("view", [] {
     return std::vector<Sample>{
-        {"[2, 3] as [3, 2]", {leaf({2, 3}, 1)},
-         one([](const Inputs& x) { return view(x[0], {3, 2}); })},
-        {"[2, 3] as [-1]", {leaf({2, 3}, 2)}, one([](const Inputs& x) { return view(x[0], {-1}); })},
-        {"0-dim as [1, 1]", {leaf({}, 3)}, one([](const Inputs& x) { return view(x[0], {1, 1}); })},
+        {"[2, 3] as [3, 2]", {leaf({2, 3}, 1)}, one([](const Inputs& x) {
+           return view(x[0], {3, 2});
+         })},
+        {"[2, 3] as [-1]", {leaf({2, 3}, 2)}, one([](const Inputs& x) {
+           return view(x[0], {-1});
+         })},
+        {"0-dim as [1, 1]", {leaf({}, 3)}, one([](const Inputs& x) {
+           return view(x[0], {1, 1});
+         })},
         {"[1] as []", {leaf({1}, 4)}, one([](const Inputs& x) { return view(x[0], {}); })},
-        {"narrowed rows as a vector", {leaf({4, 3}, 5)},
-         one([](const Inputs& x) { return view(narrow(x[0], 0, 1, 2), {6}); })},
+        {"narrowed rows as a vector", {leaf({4, 3}, 5)}, one([](const Inputs& x) {
+           return view(narrow(x[0], 0, 1, 2), {6});
+         })},
     };
   });
   grad_op("reshape", [] {
     return std::vector<Sample>{
-        {"[2, 3] as [3, 2] (a view)", {leaf({2, 3}, 1)},
-         one([](const Inputs& x) { return reshape(x[0], {3, 2}); })},
-        {"transposed as [6] (a copy)", {leaf({2, 3}, 2)},
-         one([](const Inputs& x) { return reshape(t(x[0]), {6}); })},
-        {"[2, 3] as [2, -1, 1]", {leaf({2, 3}, 3)},
-         one([](const Inputs& x) { return reshape(x[0], {2, -1, 1}); })},
+        {"[2, 3] as [3, 2] (a view)", {leaf({2, 3}, 1)}, one([](const Inputs& x) {
+           return reshape(x[0], {3, 2});
+         })},
+        {"transposed as [6] (a copy)", {leaf({2, 3}, 2)}, one([](const Inputs& x) {
+           return reshape(t(x[0]), {6});
+         })},
+        {"[2, 3] as [2, -1, 1]", {leaf({2, 3}, 3)}, one([](const Inputs& x) {
+           return reshape(x[0], {2, -1, 1});
+         })},
     };
   });
   grad_op("expand", [] {
     return std::vector<Sample>{
-        {"[3] to [2, 3]", {leaf({3}, 1)}, one([](const Inputs& x) { return expand(x[0], {2, 3}); })},
-        {"[3, 1] to [3, 4]", {leaf({3, 1}, 2)},
-         one([](const Inputs& x) { return expand(x[0], {3, 4}); })},
-        {"[3, 1] to [2, -1, 2]", {leaf({3, 1}, 3)},
-         one([](const Inputs& x) { return expand(x[0], {2, -1, 2}); })},
-        {"0-dim to [2, 2]", {leaf({}, 4)}, one([](const Inputs& x) { return expand(x[0], {2, 2}); })},
-        {"same shape, implicit", {leaf({2}, 5)},
-         one([](const Inputs& x) { return expand(x[0], {2}, true); })},
+        {"[3] to [2, 3]", {leaf({3}, 1)}, one([](const Inputs& x) {
+           return expand(x[0], {2, 3});
+         })},
+        {"[3, 1] to [3, 4]", {leaf({3, 1}, 2)}, one([](const Inputs& x) {
+           return expand(x[0], {3, 4});
+         })},
+        {"[3, 1] to [2, -1, 2]", {leaf({3, 1}, 3)}, one([](const Inputs& x) {
+           return expand(x[0], {2, -1, 2});
+         })},
+        {"0-dim to [2, 2]", {leaf({}, 4)}, one([](const Inputs& x) {
+           return expand(x[0], {2, 2});
+         })},
+        {"same shape, implicit", {leaf({2}, 5)}, one([](const Inputs& x) {
+           return expand(x[0], {2}, true);
+         })},
     };
   });
   grad_op("squeeze", [] {
     return std::vector<Sample>{
         {"[1, 3, 1]", {leaf({1, 3, 1}, 1)}, one([](const Inputs& x) { return squeeze(x[0]); })},
-        {"[2, 3] (nothing to squeeze)", {leaf({2, 3}, 2)},
-         one([](const Inputs& x) { return squeeze(x[0]); })},
+        {"[2, 3] (nothing to squeeze)", {leaf({2, 3}, 2)}, one([](const Inputs& x) {
+           return squeeze(x[0]);
+         })},
         {"[1, 1] to 0-dim", {leaf({1, 1}, 3)}, one([](const Inputs& x) { return squeeze(x[0]); })},
     };
   });
   grad_op("squeeze.dim", [] {
     return std::vector<Sample>{
-        {"[2, 1, 3] dim 1", {leaf({2, 1, 3}, 1)},
-         one([](const Inputs& x) { return squeeze(x[0], 1); })},
-        {"[2, 3] dim 0 (size 2: unchanged)", {leaf({2, 3}, 2)},
-         one([](const Inputs& x) { return squeeze(x[0], 0); })},
-        {"[3, 1] dim -1", {leaf({3, 1}, 3)}, one([](const Inputs& x) { return squeeze(x[0], -1); })},
+        {"[2, 1, 3] dim 1", {leaf({2, 1, 3}, 1)}, one([](const Inputs& x) {
+           return squeeze(x[0], 1);
+         })},
+        {"[2, 3] dim 0 (size 2: unchanged)", {leaf({2, 3}, 2)}, one([](const Inputs& x) {
+           return squeeze(x[0], 0);
+         })},
+        {"[3, 1] dim -1", {leaf({3, 1}, 3)}, one([](const Inputs& x) {
+           return squeeze(x[0], -1);
+         })},
     };
   });
   grad_op("unsqueeze", [] {
     return std::vector<Sample>{
-        {"[2, 3] dim 0", {leaf({2, 3}, 1)}, one([](const Inputs& x) { return unsqueeze(x[0], 0); })},
-        {"[2, 3] dim -1", {leaf({2, 3}, 2)},
-         one([](const Inputs& x) { return unsqueeze(x[0], -1); })},
+        {"[2, 3] dim 0", {leaf({2, 3}, 1)}, one([](const Inputs& x) {
+           return unsqueeze(x[0], 0);
+         })},
+        {"[2, 3] dim -1", {leaf({2, 3}, 2)}, one([](const Inputs& x) {
+           return unsqueeze(x[0], -1);
+         })},
         {"0-dim dim 0", {leaf({}, 3)}, one([](const Inputs& x) { return unsqueeze(x[0], 0); })},
     };
   });
   grad_op("transpose.int", [] {
     return std::vector<Sample>{
-        {"[2, 3, 4] dims 0, 2", {leaf({2, 3, 4}, 1)},
-         one([](const Inputs& x) { return transpose(x[0], 0, 2); })},
-        {"[2, 3] dims -1, -2", {leaf({2, 3}, 2)},
-         one([](const Inputs& x) { return transpose(x[0], -1, -2); })},
-        {"[3] dims 0, 0", {leaf({3}, 3)}, one([](const Inputs& x) { return transpose(x[0], 0, 0); })},
+        {"[2, 3, 4] dims 0, 2", {leaf({2, 3, 4}, 1)}, one([](const Inputs& x) {
+           return transpose(x[0], 0, 2);
+         })},
+        {"[2, 3] dims -1, -2", {leaf({2, 3}, 2)}, one([](const Inputs& x) {
+           return transpose(x[0], -1, -2);
+         })},
+        {"[3] dims 0, 0", {leaf({3}, 3)}, one([](const Inputs& x) {
+           return transpose(x[0], 0, 0);
+         })},
     };
   });
   grad_op("permute", [] {
     return std::vector<Sample>{
-        {"[2, 3, 4] to (2, 0, 1)", {leaf({2, 3, 4}, 1)},
-         one([](const Inputs& x) { return permute(x[0], {2, 0, 1}); })},
-        {"[2, 3] to (-1, 0)", {leaf({2, 3}, 2)},
-         one([](const Inputs& x) { return permute(x[0], {-1, 0}); })},
+        {"[2, 3, 4] to (2, 0, 1)", {leaf({2, 3, 4}, 1)}, one([](const Inputs& x) {
+           return permute(x[0], {2, 0, 1});
+         })},
+        {"[2, 3] to (-1, 0)", {leaf({2, 3}, 2)}, one([](const Inputs& x) {
+           return permute(x[0], {-1, 0});
+         })},
     };
   });
   grad_op("select.int", [] {
     return std::vector<Sample>{
-        {"[3, 4] dim 0 index 1", {leaf({3, 4}, 1)},
-         one([](const Inputs& x) { return select(x[0], 0, 1); })},
-        {"[3, 4] dim 1 index -1", {leaf({3, 4}, 2)},
-         one([](const Inputs& x) { return select(x[0], 1, -1); })},
-        {"[4] dim 0 index 0 (to 0-dim)", {leaf({4}, 3)},
-         one([](const Inputs& x) { return select(x[0], 0, 0); })},
+        {"[3, 4] dim 0 index 1", {leaf({3, 4}, 1)}, one([](const Inputs& x) {
+           return select(x[0], 0, 1);
+         })},
+        {"[3, 4] dim 1 index -1", {leaf({3, 4}, 2)}, one([](const Inputs& x) {
+           return select(x[0], 1, -1);
+         })},
+        {"[4] dim 0 index 0 (to 0-dim)", {leaf({4}, 3)}, one([](const Inputs& x) {
+           return select(x[0], 0, 0);
+         })},
     };
   });
 
@@ -574,10 +637,12 @@ std::vector<OpInfo> make_registry() {
         in_float32({"Double to Float and back", {leaf({2, 3}, 1)}, one([](const Inputs& x) {
                       return to(to(x[0], ScalarType::Float), ScalarType::Double);
                     })}),
-        {"same dtype (an alias)", {leaf({3}, 2)},
-         one([](const Inputs& x) { return to(x[0], ScalarType::Double); })},
-        {"same dtype, copy=True", {leaf({3}, 3)},
-         one([](const Inputs& x) { return to(x[0], ScalarType::Double, false, true); })},
+        {"same dtype (an alias)", {leaf({3}, 2)}, one([](const Inputs& x) {
+           return to(x[0], ScalarType::Double);
+         })},
+        {"same dtype, copy=True", {leaf({3}, 3)}, one([](const Inputs& x) {
+           return to(x[0], ScalarType::Double, false, true);
+         })},
     };
   });
 
@@ -602,9 +667,9 @@ std::vector<OpInfo> make_registry() {
         {"[5, 2] in 2s along dim 0 (uneven)", {leaf({5, 2}, 1)}, all(2, 0)},
         {"[2, 6] in 3s along dim -1", {leaf({2, 6}, 2)}, all(3, -1)},
         {"one piece", {leaf({3}, 3)}, all(5, 0)},
-        {"only the second piece used", {leaf({4, 2}, 4)}, [](const Inputs& x) {
-           return std::vector<Tensor>{split(x[0], 2, 0)[1]};
-         }},
+        {"only the second piece used",
+         {leaf({4, 2}, 4)},
+         [](const Inputs& x) { return std::vector<Tensor>{split(x[0], 2, 0)[1]}; }},
     };
   });
   grad_op("unbind.int", [] {
@@ -612,17 +677,19 @@ std::vector<OpInfo> make_registry() {
         {"[3, 2] dim 0", {leaf({3, 2}, 1)}, [](const Inputs& x) { return unbind(x[0], 0); }},
         {"[2, 4] dim 1", {leaf({2, 4}, 2)}, [](const Inputs& x) { return unbind(x[0], 1); }},
         {"[2] to two 0-dim tensors", {leaf({2}, 3)}, [](const Inputs& x) { return unbind(x[0]); }},
-        {"only the first element used", {leaf({3, 2}, 4)}, [](const Inputs& x) {
-           return std::vector<Tensor>{unbind(x[0], 0)[0]};
-         }},
+        {"only the first element used",
+         {leaf({3, 2}, 4)},
+         [](const Inputs& x) { return std::vector<Tensor>{unbind(x[0], 0)[0]}; }},
     };
   });
   grad_op("chunk", [] {
     return std::vector<Sample>{
         {"[6, 2] in 3 chunks", {leaf({6, 2}, 1)}, [](const Inputs& x) { return chunk(x[0], 3); }},
-        {"[2, 5] in 2 chunks along dim 1 (uneven)", {leaf({2, 5}, 2)},
+        {"[2, 5] in 2 chunks along dim 1 (uneven)",
+         {leaf({2, 5}, 2)},
          [](const Inputs& x) { return chunk(x[0], 2, 1); }},
-        {"[3] in 4 chunks (only 3 exist)", {leaf({3}, 3)},
+        {"[3] in 4 chunks (only 3 exist)",
+         {leaf({3}, 3)},
          [](const Inputs& x) { return chunk(x[0], 4); }},
     };
   });
@@ -630,55 +697,66 @@ std::vector<OpInfo> make_registry() {
   // Indexing ----------------------------------------------------------------
   grad_op("index_select", [] {
     return std::vector<Sample>{
-        {"[4, 3] dim 0, repeated rows", {leaf({4, 3}, 1), longs({2, 0, 2}, {3})},
+        {"[4, 3] dim 0, repeated rows",
+         {leaf({4, 3}, 1), longs({2, 0, 2}, {3})},
          one([](const Inputs& x) { return index_select(x[0], 0, x[1]); })},
-        {"[2, 4] dim -1", {leaf({2, 4}, 2), longs({3, 1}, {2})},
-         one([](const Inputs& x) { return index_select(x[0], -1, x[1]); })},
-        {"0-dim index", {leaf({3, 2}, 3), longs({1}, {})},
-         one([](const Inputs& x) { return index_select(x[0], 0, x[1]); })},
+        {"[2, 4] dim -1", {leaf({2, 4}, 2), longs({3, 1}, {2})}, one([](const Inputs& x) {
+           return index_select(x[0], -1, x[1]);
+         })},
+        {"0-dim index", {leaf({3, 2}, 3), longs({1}, {})}, one([](const Inputs& x) {
+           return index_select(x[0], 0, x[1]);
+         })},
     };
   });
   grad_op("gather", [] {
     return std::vector<Sample>{
-        {"[3, 4] dim 1", {leaf({3, 4}, 1), longs({0, 3, 1, 1, 2, 0}, {3, 2})},
+        {"[3, 4] dim 1",
+         {leaf({3, 4}, 1), longs({0, 3, 1, 1, 2, 0}, {3, 2})},
          one([](const Inputs& x) { return gather(x[0], 1, x[1]); })},
-        {"[3, 2] dim 0, index smaller", {leaf({3, 2}, 2), longs({2, 0}, {1, 2})},
+        {"[3, 2] dim 0, index smaller",
+         {leaf({3, 2}, 2), longs({2, 0}, {1, 2})},
          one([](const Inputs& x) { return gather(x[0], 0, x[1]); })},
     };
   });
   grad_op("index_add", [] {
     return std::vector<Sample>{
-        {"[3, 4] dim 0", {leaf({3, 4}, 1), longs({0, 2}, {2}), leaf({2, 4}, 2)},
+        {"[3, 4] dim 0",
+         {leaf({3, 4}, 1), longs({0, 2}, {2}), leaf({2, 4}, 2)},
          one([](const Inputs& x) { return index_add(x[0], 0, x[1], x[2]); })},
-        {"[3, 4] dim 1, repeated index, alpha=2", {leaf({3, 4}, 3), longs({1, 1, 3}, {3}),
-                                                   leaf({3, 3}, 4)},
+        {"[3, 4] dim 1, repeated index, alpha=2",
+         {leaf({3, 4}, 3), longs({1, 1, 3}, {3}), leaf({3, 3}, 4)},
          one([](const Inputs& x) { return index_add(x[0], 1, x[1], x[2], 2); })},
     };
   });
   grad_op("scatter_add", [] {
     return std::vector<Sample>{
-        {"[3, 4] dim 0", {leaf({3, 4}, 1), longs({0, 1, 2, 0}, {2, 2}), leaf({2, 2}, 2)},
+        {"[3, 4] dim 0",
+         {leaf({3, 4}, 1), longs({0, 1, 2, 0}, {2, 2}), leaf({2, 2}, 2)},
          one([](const Inputs& x) { return scatter_add(x[0], 0, x[1], x[2]); })},
-        {"[3, 4] dim 1, colliding indices", {leaf({3, 4}, 3), longs({3, 3, 0, 1, 2, 2}, {3, 2}),
-                                             leaf({3, 2}, 4)},
+        {"[3, 4] dim 1, colliding indices",
+         {leaf({3, 4}, 3), longs({3, 3, 0, 1, 2, 2}, {3, 2}), leaf({3, 2}, 4)},
          one([](const Inputs& x) { return scatter_add(x[0], 1, x[1], x[2]); })},
     };
   });
   grad_op("where.self", [] {
     auto f = one([](const Inputs& x) { return where(x[0], x[1], x[2]); });
     return std::vector<Sample>{
-        {"[2, 3] everywhere", {bools({true, false, true, false, false, true}, {2, 3}),
-                               leaf({2, 3}, 1), leaf({2, 3}, 2)}, f},
-        {"condition [3], self [2, 1], other 0-dim", {bools({true, false, true}, {3}),
-                                                     leaf({2, 1}, 3), leaf({}, 4)}, f},
+        {"[2, 3] everywhere",
+         {bools({true, false, true, false, false, true}, {2, 3}), leaf({2, 3}, 1), leaf({2, 3}, 2)},
+         f},
+        {"condition [3], self [2, 1], other 0-dim",
+         {bools({true, false, true}, {3}), leaf({2, 1}, 3), leaf({}, 4)},
+         f},
         {"only other requires grad", {bools({false, true}, {2}), value({2}, 5), leaf({2}, 6)}, f},
     };
   });
   grad_op("masked_fill.Scalar", [] {
     return std::vector<Sample>{
-        {"[2, 3] mask", {leaf({2, 3}, 1), bools({true, false, false, true, true, false}, {2, 3})},
+        {"[2, 3] mask",
+         {leaf({2, 3}, 1), bools({true, false, false, true, true, false}, {2, 3})},
          one([](const Inputs& x) { return masked_fill(x[0], x[1], -1.5); })},
-        {"[3] mask broadcast to [2, 3]", {leaf({2, 3}, 2), bools({false, true, false}, {3})},
+        {"[3] mask broadcast to [2, 3]",
+         {leaf({2, 3}, 2), bools({false, true, false}, {3})},
          one([](const Inputs& x) { return masked_fill(x[0], x[1], 0); })},
     };
   });
@@ -688,8 +766,9 @@ std::vector<OpInfo> make_registry() {
     return std::vector<Sample>{
         {"[3, 4] dim 1", {leaf({3, 4}, 1)}, one([](const Inputs& x) { return softmax(x[0], 1); })},
         {"[3, 4] dim 0", {leaf({3, 4}, 2)}, one([](const Inputs& x) { return softmax(x[0], 0); })},
-        {"[2, 3, 2] dim -2", {leaf({2, 3, 2}, 3)},
-         one([](const Inputs& x) { return softmax(x[0], -2); })},
+        {"[2, 3, 2] dim -2", {leaf({2, 3, 2}, 3)}, one([](const Inputs& x) {
+           return softmax(x[0], -2);
+         })},
         in_float32({"dtype=Float", {leaf({2, 3}, 4)}, one([](const Inputs& x) {
                       return to(softmax(x[0], 1, ScalarType::Float), ScalarType::Double);
                     })}),
@@ -697,20 +776,24 @@ std::vector<OpInfo> make_registry() {
   });
   grad_op("log_softmax.int", [] {
     return std::vector<Sample>{
-        {"[3, 4] dim 1", {leaf({3, 4}, 1)},
-         one([](const Inputs& x) { return log_softmax(x[0], 1); })},
+        {"[3, 4] dim 1", {leaf({3, 4}, 1)}, one([](const Inputs& x) {
+           return log_softmax(x[0], 1);
+         })},
         {"[4] dim 0", {leaf({4}, 2)}, one([](const Inputs& x) { return log_softmax(x[0], 0); })},
-        {"dtype=Double", {leaf({2, 3}, 3)},
-         one([](const Inputs& x) { return log_softmax(x[0], -1, ScalarType::Double); })},
+        {"dtype=Double", {leaf({2, 3}, 3)}, one([](const Inputs& x) {
+           return log_softmax(x[0], -1, ScalarType::Double);
+         })},
     };
   });
   grad_op("mse_loss", [] {
     std::vector<Sample> s;
     for (int64_t r : {Reduction::Mean, Reduction::Sum, Reduction::None}) {
-      s.push_back({"reduction " + std::to_string(r), {leaf({3, 4}, 1), leaf({3, 4}, 2)},
+      s.push_back({"reduction " + std::to_string(r),
+                   {leaf({3, 4}, 1), leaf({3, 4}, 2)},
                    one([r](const Inputs& x) { return mse_loss(x[0], x[1], r); })});
     }
-    s.push_back({"default reduction (Mean), fixed target", {leaf({5}, 3), value({5}, 4)},
+    s.push_back({"default reduction (Mean), fixed target",
+                 {leaf({5}, 3), value({5}, 4)},
                  one([](const Inputs& x) { return mse_loss(x[0], x[1]); })});
     return s;
   });
@@ -718,30 +801,35 @@ std::vector<OpInfo> make_registry() {
     std::vector<Sample> s;
     const Tensor target = longs({1, 0, 3}, {3});
     for (int64_t r : {Reduction::Mean, Reduction::Sum, Reduction::None}) {
-      s.push_back({"reduction " + std::to_string(r), {leaf({3, 4}, 1), target},
+      s.push_back({"reduction " + std::to_string(r),
+                   {leaf({3, 4}, 1), target},
                    one([r](const Inputs& x) { return nll_loss(x[0], x[1], std::nullopt, r); })});
       s.push_back({"weighted, reduction " + std::to_string(r),
                    {leaf({3, 4}, 2), target, positive({4}, 3, false)},
                    one([r](const Inputs& x) { return nll_loss(x[0], x[1], x[2], r); })});
     }
-    s.push_back({"ignore_index", {leaf({3, 4}, 4), longs({1, -100, 2}, {3})},
+    s.push_back({"ignore_index",
+                 {leaf({3, 4}, 4), longs({1, -100, 2}, {3})},
                  one([](const Inputs& x) { return nll_loss(x[0], x[1]); })});
-    s.push_back({"unbatched [4] and 0-dim target", {leaf({4}, 5), longs({2}, {})},
+    s.push_back({"unbatched [4] and 0-dim target",
+                 {leaf({4}, 5), longs({2}, {})},
                  one([](const Inputs& x) { return nll_loss(x[0], x[1]); })});
     return s;
   });
   grad_op("cross_entropy_loss", [] {
     const Tensor target = longs({1, 0, 3}, {3});
     return std::vector<Sample>{
-        {"[3, 4] logits", {leaf({3, 4}, 1), target},
-         one([](const Inputs& x) { return cross_entropy_loss(x[0], x[1]); })},
-        {"weighted, Sum", {leaf({3, 4}, 2), target, positive({4}, 3, false)},
+        {"[3, 4] logits", {leaf({3, 4}, 1), target}, one([](const Inputs& x) {
+           return cross_entropy_loss(x[0], x[1]);
+         })},
+        {"weighted, Sum",
+         {leaf({3, 4}, 2), target, positive({4}, 3, false)},
          one([](const Inputs& x) { return cross_entropy_loss(x[0], x[1], x[2], Reduction::Sum); })},
         {"label_smoothing=0.1", {leaf({3, 4}, 4), target}, one([](const Inputs& x) {
            return cross_entropy_loss(x[0], x[1], std::nullopt, Reduction::Mean, -100, 0.1);
          })},
-        {"label_smoothing=0.2, weighted, ignore_index", {leaf({3, 4}, 5), longs({1, 3, 3}, {3}),
-                                                         positive({4}, 6, false)},
+        {"label_smoothing=0.2, weighted, ignore_index",
+         {leaf({3, 4}, 5), longs({1, 3, 3}, {3}), positive({4}, 6, false)},
          one([](const Inputs& x) {
            return cross_entropy_loss(x[0], x[1], x[2], Reduction::Mean, 3, 0.2);
          })},
@@ -753,14 +841,17 @@ std::vector<OpInfo> make_registry() {
   grad_op("embedding", [] {
     const Tensor indices = longs({1, 3, 1, 0}, {2, 2});
     return std::vector<Sample>{
-        {"[4, 3] table, [2, 2] indices", {leaf({4, 3}, 1), indices},
-         one([](const Inputs& x) { return embedding(x[0], x[1]); })},
+        {"[4, 3] table, [2, 2] indices", {leaf({4, 3}, 1), indices}, one([](const Inputs& x) {
+           return embedding(x[0], x[1]);
+         })},
         // padding_idx and scale_grad_by_freq change the gradient on purpose (it is not
         // the derivative): tests/cpp/nn_ops_test.cc checks them by value.
-        {"padding_idx=2 (not among the indices)", {leaf({4, 3}, 2), indices},
+        {"padding_idx=2 (not among the indices)",
+         {leaf({4, 3}, 2), indices},
          one([](const Inputs& x) { return embedding(x[0], x[1], 2); })},
-        {"0-dim index", {leaf({4, 3}, 4), longs({2}, {})},
-         one([](const Inputs& x) { return embedding(x[0], x[1]); })},
+        {"0-dim index", {leaf({4, 3}, 4), longs({2}, {})}, one([](const Inputs& x) {
+           return embedding(x[0], x[1]);
+         })},
     };
   });
   grad_op("native_dropout", [] {
@@ -780,14 +871,16 @@ std::vector<OpInfo> make_registry() {
   });
   grad_op("native_dropout_backward", [] {
     return std::vector<Sample>{
-        {"[2, 3] with a mask", {leaf({2, 3}, 1), bools({true, false, true, true, false, false}, {2, 3})},
+        {"[2, 3] with a mask",
+         {leaf({2, 3}, 1), bools({true, false, true, true, false, false}, {2, 3})},
          one([](const Inputs& x) { return native_dropout_backward(x[0], x[1], 2.0); })},
     };
   });
   grad_op("dropout", [] {
     return std::vector<Sample>{
-        {"train, p=0.3", {leaf({3, 4}, 1)},
-         one([](const Inputs& x) { return dropout(x[0], 0.3, true, Generator(3)); })},
+        {"train, p=0.3", {leaf({3, 4}, 1)}, one([](const Inputs& x) {
+           return dropout(x[0], 0.3, true, Generator(3));
+         })},
         {"eval", {leaf({3}, 2)}, one([](const Inputs& x) { return dropout(x[0], 0.3, false); })},
     };
   });
@@ -802,15 +895,20 @@ std::vector<OpInfo> make_registry() {
       return std::vector<Tensor>{hy, cy};
     };
     auto hy_only = [](const Inputs& x) {
-      return std::vector<Tensor>{std::get<0>(lstm_cell(x[0], {x[1], x[2]}, x[3], x[4], x[5], x[6]))};
+      return std::vector<Tensor>{
+          std::get<0>(lstm_cell(x[0], {x[1], x[2]}, x[3], x[4], x[5], x[6]))};
     };
     auto cy_only = [](const Inputs& x) {
-      return std::vector<Tensor>{std::get<1>(lstm_cell(x[0], {x[1], x[2]}, x[3], x[4], x[5], x[6]))};
+      return std::vector<Tensor>{
+          std::get<1>(lstm_cell(x[0], {x[1], x[2]}, x[3], x[4], x[5], x[6]))};
     };
     auto all = [&](uint64_t seed) {
-      return Inputs{leaf({batch, in}, seed), leaf({batch, hidden}, seed + 1),
-                    leaf({batch, hidden}, seed + 2), leaf({4 * hidden, in}, seed + 3),
-                    leaf({4 * hidden, hidden}, seed + 4), leaf({4 * hidden}, seed + 5),
+      return Inputs{leaf({batch, in}, seed),
+                    leaf({batch, hidden}, seed + 1),
+                    leaf({batch, hidden}, seed + 2),
+                    leaf({4 * hidden, in}, seed + 3),
+                    leaf({4 * hidden, hidden}, seed + 4),
+                    leaf({4 * hidden}, seed + 5),
                     leaf({4 * hidden}, seed + 6)};
     };
     Inputs no_biases = all(20);
@@ -835,28 +933,32 @@ std::vector<OpInfo> make_registry() {
   add_op("zeros_like", Check::kNoDerivative, [] {
     return std::vector<Sample>{
         {"[2, 3]", {leaf({2, 3}, 1)}, one([](const Inputs& x) { return zeros_like(x[0]); })},
-        {"dtype=Long", {leaf({2}, 2)},
-         one([](const Inputs& x) { return zeros_like(x[0], ScalarType::Long); })},
+        {"dtype=Long", {leaf({2}, 2)}, one([](const Inputs& x) {
+           return zeros_like(x[0], ScalarType::Long);
+         })},
     };
   });
   add_op("ones_like", Check::kNoDerivative, [] {
     return std::vector<Sample>{
         {"[2, 3]", {leaf({2, 3}, 1)}, one([](const Inputs& x) { return ones_like(x[0]); })},
-        {"dtype=Float", {leaf({2}, 2)},
-         one([](const Inputs& x) { return ones_like(x[0], ScalarType::Float); })},
+        {"dtype=Float", {leaf({2}, 2)}, one([](const Inputs& x) {
+           return ones_like(x[0], ScalarType::Float);
+         })},
     };
   });
   add_op("argmax", Check::kNoDerivative, [] {
     return std::vector<Sample>{
         {"all elements", {leaf({3, 4}, 1)}, one([](const Inputs& x) { return argmax(x[0]); })},
-        {"dim 1 keepdim", {leaf({3, 4}, 2)},
-         one([](const Inputs& x) { return argmax(x[0], 1, true); })},
+        {"dim 1 keepdim", {leaf({3, 4}, 2)}, one([](const Inputs& x) {
+           return argmax(x[0], 1, true);
+         })},
     };
   });
   add_op("eq.Tensor", Check::kNoDerivative, [] {
     return std::vector<Sample>{
-        {"[2, 3] and [3]", {leaf({2, 3}, 1), leaf({3}, 2)},
-         one([](const Inputs& x) { return eq(x[0], x[1]); })},
+        {"[2, 3] and [3]", {leaf({2, 3}, 1), leaf({3}, 2)}, one([](const Inputs& x) {
+           return eq(x[0], x[1]);
+         })},
     };
   });
   return ops;

@@ -128,8 +128,7 @@ TEST(MatmulTest, FollowsPyTorchShapeRules) {
   EXPECT_EQ(shape(matmul(ones({2, 3}), ones({3}))), std::vector<int64_t>{2});
   EXPECT_EQ(shape(matmul(ones({3}), ones({3, 4}))), std::vector<int64_t>{4});
   EXPECT_EQ(shape(matmul(ones({5, 2, 3}), ones({3, 4}))), (std::vector<int64_t>{5, 2, 4}));
-  EXPECT_EQ(shape(matmul(ones({2, 1, 2, 3}), ones({5, 3, 4}))),
-            (std::vector<int64_t>{2, 5, 2, 4}));
+  EXPECT_EQ(shape(matmul(ones({2, 1, 2, 3}), ones({5, 3, 4}))), (std::vector<int64_t>{2, 5, 2, 4}));
   EXPECT_EQ(values(matmul(tensor({1, 2, 3, 4}, {2, 2}), tensor({1, 1}))),
             (std::vector<double>{3, 7}));
   EXPECT_THROW_MESSAGE(matmul(ones({2, 3}), ones({2, 3})), std::invalid_argument,
@@ -164,8 +163,7 @@ TEST(IndexingTest, SelectsGathersAndScatters) {
   EXPECT_EQ(values(index_add(zeros({3}), 0, longs({2, 2}, {2}), tensor({1, 5}))),
             (std::vector<double>{0, 0, 6}));
   Tensor cond = eq(tensor({1, 0}), tensor({1, 1}));
-  EXPECT_EQ(values(where(cond, tensor({10, 20}), tensor({-1, -2}))),
-            (std::vector<double>{10, -2}));
+  EXPECT_EQ(values(where(cond, tensor({10, 20}), tensor({-1, -2}))), (std::vector<double>{10, -2}));
   EXPECT_EQ(values(masked_fill(x, cond, 0)), (std::vector<double>{0, 2, 0, 4, 0, 6}));
   EXPECT_THROW_MESSAGE(index_select(x, 0, longs({3}, {1})), std::invalid_argument,
                        "index_select: index 3 out of range for a dim of size 3");
@@ -196,7 +194,8 @@ TEST(NnTest, SoftmaxLossesAndCrossEntropy) {
   EXPECT_TRUE(allclose(sum(p, {1}), ones({2})));
   EXPECT_TRUE(allclose(exp(log_softmax(logits, 1)), p));
   Tensor target = longs({2, 0}, {2});
-  const double expected = -(values(log_softmax(logits, 1))[2] + values(log_softmax(logits, 1))[3]) / 2;
+  const double expected =
+      -(values(log_softmax(logits, 1))[2] + values(log_softmax(logits, 1))[3]) / 2;
   EXPECT_NEAR(values(cross_entropy_loss(logits, target))[0], expected, 1e-12);
   EXPECT_NEAR(values(nll_loss(log_softmax(logits, 1), target))[0], expected, 1e-12);
   EXPECT_EQ(values(mse_loss(tensor({1, 2}), tensor({0, 0}), Reduction::Sum)),

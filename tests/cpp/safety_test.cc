@@ -22,14 +22,14 @@ namespace {
 using test_util::values;
 
 /// Expects `statement` to throw `exception_type` whose what() contains `substring`.
-#define EXPECT_THROW_CONTAINING(statement, exception_type, substring)               \
-  do {                                                                               \
-    try {                                                                            \
-      statement;                                                                     \
-      ADD_FAILURE() << "expected " #exception_type " containing: " << (substring);   \
-    } catch (const exception_type& e) {                                              \
+#define EXPECT_THROW_CONTAINING(statement, exception_type, substring)                  \
+  do {                                                                                 \
+    try {                                                                              \
+      statement;                                                                       \
+      ADD_FAILURE() << "expected " #exception_type " containing: " << (substring);     \
+    } catch (const exception_type& e) {                                                \
       EXPECT_NE(std::string(e.what()).find(substring), std::string::npos) << e.what(); \
-    }                                                                                \
+    }                                                                                  \
   } while (0)
 
 Tensor longs(std::vector<int64_t> data, IntArrayRef sizes) {
@@ -239,8 +239,8 @@ TEST(OpNameTest, CompositeOpsNameThemselvesBeforeTheOpTheyCall) {
   EXPECT_THROW_MESSAGE(matmul(ones({2, 3}), ones({4, 5})), std::invalid_argument,
                        "matmul: shapes [2, 3] and [4, 5] cannot be multiplied");
   // Index errors keep their type through the composite.
-  EXPECT_THROW_CONTAINING(
-      cross_entropy_loss(ones({2, 3}), longs({0, 7}, {2})), std::exception, "cross_entropy_loss: ");
+  EXPECT_THROW_CONTAINING(cross_entropy_loss(ones({2, 3}), longs({0, 7}, {2})), std::exception,
+                          "cross_entropy_loss: ");
 }
 
 }  // namespace

@@ -43,8 +43,7 @@ TEST(SkeletonKernelsTest, ComputeTheExpectedValues) {
   EXPECT_EQ(values(narrow(a, 1, 1, 2)), (std::vector<double>{2, 3, 5, 6}));
   EXPECT_EQ(values(narrow(a, -1, -1, 1)), (std::vector<double>{3, 6}));
   EXPECT_EQ(values(cat({a, a}, 0)), (std::vector<double>{1, 2, 3, 4, 5, 6, 1, 2, 3, 4, 5, 6}));
-  EXPECT_EQ(values(cat({a, narrow(a, 1, 0, 1)}, 1)),
-            (std::vector<double>{1, 2, 3, 1, 4, 5, 6, 4}));
+  EXPECT_EQ(values(cat({a, narrow(a, 1, 0, 1)}, 1)), (std::vector<double>{1, 2, 3, 1, 4, 5, 6, 4}));
   EXPECT_EQ(values(lincomb({a, a}, tensor({2, -1}))), values(a));
 }
 
@@ -74,8 +73,9 @@ TEST(SkeletonKernelsTest, ReportShapeErrorsNamingTheOpAndShapes) {
   EXPECT_THROW_MESSAGE(narrow(zeros({2, 3}), 1, 2, 2), std::invalid_argument,
                        "narrow: expected 0 <= start <= start + length <= 3 for dim 1 of self of "
                        "shape [2, 3], got start 2 and length 2");
-  EXPECT_THROW_MESSAGE(narrow(zeros({2, 3}), 2, 0, 1), std::invalid_argument,
-                       "narrow: dim 2 out of range for a tensor with 2 dims (expected -2 <= dim < 2)");
+  EXPECT_THROW_MESSAGE(
+      narrow(zeros({2, 3}), 2, 0, 1), std::invalid_argument,
+      "narrow: dim 2 out of range for a tensor with 2 dims (expected -2 <= dim < 2)");
   EXPECT_THROW_MESSAGE(cat({zeros({2, 3}), zeros({3, 4})}, 1), std::invalid_argument,
                        "cat: expected tensors[1] to match the shape of tensors[0], [2, 3], except "
                        "in dim 1, got [3, 4]");
@@ -95,11 +95,15 @@ TEST(SkeletonKernelsTest, ReportShapeErrorsNamingTheOpAndShapes) {
 TEST(SkeletonGradcheckTest, Mm) {
   std::string report;
   auto f = [](const Inputs& x) { return mm(x[0], x[1]); };
-  EXPECT_TRUE(gradcheck(f, {leaf({2, 3}, 0), leaf({3, 4}, 1)}, 1e-6, 1e-5, 1e-3, &report)) << report;
-  EXPECT_TRUE(gradcheck(f, {leaf({1, 1}, 2), leaf({1, 5}, 3)}, 1e-6, 1e-5, 1e-3, &report)) << report;
+  EXPECT_TRUE(gradcheck(f, {leaf({2, 3}, 0), leaf({3, 4}, 1)}, 1e-6, 1e-5, 1e-3, &report))
+      << report;
+  EXPECT_TRUE(gradcheck(f, {leaf({1, 1}, 2), leaf({1, 5}, 3)}, 1e-6, 1e-5, 1e-3, &report))
+      << report;
   // Only one side requires grad.
-  EXPECT_TRUE(gradcheck(f, {leaf({2, 3}, 4), randn({3, 2}, 5)}, 1e-6, 1e-5, 1e-3, &report)) << report;
-  EXPECT_TRUE(gradcheck(f, {randn({2, 3}, 4), leaf({3, 2}, 5)}, 1e-6, 1e-5, 1e-3, &report)) << report;
+  EXPECT_TRUE(gradcheck(f, {leaf({2, 3}, 4), randn({3, 2}, 5)}, 1e-6, 1e-5, 1e-3, &report))
+      << report;
+  EXPECT_TRUE(gradcheck(f, {randn({2, 3}, 4), leaf({3, 2}, 5)}, 1e-6, 1e-5, 1e-3, &report))
+      << report;
 }
 
 TEST(SkeletonGradcheckTest, T) {
@@ -141,8 +145,8 @@ TEST(SkeletonGradcheckTest, CatOfOneTwoAndThreeTensorsInDims0And1) {
   }
   // A list mixing tensors that do and do not require grad.
   auto f = [](const Inputs& x) { return cat(x, 0); };
-  EXPECT_TRUE(gradcheck(f, {randn({1, 2}, 1), leaf({2, 2}, 2), randn({1, 2}, 3)}, 1e-6, 1e-5,
-                        1e-3, &report))
+  EXPECT_TRUE(gradcheck(f, {randn({1, 2}, 1), leaf({2, 2}, 2), randn({1, 2}, 3)}, 1e-6, 1e-5, 1e-3,
+                        &report))
       << report;
 }
 
@@ -152,9 +156,7 @@ TEST(SkeletonGradcheckTest, Lincomb) {
     Inputs inputs;
     for (size_t i = 0; i < n; ++i) inputs.push_back(leaf({2, 3}, 20 + i));
     inputs.push_back(leaf({static_cast<int64_t>(n)}, 30));
-    auto f = [n](const Inputs& x) {
-      return lincomb(TensorList(x.data(), n), x[n]);
-    };
+    auto f = [n](const Inputs& x) { return lincomb(TensorList(x.data(), n), x[n]); };
     EXPECT_TRUE(gradcheck(f, inputs, 1e-6, 1e-5, 1e-3, &report)) << n << " tensors: " << report;
   }
 }
@@ -168,8 +170,8 @@ TEST(SkeletonGradcheckTest, ReportsAWrongGradient) {
     return y;
   };
   std::string report;
-  EXPECT_FALSE(gradcheck(broken, {tensor({1.0, 2.0}).set_requires_grad(true)}, 1e-6, 1e-5, 1e-3,
-                         &report));
+  EXPECT_FALSE(
+      gradcheck(broken, {tensor({1.0, 2.0}).set_requires_grad(true)}, 1e-6, 1e-5, 1e-3, &report));
   EXPECT_EQ(report,
             "gradcheck: Jacobian mismatch for output 0 with respect to input 0 (shape [2]) at "
             "input element 0 [0] and output element 0 [0]: numerical 2, analytical 1");
@@ -190,12 +192,17 @@ TEST(SkeletonGradgradcheckTest, MmTNarrowCatAndLincombTensors) {
   EXPECT_TRUE(gradgradcheck([](const Inputs& x) { return narrow(mm(x[0], x[0]), 1, 1, 2); },
                             {leaf({3, 3}, 3)}, 1e-6, 1e-5, 1e-3, &report))
       << report;
-  EXPECT_TRUE(gradgradcheck([](const Inputs& x) { return cat({mm(x[0], x[1]), x[0]}, 0); },
-                            {leaf({2, 2}, 4), leaf({2, 2}, 5)}, 1e-6, 1e-5, 1e-3, &report))
+  EXPECT_TRUE(gradgradcheck(
+      [](const Inputs& x) {
+        return cat({mm(x[0], x[1]), x[0]}, 0);
+      },
+      {leaf({2, 2}, 4), leaf({2, 2}, 5)}, 1e-6, 1e-5, 1e-3, &report))
       << report;
   // lincomb's tensors formula is differentiable (coeffs held fixed here).
   EXPECT_TRUE(gradgradcheck(
-      [](const Inputs& x) { return lincomb({mm(x[0], x[0]), x[0]}, x[1]); },
+      [](const Inputs& x) {
+        return lincomb({mm(x[0], x[0]), x[0]}, x[1]);
+      },
       {leaf({2, 2}, 6), randn({2}, 7)}, 1e-6, 1e-5, 1e-3, &report))
       << report;
 }
@@ -204,7 +211,9 @@ TEST(SkeletonGradgradcheckTest, LincombIsTwiceDifferentiableInTensorsAndCoeffs) 
   // lincomb_coeffs_backward is written with differentiable ops (sum, mul, cat).
   std::string report;
   EXPECT_TRUE(gradgradcheck(
-      [](const Inputs& x) { return lincomb({x[0], x[1]}, x[2]); },
+      [](const Inputs& x) {
+        return lincomb({x[0], x[1]}, x[2]);
+      },
       {leaf({2, 2}, 0), leaf({2, 2}, 1), leaf({2}, 2)}, 1e-6, 1e-5, 1e-3, &report))
       << report;
 }

@@ -199,21 +199,24 @@ TEST(TensorAllcloseTest, ComparesWithinTolerances) {
 TEST(TensorErrorsTest, NameTheOperationAndWhatWasExpected) {
   EXPECT_THROW_MESSAGE(tensor({1, 2, 3}, {2, 2}), std::invalid_argument,
                        "tensor: expected 4 values for shape [2, 2], got 3");
-  EXPECT_THROW_MESSAGE(zeros({2, 3}).size(2), std::invalid_argument,
-                       "size: dim 2 out of range for a tensor with 2 dims (expected -2 <= dim < 2)");
+  EXPECT_THROW_MESSAGE(
+      zeros({2, 3}).size(2), std::invalid_argument,
+      "size: dim 2 out of range for a tensor with 2 dims (expected -2 <= dim < 2)");
   EXPECT_THROW_MESSAGE(zeros({2}).data_ptr<int64_t>(), std::invalid_argument,
                        "data_ptr: expected a tensor of dtype Long, got Double");
   EXPECT_THROW_MESSAGE(zeros({2, 3}).item<double>(), std::invalid_argument,
                        "item: expected a tensor with 1 element, got shape [2, 3]");
-  EXPECT_THROW_MESSAGE(zeros({2}, ScalarType::Long).set_requires_grad(true), std::invalid_argument,
-                       "set_requires_grad: only floating point tensors can require grad, got dtype Long");
+  EXPECT_THROW_MESSAGE(
+      zeros({2}, ScalarType::Long).set_requires_grad(true), std::invalid_argument,
+      "set_requires_grad: only floating point tensors can require grad, got dtype Long");
   EXPECT_THROW_MESSAGE(empty({2, -1}), std::invalid_argument,
                        "empty: expected non-negative sizes, got [2, -1]");
   EXPECT_THROW_MESSAGE(Tensor().sizes(), std::runtime_error,
                        "sizes: called on an undefined tensor");
-  EXPECT_THROW_MESSAGE(internal::as_strided(zeros({4}), {3}, {2}, 0), std::invalid_argument,
-                       "as_strided: a view of sizes [3], strides [2] and offset 0 reaches element 4 "
-                       "of a storage of 4 elements");
+  EXPECT_THROW_MESSAGE(
+      internal::as_strided(zeros({4}), {3}, {2}, 0), std::invalid_argument,
+      "as_strided: a view of sizes [3], strides [2] and offset 0 reaches element 4 "
+      "of a storage of 4 elements");
   EXPECT_THROW_MESSAGE(internal::add(zeros({2}), zeros({3})), std::invalid_argument,
                        "add: expected tensors of the same shape, got [2] and [3]");
 }

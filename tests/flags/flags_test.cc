@@ -73,9 +73,10 @@ TEST(OutVariantTest, WritesIntoOutAndRefusesInputsThatRequireGrad) {
     flagtest::scale_out(x, 4.0, out);
     FAIL() << "expected an error";
   } catch (const std::exception& e) {
-    EXPECT_EQ(std::string(e.what()),
-              "scale.out: out= variants do not support automatic differentiation, but argument 'self' "
-              "requires grad");
+    EXPECT_EQ(
+        std::string(e.what()),
+        "scale.out: out= variants do not support automatic differentiation, but argument 'self' "
+        "requires grad");
   }
 }
 

@@ -23,7 +23,9 @@ gradgen::Tensor scaled(const gradgen::Tensor& self, double factor) {
 
 gradgen::Tensor scale(const gradgen::Tensor& self, double factor) { return scaled(self, factor); }
 
-gradgen::Tensor quiet_scale(const gradgen::Tensor& self, double factor) { return scaled(self, factor); }
+gradgen::Tensor quiet_scale(const gradgen::Tensor& self, double factor) {
+  return scaled(self, factor);
+}
 
 gradgen::Tensor sign_of(const gradgen::Tensor& self) {
   gradgen::Tensor in = self.contiguous();
@@ -37,7 +39,8 @@ gradgen::Tensor sign_of(const gradgen::Tensor& self) {
 gradgen::Tensor& scale_out(const gradgen::Tensor& self, double factor, gradgen::Tensor& out) {
   if (out.sizes().vec() != self.sizes().vec()) {
     throw std::invalid_argument("scale.out: out must have the shape of self, got " +
-                                gradgen::shape_str(out.sizes()) + " and " + gradgen::shape_str(self.sizes()));
+                                gradgen::shape_str(out.sizes()) + " and " +
+                                gradgen::shape_str(self.sizes()));
   }
   gradgen::Tensor in = self.contiguous();
   const double* x = in.data_ptr<double>();

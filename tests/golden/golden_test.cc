@@ -67,21 +67,25 @@ TEST(GoldenTest, ScaledAndSquared) {
   };
   EXPECT_TRUE(gradcheck(both, {leaf({0.5, -1.0, 2.0})}, 1e-6, 1e-5, 1e-3, &report)) << report;
   // Only the second output is used: the first one's gradient arrives undefined.
-  auto second = [](const std::vector<Tensor>& x) { return std::get<1>(golden::scaled_and_squared(x[0], 3.0)); };
+  auto second = [](const std::vector<Tensor>& x) {
+    return std::get<1>(golden::scaled_and_squared(x[0], 3.0));
+  };
   EXPECT_TRUE(gradcheck(second, {leaf({0.5, -1.0, 2.0})}, 1e-6, 1e-5, 1e-3, &report)) << report;
 }
 
 TEST(GoldenTest, WeightedSumOfAList) {
   std::string report;
   auto fn = [](const std::vector<Tensor>& x) { return golden::weighted_sum(x, {2.0, -1.0, 0.5}); };
-  EXPECT_TRUE(gradcheck(fn, {leaf({1.0, 2.0}), leaf({3.0, 4.0}), leaf({-1.0, 0.5})}, 1e-6, 1e-5, 1e-3, &report))
+  EXPECT_TRUE(gradcheck(fn, {leaf({1.0, 2.0}), leaf({3.0, 4.0}), leaf({-1.0, 0.5})}, 1e-6, 1e-5,
+                        1e-3, &report))
       << report;
 }
 
 TEST(GoldenTest, ProdAllOfAList) {
   std::string report;
   auto fn = [](const std::vector<Tensor>& x) { return golden::prod_all(x); };
-  EXPECT_TRUE(gradcheck(fn, {leaf({1.0, 2.0}), leaf({3.0, -4.0}), leaf({-1.0, 0.5})}, 1e-6, 1e-5, 1e-3, &report))
+  EXPECT_TRUE(gradcheck(fn, {leaf({1.0, 2.0}), leaf({3.0, -4.0}), leaf({-1.0, 0.5})}, 1e-6, 1e-5,
+                        1e-3, &report))
       << report;
   // An input that does not require grad gets no gradient, the others still do.
   Tensor a = leaf({1.0, 2.0});
@@ -93,7 +97,8 @@ TEST(GoldenTest, ProdAllOfAList) {
 TEST(GoldenTest, MaybeMulWithAndWithoutTheOptionalTensor) {
   std::string report;
   auto with = [](const std::vector<Tensor>& x) { return golden::maybe_mul(x[0], x[1]); };
-  EXPECT_TRUE(gradcheck(with, {leaf({1.0, 2.0}), leaf({3.0, -4.0})}, 1e-6, 1e-5, 1e-3, &report)) << report;
+  EXPECT_TRUE(gradcheck(with, {leaf({1.0, 2.0}), leaf({3.0, -4.0})}, 1e-6, 1e-5, 1e-3, &report))
+      << report;
   auto without = [](const std::vector<Tensor>& x) { return golden::maybe_mul(x[0]); };
   EXPECT_TRUE(gradcheck(without, {leaf({1.0, 2.0})}, 1e-6, 1e-5, 1e-3, &report)) << report;
 }
@@ -101,8 +106,10 @@ TEST(GoldenTest, MaybeMulWithAndWithoutTheOptionalTensor) {
 TEST(GoldenTest, MulPairSavesEachInputOnlyWhenTheOtherNeedsAGradient) {
   std::string report;
   auto fn = [](const std::vector<Tensor>& x) { return golden::mul_pair(x[0], x[1]); };
-  EXPECT_TRUE(gradcheck(fn, {leaf({1.0, 2.0}), leaf({3.0, -4.0})}, 1e-6, 1e-5, 1e-3, &report)) << report;
-  EXPECT_TRUE(gradgradcheck(fn, {leaf({1.0, 2.0}), leaf({3.0, -4.0})}, 1e-6, 1e-5, 1e-3, &report)) << report;
+  EXPECT_TRUE(gradcheck(fn, {leaf({1.0, 2.0}), leaf({3.0, -4.0})}, 1e-6, 1e-5, 1e-3, &report))
+      << report;
+  EXPECT_TRUE(gradgradcheck(fn, {leaf({1.0, 2.0}), leaf({3.0, -4.0})}, 1e-6, 1e-5, 1e-3, &report))
+      << report;
   // Only self requires grad: other is saved (self's gradient needs it), self is not.
   Tensor self = leaf({1.0, 2.0});
   Tensor other = gradgen::tensor({3.0, -4.0});
@@ -130,7 +137,8 @@ TEST(GoldenTest, CubeSeesRetainVariables) {
 TEST(GoldenTest, ForeachFooRunsFoosFormulaOnEachElement) {
   std::string report;
   auto fn = [](const std::vector<Tensor>& x) { return golden::_foreach_foo(x); };
-  EXPECT_TRUE(gradcheck(fn, {leaf({0.5, -1.0}), leaf({2.0}), leaf({1.0, 0.0, -0.5})}, 1e-6, 1e-5, 1e-3, &report))
+  EXPECT_TRUE(gradcheck(fn, {leaf({0.5, -1.0}), leaf({2.0}), leaf({1.0, 0.0, -0.5})}, 1e-6, 1e-5,
+                        1e-3, &report))
       << report;
   std::vector<Tensor> y = golden::_foreach_foo({leaf({1.0})});
   EXPECT_EQ(y[0].grad_fn()->name(), "ForeachFooBackward0");

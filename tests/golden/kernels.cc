@@ -23,7 +23,8 @@ Tensor& foo_(Tensor& self) { return gradgen::native::exp_(self); }
 Tensor& foo_out(const Tensor& self, Tensor& out) {
   if (out.sizes().vec() != self.sizes().vec() || !out.is_contiguous()) {
     throw std::invalid_argument("foo.out: out must be contiguous, of the shape of self; got " +
-                                gradgen::shape_str(out.sizes()) + " and " + gradgen::shape_str(self.sizes()));
+                                gradgen::shape_str(out.sizes()) + " and " +
+                                gradgen::shape_str(self.sizes()));
   }
   Tensor r = gradgen::native::exp(self).contiguous();
   for (int64_t i = 0; i < r.numel(); ++i) out.data_ptr<double>()[i] = r.data_ptr<double>()[i];
@@ -36,8 +37,9 @@ std::tuple<Tensor, Tensor> scaled_and_squared(const Tensor& self, double alpha) 
 
 Tensor weighted_sum(gradgen::TensorList tensors, gradgen::ArrayRef<double> weights) {
   if (tensors.empty() || tensors.size() != weights.size()) {
-    throw std::invalid_argument("weighted_sum: expected as many weights as tensors (at least one), got " +
-                                std::to_string(weights.size()) + " and " + std::to_string(tensors.size()));
+    throw std::invalid_argument(
+        "weighted_sum: expected as many weights as tensors (at least one), got " +
+        std::to_string(weights.size()) + " and " + std::to_string(tensors.size()));
   }
   Tensor out = gradgen::native::mul(tensors[0], weights[0]);
   for (size_t i = 1; i < tensors.size(); ++i) {
@@ -58,7 +60,9 @@ Tensor maybe_mul(const Tensor& self, const std::optional<Tensor>& weight) {
   return gradgen::native::clone(self, std::nullopt);
 }
 
-Tensor mul_pair(const Tensor& self, const Tensor& other) { return gradgen::native::mul(self, other); }
+Tensor mul_pair(const Tensor& self, const Tensor& other) {
+  return gradgen::native::mul(self, other);
+}
 
 Tensor cube(const Tensor& self) {
   return gradgen::native::mul(gradgen::native::mul(self, self), self);
@@ -94,8 +98,9 @@ Tensor foo_backward(const Tensor& grad, gradgen::IntArrayRef result_sizes, const
   return grad * result;
 }
 
-Tensor scaled_and_squared_backward(const Tensor& grad0, const Tensor& grad1, gradgen::IntArrayRef result0_sizes,
-                                   const Tensor& self, double alpha) {
+Tensor scaled_and_squared_backward(const Tensor& grad0, const Tensor& grad1,
+                                   gradgen::IntArrayRef result0_sizes, const Tensor& self,
+                                   double alpha) {
   if (grad0.defined()) check_sizes("scaled_and_squared_backward", result0_sizes, grad0);
   Tensor out = gradgen::zeros_like(self);
   if (grad0.defined()) out = out + grad0 * alpha;
@@ -113,7 +118,8 @@ std::vector<Tensor> weighted_sum_backward(const Tensor& grad, gradgen::ArrayRef<
   return out;
 }
 
-std::vector<Tensor> prod_all_backward(const Tensor& grad, const std::vector<Tensor>& tensors, const Tensor& result) {
+std::vector<Tensor> prod_all_backward(const Tensor& grad, const std::vector<Tensor>& tensors,
+                                      const Tensor& result) {
   check_sizes("prod_all_backward", result.sizes(), grad);
   std::vector<Tensor> out;
   for (size_t i = 0; i < tensors.size(); ++i) {
@@ -128,8 +134,8 @@ std::vector<Tensor> prod_all_backward(const Tensor& grad, const std::vector<Tens
 
 Tensor wrap_opt_if(const Tensor& t, bool cond) { return cond ? t : Tensor(); }
 
-std::tuple<Tensor, Tensor> mul_pair_backward(const Tensor& grad, const Tensor& self, const Tensor& other,
-                                             std::array<bool, 2> mask) {
+std::tuple<Tensor, Tensor> mul_pair_backward(const Tensor& grad, const Tensor& self,
+                                             const Tensor& other, std::array<bool, 2> mask) {
   if ((mask[0] && !other.defined()) || (mask[1] && !self.defined())) {
     throw std::logic_error("mul_pair_backward: a value the formula needs was not saved");
   }

@@ -25,7 +25,7 @@ class CustomOpExampleTest(unittest.TestCase):
         with open(workspace_file, encoding="utf-8") as fh:
             text = fh.read()
         text, n = re.subn(r'path = "\.\./\.\."', 'path = "%s"' % cls.checkout, text)
-        assert n == 1, "examples/custom_op/WORKSPACE should say path = \"../..\" once"
+        assert n == 1, 'examples/custom_op/WORKSPACE should say path = "../.." once'
         with open(workspace_file, "w", encoding="utf-8") as fh:
             fh.write(text)
         cls.bazel = nb.NestedBazel(cls.workspace, "example")
@@ -70,8 +70,11 @@ class CustomOpExampleTest(unittest.TestCase):
         with open(os.path.join(self.bazel_bin, "ops", "generated", "NativeFunctions.h"), encoding="utf-8") as fh:
             native = fh.read()
         # custom_op::native::polyval, which ops/polyval_kernels.cc defines.
-        self.assertRegex(native, r"namespace custom_op \{\n(.*\n)*namespace native \{\n(.*\n)*"
-                         r"Tensor polyval\(TensorList coeffs, const Tensor& x\);")
+        self.assertRegex(
+            native,
+            r"namespace custom_op \{\n(.*\n)*namespace native \{\n(.*\n)*"
+            r"Tensor polyval\(TensorList coeffs, const Tensor& x\);",
+        )
         with open(os.path.join(self.bazel_bin, "ops", "generated", "Functions.cpp"), encoding="utf-8") as fh:
             functions = fh.read()
         self.assertIn('#include "ops/polyval_formulas.h"', functions)

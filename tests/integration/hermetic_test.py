@@ -33,7 +33,7 @@ except OSError as e:
     print("blocked: %s" % e)
 """
 
-_PROBE_BUILD = '''# Written by tests/integration/hermetic_test.py: can an action reach 127.0.0.1:{port}?
+_PROBE_BUILD = """# Written by tests/integration/hermetic_test.py: can an action reach 127.0.0.1:{port}?
 genrule(
     name = "blocked",
     outs = ["blocked.txt"],
@@ -49,7 +49,7 @@ genrule(
     tools = ["probe.py"],
     tags = ["no-cache", "requires-network"],
 )
-'''
+"""
 
 
 class HermeticBuildTest(unittest.TestCase):
@@ -81,7 +81,9 @@ class HermeticBuildTest(unittest.TestCase):
 
             b = nb.NestedBazel(cls.b_dir, "checkout_b")
             try:
-                cls.b_codegen_spawns = b.build([CODEGEN_TARGET], SANDBOXED, exec_log=os.path.join(tmp, "b_codegen.json"))
+                cls.b_codegen_spawns = b.build(
+                    [CODEGEN_TARGET], SANDBOXED, exec_log=os.path.join(tmp, "b_codegen.json")
+                )
                 cls.b_bin = b.bazel_bin()
                 cls.b_generated = nb.file_digests(os.path.join(cls.b_bin, "csrc", "generated"))
                 nb.log(f"B (codegen only, no cache): {nb.summarize(cls.b_codegen_spawns)}")
@@ -118,7 +120,9 @@ class HermeticBuildTest(unittest.TestCase):
     def test_second_checkout_takes_every_codegen_and_compile_from_the_remote_cache(self):
         for mnemonic, at_least in (("GradgenCodegen", 1), ("CppCompile", 10)):
             spawns = [s for s in self.b_spawns if s.get("mnemonic") == mnemonic]
-            self.assertGreaterEqual(len(spawns), at_least, f"{mnemonic} spawns in B's build: {nb.summarize(self.b_spawns)}")
+            self.assertGreaterEqual(
+                len(spawns), at_least, f"{mnemonic} spawns in B's build: {nb.summarize(self.b_spawns)}"
+            )
             misses = [s.get("progressMessage") or s.get("listedOutputs") for s in spawns if not s.get("remoteCacheHit")]
             self.assertEqual([], misses, f"{mnemonic} spawns that were not remote cache hits")
 

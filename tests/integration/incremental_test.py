@@ -141,7 +141,10 @@ class IncrementalBuildTest(unittest.TestCase):
             cls.step("formula expression edit", lambda: cls.replace(formula(cls.edited, 6), formula(cls.edited, 7.5)))
             cls.step(
                 "formula now saving self",
-                lambda: cls.replace(formula(cls.edited, 7.5), formula(cls.edited, 7.5).replace("scale_grad(grad, 7.5)", "mul_grad(grad, self)")),
+                lambda: cls.replace(
+                    formula(cls.edited, 7.5),
+                    formula(cls.edited, 7.5).replace("scale_grad(grad, 7.5)", "mul_grad(grad, self)"),
+                ),
             )
             cls.step("second no-op rebuild", None)
         finally:
@@ -213,7 +216,9 @@ class IncrementalBuildTest(unittest.TestCase):
             self.assertLessEqual(len(compiled), 2, f"{step}: compiled {compiled}; generated files changed: {changed}")
             self.assertGreaterEqual(len(compiled), 1, f"{step}: nothing recompiled")
             for c in compiled:
-                self.assertTrue(c.endswith(f"_{self.edited_shard}.cpp"), f"{step}: {c} is not in shard {self.edited_shard}")
+                self.assertTrue(
+                    c.endswith(f"_{self.edited_shard}.cpp"), f"{step}: {c} is not in shard {self.edited_shard}"
+                )
 
     def test_expression_edit_changes_only_its_shards_functions_cpp(self):
         self.assertEqual([f"Functions_{self.edited_shard}.cpp"], self.steps["formula expression edit"][1])

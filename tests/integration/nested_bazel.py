@@ -111,7 +111,9 @@ def _ignore(directory: str, names: Sequence[str]) -> List[str]:
     return [
         n
         for n in names
-        if n in _SKIP_NAMES or n.endswith(".pyc") or (n.startswith("bazel-") and os.path.islink(os.path.join(directory, n)))
+        if n in _SKIP_NAMES
+        or n.endswith(".pyc")
+        or (n.startswith("bazel-") and os.path.islink(os.path.join(directory, n)))
     ]
 
 
@@ -136,7 +138,16 @@ def bazel_binary() -> str:
 
 def nested_env(home: str) -> Dict[str, str]:
     """The outer environment without what belongs to the outer test (TEST_*, RUNFILES_*, ...)."""
-    drop_prefixes = ("TEST_", "RUNFILES_", "BUILD_", "BAZEL_", "COVERAGE_", "XML_OUTPUT_FILE", "JAVA_RUNFILES", "PYTHON_RUNFILES")
+    drop_prefixes = (
+        "TEST_",
+        "RUNFILES_",
+        "BUILD_",
+        "BAZEL_",
+        "COVERAGE_",
+        "XML_OUTPUT_FILE",
+        "JAVA_RUNFILES",
+        "PYTHON_RUNFILES",
+    )
     env = {k: v for k, v in os.environ.items() if not k.startswith(drop_prefixes)}
     env["HOME"] = home
     env.setdefault("PATH", "/bin:/usr/bin:/usr/local/bin")
@@ -167,8 +178,10 @@ class NestedBazel:
         self.bazel = bazel_binary()
         self.py_deps = py_deps_repository()
         self.started = False
-        log(f"{name}: workspace {workspace}, output_user_root {self.output_user_root}, @gradgen_py_deps "
-            + (f"from {self.py_deps}" if self.py_deps else "installed by pip"))
+        log(
+            f"{name}: workspace {workspace}, output_user_root {self.output_user_root}, @gradgen_py_deps "
+            + (f"from {self.py_deps}" if self.py_deps else "installed by pip")
+        )
 
     def _startup(self) -> List[str]:
         opts = [self.bazel, f"--output_user_root={self.output_user_root}", "--nohome_rc", "--max_idle_secs=900"]
@@ -182,8 +195,15 @@ class NestedBazel:
             flags.append(f"--override_repository=gradgen_py_deps={self.py_deps}")
         return flags
 
-    def run(self, command: str, args: Iterable[str] = (), check: bool = True, timeout: float = 900) -> subprocess.CompletedProcess:
-        cmd = self._startup() + [command] + (self.common_flags() if command in ("build", "test", "run") else []) + list(args)
+    def run(
+        self, command: str, args: Iterable[str] = (), check: bool = True, timeout: float = 900
+    ) -> subprocess.CompletedProcess:
+        cmd = (
+            self._startup()
+            + [command]
+            + (self.common_flags() if command in ("build", "test", "run") else [])
+            + list(args)
+        )
         log(f"{self.name}: bazel {command} {' '.join(args)}")
         t0 = time.monotonic()
         self.started = True
@@ -199,10 +219,15 @@ class NestedBazel:
         )
         log(f"{self.name}: bazel {command} exit {proc.returncode} in {time.monotonic() - t0:.1f} s")
         if check and proc.returncode != 0:
-            raise BazelError(f"bazel {command} {' '.join(args)} failed in {self.workspace} (exit {proc.returncode}):\n" + proc.stdout[-6000:])
+            raise BazelError(
+                f"bazel {command} {' '.join(args)} failed in {self.workspace} (exit {proc.returncode}):\n"
+                + proc.stdout[-6000:]
+            )
         return proc
 
-    def build(self, targets: Sequence[str], flags: Sequence[str] = (), exec_log: Optional[str] = None, command: str = "build") -> List[dict]:
+    def build(
+        self, targets: Sequence[str], flags: Sequence[str] = (), exec_log: Optional[str] = None, command: str = "build"
+    ) -> List[dict]:
         """Runs `bazel build` (or test) and returns the spawns of its execution log."""
         args = list(flags)
         if exec_log:
@@ -249,7 +274,7 @@ def compiled_sources(spawns: Iterable[dict]) -> List[str]:
 
 
 def summarize(spawns: Iterable[dict]) -> str:
-    """"CppCompile: 3 (2 remote cache hits), GradgenCodegen: 1 (0 ...)"."""
+    """ "CppCompile: 3 (2 remote cache hits), GradgenCodegen: 1 (0 ...)"."""
     counts: Dict[str, List[int]] = {}
     for s in spawns:
         c = counts.setdefault(s.get("mnemonic", "?"), [0, 0])

@@ -81,11 +81,9 @@ class WheelTest(unittest.TestCase):
         env["PIP_DISABLE_PIP_VERSION_CHECK"] = "1"
         subprocess.run([PYTHON, "-m", "venv", venv], check=True, env=env)
         python = os.path.join(venv, "bin", "python")
-        subprocess.run([python, "-m", "pip", "install", "--no-index", "--no-deps", "-q", _wheel()],
-                       check=True, env=env)
+        subprocess.run([python, "-m", "pip", "install", "--no-index", "--no-deps", "-q", _wheel()], check=True, env=env)
         # Outside Bazel: from another directory, with the venv's interpreter only.
-        result = subprocess.run([python, "-c", CHECK], cwd=tmp, env=env, capture_output=True,
-                                text=True)
+        result = subprocess.run([python, "-c", CHECK], cwd=tmp, env=env, capture_output=True, text=True)
         sys.stdout.write(result.stdout)
         sys.stderr.write(result.stderr)
         self.assertEqual(result.returncode, 0, result.stderr)

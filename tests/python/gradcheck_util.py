@@ -82,15 +82,18 @@ def gradcheck(
         analytic = 0.0
         for i, g in zip(wrt, grads):
             if g is not None:
-                assert list(g.shape) == list(inputs[i].shape), f"gradient of input {i}: shape {list(g.shape)}, expected {list(inputs[i].shape)}"
+                assert list(g.shape) == list(inputs[i].shape), (
+                    f"gradient of input {i}: shape {list(g.shape)}, expected {list(inputs[i].shape)}"
+                )
                 analytic += _dot(flat(g.tolist()), u[i])
 
-        def weighted(sign: float) -> float:
+        def weighted(sign: float, u=u, v=v) -> float:
             moved = list(inputs)
             for i in wrt:
                 base = flat(inputs[i].tolist())
                 # Leaves that require grad, as the originals: fn may differentiate (gradgradcheck).
-                moved[i] = tensor_like([b + sign * eps * d for b, d in zip(base, u[i])], inputs[i], requires_grad=True)
+                moved_values = [b + sign * eps * d for b, d in zip(base, u[i])]
+                moved[i] = tensor_like(moved_values, inputs[i], requires_grad=True)
             res = _outputs(fn(*moved))
             return math.fsum(_dot(flat(o.tolist()), vi) for o, vi in zip(res, v))
 

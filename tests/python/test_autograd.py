@@ -13,7 +13,7 @@ EPS = 1e-6
 
 def f(x, w):
     """A scalar function of two vectors built from operators only: [1, 1] shaped result."""
-    y = x * x * w + x / 3 - w ** 2 + (x * w) ** 3 / 7
+    y = x * x * w + x / 3 - w**2 + (x * w) ** 3 / 7
     return y[None] @ (x + 2)[:, None]  # [1, n] @ [n, 1]
 
 
@@ -41,10 +41,8 @@ def test_backward_matches_finite_differences():
     assert out.shape == (1, 1)
     out.backward()
     for i in range(3):
-        assert x.grad[i].item() == pytest.approx(
-            numeric_grad(lambda v: value_of(v, W), X, i), rel=1e-6, abs=1e-8)
-        assert w.grad[i].item() == pytest.approx(
-            numeric_grad(lambda v: value_of(X, v), W, i), rel=1e-6, abs=1e-8)
+        assert x.grad[i].item() == pytest.approx(numeric_grad(lambda v: value_of(v, W), X, i), rel=1e-6, abs=1e-8)
+        assert w.grad[i].item() == pytest.approx(numeric_grad(lambda v: value_of(X, v), W, i), rel=1e-6, abs=1e-8)
 
 
 def test_gradients_accumulate_and_can_be_cleared():
@@ -64,8 +62,7 @@ def test_grad_returns_without_touching_dot_grad():
     gx, gw = autograd.grad(f(x, w), (x, w))
     assert x.grad is None and w.grad is None
     for i in range(3):
-        assert gx[i].item() == pytest.approx(numeric_grad(lambda v: value_of(v, W), X, i),
-                                             rel=1e-6, abs=1e-8)
+        assert gx[i].item() == pytest.approx(numeric_grad(lambda v: value_of(v, W), X, i), rel=1e-6, abs=1e-8)
     assert gw.shape == (3,)
 
 
@@ -83,13 +80,12 @@ def test_create_graph_gives_second_derivatives():
         return sum(g.tolist())
 
     for j in range(3):
-        assert hx[j].item() == pytest.approx(numeric_grad(first_derivative_sum, X, j),
-                                             rel=1e-5, abs=1e-7)
+        assert hx[j].item() == pytest.approx(numeric_grad(first_derivative_sum, X, j), rel=1e-5, abs=1e-7)
 
 
 def test_backward_with_create_graph_then_backward_again():
     x = gradgen.tensor([1.5], requires_grad=True)
-    y = x ** 3
+    y = x**3
     y.backward(create_graph=True)  # x.grad = 3x^2, with history
     g = x.grad
     assert g.grad_fn is not None

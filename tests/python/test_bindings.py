@@ -3,9 +3,9 @@
 import gc
 
 import pytest
+import shared_runtime_ext as ext
 
 import gradgen
-import shared_runtime_ext as ext
 
 
 def test_grad_mode_is_one_per_process():

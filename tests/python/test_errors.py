@@ -11,7 +11,7 @@ def test_shape_errors_are_runtime_errors_naming_the_op():
     with pytest.raises(RuntimeError, match=r"matmul: shapes \[2, 3\] and \[2, 3\] cannot be multiplied"):
         gradgen.zeros(2, 3) @ gradgen.zeros(2, 3)
     with pytest.raises(RuntimeError, match="lt: shapes"):
-        gradgen.zeros(2) < gradgen.zeros(3)
+        _ = gradgen.zeros(2) < gradgen.zeros(3)
 
 
 def test_out_of_range_is_index_error():

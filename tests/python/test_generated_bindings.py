@@ -87,7 +87,9 @@ def test_methods_and_inplace_methods():
 
 def test_inplace_on_a_leaf_that_requires_grad_is_refused():
     x = t([1.0], True)
-    with pytest.raises(RuntimeError, match="add_: a leaf Variable that requires grad is being used in an in-place operation"):
+    with pytest.raises(
+        RuntimeError, match="add_: a leaf Variable that requires grad is being used in an in-place operation"
+    ):
         x.add_(t([1.0]))
 
 
@@ -97,7 +99,10 @@ def test_out_binds_the_out_overload_and_returns_the_same_object():
     r = gradgen.add(a, b, alpha=10, out=out)
     assert r is out and out.tolist() == [31.0, 42.0]
     assert gradgen.mul(a, b, out=out) is out and out.tolist() == [3.0, 8.0]
-    with pytest.raises(RuntimeError, match="add.out: out= variants do not support automatic differentiation, but argument 'self' requires grad"):
+    with pytest.raises(
+        RuntimeError,
+        match="add.out: out= variants do not support automatic differentiation, but argument 'self' requires grad",
+    ):
         gradgen.add(t([1.0, 2.0], True), b, out=out)
 
 
@@ -132,7 +137,9 @@ def test_a_call_matching_no_overload_lists_the_accepted_signatures():
 
 
 def test_runtime_errors_carry_the_runtime_message():
-    with pytest.raises(RuntimeError, match=r"mm: expected self of shape \[a, b\] and mat2 of shape \[b, c\], got \[2\] and \[2\]"):
+    with pytest.raises(
+        RuntimeError, match=r"mm: expected self of shape \[a, b\] and mat2 of shape \[b, c\], got \[2\] and \[2\]"
+    ):
         gradgen.mm(t([1.0, 2.0]), t([1.0, 2.0]))
     with pytest.raises(RuntimeError, match="cannot be broadcast"):
         gradgen.add(t([1.0, 2.0]), t([1.0, 2.0, 3.0]))
@@ -146,4 +153,7 @@ def test_docstrings_carry_the_schemas():
         "add.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor",
     ):
         assert schema in doc
-    assert "max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)" in gradgen.Tensor.max.__doc__
+    assert (
+        "max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)"
+        in gradgen.Tensor.max.__doc__
+    )

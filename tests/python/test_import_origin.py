@@ -27,8 +27,7 @@ def _origin(module_name):
 def test_module_comes_from_pinned_repository(module_name):
     origin = _origin(module_name)
     parts = os.path.abspath(origin).split(os.sep)
-    assert PINNED_REPO in parts, "%s was imported from %s, not @%s" % (
-        module_name, origin, PINNED_REPO)
+    assert PINNED_REPO in parts, "%s was imported from %s, not @%s" % (module_name, origin, PINNED_REPO)
     # The pinned copy sits in <runfiles>/gradgen_py_deps/site/<package>/.
     assert parts[parts.index(PINNED_REPO) + 1] == "site", origin
 
@@ -60,8 +59,7 @@ def _pinned_versions():
     return pins
 
 
-@pytest.mark.parametrize("module_name,dist", [
-    ("yaml", "pyyaml"), ("mako", "mako"), ("pytest", "pytest")])
+@pytest.mark.parametrize("module_name,dist", [("yaml", "pyyaml"), ("mako", "mako"), ("pytest", "pytest")])
 def test_module_is_the_pinned_version(module_name, dist):
     # Debian 12's python3-yaml is 6.0: a version check catches the host copy even where paths lie.
     module = importlib.import_module(module_name)

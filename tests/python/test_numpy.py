@@ -41,9 +41,10 @@ def test_negative_strides_are_copied():
     assert t.tolist() == [3.0, 2.0, 1.0, 0.0]
 
 
-@pytest.mark.parametrize("np_dtype,dtype", [
-    (np.float32, gradgen.float32), (np.float64, gradgen.float64),
-    (np.int64, gradgen.int64), (np.bool_, gradgen.bool)])
+@pytest.mark.parametrize(
+    "np_dtype,dtype",
+    [(np.float32, gradgen.float32), (np.float64, gradgen.float64), (np.int64, gradgen.int64), (np.bool_, gradgen.bool)],
+)
 def test_dtypes_round_trip(np_dtype, dtype):
     a = np.array([1, 0, 1], dtype=np_dtype)
     t = gradgen.from_numpy(a)

@@ -15,9 +15,9 @@ from typing import Callable, Dict, List, NamedTuple, Sequence
 
 import pytest
 import yaml
+from gradcheck_util import flat, gradcheck, gradgradcheck
 
 import gradgen
-from gradcheck_util import flat, gradcheck, gradgradcheck
 
 SPECS = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "specs")
 
@@ -201,31 +201,63 @@ SAMPLES: Dict[str, List[Sample]] = {
     ],
     "t": unary(gradgen.t) + [Sample("method", lambda x: x.t(), [leaf(2, 3)])],
     "cat": [
-        Sample("a list", lambda a, b, c: gradgen.cat([a, b, c]), [leaf(2, 3, seed=1), leaf(1, 3, seed=2), leaf(2, 3, seed=3)]),
+        Sample(
+            "a list",
+            lambda a, b, c: gradgen.cat([a, b, c]),
+            [leaf(2, 3, seed=1), leaf(1, 3, seed=2), leaf(2, 3, seed=3)],
+        ),
         Sample("a tuple, dim=1", lambda a, b: gradgen.cat((a, b), dim=1), [leaf(2, 3, seed=4), leaf(2, 1, seed=5)]),
     ],
-    "narrow": [Sample("method", lambda x: x.narrow(1, 1, 2), [leaf(2, 4)]), Sample("function", lambda x: gradgen.narrow(x, 0, 1, 1), [leaf(3, 2)])],
-    "lincomb": [
-        Sample("two tensors", lambda a, b, c: gradgen.lincomb([a, b], c), [leaf(3, seed=1), leaf(3, seed=2), leaf(2, seed=3)]),
-        Sample("three tensors", lambda a, b, c, d: gradgen.lincomb([a, b, c], d), [leaf(2, 2, seed=4), leaf(2, 2, seed=5), leaf(2, 2, seed=6), leaf(3, seed=7)]),
+    "narrow": [
+        Sample("method", lambda x: x.narrow(1, 1, 2), [leaf(2, 4)]),
+        Sample("function", lambda x: gradgen.narrow(x, 0, 1, 1), [leaf(3, 2)]),
     ],
-    "add.Tensor": binary(gradgen.add) + [Sample("alpha=2, method", lambda a, b: a.add(b, alpha=2), [leaf(3, seed=8), leaf(3, seed=9)])],
-    "add_.Tensor": [Sample("method on a clone", lambda a, b: a.clone().add_(b, alpha=0.5), [leaf(2, 3, seed=1), leaf(3, seed=2)])],
-    "add.Scalar": [Sample("a Python float", lambda a: gradgen.add(a, 2.5), [leaf(3)]), Sample("an int, alpha", lambda a: a.add(3, 2), [leaf(2, 2)])],
-    "sub.Tensor": binary(gradgen.sub) + [Sample("alpha", lambda a, b: gradgen.sub(a, b, alpha=3), [leaf(2, seed=4), leaf(2, seed=5)])],
-    "sub_.Tensor": [Sample("method on a clone", lambda a, b: a.clone().sub_(b), [leaf(2, 3, seed=1), leaf(2, 3, seed=2)])],
+    "lincomb": [
+        Sample(
+            "two tensors",
+            lambda a, b, c: gradgen.lincomb([a, b], c),
+            [leaf(3, seed=1), leaf(3, seed=2), leaf(2, seed=3)],
+        ),
+        Sample(
+            "three tensors",
+            lambda a, b, c, d: gradgen.lincomb([a, b, c], d),
+            [leaf(2, 2, seed=4), leaf(2, 2, seed=5), leaf(2, 2, seed=6), leaf(3, seed=7)],
+        ),
+    ],
+    "add.Tensor": binary(gradgen.add)
+    + [Sample("alpha=2, method", lambda a, b: a.add(b, alpha=2), [leaf(3, seed=8), leaf(3, seed=9)])],
+    "add_.Tensor": [
+        Sample("method on a clone", lambda a, b: a.clone().add_(b, alpha=0.5), [leaf(2, 3, seed=1), leaf(3, seed=2)])
+    ],
+    "add.Scalar": [
+        Sample("a Python float", lambda a: gradgen.add(a, 2.5), [leaf(3)]),
+        Sample("an int, alpha", lambda a: a.add(3, 2), [leaf(2, 2)]),
+    ],
+    "sub.Tensor": binary(gradgen.sub)
+    + [Sample("alpha", lambda a, b: gradgen.sub(a, b, alpha=3), [leaf(2, seed=4), leaf(2, seed=5)])],
+    "sub_.Tensor": [
+        Sample("method on a clone", lambda a, b: a.clone().sub_(b), [leaf(2, 3, seed=1), leaf(2, 3, seed=2)])
+    ],
     "mul.Tensor": binary(gradgen.mul) + [Sample("method", lambda a, b: a.mul(b), [leaf(4, seed=7), leaf(4, seed=8)])],
     "mul_.Tensor": [Sample("method on a clone", lambda a, b: a.clone().mul_(b), [leaf(2, 3, seed=1), leaf(3, seed=2)])],
     "mul.Scalar": [Sample("function", lambda a: gradgen.mul(a, -1.5), [leaf(3)])],
     "mul_.Scalar": [Sample("method on a clone", lambda a: a.clone().mul_(2.0), [leaf(3)])],
     "div.Tensor": binary(gradgen.div, b=positive),
-    "div_.Tensor": [Sample("method on a clone", lambda a, b: a.clone().div_(b), [leaf(3, seed=1), positive(3, seed=2)])],
+    "div_.Tensor": [
+        Sample("method on a clone", lambda a, b: a.clone().div_(b), [leaf(3, seed=1), positive(3, seed=2)])
+    ],
     "div.Scalar": [Sample("function", lambda a: gradgen.div(a, 4.0), [leaf(2, 2)])],
-    "pow.Tensor_Scalar": [Sample("float exponent", lambda a: gradgen.pow(a, 2.5), [positive(3)]), Sample("method, int", lambda a: a.pow(3), [leaf(2, 2)])],
+    "pow.Tensor_Scalar": [
+        Sample("float exponent", lambda a: gradgen.pow(a, 2.5), [positive(3)]),
+        Sample("method, int", lambda a: a.pow(3), [leaf(2, 2)]),
+    ],
     "pow.Tensor_Tensor": [Sample("function", gradgen.pow, [positive(3, seed=1), leaf(3, seed=2)])],
     "neg": unary(gradgen.neg),
     "exp": unary(gradgen.exp),
-    "exp_": [Sample("function on a clone", lambda a: gradgen.exp_(a.clone()), [leaf(3)]), Sample("method on a clone", lambda a: a.clone().exp_(), [leaf(2)])],
+    "exp_": [
+        Sample("function on a clone", lambda a: gradgen.exp_(a.clone()), [leaf(3)]),
+        Sample("method on a clone", lambda a: a.clone().exp_(), [leaf(2)]),
+    ],
     "log": unary(gradgen.log, positive),
     "tanh": unary(gradgen.tanh),
     "sigmoid": unary(gradgen.sigmoid),
@@ -241,10 +273,17 @@ SAMPLES: Dict[str, List[Sample]] = {
         Sample("min and max", lambda a: gradgen.clamp(a, -0.5, 0.5), [leaf(6)], second=False),
         Sample("max only, keyword", lambda a: a.clamp(max=0.2), [leaf(4, seed=3)], second=False),
     ],
-    "clone": [Sample("function", gradgen.clone, [leaf(2, 3)]), Sample("method, memory_format", lambda a: a.clone(memory_format=gradgen.contiguous_format), [leaf(3)])],
+    "clone": [
+        Sample("function", gradgen.clone, [leaf(2, 3)]),
+        Sample("method, memory_format", lambda a: a.clone(memory_format=gradgen.contiguous_format), [leaf(3)]),
+    ],
     "tanh_backward": [Sample("function", gradgen.tanh_backward, [leaf(3, seed=1), leaf(3, seed=2)])],
     "sigmoid_backward": [Sample("function", gradgen.sigmoid_backward, [leaf(3, seed=1), leaf(3, seed=2)])],
-    "threshold_backward": [Sample("function", lambda g, x: gradgen.threshold_backward(g, x, 0.0), [leaf(4, seed=1), away_from_zero(4, seed=2)])],
+    "threshold_backward": [
+        Sample(
+            "function", lambda g, x: gradgen.threshold_backward(g, x, 0.0), [leaf(4, seed=1), away_from_zero(4, seed=2)]
+        )
+    ],
     "sum": [Sample("all", gradgen.sum, [leaf(2, 3)]), Sample("method", lambda x: x.sum(), [leaf(4)])],
     "sum.dim_IntList": [
         Sample("an int dim", lambda x: gradgen.sum(x, 1), [leaf(2, 3)]),
@@ -252,20 +291,29 @@ SAMPLES: Dict[str, List[Sample]] = {
         Sample("dim=None", lambda x: gradgen.sum(x, None), [leaf(2, 2, seed=3)]),
     ],
     "mean": [Sample("all", gradgen.mean, [leaf(2, 3)])],
-    "mean.dim": [Sample("negative dim", lambda x: x.mean(-1), [leaf(2, 3)]), Sample("keepdim keyword", lambda x: gradgen.mean(x, [0], keepdim=True), [leaf(3, 2)])],
+    "mean.dim": [
+        Sample("negative dim", lambda x: x.mean(-1), [leaf(2, 3)]),
+        Sample("keepdim keyword", lambda x: gradgen.mean(x, [0], keepdim=True), [leaf(3, 2)]),
+    ],
     "max.dim": [
         Sample("values", lambda x: gradgen.max(x, 1).values, [leaf(2, 3)]),
         Sample("method, unpacked", lambda x: x.max(dim=0, keepdim=True)[0], [leaf(3, 2, seed=2)]),
     ],
     "logsumexp": [Sample("int dim", lambda x: gradgen.logsumexp(x, 1), [leaf(2, 3)])],
     "bmm": [Sample("function", gradgen.bmm, [leaf(2, 2, 3, seed=1), leaf(2, 3, 2, seed=2)])],
-    "matmul": [Sample("2d @ 1d", gradgen.matmul, [leaf(2, 3, seed=1), leaf(3, seed=2)]), Sample("method", lambda a, b: a.matmul(b), [leaf(2, 2, seed=3), leaf(2, 2, seed=4)])],
+    "matmul": [
+        Sample("2d @ 1d", gradgen.matmul, [leaf(2, 3, seed=1), leaf(3, seed=2)]),
+        Sample("method", lambda a, b: a.matmul(b), [leaf(2, 2, seed=3), leaf(2, 2, seed=4)]),
+    ],
     "linear": [
         Sample("with bias", gradgen.linear, [leaf(4, 3, seed=1), leaf(2, 3, seed=2), leaf(2, seed=3)]),
         Sample("bias=None", lambda x, w: gradgen.linear(x, w, None), [leaf(2, 3, seed=4), leaf(3, 3, seed=5)]),
     ],
     "view": [Sample("method", lambda x: x.view([3, 2]), [leaf(2, 3)])],
-    "reshape": [Sample("function", lambda x: gradgen.reshape(x, [6]), [leaf(2, 3)]), Sample("method, -1", lambda x: x.t().reshape([-1]), [leaf(2, 3, seed=2)])],
+    "reshape": [
+        Sample("function", lambda x: gradgen.reshape(x, [6]), [leaf(2, 3)]),
+        Sample("method, -1", lambda x: x.t().reshape([-1]), [leaf(2, 3, seed=2)]),
+    ],
     "expand": [Sample("method", lambda x: x.expand([3, 2]), [leaf(1, 2)])],
     "squeeze": [Sample("function", gradgen.squeeze, [leaf(2, 1, 3)])],
     "squeeze.dim": [Sample("method", lambda x: x.squeeze(1), [leaf(2, 1)])],
@@ -280,29 +328,74 @@ SAMPLES: Dict[str, List[Sample]] = {
     "chunk": [Sample("function", lambda x: gradgen.chunk(x, 2, dim=1), [leaf(2, 4)])],
     "index_select": [Sample("function", lambda x: gradgen.index_select(x, 0, _index([2, 0, 2])), [leaf(3, 2)])],
     "gather": [Sample("method", lambda x: x.gather(1, longs([[0, 0], [1, 0]])), [leaf(2, 2)])],
-    "index_add": [Sample("alpha keyword", lambda x, s: gradgen.index_add(x, 0, _index([1, 1]), s, alpha=2), [leaf(3, 2, seed=1), leaf(2, 2, seed=2)])],
-    "scatter_add": [Sample("method", lambda x, s: x.scatter_add(0, longs([[0, 1], [0, 0]]), s), [leaf(2, 2, seed=1), leaf(2, 2, seed=2)])],
-    "where.self": [
-        Sample("function", lambda a, b: gradgen.where(bools([True, False, True]), a, b), [leaf(3, seed=1), leaf(3, seed=2)]),
-        Sample("method (self is the second argument)", lambda a, b: a.where(bools([False, True]), b), [leaf(2, seed=3), leaf(2, seed=4)]),
+    "index_add": [
+        Sample(
+            "alpha keyword",
+            lambda x, s: gradgen.index_add(x, 0, _index([1, 1]), s, alpha=2),
+            [leaf(3, 2, seed=1), leaf(2, 2, seed=2)],
+        )
     ],
-    "masked_fill.Scalar": [Sample("method", lambda x: x.masked_fill(bools([[True, False], [False, False]]), 2.0), [leaf(2, 2)])],
+    "scatter_add": [
+        Sample(
+            "method",
+            lambda x, s: x.scatter_add(0, longs([[0, 1], [0, 0]]), s),
+            [leaf(2, 2, seed=1), leaf(2, 2, seed=2)],
+        )
+    ],
+    "where.self": [
+        Sample(
+            "function", lambda a, b: gradgen.where(bools([True, False, True]), a, b), [leaf(3, seed=1), leaf(3, seed=2)]
+        ),
+        Sample(
+            "method (self is the second argument)",
+            lambda a, b: a.where(bools([False, True]), b),
+            [leaf(2, seed=3), leaf(2, seed=4)],
+        ),
+    ],
+    "masked_fill.Scalar": [
+        Sample("method", lambda x: x.masked_fill(bools([[True, False], [False, False]]), 2.0), [leaf(2, 2)])
+    ],
     "softmax.int": [Sample("function", lambda x: gradgen.softmax(x, 1), [leaf(2, 3)])],
     "log_softmax.int": [Sample("method", lambda x: x.log_softmax(-1), [leaf(2, 3)])],
-    "mse_loss": [Sample("mean", gradgen.mse_loss, [leaf(2, 3, seed=1), leaf(2, 3, seed=2)]), Sample("reduction=0", lambda a, b: gradgen.mse_loss(a, b, 0), [leaf(3, seed=3), value(3, seed=4)])],
+    "mse_loss": [
+        Sample("mean", gradgen.mse_loss, [leaf(2, 3, seed=1), leaf(2, 3, seed=2)]),
+        Sample("reduction=0", lambda a, b: gradgen.mse_loss(a, b, 0), [leaf(3, seed=3), value(3, seed=4)]),
+    ],
     "nll_loss": [
         Sample("log-probabilities", lambda x: gradgen.nll_loss(x.log_softmax(1), longs([0, 2])), [leaf(2, 3)]),
-        Sample("weight, ignore_index keyword", lambda x, w: gradgen.nll_loss(x, longs([1, 2, 1]), w, ignore_index=2), [leaf(3, 3, seed=2), positive(3, seed=3)]),
+        Sample(
+            "weight, ignore_index keyword",
+            lambda x, w: gradgen.nll_loss(x, longs([1, 2, 1]), w, ignore_index=2),
+            [leaf(3, 3, seed=2), positive(3, seed=3)],
+        ),
     ],
-    "cross_entropy_loss": [Sample("label smoothing", lambda x: gradgen.cross_entropy_loss(x, longs([1, 0]), label_smoothing=0.1), [leaf(2, 3)])],
+    "cross_entropy_loss": [
+        Sample(
+            "label smoothing", lambda x: gradgen.cross_entropy_loss(x, longs([1, 0]), label_smoothing=0.1), [leaf(2, 3)]
+        )
+    ],
     "embedding": [Sample("function", lambda w: gradgen.embedding(w, longs([[0, 2], [2, 1]])), [leaf(3, 2)])],
-    "native_dropout": [Sample("p=0.5 with a generator", lambda x: gradgen.native_dropout(x, 0.5, True, gradgen.Generator(7))[0], [leaf(8)])],
-    "dropout": [Sample("train", lambda x: gradgen.dropout(x, 0.25, True, generator=gradgen.Generator(3)), [leaf(6)]), Sample("eval", lambda x: gradgen.dropout(x, 0.5, False), [leaf(3)])],
+    "native_dropout": [
+        Sample(
+            "p=0.5 with a generator", lambda x: gradgen.native_dropout(x, 0.5, True, gradgen.Generator(7))[0], [leaf(8)]
+        )
+    ],
+    "dropout": [
+        Sample("train", lambda x: gradgen.dropout(x, 0.25, True, generator=gradgen.Generator(3)), [leaf(6)]),
+        Sample("eval", lambda x: gradgen.dropout(x, 0.5, False), [leaf(3)]),
+    ],
     "lstm_cell": [
         Sample(
             "h and c",
             lambda x, h, c, wi, wh, bi: gradgen.lstm_cell(x, [h, c], wi, wh, bi)[1],
-            [leaf(2, 3, seed=1), leaf(2, 2, seed=2), leaf(2, 2, seed=3), leaf(8, 3, seed=4), leaf(8, 2, seed=5), leaf(8, seed=6)],
+            [
+                leaf(2, 3, seed=1),
+                leaf(2, 2, seed=2),
+                leaf(2, 2, seed=3),
+                leaf(8, 3, seed=4),
+                leaf(8, 2, seed=5),
+                leaf(8, seed=6),
+            ],
         )
     ],
 }

@@ -50,13 +50,14 @@ def test_item_tolist():
 
 def test_repr_is_torch_like():
     assert repr(gradgen.tensor([1.0, 2.0])) == "tensor([1.0000, 2.0000])"
-    assert (repr(gradgen.tensor([1.0], dtype=gradgen.float32, requires_grad=True))
-            == "tensor([1.0000], dtype=gradgen.float32, requires_grad=True)")
+    assert (
+        repr(gradgen.tensor([1.0], dtype=gradgen.float32, requires_grad=True))
+        == "tensor([1.0000], dtype=gradgen.float32, requires_grad=True)"
+    )
     x = gradgen.tensor([1.0], requires_grad=True)
     assert repr(x * 2) == "tensor([2.0000], grad_fn=<MulBackward1>)"
     assert repr(gradgen.tensor([True, False])) == "tensor([ True, False], dtype=gradgen.bool)"
-    assert repr(gradgen.tensor([[1, 2], [3, 4]])) == (
-        "tensor([[1, 2],\n        [3, 4]], dtype=gradgen.int64)")
+    assert repr(gradgen.tensor([[1, 2], [3, 4]])) == ("tensor([[1, 2],\n        [3, 4]], dtype=gradgen.int64)")
 
 
 def test_arithmetic_operators():
@@ -66,9 +67,9 @@ def test_arithmetic_operators():
     assert (a - b).tolist() == [-1.0, 0.0, 2.0]
     assert (a * b).tolist() == [2.0, 4.0, 8.0]
     assert (a / b).tolist() == [0.5, 1.0, 2.0]
-    assert (a ** 2).tolist() == [1.0, 4.0, 16.0]
-    assert (a ** b).tolist() == [1.0, 4.0, 16.0]
-    assert (2 ** a).tolist() == [2.0, 4.0, 16.0]
+    assert (a**2).tolist() == [1.0, 4.0, 16.0]
+    assert (a**b).tolist() == [1.0, 4.0, 16.0]
+    assert (2**a).tolist() == [2.0, 4.0, 16.0]
     assert (1 + a).tolist() == [2.0, 3.0, 5.0]
     assert (1 - a).tolist() == [0.0, -1.0, -3.0]
     assert (a - 1).tolist() == [0.0, 1.0, 3.0]
@@ -170,8 +171,10 @@ def test_factories():
     assert gradgen.randn(3).tolist() == a.tolist()
     g = gradgen.Generator(3)
     assert g.initial_seed() == 3 and g.manual_seed(4) is g and g.initial_seed() == 4
-    assert gradgen.randn(2, generator=gradgen.Generator(9)).tolist() == \
+    assert (
         gradgen.randn(2, generator=gradgen.Generator(9)).tolist()
+        == gradgen.randn(2, generator=gradgen.Generator(9)).tolist()
+    )
 
 
 def test_detach_shares_data():

@@ -36,7 +36,11 @@ def _functional_variant(f: NativeFunction, name: str) -> FunctionSchema:
     pos = [_arg_text(a, True) for a in func.arguments.positional]
     kw = [_arg_text(a, True) for a in func.arguments.kwarg_only]
     args = ", ".join(pos + (["*"] + kw if kw else []))
-    rets = [str(r.type) + (f" {r.name}" if r.name else "") for r in func.returns if not (r.annotation and r.annotation.is_write)]
+    rets = [
+        str(r.type) + (f" {r.name}" if r.name else "")
+        for r in func.returns
+        if not (r.annotation and r.annotation.is_write)
+    ]
     rets += [f"{str(a.type)} {a.name}_out" for a in mutated]
     ret_text = rets[0] if len(rets) == 1 else "(" + ", ".join(rets) + ")"
     return FunctionSchema.parse(f"{name}({args}) -> {ret_text}")
@@ -49,7 +53,7 @@ def _out_variant(f: NativeFunction, name: str) -> FunctionSchema:
     tensors = [r for r in func.returns if str(r.type) == "Tensor"]
     letters = "abcdefghijklmnopqrstuvwxyz"
     if len(func.returns) == 1:
-        outs = [f"Tensor(a!) out"]
+        outs = ["Tensor(a!) out"]
         ret_text = "Tensor(a!)"
     else:
         outs = [f"Tensor({letters[i]}!) out{i}" for i in range(len(tensors))]
@@ -84,7 +88,9 @@ def add_autogen_variants(functions: Sequence[NativeFunction]) -> List[NativeFunc
             # PyTorch gives derived variants a CompositeExplicitAutograd kernel.
             out.append(
                 dataclasses.replace(
-                    f, func=schema, autogen=(),
+                    f,
+                    func=schema,
+                    autogen=(),
                     dispatch=(("CompositeExplicitAutograd", name.replace(".", "_")),),
                     has_dispatch_section=True,
                 )

@@ -108,7 +108,11 @@ def argument_type(a: Argument) -> str:
         elem = t.elem
         if isinstance(elem, BaseType) and _base_name(elem) == "Tensor":
             return "const std::optional<Tensor>&"
-        if isinstance(elem, ListType) and isinstance(elem.elem, BaseType) and _base_name(elem.elem) in ("int", "SymInt"):
+        if (
+            isinstance(elem, ListType)
+            and isinstance(elem.elem, BaseType)
+            and _base_name(elem.elem) in ("int", "SymInt")
+        ):
             return "OptionalIntArrayRef"
         if isinstance(elem, BaseType):
             return f"std::optional<{_BASE_VALUE_TYPES.get(_base_name(elem), _base_name(elem))}>"

@@ -65,16 +65,24 @@ FLAGS = flags.FLAGS
 flags.DEFINE_string("native_functions", None, "Path of the op declarations (native_functions.yaml).")
 flags.DEFINE_string("derivatives", None, "Path of the derivative formulas (derivatives.yaml).")
 flags.DEFINE_string(
-    "native_functions_name", None, "Name of the declarations file in messages and generated comments (default: the path)."
+    "native_functions_name",
+    None,
+    "Name of the declarations file in messages and generated comments (default: the path).",
 )
-flags.DEFINE_string("derivatives_name", None, "Name of the formulas file in messages and generated comments (default: the path).")
+flags.DEFINE_string(
+    "derivatives_name", None, "Name of the formulas file in messages and generated comments (default: the path)."
+)
 flags.DEFINE_string("out_dir", None, "Directory the generated files are written to.")
 flags.DEFINE_string(
-    "include_prefix", DEFAULT_INCLUDE_PREFIX, "How generated files include each other: #include \"<prefix>/Functions.h\"."
+    "include_prefix", DEFAULT_INCLUDE_PREFIX, 'How generated files include each other: #include "<prefix>/Functions.h".'
 )
-flags.DEFINE_string("namespace", DEFAULT_NAMESPACE, "C++ namespace of the generated API (nodes go in <ns>::autograd::generated).")
+flags.DEFINE_string(
+    "namespace", DEFAULT_NAMESPACE, "C++ namespace of the generated API (nodes go in <ns>::autograd::generated)."
+)
 flags.DEFINE_multi_string(
-    "formula_header", list(DEFAULT_FORMULA_HEADERS), "Header(s) declaring the helpers formulas call; included by Functions.cpp."
+    "formula_header",
+    list(DEFAULT_FORMULA_HEADERS),
+    "Header(s) declaring the helpers formulas call; included by Functions.cpp.",
 )
 flags.DEFINE_multi_string(
     "formula_namespace",
@@ -297,11 +305,7 @@ def _c_string(text: str) -> str:
 def _python_files(functions: Sequence[NativeFunction], shards: int, common: dict) -> Dict[str, str]:
     """python_functions.h and one python_functions[_k].cpp per shard (gen_python_functions.py)."""
     groups, skipped = gen_python_functions.python_groups(functions, gen_variable_type.cpp_name)
-    out = {
-        "python_functions.h": _render(
-            "python_functions.h", shards=shards, shard_suffix=lambda k: f"_{k}", **common
-        )
-    }
+    out = {"python_functions.h": _render("python_functions.h", shards=shards, shard_suffix=lambda k: f"_{k}", **common)}
     for k, shard in enumerate(gen_python_functions.shards_of(groups, skipped, shards, shard_of)):
         named = {g.named_tuple[0]: g.named_tuple[1] for g in shard.groups if g.named_tuple}
         out[f"python_functions{shard_suffix(k, shards)}.cpp"] = _render(

@@ -24,8 +24,12 @@ from tools.codegen.errors import SpecError  # noqa: E402
 from tools.codegen.gen_autograd import generate, write_outputs  # noqa: E402
 
 FLAGS = flags.FLAGS
-flags.DEFINE_string("pytorch_dir", None, "Directory holding PyTorch's native_functions.yaml and derivatives.yaml "
-                    "(default: ../shared/pytorch beside the workspace).")
+flags.DEFINE_string(
+    "pytorch_dir",
+    None,
+    "Directory holding PyTorch's native_functions.yaml and derivatives.yaml "
+    "(default: ../shared/pytorch beside the workspace).",
+)
 # --out_dir (relative paths are taken from the workspace) and --shards are gen_autograd's flags.
 
 
@@ -44,9 +48,16 @@ def main(argv):
             print(f"gen_pytorch_autograd: {path} not found; pass --pytorch_dir", file=sys.stderr)
             return 2
     try:
-        files = generate(nf, d, native_functions_name="native_functions.yaml", derivatives_name="derivatives.yaml",
-                         missing_derivative="not_implemented", implicit_composite=True, shards=FLAGS.shards,
-                         include_prefix="pytorch_autograd")
+        files = generate(
+            nf,
+            d,
+            native_functions_name="native_functions.yaml",
+            derivatives_name="derivatives.yaml",
+            missing_derivative="not_implemented",
+            implicit_composite=True,
+            shards=FLAGS.shards,
+            include_prefix="pytorch_autograd",
+        )
     except SpecError as e:
         print(str(e), file=sys.stderr)
         return 1

@@ -169,7 +169,10 @@ def _save_input_expr(var: SavedAttribute, arg: Optional[Argument], inplace: bool
         if t == "OptionalIntArrayRef":
             return f"{var.source}.has_value() ? std::optional<std::vector<int64_t>>({var.source}->vec()) : std::nullopt"
         if t == "std::optional<std::string_view>":
-            return f"{var.source}.has_value() ? std::optional<std::string>(std::string({var.source}.value())) : std::nullopt"
+            return (
+                f"{var.source}.has_value() ? std::optional<std::string>(std::string({var.source}.value()))"
+                " : std::nullopt"
+            )
     return var.source
 
 

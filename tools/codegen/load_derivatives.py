@@ -37,7 +37,7 @@ from tools.codegen.autograd_info import (
     formula_output_names,
     is_composite_implicit,
 )
-from tools.codegen.errors import Location, SpecError, SchemaParseError
+from tools.codegen.errors import Location, SchemaParseError, SpecError
 from tools.codegen.load_native_functions import NativeFunction
 from tools.codegen.model import Argument, FunctionSchema, ListType, SchemaKind, Type, is_cpp_identifier
 from tools.codegen.yaml_loader import Node, Seq, load_yaml
@@ -380,7 +380,9 @@ def _read_output_differentiability(node: Node) -> Tuple[Optional[Tuple[bool, ...
     od = node["output_differentiability"]
     od_loc = node.value_loc("output_differentiability")
     if not isinstance(od, list) or not od:
-        raise SpecError("output_differentiability must be a list of booleans or a one-element list of a C++ condition", od_loc)
+        raise SpecError(
+            "output_differentiability must be a list of booleans or a one-element list of a C++ condition", od_loc
+        )
     if any(isinstance(x, str) for x in od):
         if len(od) != 1:
             raise SpecError(
@@ -431,7 +433,11 @@ def _read_formulas(formulas: Dict[Any, Any], node: Node, defn_name: str) -> Tupl
         for n in names:
             _check_identifier(n, "formula key", key_loc)
             if n in seen:
-                what = "marked non_differentiable and also given a formula" if is_nondiff or seen[n] else "given a formula twice"
+                what = (
+                    "marked non_differentiable and also given a formula"
+                    if is_nondiff or seen[n]
+                    else "given a formula twice"
+                )
                 raise SpecError(f"'{n}' is {what} in the entry for {defn_name}", key_loc)
             seen[n] = is_nondiff
         value_loc = node.value_loc(raw_names)
@@ -540,7 +546,9 @@ def _split_formulas(
         if not any(is_input):
             for n in fm.names:
                 if n not in output_names and not re.match(r"^result\d+$", n):
-                    raise SpecError(f"'{n}' is not an argument of {func}; arguments are: {arg_names or '(none)'}", fm.key_loc)
+                    raise SpecError(
+                        f"'{n}' is not an argument of {func}; arguments are: {arg_names or '(none)'}", fm.key_loc
+                    )
             forward.append(fm)
         elif not all(is_input):
             bad = fm.names[is_input.index(False)]

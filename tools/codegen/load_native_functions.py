@@ -321,9 +321,7 @@ def parse_native_function(entry: Node) -> NativeFunction:
     return NativeFunction(func=func, loc=entry.loc, **fields)
 
 
-def parse_native_functions(
-    path: Union[str, os.PathLike], display_name: Optional[str] = None
-) -> list[NativeFunction]:
+def parse_native_functions(path: Union[str, os.PathLike], display_name: Optional[str] = None) -> list[NativeFunction]:
     """Returns the declarations of a native_functions.yaml file, in file order.
 
     `display_name` is the file name used in error locations (workspace-relative); it defaults to

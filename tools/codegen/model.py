@@ -588,7 +588,8 @@ class FunctionSchema:
     def names_of_returns(self, fallback_name: str = "result") -> tuple[str, ...]:
         """Returns the name each returned value goes by in generated code (the wrapper's locals,
         what formulas call the outputs), as torchgen's `cpp.return_names`: `self` for an
-        in-place op, the out argument's name for an out= op, the return's own name (with `_return` added if an argument has that name), else
+        in-place op, the out argument's name for an out= op, the return's own name (with `_return`
+        added if an argument has that name), else
         `result` for a single return and `result0`, `result1`, ... for several."""
         names = []
         arg_names = {a.name for a in self.arguments.flat_all}
@@ -671,7 +672,7 @@ class _Parser:
 
     def expect_end(self, what: str) -> None:
         if self.pos != len(self.text):
-            raise self.fail(f"unexpected text after the {what}: '{self.text[self.pos:]}'")
+            raise self.fail(f"unexpected text after the {what}: '{self.text[self.pos :]}'")
 
     # schema := name '(' arguments ')' ' -> ' returns
     def schema(self) -> FunctionSchema:
@@ -742,14 +743,10 @@ class _Parser:
                     positional.append(arg)
                 elif arg.is_write:
                     if arg.default is not None:
-                        raise self.fail(
-                            f"out argument '{arg.name}' cannot have a default", name_offset + len(arg.name)
-                        )
+                        raise self.fail(f"out argument '{arg.name}' cannot have a default", name_offset + len(arg.name))
                     out.append(arg)
                 elif out:
-                    raise self.fail(
-                        f"keyword-only argument '{arg.name}' must come before the out arguments", start
-                    )
+                    raise self.fail(f"keyword-only argument '{arg.name}' must come before the out arguments", start)
                 else:
                     kwarg_only.append(arg)
             # separator or end

@@ -262,7 +262,9 @@ def overload(func: FunctionSchema, cpp_name: str, kind: str) -> PyOverload:
     Raises Unbindable when Python cannot call it."""
     args = func.arguments
     is_method = kind == "method"
-    if is_method and (args.self_arg is None or not cpp.is_tensor(args.self_arg.type) or isinstance(args.self_arg.type, OptionalType)):
+    if is_method and (
+        args.self_arg is None or not cpp.is_tensor(args.self_arg.type) or isinstance(args.self_arg.type, OptionalType)
+    ):
         raise Unbindable("a method needs a `Tensor self` argument")
     arg_names = {a.name for a in args.flat_all}
     params: list[PyParam] = []
@@ -292,7 +294,9 @@ def overload(func: FunctionSchema, cpp_name: str, kind: str) -> PyOverload:
         for i, a in enumerate(args.out):
             locals_by_arg[a.name] = f"*out[{i}]"
     call_args = tuple(_call_arg(a, locals_by_arg[a.name]) for a in args.flat_all)
-    return PyOverload(str(func), str(func.name), tuple(params), self_param, call_args, cpp_name, _returns(func, locals_by_arg))
+    return PyOverload(
+        str(func), str(func.name), tuple(params), self_param, call_args, cpp_name, _returns(func, locals_by_arg)
+    )
 
 
 def _specificity(o: PyOverload) -> tuple[int, int]:

@@ -248,9 +248,7 @@ def _load(stream: Any, display_name: str) -> tuple[Any, Location]:
         loader.dispose()
 
 
-def load_yaml_with_loc(
-    path: Union[str, os.PathLike], display_name: Optional[str] = None
-) -> tuple[Any, Location]:
+def load_yaml_with_loc(path: Union[str, os.PathLike], display_name: Optional[str] = None) -> tuple[Any, Location]:
     """Returns the data of a one-document YAML file and where its top-level value starts.
 
     `display_name` is the file name used in every Location (pass a workspace-relative path so no

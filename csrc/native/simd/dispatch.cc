@@ -27,7 +27,7 @@ Isa best_isa() {
 }
 
 const KernelTable& table() {
-  static const KernelTable& chosen = [] () -> const KernelTable& {
+  static const KernelTable& chosen = []() -> const KernelTable& {
     switch (best_isa()) {
 #if !defined(GRADGEN_VECTORIZED_BASELINE_ONLY)
       case Isa::kAvx512: return avx512_table();

@@ -29,18 +29,18 @@ const KernelTable& avx512_table();
 }  // namespace native
 }  // namespace gradgen
 
-#define GRADGEN_VEC_DEFINE_TABLE(ns)                                                   \
-  namespace gradgen {                                                                  \
-  namespace native {                                                                   \
-  namespace vec {                                                                      \
-  const KernelTable& ns##_table() {                                                    \
-    static const KernelTable table = {                                                 \
-        &ns::gemm<double>,        &ns::gemm<float>,         &ns::tanh_double,         \
-        &ns::tanh_float,          &ns::exp_impl<double>,    &ns::exp_impl<float>,     \
-        &ns::sigmoid_impl<double>, &ns::sigmoid_impl<float>,                           \
-    };                                                                                 \
-    return table;                                                                      \
-  }                                                                                    \
-  }                                                                                    \
-  }                                                                                    \
+#define GRADGEN_VEC_DEFINE_TABLE(ns)                                               \
+  namespace gradgen {                                                              \
+  namespace native {                                                               \
+  namespace vec {                                                                  \
+  const KernelTable& ns##_table() {                                                \
+    static const KernelTable table = {                                             \
+        &ns::gemm<double>,         &ns::gemm<float>,         &ns::tanh_double,     \
+        &ns::tanh_float,           &ns::exp_impl<double>,    &ns::exp_impl<float>, \
+        &ns::sigmoid_impl<double>, &ns::sigmoid_impl<float>,                       \
+    };                                                                             \
+    return table;                                                                  \
+  }                                                                                \
+  }                                                                                \
+  }                                                                                \
   }

@@ -62,7 +62,8 @@ Tensor polyval_x_backward(const Tensor& grad, const std::vector<Tensor>& coeffs,
   const Tensor xc = checked_double(x, x, "polyval_x_backward: x");
   std::vector<Tensor> cs;
   for (size_t i = 0; i < coeffs.size(); ++i) {
-    cs.push_back(checked_double(coeffs[i], x, "polyval_x_backward: coeffs[" + std::to_string(i) + "]"));
+    cs.push_back(
+        checked_double(coeffs[i], x, "polyval_x_backward: coeffs[" + std::to_string(i) + "]"));
   }
   const double* gp = g.data_ptr<double>();
   const double* xp = xc.data_ptr<double>();

@@ -24,8 +24,9 @@ gradgen::Tensor polyval(gradgen::TensorList coeffs, const gradgen::Tensor& x) {
     if (!coeffs[i].sizes().equals(x.sizes()) || coeffs[i].scalar_type() != x.scalar_type()) {
       throw std::invalid_argument("polyval: expected coeffs[" + std::to_string(i) +
                                   "] of x's shape " + gradgen::shape_str(x.sizes()) +
-                                  " and dtype Double, got " + gradgen::shape_str(coeffs[i].sizes()) +
-                                  " and " + gradgen::to_string(coeffs[i].scalar_type()));
+                                  " and dtype Double, got " +
+                                  gradgen::shape_str(coeffs[i].sizes()) + " and " +
+                                  gradgen::to_string(coeffs[i].scalar_type()));
     }
     cs.push_back(coeffs[i].contiguous());
   }

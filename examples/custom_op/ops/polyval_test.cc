@@ -32,7 +32,9 @@ std::vector<double> values(const Tensor& t) {
 }
 
 // polyval of the first n inputs (the coefficients) at the last one (x).
-Tensor polyval_of(const Inputs& in) { return polyval(TensorList(in.data(), in.size() - 1), in.back()); }
+Tensor polyval_of(const Inputs& in) {
+  return polyval(TensorList(in.data(), in.size() - 1), in.back());
+}
 
 TEST(PolyvalTest, ComputesThePolynomialElementWise) {
   Tensor x = gradgen::tensor({0, 1, 2, -1}, {2, 2});
@@ -51,7 +53,8 @@ TEST(PolyvalTest, RejectsBadInputsNamingTheProblem) {
     polyval(std::vector<Tensor>{}, x);
     ADD_FAILURE() << "expected std::invalid_argument";
   } catch (const std::invalid_argument& e) {
-    EXPECT_EQ(std::string(e.what()), "polyval: expected at least one coefficient, got an empty list");
+    EXPECT_EQ(std::string(e.what()),
+              "polyval: expected at least one coefficient, got an empty list");
   }
   try {
     polyval({gradgen::zeros({2}), gradgen::zeros({3})}, x);
@@ -81,7 +84,8 @@ TEST(PolyvalGradcheckTest, MatchesFiniteDifferencesWhenOnlySomeInputsRequireGrad
       << report;
   // Only the middle coefficient.
   EXPECT_TRUE(gradcheck(polyval_of,
-                        {gradgen::randn({3}, 1), leaf({3}, 2), gradgen::randn({3}, 3), gradgen::randn({3}, 4)},
+                        {gradgen::randn({3}, 1), leaf({3}, 2), gradgen::randn({3}, 3),
+                         gradgen::randn({3}, 4)},
                         1e-6, 1e-5, 1e-3, &report))
       << report;
 }
@@ -115,7 +119,8 @@ void check_slots(size_t n) {
   // Through the engine, each slot reaches its own leaf.
   y.backward(go);
   for (size_t i = 0; i < n; ++i) {
-    EXPECT_TRUE(gradgen::allclose(all[i].grad(), numerical_gradient(polyval_of, all, i, go), 1e-6, 1e-6))
+    EXPECT_TRUE(
+        gradgen::allclose(all[i].grad(), numerical_gradient(polyval_of, all, i, go), 1e-6, 1e-6))
         << "coeffs[" << i << "].grad()";
   }
   EXPECT_TRUE(gradgen::allclose(x.grad(), numerical_gradient(polyval_of, all, n, go), 1e-6, 1e-6))

@@ -1,9 +1,9 @@
 """polyval from Python: the module that `python_module = "polyval_ops_py"` builds."""
 
+import polyval_ops_py
 import pytest
 
 import gradgen
-import polyval_ops_py
 
 
 def t(data, requires_grad=True):
@@ -26,7 +26,14 @@ def test_values_and_gradients_against_finite_differences():
         return [a + b * v + c * v * v for a, b, c, v in zip(c0.tolist(), c1.tolist(), c2.tolist(), xs)]
 
     xs = x.tolist()
-    numeric = [(f([v + eps if j == i else v for j, v in enumerate(xs)])[i] - f([v - eps if j == i else v for j, v in enumerate(xs)])[i]) / (2 * eps) for i in range(2)]
+    numeric = [
+        (
+            f([v + eps if j == i else v for j, v in enumerate(xs)])[i]
+            - f([v - eps if j == i else v for j, v in enumerate(xs)])[i]
+        )
+        / (2 * eps)
+        for i in range(2)
+    ]
     assert x.grad.tolist() == pytest.approx(numeric, rel=1e-6)
 
 

@@ -4,8 +4,7 @@ from gradgen import _C
 from gradgen._C import AccumulateGrad, Node  # noqa: F401
 from gradgen.autograd.grad_mode import enable_grad, no_grad, set_grad_enabled  # noqa: F401
 
-__all__ = ["Node", "AccumulateGrad", "backward", "grad", "enable_grad", "no_grad",
-           "set_grad_enabled"]
+__all__ = ["Node", "AccumulateGrad", "backward", "grad", "enable_grad", "no_grad", "set_grad_enabled"]
 
 
 def _as_tuple(tensors, what):
@@ -14,8 +13,9 @@ def _as_tuple(tensors, what):
     try:
         return tuple(tensors)
     except TypeError:
-        raise TypeError("%s: expected a Tensor or a sequence of Tensors, got %s"
-                        % (what, type(tensors).__name__)) from None
+        raise TypeError(
+            "%s: expected a Tensor or a sequence of Tensors, got %s" % (what, type(tensors).__name__)
+        ) from None
 
 
 def _grads_for(outputs, grad_outputs, what):
@@ -23,8 +23,7 @@ def _grads_for(outputs, grad_outputs, what):
         return [None] * len(outputs)
     grads = list(_as_tuple(grad_outputs, what)) if grad_outputs is not None else []
     if len(grads) != len(outputs):
-        raise RuntimeError("%s: got %d gradients for %d tensors"
-                           % (what, len(grads), len(outputs)))
+        raise RuntimeError("%s: got %d gradients for %d tensors" % (what, len(grads), len(outputs)))
     return grads
 
 
@@ -35,12 +34,10 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False):
     1-element tensors only. retain_graph defaults to create_graph.
     """
     tensors = _as_tuple(tensors, "backward")
-    _C._backward(list(tensors), _grads_for(tensors, grad_tensors, "backward"), retain_graph,
-                 create_graph)
+    _C._backward(list(tensors), _grads_for(tensors, grad_tensors, "backward"), retain_graph, create_graph)
 
 
-def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
-         allow_unused=False):
+def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, allow_unused=False):
     """Returns the gradients of `outputs` with respect to `inputs`, a tuple with one per input.
 
     Nothing is accumulated into .grad. An input no output depends on is an error unless
@@ -49,5 +46,6 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     """
     outputs = _as_tuple(outputs, "grad")
     inputs = _as_tuple(inputs, "grad")
-    return _C._grad(list(outputs), list(inputs), _grads_for(outputs, grad_outputs, "grad"),
-                    retain_graph, create_graph, allow_unused)
+    return _C._grad(
+        list(outputs), list(inputs), _grads_for(outputs, grad_outputs, "grad"), retain_graph, create_graph, allow_unused
+    )

@@ -26,8 +26,7 @@ class _GradMode:
 
     def __call__(self, fn):
         if not callable(fn):
-            raise TypeError("%s() used as a decorator expects a function, got %r"
-                            % (type(self).__name__, fn))
+            raise TypeError("%s() used as a decorator expects a function, got %r" % (type(self).__name__, fn))
 
         @functools.wraps(fn)
         def wrapper(*args, **kwargs):
