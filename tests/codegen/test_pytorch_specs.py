@@ -4,12 +4,16 @@ PyTorch's torchgen, run on these two files, generates 712 Backward nodes: 613 fr
 entries (some of which have several dispatch keys or no differentiable input), 37 `_copy` twins
 of view ops, and 62 `_foreach_*` nodes derived from the op each foreach op applies per element
 (torchgen's gen_foreach_derivativeinfo; with the 10 foreach entries of the file, 72 `Foreach*`
-nodes). The spot checks below are PyTorch's own generated members, read off its Functions.h.
+nodes). testdata/torchgen_nodes.json holds them as torchgen generated them (made by
+torchgen_reference.py); test_nodes_are_torchgens_node_by_node compares every one. The spot checks
+below are PyTorch's own generated members, read off its Functions.h.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
 import re
 
 import pytest
@@ -43,7 +47,44 @@ def nodes(pytorch_output):
     return {n["name"]: n for n in json.loads(pytorch_output["manifest.json"])["nodes"]}
 
 
+REFERENCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "testdata", "torchgen_nodes.json")
+REGENERATE = "python3 tests/codegen/torchgen_reference.py --torchgen_root DIR --torch_version VERSION"
+
+
+def _sha256(path) -> str:
+    with open(path, "rb") as fh:
+        return hashlib.sha256(fh.read()).hexdigest()
+
+
+def test_nodes_are_torchgens_node_by_node(nodes):
+    """testdata/torchgen_nodes.json is what torchgen itself generated from these very files
+    (tests/codegen/torchgen_reference.py, run with PyTorch 2.14.1's torchgen): the same node
+    names, each apply()'s input ranges, and each node's saved members."""
+    from conftest import pytorch_specs_dir
+
+    with open(REFERENCE, encoding="utf-8") as fh:
+        reference = json.load(fh)
+    specs = pytorch_specs_dir()
+    for name in ("native_functions", "derivatives"):
+        assert _sha256(specs / f"{name}.yaml") == reference[f"{name}_sha256"], (
+            f"{specs / name}.yaml is not the file the reference was made from; regenerate it: {REGENERATE}"
+        )
+    theirs = reference["nodes"]
+    assert reference["count"] == len(theirs)
+    assert sorted(set(theirs) - set(nodes)) == [], "nodes torchgen makes and gradgen does not"
+    assert sorted(set(nodes) - set(theirs)) == [], "nodes gradgen makes and torchgen does not"
+    saved = {n: (sorted(nodes[n]["saved"]), theirs[n]["saved"]) for n in theirs if sorted(nodes[n]["saved"]) != theirs[n]["saved"]}
+    assert saved == {}, "saved members differ: {name: (gradgen, torchgen)}"
+    ranges = {
+        n: ([[i["name"], i["range"]] for i in nodes[n]["inputs"]], theirs[n]["inputs"])
+        for n in theirs
+        if [[i["name"], i["range"]] for i in nodes[n]["inputs"]] != theirs[n]["inputs"]
+    }
+    assert ranges == {}, "apply() input ranges differ: {name: (gradgen, torchgen)}"
+
+
 def test_every_entry_becomes_pytorchs_nodes(nodes):
+    # The breakdown of the reference's nodes (see the module docstring).
     assert len(nodes) == 712
     assert sum(1 for n in nodes if n.endswith("_copy")) == 37
     assert sum(1 for n in nodes if n.startswith("Foreach")) == 72
