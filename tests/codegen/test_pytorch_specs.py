@@ -73,7 +73,11 @@ def test_nodes_are_torchgens_node_by_node(nodes):
     assert reference["count"] == len(theirs)
     assert sorted(set(theirs) - set(nodes)) == [], "nodes torchgen makes and gradgen does not"
     assert sorted(set(nodes) - set(theirs)) == [], "nodes gradgen makes and torchgen does not"
-    saved = {n: (sorted(nodes[n]["saved"]), theirs[n]["saved"]) for n in theirs if sorted(nodes[n]["saved"]) != theirs[n]["saved"]}
+    saved = {
+        n: (sorted(nodes[n]["saved"]), theirs[n]["saved"])
+        for n in theirs
+        if sorted(nodes[n]["saved"]) != theirs[n]["saved"]
+    }
     assert saved == {}, "saved members differ: {name: (gradgen, torchgen)}"
     ranges = {
         n: ([[i["name"], i["range"]] for i in nodes[n]["inputs"]], theirs[n]["inputs"])

@@ -61,7 +61,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--torchgen_root", help="directory holding torchgen/ (default: torchgen importable as is)")
     parser.add_argument("--pytorch_specs", default=os.path.join(HERE, "..", "..", "..", "shared", "pytorch"))
-    parser.add_argument("--torch_version", help="the torch release torchgen comes from (read off torch-*.dist-info if absent)")
+    parser.add_argument(
+        "--torch_version", help="the torch release torchgen comes from (read off torch-*.dist-info if absent)"
+    )
     args = parser.parse_args()
     if args.torchgen_root:
         sys.path.insert(0, args.torchgen_root)
@@ -93,7 +95,9 @@ def main() -> int:
         functions = parse_native_yaml(nf, tags).native_functions
         infos, _ = load_derivatives(deriv, nf, tags)
         selector = SelectiveBuilder.get_nop_selector()
-        selected = sorted(filter(selector.is_native_function_selected_for_training, functions), key=lambda f: cpp.name(f.func))
+        selected = sorted(
+            filter(selector.is_native_function_selected_for_training, functions), key=lambda f: cpp.name(f.func)
+        )
         match_differentiability_info(selected, infos)  # adds the derived _foreach_ infos
         gen_autograd_functions_lib(out, infos, os.path.join(pkg, "autograd", "templates"))
         with open(os.path.join(out, "Functions.h")) as fh:
