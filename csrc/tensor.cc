@@ -12,7 +12,6 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "csrc/autograd/function.h"  // Node::name(), for messages naming a tensor's grad_fn
 #include "csrc/core_kernels.h"
 #include "csrc/util/op_context.h"
 
@@ -334,7 +333,7 @@ const Tensor& Tensor::set_requires_grad(bool requires_grad) const {
     throw std::runtime_error(
         "set_requires_grad: only leaf tensors can change requires_grad; this tensor was "
         "produced by " +
-        self.grad_fn->name() + " (use detach() to get a leaf)");
+        autograd::node_name(*self.grad_fn) + " (use detach() to get a leaf)");
   }
   if (requires_grad && !is_floating_point(self.dtype)) {
     throw std::invalid_argument(
@@ -429,7 +428,7 @@ std::string Tensor::to_string() const {
   }
   if (t.dtype != ScalarType::Double) out += std::string(", dtype=") + gradgen::to_string(t.dtype);
   if (t.grad_fn) {
-    out += ", grad_fn=<" + t.grad_fn->name() + ">";
+    out += ", grad_fn=<" + autograd::node_name(*t.grad_fn) + ">";
   } else if (t.requires_grad) {
     out += ", requires_grad=true";
   }

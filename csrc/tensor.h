@@ -49,6 +49,9 @@ namespace gradgen {
 namespace autograd {
 struct Node;
 struct TensorHooks;
+/// The node's name ("MulBackward0"), for messages of the tensor layer, which knows nodes only by
+/// this declaration (defined with Node, in csrc/autograd/function.cc).
+std::string node_name(const Node& node);
 }  // namespace autograd
 
 class Tensor;

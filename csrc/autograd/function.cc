@@ -35,6 +35,8 @@ Node::~Node() {
   }
 }
 
+std::string node_name(const Node& node) { return node.name(); }
+
 std::string Node::name() const {
   const char* mangled = typeid(*this).name();
   int status = 0;

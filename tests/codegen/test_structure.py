@@ -70,3 +70,11 @@ def test_formula_defaults_agree_between_rule_generate_and_flags():
     assert tuple(flags["formula_namespace"].default) == gen_autograd.DEFAULT_FORMULA_NAMESPACES
     assert _starlark_list("_GRADGEN_FORMULA_HEADERS") == list(gen_autograd.DEFAULT_FORMULA_HEADERS)
     assert _starlark_list("_GRADGEN_FORMULA_NAMESPACES") == list(gen_autograd.DEFAULT_FORMULA_NAMESPACES)
+
+
+@pytest.mark.parametrize("name", ["csrc/tensor.h", "csrc/tensor.cc"])
+def test_the_tensor_layer_includes_nothing_of_autograd(name):
+    """The runtime's layers (docs/architecture.md): the tensor sits below the autograd core and
+    knows nodes only by declaration (autograd::Node, autograd::node_name)."""
+    includes = re.findall(r'^#include "([^"]+)"', (TREE / name).read_text(), re.M)
+    assert [i for i in includes if i.startswith("csrc/autograd/")] == []
