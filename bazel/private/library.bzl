@@ -3,7 +3,7 @@
 load("@rules_cc//cc:defs.bzl", "cc_library")
 load("@rules_python//python:defs.bzl", "py_library")
 load(":codegen.bzl", "autograd_codegen")
-load(":python.bzl", "gradgen_py_extension")
+load(":python.bzl", "BINDINGS_COPTS", "gradgen_py_extension")
 
 def autograd_library(
         name,
@@ -127,6 +127,7 @@ def _python_module(name, module, namespace, visibility, testonly, tags):
         name = name + "_python_bindings",
         srcs = [":" + name + "_generated_python_sources"],
         hdrs = [":" + name + "_generated_python_headers"],
+        copts = BINDINGS_COPTS,
         linkstatic = True,
         deps = [":" + name, Label("//csrc/python:bind")],
         visibility = ["//visibility:private"],

@@ -328,8 +328,10 @@ struct type_caster<gradgen::python::IntList> {
 
 // A Tensor[] argument takes a sequence of tensors, but never a Tensor itself (a Tensor is a
 // sequence of its rows): `gradgen.cat(x)` is a TypeError, as in PyTorch, not a cat of x's rows.
+// Hidden, as nanobind's own namespace is (NB_NAMESPACE), like the list_caster it derives from.
 template <typename Entry>
-struct tensor_list_caster : list_caster<std::vector<Entry>, Entry> {
+struct __attribute__((visibility("hidden"))) tensor_list_caster
+    : list_caster<std::vector<Entry>, Entry> {
   bool from_python(handle src, uint32_t flags, cleanup_list* cleanup) noexcept {
     if (gradgen::python::is_tensor(src.ptr())) return false;
     return list_caster<std::vector<Entry>, Entry>::from_python(src, flags, cleanup);
