@@ -116,6 +116,9 @@ class PyOverload:
     self_param: Optional[str]
     # The C++ API call's arguments, in schema order, as expressions of the lambda's parameters.
     call_args: tuple[str, ...]
+    # Where the call tries it among its name's overloads (see group()): (how many positional
+    # arguments are Scalars, whether it is an out= variant).
+    order: tuple[int, int]
     # The C++ API function, unqualified: `add`, `add_`, `add_out`.
     cpp_name: str
     # What the lambda returns.
@@ -294,21 +297,17 @@ def overload(func: FunctionSchema, cpp_name: str, kind: str) -> PyOverload:
         for i, a in enumerate(args.out):
             locals_by_arg[a.name] = f"*out[{i}]"
     call_args = tuple(_call_arg(a, locals_by_arg[a.name]) for a in args.flat_all)
-    return PyOverload(
-        str(func), str(func.name), tuple(params), self_param, call_args, cpp_name, _returns(func, locals_by_arg)
-    )
-
-
-def _specificity(o: PyOverload) -> tuple[int, int]:
-    """Sort key of overloads: those taking Tensors where others take Scalars first (PyTorch
-    tries `add(Tensor, Tensor)` before `add(Tensor, Scalar)`), out= variants last."""
-    scalars = sum(1 for p in o.params if "Scalar" in p.cpp_type and not p.kwarg_only)
-    return (scalars, 1 if any(p.name == "out" for p in o.params) else 0)
+    scalars = sum(1 for a in args.positional if a.type.is_base_ty_like(BaseTy.Scalar))
+    order = (scalars, 1 if func.is_out_fn() else 0)
+    returns = _returns(func, locals_by_arg)
+    return PyOverload(str(func), str(func.name), tuple(params), self_param, call_args, order, cpp_name, returns)
 
 
 def group(name: str, kind: str, overloads: list[PyOverload]) -> PyGroup:
     """The overloads of one Python name, in the order they are tried, with their named tuple."""
-    ordered = tuple(sorted(overloads, key=_specificity))  # stable: file order among equals
+    # Those taking Tensors where others take Scalars first (PyTorch tries `add(Tensor, Tensor)`
+    # before `add(Tensor, Scalar)`), out= variants last; file order among equals (a stable sort).
+    ordered = tuple(sorted(overloads, key=lambda o: o.order))
     fields = {o.returns.fields for o in ordered if o.returns.kind in ("named_tuple", "outs") and o.returns.fields}
     named_tuple = None
     if fields:
