@@ -195,3 +195,20 @@ def test_unbindable(schema, why):
 def test_methods_need_a_tensor_self():
     with pytest.raises(python.Unbindable, match="needs a `Tensor self`"):
         python.overload(FunctionSchema.parse("foo(Tensor input) -> Tensor"), "foo", "method")
+
+
+def test_overload_order_counts_scalar_arguments_not_scalar_types():
+    def o(schema):
+        return python.overload(FunctionSchema.parse(schema), "f", "function")
+
+    g = python.group(
+        "f",
+        "function",
+        [
+            o("f.Scalar(Tensor self, Scalar other) -> Tensor"),
+            o("f.dtype(Tensor self, ScalarType dtype) -> Tensor"),
+            o("f.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)"),
+            o("f.Tensor(Tensor self, Tensor other) -> Tensor"),
+        ],
+    )
+    assert [x.op_name for x in g.overloads] == ["f.dtype", "f.Tensor", "f.out", "f.Scalar"]
