@@ -1,6 +1,6 @@
 """`gradgen_py_extension`: a Python extension module (nanobind) over gradgen's runtime."""
 
-load("@rules_cc//cc:cc_binary.bzl", "cc_binary")
+load("@rules_cc//cc:defs.bzl", "cc_binary")
 
 _BIND = Label("//csrc/python:bind")
 
