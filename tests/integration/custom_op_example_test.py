@@ -1,7 +1,9 @@
 """examples/custom_op, a workspace of its own, builds and passes its tests against this checkout.
 
-The example is copied to a temporary directory, its `local_repository(name = "gradgen",
-path = "../..")` pointed at this work tree, and `bazel test //...` run in it by a nested Bazel.
+The example is copied to a temporary directory, the files README.md shows (each block after a
+`<!-- file: examples/custom_op/... -->` line) are written over the copy, so what is built is
+README's text, its `local_repository(name = "gradgen", path = "../..")` is pointed at this work
+tree, and `bazel test //...` run in it by a nested Bazel.
 This is what a user does: load @gradgen//bazel:defs.bzl, write a spec, a kernel and formula
 helpers, and test the gradients.
 """
@@ -12,6 +14,14 @@ import unittest
 
 import nested_bazel as nb
 
+_README_FILE = re.compile(r"^<!-- file: examples/custom_op/(\S+) -->\n```\w*\n(.*?)^```$", re.M | re.S)
+
+
+def readme_files(checkout):
+    """{path inside examples/custom_op: text} of the blocks README.md marks with a file name."""
+    with open(os.path.join(checkout, "README.md"), encoding="utf-8") as fh:
+        return {path: text for path, text in _README_FILE.findall(fh.read())}
+
 
 class CustomOpExampleTest(unittest.TestCase):
     @classmethod
@@ -21,6 +31,10 @@ class CustomOpExampleTest(unittest.TestCase):
             os.path.join(cls.checkout, "examples", "custom_op"),
             os.path.join(nb.test_tmpdir(), "somewhere", "custom_op"),
         )
+        cls.readme_files = readme_files(cls.checkout)
+        for path, text in cls.readme_files.items():
+            with open(os.path.join(cls.workspace, path), "w", encoding="utf-8") as fh:
+                fh.write(text)
         workspace_file = os.path.join(cls.workspace, "WORKSPACE")
         with open(workspace_file, encoding="utf-8") as fh:
             text = fh.read()
@@ -39,6 +53,18 @@ class CustomOpExampleTest(unittest.TestCase):
             cls.testlogs = os.path.join(os.path.dirname(cls.bazel_bin), "testlogs")
         finally:
             cls.bazel.shutdown()
+
+    def test_readme_shows_the_example_files(self):
+        # What README shows is what was built, and is the example in the repository.
+        self.assertEqual(
+            sorted(self.readme_files),
+            [".bazelrc", "WORKSPACE", "ops/BUILD.bazel", "ops/derivatives.yaml", "ops/native_functions.yaml"],
+        )
+        for path, text in self.readme_files.items():
+            with open(os.path.join(self.checkout, "examples", "custom_op", path), encoding="utf-8") as fh:
+                self.assertEqual(
+                    fh.read(), text, f"README.md's block for examples/custom_op/{path} differs from the file"
+                )
 
     def test_bazel_test_passes(self):
         if self.error:
