@@ -157,3 +157,98 @@ def test_many_shards_are_quick(specs, tmp_path):
     assert (code, err) == (0, "")
     # Most shards are empty; each still has its files, as the Bazel rule declares them.
     assert len(list((tmp_path / "out").iterdir())) == 5 + 4 * 256
+
+
+# ---------------------------------------------------------------------------------------------
+# Formula text: one C++ expression, or an error at its column
+# ---------------------------------------------------------------------------------------------
+
+MM_ENTRY = "- name: mm(Tensor self, Tensor mat2) -> Tensor\n"
+
+
+@pytest.mark.parametrize(
+    "formula, message",
+    [
+        ("mm(grad, mat2", "d.yaml:2:11: '(' is never closed; expected ')'"),
+        ("mm(grad, mat2))", "d.yaml:2:23: ')' closes nothing"),
+        ("mm(grad, mat2]", "d.yaml:2:22: ']' does not match the '(' it closes; expected ')'"),
+        ("mm(grad, mat2) }", "d.yaml:2:24: '}' closes nothing"),
+        ("mm(grad, {mat2)", "d.yaml:2:23: ')' does not match the '{' it closes; expected '}'"),
+        ("mm(grad, mat2) \\", "d.yaml:2:24: a backslash outside a string literal"),
+        ("'mm(grad, \"mat2)'", 'd.yaml:2:19: unterminated string literal (" without a closing " on its line)'),
+        ('"mm(grad, \'mat2)"', "d.yaml:2:19: unterminated character literal (' without a closing ' on its line)"),
+        (
+            "mm(grad, mat2); return {}",
+            "d.yaml:2:23: ';' ends the generated statement; a formula is one C++ expression (a ';' may only "
+            "end a statement in a lambda's braces)",
+        ),
+        ("mm(grad, mat2) // note", "d.yaml:2:24: '//' comments out the rest of the generated line; use /* ... */"),
+        ("mm(grad, mat2) /* note", "d.yaml:2:24: '/*' starts a comment that is never closed with '*/'"),
+        ("mm(grad, mat2)#x", "d.yaml:2:23: '#' outside a string literal (a formula cannot hold preprocessor text)"),
+        ("mm(grad, @mat2)", "d.yaml:2:18: '@' is not C++"),
+        ("''", "d.yaml:2:10: a formula must be a C++ expression, not empty"),
+        ("mm(grad, result1)", "d.yaml:2:9: formula reads 'result1', but the outputs of mm are called 'result'"),
+    ],
+)
+def test_formula_must_be_one_expression(specs, formula, message):
+    assert _error(specs, derivs=f"{MM_ENTRY}  self: {formula}\n") == message
+
+
+def test_formula_may_hold_lambdas_block_comments_and_literals(specs):
+    formula = "mm(grad, f(mat2, [](int i){return -i;}, /*mode=*/\"a;b//c\", ')'))"
+    nf, d = specs(derivs=f"{MM_ENTRY}  self: |-\n    {formula}\n")
+    cpp = generate(nf, d)["Functions.cpp"]
+    assert f"  // self: {formula}\n" in cpp
+    assert f"any_grad_defined ? ({formula}) : Tensor();" in cpp
+
+
+def test_output_differentiability_condition_is_checked(specs):
+    derivs = f"{MM_ENTRY}  self: grad\n  output_differentiability: ['self.dim() > (0']\n"
+    assert _error(specs, derivs=derivs) == "d.yaml:3:44: '(' is never closed; expected ')'"
+
+
+def test_multi_line_formula_is_one_line_in_code_and_comment(specs):
+    nf, d = specs(derivs=f"{MM_ENTRY}  self: |-\n    mm(grad,\n       mat2)\n  mat2: mm(self, grad)\n")
+    cpp = generate(nf, d)["Functions.cpp"]
+    assert "  // self: mm(grad, mat2)\n" in cpp
+    assert "mm(grad,\n" not in cpp
+
+
+@pytest.mark.parametrize(
+    "decls, derivs, message",
+    [
+        (
+            "- func: f(Tensor self, Tensor grad_fn) -> Tensor\n",
+            "- name: f(Tensor self, Tensor grad_fn) -> Tensor\n  self: grad\n",
+            "nf.yaml:1:3: the declaration of f has an argument named 'grad_fn', a name the generated wrapper uses "
+            "for its own variable",
+        ),
+        (
+            "- func: f(Tensor self) -> Tensor grad_fn\n",
+            "- name: f(Tensor self) -> Tensor grad_fn\n  self: grad\n",
+            "nf.yaml:1:3: the declaration of f has a return named 'grad_fn', a name the generated wrapper uses "
+            "for its own variable",
+        ),
+        (
+            "- func: f(Tensor self, Tensor grad) -> Tensor\n",
+            "- name: f(Tensor self, Tensor grad) -> Tensor\n  self: grad\n",
+            "d.yaml:2:9: the formula saves 'grad', a name the generated backward code uses for its own variables; "
+            "rename the argument or return in the declaration",
+        ),
+        (
+            "- func: f(Tensor self, Tensor[] grads) -> Tensor\n",
+            "- name: f(Tensor self, Tensor[] grads) -> Tensor\n  self: g(grads)\n",
+            "d.yaml:2:9: the formula saves 'grads', a name the generated backward code uses for its own variables; "
+            "rename the argument or return in the declaration",
+        ),
+    ],
+)
+def test_names_the_generated_code_uses_are_reserved(specs, decls, derivs, message):
+    assert _error(specs, decls, derivs) == message
+
+
+def test_string_defaults_with_escapes_are_cpp_literals(specs):
+    decls = '- func: f(Tensor self, str a="\\"\'\\\\", str b=\'it"s\') -> Tensor\n'
+    nf, d = specs(decls, decls.replace("func:", "name:") + "  self: grad\n")
+    api = generate(nf, d)["VariableType.h"]
+    assert 'std::string_view a = "\\"\'\\\\", std::string_view b = "it\\"s")' in api
