@@ -188,6 +188,14 @@ MM_ENTRY = "- name: mm(Tensor self, Tensor mat2) -> Tensor\n"
         ("mm(grad, @mat2)", "d.yaml:2:18: '@' is not C++"),
         ("''", "d.yaml:2:10: a formula must be a C++ expression, not empty"),
         ("mm(grad, result1)", "d.yaml:2:9: formula reads 'result1', but the outputs of mm are called 'result'"),
+        ("mm(grad, mat2~)", "d.yaml:2:22: expected an operator or ',' between 'mat2' and '~'"),
+        ("mm(grad, )", "d.yaml:2:18: expected an operand before ')' (after ',')"),
+        ("mm(grad mat2)", "d.yaml:2:17: expected an operator or ',' between 'grad' and 'mat2'"),
+        ("mm(grad, mat2) *", "d.yaml:2:25: the formula ends where an operand is expected (after '*')"),
+        ("mm(grad, mat2).", "d.yaml:2:23: expected a name after '.'"),
+        ("mm(grad, x ? mat2)", "d.yaml:2:20: '?' without its ':'"),
+        ("x ? mm(grad, mat2 :y)", "d.yaml:2:27: ':' without a '?' before it"),
+        ("mm(grad, mat2 :y)", "d.yaml:2:23: ':' without a '?' before it"),
     ],
 )
 def test_formula_must_be_one_expression(specs, formula, message):
@@ -195,7 +203,10 @@ def test_formula_must_be_one_expression(specs, formula, message):
 
 
 def test_formula_may_hold_lambdas_block_comments_and_literals(specs):
-    formula = "mm(grad, f(mat2, [](int i){return -i;}, /*mode=*/\"a;b//c\", ')'))"
+    formula = (
+        "mm(grad, f(mat2, [](int i){return -i;}, /*mode=*/\"a;b//c\", ')', -1e-5, static_cast<int64_t>(2), "
+        "std::vector<int64_t>{}, at::zeros({}, w.v()), x ? y : z, a->b, !c, {1, 2}, g()))"
+    )
     nf, d = specs(derivs=f"{MM_ENTRY}  self: |-\n    {formula}\n")
     cpp = generate(nf, d)["Functions.cpp"]
     assert f"  // self: {formula}\n" in cpp

@@ -35,6 +35,26 @@ _FORBIDDEN = {
 
 _WHITESPACE_WITH_NEWLINE = re.compile(r"[ \t]*\n\s*")
 
+# Tokens for the operand/operator check, in order of preference (longest operators first).
+_TOKEN = re.compile(
+    r"""(?P<space>\s+)
+    | (?P<comment>/\*.*?\*/)
+    | (?P<literal>"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*')
+    | (?P<number>(?:\d|\.\d)(?:[eEpP][+-]|[\w.])*)
+    | (?P<name>[A-Za-z_]\w*)
+    | (?P<scope>::)
+    | (?P<member>->\*?|\.\*?)
+    | (?P<incdec>\+\+|--)
+    | (?P<op><<=|>>=|<=>|&&|\|\||<<|>>|[-+*/%^&|<>=!]=|[-+*/%^&|<>=?:,~!])
+    | (?P<open>[(\[{])
+    | (?P<close>[)\]}])
+    """,
+    re.VERBOSE,
+)
+# Operators that may stand before an operand (prefix), and those that may not follow an operand.
+_PREFIX = frozenset(["-", "+", "!", "~", "*", "&", "++", "--"])
+_NOT_BINARY = frozenset(["!", "~"])
+
 
 def _literal_end(text: str, start: int) -> Optional[int]:
     """The index after the string or character literal opening at `start`, or None if unterminated."""
@@ -97,7 +117,90 @@ def expression_problem(text: str) -> Optional[Tuple[int, str]]:
     if stack:
         opened, at = stack[-1]
         return at, f"'{opened}' is never closed; expected '{_OPENING[opened]}'"
+    return _operator_problem(text)
+
+
+def _operator_problem(text: str) -> Optional[Tuple[int, str]]:
+    """Operands and operators alternate: `f(a, b) * -c`, not `f(a, ) *` or `a b`.
+
+    Runs on text whose brackets and literals are known to be well formed. A lambda (`[` where an
+    operand is expected) is skipped up to the end of its body: its parameters and statements are
+    not an expression.
+    """
+    tokens = [(m.lastgroup, m.group(), m.start()) for m in _TOKEN.finditer(text)]
+    tokens = [t for t in tokens if t[0] not in ("space", "comment")]
+    expect_operand = True  # at the start, after an operator, a '(' or a ','
+    prev = ""
+    # Per open bracket (and the top level), the `?` still waiting for their `:`, and where.
+    ternaries: list[list[int]] = [[]]
+    i = 0
+    while i < len(tokens):
+        kind, tok, at = tokens[i]
+        if kind == "open" and not (expect_operand and tok == "["):
+            ternaries.append([])
+        elif kind == "close" or tok == ",":
+            if ternaries[-1]:
+                return ternaries[-1][-1], "'?' without its ':'"
+            if kind == "close" and len(ternaries) > 1:
+                ternaries.pop()
+        elif tok == "?":
+            ternaries[-1].append(at)
+        elif tok == ":":
+            if not ternaries[-1]:
+                return at, "':' without a '?' before it"
+            ternaries[-1].pop()
+        if expect_operand:
+            if kind == "open" and tok == "[":
+                i = _skip_lambda(tokens, i)
+                expect_operand = False
+                prev = "lambda"
+                continue
+            if kind in ("name", "number", "literal"):
+                expect_operand = False
+            elif kind == "scope" or (kind in ("op", "incdec") and tok in _PREFIX) or kind == "open":
+                pass
+            elif kind == "close" and prev in ("(", "{", "["):
+                expect_operand = False  # `f()`, `{}`
+            else:
+                return at, f"expected an operand before '{tok}'" + (f" (after '{prev}')" if prev else "")
+        else:
+            if kind in ("name", "number", "literal") or (kind == "op" and tok in _NOT_BINARY):
+                return at, f"expected an operator or ',' between '{prev}' and '{tok}'"
+            if kind in ("member", "scope"):
+                nxt = tokens[i + 1] if i + 1 < len(tokens) else None
+                if nxt is None or nxt[0] != "name" and nxt[1] != "~":
+                    return at, f"expected a name after '{tok}'"
+                i += 1
+                kind, tok, at = tokens[i]
+            elif kind in ("op", "open"):
+                expect_operand = True
+            # `close` and postfix `++`/`--` keep an operand before them.
+        prev = tok
+        i += 1
+    if ternaries[-1]:
+        return ternaries[-1][-1], "'?' without its ':'"
+    if expect_operand:
+        return len(text.rstrip()), "the formula ends where an operand is expected" + (
+            f" (after '{prev}')" if prev else ""
+        )
     return None
+
+
+def _skip_lambda(tokens: list, i: int) -> int:
+    """The index after the lambda whose `[` is tokens[i]: its captures, parameters and `{...}` body."""
+    depth = 0
+    seen_body = False
+    while i < len(tokens):
+        kind, tok, _ = tokens[i]
+        if kind == "open":
+            depth += 1
+            seen_body = seen_body or (tok == "{" and depth == 1)
+        elif kind == "close":
+            depth -= 1
+            if depth == 0 and tok == "}" and seen_body:
+                return i + 1
+        i += 1
+    return i
 
 
 def one_line(text: str) -> str:
