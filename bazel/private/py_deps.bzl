@@ -25,6 +25,7 @@ one on PATH, say) still picks the wheels that interpreter can import.
 # them for CPython 3.11 on Linux. Kept by hand because evaluating environment markers would need
 # pip's internals; `--no-deps` means a missing entry here shows up as an ImportError in a test.
 _DEPS = {
+    "hypothesis": ["sortedcontainers"],
     "mako": ["markupsafe"],
     "pytest": ["iniconfig", "packaging", "pluggy", "pygments"],
 }

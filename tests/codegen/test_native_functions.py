@@ -123,7 +123,80 @@ def test_load_yaml_file_and_display_name(tmp_path):
         ("- func: x\n  dispatch: {[a]: b}\n", "nf.yaml:2:14: mapping keys must be scalars", None),
         (
             "- !!python/object:os.system x\n",
-            "nf.yaml:1:3: could not determine a constructor for the tag 'tag:yaml.org,2002:python/object:os.system'",
+            "nf.yaml:1:3: the YAML tag !!python/object:os.system is not allowed in a spec file; values are "
+            "strings, numbers, booleans, null, sequences and mappings",
+            None,
+        ),
+        # Tags a spec cannot hold, on names, schemas and values; a plain date is a timestamp too.
+        (
+            "- func: !!timestamp 2020-01-01\n",
+            "nf.yaml:1:9: the YAML tag !!timestamp is not allowed in a spec file; values are strings, numbers, "
+            "booleans, null, sequences and mappings",
+            None,
+        ),
+        (
+            "- func: x\n  tags: 2020-01-01\n",
+            "nf.yaml:2:9: the YAML tag !!timestamp is not allowed in a spec file; values are strings, numbers, "
+            "booleans, null, sequences and mappings",
+            None,
+        ),
+        (
+            "- func: x\n  tags: !!binary aGVsbG8=\n",
+            "nf.yaml:2:9: the YAML tag !!binary is not allowed in a spec file; values are strings, numbers, "
+            "booleans, null, sequences and mappings",
+            None,
+        ),
+        (
+            "- func: x\n  tags: !!set {a, b}\n",
+            "nf.yaml:2:9: the YAML tag !!set is not allowed in a spec file; values are strings, numbers, "
+            "booleans, null, sequences and mappings",
+            None,
+        ),
+        # Tags that do not fit the text or the node they are on.
+        (
+            "- func: !!float mm(Tensor self) -> Tensor\n",
+            "nf.yaml:1:9: 'mm(Tensor self) -> Tensor' is not a valid !!float",
+            None,
+        ),
+        ("- func: !!int x\n", "nf.yaml:1:9: 'x' is not a valid !!int", None),
+        ("- func: x\n  structured: !!bool maybe\n", "nf.yaml:2:15: 'maybe' is not a valid !!bool", None),
+        (
+            "- func: !!int " + "1" * 50 + "x\n",
+            "nf.yaml:1:9: '" + "1" * 40 + "...' is not a valid !!int",
+            None,
+        ),
+        ("- !!seq {func: x}\n", "nf.yaml:1:3: the YAML tag !!seq needs a sequence, but this is a mapping", None),
+        ("- !!map [x]\n", "nf.yaml:1:3: the YAML tag !!map needs a mapping, but this is a sequence", None),
+        ("- func: !!str [x]\n", "nf.yaml:1:9: the YAML tag !!str needs a scalar, but this is a sequence", None),
+        ("!!map [x]\n", "nf.yaml:1:1: the YAML tag !!map needs a mapping, but this is a sequence", None),
+        # Every key is a name: null, booleans and numbers as keys are mistakes.
+        ("- ~: x\n", "nf.yaml:1:3: a key must be a name, but '~' reads as !!null; quote it to make it a string", None),
+        (
+            "- func: x\n  true: 1\n",
+            "nf.yaml:2:3: a key must be a name, but 'true' reads as !!bool; quote it to make it a string",
+            None,
+        ),
+        (
+            "- func: x\n  dispatch: {.nan: y}\n",
+            "nf.yaml:2:14: a key must be a name, but '.nan' reads as !!float; quote it to make it a string",
+            None,
+        ),
+        ("- {1: x}\n", "nf.yaml:1:4: a key must be a name, but '1' reads as !!int; quote it to make it a string", None),
+        # Aliases: neither recursive nor expanding a file beyond MAX_EXPANDED_VALUES.
+        ("- &a [x, *a]\n", "nf.yaml:1:3: an alias (*name) refers to a value that contains it", None),
+        ("- &a {func: x, tags: *a}\n", "nf.yaml:1:3: an alias (*name) refers to a value that contains it", None),
+        (
+            "- func: x\n  a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n"
+            + "".join(f"  a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 10)}]\n" for i in range(1, 9)),
+            "nf.yaml:8:7: through aliases (*name) this value expands to more than 4,000,000 values; a spec file "
+            "may not hold more",
+            None,
+        ),
+        (  # merge keys double a mapping per level: 2**30 pairs
+            "m0: &m0 {k: 1}\n"
+            + "".join(f"m{i}: &m{i} {{<<: [*m{i - 1}, *m{i - 1}], k{i}: 1}}\n" for i in range(1, 31)),
+            "nf.yaml:20:16: through aliases (*name) this value expands to more than 4,000,000 values; a spec file "
+            "may not hold more",
             None,
         ),
     ],
@@ -143,7 +216,28 @@ def test_merge_keys_may_be_overridden():
 def test_missing_file(tmp_path):
     with pytest.raises(SpecError) as info:
         load_yaml(tmp_path / "nope.yaml", "specs/nope.yaml")
-    assert str(info.value) == "specs/nope.yaml: cannot read file: No such file or directory"
+    assert str(info.value) == "specs/nope.yaml:1: cannot read file: No such file or directory"
+
+
+def test_aliases_may_repeat_values_within_the_bound():
+    text = "a: &a [x, y]\nb: [*a, *a]\nc: {<<: &m {k: 1}, j: 2}\nd: {<<: *m}\n"
+    assert load_yaml_string(text, "m.yaml") == {
+        "a": ["x", "y"],
+        "b": [["x", "y"], ["x", "y"]],
+        "c": {"k": 1, "j": 2},
+        "d": {"k": 1},
+    }
+
+
+def test_file_size_is_bounded(tmp_path, monkeypatch):
+    from tools.codegen import yaml_loader
+
+    path = tmp_path / "big.yaml"
+    path.write_text("- func: x\n" * 20)
+    monkeypatch.setattr(yaml_loader, "MAX_FILE_BYTES", 100)
+    with pytest.raises(SpecError) as info:
+        load_yaml(path, "specs/big.yaml")
+    assert str(info.value) == "specs/big.yaml:1: the file is larger than 0 MiB"
 
 
 # ---------------------------------------------------------------------------------------------

@@ -46,18 +46,22 @@ def _functional_variant(f: NativeFunction, name: str) -> FunctionSchema:
     return FunctionSchema.parse(f"{name}({args}) -> {ret_text}")
 
 
+def _alias_set(i: int) -> str:
+    """The alias set of out= argument i: a, b, ..., z as PyTorch writes them, then z26, z27, ..."""
+    return "abcdefghijklmnopqrstuvwxyz"[i] if i < 26 else f"z{i}"
+
+
 def _out_variant(f: NativeFunction, name: str) -> FunctionSchema:
     func = f.func
     pos = [str(a) for a in func.arguments.positional]
     kw = [str(a) for a in func.arguments.kwarg_only]
     tensors = [r for r in func.returns if str(r.type) == "Tensor"]
-    letters = "abcdefghijklmnopqrstuvwxyz"
     if len(func.returns) == 1:
         outs = ["Tensor(a!) out"]
         ret_text = "Tensor(a!)"
     else:
-        outs = [f"Tensor({letters[i]}!) out{i}" for i in range(len(tensors))]
-        ret_text = "(" + ", ".join(f"Tensor({letters[i]}!)" for i in range(len(tensors))) + ")"
+        outs = [f"Tensor({_alias_set(i)}!) out{i}" for i in range(len(tensors))]
+        ret_text = "(" + ", ".join(f"Tensor({_alias_set(i)}!)" for i in range(len(tensors))) + ")"
     args = ", ".join(pos + ["*"] + kw + outs)
     return FunctionSchema.parse(f"{name}({args}) -> {ret_text}")
 

@@ -164,6 +164,25 @@ def saved_member_type(t: Type, is_output: bool = False) -> str:
     return _value_type(t)
 
 
+# Escapes a schema string literal and a C++ one spell alike (`\"`, `\n`, ...); others are kept as text.
+_CPP_ESCAPES = frozenset("\"'\\?abfnrtv0")
+
+
+def _cpp_string(body: str) -> str:
+    """A C++ string literal for the text between a schema default's quotes (`a\"b`, `it's`)."""
+    out = []
+    i = 0
+    while i < len(body):
+        c = body[i]
+        if c == "\\" and i + 1 < len(body) and body[i + 1] in _CPP_ESCAPES:
+            out.append(body[i : i + 2])
+            i += 2
+            continue
+        out.append({"\\": "\\\\", '"': '\\"', "\n": "\\n"}.get(c, c))
+        i += 1
+    return '"' + "".join(out) + '"'
+
+
 def default_value(a: Argument) -> Optional[str]:
     """The C++ spelling of a schema default, for the declaration of the differentiable API."""
     d = a.default
@@ -179,7 +198,7 @@ def default_value(a: Argument) -> Optional[str]:
     if d.startswith("[") and d.endswith("]"):
         return "{" + d[1:-1] + "}"
     if d.startswith('"') or d.startswith("'"):
-        return '"' + d[1:-1].replace('"', '\\"') + '"'
+        return _cpp_string(d[1:-1])
     if isinstance(t, BaseType) and _base_name(t) == "float" and d.lstrip("-").isdigit():
         return d + ".0"
     if d == "contiguous_format":

@@ -16,8 +16,10 @@ temporary name and renamed into place).
 
 from __future__ import annotations
 
+import functools
 import json
 import os
+import string
 import sys
 import time
 import zlib
@@ -51,7 +53,7 @@ from tools.codegen.autograd_info import DifferentiabilityInfo, match_infos, wrap
 from tools.codegen.errors import SpecError  # noqa: E402
 from tools.codegen.load_derivatives import load_derivatives  # noqa: E402
 from tools.codegen.load_native_functions import NativeFunction, parse_native_functions  # noqa: E402
-from tools.codegen.model import FunctionSchema  # noqa: E402
+from tools.codegen.model import CPP_KEYWORDS, FunctionSchema, is_cpp_identifier  # noqa: E402
 
 # The defaults of generate() and of the flags below. The Bazel rule passes every one of them
 # explicitly (bazel/private/codegen.bzl's _GRADGEN_FORMULA_*; tests/codegen checks they agree).
@@ -102,7 +104,15 @@ flags.DEFINE_bool(
     "PyTorch's rule: a declaration with no `dispatch:` and no `structured_delegate:` is "
     "CompositeImplicitAutograd (its kernel composes differentiable ops), so it needs no formula.",
 )
-flags.DEFINE_integer("shards", 1, "Split Functions.cpp and VariableType.cpp into this many files each.", lower_bound=1)
+# The Bazel rule accepts the same range (bazel/private/codegen.bzl).
+MAX_SHARDS = 256
+flags.DEFINE_integer(
+    "shards",
+    1,
+    "Split Functions.cpp and VariableType.cpp into this many files each.",
+    lower_bound=1,
+    upper_bound=MAX_SHARDS,
+)
 flags.DEFINE_list(
     "expected_outputs",
     None,
@@ -155,9 +165,14 @@ def _shard_key(f: NativeFunction, info: Optional[DifferentiabilityInfo]) -> str:
     return f.func.name.name.base
 
 
+@functools.lru_cache(maxsize=None)
+def _template(name: str) -> Template:
+    # Compiled once per run: with many shards each template renders many times.
+    return Template(filename=os.path.join(_TEMPLATES, name), strict_undefined=True)
+
+
 def _render(name: str, **kwargs) -> str:
-    template = Template(filename=os.path.join(_TEMPLATES, name), strict_undefined=True)
-    return template.render(**kwargs)
+    return _template(name).render(**kwargs)
 
 
 def generate(
@@ -339,6 +354,49 @@ def write_outputs(out_dir: str, files: Dict[str, str]) -> None:
                 os.unlink(tmp)
 
 
+# What a path between the quotes of an #include may hold: no quotes, backslashes or spaces.
+_INCLUDE_PATH_CHARS = frozenset(string.ascii_letters + string.digits + "_.+-")
+
+
+def _is_include_path(path: str) -> bool:
+    """Returns whether `path` is a relative path of plain names: `csrc/generated`, not `/a`, `a//b`."""
+    return all(part and set(part) <= _INCLUDE_PATH_CHARS for part in path.split("/"))
+
+
+def _namespace_problem(name: str, *, allow_global: bool) -> Optional[str]:
+    """Why `name` cannot be a C++ namespace name (`a::b`; `::a::b` too when `allow_global`), or None."""
+    parts = name.split("::")
+    if allow_global and len(parts) > 1 and parts[0] == "":
+        parts = parts[1:]
+    for part in parts:
+        if not is_cpp_identifier(part):
+            what = "a C++ keyword" if part in CPP_KEYWORDS else "not a C++ identifier"
+            return f"'{part}' is {what}" if part else "it has an empty component"
+    return None
+
+
+def _flag_problems() -> List[str]:
+    """The usage mistakes in the flags' values, each one line."""
+    problems = []
+    for ns, allow_global, flag in [(FLAGS.namespace, False, "namespace")] + [
+        (ns, True, "formula_namespace") for ns in FLAGS.formula_namespace
+    ]:
+        why = _namespace_problem(ns, allow_global=allow_global)
+        if why:
+            problems.append(f"--{flag}={ns!r} is not a C++ namespace name such as 'a::b': {why}")
+    for path, flag in [(FLAGS.include_prefix, "include_prefix")] + [
+        (h, "formula_header") for h in FLAGS.formula_header
+    ]:
+        if not _is_include_path(path):
+            problems.append(
+                f"--{flag}={path!r} is not a relative include path such as 'csrc/generated' "
+                "(letters, digits, '_', '.', '+', '-' and '/')"
+            )
+    if os.path.exists(FLAGS.out_dir) and not os.path.isdir(FLAGS.out_dir):
+        problems.append(f"--out_dir={FLAGS.out_dir} exists and is not a directory")
+    return problems
+
+
 def main(argv: List[str]) -> int:
     if FLAGS.report_import_origins:
         import absl
@@ -355,6 +413,10 @@ def main(argv: List[str]) -> int:
         if not getattr(FLAGS, required):
             print(f"gen_autograd: --{required} is required", file=sys.stderr)
             return 2
+    problems = _flag_problems()
+    if problems:
+        print(f"gen_autograd: {problems[0]}", file=sys.stderr)
+        return 2
     try:
         files = generate(
             FLAGS.native_functions,
@@ -388,13 +450,26 @@ def main(argv: List[str]) -> int:
         )
         return 2
     timer = _Timer(FLAGS.timing)
-    write_outputs(FLAGS.out_dir, files)
+    try:
+        write_outputs(FLAGS.out_dir, files)
+    except OSError as e:
+        print(f"gen_autograd: cannot write {e.filename or FLAGS.out_dir}: {e.strerror}", file=sys.stderr)
+        return 1
     timer.lap("write")
     return 0
 
 
+def _parse_flags(argv: List[str]) -> List[str]:
+    """Parses the flags; a bad flag is one line on stderr and exit status 2 (absl prints two)."""
+    try:
+        return FLAGS(argv)
+    except flags.Error as e:
+        print(f"gen_autograd: {' '.join(str(e).split())}", file=sys.stderr)
+        sys.exit(2)
+
+
 def run() -> None:
-    app.run(lambda argv: sys.exit(main(argv)))
+    app.run(lambda argv: sys.exit(main(argv)), flags_parser=_parse_flags)
 
 
 if __name__ == "__main__":

@@ -38,6 +38,7 @@ from tools.codegen.autograd_info import (
     is_composite_implicit,
 )
 from tools.codegen.errors import Location, SchemaParseError, SpecError
+from tools.codegen.formula_check import expression_problem, one_line
 from tools.codegen.load_native_functions import NativeFunction
 from tools.codegen.model import Argument, FunctionSchema, ListType, SchemaKind, Type, is_cpp_identifier
 from tools.codegen.yaml_loader import Node, Seq, load_yaml
@@ -48,6 +49,10 @@ GRAD_INDEX_REGEX = r"(?:^|\W)grads\[(\d+)\]"
 _NOT_IMPLEMENTED = re.compile(r"^\s*not_implemented\(")
 _WRAP_OPT_IF = re.compile(r"wrap_opt_if\((\w+),")
 _GRAD_INPUT_MASK_INDEX = re.compile(r"grad_input_mask\[(\d+)\]")
+# `result`, `result1`: an output, as a name of its own (not a member: `x.result`, `x->result`).
+_RESULT_NAME = re.compile(r"(?<![\w.>:])result\d*(?!\w)")
+# Locals of a node's apply() (templates/Functions.cpp) that a saved input or output would shadow.
+_APPLY_LOCALS = ("grad", "grads", "gen", "grad_inputs", "any_grad_defined")
 # Dispatch keys a `dispatch:` section of derivatives.yaml may name (PyTorch's AUTOGRAD_KEYS).
 AUTOGRAD_KEYS = (
     "Default",
@@ -348,10 +353,15 @@ class _Entry:
     sections: Tuple[_Section, ...]
 
 
-def _formula_text(value: Any, loc: Location) -> str:
+def _formula_text(value: Any, loc: Callable[[int], Location]) -> str:
+    """The formula's text, on one line, after checking it is one C++ expression (formula_check)."""
     if isinstance(value, bool) or value is None or isinstance(value, (list, dict)):
-        raise SpecError("a formula must be a C++ expression written as a string", loc)
-    return str(value)
+        raise SpecError("a formula must be a C++ expression written as a string", loc(0))
+    text = str(value)
+    problem = expression_problem(text)
+    if problem is not None:
+        raise SpecError(problem[1], loc(problem[0]))
+    return one_line(text)
 
 
 def _read_entry(node: Any, loc: Location) -> _Entry:
@@ -390,7 +400,11 @@ def _read_output_differentiability(node: Node) -> Tuple[Optional[Tuple[bool, ...
                 "(write a one-element list)",
                 od_loc,
             )
-        return (True,), str(od[0]), od_loc
+        condition = str(od[0])
+        problem = expression_problem(condition)
+        if problem is not None:
+            raise SpecError(problem[1], od.item_loc(0, problem[0]) if isinstance(od, Seq) else od_loc)
+        return (True,), one_line(condition), od_loc
     if not all(isinstance(x, bool) for x in od):
         raise SpecError("output_differentiability must contain only true/false", od_loc)
     return tuple(od), None, od_loc
@@ -441,7 +455,8 @@ def _read_formulas(formulas: Dict[Any, Any], node: Node, defn_name: str) -> Tupl
                 raise SpecError(f"'{n}' is {what} in the entry for {defn_name}", key_loc)
             seen[n] = is_nondiff
         value_loc = node.value_loc(raw_names)
-        out.append(_Formula(str(raw_names), names, _formula_text(value, value_loc), key_loc, value_loc))
+        text = value if is_nondiff else _formula_text(value, functools.partial(node.value_loc, raw_names))
+        out.append(_Formula(str(raw_names), names, text, key_loc, value_loc))
     return tuple(out)
 
 
@@ -480,6 +495,16 @@ def _declaration_of(entry: _Entry, index: _Index, defn_name: str) -> NativeFunct
             raise SpecError(
                 f"the declaration of {defn_name} has an argument named '{bad}', a name formulas reserve",
                 schema_function.loc,
+            )
+    # The differentiable wrapper (templates/VariableType.cpp) keeps its node in a local `grad_fn`.
+    for f in index.same_signature(schema_function):
+        names = [a.name for a in f.func.arguments.flat_all] + [r.name for r in f.func.returns]
+        if "grad_fn" in names:
+            what = "an argument" if "grad_fn" in names[: len(f.func.arguments.flat_all)] else "a return"
+            raise SpecError(
+                f"the declaration of {f.func.name} has {what} named 'grad_fn', a name the generated wrapper "
+                "uses for its own variable",
+                f.loc,
             )
     return canonical
 
@@ -653,6 +678,14 @@ def _create_derivative(
     facts: bool = True,
 ) -> Derivative:
     original = formula
+    outputs = [n for n, _ in output_vars]
+    for m in _RESULT_NAME.finditer(formula):
+        if m.group() not in outputs and not any(a.name == m.group() for a in func.arguments.flat_all):
+            raise SpecError(
+                f"formula reads '{m.group()}', but the outputs of {func.name} are called "
+                f"{', '.join(repr(n) for n in outputs) or '(none: it returns nothing)'}",
+                loc,
+            )
     for i in used_gradient_indices(formula):
         if i >= len(func.returns):
             raise SpecError(
@@ -663,6 +696,13 @@ def _create_derivative(
     inputs = [(a.name, a.type) for a in func.arguments.flat_all]
     formula, saved_inputs = saved_variables(formula, inputs, var_names, False, loc, facts)
     formula, saved_outputs = saved_variables(formula, output_vars, var_names, True, loc, facts)
+    for v in saved_inputs + saved_outputs:
+        if v.name in _APPLY_LOCALS:
+            raise SpecError(
+                f"the formula saves '{v.name}', a name the generated backward code uses for its own "
+                "variables; rename the argument or return in the declaration",
+                loc,
+            )
     named = frozenset(n for n in available_named_gradients if n in formula and _uses(n, formula))
     if len(var_names) == 1 and _NOT_IMPLEMENTED.match(formula):
         arg = next(a for a in func.arguments.flat_all if a.name == var_names[0])

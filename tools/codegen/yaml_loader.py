@@ -35,6 +35,79 @@ except AttributeError:  # PyYAML built without libyaml
 _STR_TAG = "tag:yaml.org,2002:str"
 _MERGE_TAG = "tag:yaml.org,2002:merge"
 
+# The only values a spec holds. Any other tag (`!!binary`, `!!set`, `!!timestamp`, a plain date,
+# `!!python/...`) is an error, and so is a tag that does not fit its node (`!!seq {a: 1}`).
+_ALLOWED_TAGS: dict[str, type] = {
+    "tag:yaml.org,2002:str": yaml.ScalarNode,
+    "tag:yaml.org,2002:int": yaml.ScalarNode,
+    "tag:yaml.org,2002:float": yaml.ScalarNode,
+    "tag:yaml.org,2002:bool": yaml.ScalarNode,
+    "tag:yaml.org,2002:null": yaml.ScalarNode,
+    "tag:yaml.org,2002:seq": yaml.SequenceNode,
+    "tag:yaml.org,2002:map": yaml.MappingNode,
+}
+_KIND_NAMES = {yaml.ScalarNode: "a scalar", yaml.SequenceNode: "a sequence", yaml.MappingNode: "a mapping"}
+
+# Bounds on what one spec file may hold. PyTorch's native_functions.yaml is 0.6 MB and about 60k
+# values; aliases (`&a` / `*a`) may repeat a value, but not multiply a file into billions of
+# values (an "alias bomb", which would otherwise keep every later stage busy for minutes).
+MAX_FILE_BYTES = 64 * 1024 * 1024
+MAX_EXPANDED_VALUES = 4_000_000
+
+
+def _tag_name(tag: str) -> str:
+    """`tag:yaml.org,2002:float` -> `!!float`; other tags as written."""
+    prefix = "tag:yaml.org,2002:"
+    return "!!" + tag[len(prefix) :] if tag.startswith(prefix) else tag
+
+
+def _excerpt(text: str) -> str:
+    """`text` quoted for a one-line message, cut after 40 characters."""
+    return repr(text if len(text) <= 40 else text[:40] + "...")
+
+
+def _check_expansion(root: yaml.Node, display_name: str) -> None:
+    """Raises SpecError when aliases make `root` recursive or expand it beyond MAX_EXPANDED_VALUES.
+
+    Counts every value as often as aliases repeat it (a merge key `<<: *a` copies a's pairs), in
+    time linear in the file: each node's expanded size is computed once.
+    """
+    size: dict[int, int] = {}
+    on_path: set[int] = set()
+    stack: list[tuple[yaml.Node, bool]] = [(root, False)]
+    while stack:
+        node, done = stack.pop()
+        key = id(node)
+        if done:
+            on_path.discard(key)
+            total = 1
+            if isinstance(node, yaml.MappingNode):
+                total += sum(size[id(k)] + size[id(v)] for k, v in node.value)
+            elif isinstance(node, yaml.SequenceNode):
+                total += sum(size[id(item)] for item in node.value)
+            if total > MAX_EXPANDED_VALUES:
+                raise SpecError(
+                    f"through aliases (*name) this value expands to more than {MAX_EXPANDED_VALUES:,} values; "
+                    "a spec file may not hold more",
+                    _node_loc(display_name, node),
+                )
+            size[key] = total
+            continue
+        if key in size:
+            continue
+        if key in on_path:
+            raise SpecError("an alias (*name) refers to a value that contains it", _node_loc(display_name, node))
+        if isinstance(node, yaml.ScalarNode):
+            size[key] = 1
+            continue
+        on_path.add(key)
+        stack.append((node, True))
+        if isinstance(node, yaml.MappingNode):
+            children = [n for pair in node.value for n in pair]
+        else:
+            children = list(node.value)
+        stack.extend((child, False) for child in children if id(child) not in size)
+
 
 def _node_loc(file: str, node: yaml.Node, offset: int = 0) -> Location:
     """Returns where `node` starts, or where character `offset` of its string value is.
@@ -141,7 +214,30 @@ class _LocConstructor:
         # Strings are most of a spec; skip PyYAML's generic dispatch for them.
         if node.tag == _STR_TAG and isinstance(node, yaml.ScalarNode):
             return node.value
-        return self.construct_object(node)
+        self._check_tag(node)
+        if not isinstance(node, yaml.ScalarNode):
+            return self.construct_object(node)
+        try:
+            return self.construct_object(node)
+        except (ValueError, KeyError, TypeError):  # `!!int abc`, `!!bool maybe`, `!!float x`
+            raise SpecError(
+                f"{_excerpt(node.value)} is not a valid {_tag_name(node.tag)}", _node_loc(self.display_name, node)
+            ) from None
+
+    def _check_tag(self, node: yaml.Node) -> None:
+        """Raises SpecError for a tag a spec cannot hold, or one that does not fit its node."""
+        kind = _ALLOWED_TAGS.get(node.tag)
+        if kind is None:
+            raise SpecError(
+                f"the YAML tag {_tag_name(node.tag)} is not allowed in a spec file; values are strings, "
+                "numbers, booleans, null, sequences and mappings",
+                _node_loc(self.display_name, node),
+            )
+        if not isinstance(node, kind):
+            raise SpecError(
+                f"the YAML tag {_tag_name(node.tag)} needs {_KIND_NAMES[kind]}, but this is {_KIND_NAMES[type(node)]}",
+                _node_loc(self.display_name, node),
+            )
 
     def _construct_node(self, node: yaml.MappingNode):
         data = Node()
@@ -163,10 +259,14 @@ class _LocConstructor:
         for i, (key_node, value_node) in enumerate(node.value):
             key = value_of(key_node)
             if type(key) is not str:
-                try:
-                    hash(key)
-                except TypeError:
-                    raise SpecError("mapping keys must be scalars", _node_loc(self.display_name, key_node)) from None
+                if not isinstance(key_node, yaml.ScalarNode):
+                    raise SpecError("mapping keys must be scalars", _node_loc(self.display_name, key_node))
+                # `~:`, `true:`, `.nan:`, `1:` load as None, True, nan, 1: every key of a spec is a name.
+                raise SpecError(
+                    f"a key must be a name, but {_excerpt(key_node.value)} reads as {_tag_name(key_node.tag)}; "
+                    "quote it to make it a string",
+                    _node_loc(self.display_name, key_node),
+                )
             if i >= first_own:
                 first = own_keys.get(key)
                 if first is not None:
@@ -240,6 +340,8 @@ def _load(stream: Any, display_name: str) -> tuple[Any, Location]:
             node = loader.get_single_node()
             if node is None:  # an empty document
                 return None, Location(display_name, 1)
+            _check_expansion(node, display_name)
+            loader._check_tag(node)
             data = loader.construct_document(node)
         return data, Location(display_name, node.start_mark.line + 1, node.start_mark.column + 1)
     except yaml.YAMLError as e:
@@ -258,9 +360,11 @@ def load_yaml_with_loc(path: Union[str, os.PathLike], display_name: Optional[str
     name = display_name if display_name is not None else os.fspath(path)
     try:
         with open(path, "rb") as f:
-            text = f.read()
+            text = f.read(MAX_FILE_BYTES + 1)
     except OSError as e:
-        raise SpecError(f"{name}: cannot read file: {e.strerror}") from None
+        raise SpecError(f"cannot read file: {e.strerror}", Location(name, 1)) from None
+    if len(text) > MAX_FILE_BYTES:
+        raise SpecError(f"the file is larger than {MAX_FILE_BYTES // (1024 * 1024)} MiB", Location(name, 1))
     return _load(text, name)
 
 
