@@ -57,12 +57,32 @@ Tensor pow_backward(const Tensor& grad, const Tensor& self, const Scalar& expone
 }
 
 Tensor pow_backward_self(const Tensor& grad, const Tensor& self, const Tensor& exponent) {
-  return grad * (exponent * gradgen::pow(self, exponent - 1));
+  // PyTorch's pow_backward_self: no gradient where the exponent is 0 (0 * 0^-1 would be NaN).
+  Tensor zero_exponent;
+  gradgen::internal::dispatch_floating(exponent.scalar_type(), "pow_backward_self", [&](auto tag) {
+    using T = decltype(tag);
+    zero_exponent =
+        native::loops::unary_map<T, bool>("pow_backward_self", exponent, ScalarType::Bool,
+                                          [](T e) { return e == T(0); });
+  });
+  const Tensor g = grad * (exponent * gradgen::pow(self, exponent - 1));
+  return gradgen::where(zero_exponent, zeros_like(g), g);
 }
 
-Tensor pow_backward_exponent(const Tensor& grad, const Tensor& self, const Tensor& /*exponent*/,
+Tensor pow_backward_exponent(const Tensor& grad, const Tensor& self, const Tensor& exponent,
                              const Tensor& result) {
-  return grad * (result * gradgen::log(self));
+  // PyTorch's pow_backward_exponent: no gradient where self == 0 and exponent >= 0 (the limit
+  // of result * log(self) there is 0, not NaN or -inf).
+  Tensor zero_base;
+  gradgen::internal::dispatch_floating(self.scalar_type(), "pow_backward_exponent", [&](auto tag) {
+    using T = decltype(tag);
+    zero_base = native::loops::binary_map<T, T, bool>("pow_backward_exponent", self, exponent,
+                                                      ScalarType::Bool, [](T x, T e) {
+                                                        return x == T(0) && e >= T(0);
+                                                      });
+  });
+  const Tensor g = result * gradgen::log(self);
+  return grad * gradgen::where(zero_base, zeros_like(g), g);
 }
 
 Tensor clamp_backward(const Tensor& grad, const Tensor& self, const std::optional<Scalar>& min,
@@ -75,7 +95,8 @@ Tensor clamp_backward(const Tensor& grad, const Tensor& self, const std::optiona
     const T lo = has_lo ? min->to<T>() : T(0);
     const T hi = has_hi ? max->to<T>() : T(0);
     mask = native::loops::unary_map<T, T>("clamp_backward", self, self.scalar_type(), [=](T x) {
-      return (has_lo && x < lo) || (has_hi && x > hi) ? T(0) : T(1);
+      // PyTorch's mask, (min <= x) & (x <= max): false at NaN, so NaN gets no gradient.
+      return (!has_lo || x >= lo) && (!has_hi || x <= hi) ? T(1) : T(0);
     });
   });
   return grad * mask;
