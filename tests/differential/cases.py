@@ -596,3 +596,101 @@ def by_name() -> Dict[str, Case]:
         assert c.name not in out, "duplicate case name " + c.name
         out[c.name] = c
     return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Gradient special cases, dtypes, in place on views, out=
+# ---------------------------------------------------------------------------------------------
+
+
+def _add_into_row(T, a, b):
+    c = a.clone()
+    c[0].add_(b)
+    return c
+
+
+def _mul_into_transposed(T, a, b):
+    c = a.clone()
+    c.t().mul_(b)
+    return c
+
+
+case("div.Tensor/tiny-divisor", lambda T, a, b: T.div(a, b), D([1.0, 3.0, -2.0]), D([1e-160, -1e-160, 3e-170]))
+case("div.Tensor/tiny-divisor-tiny-self", lambda T, a, b: T.div(a, b), D([1e-20, -3e-30]), D([1e-160, 3e-161]))
+case("div.Tensor/huge-divisor", lambda T, a, b: T.div(a, b), D([1.0, 3.0]), D([1e160, -1e170]))
+case("clamp/inf-upstream-min", lambda T, x: T.sqrt(T.clamp(x, min=0.0)), D([-1.0, 0.0, 4.0]))
+case("clamp/inf-upstream-max", lambda T, x: T.sqrt(T.clamp(x, max=0.0) + 1), D([-1.0, 0.0, 4.0, -2.0]))
+case("clamp/second", lambda T, x: T.clamp(x * x, -0.5, 0.5), R(6, seed=8), second=True)
+case("relu/second", lambda T, x: T.relu(x * x * x), D([-1.5, 0.5, 2.0, -0.25]), second=True)
+case("relu/inf-upstream", lambda T, x: T.sqrt(T.relu(x)), D([-1.0, 0.0, 4.0]))
+case("abs/inf-upstream", lambda T, x: T.sqrt(T.abs(x)), D([-1.0, 0.0, 4.0]))
+case(
+    "masked_fill.Scalar/inf-upstream",
+    lambda T, x, m: T.sqrt(T.masked_fill(x, m, 1.0)),
+    D([0.0, 0.0, 4.0]),
+    B([True, False, False]),
+)
+case(
+    "where.self/inf-upstream",
+    lambda T, c, a, b: T.sqrt(T.where(c, a, b)),
+    B([True, False]),
+    D([0.0, 0.0]),
+    D([1.0, 1.0]),
+)
+case("max.dim/nan-grad-second", lambda T, x: T.max(x * x, 0).values, D([[NAN, 1.0], [2.0, -3.0]]), second=True)
+case("sqrt/second-zero", lambda T, x: T.sqrt(x), D([0.0, 1.0]), second=True)
+case("log/second-inf", lambda T, x: T.log(x), D([0.0, INF, 2.0]), second=True)
+case("add_.Tensor/view-of-clone", _add_into_row, R(2, 3, seed=1), R(3, seed=2))
+case("mul_.Tensor/transposed-view", _mul_into_transposed, R(2, 3, seed=3), R(3, 2, seed=4))
+case("add.Tensor/float32+float64", lambda T, a, b: T.add(a, b), R(3, dtype="float32"), R(3, seed=1))
+case("mul.Tensor/int64*float64", lambda T, a, b: T.mul(a, b), L([1, 2, 3]), R(3, seed=1))
+case("mul.Scalar/int64*float", lambda T, a: T.mul(a, 1.5), L([1, 2, 3]))
+case("add.Scalar/float32", lambda T, a: T.add(a, 2.5), R(3, dtype="float32"))
+case("sum/bool", lambda T, x: T.sum(x), B([True, False, True]))
+case(
+    "add.out/resize",
+    lambda T, a, b: T.add(a, b, out=T.zeros([3], dtype=T.float64)),
+    R(2, 3, grad=False),
+    R(3, seed=1, grad=False),
+)
+case("exp_/leaf-error", lambda T, x: T.exp_(x), R(3))
+case("softmax.int/empty", lambda T, x: T.softmax(x, 1), D([[], []]))
+case("log_softmax.int/empty", lambda T, x: T.log_softmax(x, 0), D([[], []]))
+case("mean.dim/empty-dim-nan", lambda T, x: T.mean(x, 1), D([[], []]))
+case("logsumexp/0-dim", lambda T, x: T.logsumexp(x, 0), R(), second=True)
+case("argmax/keepdim-dim", lambda T, x: T.argmax(x, 1, keepdim=True), D([[NAN, 1.0], [2.0, NAN], [1.0, 1.0]]))
+case("max.dim/negative-zero", lambda T, x: T.max(x, 0), D([[-0.0, 0.0], [0.0, -0.0]]))
+case("index_select/nan", lambda T, x, i: T.index_select(x, 0, i), D([NAN, 1.0, INF]), L([2, 0, 0]), second=True)
+case("gather/negative-dim", lambda T, x, i: T.gather(x, -1, i), R(2, 3), L([[2, 1], [0, 0]]))
+case(
+    "scatter_add/index-repeats",
+    lambda T, x, i, s: T.scatter_add(x, 0, i, s),
+    R(3, seed=1),
+    L([1, 1, 1, 0]),
+    R(4, seed=2),
+)
+case("embedding/padding-negative", lambda T, w, i: T.embedding(w, i, -1), R(3, 2), L([0, 2, 2]))
+case(
+    "nll_loss/weight-mean-zero",
+    lambda T, x, t, w: T.nll_loss(x, t, w),
+    R(2, 3),
+    L([0, 1]),
+    D([0.0, 0.0, 1.0], grad=False),
+)
+case("cross_entropy_loss/nan", lambda T, x, t: T.cross_entropy_loss(x, t), D([[NAN, 0.0], [1.0, 2.0]]), L([1, 0]))
+case("mse_loss/second-target", lambda T, a, b: T.mse_loss(a * b, b), R(3, seed=1), R(3, seed=2), second=True)
+case(
+    "matmul/broadcast-batch-second",
+    lambda T, a, b: T.matmul(a, b),
+    R(2, 1, 2, 3, seed=1),
+    R(3, 3, 2, seed=2),
+    second=True,
+)
+case("bmm/empty-batch", lambda T, a, b: T.bmm(a.reshape([0, 2, 3]), b.reshape([0, 3, 2])), D([]), D([]))
+case(
+    "stack/negative-dim-second", lambda T, a, b: T.stack([a * b, b], -2), R(2, 3, seed=1), R(2, 3, seed=2), second=True
+)
+case("chunk/negative-dim", lambda T, x: T.chunk(x, 2, -1), R(2, 5))
+case("split.Tensor/negative-dim", lambda T, x: T.split(x, 3, -1), R(2, 5))
+case("squeeze.dim/0-dim", lambda T, x: T.squeeze(x, 0), R())
+case("select.int/negative-dim", lambda T, x: T.select(x, -2, 0), R(2, 3))
