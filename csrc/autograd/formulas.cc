@@ -57,28 +57,50 @@ Tensor pow_backward(const Tensor& grad, const Tensor& self, const Scalar& expone
 }
 
 Tensor pow_backward_self(const Tensor& grad, const Tensor& self, const Tensor& exponent) {
-  return grad * (exponent * gradgen::pow(self, exponent - 1));
+  // PyTorch's pow_backward_self: no gradient where the exponent is 0 (0 * 0^-1 would be NaN).
+  Tensor zero_exponent;
+  gradgen::internal::dispatch_floating(exponent.scalar_type(), "pow_backward_self", [&](auto tag) {
+    using T = decltype(tag);
+    zero_exponent =
+        native::loops::unary_map<T, bool>("pow_backward_self", exponent, ScalarType::Bool,
+                                          [](T e) { return e == T(0); });
+  });
+  const Tensor g = grad * (exponent * gradgen::pow(self, exponent - 1));
+  return gradgen::where(zero_exponent, zeros_like(g), g);
 }
 
-Tensor pow_backward_exponent(const Tensor& grad, const Tensor& self, const Tensor& /*exponent*/,
+Tensor pow_backward_exponent(const Tensor& grad, const Tensor& self, const Tensor& exponent,
                              const Tensor& result) {
-  return grad * (result * gradgen::log(self));
+  // PyTorch's pow_backward_exponent: no gradient where self == 0 and exponent >= 0 (the limit
+  // of result * log(self) there is 0, not NaN or -inf).
+  Tensor zero_base;
+  gradgen::internal::dispatch_floating(self.scalar_type(), "pow_backward_exponent", [&](auto tag) {
+    using T = decltype(tag);
+    zero_base = native::loops::binary_map<T, T, bool>("pow_backward_exponent", self, exponent,
+                                                      ScalarType::Bool, [](T x, T e) {
+                                                        return x == T(0) && e >= T(0);
+                                                      });
+  });
+  const Tensor g = result * gradgen::log(self);
+  return grad * gradgen::where(zero_base, zeros_like(g), g);
 }
 
 Tensor clamp_backward(const Tensor& grad, const Tensor& self, const std::optional<Scalar>& min,
                       const std::optional<Scalar>& max) {
-  // The mask is a constant of the formula: built without history.
+  // PyTorch's where((min <= self) & (self <= max), grad, 0): the mask is false at NaN (no
+  // gradient there), and a clamped element gets 0 even from an inf or NaN grad (a product
+  // with a 0/1 mask would give NaN). The mask is a constant of the formula: no history.
   Tensor mask;
   gradgen::internal::dispatch_floating(self.scalar_type(), "clamp_backward", [&](auto tag) {
     using T = decltype(tag);
     const bool has_lo = min.has_value(), has_hi = max.has_value();
     const T lo = has_lo ? min->to<T>() : T(0);
     const T hi = has_hi ? max->to<T>() : T(0);
-    mask = native::loops::unary_map<T, T>("clamp_backward", self, self.scalar_type(), [=](T x) {
-      return (has_lo && x < lo) || (has_hi && x > hi) ? T(0) : T(1);
+    mask = native::loops::unary_map<T, bool>("clamp_backward", self, ScalarType::Bool, [=](T x) {
+      return (!has_lo || x >= lo) && (!has_hi || x <= hi);
     });
   });
-  return grad * mask;
+  return gradgen::where(mask, grad, zeros_like(grad));
 }
 
 // ---------------------------------------------------------------------------
@@ -325,8 +347,12 @@ Tensor nll_loss_backward(const Tensor& grad, const Tensor& self, const Tensor& t
       pc[i] = -w;
       total_weight += w;
     }
-    if (reduction == Reduction::Mean && total_weight != 0) {
-      for (int64_t i = 0; i < n; ++i) pc[i] = static_cast<T>(pc[i] / total_weight);
+    if (reduction == Reduction::Mean) {
+      // As PyTorch, also when the total weight is 0 (the loss is NaN): -w / 0 is NaN or inf
+      // for every target that is not ignored; ignored ones keep 0.
+      for (int64_t i = 0; i < n; ++i) {
+        if (pt[i] != ignore_index) pc[i] = static_cast<T>(pc[i] / total_weight);
+      }
     }
   });
   const Tensor g = grad * coef;  // [n]: grad is [n] for None, 0-dim otherwise

@@ -241,9 +241,21 @@ Tensor div(const Tensor& self, const Scalar& other) {
 }
 
 Tensor pow(const Tensor& self, const Scalar& exponent) {
+  // PyTorch's special exponents (aten's pow_tensor_scalar kernel), for its exact answers:
+  // pow(-0.0, -0.5) is rsqrt(-0.0) = -inf there, where std::pow gives +inf.
   const double e = exponent.to_double();
-  if (e == 2.0) return floating_unary("pow", self, [](auto x) { return x * x; });
+  if (e == 0.0) return floating_unary("pow", self, [](auto x) { return decltype(x)(1); });
   if (e == 1.0) return floating_unary("pow", self, [](auto x) { return x; });
+  if (e == 2.0) return floating_unary("pow", self, [](auto x) { return x * x; });
+  if (e == 3.0) return floating_unary("pow", self, [](auto x) { return x * x * x; });
+  if (e == 0.5) return floating_unary("pow", self, [](auto x) { return std::sqrt(x); });
+  if (e == -0.5) {
+    return floating_unary("pow", self, [](auto x) { return decltype(x)(1) / std::sqrt(x); });
+  }
+  if (e == -1.0) return floating_unary("pow", self, [](auto x) { return decltype(x)(1) / x; });
+  if (e == -2.0) {
+    return floating_unary("pow", self, [](auto x) { return decltype(x)(1) / (x * x); });
+  }
   return floating_unary("pow", self,
                         [e](auto x) { return std::pow(x, static_cast<decltype(x)>(e)); });
 }
@@ -299,13 +311,14 @@ Tensor sigmoid(const Tensor& self) {
 }
 
 Tensor relu(const Tensor& self) {
-  return numeric_unary("relu", self, [](auto x) { return x > 0 ? x : decltype(x)(0); });
+  // NaN propagates (x != x), as in PyTorch.
+  return numeric_unary("relu", self, [](auto x) { return x > 0 || x != x ? x : decltype(x)(0); });
 }
 
 Tensor& relu_(Tensor& self) {
   dispatch_arithmetic(self.scalar_type(), "relu_", [&](auto tag) {
     using T = decltype(tag);
-    unary_map_<T>("relu_", self, [](T x) { return x > 0 ? x : T(0); });
+    unary_map_<T>("relu_", self, [](T x) { return x > 0 || x != x ? x : T(0); });
   });
   self.bump_version();
   return self;

@@ -87,9 +87,9 @@ Tensor mean(const Tensor& self, OptionalIntArrayRef dim, bool keepdim,
 
 std::tuple<Tensor, Tensor> max(const Tensor& self, int64_t dim, bool keepdim) {
   const int64_t d = wrap_dim(dim, self.dim(), "max");
-  if (self.numel() == 0) {
-    throw std::invalid_argument("max: cannot reduce an empty tensor (shape " +
-                                shape_str(self.sizes()) + ")");
+  if (self.dim() > 0 && self.size(d) == 0) {
+    throw std::invalid_argument("max: cannot reduce an empty dimension (dim " +
+                                std::to_string(dim) + " of shape " + shape_str(self.sizes()) + ")");
   }
   const DimVector dims = self.dim() == 0 ? DimVector() : DimVector{d};
   const DimVector out_shape = loops::reduced_shape(self.sizes(), dims, keepdim);
@@ -108,9 +108,11 @@ std::tuple<Tensor, Tensor> max(const Tensor& self, int64_t dim, bool keepdim) {
         const T* base = px + o * size * inner + i;
         T best = base[0];
         int64_t best_k = 0;
-        for (int64_t k = 1; k < size; ++k) {
-          if (base[k * inner] > best) {  // first maximum wins ties
-            best = base[k * inner];
+        // As PyTorch: the first maximum wins ties, and NaN wins (the first NaN: x != x).
+        for (int64_t k = 1; k < size && !(best != best); ++k) {
+          const T v = base[k * inner];
+          if (v > best || v != v) {
+            best = v;
             best_k = k;
           }
         }
@@ -130,7 +132,7 @@ Tensor logsumexp(const Tensor& self, IntArrayRef dim, bool keepdim) {
     // max first (kept), then log(sum(exp(x - max))) + max: no overflow.
     const Tensor m = loops::reduce<T, T, T>(
         "logsumexp", self, dims, true, self.scalar_type(), -std::numeric_limits<T>::infinity(),
-        [](T a, T x) { return x > a ? x : a; }, [](T a) { return a; });
+        [](T a, T x) { return x > a || x != x ? x : a; }, [](T a) { return a; });  // NaN wins
     const T* pm = m.data_ptr<T>();
     // Sum of exp(x - max) per output element, through the same reduction layout.
     DimVector m_strides = loops::contiguous_strides(m.sizes());

@@ -54,11 +54,14 @@ DimVector infer_size(const char* op, IntArrayRef shape, int64_t numel, IntArrayR
       known *= shape[d];
     }
   }
+  // With -1, the other sizes' product must be non-zero (else -1 could be anything) and divide
+  // numel: 0 elements into [-1, 2] is [0, 2], as in PyTorch.
+  const bool ambiguous = infer >= 0 && known == 0;
   if (infer >= 0 && known != 0 && numel % known == 0) {
     out[infer] = numel / known;
     known = numel;
   }
-  if (known != numel || (infer >= 0 && known == 0)) {
+  if (known != numel || ambiguous) {
     throw std::invalid_argument(std::string(op) + ": shape " + shape_str(shape) +
                                 " is invalid for an input of shape " + shape_str(from) + " (" +
                                 std::to_string(numel) + " elements)");

@@ -1,0 +1,716 @@
+"""The differential test's case list: every op of specs/ against PyTorch.
+
+A case is a function of `T` (the library: torch or gradgen, same calling conventions) and its
+input tensors, which harness.make_input builds from plain data, so the file imports neither
+library. Names are unique and stable: expected.json is keyed by them. Add a case here, then
+regenerate expected.json with run_torch.py (see README.md, "Differential test against PyTorch").
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Callable, Dict, List, NamedTuple, Sequence
+
+NAN = float("nan")
+INF = float("inf")
+
+
+class Case(NamedTuple):
+    name: str
+    fn: Callable[..., Any]
+    inputs: List[Dict[str, Any]]
+    second: bool = False
+
+
+def _rand(shape: Sequence[int], seed: int, lo: float, hi: float):
+    rng = random.Random(seed)
+
+    def nest(dims):
+        if not dims:
+            return rng.uniform(lo, hi)
+        return [nest(dims[1:]) for _ in range(dims[0])]
+
+    return nest(list(shape))
+
+
+def R(*shape: int, seed: int = 0, lo: float = -1.0, hi: float = 1.0, dtype: str = "float64", grad: bool = True):
+    """A random input (uniform in [lo, hi)), requiring grad unless told otherwise."""
+    return {"data": _rand(shape, seed, lo, hi), "dtype": dtype, "grad": grad and dtype.startswith("float")}
+
+
+def P(*shape: int, seed: int = 0, dtype: str = "float64", grad: bool = True):
+    """A positive input, in [0.5, 2)."""
+    return R(*shape, seed=seed, lo=0.5, hi=2.0, dtype=dtype, grad=grad)
+
+
+def D(data, dtype: str = "float64", grad: bool = True):
+    """An input with the given values."""
+    return {"data": data, "dtype": dtype, "grad": grad and dtype.startswith("float")}
+
+
+def L(data):
+    return D(data, "int64", False)
+
+
+def B(data):
+    return D(data, "bool", False)
+
+
+CASES: List[Case] = []
+
+
+def case(name: str, fn, *inputs, second: bool = False) -> None:
+    CASES.append(Case(name, fn, list(inputs), second))
+
+
+SPECIAL = [0.0, -0.0, 1.0, -1.0, 0.5, -2.5, NAN, INF, -INF]
+
+# ---------------------------------------------------------------------------------------------
+# Unary element-wise ops
+# ---------------------------------------------------------------------------------------------
+
+UNARY = {
+    "neg": (lambda T, x: T.neg(x), R),
+    "exp": (lambda T, x: T.exp(x), R),
+    "log": (lambda T, x: T.log(x), P),
+    "tanh": (lambda T, x: T.tanh(x), R),
+    "sigmoid": (lambda T, x: T.sigmoid(x), R),
+    "relu": (lambda T, x: T.relu(x), R),
+    "sin": (lambda T, x: T.sin(x), R),
+    "cos": (lambda T, x: x.cos(), R),
+    "sqrt": (lambda T, x: T.sqrt(x), P),
+    "abs": (lambda T, x: T.abs(x), R),
+    "sign": (lambda T, x: T.sign(x), R),
+    "reciprocal": (lambda T, x: T.reciprocal(x), P),
+}
+SMOOTH = {"neg", "exp", "log", "tanh", "sigmoid", "sin", "cos", "sqrt", "reciprocal"}
+
+for op, (f, dom) in UNARY.items():
+    s = op in SMOOTH
+    case(f"{op}/2x3", f, dom(2, 3, seed=1), second=s)
+    case(f"{op}/0-dim", f, dom(seed=2), second=s)
+    case(f"{op}/empty", f, D([[], []]))
+    case(f"{op}/transposed", lambda T, x, f=f: f(T, x.t()), dom(3, 2, seed=3), second=s)
+    case(f"{op}/expanded", lambda T, x, f=f: f(T, x.expand([3, 2])), dom(1, 2, seed=4), second=s)
+    case(f"{op}/float32", f, dom(4, seed=5, dtype="float32"))
+    case(f"{op}/special", f, D(SPECIAL))
+    case(f"{op}/method-free-grad-of-view", lambda T, x, f=f: f(T, x.select(1, -1)), dom(2, 3, seed=6))
+
+for op in ["neg", "abs", "sign", "relu"]:
+    case(f"{op}/int64", UNARY[op][0], L([[3, -2, 0], [1, 0, -7]]))
+case("exp_/clone", lambda T, x: T.exp_(x.clone()), R(3, seed=1), second=True)
+case("exp_/method", lambda T, x: x.clone().exp_(), R(2, 2, seed=2))
+case("exp_/nan", lambda T, x: x.clone().exp_(), D([NAN, -INF, INF, 0.0]))
+case("relu_/method", lambda T, x: x.clone().relu_(), D([-1.0, 0.0, 2.0, NAN, -0.0]))
+case("relu_/leaf-noop-grad", lambda T, x: T.relu_(x.clone()) * 2, R(2, 3, seed=3))
+case("relu/zero", lambda T, x: T.relu(x), D([0.0, -0.0, 1e-300, -1e-300]))
+case("abs/zero", lambda T, x: T.abs(x), D([0.0, -0.0, 3.0]), second=True)
+case("sqrt/zero", lambda T, x: T.sqrt(x), D([0.0, 4.0, -1.0]))
+case("log/zero-negative", lambda T, x: T.log(x), D([0.0, -1.0, INF, 1.0]))
+case("reciprocal/zero", lambda T, x: T.reciprocal(x), D([0.0, -0.0, 2.0]))
+case("tanh/large", lambda T, x: T.tanh(x), D([30.0, -30.0, 400.0, -400.0]), second=True)
+case("sigmoid/large", lambda T, x: T.sigmoid(x), D([40.0, -40.0, 800.0, -800.0]), second=True)
+case("exp/overflow", lambda T, x: T.exp(x), D([710.0, -800.0, 1.0]))
+
+# ---------------------------------------------------------------------------------------------
+# Binary element-wise ops
+# ---------------------------------------------------------------------------------------------
+
+BINARY = {
+    "add.Tensor": (lambda T, a, b: T.add(a, b), R, R),
+    "add.Tensor-alpha": (lambda T, a, b: T.add(a, b, alpha=2.5), R, R),
+    "sub.Tensor": (lambda T, a, b: T.sub(a, b), R, R),
+    "sub.Tensor-alpha": (lambda T, a, b: a.sub(b, alpha=-3), R, R),
+    "mul.Tensor": (lambda T, a, b: T.mul(a, b), R, R),
+    "div.Tensor": (lambda T, a, b: T.div(a, b), R, P),
+    "pow.Tensor_Tensor": (lambda T, a, b: T.pow(a, b), P, R),
+    "operators": (lambda T, a, b: a * b + a / (b * b + 1) - b, R, R),
+}
+
+for op, (f, da, db) in BINARY.items():
+    case(f"{op}/same", f, da(2, 3, seed=1), db(2, 3, seed=2), second=True)
+    case(f"{op}/broadcast-row", f, da(2, 3, seed=3), db(3, seed=4), second=True)
+    case(f"{op}/broadcast-both", f, da(2, 1, seed=5), db(1, 3, seed=6), second=True)
+    case(f"{op}/0-dim-left", f, da(seed=7), db(2, 2, seed=8), second=True)
+    case(f"{op}/0-dim-right", f, da(3, seed=9), db(seed=10))
+    case(f"{op}/transposed", lambda T, a, b, f=f: f(T, a.t(), b), da(3, 2, seed=11), db(2, 3, seed=12))
+    case(f"{op}/empty", f, D([[], []]), D([[]]))
+    case(f"{op}/float32", f, da(3, seed=13, dtype="float32"), db(3, seed=14, dtype="float32"))
+    case(f"{op}/one-needs-grad", f, da(2, 2, seed=15), db(2, 2, seed=16, grad=False), second=True)
+    case(f"{op}/special", f, D([NAN, INF, -INF, 0.0, 1.0, INF]), D([1.0, INF, 2.0, 0.0, NAN, -INF]))
+
+for op in ["add.Tensor", "sub.Tensor", "mul.Tensor"]:
+    case(f"{op}/int64", BINARY[op][0], L([[1, -2, 3]]), L([[4], [5]]))
+case("div.Tensor/by-zero", lambda T, a, b: T.div(a, b), D([1.0, -1.0, 0.0, 2.0]), D([0.0, 0.0, 0.0, -0.0]))
+case("div.Tensor/int64", lambda T, a, b: T.div(a, b), L([7, -7, 6]), L([2, 2, 3]))
+case("add.Tensor/shape-error", lambda T, a, b: T.add(a, b), R(2, 3, seed=1), R(4, seed=2))
+case(
+    "add.out/alpha",
+    lambda T, a, b: T.add(a, b, alpha=2, out=T.zeros([2, 3], dtype=T.float64)),
+    R(2, 3, grad=False),
+    R(3, seed=1, grad=False),
+)
+case(
+    "mul.out/function",
+    lambda T, a, b: T.mul(a, b, out=T.zeros([4], dtype=T.float64)),
+    R(4, grad=False),
+    R(4, seed=1, grad=False),
+)
+case(
+    "mm.out/function",
+    lambda T, a, b: T.mm(a, b, out=T.zeros([2, 2], dtype=T.float64)),
+    R(2, 3, grad=False),
+    R(3, 2, seed=1, grad=False),
+)
+case(
+    "mm.out/requires-grad-error",
+    lambda T, a, b: T.mm(a, b, out=T.zeros([2, 2], dtype=T.float64)),
+    R(2, 3),
+    R(3, 2, seed=1),
+)
+
+# In place.
+case("add_.Tensor/clone", lambda T, a, b: a.clone().add_(b, alpha=0.5), R(2, 3, seed=1), R(3, seed=2), second=True)
+case("add_.Tensor/leaf-error", lambda T, a, b: a.add_(b), R(2, seed=1), R(2, seed=2))
+case("add_.Tensor/no-grad-base", lambda T, a, b: a.add_(b), R(2, 2, seed=1, grad=False), R(2, 2, seed=2), second=True)
+case("sub_.Tensor/clone", lambda T, a, b: a.clone().sub_(b), R(2, 3, seed=3), R(2, 3, seed=4), second=True)
+case("mul_.Tensor/clone", lambda T, a, b: a.clone().mul_(b), R(2, 3, seed=5), R(3, seed=6), second=True)
+case("mul_.Tensor/twice", lambda T, a, b: a.clone().mul_(b).mul_(b), R(3, seed=5), R(3, seed=6), second=True)
+case("div_.Tensor/clone", lambda T, a, b: a.clone().div_(b), R(3, seed=7), P(3, seed=8), second=True)
+case("mul_.Scalar/clone", lambda T, a: a.clone().mul_(2.0), R(3, seed=9), second=True)
+case("mul_.Tensor/broadcast-error", lambda T, a, b: a.clone().mul_(b), R(3, seed=5), R(2, 3, seed=6))
+
+# Scalar overloads.
+case("add.Scalar/float", lambda T, a: T.add(a, 2.5), R(3))
+case("add.Scalar/int-alpha", lambda T, a: a.add(3, alpha=2), R(2, 2))
+case("add.Scalar/int64", lambda T, a: T.add(a, 3), L([1, 2]))
+case("mul.Scalar/float", lambda T, a: T.mul(a, -1.5), R(3), second=True)
+case("mul.Scalar/nan", lambda T, a: T.mul(a, NAN), R(3))
+case("mul.Scalar/operator-r", lambda T, a: 3 * a - 1, R(2, 2))
+case("div.Scalar/float", lambda T, a: T.div(a, 4.0), R(2, 2))
+case("div.Scalar/zero", lambda T, a: T.div(a, 0.0), D([1.0, -1.0, 0.0]))
+
+# pow
+for i, e in enumerate([2, 3, 0.5, 2.5, -1, 0, 1, -2.5]):
+    case(f"pow.Tensor_Scalar/exp={e}", lambda T, a, e=e: T.pow(a, e), P(4, seed=i), second=True)
+    case(f"pow.Tensor_Scalar/exp={e}/zero-base", lambda T, a, e=e: T.pow(a, e), D([0.0, -0.0, 1.0, -1.0]))
+case("pow.Tensor_Scalar/negative-base-int", lambda T, a: a**3, R(2, 3, seed=3), second=True)
+case("pow.Tensor_Scalar/nan", lambda T, a: T.pow(a, 2), D([NAN, INF, -INF]))
+case(
+    "pow.Tensor_Tensor/zero-base",
+    lambda T, a, b: T.pow(a, b),
+    D([0.0, 0.0, 0.0, 0.0, 2.0]),
+    D([0.0, 1.0, 2.0, -1.0, 0.0]),
+)
+case(
+    "pow.Tensor_Tensor/zero-base-second",
+    lambda T, a, b: T.pow(a, b),
+    D([0.0, 0.0, 1.5]),
+    D([2.0, 3.0, 2.0]),
+    second=True,
+)
+case("pow.Tensor_Tensor/negative-base", lambda T, a, b: T.pow(a, b), D([-2.0, -1.5]), D([2.0, 3.0]))
+case("pow.Tensor_Tensor/zero-exponent", lambda T, a, b: T.pow(a, b), D([0.0, 3.0]), D([0.0, 0.0]))
+case("pow.Tensor_Tensor/broadcast", lambda T, a, b: T.pow(a, b), P(2, 3, seed=1), R(3, seed=2), second=True)
+
+# clamp
+case("clamp/min-max", lambda T, a: T.clamp(a, -0.5, 0.5), R(6))
+case("clamp/max-only", lambda T, a: a.clamp(max=0.2), R(4, seed=3))
+case("clamp/min-only", lambda T, a: T.clamp(a, min=0.0), R(2, 3, seed=4))
+case("clamp/at-bounds", lambda T, a: T.clamp(a, -1.0, 1.0), D([-1.0, 1.0, 0.0, -2.0, 2.0]))
+case("clamp/nan", lambda T, a: T.clamp(a, -1.0, 1.0), D([NAN, 0.5, -INF, INF]))
+case("clamp/min-greater-than-max", lambda T, a: T.clamp(a, 1.0, -1.0), D([-2.0, 0.0, 2.0]))
+case("clamp/int64", lambda T, a: T.clamp(a, -1, 2), L([-5, 0, 1, 9]))
+case("clamp/float32", lambda T, a: T.clamp(a, -0.3, 0.3), R(5, seed=6, dtype="float32"))
+case("clamp/none-error", lambda T, a: T.clamp(a), R(3))
+case("clamp/transposed", lambda T, a: T.clamp(a.t(), max=0.1), R(3, 2, seed=7))
+
+case("zero_/clone", lambda T, a: a.clone().zero_() + a, R(2, 2))
+case("zero_/value", lambda T, a: a.zero_(), R(3, grad=False))
+case("clone/function", lambda T, a: T.clone(a), R(2, 3), second=True)
+case("clone/memory_format", lambda T, a: a.clone(memory_format=T.contiguous_format), R(3))
+case("clone/transposed", lambda T, a: T.clone(a.t()), R(2, 3))
+
+# The backward ops.
+case("tanh_backward/function", lambda T, g, y: T.tanh_backward(g, y), R(3, seed=1), R(3, seed=2), second=True)
+case("tanh_backward/broadcast", lambda T, g, y: T.tanh_backward(g, y), R(2, 3, seed=1), R(3, seed=2), second=True)
+case("sigmoid_backward/function", lambda T, g, y: T.sigmoid_backward(g, y), R(3, seed=1), R(3, seed=2), second=True)
+case(
+    "threshold_backward/function",
+    lambda T, g, x: T.threshold_backward(g, x, 0.0),
+    R(5, seed=1),
+    D([-1.0, 0.0, 0.5, NAN, 2.0]),
+    second=True,
+)
+case(
+    "threshold_backward/threshold",
+    lambda T, g, x: T.threshold_backward(g, x, 0.5),
+    R(4, seed=1),
+    D([0.5, 0.6, 0.4, 1.0]),
+)
+
+# ---------------------------------------------------------------------------------------------
+# Reductions
+# ---------------------------------------------------------------------------------------------
+
+case("sum/all", lambda T, x: T.sum(x), R(2, 3), second=True)
+case("sum/method", lambda T, x: x.sum(), R(4))
+case("sum/empty", lambda T, x: T.sum(x), D([[], []]))
+case("sum/0-dim", lambda T, x: T.sum(x), R())
+case("sum/int64", lambda T, x: T.sum(x), L([[1, 2], [3, 4]]))
+case("sum/nan", lambda T, x: T.sum(x), D([1.0, NAN, 2.0]))
+case("sum/inf", lambda T, x: T.sum(x), D([INF, -INF, 2.0]))
+case("sum/float32", lambda T, x: T.sum(x), R(7, seed=2, dtype="float32"))
+case("sum/transposed", lambda T, x: T.sum(x.t() * x.t()), R(3, 2))
+for i, (d, k) in enumerate(
+    [(1, False), (-1, True), ([0, 1], False), ([0, 2], True), ([-3], False), (None, False), ([], False)]
+):
+    case(f"sum.dim_IntList/{d}-{k}", lambda T, x, d=d, k=k: T.sum(x, d, keepdim=k), R(2, 3, 2, seed=i), second=True)
+case("sum.dim_IntList/empty-dim", lambda T, x: T.sum(x, 1), D([[], []]))
+case("sum.dim_IntList/bad-dim", lambda T, x: T.sum(x, 3), R(2, 3))
+case("sum.dim_IntList/int64", lambda T, x: x.sum(0), L([[1, 2], [3, 4]]))
+case("mean/all", lambda T, x: T.mean(x), R(2, 3), second=True)
+case("mean/empty", lambda T, x: T.mean(x), D([[], []]))
+case("mean/float32", lambda T, x: x.mean(), R(5, dtype="float32"))
+case("mean/int64-error", lambda T, x: T.mean(x), L([1, 2]))
+for i, (d, k) in enumerate([(-1, False), ([0], True), ([0, 1], False), (None, True), ([], False)]):
+    case(f"mean.dim/{d}-{k}", lambda T, x, d=d, k=k: T.mean(x, d, keepdim=k), R(3, 2, seed=i), second=True)
+case("mean.dim/nan", lambda T, x: T.mean(x, 1), D([[NAN, 1.0], [2.0, 3.0]]))
+
+MAXDATA = {
+    "random": R(3, 4, seed=1),
+    "ties": D([[1.0, 3.0, 3.0, 0.0], [2.0, 2.0, 2.0, 2.0], [-1.0, -5.0, -1.0, -2.0]]),
+    "nan": D([[1.0, NAN, 3.0, 0.0], [NAN, 2.0, NAN, 5.0], [-1.0, -5.0, -1.0, NAN]]),
+    "inf": D([[1.0, INF, 3.0, 0.0], [-INF, -INF, -INF, -INF], [INF, NAN, INF, 1.0]]),
+    "nan-first": D([[NAN, 9.0, 1.0, 8.0], [4.0, 3.0, 2.0, NAN], [NAN, NAN, 1.0, 2.0]]),
+}
+for label, data in MAXDATA.items():
+    for d in [0, 1, -1]:
+        for k in [False, True]:
+            case(f"max.dim/{label}/dim={d}/keepdim={k}", lambda T, x, d=d, k=k: T.max(x, d, keepdim=k), data)
+    case(f"max.dim/{label}/method-values", lambda T, x: x.max(dim=0).values * 2, data)
+    case(f"argmax/{label}/all", lambda T, x: T.argmax(x), data)
+    case(f"argmax/{label}/all-keepdim", lambda T, x: T.argmax(x, keepdim=True), data)
+    for d in [0, -1]:
+        case(f"argmax/{label}/dim={d}", lambda T, x, d=d: x.argmax(d), data)
+    case(f"logsumexp/{label}/dim=1", lambda T, x: T.logsumexp(x, 1), data)
+case("max.dim/0-dim", lambda T, x: T.max(x, 0), R())
+case("max.dim/empty-error", lambda T, x: T.max(x, 1), D([[], []]))
+case("max.dim/empty-other-dim", lambda T, x: T.max(x, 0), D([[], []]))
+case("max.dim/int64", lambda T, x: T.max(x, 1), L([[3, 7, 7], [-1, -4, 0]]))
+case("max.dim/float32", lambda T, x: T.max(x, 0), R(3, 2, dtype="float32"))
+case("max.dim/transposed", lambda T, x: T.max(x.t(), 1), R(3, 4, seed=2))
+case("max.dim/second", lambda T, x: T.max(x * x, 1).values, R(2, 3, seed=3), second=True)
+case("argmax/int64", lambda T, x: T.argmax(x, 0), L([[3, 7, 7], [9, -4, 7]]))
+case("argmax/0-dim", lambda T, x: T.argmax(x), R())
+case("argmax/transposed", lambda T, x: T.argmax(x.t(), 1, keepdim=True), R(3, 4, seed=2))
+case("argmax/empty-error", lambda T, x: T.argmax(x), D([[], []]))
+for i, (d, k) in enumerate([(1, False), (-1, True), ([0, 1], False), (0, True)]):
+    case(f"logsumexp/{d}-{k}", lambda T, x, d=d, k=k: T.logsumexp(x, d, keepdim=k), R(3, 4, seed=i), second=True)
+case("logsumexp/large", lambda T, x: T.logsumexp(x, 0), D([[1000.0, -1000.0], [1000.0, -1000.0]]), second=True)
+case("logsumexp/all-minus-inf", lambda T, x: T.logsumexp(x, 0), D([[-INF, 0.0], [-INF, 1.0]]))
+case("logsumexp/float32", lambda T, x: T.logsumexp(x, 1), R(2, 3, dtype="float32"))
+case("logsumexp/empty", lambda T, x: T.logsumexp(x, 1), D([[], []]))
+
+case("cumprod/dim=1", lambda T, x: x.cumprod(1), D([[1.0, 2.0, 3.0], [-1.0, 0.5, 4.0]], grad=False))
+case("cumprod/dim=0-nan", lambda T, x: T.cumprod(x, 0), D([[1.0, NAN], [0.0, 2.0]], grad=False))
+case("cumprod/grad", lambda T, x: T.cumprod(x, -1), R(2, 3))
+
+# ---------------------------------------------------------------------------------------------
+# Matrix products
+# ---------------------------------------------------------------------------------------------
+
+case("mm/function", lambda T, a, b: T.mm(a, b), R(2, 3, seed=1), R(3, 4, seed=2), second=True)
+case("mm/method", lambda T, a, b: a.mm(b), R(3, 2, seed=3), R(2, 2, seed=4))
+case("mm/transposed", lambda T, a, b: T.mm(a.t(), b.t()), R(3, 2, seed=3), R(4, 3, seed=4), second=True)
+case("mm/empty-inner", lambda T, a, b: T.mm(a, b.reshape([0, 3])), D([[], []]), D([]))
+case("mm/shape-error", lambda T, a, b: T.mm(a, b), R(2, 3), R(2, 3, seed=1))
+case("mm/nan", lambda T, a, b: T.mm(a, b), D([[NAN, 1.0], [0.0, 2.0]]), D([[1.0, INF], [0.0, 1.0]]))
+case("mm/float32", lambda T, a, b: T.mm(a, b), R(2, 3, seed=1, dtype="float32"), R(3, 2, seed=2, dtype="float32"))
+case("mm/int64", lambda T, a, b: T.mm(a, b), L([[1, 2], [3, 4]]), L([[5], [6]]))
+case("bmm/function", lambda T, a, b: T.bmm(a, b), R(2, 2, 3, seed=1), R(2, 3, 2, seed=2), second=True)
+case("bmm/transposed", lambda T, a, b: T.bmm(a.transpose(1, 2), b), R(2, 3, 2, seed=1), R(2, 3, 2, seed=2))
+case("bmm/batch-error", lambda T, a, b: T.bmm(a, b), R(2, 2, 3, seed=1), R(3, 3, 2, seed=2))
+MATMUL = [
+    ((3,), (3,)),
+    ((2, 3), (3,)),
+    ((3,), (3, 2)),
+    ((2, 3), (3, 4)),
+    ((2, 2, 3), (3, 2)),
+    ((3,), (2, 3, 2)),
+    ((2, 2, 3), (2, 3, 1)),
+    ((1, 2, 3), (4, 3, 2)),
+]
+for i, (sa, sb) in enumerate(MATMUL):
+    case(f"matmul/{sa}@{sb}", lambda T, a, b: T.matmul(a, b), R(*sa, seed=i), R(*sb, seed=i + 10), second=True)
+case("matmul/operator", lambda T, a, b: a @ b, R(2, 3), R(3, 2, seed=1))
+case("matmul/method", lambda T, a, b: a.matmul(b), R(2, 2), R(2, 2, seed=1))
+case("matmul/0-dim-error", lambda T, a, b: T.matmul(a, b), R(), R(3))
+case("linear/bias", lambda T, x, w, b: T.linear(x, w, b), R(4, 3, seed=1), R(2, 3, seed=2), R(2, seed=3), second=True)
+case("linear/no-bias", lambda T, x, w: T.linear(x, w), R(2, 3, seed=4), R(3, 3, seed=5), second=True)
+case("linear/1d-input", lambda T, x, w, b: T.linear(x, w, b), R(3, seed=1), R(2, 3, seed=2), R(2, seed=3))
+case("linear/3d-input", lambda T, x, w, b: T.linear(x, w, b), R(2, 2, 3, seed=1), R(4, 3, seed=2), R(4, seed=3))
+case("linear/weight-only-grad", lambda T, x, w: T.linear(x, w), R(2, 3, grad=False), R(2, 3, seed=1))
+case("lincomb/two", lambda T, a, b, c: T.lincomb([a, b], c), R(3, seed=1), R(3, seed=2), R(2, seed=3), second=True)
+case(
+    "lincomb/three",
+    lambda T, a, b, c, d: T.lincomb([a, b, c], d),
+    R(2, 2, seed=4),
+    R(2, 2, seed=5),
+    R(2, 2, seed=6),
+    R(3, seed=7),
+    second=True,
+)
+
+# ---------------------------------------------------------------------------------------------
+# Shape ops
+# ---------------------------------------------------------------------------------------------
+
+case("t/2d", lambda T, x: T.t(x), R(2, 3), second=True)
+case("t/1d", lambda T, x: x.t(), R(3))
+case("t/0-dim", lambda T, x: T.t(x), R())
+case("t/3d-error", lambda T, x: T.t(x), R(2, 2, 2))
+case("cat/list", lambda T, a, b, c: T.cat([a, b, c]), R(2, 3, seed=1), R(1, 3, seed=2), R(2, 3, seed=3), second=True)
+case("cat/dim=1", lambda T, a, b: T.cat((a, b), dim=1), R(2, 3, seed=4), R(2, 1, seed=5))
+case("cat/dim=-1", lambda T, a, b: T.cat([a, b], -1), R(2, 3, seed=4), R(2, 2, seed=5))
+case("cat/empty-member", lambda T, a, b: T.cat([a, b.reshape([0, 3])]), R(2, 3, seed=4), D([]))
+case("cat/shape-error", lambda T, a, b: T.cat([a, b]), R(2, 3, seed=4), R(2, 2, seed=5))
+case("cat/int64", lambda T, a, b: T.cat([a, b]), L([1, 2]), L([3]))
+case("cat/one-needs-grad", lambda T, a, b: T.cat([a, b], 1), R(2, 2, seed=1), R(2, 1, seed=2, grad=False))
+case("narrow/method", lambda T, x: x.narrow(1, 1, 2), R(2, 4), second=True)
+case("narrow/function", lambda T, x: T.narrow(x, 0, 1, 1), R(3, 2))
+case("narrow/negative-dim", lambda T, x: T.narrow(x, -1, 0, 3), R(2, 4))
+case("narrow/negative-start", lambda T, x: T.narrow(x, 1, -2, 2), R(2, 4))
+case("narrow/empty", lambda T, x: T.narrow(x, 0, 1, 0), R(3, 2))
+case("narrow/out-of-range", lambda T, x: T.narrow(x, 0, 2, 2), R(3, 2))
+case("view/method", lambda T, x: x.view([3, 2]), R(2, 3), second=True)
+case("view/-1", lambda T, x: x.view([-1, 2]), R(2, 3))
+case("view/non-contiguous-error", lambda T, x: x.t().view([6]), R(2, 3))
+case("reshape/function", lambda T, x: T.reshape(x, [6]), R(2, 3))
+case("reshape/transposed", lambda T, x: x.t().reshape([-1]), R(2, 3, seed=2))
+case("reshape/0-dim", lambda T, x: T.reshape(x, [1, 1]), R())
+case("reshape/bad", lambda T, x: T.reshape(x, [4]), R(2, 3))
+case("expand/method", lambda T, x: x.expand([3, 2]), R(1, 2), second=True)
+case("expand/new-dims", lambda T, x: x.expand([2, 3, 2]), R(3, 1))
+case("expand/-1", lambda T, x: x.expand([-1, 4]), R(2, 1))
+case("expand/bad", lambda T, x: x.expand([3, 3]), R(2, 1))
+case("squeeze/all", lambda T, x: T.squeeze(x), R(2, 1, 3, 1))
+case("squeeze/none", lambda T, x: T.squeeze(x), R(2, 3))
+case("squeeze.dim/1", lambda T, x: x.squeeze(1), R(2, 1))
+case("squeeze.dim/non-one", lambda T, x: x.squeeze(0), R(2, 1))
+case("squeeze.dim/negative", lambda T, x: T.squeeze(x, -1), R(2, 1))
+case("unsqueeze/0", lambda T, x: T.unsqueeze(x, 0), R(3))
+case("unsqueeze/-1", lambda T, x: x.unsqueeze(-1), R(2, 3))
+case("unsqueeze/0-dim", lambda T, x: x.unsqueeze(0), R())
+case("transpose.int/0-2", lambda T, x: x.transpose(0, 2), R(2, 3, 2), second=True)
+case("transpose.int/negative", lambda T, x: T.transpose(x, -1, -2), R(2, 3))
+case("transpose.int/same", lambda T, x: T.transpose(x, 1, 1), R(2, 3))
+case("permute/function", lambda T, x: T.permute(x, [2, 0, 1]), R(2, 3, 2), second=True)
+case("permute/negative", lambda T, x: x.permute([-1, 0, 1]), R(2, 3, 2))
+case("permute/bad", lambda T, x: x.permute([0, 0, 1]), R(2, 3, 2))
+case("select.int/method", lambda T, x: x.select(1, -1), R(2, 3), second=True)
+case("select.int/0", lambda T, x: T.select(x, 0, 1), R(2, 3))
+case("select.int/out-of-range", lambda T, x: T.select(x, 0, 2), R(2, 3))
+case("select.int/indexing", lambda T, x: x[1, 1:] * x[0, :2], R(2, 3))
+case("to.dtype/copy", lambda T, x: x.to(T.float64, copy=True), R(3))
+case("to.dtype/float32", lambda T, x: x.to(T.float32) * 3, R(3))
+case("to.dtype/from-float32", lambda T, x: x.to(T.float64), R(3, dtype="float32"))
+case("to.dtype/int64", lambda T, x: x.to(T.int64), D([1.7, -1.7, 0.5, -0.5], grad=False))
+case("to.dtype/bool", lambda T, x: x.to(T.bool), D([0.0, -0.0, NAN, 2.0], grad=False))
+case("stack/dim=1", lambda T, a, b: T.stack([a, b], 1), R(2, 3, seed=1), R(2, 3, seed=2), second=True)
+case("stack/dim=-1", lambda T, a, b: T.stack([a, b], -1), R(2, seed=1), R(2, seed=2))
+case("stack/0-dim", lambda T, a, b: T.stack([a, b]), R(seed=1), R(seed=2))
+case("stack/shape-error", lambda T, a, b: T.stack([a, b]), R(2, seed=1), R(3, seed=2))
+case("split.Tensor/uneven", lambda T, x: T.split(x, 2), R(5, 2), second=True)
+case("split.Tensor/dim=1", lambda T, x: x.split(2, 1), R(2, 4))
+case("split.Tensor/one-used", lambda T, x: T.split(x, 2)[1], R(5, 2))
+case("split.Tensor/big", lambda T, x: T.split(x, 10), R(3))
+case("unbind.int/method", lambda T, x: x.unbind(1), R(2, 3), second=True)
+case("unbind.int/one-used", lambda T, x: T.unbind(x)[0] * 2, R(2, 3))
+case("unbind.int/negative", lambda T, x: T.unbind(x, -1), R(2, 3))
+case("chunk/dim=1", lambda T, x: T.chunk(x, 2, dim=1), R(2, 4), second=True)
+case("chunk/uneven", lambda T, x: T.chunk(x, 3), R(5))
+case("chunk/more-than-size", lambda T, x: T.chunk(x, 4), R(2, 3))
+
+# ---------------------------------------------------------------------------------------------
+# Indexing
+# ---------------------------------------------------------------------------------------------
+
+case("index_select/repeat", lambda T, x, i: T.index_select(x, 0, i), R(3, 2), L([2, 0, 2]), second=True)
+case("index_select/dim=-1", lambda T, x, i: x.index_select(-1, i), R(2, 3), L([1]))
+case("index_select/empty-index", lambda T, x, i: T.index_select(x, 0, i), R(3, 2), L([]))
+case("index_select/out-of-range", lambda T, x, i: T.index_select(x, 0, i), R(3, 2), L([3]))
+case("index_select/0-dim-index", lambda T, x, i: T.index_select(x, 1, i), R(2, 3), L(1))
+case("gather/method", lambda T, x, i: x.gather(1, i), R(2, 2), L([[0, 0], [1, 0]]), second=True)
+case("gather/dim=0", lambda T, x, i: T.gather(x, 0, i), R(3, 2), L([[2, 1], [0, 0]]))
+case("gather/smaller", lambda T, x, i: T.gather(x, 1, i), R(3, 4), L([[3], [0]]))
+case("gather/out-of-range", lambda T, x, i: T.gather(x, 1, i), R(2, 2), L([[2, 0]]))
+case(
+    "index_add/alpha",
+    lambda T, x, i, s: T.index_add(x, 0, i, s, alpha=2),
+    R(3, 2, seed=1),
+    L([1, 1]),
+    R(2, 2, seed=2),
+    second=True,
+)
+case("index_add/dim=1", lambda T, x, i, s: x.index_add(1, i, s), R(2, 3, seed=1), L([2, 0]), R(2, 2, seed=2))
+case("index_add/int64", lambda T, x, i, s: T.index_add(x, 0, i, s), L([1, 2, 3]), L([0, 0]), L([5, 6]))
+case(
+    "scatter_add/method",
+    lambda T, x, i, s: x.scatter_add(0, i, s),
+    R(2, 2, seed=1),
+    L([[0, 1], [0, 0]]),
+    R(2, 2, seed=2),
+    second=True,
+)
+case(
+    "scatter_add/dim=1",
+    lambda T, x, i, s: T.scatter_add(x, 1, i, s),
+    R(2, 3, seed=1),
+    L([[2, 2], [0, 1]]),
+    R(2, 2, seed=2),
+)
+case(
+    "where.self/function",
+    lambda T, c, a, b: T.where(c, a, b),
+    B([True, False, True]),
+    R(3, seed=1),
+    R(3, seed=2),
+    second=True,
+)
+case("where.self/method", lambda T, c, a, b: a.where(c, b), B([False, True]), R(2, seed=3), R(2, seed=4))
+case(
+    "where.self/broadcast",
+    lambda T, c, a, b: T.where(c, a, b),
+    B([[True], [False]]),
+    R(3, seed=1),
+    R(2, 1, seed=2),
+    second=True,
+)
+case("where.self/nan", lambda T, c, a, b: T.where(c, a, b), B([True, False]), D([NAN, NAN]), D([1.0, 2.0]))
+case(
+    "masked_fill.Scalar/method",
+    lambda T, x, m: x.masked_fill(m, 2.0),
+    R(2, 2),
+    B([[True, False], [False, False]]),
+    second=True,
+)
+case("masked_fill.Scalar/broadcast-mask", lambda T, x, m: T.masked_fill(x, m, -1.5), R(2, 3), B([False, True, True]))
+case("masked_fill.Scalar/nan", lambda T, x, m: T.masked_fill(x, m, NAN), R(3), B([True, False, True]))
+case("eq.Tensor/values", lambda T, a, b: T.eq(a, b), D([1.0, 2.0, NAN, INF]), D([1.0, 0.0, NAN, INF]))
+case("eq.Tensor/broadcast", lambda T, a, b: a.eq(b), D([[1.0], [2.0]]), D([1.0, 2.0, 3.0]))
+case("eq.Tensor/int64", lambda T, a, b: T.eq(a, b), L([1, 2, 3]), L([1, 0, 3]))
+case("zeros_like/int64", lambda T, x: T.zeros_like(x, dtype=T.int64), R(2, 3))
+case("zeros_like/grad", lambda T, x: T.zeros_like(x) + x, R(2))
+case("ones_like/float64", lambda T, x: T.ones_like(x) * x, R(3))
+case("ones_like/float32", lambda T, x: T.ones_like(x), R(2, dtype="float32"))
+
+# ---------------------------------------------------------------------------------------------
+# Neural-network ops
+# ---------------------------------------------------------------------------------------------
+
+for i, d in enumerate([1, 0, -1]):
+    case(f"softmax.int/dim={d}", lambda T, x, d=d: T.softmax(x, d), R(2, 3, seed=i), second=True)
+    case(f"log_softmax.int/dim={d}", lambda T, x, d=d: x.log_softmax(d), R(2, 3, seed=i), second=True)
+case("softmax.int/large", lambda T, x: T.softmax(x, 0), D([1000.0, 0.0, -1000.0]), second=True)
+case("softmax.int/inf", lambda T, x: T.softmax(x, 0), D([INF, 0.0, 1.0]))
+case("softmax.int/nan", lambda T, x: T.softmax(x, 0), D([NAN, 0.0, 1.0]))
+case("softmax.int/float32", lambda T, x: T.softmax(x, 1), R(2, 3, dtype="float32"))
+case("softmax.int/0-dim", lambda T, x: T.softmax(x, 0), R())
+case("log_softmax.int/large", lambda T, x: T.log_softmax(x, 0), D([1000.0, 0.0, -1000.0]), second=True)
+case("log_softmax.int/minus-inf", lambda T, x: T.log_softmax(x, 0), D([-INF, 0.0, 1.0]))
+case("log_softmax.int/transposed", lambda T, x: T.log_softmax(x.t(), 1), R(3, 2))
+for r in [0, 1, 2]:
+    case(
+        f"mse_loss/reduction={r}",
+        lambda T, a, b, r=r: T.mse_loss(a, b, r),
+        R(2, 3, seed=1),
+        R(2, 3, seed=2),
+        second=True,
+    )
+case("mse_loss/target-no-grad", lambda T, a, b: T.mse_loss(a, b), R(3, seed=3), R(3, seed=4, grad=False))
+case("mse_loss/broadcast", lambda T, a, b: T.mse_loss(a, b), R(2, 3, seed=3), R(3, seed=4))
+case("mse_loss/float32", lambda T, a, b: T.mse_loss(a, b), R(4, seed=3, dtype="float32"), R(4, seed=4, dtype="float32"))
+case("mse_loss/nan", lambda T, a, b: T.mse_loss(a, b, 0), D([NAN, 1.0]), D([0.0, INF]))
+case("nll_loss/log-probabilities", lambda T, x, t: T.nll_loss(T.log_softmax(x, 1), t), R(2, 3), L([0, 2]), second=True)
+case(
+    "nll_loss/weight-ignore",
+    lambda T, x, t, w: T.nll_loss(x, t, w, ignore_index=2),
+    R(3, 3, seed=2),
+    L([1, 2, 1]),
+    P(3, seed=3, grad=False),
+)
+for r in [0, 1, 2]:
+    case(
+        f"nll_loss/reduction={r}",
+        lambda T, x, t, w, r=r: T.nll_loss(x, t, w, r),
+        R(3, 4, seed=r),
+        L([3, 0, 1]),
+        P(4, seed=5, grad=False),
+    )
+case("nll_loss/all-ignored", lambda T, x, t: T.nll_loss(x, t, None, 1, 0), R(2, 3), L([0, 0]))
+case("nll_loss/1d", lambda T, x, t: T.nll_loss(x, t), R(3), L(1))
+case("nll_loss/target-out-of-range", lambda T, x, t: T.nll_loss(x, t), R(2, 3), L([0, 3]))
+case("nll_loss/negative-ignore-index", lambda T, x, t: T.nll_loss(x, t), R(3, 3), L([0, -100, 2]))
+case(
+    "cross_entropy_loss/label-smoothing",
+    lambda T, x, t: T.cross_entropy_loss(x, t, label_smoothing=0.1),
+    R(2, 3),
+    L([1, 0]),
+    second=True,
+)
+case("cross_entropy_loss/plain", lambda T, x, t: T.cross_entropy_loss(x, t), R(4, 3), L([1, 0, 2, 2]), second=True)
+case(
+    "cross_entropy_loss/weight-sum",
+    lambda T, x, t, w: T.cross_entropy_loss(x, t, w, 2),
+    R(3, 3),
+    L([1, 0, 2]),
+    P(3, seed=2, grad=False),
+)
+case("cross_entropy_loss/ignore", lambda T, x, t: T.cross_entropy_loss(x, t, ignore_index=1), R(3, 3), L([1, 0, 2]))
+case("embedding/function", lambda T, w, i: T.embedding(w, i), R(3, 2), L([[0, 2], [2, 1]]), second=True)
+case("embedding/padding-idx", lambda T, w, i: T.embedding(w, i, 2), R(3, 2), L([[0, 2], [2, 1]]))
+case("embedding/scale-grad-by-freq", lambda T, w, i: T.embedding(w, i, -1, True), R(4, 2), L([0, 2, 2, 2, 1]))
+case("embedding/out-of-range", lambda T, w, i: T.embedding(w, i), R(3, 2), L([3]))
+case("native_dropout/eval", lambda T, x: T.native_dropout(x, 0.5, False), R(3))
+case("native_dropout/p=0", lambda T, x: T.native_dropout(x, 0.0, True), R(4))
+case("native_dropout/p=1", lambda T, x: T.native_dropout(x, 1.0, True), R(4))
+case(
+    "native_dropout_backward/function",
+    lambda T, g, m: T.native_dropout_backward(g, m, 2.0),
+    R(4, seed=2),
+    B([True, False, True, True]),
+)
+case("dropout/eval", lambda T, x: T.dropout(x, 0.5, False), R(3), second=True)
+case("dropout/p=0", lambda T, x: T.dropout(x, 0.0, True), R(3))
+case("dropout/p=1", lambda T, x: T.dropout(x, 1.0, True), R(3))
+LSTM = [R(2, 3, seed=1), R(2, 2, seed=2), R(2, 2, seed=3), R(8, 3, seed=4), R(8, 2, seed=5), R(8, seed=6), R(8, seed=7)]
+case("lstm_cell/h-and-c", lambda T, x, h, c, wi, wh, bi, bh: T.lstm_cell(x, [h, c], wi, wh, bi, bh), *LSTM, second=True)
+case("lstm_cell/no-bias", lambda T, x, h, c, wi, wh: T.lstm_cell(x, [h, c], wi, wh)[0], *LSTM[:5])
+case("lstm_cell/c-only", lambda T, x, h, c, wi, wh, bi: T.lstm_cell(x, [h, c], wi, wh, bi)[1], *LSTM[:6])
+
+
+def by_name() -> Dict[str, Case]:
+    out: Dict[str, Case] = {}
+    for c in CASES:
+        assert c.name not in out, "duplicate case name " + c.name
+        out[c.name] = c
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Gradient special cases, dtypes, in place on views, out=
+# ---------------------------------------------------------------------------------------------
+
+
+def _add_into_row(T, a, b):
+    c = a.clone()
+    c[0].add_(b)
+    return c
+
+
+def _mul_into_transposed(T, a, b):
+    c = a.clone()
+    c.t().mul_(b)
+    return c
+
+
+case("div.Tensor/tiny-divisor", lambda T, a, b: T.div(a, b), D([1.0, 3.0, -2.0]), D([1e-160, -1e-160, 3e-170]))
+case("div.Tensor/tiny-divisor-tiny-self", lambda T, a, b: T.div(a, b), D([1e-20, -3e-30]), D([1e-160, 3e-161]))
+case("div.Tensor/huge-divisor", lambda T, a, b: T.div(a, b), D([1.0, 3.0]), D([1e160, -1e170]))
+case("clamp/inf-upstream-min", lambda T, x: T.sqrt(T.clamp(x, min=0.0)), D([-1.0, 0.0, 4.0]))
+case("clamp/inf-upstream-max", lambda T, x: T.sqrt(T.clamp(x, max=0.0) + 1), D([-1.0, 0.0, 4.0, -2.0]))
+case("clamp/second", lambda T, x: T.clamp(x * x, -0.5, 0.5), R(6, seed=8), second=True)
+case("relu/second", lambda T, x: T.relu(x * x * x), D([-1.5, 0.5, 2.0, -0.25]), second=True)
+case("relu/inf-upstream", lambda T, x: T.sqrt(T.relu(x)), D([-1.0, 0.0, 4.0]))
+case("abs/inf-upstream", lambda T, x: T.sqrt(T.abs(x)), D([-1.0, 0.0, 4.0]))
+case(
+    "masked_fill.Scalar/inf-upstream",
+    lambda T, x, m: T.sqrt(T.masked_fill(x, m, 1.0)),
+    D([0.0, 0.0, 4.0]),
+    B([True, False, False]),
+)
+case(
+    "where.self/inf-upstream",
+    lambda T, c, a, b: T.sqrt(T.where(c, a, b)),
+    B([True, False]),
+    D([0.0, 0.0]),
+    D([1.0, 1.0]),
+)
+case("max.dim/nan-grad-second", lambda T, x: T.max(x * x, 0).values, D([[NAN, 1.0], [2.0, -3.0]]), second=True)
+case("sqrt/second-zero", lambda T, x: T.sqrt(x), D([0.0, 1.0]), second=True)
+case("log/second-inf", lambda T, x: T.log(x), D([0.0, INF, 2.0]), second=True)
+case("add_.Tensor/view-of-clone", _add_into_row, R(2, 3, seed=1), R(3, seed=2))
+case("mul_.Tensor/transposed-view", _mul_into_transposed, R(2, 3, seed=3), R(3, 2, seed=4))
+case("add.Tensor/float32+float64", lambda T, a, b: T.add(a, b), R(3, dtype="float32"), R(3, seed=1))
+case("mul.Tensor/int64*float64", lambda T, a, b: T.mul(a, b), L([1, 2, 3]), R(3, seed=1))
+case("mul.Scalar/int64*float", lambda T, a: T.mul(a, 1.5), L([1, 2, 3]))
+case("add.Scalar/float32", lambda T, a: T.add(a, 2.5), R(3, dtype="float32"))
+case("sum/bool", lambda T, x: T.sum(x), B([True, False, True]))
+case(
+    "add.out/resize",
+    lambda T, a, b: T.add(a, b, out=T.zeros([3], dtype=T.float64)),
+    R(2, 3, grad=False),
+    R(3, seed=1, grad=False),
+)
+case("exp_/leaf-error", lambda T, x: T.exp_(x), R(3))
+case("softmax.int/empty", lambda T, x: T.softmax(x, 1), D([[], []]))
+case("log_softmax.int/empty", lambda T, x: T.log_softmax(x, 0), D([[], []]))
+case("mean.dim/empty-dim-nan", lambda T, x: T.mean(x, 1), D([[], []]))
+case("logsumexp/0-dim", lambda T, x: T.logsumexp(x, 0), R(), second=True)
+case("argmax/keepdim-dim", lambda T, x: T.argmax(x, 1, keepdim=True), D([[NAN, 1.0], [2.0, NAN], [1.0, 1.0]]))
+case("max.dim/negative-zero", lambda T, x: T.max(x, 0), D([[-0.0, 0.0], [0.0, -0.0]]))
+case("index_select/nan", lambda T, x, i: T.index_select(x, 0, i), D([NAN, 1.0, INF]), L([2, 0, 0]), second=True)
+case("gather/negative-dim", lambda T, x, i: T.gather(x, -1, i), R(2, 3), L([[2, 1], [0, 0]]))
+case(
+    "scatter_add/index-repeats",
+    lambda T, x, i, s: T.scatter_add(x, 0, i, s),
+    R(3, seed=1),
+    L([1, 1, 1, 0]),
+    R(4, seed=2),
+)
+case("embedding/padding-negative", lambda T, w, i: T.embedding(w, i, -1), R(3, 2), L([0, 2, 2]))
+case(
+    "nll_loss/weight-mean-zero",
+    lambda T, x, t, w: T.nll_loss(x, t, w),
+    R(2, 3),
+    L([0, 1]),
+    D([0.0, 0.0, 1.0], grad=False),
+)
+case("cross_entropy_loss/nan", lambda T, x, t: T.cross_entropy_loss(x, t), D([[NAN, 0.0], [1.0, 2.0]]), L([1, 0]))
+case("mse_loss/second-target", lambda T, a, b: T.mse_loss(a * b, b), R(3, seed=1), R(3, seed=2), second=True)
+case(
+    "matmul/broadcast-batch-second",
+    lambda T, a, b: T.matmul(a, b),
+    R(2, 1, 2, 3, seed=1),
+    R(3, 3, 2, seed=2),
+    second=True,
+)
+case("bmm/empty-batch", lambda T, a, b: T.bmm(a.reshape([0, 2, 3]), b.reshape([0, 3, 2])), D([]), D([]))
+case(
+    "stack/negative-dim-second", lambda T, a, b: T.stack([a * b, b], -2), R(2, 3, seed=1), R(2, 3, seed=2), second=True
+)
+case("chunk/negative-dim", lambda T, x: T.chunk(x, 2, -1), R(2, 5))
+case("split.Tensor/negative-dim", lambda T, x: T.split(x, 3, -1), R(2, 5))
+case("squeeze.dim/0-dim", lambda T, x: T.squeeze(x, 0), R())
+case("select.int/negative-dim", lambda T, x: T.select(x, -2, 0), R(2, 3))
+case("index_add/0-dim-source", lambda T, x, i, s: T.index_add(x, 0, i, s), R(3, seed=1), L([1]), R(seed=2))
+case("softmax.int/all-minus-inf", lambda T, x: T.softmax(x, 1), D([[-INF, -INF], [0.0, -INF]]))
+case("log_softmax.int/all-minus-inf", lambda T, x: T.log_softmax(x, 1), D([[-INF, -INF], [0.0, -INF]]))
+case("logsumexp/nan-second", lambda T, x: T.logsumexp(x, 1), D([[NAN, 1.0], [0.5, 2.0]]), second=True)
+case("mean.dim/int64-error", lambda T, x: T.mean(x, 0), L([[1, 2]]))
+case("linear/empty-batch", lambda T, x, w, b: T.linear(x.reshape([0, 3]), w, b), D([]), R(2, 3, seed=2), R(2, seed=3))
+case("bmm/nan", lambda T, a, b: T.bmm(a, b), D([[[NAN, 0.0]]]), D([[[1.0], [INF]]]))
+case("expand/0-dim", lambda T, x: x.expand([2, 2]), R(), second=True)
+case("permute/0-dim", lambda T, x: T.permute(x, []), R())
+case("cat/negative-dim-3d", lambda T, a, b: T.cat([a, b], -2), R(2, 1, 2, seed=1), R(2, 2, 2, seed=2), second=True)
+case("unbind.int/empty", lambda T, x: T.unbind(x, 1), D([[], []]))
+case("where.self/0-dim", lambda T, c, a, b: T.where(c, a, b), B(True), R(seed=1), R(2, seed=2), second=True)
+case("masked_fill.Scalar/0-dim-mask", lambda T, x, m: T.masked_fill(x, m, 0.5), R(2, 2), B(True))
+case("narrow/transposed", lambda T, x: T.narrow(x.t(), 0, 1, 2), R(2, 4), second=True)
+case("pow.Tensor_Tensor/nan", lambda T, a, b: T.pow(a, b), D([NAN, 1.0, NAN, 0.0]), D([0.0, NAN, 1.0, NAN]))
+case("pow.Tensor_Scalar/exp=-0.5/special", lambda T, a: T.pow(a, -0.5), D([0.0, -0.0, INF, -1.0, 4.0]))
+case("pow.Tensor_Scalar/exp=3/special", lambda T, a: T.pow(a, 3), D([NAN, INF, -INF, -2.0]), second=True)
+case("reshape/empty-infer", lambda T, x: T.reshape(x.reshape([0, 2]), [-1, 4]), D([]))
+case("reshape/empty-ambiguous", lambda T, x: T.reshape(x.reshape([0, 2]), [-1, 0]), D([]))
+case("view/empty-infer", lambda T, x: x.reshape([2, 0]).view([0, -1, 1]), D([]))

@@ -1,0 +1,87 @@
+"""Writes expected.json: every case of cases.py run through PyTorch (CPU).
+
+PyTorch is a tool of this script only, never a build or test dependency: the Bazel test
+(test_differential.py) reads the checked-in expected.json. To regenerate it after editing
+cases.py (PyTorch 2.13 CPU in a separate virtualenv):
+
+    python3 -m venv /tmp/torchvenv && /tmp/torchvenv/bin/pip install torch==2.13.0
+    /tmp/torchvenv/bin/python tests/differential/run_torch.py
+
+The output is deterministic (sorted keys, cases in list order), so a diff shows what changed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import types
+
+import torch
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+import cases  # noqa: E402
+import harness  # noqa: E402
+
+
+def _lincomb(tensors, coeffs):
+    """gradgen's own op (not in PyTorch): sum_i coeffs[i] * tensors[i], coeffs[-1] a constant term."""
+    total = None
+    for i, t in enumerate(tensors):
+        term = coeffs[i] * t
+        total = term if total is None else total + term
+    if coeffs.shape[0] > len(tensors):
+        total = total + coeffs[len(tensors)]
+    return total
+
+
+class TorchAsGradgen(types.ModuleType):
+    """torch, plus gradgen's spellings of the ops that PyTorch exposes elsewhere (ATen names)."""
+
+    def __init__(self):
+        super().__init__("torch_as_gradgen")
+        self.lincomb = _lincomb
+        self.linear = torch.nn.functional.linear
+        # torch._C._nn's bindings default `reduction` to 0 (None), not to the schema's Mean:
+        # the schema's defaults, spelled out.
+        self.mse_loss = lambda input, target, reduction=1: torch._C._nn.mse_loss(input, target, reduction)
+        self.nll_loss = lambda input, target, weight=None, reduction=1, ignore_index=-100: torch._C._nn.nll_loss(
+            input, target, weight, reduction, ignore_index
+        )
+        self.cross_entropy_loss = (
+            lambda input, target, weight=None, reduction=1, ignore_index=-100, label_smoothing=0.0: (
+                torch._C._nn.cross_entropy_loss(input, target, weight, reduction, ignore_index, label_smoothing)
+            )
+        )
+        self.tanh_backward = torch.ops.aten.tanh_backward
+        self.sigmoid_backward = torch.ops.aten.sigmoid_backward
+        self.threshold_backward = torch.ops.aten.threshold_backward
+        self.native_dropout_backward = torch.ops.aten.native_dropout_backward
+
+    def __getattr__(self, name):
+        return getattr(torch, name)
+
+
+def main() -> int:
+    torch.manual_seed(0)
+    T = TorchAsGradgen()
+    out = {}
+    for c in cases.CASES:
+        out[c.name] = harness.run(T, c)
+    path = os.path.join(HERE, "expected.json")
+    with open(path, "w") as f:
+        f.write('{"torch_version": %s,\n "cases": {\n' % json.dumps(torch.__version__))
+        items = list(out.items())
+        for i, (name, rec) in enumerate(items):
+            f.write(
+                "  %s: %s%s\n" % (json.dumps(name), json.dumps(rec, sort_keys=True), "," if i + 1 < len(items) else "")
+            )
+        f.write("}}\n")
+    print("wrote %d cases to %s" % (len(out), os.path.relpath(path)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
