@@ -68,7 +68,10 @@ std::string cpp_backtrace() {
 void set_stack_capture(StackCapture capture) noexcept { stack_capture = capture; }
 
 std::string capture_stack() {
-  if (stack_capture) return stack_capture();
+  if (stack_capture) {
+    std::string stack = stack_capture();
+    if (!stack.empty()) return stack;
+  }
   return cpp_backtrace();
 }
 

@@ -64,8 +64,9 @@ struct AnomalyMetadata {
   std::string stack;
 };
 
-/// Returns a stack for the current call site; installed by the Python bindings (the
-/// Python stack). Called with the op's thread and locks as they are.
+/// Returns a stack for the current call site, or "" when it has none (then a C++ backtrace is
+/// used); the Python bindings install one that returns the Python stack. Called on the op's
+/// thread, inside the op.
 using StackCapture = std::string (*)();
 
 /// Installs the process-wide stack capture (nullptr: a C++ backtrace). Install before use;
