@@ -15,11 +15,13 @@
 // slot (= the forward op's input slot), the forward op and its stack, and any other
 // error raised by a node's apply() gets the same "forward op and stack" appended.
 //
-// Cost when off: set_history and the engine's per-node loop each test one
-// thread-local bool (a predictable branch); nothing is recorded.
+// Cost when off: set_history tests one thread-local bool per output, and the engine's
+// per-node loop one bool it read when the pass started (predictable branches);
+// nothing is recorded. Every generated op also keeps its schema name in a
+// thread-local while it runs (profiler::current_op(), variable_type_utils.h).
 //
-// Like GradMode the switch is per thread: a backward pass run on the thread that
-// entered the scope is checked, and nodes created on that thread record metadata.
+// Like GradMode the switch is per thread: a backward pass started on a thread while
+// the mode is on is checked, and nodes created on that thread record metadata.
 #pragma once
 
 #include <memory>

@@ -118,6 +118,7 @@ class Engine {
     bool retain_graph;
     bool create_graph;
     variable_list* results;
+    bool detect_anomaly;  // AnomalyMode::is_enabled() when the pass started (anomaly_mode.h)
   };
   static void run(GraphTask& task, Roots& seeded, const RunOptions& options);
   // Runs one ready node: hooks, captures, apply(), then hands its gradients to the next nodes
@@ -349,7 +350,8 @@ variable_list Engine::execute(const char* api, const variable_list& roots,
   // Formulas record a graph (and gradients are summed differentiably) only for
   // create_graph.
   AutoGradMode grad_mode(create_graph);
-  run(task, seeded, {retain_graph, create_graph, inputs ? &results : nullptr});
+  run(task, seeded,
+      {retain_graph, create_graph, inputs ? &results : nullptr, AnomalyMode::is_enabled()});
 
   if (inputs && !allow_unused) check_all_used(op, results);
   return results;
@@ -468,7 +470,7 @@ void Engine::run_node(GraphTask& task, uint32_t slot, const RunOptions& options,
   node_inputs.assign(std::make_move_iterator(buffer),
                      std::make_move_iterator(buffer + node->num_inputs()));
   if (!options.retain_graph) node->will_release_variables();
-  variable_list grads = __builtin_expect(AnomalyMode::is_enabled(), 0)
+  variable_list grads = __builtin_expect(options.detect_anomaly, 0)
                             ? apply_checked(*node, std::move(node_inputs))
                             : node->apply(std::move(node_inputs));
   if (!options.retain_graph) node->release_variables();
