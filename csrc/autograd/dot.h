@@ -12,9 +12,10 @@
 //    receives (the forward op's outputs, from its input metadata);
 //  * each leaf that requires grad (its AccumulateGrad node) as a green box with the
 //    name given in `names` (else "leaf") and its shape and dtype;
-//  * edges labelled with the node's output slot, and ":j" when they feed input j>0 of
-//    the next node: a `Tensor[]` argument (cat's tensors) is a run of consecutive
-//    slots 0, 1, 2, ...; a slot whose input needs no gradient has no edge (a gap).
+//  * edges labelled with the node's output slot, and ":j" (its input j) when the next
+//    node has several inputs (a multi-output op's): a `Tensor[]` argument (cat's
+//    tensors) is a run of consecutive slots 0, 1, 2, ...; a slot whose input needs no
+//    gradient has no edge (a gap).
 // Saved tensors are not shown: nodes do not list them (see the README).
 //
 // The text is deterministic: nodes are numbered in breadth-first order from the roots

@@ -10,8 +10,8 @@ def to_dot(tensors, params=None):
 
     params maps display names to tensors, e.g. dict(w=w, b=b): leaves (and roots) listed there
     are labelled with their name. Nodes show their names and the shapes of the gradients they
-    receive, leaves their shapes, edges the node's output slot (":j" when feeding input j > 0),
-    so the slots of a Tensor[] argument are visible. The text is deterministic.
+    receive, leaves their shapes, edges the node's output slot (":j": into input j of a node
+    with several inputs), so the slots of a Tensor[] argument are visible. The text is deterministic.
     """
     roots = [tensors] if isinstance(tensors, _C.Tensor) else list(tensors)
     names = []
