@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "csrc/autograd/accumulate_grad.h"
+#include "csrc/autograd/anomaly_mode.h"
 #include "csrc/autograd/basic_ops.h"
 #include "csrc/autograd/grad_mode.h"
 #include "csrc/autograd/hooks.h"
@@ -116,6 +118,7 @@ class Engine {
     bool retain_graph;
     bool create_graph;
     variable_list* results;
+    bool detect_anomaly;  // AnomalyMode::is_enabled() when the pass started (anomaly_mode.h)
   };
   static void run(GraphTask& task, Roots& seeded, const RunOptions& options);
   // Runs one ready node: hooks, captures, apply(), then hands its gradients to the next nodes
@@ -138,6 +141,74 @@ struct DepthGuard {
   DepthGuard() { ++engine_depth; }
   ~DepthGuard() { --engine_depth; }
 };
+
+// Anomaly mode (anomaly_mode.h): what a node's errors say about where it was created.
+std::string forward_site(const Node& node) {
+  const AnomalyMetadata* metadata = node.anomaly_metadata();
+  if (!metadata) {
+    return "its forward op (no call site recorded: " + node.name() +
+           " was created outside anomaly mode)";
+  }
+  std::string out = "forward op '" +
+                    (metadata->forward_op.empty() ? std::string("?") : metadata->forward_op) + "'";
+  if (!metadata->user_op.empty() && metadata->user_op != metadata->forward_op) {
+    out += " (inside '" + metadata->user_op + "')";
+  }
+  if (!metadata->stack.empty()) {
+    out += "; forward call site (most recent call last):\n" + metadata->stack;
+  }
+  return out;
+}
+
+template <typename T>
+const char* non_finite_in(const Tensor& t) {
+  const Tensor dense = t.contiguous();
+  const T* data = dense.data_ptr<T>();
+  bool inf = false;
+  for (int64_t i = 0, n = dense.numel(); i < n; ++i) {
+    if (std::isnan(data[i])) return "nan";
+    if (std::isinf(data[i])) inf = true;
+  }
+  return inf ? "inf" : nullptr;
+}
+
+// Returns "nan" or "inf" if the floating tensor t holds one (nan first), else null.
+const char* non_finite(const Tensor& t) {
+  if (!t.defined()) return nullptr;
+  switch (t.scalar_type()) {
+    case ScalarType::Double: return non_finite_in<double>(t);
+    case ScalarType::Float: return non_finite_in<float>(t);
+    default: return nullptr;
+  }
+}
+
+// Runs node.apply() in anomaly mode: an error it raises gets the node's forward call site
+// appended (same exception type), and a gradient with NaN or inf raises, naming the node,
+// the slot and the forward op. Out of line: the engine's loop only tests the mode.
+[[gnu::noinline]] variable_list apply_checked(Node& node, variable_list&& inputs) {
+  variable_list grads;
+  try {
+    grads = node.apply(std::move(inputs));
+  } catch (const std::out_of_range& e) {
+    throw std::out_of_range(std::string(e.what()) + "\n[anomaly mode] in " + node.name() +
+                            ", created by " + forward_site(node));
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(std::string(e.what()) + "\n[anomaly mode] in " + node.name() +
+                                ", created by " + forward_site(node));
+  } catch (const std::runtime_error& e) {
+    throw std::runtime_error(std::string(e.what()) + "\n[anomaly mode] in " + node.name() +
+                             ", created by " + forward_site(node));
+  }
+  for (size_t i = 0; i < grads.size(); ++i) {
+    if (const char* what = non_finite(grads[i])) {
+      throw std::runtime_error("Function '" + node.name() + "' returned " + what +
+                               " values in its output " + std::to_string(i) +
+                               ", the gradient for input slot " + std::to_string(i) + " of " +
+                               forward_site(node));
+    }
+  }
+  return grads;
+}
 
 }  // namespace
 
@@ -279,7 +350,8 @@ variable_list Engine::execute(const char* api, const variable_list& roots,
   // Formulas record a graph (and gradients are summed differentiably) only for
   // create_graph.
   AutoGradMode grad_mode(create_graph);
-  run(task, seeded, {retain_graph, create_graph, inputs ? &results : nullptr});
+  run(task, seeded,
+      {retain_graph, create_graph, inputs ? &results : nullptr, AnomalyMode::is_enabled()});
 
   if (inputs && !allow_unused) check_all_used(op, results);
   return results;
@@ -398,7 +470,9 @@ void Engine::run_node(GraphTask& task, uint32_t slot, const RunOptions& options,
   node_inputs.assign(std::make_move_iterator(buffer),
                      std::make_move_iterator(buffer + node->num_inputs()));
   if (!options.retain_graph) node->will_release_variables();
-  variable_list grads = node->apply(std::move(node_inputs));
+  variable_list grads = __builtin_expect(options.detect_anomaly, 0)
+                            ? apply_checked(*node, std::move(node_inputs))
+                            : node->apply(std::move(node_inputs));
   if (!options.retain_graph) node->release_variables();
   validate_outputs(*node, grads);
 

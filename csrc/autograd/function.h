@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "csrc/autograd/anomaly_mode.h"
 #include "csrc/autograd/index_range.h"
 #include "csrc/tensor.h"
 
@@ -201,6 +202,14 @@ struct Node : std::enable_shared_from_this<Node> {
   /// Returns the node's sequence number (creation order; see the banner).
   uint64_t sequence_nr() const noexcept { return sequence_nr_; }
 
+  /// Returns where the node was created (recorded while anomaly mode is on, see
+  /// csrc/autograd/anomaly_mode.h), or null.
+  const AnomalyMetadata* anomaly_metadata() const noexcept { return anomaly_metadata_.get(); }
+  /// Replaces the node's anomaly metadata.
+  void set_anomaly_metadata(std::unique_ptr<AnomalyMetadata> metadata) noexcept {
+    anomaly_metadata_ = std::move(metadata);
+  }
+
   /// Returns a fresh sequence number.
   static uint64_t next_sequence_nr() noexcept {
     return sequence_counter_.fetch_add(1, std::memory_order_relaxed);
@@ -216,6 +225,7 @@ struct Node : std::enable_shared_from_this<Node> {
   edge_list next_edges_;
   SmallVector<InputMetadata, 1> input_metadata_;
   std::vector<std::pair<uint32_t, std::shared_ptr<TensorHooks>>> tensor_pre_hooks_;
+  std::unique_ptr<AnomalyMetadata> anomaly_metadata_;  // null unless anomaly mode was on
 
   // Scratch space of the engine's graph task that owns this node (see engine.cc):
   // the task's id (0: none) and the node's slot in that task's arrays. Lets the

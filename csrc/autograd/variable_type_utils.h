@@ -34,6 +34,7 @@
 #include <vector>
 
 #include "csrc/autograd/accumulate_grad.h"
+#include "csrc/autograd/anomaly_mode.h"
 #include "csrc/autograd/function.h"
 #include "csrc/autograd/grad_mode.h"
 #include "csrc/tensor.h"
@@ -117,6 +118,7 @@ inline void set_history(Tensor& result, const std::shared_ptr<Node>& grad_fn) {
   if (impl->grad_fn || impl->requires_grad) internal::throw_history_on_input(result, *grad_fn);
   impl->output_nr = grad_fn->add_input_metadata(result);
   impl->grad_fn = grad_fn;
+  if (__builtin_expect(AnomalyMode::is_enabled(), 0)) internal::record_anomaly_metadata(*grad_fn);
 }
 
 /// Calls set_history for each result, in order.
@@ -165,6 +167,7 @@ inline void rebase_history(Tensor& self, const std::shared_ptr<Node>& grad_fn) {
   if (impl->hooks) internal::move_hooks_on_rebase(*impl, grad_fn);
   impl->output_nr = grad_fn->add_input_metadata(self);
   impl->grad_fn = grad_fn;
+  if (__builtin_expect(AnomalyMode::is_enabled(), 0)) internal::record_anomaly_metadata(*grad_fn);
 }
 
 /// Returns the sizes of each tensor (saved by `to_args_sizes(tensors)` in a formula).
@@ -197,7 +200,12 @@ using Callback = void (*)(const char* op, bool enter);
 
 namespace internal {
 inline Callback callback = nullptr;
+/// The innermost profiled op running on this thread (anomaly mode records it).
+inline thread_local const char* innermost_op = nullptr;
 }  // namespace internal
+
+/// Returns the schema name of the innermost generated op running on this thread, or null.
+inline const char* current_op() noexcept { return internal::innermost_op; }
 
 /// Installs the process-wide profiler callback (nullptr removes it). Install it
 /// before the ops to observe start; not synchronized with running ops.
@@ -210,10 +218,12 @@ void set_callback(Callback callback);
 class RecordFunction {
  public:
   explicit RecordFunction(const char* op) noexcept
-      : op_(op), callback_(internal::callback), scope_(op) {
+      : op_(op), callback_(internal::callback), outer_op_(internal::innermost_op), scope_(op) {
+    internal::innermost_op = op;
     if (callback_) callback_(op_, true);
   }
   ~RecordFunction() {
+    internal::innermost_op = outer_op_;
     if (callback_) callback_(op_, false);
   }
   RecordFunction(const RecordFunction&) = delete;
@@ -221,7 +231,8 @@ class RecordFunction {
 
  private:
   const char* op_;
-  Callback callback_;  // the callback seen at entry, so enter/exit calls pair up
+  Callback callback_;     // the callback seen at entry, so enter/exit calls pair up
+  const char* outer_op_;  // the innermost op when this one started, restored at its end
   gradgen::internal::OpScope scope_;
 };
 

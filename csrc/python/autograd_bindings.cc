@@ -7,9 +7,13 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "csrc/autograd/accumulate_grad.h"
+#include "csrc/autograd/anomaly_mode.h"
+#include "csrc/autograd/dot.h"
 #include "csrc/autograd/engine.h"
 #include "csrc/autograd/function.h"
 #include "csrc/autograd/grad_mode.h"
@@ -58,6 +62,20 @@ std::vector<int64_t> parse_sizes(const nb::args& args, const char* op) {
   return sizes.values;
 }
 
+// Anomaly mode's stack capture: the Python stack of the op's caller, when the calling thread
+// holds the GIL (an op called from Python); "" otherwise (then a C++ backtrace is recorded).
+std::string python_stack() {
+  if (!Py_IsInitialized() || !PyGILState_Check()) return "";
+  try {
+    nb::object frames = nb::module_::import_("traceback").attr("format_stack")();
+    std::string out;
+    for (nb::handle frame : frames) out += nb::cast<std::string>(frame);
+    return out;
+  } catch (const nb::python_error&) {
+    return "";  // the interpreter is shutting down, say: no Python stack then
+  }
+}
+
 Tensor finish(Tensor t, bool requires_grad) {
   if (requires_grad) t.set_requires_grad(true);
   return t;
@@ -78,6 +96,28 @@ void bind_autograd(nb::module_& m) {
   nb::class_<autograd::AccumulateGrad, Node>(m, "AccumulateGrad",
                                              "The node that adds a leaf's gradient to its .grad.")
       .def_prop_ro("variable", [](const autograd::AccumulateGrad& n) { return n.variable; });
+
+  m.def(
+      "_to_dot",
+      [](const std::vector<Tensor>& roots,
+         const std::vector<std::pair<std::string, Tensor>>& names) {
+        return autograd::to_dot(roots, names);
+      },
+      "roots"_a, "names"_a);
+
+  // --- anomaly mode ---------------------------------------------------------------------------
+  autograd::set_stack_capture(&python_stack);
+  m.def("is_anomaly_enabled", &autograd::AnomalyMode::is_enabled,
+        "Whether anomaly mode is on for this thread (see gradgen.autograd.detect_anomaly).");
+  m.def("_set_anomaly_enabled", &autograd::AnomalyMode::set_enabled, "enabled"_a);
+  m.def(
+      "_anomaly_metadata",
+      [](const Node& node) -> std::optional<std::tuple<std::string, std::string, std::string>> {
+        const autograd::AnomalyMetadata* meta = node.anomaly_metadata();
+        if (!meta) return std::nullopt;
+        return std::make_tuple(meta->forward_op, meta->user_op, meta->stack);
+      },
+      "node"_a);
 
   // --- grad mode ------------------------------------------------------------------------------
   m.def("is_grad_enabled", &autograd::GradMode::is_enabled,

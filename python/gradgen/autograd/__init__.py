@@ -1,10 +1,30 @@
-"""gradgen.autograd: backward, grad, grad modes and the graph's node type (as torch.autograd)."""
+"""gradgen.autograd: backward, grad, grad modes, anomaly mode, the graph (nodes, to_dot), as torch.autograd."""
 
 from gradgen import _C
 from gradgen._C import AccumulateGrad, Node  # noqa: F401
+from gradgen.autograd.anomaly_mode import (  # noqa: F401
+    detect_anomaly,
+    forward_call_site,
+    is_anomaly_enabled,
+    set_detect_anomaly,
+)
 from gradgen.autograd.grad_mode import enable_grad, no_grad, set_grad_enabled  # noqa: F401
+from gradgen.autograd.graph import to_dot  # noqa: F401
 
-__all__ = ["Node", "AccumulateGrad", "backward", "grad", "enable_grad", "no_grad", "set_grad_enabled"]
+__all__ = [
+    "Node",
+    "AccumulateGrad",
+    "backward",
+    "grad",
+    "enable_grad",
+    "no_grad",
+    "set_grad_enabled",
+    "detect_anomaly",
+    "set_detect_anomaly",
+    "is_anomaly_enabled",
+    "forward_call_site",
+    "to_dot",
+]
 
 
 def _as_tuple(tensors, what):
