@@ -162,6 +162,16 @@ cc_library(
     local_defines = ["NB_BUILD", "NDEBUG", "NB_COMPACT_ASSERTIONS"],
     deps = [":robin_map", "@gradgen_python_headers//:python_headers"],
 )
+
+# nanobind's headers as files, for tests that compile generated bindings with g++ directly
+# (//tests/codegen:fuzz_test).
+filegroup(
+    name = "nanobind_headers",
+    srcs = glob([
+        "site/nanobind/include/nanobind/**/*.h",
+        "site/nanobind/ext/robin_map/include/**/*.h",
+    ]),
+)
 """
 
 def _gradgen_py_deps_impl(repository_ctx):

@@ -4,7 +4,8 @@ Hypothesis builds small spec pairs (declarations + formulas) from pieces of vali
 mutates them with what broke the codegen before: YAML tags, odd keys, aliases, quotes,
 backslashes, unbalanced brackets, line breaks, `resultN`, names of generated locals. For every
 case, `generate()` either raises a SpecError whose text is one line `file:line[:col]: message`, or
-returns C++ that compiles: Functions.cpp and VariableType.cpp go through `g++ -fsyntax-only`
+returns C++ that compiles: Functions.cpp, VariableType.cpp and the Python bindings
+(python_functions.cpp, against nanobind and Python's headers) go through `g++ -fsyntax-only`
 against the runtime headers. The codegen checks a formula's form, not what its names mean (see
 tools/codegen/formula_check.py), so a compiler error about a name or a type that a mutation made
 up in a formula (`mul(grad, othr)`) is the compiler's to report and is accepted; any other error
@@ -20,11 +21,12 @@ import os
 import re
 import shutil
 import subprocess
+import sysconfig
 import tempfile
 from pathlib import Path
 
 import pytest
-from conftest import REPO
+from conftest import REPO, TREE
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -35,6 +37,15 @@ EXAMPLES = int(os.environ.get("GRADGEN_FUZZ_EXAMPLES", "40"))
 GXX = shutil.which("g++")
 # The runtime headers generated code includes (csrc/...), from the source tree.
 HEADERS = REPO / "csrc" / "autograd" / "formulas.h"
+# The Python bindings (python_functions.cpp) compile against nanobind (from the pinned wheel, in
+# this test's runfiles: @gradgen_py_deps//:nanobind_headers) and the interpreter's headers.
+_NANOBIND = TREE.parent / "gradgen_py_deps" / "site" / "nanobind"
+_PYTHON_INCLUDE = Path(sysconfig.get_paths()["include"])
+PYTHON_FLAGS = (
+    [f"-I{_NANOBIND / 'include'}", f"-I{_NANOBIND / 'ext' / 'robin_map' / 'include'}", f"-I{_PYTHON_INCLUDE}"]
+    if (_NANOBIND / "include" / "nanobind" / "nanobind.h").is_file() and (_PYTHON_INCLUDE / "Python.h").is_file()
+    else None
+)
 
 # The ops csrc/ops.h and csrc/autograd/formulas.h call; declared without formulas.
 SUPPORT = "".join(
@@ -179,9 +190,12 @@ def _syntax_errors(files: dict, work: Path) -> str:
     for name, text in files.items():
         (out / name).write_text(text)
     problems = []
-    for name in ("Functions.cpp", "VariableType.cpp"):
+    compiled = [("Functions.cpp", []), ("VariableType.cpp", [])]
+    if PYTHON_FLAGS is not None:
+        compiled.append(("python_functions.cpp", PYTHON_FLAGS))
+    for name, flags in compiled:
         proc = subprocess.run(
-            [GXX, "-std=c++17", "-fsyntax-only", f"-I{work}", f"-I{REPO}", str(out / name)],
+            [GXX, "-std=c++17", "-fsyntax-only", f"-I{work}", f"-I{REPO}", *flags, str(out / name)],
             capture_output=True,
             text=True,
         )
@@ -219,3 +233,8 @@ def test_every_spec_is_an_error_line_or_compiling_cpp(case):
             return
         errors = _syntax_errors(files, work)
         assert not errors, f"exit 0 with C++ that does not compile:\n{errors}"
+
+
+@pytest.mark.skipif("TEST_SRCDIR" not in os.environ, reason="outside Bazel, nanobind may not be at hand")
+def test_the_python_bindings_are_compiled_too():
+    assert PYTHON_FLAGS is not None, f"nanobind's headers are not at {_NANOBIND} or Python's at {_PYTHON_INCLUDE}"
