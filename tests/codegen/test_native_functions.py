@@ -109,10 +109,65 @@ def test_load_yaml_file_and_display_name(tmp_path):
             "nf.yaml:3:1: did not find expected ',' or ']' (while parsing a flow sequence at line 2)",
             "nf.yaml:3:1: expected ',' or ']', but got '<stream end>' (while parsing a flow sequence at line 2)",
         ),
+        # Indentation and quoting mistakes, said in the spec author's terms (both parsers alike).
         (
             "- func: foo(Tensor self) -> Tensor\n   variants: function\n",
-            "nf.yaml:2:12: mapping values are not allowed in this context",
-            "nf.yaml:2:12: mapping values are not allowed here",
+            "nf.yaml:2:4: 'variants:' is indented 3 spaces, more than 'func:' on line 1 (2 spaces), so it reads as "
+            "part of that key's value; indent it 2 spaces to make it a key beside 'func:'",
+            None,
+        ),
+        (
+            "- func: a\n  dispatch:\n    CPU: x\n      CUDA: y\n",
+            "nf.yaml:4:7: 'CUDA:' is indented 6 spaces, more than 'CPU:' on line 3 (4 spaces), so it reads as part "
+            "of that key's value; indent it 4 spaces to make it a key beside 'CPU:'",
+            None,
+        ),
+        (
+            "- name: foo(Tensor self) -> Tensor\n  self: grad * a: b\n",
+            "nf.yaml:2:17: ':' followed by a space inside a value makes YAML read a key here; put the whole value "
+            "in quotes (\"...\") when the ':' belongs to it",
+            None,
+        ),
+        (
+            "- func: foo(Tensor self) -> Tensor\n  variants: function\n dispatch: x\n",
+            "nf.yaml:3:2: 'dispatch:' is indented 1 space, which lines up with no key above ('variants:' on line 2 "
+            "is at 2 spaces); indent it like the other keys of its entry",
+            None,
+        ),
+        (
+            "- func: a\n  dispatch:\n    CPU: x\n   CUDA: y\n",
+            "nf.yaml:4:4: 'CUDA:' is indented 3 spaces, which lines up with no key above ('CPU:' on line 3 is at 4 "
+            "spaces); indent it like the other keys of its entry",
+            None,
+        ),
+        (
+            "- func: a\n  variants: x\n - func: b\n",
+            "nf.yaml:3:2: this list item's '-' is indented 1 space, which lines up with no list above (the list "
+            "from line 1 is at 0 spaces); line it up with the '-' of the other items",
+            None,
+        ),
+        (
+            "func: a\n- func: b\n",
+            "nf.yaml:2:1: a list item ('-') at 0 spaces where the mapping from line 1 expects a key at 0 spaces; "
+            "the items of one level are either all '- ' list items or all 'name:' keys",
+            None,
+        ),
+        (
+            "- func: a\n\tvariants: x\n",
+            "nf.yaml:2:1: this line is indented with a tab; YAML indents with spaces only",
+            None,
+        ),
+        (
+            "- name: foo\n  self: grad *\n  x\n",
+            "nf.yaml:3:3: 'x' is written where a key ('name: value') is expected; if it continues the value of "
+            "'self:' on line 2, indent it more than that key (2 spaces) or write the value on one line",
+            None,
+        ),
+        (
+            "- func: a\n  variants: - function\n",
+            "nf.yaml:2:13: a list item ('- ') cannot follow a key on the same line; write the list as [a, b], or "
+            "put each '- item' on a line of its own, indented under the key",
+            None,
         ),
         (
             "- func: 'abc\n",

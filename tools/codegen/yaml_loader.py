@@ -299,9 +299,138 @@ def _loader_class(base: type) -> type:
 _LocLoader = _loader_class(_BaseLoader)
 
 
-def _yaml_error(e: yaml.YAMLError, display_name: str) -> SpecError:
+def _content_lines(text: Any) -> list[str]:
+    """The lines of the file being loaded (bytes decoded as UTF-8, bad bytes replaced)."""
+    if isinstance(text, bytes):
+        text = text.decode("utf-8", errors="replace")
+    return text.splitlines() if isinstance(text, str) else []
+
+
+def _spaces(n: int) -> str:
+    return f"{n} space" if n == 1 else f"{n} spaces"
+
+
+def _key_start(line: str) -> Optional[tuple[int, str]]:
+    """(column, name) of the key a block line starts with: `  - func: x` -> (4, "func"); else None."""
+    col = len(line) - len(line.lstrip(" "))
+    while line.startswith("- ", col) or line[col:] == "-":
+        col += 2
+        col += len(line[col:]) - len(line[col:].lstrip(" "))
+    rest = line[col:]
+    colon = rest.find(":")
+    name = rest[:colon] if colon > 0 else ""
+    if (
+        name
+        and not name.startswith(("#", "'", '"', "[", "{"))
+        and " " not in name.strip()
+        and (colon + 1 == len(rest) or rest[colon + 1] in " \t")
+    ):
+        return col, name.strip()
+    return None
+
+
+def _key_above(lines: list[str], line_no: int) -> Optional[tuple[int, int, str]]:
+    """(line number, column, name) of the nearest key above 0-based line `line_no`, or None."""
+    for i in range(min(line_no, len(lines)) - 1, -1, -1):
+        stripped = lines[i].strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        key = _key_start(lines[i])
+        if key is not None:
+            return i + 1, key[0], key[1]
+    return None
+
+
+def _explain(e: yaml.MarkedYAMLError, lines: list[str], display_name: str) -> Optional[SpecError]:
+    """The usual indentation and quoting mistakes in the author's terms, or None for the others.
+
+    PyYAML (libyaml or the Python parser, each worded its own way) says what its grammar expected
+    ("mapping values are not allowed here"); this says which line is indented how much against
+    which key above, from the text of the file, so both parsers give the same message.
+    """
+    mark = e.problem_mark
+    if mark is None:
+        return None
+    problem = e.problem or ""
+    line = lines[mark.line] if mark.line < len(lines) else ""
+    indent = len(line) - len(line.lstrip(" "))
+    above = _key_above(lines, mark.line)
+    here = _key_start(line)
+
+    def at(line_no: int, col: int) -> Location:
+        return Location(display_name, line_no, col + 1)
+
+    if "\t" in line[: len(line) - len(line.lstrip(" \t"))]:
+        return SpecError(
+            "this line is indented with a tab; YAML indents with spaces only", at(mark.line + 1, line.index("\t"))
+        )
+    if problem.startswith("mapping values are not allowed"):
+        if here is not None and here[0] == indent and mark.column == indent + len(here[1]) and above:
+            above_line, above_col, above_name = above
+            if indent > above_col:
+                return SpecError(
+                    f"'{here[1]}:' is indented {_spaces(indent)}, more than '{above_name}:' on line {above_line} "
+                    f"({_spaces(above_col)}), so it reads as part of that key's value; indent it "
+                    f"{_spaces(above_col)} to make it a key beside '{above_name}:'",
+                    at(mark.line + 1, indent),
+                )
+        return SpecError(
+            "':' followed by a space inside a value makes YAML read a key here; put the whole value in quotes "
+            "(\"...\") when the ':' belongs to it",
+            at(mark.line + 1, mark.column),
+        )
+    if "sequence entries are not allowed" in problem:
+        return SpecError(
+            "a list item ('- ') cannot follow a key on the same line; write the list as [a, b], or put each "
+            "'- item' on a line of its own, indented under the key",
+            at(mark.line + 1, mark.column),
+        )
+    if problem.startswith("could not find expected ':'") and e.context_mark is not None:
+        cm = e.context_mark
+        text = lines[cm.line].strip() if cm.line < len(lines) else ""
+        where = ""
+        key = _key_above(lines, cm.line)
+        if key is not None:
+            where = (
+                f"; if it continues the value of '{key[2]}:' on line {key[0]}, indent it more than that key "
+                f"({_spaces(key[1])}) or write the value on one line"
+            )
+        return SpecError(
+            f"{_excerpt(text)} is written where a key ('name: value') is expected{where}", at(cm.line + 1, cm.column)
+        )
+    block_end = problem.startswith(("did not find expected '-' indicator", "did not find expected key")) or (
+        problem.startswith("expected <block end>")
+    )
+    if block_end and e.context_mark is not None and indent == mark.column:
+        cm = e.context_mark
+        if line.lstrip(" ").startswith("-") and "mapping" in (e.context or ""):
+            return SpecError(
+                f"a list item ('-') at {_spaces(indent)} where the mapping from line {cm.line + 1} expects a key at "
+                f"{_spaces(cm.column)}; the items of one level are either all '- ' list items or all 'name:' keys",
+                at(mark.line + 1, indent),
+            )
+        if line.lstrip(" ").startswith("-"):
+            return SpecError(
+                f"this list item's '-' is indented {_spaces(indent)}, which lines up with no list above (the list "
+                f"from line {cm.line + 1} is at {_spaces(cm.column)}); line it up with the '-' of the other items",
+                at(mark.line + 1, indent),
+            )
+        if here is not None and above is not None:
+            above_line, above_col, above_name = above
+            return SpecError(
+                f"'{here[1]}:' is indented {_spaces(indent)}, which lines up with no key above ('{above_name}:' on "
+                f"line {above_line} is at {_spaces(above_col)}); indent it like the other keys of its entry",
+                at(mark.line + 1, indent),
+            )
+    return None
+
+
+def _yaml_error(e: yaml.YAMLError, display_name: str, text: Any = None) -> SpecError:
     """Turns PyYAML's error into a one-line SpecError at the problem's position."""
     if isinstance(e, yaml.MarkedYAMLError):
+        explained = _explain(e, _content_lines(text), display_name)
+        if explained is not None:
+            return explained
         mark = e.problem_mark or e.context_mark
         message = e.problem or e.context or "invalid YAML"
         if e.problem and e.context and e.context_mark is not None:
@@ -345,7 +474,7 @@ def _load(stream: Any, display_name: str) -> tuple[Any, Location]:
             data = loader.construct_document(node)
         return data, Location(display_name, node.start_mark.line + 1, node.start_mark.column + 1)
     except yaml.YAMLError as e:
-        raise _yaml_error(e, display_name) from None
+        raise _yaml_error(e, display_name, stream) from None
     finally:
         loader.dispose()
 
