@@ -91,3 +91,16 @@ def gradgen_dependencies(register_python_toolchain = True):
     if register_python_toolchain:
         # Label() resolves against the gradgen repository whatever its name in the workspace.
         native.register_toolchains(str(Label("//bazel/private:python_toolchain")))
+
+def gradgen_test_dependencies():
+    """Repositories only gradgen's own tests use; called by gradgen's WORKSPACE, not yours.
+
+    `@gradgen_buildgrid`: BuildGrid (a Remote Execution API server) and its dependency tree,
+    pinned with hashes in tests/integration/buildgrid_requirements_lock.txt and pip-installed
+    like @gradgen_py_deps, when a test that starts it (hermetic_test, incremental_test) is built.
+    """
+    _maybe(
+        gradgen_py_deps,
+        name = "gradgen_buildgrid",
+        requirements_lock = Label("//tests/integration:buildgrid_requirements_lock.txt"),
+    )

@@ -224,6 +224,16 @@ def _autograd_codegen_impl(ctx):
             "PYTHONNOUSERSITE": "1",
         },
     )
+
+    # Per shard, its header and its two sources (Note [Per-shard libraries] in library.bzl):
+    # Functions_<k>.h / Functions_<k>.cpp / VariableType_<k>.cpp, or for one shard Functions.h
+    # and the two unsuffixed sources. `api_headers` are the headers every shard includes.
+    by_name = {f.basename: f for f in headers + sources}
+    shard_groups = {}
+    for k in range(ctx.attr.shards):
+        sfx = _shard_suffix(k, ctx.attr.shards)
+        shard_groups["shard_%d_headers" % k] = depset([by_name["Functions%s.h" % sfx]])
+        shard_groups["shard_%d_sources" % k] = depset([by_name["Functions%s.cpp" % sfx], by_name["VariableType%s.cpp" % sfx]])
     return [
         DefaultInfo(files = depset(outputs)),
         AutogradCodegenInfo(
@@ -237,11 +247,14 @@ def _autograd_codegen_impl(ctx):
             python_sources = depset(python_sources),
         ),
         OutputGroupInfo(
+            api_headers = depset([by_name["VariableType.h"], by_name["NativeFunctions.h"]]),
+            root_header = depset([by_name["Functions.h"]]),
             headers = depset(headers),
             sources = depset(sources),
             python_headers = depset(python_headers),
             python_sources = depset(python_sources),
             manifest = depset([manifest]),
+            **shard_groups
         ),
     ]
 
@@ -253,7 +266,9 @@ Outputs, under `<package>/<out_dir>/`: Functions.h, Functions[_<k>].h/.cpp (Back
 VariableType.h, VariableType[_<k>].cpp (the differentiable API), NativeFunctions.h (kernel
 declarations you implement), python_functions.h and python_functions[_<k>].cpp (nanobind bindings of
 every op, compiled only by `autograd_python_module`) and manifest.json. Output groups: `headers`,
-`sources`, `python_headers`, `python_sources`, `manifest`.
+`sources`, `python_headers`, `python_sources`, `manifest`, and for autograd_library's per-shard
+libraries `api_headers` (VariableType.h, NativeFunctions.h), `root_header` (Functions.h) and
+`shard_<k>_headers` / `shard_<k>_sources` (shard k's header and its two .cpp files).
 """,
     attrs = {
         "functions": attr.label(

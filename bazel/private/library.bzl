@@ -40,7 +40,8 @@ def autograd_library(
       srcs: list[Label]: your kernels and formula helpers (.cc).
       hdrs: list[Label]: your headers, e.g. the one declaring formula helpers.
       deps: list[Label]: other cc_library targets your sources need.
-      shards: int: how many .cpp files generated code is split into (see autograd_codegen).
+      shards: int: how many .cpp files generated code is split into (see autograd_codegen); each
+        shard is a cc_library `<name>_shard_<k>` whose compiles declare only its own header.
       out_dir: str: directory, relative to the package, for the generated files.
       namespace: str: C++ namespace of the generated API.
       formula_headers: list[str]: your headers (as included, e.g. "ops/formulas.h") declaring
@@ -101,17 +102,101 @@ def autograd_library(
         )
     if python_module != None:
         _python_module(name, python_module, namespace, visibility, testonly, tags)
+
+    # Note [Per-shard libraries]: a compile action's inputs are every header of its cc_library
+    # and of that library's deps, and a remote cache keys the action on all of them (only a local
+    # build prunes them to what the .d file lists). So the generated code is split into
+    # libraries whose compiles declare only what they include:
+    #   <name>_api       VariableType.h, NativeFunctions.h and your hdrs (over deps + runtime);
+    #                    they change only when declarations change
+    #   <name>_shard_<k> Functions_<k>.cpp and VariableType_<k>.cpp, with Functions_<k>.h (what
+    #                    shard k's nodes save) as its only other generated header
+    #   <name>_kernels   your srcs, over <name>_api
+    #   <name>           Functions.h (every shard's header) over all of them: what users depend on
+    # An edit that changes what one node saves then changes the inputs of that shard's two
+    # compiles and of code including Functions.h, nothing else. Shards are `alwayslink`: your
+    # kernels and formula helpers call the generated API and the API calls your kernels, a cycle
+    # that static archives resolve only with the shards' objects linked whole.
+    compile_kwargs = {k: v for k, v in kwargs.items() if k in _COMPILE_ONLY_KWARGS}
+    api_kwargs = {k: v for k, v in kwargs.items() if k not in _LINK_KWARGS}
+    link_kwargs = {k: v for k, v in kwargs.items() if k in _LINK_KWARGS or k in _COMPILE_ONLY_KWARGS}
+    native.filegroup(
+        name = name + "_generated_api_headers",
+        srcs = [":" + codegen],
+        output_group = "api_headers",
+        testonly = testonly,
+        tags = tags,
+    )
     cc_library(
-        name = name,
-        srcs = srcs + [":" + name + "_generated_sources"],
-        hdrs = hdrs + [":" + name + "_generated_headers"],
+        name = name + "_api",
+        hdrs = hdrs + [":" + name + "_generated_api_headers"],
         deps = deps + [runtime or Label("//csrc:autograd")],
         copts = copts,
         visibility = visibility,
         testonly = testonly,
         tags = tags,
-        **kwargs
+        **api_kwargs
     )
+    shard_libs = []
+    for k in range(shards if type(shards) == type(0) and shards >= 1 else 1):
+        for kind in ("headers", "sources"):
+            native.filegroup(
+                name = "%s_shard_%d_%s" % (name, k, kind),
+                srcs = [":" + codegen],
+                output_group = "shard_%d_%s" % (k, kind),
+                testonly = testonly,
+                tags = tags,
+            )
+        cc_library(
+            name = "%s_shard_%d" % (name, k),
+            srcs = [":%s_shard_%d_sources" % (name, k)],
+            hdrs = [":%s_shard_%d_headers" % (name, k)],
+            deps = [":" + name + "_api"],
+            copts = copts,
+            alwayslink = True,
+            visibility = visibility,
+            testonly = testonly,
+            tags = tags,
+            **compile_kwargs
+        )
+        shard_libs.append(":%s_shard_%d" % (name, k))
+    kernels = []
+    if srcs:
+        cc_library(
+            name = name + "_kernels",
+            srcs = srcs,
+            deps = [":" + name + "_api"],
+            copts = copts,
+            visibility = visibility,
+            testonly = testonly,
+            tags = tags,
+            **compile_kwargs
+        )
+        kernels = [":" + name + "_kernels"]
+    native.filegroup(
+        name = name + "_generated_root_header",
+        srcs = [":" + codegen],
+        output_group = "root_header",
+        testonly = testonly,
+        tags = tags,
+    )
+    cc_library(
+        name = name,
+        # With one shard Functions.h is that shard's header (in <name>_shard_0).
+        hdrs = [":" + name + "_generated_root_header"] if shards != 1 else [],
+        deps = shard_libs + kernels + [":" + name + "_api"],
+        copts = copts,
+        visibility = visibility,
+        testonly = testonly,
+        tags = tags,
+        **link_kwargs
+    )
+
+# cc_library attributes that only matter where a library links (given to <name>), and those that
+# only matter to its own compiles (given to every compiling part); the rest go to <name>_api,
+# whose headers (your hdrs) and defines reach every part.
+_LINK_KWARGS = ["linkopts", "linkstatic", "linkstamp", "alwayslink", "additional_linker_inputs", "win_def_file"]
+_COMPILE_ONLY_KWARGS = ["local_defines", "features", "target_compatible_with", "exec_compatible_with", "compatible_with", "restricted_to"]
 
 def _python_module(name, module, namespace, visibility, testonly, tags):
     """The extension module `module` of autograd_library `name`, and its py_library."""
@@ -129,14 +214,16 @@ def _python_module(name, module, namespace, visibility, testonly, tags):
         hdrs = [":" + name + "_generated_python_headers"],
         copts = BINDINGS_COPTS,
         linkstatic = True,
-        deps = [":" + name, Label("//csrc/python:bind")],
+        # The API's headers only (not every shard's), so an edit of what a node saves leaves
+        # the bindings' compiles alone; the module links the library itself.
+        deps = [":" + name + "_api", Label("//csrc/python:bind")],
         visibility = ["//visibility:private"],
         testonly = testonly,
         tags = tags,
     )
     gradgen_py_extension(
         name = module + ".so",
-        deps = [":" + name + "_python_bindings"],
+        deps = [":" + name + "_python_bindings", ":" + name],
         bind_function = namespace + "::python::bind_generated",
         visibility = visibility,
         testonly = testonly,

@@ -125,7 +125,11 @@ def _library_test_impl(ctx):
     compiled = []
     for action in analysistest.target_actions(env):
         if action.mnemonic == "CppCompile":
-            compiled += [f.basename for f in action.inputs.to_list() if f.extension in ("cc", "cpp")]
+            inputs = action.inputs.to_list()
+            compiled += [f.basename for f in inputs if f.extension in ("cc", "cpp")]
+            names = [f.basename for f in inputs]
+            for h in ctx.attr.absent_inputs:
+                asserts.false(env, h in names, "%s is an input of the compile of %s" % (h, [f.basename for f in action.outputs.to_list()]))
     asserts.equals(env, sorted(ctx.attr.expected_compiled), sorted(compiled), "sources compiled by the cc_library")
     headers = _basenames(target[CcInfo].compilation_context.headers.to_list())
     for h in ctx.attr.expected_headers:
@@ -137,6 +141,7 @@ library_test = analysistest.make(
     attrs = {
         "expected_compiled": attr.string_list(doc = "list[str]: basenames of the .cc/.cpp files CppCompile actions compile."),
         "expected_headers": attr.string_list(doc = "list[str]: basenames that must be in CcInfo's headers."),
+        "absent_inputs": attr.string_list(doc = "list[str]: basenames no CppCompile action may have as an input."),
     },
 )
 
@@ -287,13 +292,31 @@ def codegen_test_suite(name):
         formula_headers = ["tests/bazel/testdata/formulas.h"],
         tags = ["manual"],
     )
+
+    # Note [Per-shard libraries]: each shard's compiles declare only their own shard's header,
+    # the kernels none, and the library users depend on exports every header.
     library_test(
         name = "two_shard_lib_test",
         target_under_test = ":two_shard_lib",
-        expected_compiled = ["Functions_0.cpp", "Functions_1.cpp", "VariableType_0.cpp", "VariableType_1.cpp", "kernels.cc"],
+        expected_compiled = [],
         expected_headers = ["Functions.h", "Functions_0.h", "Functions_1.h", "NativeFunctions.h", "VariableType.h", "formulas.h"],
     )
-    tests.append("two_shard_lib_test")
+    for k in range(2):
+        library_test(
+            name = "two_shard_lib_shard_%d_test" % k,
+            target_under_test = ":two_shard_lib_shard_%d" % k,
+            expected_compiled = ["Functions_%d.cpp" % k, "VariableType_%d.cpp" % k],
+            expected_headers = ["Functions_%d.h" % k, "NativeFunctions.h", "VariableType.h", "formulas.h"],
+            absent_inputs = ["Functions.h", "Functions_%d.h" % (1 - k)],
+        )
+    library_test(
+        name = "two_shard_lib_kernels_test",
+        target_under_test = ":two_shard_lib_kernels",
+        expected_compiled = ["kernels.cc"],
+        expected_headers = ["NativeFunctions.h", "VariableType.h", "formulas.h"],
+        absent_inputs = ["Functions.h", "Functions_0.h", "Functions_1.h"],
+    )
+    tests += ["two_shard_lib_test", "two_shard_lib_shard_0_test", "two_shard_lib_shard_1_test", "two_shard_lib_kernels_test"]
 
     for case, (attrs, message) in _FAILURES.items():
         kwargs = {"functions": _FUNCTIONS, "derivatives": _DERIVATIVES}

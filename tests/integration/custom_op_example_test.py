@@ -1,9 +1,13 @@
-"""examples/custom_op, a workspace of its own, builds and passes its tests against this checkout.
+"""examples/custom_op, a workspace of its own, builds and passes its tests from README's text.
 
-The example is copied to a temporary directory, the files README.md shows (each block after a
-`<!-- file: examples/custom_op/... -->` line) are written over the copy, so what is built is
-README's text, its `local_repository(name = "gradgen", path = "../..")` is pointed at this work
-tree, and `bazel test //...` run in it by a nested Bazel.
+The workspace is made the way a reader of README.md would make it, in an empty directory: every
+block README.md marks with a file name (`<!-- file: examples/custom_op/... -->` before it) is
+written as that file, and the only other files are the ones README's text says it does not
+show and names as in the example (the kernel, the formula helpers and the two tests, each
+named in backquotes in the paragraph before ops/BUILD.bazel), copied from examples/custom_op.
+Its `local_repository(name = "gradgen", path = "../..")` is pointed at this work tree, and
+`bazel test //...` runs in it in a nested Bazel. No other file of the example (its .bazelrc
+included) reaches the build, so a line README leaves out breaks this test.
 This is what a user does: load @gradgen//bazel:defs.bzl, write a spec, a kernel and formula
 helpers, and test the gradients.
 """
@@ -15,6 +19,9 @@ import unittest
 import nested_bazel as nb
 
 _README_FILE = re.compile(r"^<!-- file: examples/custom_op/(\S+) -->\n```\w*\n(.*?)^```$", re.M | re.S)
+# The paragraph that names the example's files README does not show: "(the kernel
+# `polyval_kernels.cc`, the formula helpers `polyval_formulas.cc/.h` and the tests ...)".
+_NOT_SHOWN = re.compile(r"^`ops/BUILD.bazel` \((.*?) are in the example\):$", re.M | re.S)
 
 
 def readme_files(checkout):
@@ -23,17 +30,36 @@ def readme_files(checkout):
         return {path: text for path, text in _README_FILE.findall(fh.read())}
 
 
+def readme_unshown_files(checkout):
+    """Paths (inside examples/custom_op) of the files README names but does not show."""
+    with open(os.path.join(checkout, "README.md"), encoding="utf-8") as fh:
+        m = _NOT_SHOWN.search(fh.read())
+    assert m, "README.md no longer names the example's files it does not show (see _NOT_SHOWN)"
+    paths = []
+    for name in re.findall(r"`([^`]+)`", m.group(1)):
+        if name.endswith(".cc/.h"):  # polyval_formulas.cc/.h
+            paths += ["ops/" + name[: -len("/.h")], "ops/" + name[: -len(".cc/.h")] + ".h"]
+        else:
+            paths.append("ops/" + name)
+    return sorted(paths)
+
+
 class CustomOpExampleTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.checkout = nb.gradgen_checkout()
-        cls.workspace = nb.copy_tree(
-            os.path.join(cls.checkout, "examples", "custom_op"),
-            os.path.join(nb.test_tmpdir(), "somewhere", "custom_op"),
-        )
+        cls.workspace = os.path.join(nb.test_tmpdir(), "somewhere", "custom_op")
         cls.readme_files = readme_files(cls.checkout)
-        for path, text in cls.readme_files.items():
-            with open(os.path.join(cls.workspace, path), "w", encoding="utf-8") as fh:
+        cls.unshown = readme_unshown_files(cls.checkout)
+        example = os.path.join(cls.checkout, "examples", "custom_op")
+        files = dict(cls.readme_files)
+        for path in cls.unshown:
+            with open(os.path.join(example, path), encoding="utf-8") as fh:
+                files[path] = fh.read()
+        for path, text in files.items():
+            full = os.path.join(cls.workspace, path)
+            os.makedirs(os.path.dirname(full), exist_ok=True)
+            with open(full, "w", encoding="utf-8") as fh:
                 fh.write(text)
         workspace_file = os.path.join(cls.workspace, "WORKSPACE")
         with open(workspace_file, encoding="utf-8") as fh:
@@ -65,6 +91,25 @@ class CustomOpExampleTest(unittest.TestCase):
                 self.assertEqual(
                     fh.read(), text, f"README.md's block for examples/custom_op/{path} differs from the file"
                 )
+
+    def test_the_workspace_is_readme_and_the_files_it_names(self):
+        self.assertEqual(
+            [
+                "ops/polyval_formulas.cc",
+                "ops/polyval_formulas.h",
+                "ops/polyval_kernels.cc",
+                "ops/polyval_test.cc",
+                "ops/test_polyval.py",
+            ],
+            self.unshown,
+        )
+        written = sorted(
+            os.path.relpath(os.path.join(root, f), self.workspace)
+            for root, _, names in os.walk(self.workspace)
+            for f in names
+            if not os.path.relpath(root, self.workspace).startswith("bazel-")
+        )
+        self.assertEqual(sorted(list(self.readme_files) + self.unshown), written)
 
     def test_bazel_test_passes(self):
         if self.error:

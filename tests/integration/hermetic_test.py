@@ -2,8 +2,9 @@
 
 Two copies of the work tree at different paths under $TEST_TMPDIR (A and B), each with its own
 output_user_root, no disk cache, every action in the linux-sandbox with the network blocked
-(--sandbox_default_allow_network=false), and an HTTP remote cache on 127.0.0.1 (a small server in
-nested_bazel.py, started and stopped here):
+(--sandbox_default_allow_network=false), and a remote cache on 127.0.0.1: BuildGrid, a Remote
+Execution API server (its CAS and ActionCache services, in memory, no workers; pinned in
+buildgrid_requirements_lock.txt), started and stopped here, spoken to over gRPC:
 
   A  builds //csrc:autograd (the codegen + all of gradgen's C++), uploading to the remote cache,
      plus two probes: a genrule that tries to reach the cache server from inside the sandbox
@@ -13,7 +14,8 @@ nested_bazel.py, started and stopped here):
      to A's (nothing depends on the checkout's path);
   B  then `bazel clean`s and builds //csrc:autograd with the remote cache: every GradgenCodegen
      and CppCompile spawn must be a remote cache hit (action keys do not depend on the path,
-     the user, or the shell's environment).
+     the user, or the shell's environment), and BuildGrid's own counters must say so too (as
+     many GetActionResult calls answered as Bazel counted hits).
 """
 
 import os
@@ -58,8 +60,8 @@ class HermeticBuildTest(unittest.TestCase):
         tmp = nb.test_tmpdir()
         cls.a_dir = nb.copy_checkout(os.path.join(tmp, "a", "gradgen"))
         cls.b_dir = nb.copy_checkout(os.path.join(tmp, "b", "elsewhere", "gradgen-second-clone"))
-        cls.cache = nb.RemoteCacheServer(os.path.join(tmp, "remote_cache")).start()
-        port = cls.cache.url.rsplit(":", 1)[1]
+        cls.cache = nb.BuildGridServer(os.path.join(tmp, "buildgrid")).start()
+        port = cls.cache.port
         os.makedirs(os.path.join(cls.a_dir, "netprobe"))
         with open(os.path.join(cls.a_dir, "netprobe", "BUILD.bazel"), "w", encoding="utf-8") as fh:
             fh.write(_PROBE_BUILD.format(port=port))
@@ -77,7 +79,8 @@ class HermeticBuildTest(unittest.TestCase):
                 cls.a_bin = a.bazel_bin()
             finally:
                 a.shutdown()
-            nb.log(f"A: {nb.summarize(cls.a_spawns)}; cache {cls.cache.counts()}")
+            cls.cache_after_a = cls.cache.action_cache()
+            nb.log(f"A: {nb.summarize(cls.a_spawns)}; BuildGrid {cls.cache_after_a}")
 
             b = nb.NestedBazel(cls.b_dir, "checkout_b")
             try:
@@ -91,7 +94,8 @@ class HermeticBuildTest(unittest.TestCase):
                 cls.b_spawns = b.build([TARGET], SANDBOXED + remote, exec_log=os.path.join(tmp, "b.json"))
             finally:
                 b.shutdown()
-            nb.log(f"B (clean, remote cache): {nb.summarize(cls.b_spawns)}; cache {cls.cache.counts()}")
+            cls.cache_after_b = cls.cache.action_cache()
+            nb.log(f"B (clean, remote cache): {nb.summarize(cls.b_spawns)}; BuildGrid {cls.cache_after_b}")
         finally:
             cls.cache.stop()
 
@@ -125,6 +129,13 @@ class HermeticBuildTest(unittest.TestCase):
             )
             misses = [s.get("progressMessage") or s.get("listedOutputs") for s in spawns if not s.get("remoteCacheHit")]
             self.assertEqual([], misses, f"{mnemonic} spawns that were not remote cache hits")
+
+    def test_buildgrid_counted_the_hits(self):
+        # The server's own counters: B's hits are GetActionResult calls answered OK, one per spawn
+        # Bazel reports as a remote cache hit; A uploaded what it ran (UpdateActionResult).
+        hits = self.cache_after_b["hits"] - self.cache_after_a["hits"]
+        self.assertEqual(sum(1 for s in self.b_spawns if s.get("remoteCacheHit")), hits, self.cache_after_b)
+        self.assertGreaterEqual(self.cache_after_a["uploads"], len(nb.executed(self.a_spawns, "CppCompile")))
 
 
 if __name__ == "__main__":

@@ -13,6 +13,15 @@ executed spawns; local action-cache hits are not spawns):
 
 Which generated files changed at each step is printed, so a failure says what the codegen
 rewrote needlessly.
+
+Every build also reads and writes a remote cache: BuildGrid (nested_bazel.BuildGridServer, CAS
+and ActionCache on loopback). Its last step measures what a remote cache misses after an edit:
+
+  another formula now saving an input, then `bazel clean` and a build from the remote cache:
+                                      exactly 2 CppCompile misses (that shard's Functions_k.cpp
+                                      and VariableType_k.cpp: Note [Per-shard libraries] in
+                                      bazel/private/library.bzl), 1 GradgenCodegen miss; every
+                                      other compile, the kernels' included, is a remote hit
 """
 
 import os
@@ -131,7 +140,12 @@ class IncrementalBuildTest(unittest.TestCase):
         # The op whose formula the steps edit, and its shard.
         cls.edited = names[5]
         cls.edited_shard = shard_of(cls.edited)
+        # A second op, in another shard, whose formula only the remote step edits.
+        cls.remote_edited = next(n for n in names if shard_of(n) != cls.edited_shard)
+        cls.remote_edited_shard = shard_of(cls.remote_edited)
         cls.steps = {}  # step name -> (spawns, generated files that changed)
+        cls.cache = nb.BuildGridServer(os.path.join(nb.test_tmpdir(), "buildgrid")).start()
+        cls.remote = [f"--remote_cache={cls.cache.url}", "--remote_timeout=60"]
         cls.bazel = nb.NestedBazel(cls.root, "incremental")
         try:
             cls.step("cold build", None)
@@ -147,8 +161,20 @@ class IncrementalBuildTest(unittest.TestCase):
                 ),
             )
             cls.step("second no-op rebuild", None)
+            i = names.index(cls.remote_edited)
+            cls.cache_before = cls.cache.action_cache()
+            cls.step(
+                "clean build from the remote cache after a saving edit",
+                lambda: cls.replace(
+                    formula(cls.remote_edited, i + 1),
+                    formula(cls.remote_edited, i + 1).replace(f"scale_grad(grad, {i + 1})", "mul_grad(grad, self)"),
+                ),
+                clean=True,
+            )
+            cls.cache_after = cls.cache.action_cache()
         finally:
             cls.bazel.shutdown()
+            cls.cache.stop()
 
     @classmethod
     def replace(cls, old: str, new: str) -> None:
@@ -169,11 +195,15 @@ class IncrementalBuildTest(unittest.TestCase):
             fh.write("".join(lines))
 
     @classmethod
-    def step(cls, name: str, edit) -> None:
+    def step(cls, name: str, edit, clean: bool = False) -> None:
         if edit:
             edit()
         before = getattr(cls, "generated", {})
-        spawns = cls.bazel.build([TARGET], exec_log=os.path.join(nb.test_tmpdir(), name.replace(" ", "_") + ".json"))
+        if clean:
+            cls.bazel.run("clean")
+        spawns = cls.bazel.build(
+            [TARGET], cls.remote, exec_log=os.path.join(nb.test_tmpdir(), name.replace(" ", "_") + ".json")
+        )
         if not hasattr(cls, "bazel_bin"):
             cls.bazel_bin = cls.bazel.bazel_bin()
         cls.generated = nb.file_digests(os.path.join(cls.bazel_bin, "ops", "generated"))
@@ -181,7 +211,7 @@ class IncrementalBuildTest(unittest.TestCase):
         cls.steps[name] = (spawns, changed)
         nb.log(
             f"{name}: {nb.summarize(spawns)}; compiled {nb.compiled_sources(spawns)}; "
-            f"generated files changed: {changed}"
+            f"generated files changed: {changed}; remote cache misses {nb.remote_misses(spawns)}"
         )
 
     def compiles(self, step: str):
@@ -222,6 +252,28 @@ class IncrementalBuildTest(unittest.TestCase):
 
     def test_expression_edit_changes_only_its_shards_functions_cpp(self):
         self.assertEqual([f"Functions_{self.edited_shard}.cpp"], self.steps["formula expression edit"][1])
+
+    def test_remote_cache_misses_only_the_edited_shard(self):
+        step = "clean build from the remote cache after a saving edit"
+        spawns, changed = self.steps[step]
+        shard = self.remote_edited_shard
+        self.assertEqual([f"Functions_{shard}.cpp", f"Functions_{shard}.h", "manifest.json"], changed)
+        misses = nb.remote_misses(spawns)
+        self.assertEqual(1, misses.get("GradgenCodegen"), f"{step}: {nb.summarize(spawns)}")
+        self.assertEqual(2, misses.get("CppCompile"), f"{step}: {nb.summarize(spawns)}")
+        self.assertEqual(
+            [f"ops/generated/Functions_{shard}.cpp", f"ops/generated/VariableType_{shard}.cpp"],
+            [c.split("/bin/", 1)[-1] for c in nb.compiled_sources(spawns)],
+        )
+        # The other shards' and the kernels' compiles came from the cache.
+        hits = [s for s in spawns if s.get("mnemonic") == "CppCompile" and s.get("remoteCacheHit")]
+        self.assertEqual(2 * SHARDS - 2 + 2, len(hits), f"{step}: {nb.summarize(spawns)}")
+        # BuildGrid's own counters agree with Bazel's: one GetActionResult answered per hit.
+        served = self.cache_after["hits"] - self.cache_before["hits"]
+        self.assertEqual(
+            sum(1 for s in spawns if s.get("remoteCacheHit")), served, (self.cache_before, self.cache_after)
+        )
+        self.assertGreaterEqual(self.cache_after["misses"] - self.cache_before["misses"], 3, self.cache_after)
 
 
 if __name__ == "__main__":

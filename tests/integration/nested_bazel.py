@@ -7,8 +7,9 @@
 - `NestedBazel`: one Bazel server with its own --output_user_root, an environment without the
   outer test's TEST_* / RUNFILES_* variables, and no disk cache; `shutdown()` stops it.
 - `read_execution_log()` / `spawns()`: the spawns of `--execution_log_json_file`.
-- `RemoteCacheServer`: a tiny HTTP cache (GET/PUT/HEAD of /ac/<sha256> and /cas/<sha256>) on
-  127.0.0.1 and an ephemeral port, stopped by the test or by its deadline, whichever comes first.
+- `BuildGridServer`: a real Remote Execution API server (BuildGrid, pinned in
+  buildgrid_requirements_lock.txt) with its CAS and ActionCache on loopback, for
+  `--remote_cache=grpc://...`, and its own hit / miss counters.
 
 Outside Bazel (to debug), set GRADGEN_CHECKOUT to a work tree (and GRADGEN_PY_DEPS to an installed
 @gradgen_py_deps, or pip runs); temporary files then go to a fresh directory under $TMPDIR.
@@ -17,10 +18,10 @@ Outside Bazel (to debug), set GRADGEN_CHECKOUT to a work tree (and GRADGEN_PY_DE
 from __future__ import annotations
 
 import hashlib
-import http.server
 import json
 import os
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
@@ -294,116 +295,139 @@ def file_digests(directory: str) -> Dict[str, str]:
     return digests
 
 
-class _CacheHandler(http.server.BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-    server: "_CacheHTTPServer"
-
-    def log_message(self, fmt: str, *args) -> None:  # quiet: the test log would drown
-        pass
-
-    def _path(self) -> Optional[str]:
-        parts = self.path.split("?")[0].strip("/").split("/")
-        if len(parts) < 2 or parts[-2] not in ("ac", "cas") or not all(c in "0123456789abcdef" for c in parts[-1]):
-            return None
-        return os.path.join(self.server.store, parts[-2], parts[-1])
-
-    def _reply(self, code: int, body: bytes = b"") -> None:
-        self.send_response(code)
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        if body and self.command != "HEAD":
-            self.wfile.write(body)
-
-    def do_GET(self) -> None:
-        path = self._path()
-        if path and os.path.exists(path):
-            with open(path, "rb") as fh:
-                body = fh.read()
-            self.server.count("hit")
-            self._reply(200, body)
-        else:
-            self.server.count("miss")
-            self._reply(404)
-
-    def do_HEAD(self) -> None:
-        path = self._path()
-        self._reply(200 if path and os.path.exists(path) else 404)
-
-    def do_PUT(self) -> None:
-        path = self._path()
-        if self.headers.get("Transfer-Encoding", "").lower() == "chunked":
-            chunks = []
-            while True:
-                size = int(self.rfile.readline().strip().split(b";")[0], 16)
-                if size == 0:
-                    self.rfile.readline()
-                    break
-                chunks.append(self.rfile.read(size))
-                self.rfile.readline()
-            body = b"".join(chunks)
-        else:
-            body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
-        if path is None:
-            self._reply(400)
-            return
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        tmp = f"{path}.{threading.get_ident()}.tmp"
-        with open(tmp, "wb") as fh:
-            fh.write(body)
-        os.replace(tmp, path)
-        self.server.count("put")
-        self._reply(200)
-
-
-class _CacheHTTPServer(http.server.ThreadingHTTPServer):
-    daemon_threads = True
-    store = ""
-    counts: Dict[str, int] = {}
-    lock = threading.Lock()
-
-    def count(self, what: str) -> None:
-        with self.lock:
-            self.counts[what] = self.counts.get(what, 0) + 1
-
-
-class RemoteCacheServer:
-    """Bazel's HTTP cache protocol on 127.0.0.1:<ephemeral port>, files under `store`.
-
-    Stops on stop() or, at the latest, `deadline_s` seconds after start (a test that hangs must
-    not leave a server behind).
-    """
-
-    def __init__(self, store: str, deadline_s: float = 1500):
-        os.makedirs(store, exist_ok=True)
-        self.httpd = _CacheHTTPServer(("127.0.0.1", 0), _CacheHandler)
-        self.httpd.store = store
-        self.httpd.counts = {}
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
-        self.thread = threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.2}, daemon=True)
-        self.deadline = threading.Timer(deadline_s, self.stop)
-        self.deadline.daemon = True
-        self.stopped = False
-
-    def start(self) -> "RemoteCacheServer":
-        self.thread.start()
-        self.deadline.start()
-        log(f"remote cache: {self.url}")
-        return self
-
-    def counts(self) -> Dict[str, int]:
-        return dict(self.httpd.counts)
-
-    def stop(self) -> None:
-        if not self.stopped:
-            self.stopped = True
-            self.deadline.cancel()
-            self.httpd.shutdown()
-            self.httpd.server_close()
-            log(f"remote cache stopped: {self.counts()}")
-
-
 def main_unittest() -> None:
     """Runs the calling module's unittest tests, verbosely."""
     import unittest
 
     unittest.main(module="__main__", verbosity=2, argv=[sys.argv[0]])
+
+
+# A file of @gradgen_buildgrid in the runfiles (tests/integration/BUILD.bazel): leads to the
+# directory pip installed BuildGrid's pinned tree into (buildgrid_requirements_lock.txt).
+_BUILDGRID_MARKER = "gradgen_buildgrid/site/buildgrid/__init__.py"
+_BUILDGRID_CONFIG = "gradgen/tests/integration/buildgrid_config.yml"
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class BuildGridServer:
+    """BuildGrid (`bgd server start`) on 127.0.0.1: CAS + ActionCache in memory, no workers.
+
+    `url` is for Bazel's --remote_cache. The server's own counters come from its statsd lines on
+    stdout (monitoring in buildgrid_config.yml): `counts()` says how many calls each
+    `<Service>.<method>:<status>` got, e.g. {"ActionCache.GetActionResult:OK": 40,
+    "ActionCache.GetActionResult:NOT_FOUND": 2, ...}: a hit is a GetActionResult answered OK, a
+    miss one answered NOT_FOUND. Stops on stop() or at its deadline, whichever comes first.
+    """
+
+    def __init__(self, workdir: str, deadline_s: float = 2400):
+        site_marker = _runfile(_BUILDGRID_MARKER)
+        config = _runfile(_BUILDGRID_CONFIG)
+        if site_marker is None or config is None:
+            raise AssertionError(
+                f"cannot find {_BUILDGRID_MARKER} / {_BUILDGRID_CONFIG} in the runfiles "
+                "(list @gradgen_buildgrid//:buildgrid and buildgrid_config.yml in data)"
+            )
+        self.site = os.path.dirname(os.path.dirname(site_marker))
+        os.makedirs(workdir, exist_ok=True)
+        self.port = _free_port()
+        self.url = f"grpc://127.0.0.1:{self.port}"
+        self.config = os.path.join(workdir, "buildgrid.yml")
+        with open(config, encoding="utf-8") as fh:
+            text = fh.read().replace("@PORT@", str(self.port))
+        with open(self.config, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        self.log_path = os.path.join(workdir, "buildgrid.log")
+        self.deadline_s = deadline_s
+        self.proc: Optional[subprocess.Popen] = None
+        self.deadline: Optional[threading.Timer] = None
+
+    def start(self, timeout: float = 120) -> "BuildGridServer":
+        env = {
+            "PATH": "/bin:/usr/bin",
+            "HOME": os.path.dirname(self.config),
+            "PYTHONPATH": self.site,
+            "PYTHONNOUSERSITE": "1",
+            "PYTHONDONTWRITEBYTECODE": "1",
+        }
+        code = "import sys; from buildgrid.server.app import cli; sys.argv[0] = 'bgd'; sys.exit(cli())"
+        self._log = open(self.log_path, "w", encoding="utf-8")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-c", code, "server", "start", self.config],
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=self._log,
+            stderr=subprocess.STDOUT,
+        )
+        self.deadline = threading.Timer(self.deadline_s, self.stop)
+        self.deadline.daemon = True
+        self.deadline.start()
+        t0 = time.monotonic()
+        while True:
+            if self.proc.poll() is not None:
+                raise AssertionError(f"BuildGrid exited with {self.proc.returncode}:\n{self._tail()}")
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
+                break
+            except OSError:
+                if time.monotonic() - t0 > timeout:
+                    self.stop()
+                    raise AssertionError(
+                        f"BuildGrid did not listen on {self.port} in {timeout} s:\n{self._tail()}"
+                    ) from None
+                time.sleep(0.5)
+        log(f"BuildGrid: {self.url} (pid {self.proc.pid}, up in {time.monotonic() - t0:.1f} s)")
+        return self
+
+    def _tail(self) -> str:
+        with open(self.log_path, encoding="utf-8", errors="replace") as fh:
+            return fh.read()[-4000:]
+
+    def counts(self) -> Dict[str, int]:
+        """Calls per `<Service>.<method>:<status>`, from the server's own rpc.duration.ms lines."""
+        counts: Dict[str, int] = {}
+        with open(self.log_path, encoding="utf-8", errors="replace") as fh:
+            for line in fh:
+                if not line.startswith("rpc.duration.ms,"):
+                    continue
+                tags = dict(t.split("=", 1) for t in line.split(":", 1)[0].split(",")[1:] if "=" in t)
+                key = f"{tags.get('serviceName')}.{tags.get('method')}:{tags.get('status')}"
+                counts[key] = counts.get(key, 0) + 1
+        return counts
+
+    def action_cache(self) -> Dict[str, int]:
+        """{"hits": GetActionResult OK, "misses": ... NOT_FOUND, "uploads": UpdateActionResult OK}."""
+        c = self.counts()
+        return {
+            "hits": c.get("ActionCache.GetActionResult:OK", 0),
+            "misses": c.get("ActionCache.GetActionResult:NOT_FOUND", 0),
+            "uploads": c.get("ActionCache.UpdateActionResult:OK", 0),
+        }
+
+    def stop(self) -> None:
+        if self.deadline is not None:
+            self.deadline.cancel()
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+            log(f"BuildGrid stopped: {self.counts()}")
+        if getattr(self, "_log", None) is not None:
+            self._log.close()
+            self._log = None
+
+
+def remote_misses(spawns: Iterable[dict]) -> Dict[str, int]:
+    """Spawns per mnemonic that a remote cache did not serve (they ran), e.g. {"CppCompile": 2}."""
+    misses: Dict[str, int] = {}
+    for s in spawns:
+        if not s.get("remoteCacheHit", False):
+            misses[s.get("mnemonic", "?")] = misses.get(s.get("mnemonic", "?"), 0) + 1
+    return misses
