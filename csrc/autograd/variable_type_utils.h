@@ -6,9 +6,9 @@
 //   Tensor mm(const Tensor& self, const Tensor& mat2) {
 //     profiler::RecordFunction profile_scope("mm");
 //     if (tracer::is_tracing()) tracer::record_op("mm");
-//     std::shared_ptr<MmBackward0> grad_fn;
+//     GradFn<MmBackward0> grad_fn;
 //     if (compute_requires_grad(self, mat2)) {
-//       grad_fn = std::make_shared<MmBackward0>();
+//       grad_fn.create();
 //       grad_fn->set_next_edges(collect_next_edges(self, mat2));
 //       grad_fn->self_ = SavedVariable(self, false);
 //       ...
@@ -102,6 +102,33 @@ inline edge_list collect_next_edges(const Args&... args) {
   (internal::append_edges(edges, args), ...);
   return edges;
 }
+
+/// The node a generated wrapper records: `grad_fn.create()` makes a T, `grad_fn->`
+/// reaches its members, and it converts to the `std::shared_ptr<Node>` that
+/// set_history / rebase_history take. It owns the node through a
+/// `std::shared_ptr<Node>` made from a `Node*`, so the only shared_ptr code a
+/// generated file instantiates is shared_ptr<Node>'s, once: with
+/// `std::make_shared<T>()` every node type instantiated about 50 functions of
+/// libstdc++'s shared_ptr machinery (control block, allocator, conversions), which
+/// at -O0 was 60% of the compile of a generated VariableType_<k>.cpp
+/// (bench/scale_bench.py, README "Scale"). The price is a second allocation (the
+/// control block) per recorded op.
+template <class T>
+class GradFn {
+ public:
+  void create() {
+    T* node = new T();
+    node_ = std::shared_ptr<Node>(static_cast<Node*>(node));  // deletes node if it throws
+    ptr_ = node;
+  }
+  T* operator->() const { return ptr_; }
+  explicit operator bool() const { return ptr_ != nullptr; }
+  operator const std::shared_ptr<Node>&() const { return node_; }
+
+ private:
+  std::shared_ptr<Node> node_;
+  T* ptr_ = nullptr;
+};
 
 /// Makes grad_fn the history of a fresh op result: records the result's shape and
 /// dtype as grad_fn's next input and sets result.grad_fn()/output_nr(). Call once

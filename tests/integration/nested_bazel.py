@@ -353,6 +353,8 @@ class BuildGridServer:
             "PYTHONPATH": self.site,
             "PYTHONNOUSERSITE": "1",
             "PYTHONDONTWRITEBYTECODE": "1",
+            # Its counters are stdout lines: unbuffered, so they are in the log when a call ends.
+            "PYTHONUNBUFFERED": "1",
         }
         code = "import sys; from buildgrid.server.app import cli; sys.argv[0] = 'bgd'; sys.exit(cli())"
         self._log = open(self.log_path, "w", encoding="utf-8")
@@ -388,7 +390,20 @@ class BuildGridServer:
             return fh.read()[-4000:]
 
     def counts(self) -> Dict[str, int]:
-        """Calls per `<Service>.<method>:<status>`, from the server's own rpc.duration.ms lines."""
+        """Calls per `<Service>.<method>:<status>`, from the server's own rpc.duration.ms lines.
+
+        The server logs a call just after answering it: read until two reads 0.5 s apart agree.
+        """
+        last = self._read_counts()
+        for _ in range(20):
+            time.sleep(0.5)
+            now = self._read_counts()
+            if now == last:
+                break
+            last = now
+        return last
+
+    def _read_counts(self) -> Dict[str, int]:
         counts: Dict[str, int] = {}
         with open(self.log_path, encoding="utf-8", errors="replace") as fh:
             for line in fh:

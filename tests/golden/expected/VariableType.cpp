@@ -15,9 +15,9 @@ using namespace ::golden::autograd::generated;
 Tensor foo(const Tensor& self) {
   profiler::RecordFunction profile_scope("foo");
   if (tracer::is_tracing()) tracer::record_op("foo");
-  std::shared_ptr<FooBackward0> grad_fn;
+  GradFn<FooBackward0> grad_fn;
   if (compute_requires_grad(self)) {
-    grad_fn = std::make_shared<FooBackward0>();
+    grad_fn.create();
     grad_fn->set_next_edges(collect_next_edges(self));
   }
   Tensor result = native::foo(self);
@@ -34,9 +34,9 @@ Tensor& foo_(Tensor& self) {
   profiler::RecordFunction profile_scope("foo_");
   if (tracer::is_tracing()) tracer::record_op("foo_");
   check_inplace(self, "foo_");
-  std::shared_ptr<FooBackward0> grad_fn;
+  GradFn<FooBackward0> grad_fn;
   if (compute_requires_grad(self)) {
-    grad_fn = std::make_shared<FooBackward0>();
+    grad_fn.create();
     grad_fn->set_next_edges(collect_next_edges(self));
   }
   native::foo_(self);
@@ -60,9 +60,9 @@ Tensor& foo_out(const Tensor& self, Tensor& out) {
 std::tuple<Tensor, Tensor> scaled_and_squared(const Tensor& self, double alpha) {
   profiler::RecordFunction profile_scope("scaled_and_squared");
   if (tracer::is_tracing()) tracer::record_op("scaled_and_squared");
-  std::shared_ptr<ScaledAndSquaredBackward0> grad_fn;
+  GradFn<ScaledAndSquaredBackward0> grad_fn;
   if (compute_requires_grad(self)) {
-    grad_fn = std::make_shared<ScaledAndSquaredBackward0>();
+    grad_fn.create();
     grad_fn->set_next_edges(collect_next_edges(self));
     grad_fn->self_ = SavedVariable(self, false);
     grad_fn->alpha = alpha;
@@ -82,9 +82,9 @@ std::tuple<Tensor, Tensor> scaled_and_squared(const Tensor& self, double alpha) 
 Tensor weighted_sum(TensorList tensors, ArrayRef<double> weights) {
   profiler::RecordFunction profile_scope("weighted_sum");
   if (tracer::is_tracing()) tracer::record_op("weighted_sum");
-  std::shared_ptr<WeightedSumBackward0> grad_fn;
+  GradFn<WeightedSumBackward0> grad_fn;
   if (compute_requires_grad(tensors)) {
-    grad_fn = std::make_shared<WeightedSumBackward0>();
+    grad_fn.create();
     grad_fn->set_next_edges(collect_next_edges(tensors));
     grad_fn->tensors_args_sizes = to_args_sizes(tensors);
     grad_fn->weights = weights.vec();
@@ -101,9 +101,9 @@ Tensor weighted_sum(TensorList tensors, ArrayRef<double> weights) {
 Tensor prod_all(TensorList tensors) {
   profiler::RecordFunction profile_scope("prod_all");
   if (tracer::is_tracing()) tracer::record_op("prod_all");
-  std::shared_ptr<ProdAllBackward0> grad_fn;
+  GradFn<ProdAllBackward0> grad_fn;
   if (compute_requires_grad(tensors)) {
-    grad_fn = std::make_shared<ProdAllBackward0>();
+    grad_fn.create();
     grad_fn->set_next_edges(collect_next_edges(tensors));
     grad_fn->tensors_ = make_saved_variable_list(tensors);
     grad_fn->tensors_size_ = tensors.size();
@@ -120,9 +120,9 @@ Tensor prod_all(TensorList tensors) {
 Tensor maybe_mul(const Tensor& self, const std::optional<Tensor>& weight) {
   profiler::RecordFunction profile_scope("maybe_mul");
   if (tracer::is_tracing()) tracer::record_op("maybe_mul");
-  std::shared_ptr<MaybeMulBackward0> grad_fn;
+  GradFn<MaybeMulBackward0> grad_fn;
   if (compute_requires_grad(self, weight)) {
-    grad_fn = std::make_shared<MaybeMulBackward0>();
+    grad_fn.create();
     grad_fn->set_next_edges(collect_next_edges(self, weight));
     grad_fn->weight_ = SavedVariable(weight, false);
     grad_fn->self_ = SavedVariable(self, false);
@@ -138,9 +138,9 @@ Tensor maybe_mul(const Tensor& self, const std::optional<Tensor>& weight) {
 Tensor mul_pair(const Tensor& self, const Tensor& other) {
   profiler::RecordFunction profile_scope("mul_pair");
   if (tracer::is_tracing()) tracer::record_op("mul_pair");
-  std::shared_ptr<MulPairBackward0> grad_fn;
+  GradFn<MulPairBackward0> grad_fn;
   if (compute_requires_grad(self, other)) {
-    grad_fn = std::make_shared<MulPairBackward0>();
+    grad_fn.create();
     grad_fn->set_next_edges(collect_next_edges(self, other));
     if (grad_fn->should_compute_output(1)) grad_fn->self_ = SavedVariable(self, false);
     if (grad_fn->should_compute_output(0)) grad_fn->other_ = SavedVariable(other, false);
@@ -156,9 +156,9 @@ Tensor mul_pair(const Tensor& self, const Tensor& other) {
 Tensor cube(const Tensor& self) {
   profiler::RecordFunction profile_scope("cube");
   if (tracer::is_tracing()) tracer::record_op("cube");
-  std::shared_ptr<CubeBackward0> grad_fn;
+  GradFn<CubeBackward0> grad_fn;
   if (compute_requires_grad(self)) {
-    grad_fn = std::make_shared<CubeBackward0>();
+    grad_fn.create();
     grad_fn->set_next_edges(collect_next_edges(self));
     grad_fn->self_ = SavedVariable(self, false);
   }
@@ -173,9 +173,9 @@ Tensor cube(const Tensor& self) {
 std::vector<Tensor> _foreach_foo(TensorList self) {
   profiler::RecordFunction profile_scope("_foreach_foo");
   if (tracer::is_tracing()) tracer::record_op("_foreach_foo");
-  std::shared_ptr<ForeachFooBackward0> grad_fn;
+  GradFn<ForeachFooBackward0> grad_fn;
   if (compute_requires_grad(self)) {
-    grad_fn = std::make_shared<ForeachFooBackward0>();
+    grad_fn.create();
     grad_fn->set_next_edges(collect_next_edges(self));
     grad_fn->self_size_ = self.size();
   }

@@ -49,9 +49,9 @@ ${call_kernel(w)}\
 % if n.inplace:
   check_inplace(self, "${w.op_name}");
 % endif
-  std::shared_ptr<${n.node}> grad_fn;
+  GradFn<${n.node}> grad_fn;
   if (compute_requires_grad(${", ".join(n.diff_args)})) {
-    grad_fn = std::make_shared<${n.node}>();
+    grad_fn.create();
     grad_fn->set_next_edges(collect_next_edges(${", ".join(n.diff_args)}));
 % for s in n.saved_inputs:
 ${save(s)}\
