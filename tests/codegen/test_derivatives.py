@@ -155,7 +155,7 @@ def test_forward_wrappers_honour_flags_and_variants(specs):
     assert "set_history(values, grad_fn);" in mode and "set_history(indices" not in mode
     # In-place variant: out-of-place formula, history rebased onto self.
     inplace = body("Tensor& add_(")
-    assert "std::shared_ptr<AddBackward0> grad_fn;" in inplace and "rebase_history(self, grad_fn);" in inplace
+    assert "GradFn<AddBackward0> grad_fn;" in inplace and "rebase_history(self, grad_fn);" in inplace
     # out= variant: not differentiable, refuses inputs that require grad.
     out = body("Tensor& add_out(")
     assert 'check_out_no_requires_grad("add.out", { {"self", self}, {"other", other} });' in out
