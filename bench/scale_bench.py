@@ -242,7 +242,9 @@ def main(argv: Sequence[str]) -> int:
             files = sorted(os.listdir(out))
             # The C++ library's files; python_functions*.cpp are compiled only for python_module.
             sources = [
-                os.path.join(out, f) for f in files if f.endswith(".cpp") and f.startswith(("Functions", "VariableType"))
+                os.path.join(out, f)
+                for f in files
+                if f.endswith(".cpp") and f.startswith(("Functions", "VariableType"))
             ]
             total_bytes = sum(os.path.getsize(os.path.join(out, f)) for f in files)
             nodes = sum(open(s).read().count("::apply(") for s in sources if "/Functions" in s)
