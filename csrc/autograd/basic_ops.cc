@@ -46,6 +46,13 @@ Tensor add_gradients(const Tensor& a, const Tensor& b) {
     grad_fn->set_next_edges(collect_next_edges(a, b));
     set_history(result, grad_fn);
   }
+  // Forward-over-reverse: gradients summed in a backward with create_graph carry tangents.
+  if (forward_ad::any_fw_grad(a, b)) {
+    forward_ad::set_fw_grad(result,
+                            gradgen::internal::add(forward_ad::tangent_or_zeros(a),
+                                                   forward_ad::tangent_or_zeros(b)),
+                            "add_gradients");
+  }
   return result;
 }
 
