@@ -387,8 +387,9 @@ def forward_ad_of(f: NativeFunction, info: Optional[DifferentiabilityInfo], kind
 
     An op gets tangents computed when every differentiable output has a forward formula; an op
     with formulas for some outputs only, or none, throws "forward-mode AD not implemented" as soon
-    as an input has a tangent (never a wrong tangent). out= variants throw too. Raises SpecError
-    for a formula defining several outputs at once, which gradgen does not generate.
+    as an input has a tangent (never a wrong tangent). out= variants throw too, and so does an op
+    whose formula defines several outputs at once (PyTorch's tuple formulas), which gradgen does
+    not generate.
     """
     func = f.func
     if kind is WrapperKind.OUT:
@@ -405,10 +406,13 @@ def forward_ad_of(f: NativeFunction, info: Optional[DifferentiabilityInfo], kind
     by_output: Dict[str, ForwardDerivative] = {}
     for fw in info.forward_derivatives:
         if len(fw.var_names) != 1:
-            raise SpecError(
-                f"the forward formula for {', '.join(fw.var_names)} of {info.name} defines several outputs at "
-                "once, which gradgen does not generate; give one formula per output",
-                fw.loc,
+            # PyTorch's `sign, logabsdet: f(...)` returns a tuple; gradgen generates one formula per
+            # output, so such an op refuses tangents rather than computing them wrongly.
+            return ForwardAD(
+                "not_implemented",
+                diff_inputs,
+                f"its forward formula defines several outputs at once ({', '.join(fw.var_names)}), "
+                "which gradgen does not generate",
             )
         by_output[fw.var_names[0]] = fw
     # What formulas call each output, and the wrapper's local for it.
