@@ -78,11 +78,11 @@ void attach(TensorImpl* impl, Tensor tangent) {
 
 void check_tangent(const Tensor& output, const Tensor& tangent, const char* op) {
   if (tangent.sizes() != output.sizes() || tangent.scalar_type() != output.scalar_type()) {
-    throw std::runtime_error(std::string(op) + ": the forward-mode formula gave a tangent of shape " +
-                             shape_str(tangent.sizes()) + " and dtype " +
-                             to_string(tangent.scalar_type()) + " for an output of shape " +
-                             shape_str(output.sizes()) + " and dtype " +
-                             to_string(output.scalar_type()));
+    throw std::runtime_error(
+        std::string(op) + ": the forward-mode formula gave a tangent of shape " +
+        shape_str(tangent.sizes()) + " and dtype " + to_string(tangent.scalar_type()) +
+        " for an output of shape " + shape_str(output.sizes()) + " and dtype " +
+        to_string(output.scalar_type()));
   }
 }
 

@@ -325,8 +325,7 @@ bool fwgradcheck(MultiFn fn, std::vector<Tensor> inputs, double eps, double atol
     autograd::forward_ad::dual_level level;
     std::vector<Tensor> duals = inputs;
     for (size_t c = 0; c < checked.size(); ++c) {
-      duals[checked[c]] =
-          autograd::forward_ad::make_dual(inputs[checked[c]].detach(), tangents[c]);
+      duals[checked[c]] = autograd::forward_ad::make_dual(inputs[checked[c]].detach(), tangents[c]);
     }
     outputs = fn(duals);
     for (const Tensor& out : outputs) {
@@ -386,7 +385,8 @@ bool fwgradcheck(MultiFn fn, std::vector<Tensor> inputs, double eps, double atol
       if (grads[c].defined()) jtu_v += dot(grads[c], tangents[c]);
     }
   }
-  if (!(std::fabs(u_jv - jtu_v) <= atol * static_cast<double>(numel + 1) + rtol * std::fabs(jtu_v))) {
+  if (!(std::fabs(u_jv - jtu_v) <=
+        atol * static_cast<double>(numel + 1) + rtol * std::fabs(jtu_v))) {
     if (report) {
       std::ostringstream msg;
       msg.precision(10);

@@ -80,8 +80,8 @@ bool fwgradcheck(std::function<Tensor(const std::vector<Tensor>&)> fn, std::vect
 /// that require grad are dual with tangents v must match (g(x + eps v) - g(x - eps v)) / (2 eps).
 /// For a scalar fn and u = 1 that tangent is H v.
 bool hvpcheck(std::function<std::vector<Tensor>(const std::vector<Tensor>&)> fn,
-              std::vector<Tensor> inputs, double eps = 1e-6, double atol = 1e-5,
-              double rtol = 1e-3, std::string* report = nullptr);
+              std::vector<Tensor> inputs, double eps = 1e-6, double atol = 1e-5, double rtol = 1e-3,
+              std::string* report = nullptr);
 
 }  // namespace testing
 }  // namespace gradgen

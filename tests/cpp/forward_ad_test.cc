@@ -68,7 +68,9 @@ TEST(ForwardADTest, MakeDualChecksItsArguments) {
   fwad::dual_level level;
   EXPECT_EQ(error_of([&] { fwad::make_dual(x, randn({3}, 2)); }),
             "make_dual: expected a tangent of shape [2, 3] (the primal's), found [3]");
-  EXPECT_EQ(error_of([&] { fwad::make_dual(x, zeros({2, 3}, ScalarType::Float)); }),
+  EXPECT_EQ(error_of([&] {
+              fwad::make_dual(x, zeros({2, 3}, ScalarType::Float));
+            }),
             "make_dual: expected a tangent of dtype Double (the primal's), found Float");
   EXPECT_EQ(error_of([&] { fwad::make_dual(zeros({2}, ScalarType::Long), zeros({2})); }),
             "make_dual: expected a primal of a floating dtype, found Long");

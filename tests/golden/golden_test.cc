@@ -38,8 +38,7 @@ TEST(GoldenTest, Foo) {
     Tensor y = gradgen::clone(x[0]);
     return golden::foo_(y);
   };
-  EXPECT_TRUE(fwgradcheck(in_place, {leaf({0.5, -1.0, 2.0})}, 1e-6, 1e-5, 1e-3, &report))
-      << report;
+  EXPECT_TRUE(fwgradcheck(in_place, {leaf({0.5, -1.0, 2.0})}, 1e-6, 1e-5, 1e-3, &report)) << report;
 }
 
 TEST(GoldenTest, ForwardModeOfMulPairAndOpsWithoutAFormula) {

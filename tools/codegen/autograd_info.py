@@ -430,7 +430,9 @@ def forward_ad_of(f: NativeFunction, info: Optional[DifferentiabilityInfo], kind
         if name not in read:
             continue
         t = arg_by_name[name].type
-        tangents.append(Tangent(name, "list" if cpp.is_tensor_list(t) else "optional" if isinstance(t, OptionalType) else "tensor"))
+        tangents.append(
+            Tangent(name, "list" if cpp.is_tensor_list(t) else "optional" if isinstance(t, OptionalType) else "tensor")
+        )
     needs_original_self = False
     formulas = []
     for i in info.differentiable_outputs:
