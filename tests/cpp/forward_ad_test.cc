@@ -155,13 +155,17 @@ TEST(ForwardADTest, ForwardOverReverseGivesHessianVectorProducts) {
   // f(x) = sum(x^3) / 3 + sum(tanh(x) * w): H = diag(2x + tanh''(x) w).
   Tensor x0 = randn({4}, 1), w = randn({4}, 2), v = randn({4}, 3);
   auto f = [&w](const Tensor& x) { return sum(pow(x, 3)) / 3 + sum(tanh(x) * w); };
-  Tensor hvp;
-  {
+  // x is used twice, so the backward sums two gradients carrying tangents: differentiably with
+  // create_graph, and without it out of place too (a tensor with a tangent is never summed in
+  // place, which would leave its tangent stale).
+  auto hvp_of = [&](bool create_graph) {
     fwad::dual_level level;
     Tensor x = x0.detach().set_requires_grad(true);
-    Tensor g = autograd::grad({f(fwad::make_dual(x, v))}, {x}, {}, false, true)[0];
-    hvp = fwad::fw_grad(g).clone();
-  }
+    Tensor g = autograd::grad({f(fwad::make_dual(x, v))}, {x}, {}, false, create_graph)[0];
+    return fwad::fw_grad(g).clone();
+  };
+  const Tensor hvp = hvp_of(true);
+  EXPECT_TRUE(allclose(hvp_of(false), hvp, 1e-12, 1e-12));
   // Finite differences of the gradient along v.
   auto gradient = [&](const Tensor& x) {
     Tensor leaf = x.detach().set_requires_grad(true);
