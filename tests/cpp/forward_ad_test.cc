@@ -179,6 +179,19 @@ TEST(ForwardADTest, ForwardOverReverseGivesHessianVectorProducts) {
   EXPECT_TRUE(allclose(hvp, exact, 1e-10, 1e-12)) << hvp << "\nvs\n" << exact;
 }
 
+TEST(ForwardADTest, AccumulatedGradsKeepTheirTangents) {
+  // d/dx sum(x * x) = 2 x, whose tangent along v is 2 v; two backward passes sum into .grad.
+  fwad::dual_level level;
+  Tensor x = randn({3}, 1).set_requires_grad(true), v = randn({3}, 2);
+  for (int pass = 0; pass < 2; ++pass) {
+    Tensor dual = fwad::make_dual(x, v);
+    sum(dual * dual).backward();
+  }
+  EXPECT_TRUE(allclose(x.grad(), x.detach() * 4, 1e-12, 1e-12));
+  ASSERT_TRUE(fwad::fw_grad(x.grad()).defined());
+  EXPECT_TRUE(allclose(fwad::fw_grad(x.grad()), v * 4, 1e-12, 1e-12));
+}
+
 TEST(ForwardADTest, GradcheckHelpersCatchAWrongTangent) {
   // fwgradcheck fails when a tangent is wrong: here the op is fine but the function drops the
   // dual-ness of its input halfway (detach), so forward mode sees zeros.
