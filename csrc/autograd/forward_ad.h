@@ -68,7 +68,8 @@ class dual_level {
 /// Returns a dual tensor: a new tensor sharing primal's data (a view of it, differentiable in
 /// reverse mode with respect to primal) whose tangent at `level` is `tangent`. The tangent must
 /// have the primal's shape and dtype, and the primal a floating dtype; `level` must be active.
-/// A tangent whose strides differ from the primal's is copied to the primal's layout.
+/// A non-contiguous tangent of a contiguous primal is made contiguous (a view op on the dual
+/// takes the same view of the tangent, which must then be possible).
 Tensor make_dual(const Tensor& primal, const Tensor& tangent, uint64_t level);
 /// make_dual at the active level.
 Tensor make_dual(const Tensor& primal, const Tensor& tangent);

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tools.codegen.autograd_info import ForwardFormula, Tangent, forward_ad_of, match_infos, wrapper_kinds
+from tools.codegen.errors import SpecError
 from tools.codegen.gen_autograd import generate
 from tools.codegen.load_derivatives import load_derivatives
 from tools.codegen.load_native_functions import parse_native_functions
@@ -94,7 +95,9 @@ def test_lists_optionals_and_named_outputs(plans):
     assert plans["maybe_mul"].tangents == (Tangent("self", "tensor"), Tangent("weight", "optional"))
     assert plans["maybe_mul"].formulas[0].formula == "maybe_mul_jvp(self_t, weight_t, self, weight)"
     (values,) = plans["max.dim"].formulas  # indices is not differentiable
-    assert values.output == "values" and values.formula == "gather_with_keepdimed_indices(self_t, dim, indices, keepdim)"
+    assert (
+        values.output == "values" and values.formula == "gather_with_keepdimed_indices(self_t, dim, indices, keepdim)"
+    )
 
 
 def test_ops_that_refuse_tangents(plans):
@@ -137,3 +140,21 @@ def test_generated_wrappers(tmp_path):
     ) in cpp
     argmax = cpp[cpp.index("Tensor argmax(") :]
     assert "forward_ad" not in argmax[: argmax.index("\n}\n")]
+
+
+def test_an_argument_named_like_a_tangent_local_is_a_spec_error(tmp_path):
+    nf = tmp_path / "native_functions.yaml"
+    d = tmp_path / "derivatives.yaml"
+    nf.write_text("- func: scale(Tensor self, Tensor self_t) -> Tensor\n")
+    d.write_text(
+        "- name: scale(Tensor self, Tensor self_t) -> Tensor\n"
+        "  self: grad\n"
+        "  self_t: non_differentiable\n"
+        "  result: self_t\n"
+    )
+    with pytest.raises(SpecError) as e:
+        generate(str(nf), str(d), native_functions_name="n.yaml", derivatives_name="d.yaml")
+    assert str(e.value) == (
+        "n.yaml:1:3: the declaration of scale has an argument named 'self_t', a name the generated wrapper "
+        "uses for its forward-mode code"
+    )

@@ -425,6 +425,15 @@ def forward_ad_of(f: NativeFunction, info: Optional[DifferentiabilityInfo], kind
         return ForwardAD("not_implemented", diff_inputs, f"its derivatives.yaml entry has {what}")
     arg_by_name = {a.name: a for a in func.arguments.flat_all}
     read = {n for fw in by_output.values() for n in fw.required_inputs_fw_grad}
+    # The wrapper's own locals (templates/VariableType.cpp) must not hide an argument.
+    own = {"fw_grad_defined", "formula_guard", "original_self_p"} | {n + "_t" for n in read}
+    for a in func.arguments.flat_all:
+        if a.name in own:
+            raise SpecError(
+                f"the declaration of {func.name} has an argument named '{a.name}', a name the generated "
+                "wrapper uses for its forward-mode code",
+                f.loc,
+            )
     tangents = []
     for name in diff_inputs:
         if name not in read:
