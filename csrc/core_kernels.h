@@ -78,10 +78,13 @@ void for_each_offset(IntArrayRef sizes, IntArrayRef strides_a, IntArrayRef strid
 /// Returns true if nobody but the caller's handle can observe t's data (one
 /// handle to the impl, one impl on the storage) and its elements do not overlap
 /// (it is contiguous: an expanded view repeats elements): t may then be updated
-/// in place or stolen without anyone noticing.
+/// in place or stolen without anyone noticing. A tensor that has (or had) a forward-mode tangent
+/// is not: updating it in place would leave its tangent stale (forward-over-reverse sums
+/// gradients carrying tangents; see csrc/autograd/forward_ad.h).
 inline bool is_sole_owner(const Tensor& t) {
   const TensorImpl* impl = t.unsafe_impl();
-  return impl && impl->use_count() == 1 && impl->storage.use_count() == 1 && impl->is_contiguous;
+  return impl && impl->use_count() == 1 && impl->storage.use_count() == 1 && impl->is_contiguous &&
+         !impl->fw_grad;
 }
 
 /// Throws std::runtime_error naming `op` (or the op the user called) if several

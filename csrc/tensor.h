@@ -49,6 +49,7 @@ namespace gradgen {
 namespace autograd {
 struct Node;
 struct TensorHooks;
+struct ForwardGrad;
 /// The node's name ("MulBackward0"), for messages of the tensor layer, which knows nodes only by
 /// this declaration (defined with Node, in csrc/autograd/function.cc).
 std::string node_name(const Node& node);
@@ -278,6 +279,13 @@ struct TensorImpl final : intrusive_target {
   std::weak_ptr<autograd::Node> grad_accumulator;  // the leaf's AccumulateGrad, if alive
   Tensor grad;
   std::shared_ptr<autograd::TensorHooks> hooks;  // register_hook / retain_grad; usually null
+
+  // Forward-mode AD (csrc/autograd/forward_ad.h): this tensor's tangent and the dual level it
+  // belongs to; null for a tensor that never had a tangent. Read and written only through
+  // forward_ad.h's functions. A tangent from a level that has exited is ignored (and freed when
+  // that level exits). Shared by the detached copies a SavedVariable keeps of an output, so that
+  // formulas run in a backward (forward-over-reverse) see the output's tangent.
+  std::shared_ptr<autograd::ForwardGrad> fw_grad;
 
   TensorImpl() = default;
   ~TensorImpl() {

@@ -63,7 +63,9 @@ variable_list AccumulateGrad::apply(variable_list&& grads) {
     } else {
       grad = new_grad.clone();  // .grad must not alias a tensor the caller holds
     }
-  } else if (!recording && !grad.requires_grad() && grad.is_contiguous() && !grad.is_view()) {
+  } else if (!recording && !grad.requires_grad() && grad.is_contiguous() && !grad.is_view() &&
+             !grad.unsafe_impl()->fw_grad && !new_grad.unsafe_impl()->fw_grad) {
+    // (Tensors with forward-mode tangents are summed by add_gradients, which sums those too.)
     gradgen::internal::add_(grad, new_grad);  // in place, like PyTorch's `grad += new_grad`
   } else {
     // Recording a graph (or .grad has history): sum differentiably.

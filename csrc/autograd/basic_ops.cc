@@ -3,6 +3,7 @@
 #include <memory>
 #include <stdexcept>
 
+#include "csrc/autograd/forward_ad.h"
 #include "csrc/autograd/grad_mode.h"
 #include "csrc/autograd/variable_type_utils.h"
 #include "csrc/core_kernels.h"
@@ -18,6 +19,11 @@ Tensor Tensor::clone() const {
     grad_fn->add_next_edge(autograd::gradient_edge(*this));
     out.unsafe_impl()->output_nr = grad_fn->add_input_metadata(out);
     out.unsafe_impl()->grad_fn = std::move(grad_fn);
+  }
+  // Forward mode: the clone's tangent is a clone of the tangent (csrc/autograd/forward_ad.h).
+  if (autograd::forward_ad::any_fw_grad(*this)) {
+    autograd::forward_ad::set_fw_grad(out, autograd::forward_ad::fw_grad(*this).detach().clone(),
+                                      "clone");
   }
   return out;
 }
@@ -39,6 +45,13 @@ Tensor add_gradients(const Tensor& a, const Tensor& b) {
     auto grad_fn = std::make_shared<AddGradientsBackward>();
     grad_fn->set_next_edges(collect_next_edges(a, b));
     set_history(result, grad_fn);
+  }
+  // Forward-over-reverse: gradients summed in a backward with create_graph carry tangents.
+  if (forward_ad::any_fw_grad(a, b)) {
+    forward_ad::set_fw_grad(result,
+                            gradgen::internal::add(forward_ad::tangent_or_zeros(a),
+                                                   forward_ad::tangent_or_zeros(b)),
+                            "add_gradients");
   }
   return result;
 }

@@ -17,6 +17,8 @@ SavedVariable::SavedVariable(const Tensor& t, bool is_output) {
     // Note [Saved outputs do not own their grad_fn]
     is_saved_output_ = true;
     data_ = t.detach();
+    // Forward-over-reverse: the copy shares the output's tangent (csrc/autograd/forward_ad.h).
+    data_.unsafe_impl()->fw_grad = t.unsafe_impl()->fw_grad;
   } else {
     data_ = t;
   }
@@ -60,6 +62,7 @@ Tensor SavedVariable::unpack(const Node* saved_for, const char* name, int64_t li
   if (!is_saved_output_) return data_;
   // Re-attach the saving node as grad_fn: a fresh handle sharing the data.
   Tensor out = data_.detach();
+  out.unsafe_impl()->fw_grad = data_.unsafe_impl()->fw_grad;
   if (saved_for) {
     TensorImpl* impl = out.unsafe_impl();
     impl->grad_fn = std::const_pointer_cast<Node>(saved_for->shared_from_this());

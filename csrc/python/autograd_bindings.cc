@@ -15,6 +15,7 @@
 #include "csrc/autograd/anomaly_mode.h"
 #include "csrc/autograd/dot.h"
 #include "csrc/autograd/engine.h"
+#include "csrc/autograd/forward_ad.h"
 #include "csrc/autograd/function.h"
 #include "csrc/autograd/grad_mode.h"
 #include "csrc/generated/VariableType.h"
@@ -180,6 +181,27 @@ void bind_autograd(nb::module_& m) {
         return default_generator();
       },
       "seed"_a, "Reseeds the default generator; returns it.");
+
+  // --- forward-mode AD (python/gradgen/forward_ad.py wraps these) ------------------------------
+  m.def("_enter_dual_level", &autograd::forward_ad::enter_dual_level,
+        "Opens a dual level and returns its id (one level at a time).");
+  m.def("_exit_dual_level", &autograd::forward_ad::exit_dual_level, "level"_a,
+        "Closes the active dual level, freeing its tangents.");
+  m.def("_current_dual_level", &autograd::forward_ad::current_level,
+        "The active dual level's id, 0 when none.");
+  m.def(
+      "_make_dual",
+      [](const Tensor& primal, const Tensor& tangent, uint64_t level) {
+        return autograd::forward_ad::make_dual(primal, tangent, level);
+      },
+      "primal"_a, "tangent"_a, "level"_a);
+  m.def(
+      "_unpack_dual",
+      [](const Tensor& t, uint64_t level) {
+        autograd::forward_ad::UnpackedDual parts = autograd::forward_ad::unpack_dual(t, level);
+        return std::make_tuple(parts.primal, parts.tangent);
+      },
+      "tensor"_a, "level"_a);
 
   // --- factories ------------------------------------------------------------------------------
   m.def(

@@ -5,7 +5,9 @@
 #include <stdexcept>
 
 #include "csrc/autograd/engine.h"
+#include "csrc/autograd/forward_ad.h"
 #include "csrc/autograd/grad_mode.h"
+#include "csrc/core_kernels.h"
 
 namespace gradgen {
 namespace testing {
@@ -227,6 +229,247 @@ bool gradgradcheck(std::function<Tensor(const std::vector<Tensor>&)> fn, std::ve
                          return std::vector<Tensor>{fn(xs)};
                        }),
                        std::move(inputs), eps, atol, rtol, report);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Forward mode
+// ---------------------------------------------------------------------------------------------
+
+namespace {
+
+using MultiFn = std::function<std::vector<Tensor>(const std::vector<Tensor>&)>;
+
+// The inputs that require grad (float64), whose tangents are checked.
+std::vector<size_t> differentiable_inputs(const std::vector<Tensor>& inputs, const char* what) {
+  std::vector<size_t> checked;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    if (!inputs[i].defined() || !inputs[i].requires_grad()) continue;
+    if (inputs[i].scalar_type() != ScalarType::Double) {
+      throw std::invalid_argument(std::string(what) + ": input " + std::to_string(i) +
+                                  " requires grad but has dtype " +
+                                  to_string(inputs[i].scalar_type()) + "; expected Double");
+    }
+    checked.push_back(i);
+  }
+  return checked;
+}
+
+// x + scale * v, as a fresh contiguous float64 tensor without history.
+Tensor shifted(const Tensor& x, const Tensor& v, double scale) {
+  Tensor out = zeros(x.sizes());
+  double* o = out.data_ptr<double>();
+  for (int64_t k = 0; k < x.numel(); ++k) o[k] = element(x, k) + scale * element(v, k);
+  return out;
+}
+
+// The inputs with those in `checked` replaced by x + scale * v (detached), the others as given.
+std::vector<Tensor> shifted_inputs(const std::vector<Tensor>& inputs,
+                                   const std::vector<size_t>& checked,
+                                   const std::vector<Tensor>& tangents, double scale) {
+  std::vector<Tensor> out = inputs;
+  for (size_t c = 0; c < checked.size(); ++c) {
+    out[checked[c]] = shifted(inputs[checked[c]], tangents[c], scale);
+  }
+  return out;
+}
+
+double dot(const Tensor& a, const Tensor& b) {
+  double sum = 0;
+  for (int64_t k = 0; k < a.numel(); ++k) sum += element(a, k) * element(b, k);
+  return sum;
+}
+
+bool is_double(const Tensor& t) { return t.defined() && t.scalar_type() == ScalarType::Double; }
+
+// Compares `analytic` (undefined: zeros) with `numerical` element by element.
+bool compare(const char* what, const std::string& label, const Tensor& analytic,
+             const Tensor& numerical, double atol, double rtol, std::string* report) {
+  if (analytic.defined() && !analytic.sizes().equals(numerical.sizes())) {
+    if (report) {
+      *report = std::string(what) + ": " + label + " has shape " + shape_str(analytic.sizes()) +
+                ", expected " + shape_str(numerical.sizes());
+    }
+    return false;
+  }
+  for (int64_t j = 0; j < numerical.numel(); ++j) {
+    const double n = element(numerical, j);
+    const double a = analytic.defined() ? element(analytic, j) : 0.0;
+    if (!(std::fabs(a - n) <= atol + rtol * std::fabs(n))) {
+      if (report) {
+        std::ostringstream msg;
+        msg.precision(10);
+        msg << what << ": " << label << " mismatch at element " << j << " "
+            << multi_index(numerical.sizes(), j) << ": numerical " << n << ", forward mode " << a
+            << (analytic.defined() ? "" : " (no tangent)");
+        *report = msg.str();
+      }
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+bool fwgradcheck(MultiFn fn, std::vector<Tensor> inputs, double eps, double atol, double rtol,
+                 std::string* report) {
+  const std::vector<size_t> checked = differentiable_inputs(inputs, "fwgradcheck");
+  std::vector<Tensor> tangents;
+  for (size_t c = 0; c < checked.size(); ++c) {
+    tangents.push_back(randn(inputs[checked[c]].sizes(), /*seed=*/777 + c));
+  }
+  // Forward mode alone: no graph is recorded.
+  std::vector<Tensor> outputs, jvps;
+  {
+    autograd::NoGradGuard no_grad;
+    autograd::forward_ad::dual_level level;
+    std::vector<Tensor> duals = inputs;
+    for (size_t c = 0; c < checked.size(); ++c) {
+      duals[checked[c]] = autograd::forward_ad::make_dual(inputs[checked[c]].detach(), tangents[c]);
+    }
+    outputs = fn(duals);
+    for (const Tensor& out : outputs) {
+      Tensor t = is_double(out) ? autograd::forward_ad::fw_grad(out) : Tensor();
+      jvps.push_back(t.defined() ? t.clone() : t);  // clone: the level frees its tangents
+    }
+  }
+  // Finite differences along the tangents.
+  std::vector<Tensor> plus, minus;
+  {
+    autograd::NoGradGuard no_grad;
+    for (const Tensor& t : fn(shifted_inputs(inputs, checked, tangents, eps))) {
+      plus.push_back(t.defined() ? t.clone() : t);
+    }
+    for (const Tensor& t : fn(shifted_inputs(inputs, checked, tangents, -eps))) {
+      minus.push_back(t.defined() ? t.clone() : t);
+    }
+  }
+  for (size_t o = 0; o < outputs.size(); ++o) {
+    if (!is_double(outputs[o])) continue;
+    Tensor numerical = zeros(outputs[o].sizes());
+    double* nd = numerical.data_ptr<double>();
+    for (int64_t j = 0; j < numerical.numel(); ++j) {
+      nd[j] = (element(plus[o], j) - element(minus[o], j)) / (2 * eps);
+    }
+    if (!compare("fwgradcheck", "the tangent of output " + std::to_string(o), jvps[o], numerical,
+                 atol, rtol, report)) {
+      return false;
+    }
+  }
+  // Reverse mode: <u, J v> == <J^T u, v>.
+  variable_list diff_inputs, roots, grad_outputs;
+  for (size_t c : checked) diff_inputs.push_back(inputs[c]);
+  std::vector<Tensor> reverse_outputs;
+  {
+    autograd::AutoGradMode enable(true);
+    reverse_outputs = fn(inputs);
+  }
+  double u_jv = 0;
+  for (size_t o = 0; o < reverse_outputs.size(); ++o) {
+    const Tensor& out = reverse_outputs[o];
+    if (!is_double(out)) continue;
+    Tensor u = randn(out.sizes(), /*seed=*/999 + o);
+    if (jvps[o].defined()) u_jv += dot(u, jvps[o]);
+    if (out.requires_grad()) {
+      roots.push_back(out);
+      grad_outputs.push_back(u);
+    }
+  }
+  double jtu_v = 0;
+  int64_t numel = 0;
+  if (!roots.empty() && !diff_inputs.empty()) {
+    variable_list grads = autograd::grad(roots, diff_inputs, grad_outputs, /*retain_graph=*/false,
+                                         /*create_graph=*/false, /*allow_unused=*/true);
+    for (size_t c = 0; c < checked.size(); ++c) {
+      numel += tangents[c].numel();
+      if (grads[c].defined()) jtu_v += dot(grads[c], tangents[c]);
+    }
+  }
+  if (!(std::fabs(u_jv - jtu_v) <=
+        atol * static_cast<double>(numel + 1) + rtol * std::fabs(jtu_v))) {
+    if (report) {
+      std::ostringstream msg;
+      msg.precision(10);
+      msg << "fwgradcheck: forward and reverse mode disagree: <u, J v> = " << u_jv
+          << " (forward mode), <J^T u, v> = " << jtu_v << " (reverse mode)";
+      *report = msg.str();
+    }
+    return false;
+  }
+  if (report) report->clear();
+  return true;
+}
+
+bool fwgradcheck(std::function<Tensor(const std::vector<Tensor>&)> fn, std::vector<Tensor> inputs,
+                 double eps, double atol, double rtol, std::string* report) {
+  return fwgradcheck(MultiFn([&fn](const std::vector<Tensor>& xs) {
+                       return std::vector<Tensor>{fn(xs)};
+                     }),
+                     std::move(inputs), eps, atol, rtol, report);
+}
+
+bool hvpcheck(MultiFn fn, std::vector<Tensor> inputs, double eps, double atol, double rtol,
+              std::string* report) {
+  const std::vector<size_t> checked = differentiable_inputs(inputs, "hvpcheck");
+  if (checked.empty()) throw std::invalid_argument("hvpcheck: no input requires grad");
+  std::vector<Tensor> tangents;
+  for (size_t c = 0; c < checked.size(); ++c) {
+    tangents.push_back(randn(inputs[checked[c]].sizes(), /*seed=*/555 + c));
+  }
+  // g(x) = grad(sum_k <u_k, fn(x)_k>, x): one gradient per checked input (undefined: zeros).
+  // With `dual`, the inputs are dual tensors and the result is the gradients' tangents.
+  auto gradients = [&](const std::vector<Tensor>& xs, bool dual) {
+    autograd::AutoGradMode enable(true);
+    std::vector<Tensor> leaves = xs, args = xs;
+    variable_list diff;
+    for (size_t c = 0; c < checked.size(); ++c) {
+      leaves[checked[c]] = xs[checked[c]].detach().set_requires_grad(true);
+      args[checked[c]] = dual ? autograd::forward_ad::make_dual(leaves[checked[c]], tangents[c])
+                              : leaves[checked[c]];
+      diff.push_back(leaves[checked[c]]);
+    }
+    std::vector<Tensor> outs = fn(args);
+    variable_list roots, grad_outputs;
+    for (size_t o = 0; o < outs.size(); ++o) {
+      if (!is_double(outs[o]) || !outs[o].requires_grad()) continue;
+      roots.push_back(outs[o]);
+      grad_outputs.push_back(randn(outs[o].sizes(), /*seed=*/333 + o));
+    }
+    std::vector<Tensor> result;
+    if (roots.empty()) return result;
+    variable_list grads = autograd::grad(roots, diff, grad_outputs, /*retain_graph=*/false,
+                                         /*create_graph=*/true, /*allow_unused=*/true);
+    for (size_t c = 0; c < checked.size(); ++c) {
+      Tensor g = grads[c];
+      if (dual) g = g.defined() ? autograd::forward_ad::fw_grad(g) : Tensor();
+      result.push_back(g.defined() ? g.detach().clone() : g);
+    }
+    return result;
+  };
+  std::vector<Tensor> hvp;
+  {
+    autograd::forward_ad::dual_level level;
+    hvp = gradients(inputs, /*dual=*/true);
+  }
+  const std::vector<Tensor> plus = gradients(shifted_inputs(inputs, checked, tangents, eps), false);
+  const std::vector<Tensor> minus =
+      gradients(shifted_inputs(inputs, checked, tangents, -eps), false);
+  for (size_t c = 0; c < hvp.size(); ++c) {
+    const Tensor& x = inputs[checked[c]];
+    Tensor numerical = zeros(x.sizes());
+    double* nd = numerical.data_ptr<double>();
+    for (int64_t k = 0; k < x.numel(); ++k) {
+      const double p = plus[c].defined() ? element(plus[c], k) : 0.0;
+      const double m = minus[c].defined() ? element(minus[c], k) : 0.0;
+      nd[k] = (p - m) / (2 * eps);
+    }
+    if (!compare("hvpcheck", "the tangent of the gradient of input " + std::to_string(checked[c]),
+                 hvp[c], numerical, atol, rtol, report)) {
+      return false;
+    }
+  }
+  if (report) report->clear();
+  return true;
 }
 
 }  // namespace testing

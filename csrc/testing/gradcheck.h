@@ -60,5 +60,28 @@ bool gradgradcheck(std::function<std::vector<Tensor>(const std::vector<Tensor>&)
                    std::vector<Tensor> inputs, double eps = 1e-6, double atol = 1e-5,
                    double rtol = 1e-3, std::string* report = nullptr);
 
+/// Checks forward-mode derivatives (Jacobian-vector products). The inputs that require grad
+/// (float64) get seeded random tangents v; fn runs on their dual tensors (forward_ad::make_dual,
+/// under NoGradGuard: forward mode alone) and each float64 output's tangent J v must match
+///   - central finite differences along v: (fn(x + eps v) - fn(x - eps v)) / (2 eps), element by
+///     element within atol + rtol * |numerical|, and
+///   - reverse mode: <u, J v> == sum_i <J_i^T u, v_i> for a seeded random u per output, with
+///     J^T u from autograd::grad (within atol * numel + rtol * |<u, J v>|).
+/// An output without a tangent counts as zeros. Opens (and closes) a dual level itself.
+bool fwgradcheck(std::function<std::vector<Tensor>(const std::vector<Tensor>&)> fn,
+                 std::vector<Tensor> inputs, double eps = 1e-6, double atol = 1e-5,
+                 double rtol = 1e-3, std::string* report = nullptr);
+bool fwgradcheck(std::function<Tensor(const std::vector<Tensor>&)> fn, std::vector<Tensor> inputs,
+                 double eps = 1e-6, double atol = 1e-5, double rtol = 1e-3,
+                 std::string* report = nullptr);
+
+/// Checks forward-over-reverse (Hessian-vector products): with g(x) = grad(sum_k <u_k, fn(x)_k>,
+/// x, create_graph=true) for seeded random u, the tangent forward mode gives g when the inputs
+/// that require grad are dual with tangents v must match (g(x + eps v) - g(x - eps v)) / (2 eps).
+/// For a scalar fn and u = 1 that tangent is H v.
+bool hvpcheck(std::function<std::vector<Tensor>(const std::vector<Tensor>&)> fn,
+              std::vector<Tensor> inputs, double eps = 1e-6, double atol = 1e-5, double rtol = 1e-3,
+              std::string* report = nullptr);
+
 }  // namespace testing
 }  // namespace gradgen

@@ -18,6 +18,15 @@
 //   kNotImplemented  the forward works; backward raises "... not implemented".
 // An op whose second derivative is not implemented says so in skip_gradgrad, with
 // the reason; the sweep prints every skip.
+//
+// Forward mode, by `forward`:
+//   kFormula         (kGradient, kInPlace) fwgradcheck on every sample: the tangents of dual
+//                    inputs give J v, checked against finite differences and against
+//                    reverse mode (<u, J v> == <J^T u, v>); for kGradient ops also
+//                    hvpcheck (forward-over-reverse against finite differences of the
+//                    gradient) unless skip_gradgrad is set. kOut: a dual input is refused;
+//                    kNoDerivative: outputs get no tangent.
+//   kNotImplemented  a dual input raises "forward-mode AD not implemented for <op>".
 #pragma once
 
 #include <functional>
@@ -38,6 +47,7 @@ using InPlaceFn = std::function<void(Tensor& self, const Inputs&)>;
 using OutFn = std::function<Tensor(const Inputs&, Tensor& out)>;
 
 enum class Check { kGradient, kInPlace, kOut, kNoDerivative, kNotImplemented };
+enum class Forward { kFormula, kNotImplemented };
 
 /// One way to call an op.
 struct Sample {
@@ -63,6 +73,8 @@ struct OpInfo {
   std::function<std::vector<Sample>()> samples;
   /// Non-empty: gradgradcheck is skipped, for this reason.
   std::string skip_gradgrad;
+  /// How forward mode is checked (see the top of this file).
+  Forward forward = Forward::kFormula;
 };
 
 /// Returns every registered op, in the order of specs/native_functions.yaml.

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "csrc/autograd/engine.h"
+#include "csrc/autograd/forward_ad.h"
 #include "csrc/autograd/grad_mode.h"
 #include "csrc/generated/VariableType.h"
 #include "csrc/testing/gradcheck.h"
@@ -63,6 +64,41 @@ void check_gradients(const OpInfo& info, const Sample& sample, const OpFn& fn) {
   }
 }
 
+// Forward mode: the tangents of dual inputs against finite differences and reverse mode, and
+// (with second derivatives) forward-over-reverse against finite differences of the gradient.
+void check_forward(const OpInfo& info, const Sample& sample, const OpFn& fn, bool hvp) {
+  std::string report;
+  EXPECT_TRUE(fwgradcheck(fn, sample.inputs, sample.eps, sample.atol, sample.rtol, &report))
+      << report;
+  if (hvp && info.skip_gradgrad.empty()) {
+    EXPECT_TRUE(hvpcheck(fn, sample.inputs, sample.eps, sample.atol, sample.rtol, &report))
+        << report;
+  }
+}
+
+// The inputs that require grad made dual (under the caller's dual level), the others as given.
+Inputs dual_inputs(const Inputs& inputs) {
+  Inputs duals;
+  for (const Tensor& x : inputs) {
+    duals.push_back(x.defined() && x.requires_grad()
+                        ? autograd::forward_ad::make_dual(x.detach(), ones_like(x))
+                        : x);
+  }
+  return duals;
+}
+
+// An op without a forward formula refuses dual inputs, naming itself.
+void check_forward_not_implemented(const std::string& op, const std::function<void()>& call) {
+  try {
+    call();
+    ADD_FAILURE() << op << " accepted a dual input without a forward formula";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("forward-mode AD not implemented for " + op),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 void check_in_place(const OpInfo& info, const Sample& sample) {
   ASSERT_TRUE(sample.inplace) << "a kInPlace sample needs an in-place function";
   const std::string op = info.name.substr(0, info.name.find('.'));
@@ -97,7 +133,19 @@ void check_in_place(const OpInfo& info, const Sample& sample) {
     inplace(self, x);
     return std::vector<Tensor>{self};
   };
-  if (any_requires_grad(sample.inputs)) check_gradients(info, sample, through_inplace);
+  if (any_requires_grad(sample.inputs)) {
+    check_gradients(info, sample, through_inplace);
+    // The clone's tangent is updated in place.
+    check_forward(info, sample, through_inplace, /*hvp=*/false);
+    // A self without tangent (a constant: only the other operands vary) gets one.
+    const Tensor constant_self = sample.inputs[0].detach().clone();
+    OpFn plain_self = [inplace, constant_self](const Inputs& x) {
+      Tensor self = constant_self.clone();
+      inplace(self, x);
+      return std::vector<Tensor>{self};
+    };
+    if (sample.inputs.size() > 1) check_forward(info, sample, plain_self, /*hvp=*/false);
+  }
 }
 
 void check_out(const Sample& sample, const std::string& name) {
@@ -115,6 +163,12 @@ void check_out(const Sample& sample, const std::string& name) {
     EXPECT_TRUE(allclose(out, expected, 1e-12, 1e-12)) << out << "\nvs\n" << expected;
   }
   ASSERT_TRUE(any_requires_grad(sample.inputs));
+  {
+    autograd::NoGradGuard no_grad;
+    autograd::forward_ad::dual_level level;
+    Tensor dual_out = zeros(expected.sizes(), expected.scalar_type());
+    check_forward_not_implemented(name, [&] { sample.out(dual_inputs(sample.inputs), dual_out); });
+  }
   Tensor out = zeros(expected.sizes(), expected.scalar_type());
   try {
     sample.out(sample.inputs, out);
@@ -132,6 +186,10 @@ void check_no_derivative(const Sample& sample) {
   for (const Tensor& out : sample.fn(sample.inputs)) {
     EXPECT_FALSE(out.requires_grad());
     EXPECT_EQ(out.grad_fn(), nullptr);
+  }
+  autograd::forward_ad::dual_level level;
+  for (const Tensor& out : sample.fn(dual_inputs(sample.inputs))) {
+    EXPECT_FALSE(autograd::forward_ad::fw_grad(out).defined()) << "an output got a tangent";
   }
 }
 
@@ -162,8 +220,16 @@ TEST_P(OpSweepTest, ChecksEverySample) {
   }
   for (const Sample& sample : samples) {
     SCOPED_TRACE(name + ": " + sample.name);
+    if (info->forward == Forward::kNotImplemented) {
+      autograd::NoGradGuard no_grad;
+      autograd::forward_ad::dual_level level;
+      check_forward_not_implemented(name, [&] { sample.fn(dual_inputs(sample.inputs)); });
+    }
     switch (info->check) {
-      case Check::kGradient: check_gradients(*info, sample, sample.fn); break;
+      case Check::kGradient:
+        check_gradients(*info, sample, sample.fn);
+        if (info->forward == Forward::kFormula) check_forward(*info, sample, sample.fn, true);
+        break;
       case Check::kInPlace: check_in_place(*info, sample); break;
       case Check::kOut: check_out(sample, name); break;
       case Check::kNoDerivative: check_no_derivative(sample); break;

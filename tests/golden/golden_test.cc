@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "csrc/autograd/forward_ad.h"
 #include "csrc/generated/VariableType.h"
 #include "csrc/testing/gradcheck.h"
 #include "tests/golden/generated/Functions.h"
@@ -16,6 +17,7 @@
 namespace {
 
 using gradgen::Tensor;
+using gradgen::testing::fwgradcheck;
 using gradgen::testing::gradcheck;
 using gradgen::testing::gradgradcheck;
 
@@ -30,6 +32,23 @@ TEST(GoldenTest, Foo) {
   auto fn = [](const std::vector<Tensor>& x) { return golden::foo(x[0]); };
   EXPECT_TRUE(gradcheck(fn, {leaf({0.5, -1.0, 2.0})}, 1e-6, 1e-5, 1e-3, &report)) << report;
   EXPECT_TRUE(gradgradcheck(fn, {leaf({0.5, -1.0, 2.0})}, 1e-6, 1e-5, 1e-3, &report)) << report;
+  // Forward mode, from the `result:` formula: out of place and in place (result is self).
+  EXPECT_TRUE(fwgradcheck(fn, {leaf({0.5, -1.0, 2.0})}, 1e-6, 1e-5, 1e-3, &report)) << report;
+  auto in_place = [](const std::vector<Tensor>& x) {
+    Tensor y = gradgen::clone(x[0]);
+    return golden::foo_(y);
+  };
+  EXPECT_TRUE(fwgradcheck(in_place, {leaf({0.5, -1.0, 2.0})}, 1e-6, 1e-5, 1e-3, &report)) << report;
+}
+
+TEST(GoldenTest, ForwardModeOfMulPairAndOpsWithoutAFormula) {
+  std::string report;
+  auto fn = [](const std::vector<Tensor>& x) { return golden::mul_pair(x[0], x[1]); };
+  EXPECT_TRUE(fwgradcheck(fn, {leaf({1.0, 2.0}), leaf({3.0, -4.0})}, 1e-6, 1e-5, 1e-3, &report))
+      << report;
+  gradgen::autograd::forward_ad::dual_level level;
+  Tensor x = gradgen::autograd::forward_ad::make_dual(gradgen::tensor({1.0}), gradgen::ones({1}));
+  EXPECT_THROW(golden::cube(x), std::runtime_error);  // no forward formula
 }
 
 TEST(GoldenTest, FooInPlaceSavesTheOutputsFactsFromSelf) {

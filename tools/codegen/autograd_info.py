@@ -16,13 +16,14 @@ errors: a differentiable op without formulas, formulas on an op flagged DONT_REQ
 from __future__ import annotations
 
 import enum
+import re
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Sequence, Tuple, Union
 
 from tools.codegen import cpp
 from tools.codegen.errors import Location, SpecError
 from tools.codegen.load_native_functions import NativeFunction
-from tools.codegen.model import Argument, FunctionSchema, SchemaKind, Type
+from tools.codegen.model import Argument, FunctionSchema, OptionalType, SchemaKind, Type
 
 __all__ = [
     "DONT_REQUIRE_DERIVATIVE",
@@ -34,7 +35,11 @@ __all__ = [
     "Derivative",
     "ForwardDerivative",
     "DifferentiabilityInfo",
+    "ForwardAD",
+    "ForwardFormula",
+    "Tangent",
     "WrapperKind",
+    "forward_ad_of",
     "formula_output_names",
     "is_composite_implicit",
     "match_infos",
@@ -125,7 +130,8 @@ class Derivative:
 
 @dataclass(frozen=True)
 class ForwardDerivative:
-    """A forward-mode formula (`result: auto_linear`): parsed, checked and kept for later."""
+    """A forward-mode formula (`result: auto_linear`) as written for the op: see `forward_ad_of`
+    for what one declaration's wrapper makes of it."""
 
     # The formula, with `auto_element_wise` / `auto_linear` expanded like PyTorch does.
     formula: str
@@ -302,3 +308,167 @@ def wrapper_kinds(
         wrapper_kind(f, matched[str(f.func)], missing_derivative, is_composite_implicit(f, implicit_composite))
         for f in functions
     ]
+
+
+# ---------------------------------------------------------------------------------------------
+# Forward-mode AD: what each wrapper does with tangents (csrc/autograd/forward_ad.h)
+# ---------------------------------------------------------------------------------------------
+
+_IDENT = r"(^|\W){}($|\W)"
+
+
+@dataclass(frozen=True)
+class Tangent:
+    """An input whose tangent a forward formula reads, as the local `<name>_t`."""
+
+    name: str
+    # "tensor" (a Tensor), "optional" (a Tensor?: undefined when absent) or "list" (a Tensor[]:
+    # a std::vector<Tensor>, one tangent per element).
+    kind: str
+
+    @property
+    def local(self) -> str:
+        return self.name + "_t"
+
+
+@dataclass(frozen=True)
+class ForwardFormula:
+    """One output's tangent, as the wrapper computes it."""
+
+    # The wrapper's local holding the output (`result`, `values`; `self` in place).
+    output: str
+    # Whether that output is a Tensor[] (the formula then gives a std::vector<Tensor>).
+    output_is_list: bool
+    # The C++ expression, rewritten for this wrapper: `<input>_p` -> the input, `result` (and the
+    # other output names formulas use) -> the wrapper's local, in place `self_p` ->
+    # `original_self_p` (self's value before the kernel ran).
+    formula: str
+    loc: Location
+
+
+@dataclass(frozen=True)
+class ForwardAD:
+    """What one wrapper does in forward mode (Note [Forward AD in wrappers])."""
+
+    # "none" (its outputs carry no tangent: a composite op, whose ops propagate them, or an op
+    # without differentiable outputs), "formulas" (computes its outputs' tangents) or
+    # "not_implemented" (throws when an input has a tangent).
+    kind: str
+    # The inputs whose tangents make the wrapper act, in argument order.
+    inputs: Tuple[str, ...] = ()
+    # "not_implemented": why, for the message.
+    reason: str = ""
+    # "formulas": the tangents read (in argument order), whether self's value from before an
+    # in-place kernel is kept (`original_self_p`), whether the op works in place (the tangent is
+    # written into self's), and one formula per differentiable output.
+    tangents: Tuple[Tangent, ...] = ()
+    needs_original_self: bool = False
+    inplace: bool = False
+    formulas: Tuple[ForwardFormula, ...] = ()
+
+
+def _replace_ident(name: str, replacement: str, text: str) -> str:
+    # The pattern consumes the characters around a match: repeat for adjacent uses (`a*a`).
+    pattern = re.compile(_IDENT.format(re.escape(name)))
+    while True:
+        new = pattern.sub(lambda m: f"{m.group(1)}{replacement}{m.group(2)}", text)
+        if new == text:
+            return text
+        text = new
+
+
+def _uses_ident(name: str, text: str) -> bool:
+    return re.search(_IDENT.format(re.escape(name)), text) is not None
+
+
+def forward_ad_of(f: NativeFunction, info: Optional[DifferentiabilityInfo], kind: WrapperKind) -> ForwardAD:
+    """The forward-mode behaviour of declaration `f`'s wrapper, given its formulas `info` (from
+    `match_infos`: an in-place variant's are its out-of-place op's) and its wrapper `kind`.
+
+    An op gets tangents computed when every differentiable output has a forward formula; an op
+    with formulas for some outputs only, or none, throws "forward-mode AD not implemented" as soon
+    as an input has a tangent (never a wrong tangent). out= variants throw too, and so does an op
+    whose formula defines several outputs at once (PyTorch's tuple formulas), which gradgen does
+    not generate.
+    """
+    func = f.func
+    if kind is WrapperKind.OUT:
+        # The outputs too: writing into a dual tensor would leave its tangent stale.
+        tensors = tuple(a.name for a in func.arguments.flat_all if a.type.is_tensor_like())
+        return ForwardAD("not_implemented", tensors, "out= variants do not support forward-mode AD")
+    if kind is WrapperKind.NOT_IMPLEMENTED:
+        tensors = tuple(a.name for a in func.arguments.tensor_args)
+        return ForwardAD("not_implemented", tensors, "it has no derivative formulas")
+    if kind is not WrapperKind.DIFFERENTIABLE:
+        return ForwardAD("none")
+    assert info is not None
+    diff_inputs = tuple(a.name for a in info.args_with_derivatives)
+    by_output: Dict[str, ForwardDerivative] = {}
+    for fw in info.forward_derivatives:
+        if len(fw.var_names) != 1:
+            # PyTorch's `sign, logabsdet: f(...)` returns a tuple; gradgen generates one formula per
+            # output, so such an op refuses tangents rather than computing them wrongly.
+            return ForwardAD(
+                "not_implemented",
+                diff_inputs,
+                f"its forward formula defines several outputs at once ({', '.join(fw.var_names)}), "
+                "which gradgen does not generate",
+            )
+        by_output[fw.var_names[0]] = fw
+    # What formulas call each output, and the wrapper's local for it.
+    formula_names = formula_output_names(info.func.func)
+    inplace = func.kind() is SchemaKind.inplace
+    locals_ = ["self"] if inplace else list(func.names_of_returns())
+    missing = [formula_names[i] for i in info.differentiable_outputs if formula_names[i] not in by_output]
+    if not info.forward_derivatives or missing:
+        what = "no forward formula" if not info.forward_derivatives else f"no forward formula for {', '.join(missing)}"
+        return ForwardAD("not_implemented", diff_inputs, f"its derivatives.yaml entry has {what}")
+    arg_by_name = {a.name: a for a in func.arguments.flat_all}
+    read = {n for fw in by_output.values() for n in fw.required_inputs_fw_grad}
+    # The wrapper's own locals (templates/VariableType.cpp) must not hide an argument.
+    own = {"fw_grad_defined", "formula_guard", "original_self_p"} | {n + "_t" for n in read}
+    for a in func.arguments.flat_all:
+        if a.name in own:
+            raise SpecError(
+                f"the declaration of {func.name} has an argument named '{a.name}', a name the generated "
+                "wrapper uses for its forward-mode code",
+                f.loc,
+            )
+    tangents = []
+    for name in diff_inputs:
+        if name not in read:
+            continue
+        t = arg_by_name[name].type
+        tangents.append(
+            Tangent(name, "list" if cpp.is_tensor_list(t) else "optional" if isinstance(t, OptionalType) else "tensor")
+        )
+    needs_original_self = False
+    formulas = []
+    for i in info.differentiable_outputs:
+        fw = by_output[formula_names[i]]
+        text = fw.formula
+        for name in diff_inputs:
+            if inplace and name == "self" and _uses_ident("self_p", text):
+                needs_original_self = True
+                text = _replace_ident("self_p", "original_self_p", text)
+            else:
+                text = _replace_ident(name + "_p", name, text)
+        for formula_name, local in zip(formula_names, locals_ if not inplace else ["self"] * len(formula_names)):
+            if formula_name != local:
+                text = _replace_ident(formula_name, local, text)
+        formulas.append(
+            ForwardFormula(
+                output=locals_[0] if inplace else locals_[i],
+                output_is_list=cpp.is_tensor_list(func.returns[i].type),
+                formula=text,
+                loc=fw.loc,
+            )
+        )
+    return ForwardAD(
+        "formulas",
+        diff_inputs,
+        tangents=tuple(tangents),
+        needs_original_self=needs_original_self,
+        inplace=inplace,
+        formulas=tuple(formulas),
+    )

@@ -283,7 +283,13 @@ def _render_shards(
             **common,
         )
         out[f"VariableType{sfx}.cpp"] = _render(
-            "VariableType.cpp", wrappers=wrapper_shards[k], header=f"Functions{sfx}.h", **common
+            "VariableType.cpp",
+            wrappers=wrapper_shards[k],
+            header=f"Functions{sfx}.h",
+            # Forward-mode formulas run in the wrappers and call the same helpers.
+            formula_includes=list(formula_headers),
+            using_namespaces=list(formula_namespaces),
+            **common,
         )
         if shards > 1:
             out[f"Functions{sfx}.h"] = _render(

@@ -8,6 +8,10 @@ the outputs into the graph. Declarations flags shape the wrapper:
   DONT_RECORD_TRACE        no tracer::record_op call.
 In-place variants (`add_`) reuse their out-of-place formula; `out=` variants are not
 differentiable and refuse inputs that require grad, as in PyTorch.
+
+Forward mode (Note [Forward AD in wrappers] in csrc/autograd/forward_ad.h): the analysis
+(autograd_info.forward_ad_of) says what each wrapper does with tangents; `ForwardADCode` holds the
+statements, which VariableType.cpp's `forward_ad_before` / `forward_ad_after` defs print.
 """
 
 from __future__ import annotations
@@ -21,9 +25,11 @@ from tools.codegen.autograd_info import (
     DONT_RECORD_TRACE,
     Condition,
     DifferentiabilityInfo,
+    ForwardAD,
     SavedAttribute,
     WrapperKind,
     formula_output_names,
+    forward_ad_of,
 )
 from tools.codegen.load_native_functions import NativeFunction
 from tools.codegen.model import Argument, FunctionSchema, SchemaKind
@@ -74,6 +80,36 @@ class NodeRecording:
 
 
 @dataclass(frozen=True)
+class ForwardADCode:
+    """What a wrapper does in forward mode, as C++ (VariableType.cpp's forward_ad defs)."""
+
+    # "not_implemented" (throws before the kernel when `condition` holds) or "formulas".
+    kind: str
+    # `forward_ad::any_fw_grad(self, other)`: whether an input has a tangent.
+    condition: str
+    # "not_implemented": why, in the message.
+    reason: str = ""
+    # "formulas": whether self's value is kept before the kernel (`original_self_p`), the
+    # statements declaring the tangents the formulas read, and those setting the outputs' ones.
+    original_self: bool = False
+    tangents: Tuple[str, ...] = ()
+    sets: Tuple[str, ...] = ()
+
+
+def _forward_ad_code(fw: ForwardAD, op_name: str) -> Optional[ForwardADCode]:
+    if fw.kind == "none" or not fw.inputs:
+        return None
+    condition = f"forward_ad::any_fw_grad({', '.join(fw.inputs)})"
+    if fw.kind == "not_implemented":
+        return ForwardADCode("not_implemented", condition, reason=fw.reason)
+    decl = {"tensor": "Tensor", "optional": "Tensor", "list": "std::vector<Tensor>"}
+    tangents = tuple(f"{decl[t.kind]} {t.local} = forward_ad::tangent_or_zeros({t.name});" for t in fw.tangents)
+    setter = "forward_ad::set_fw_grad_inplace" if fw.inplace else "forward_ad::set_fw_grad"
+    sets = tuple(f'{setter}({f.output}, {f.formula}, "{op_name}");' for f in fw.formulas)
+    return ForwardADCode("formulas", condition, original_self=fw.needs_original_self, tangents=tangents, sets=sets)
+
+
+@dataclass(frozen=True)
 class WrapperCode:
     """One function of the API, as data for the templates (VariableType.cpp's defs print it)."""
 
@@ -105,6 +141,8 @@ class WrapperCode:
     # a header outside namespace gradgen makes visible: see `header_runtime_names`).
     type_spellings: Tuple[str, ...] = ()
     default_spellings: Tuple[str, ...] = ()
+    # Forward mode: None when the wrapper does nothing with tangents.
+    forward_ad: Optional[ForwardADCode] = None
 
 
 def header_runtime_names(wrappers: Sequence[WrapperCode], with_defaults: bool) -> List[Tuple[str, str]]:
@@ -230,6 +268,7 @@ def wrapper_code(f: NativeFunction, info: Optional[DifferentiabilityInfo], kind:
         node=node,
         type_spellings=(ret,) + tuple(cpp.argument_type(a) for a in func.arguments.flat_all),
         default_spellings=tuple(cpp.default_value(a) or "" for a in func.arguments.flat_all),
+        forward_ad=_forward_ad_code(forward_ad_of(f, info, kind), str(func.name)),
     )
 
 

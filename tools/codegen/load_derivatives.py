@@ -821,6 +821,9 @@ def _required_inputs(
     found = []
     for a in args_with_derivatives:
         if cpp.is_tensor_list(a.type):
+            # A Tensor[] input's bare name is its list of primals; `<name>_t` its tangents.
+            if _uses(a.name + postfix, text):
+                found.append(a.name)
             continue
         if _uses(a.name, text):
             raise SpecError(
@@ -835,12 +838,14 @@ def _required_inputs(
 
 def _auto_element_wise(d: Derivative, args_with_derivatives: Sequence[Argument]) -> str:
     """PyTorch's expansion of `auto_element_wise`: the backward formula with `grad` replaced by
-    the input's conjugate tangent and inputs by their primals, conjugated."""
+    the input's tangent and inputs by their primals. PyTorch conjugates the tangent and the
+    result (`(grad_formula(self_t.conj())).conj()`); gradgen's dtypes are all real, where the
+    conjugate is the identity, so the expansion leaves it out and the formula compiles as is."""
     inp = args_with_derivatives[0].name
-    fw = re.sub(IDENT_REGEX.format("grad"), lambda m: f"{m.group(1)}{inp}_t.conj(){m.group(2)}", d.original_formula)
+    fw = re.sub(IDENT_REGEX.format("grad"), lambda m: f"{m.group(1)}{inp}_t{m.group(2)}", d.original_formula)
     for a in args_with_derivatives:
         fw = re.sub(IDENT_REGEX.format(a.name), lambda m, n=a.name: f"{m.group(1)}{n}_p{m.group(2)}", fw)
-    return f"({fw}).conj()"
+    return fw
 
 
 # Declarations that are views get a `{view}_copy` twin; PyTorch derives the twin's formula from

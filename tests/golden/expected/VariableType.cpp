@@ -4,23 +4,34 @@
 
 #include "tests/golden/generated/Functions.h"
 #include "tests/golden/generated/NativeFunctions.h"
+#include "csrc/autograd/forward_ad.h"
 #include "csrc/autograd/variable_type_utils.h"
+#include "csrc/autograd/formulas.h"
+#include "tests/golden/helpers.h"
 
 namespace golden {
 using namespace ::gradgen;
 using namespace ::gradgen::autograd;
 using namespace ::golden::autograd::generated;
+using namespace ::gradgen::autograd::generated::details;
+using namespace ::golden::helpers;
 
 // foo(Tensor self) -> Tensor
 Tensor foo(const Tensor& self) {
   profiler::RecordFunction profile_scope("foo");
   if (tracer::is_tracing()) tracer::record_op("foo");
+  const bool fw_grad_defined = forward_ad::any_fw_grad(self);
   GradFn<FooBackward0> grad_fn;
   if (compute_requires_grad(self)) {
     grad_fn.create();
     grad_fn->set_next_edges(collect_next_edges(self));
   }
   Tensor result = native::foo(self);
+  if (fw_grad_defined) {
+    forward_ad::FormulaGuard formula_guard;
+    Tensor self_t = forward_ad::tangent_or_zeros(self);
+    forward_ad::set_fw_grad(result, self_t * result, "foo");
+  }
   if (grad_fn) {
     set_history(result, grad_fn);
     grad_fn->result_sizes = result.sizes().vec();
@@ -33,6 +44,7 @@ Tensor foo(const Tensor& self) {
 Tensor& foo_(Tensor& self) {
   profiler::RecordFunction profile_scope("foo_");
   if (tracer::is_tracing()) tracer::record_op("foo_");
+  const bool fw_grad_defined = forward_ad::any_fw_grad(self);
   check_inplace(self, "foo_");
   GradFn<FooBackward0> grad_fn;
   if (compute_requires_grad(self)) {
@@ -40,6 +52,11 @@ Tensor& foo_(Tensor& self) {
     grad_fn->set_next_edges(collect_next_edges(self));
   }
   native::foo_(self);
+  if (fw_grad_defined) {
+    forward_ad::FormulaGuard formula_guard;
+    Tensor self_t = forward_ad::tangent_or_zeros(self);
+    forward_ad::set_fw_grad_inplace(self, self_t * self, "foo_");
+  }
   if (grad_fn) {
     rebase_history(self, grad_fn);
     grad_fn->result_sizes = self.sizes().vec();
@@ -52,6 +69,9 @@ Tensor& foo_(Tensor& self) {
 Tensor& foo_out(const Tensor& self, Tensor& out) {
   profiler::RecordFunction profile_scope("foo.out");
   if (tracer::is_tracing()) tracer::record_op("foo.out");
+  if (forward_ad::any_fw_grad(self, out)) {
+    forward_ad::throw_not_implemented("foo.out", "out= variants do not support forward-mode AD");
+  }
   check_out_no_requires_grad("foo.out", { {"self", self} });
   return native::foo_out(self, out);
 }
@@ -60,6 +80,9 @@ Tensor& foo_out(const Tensor& self, Tensor& out) {
 std::tuple<Tensor, Tensor> scaled_and_squared(const Tensor& self, double alpha) {
   profiler::RecordFunction profile_scope("scaled_and_squared");
   if (tracer::is_tracing()) tracer::record_op("scaled_and_squared");
+  if (forward_ad::any_fw_grad(self)) {
+    forward_ad::throw_not_implemented("scaled_and_squared", "its derivatives.yaml entry has no forward formula");
+  }
   GradFn<ScaledAndSquaredBackward0> grad_fn;
   if (compute_requires_grad(self)) {
     grad_fn.create();
@@ -82,6 +105,9 @@ std::tuple<Tensor, Tensor> scaled_and_squared(const Tensor& self, double alpha) 
 Tensor weighted_sum(TensorList tensors, ArrayRef<double> weights) {
   profiler::RecordFunction profile_scope("weighted_sum");
   if (tracer::is_tracing()) tracer::record_op("weighted_sum");
+  if (forward_ad::any_fw_grad(tensors)) {
+    forward_ad::throw_not_implemented("weighted_sum", "its derivatives.yaml entry has no forward formula");
+  }
   GradFn<WeightedSumBackward0> grad_fn;
   if (compute_requires_grad(tensors)) {
     grad_fn.create();
@@ -101,6 +127,9 @@ Tensor weighted_sum(TensorList tensors, ArrayRef<double> weights) {
 Tensor prod_all(TensorList tensors) {
   profiler::RecordFunction profile_scope("prod_all");
   if (tracer::is_tracing()) tracer::record_op("prod_all");
+  if (forward_ad::any_fw_grad(tensors)) {
+    forward_ad::throw_not_implemented("prod_all", "its derivatives.yaml entry has no forward formula");
+  }
   GradFn<ProdAllBackward0> grad_fn;
   if (compute_requires_grad(tensors)) {
     grad_fn.create();
@@ -120,6 +149,9 @@ Tensor prod_all(TensorList tensors) {
 Tensor maybe_mul(const Tensor& self, const std::optional<Tensor>& weight) {
   profiler::RecordFunction profile_scope("maybe_mul");
   if (tracer::is_tracing()) tracer::record_op("maybe_mul");
+  if (forward_ad::any_fw_grad(self, weight)) {
+    forward_ad::throw_not_implemented("maybe_mul", "its derivatives.yaml entry has no forward formula");
+  }
   GradFn<MaybeMulBackward0> grad_fn;
   if (compute_requires_grad(self, weight)) {
     grad_fn.create();
@@ -138,6 +170,7 @@ Tensor maybe_mul(const Tensor& self, const std::optional<Tensor>& weight) {
 Tensor mul_pair(const Tensor& self, const Tensor& other) {
   profiler::RecordFunction profile_scope("mul_pair");
   if (tracer::is_tracing()) tracer::record_op("mul_pair");
+  const bool fw_grad_defined = forward_ad::any_fw_grad(self, other);
   GradFn<MulPairBackward0> grad_fn;
   if (compute_requires_grad(self, other)) {
     grad_fn.create();
@@ -146,6 +179,12 @@ Tensor mul_pair(const Tensor& self, const Tensor& other) {
     if (grad_fn->should_compute_output(0)) grad_fn->other_ = SavedVariable(other, false);
   }
   Tensor result = native::mul_pair(self, other);
+  if (fw_grad_defined) {
+    forward_ad::FormulaGuard formula_guard;
+    Tensor self_t = forward_ad::tangent_or_zeros(self);
+    Tensor other_t = forward_ad::tangent_or_zeros(other);
+    forward_ad::set_fw_grad(result, mul_pair(self_t, other) + mul_pair(self, other_t), "mul_pair");
+  }
   if (grad_fn) {
     set_history(result, grad_fn);
   }
@@ -156,6 +195,9 @@ Tensor mul_pair(const Tensor& self, const Tensor& other) {
 Tensor cube(const Tensor& self) {
   profiler::RecordFunction profile_scope("cube");
   if (tracer::is_tracing()) tracer::record_op("cube");
+  if (forward_ad::any_fw_grad(self)) {
+    forward_ad::throw_not_implemented("cube", "its derivatives.yaml entry has no forward formula");
+  }
   GradFn<CubeBackward0> grad_fn;
   if (compute_requires_grad(self)) {
     grad_fn.create();
@@ -173,6 +215,9 @@ Tensor cube(const Tensor& self) {
 std::vector<Tensor> _foreach_foo(TensorList self) {
   profiler::RecordFunction profile_scope("_foreach_foo");
   if (tracer::is_tracing()) tracer::record_op("_foreach_foo");
+  if (forward_ad::any_fw_grad(self)) {
+    forward_ad::throw_not_implemented("_foreach_foo", "its derivatives.yaml entry has no forward formula");
+  }
   GradFn<ForeachFooBackward0> grad_fn;
   if (compute_requires_grad(self)) {
     grad_fn.create();

@@ -20,6 +20,38 @@
 ${", " if i else ""}{"${name}", ${name}}\
 % endfor
 </%def>\
+<%def name="forward_ad_before(w)">\
+## Forward mode, before the kernel (Note [Forward AD in wrappers], csrc/autograd/forward_ad.h):
+## an op without forward formulas refuses tangents; one with formulas notes whether it has to
+## compute them, and an in-place one keeps self's value when its formula reads it.
+<% fw = w.forward_ad %>\
+% if fw is not None and fw.kind == "not_implemented":
+  if (${fw.condition}) {
+    forward_ad::throw_not_implemented("${w.op_name}", "${fw.reason}");
+  }
+% elif fw is not None:
+  const bool fw_grad_defined = ${fw.condition};
+%   if fw.original_self:
+  const Tensor original_self_p = fw_grad_defined ? self.detach().clone() : Tensor();
+%   endif
+% endif
+</%def>\
+<%def name="forward_ad_after(w)">\
+## Forward mode, after the kernel: the outputs' tangents from the formulas, whose own ops
+## compute no tangents (FormulaGuard); inputs without a tangent count as zeros.
+<% fw = w.forward_ad %>\
+% if fw is not None and fw.kind == "formulas":
+  if (fw_grad_defined) {
+    forward_ad::FormulaGuard formula_guard;
+%   for t in fw.tangents:
+    ${t}
+%   endfor
+%   for s in fw.sets:
+    ${s}
+%   endfor
+  }
+% endif
+</%def>\
 <%def name="out_body(w)">\
 ## An out= variant: not differentiable, refuses inputs that require grad.
 % if w.checked_args:
@@ -70,6 +102,7 @@ ${save(s)}\
 %   endfor
   std::tie(${", ".join(o.name for o in n.outputs)}) = ${w.call};
 % endif
+${forward_ad_after(w)}\
   if (grad_fn${n.history_condition}) {
 % if n.inplace:
     rebase_history(self, grad_fn);
@@ -94,7 +127,11 @@ ${save(s)}\
 
 #include "${include_prefix}/${header}"
 #include "${include_prefix}/NativeFunctions.h"
+#include "csrc/autograd/forward_ad.h"
 #include "csrc/autograd/variable_type_utils.h"
+% for inc in formula_includes:
+#include "${inc}"
+% endfor
 
 namespace ${namespace} {
 % for ns in runtime_namespaces:
@@ -102,11 +139,15 @@ using namespace ${ns};
 % endfor
 using namespace ::gradgen::autograd;
 using namespace ::${namespace}::autograd::generated;
+% for ns in using_namespaces:
+using namespace ${ns};
+% endfor
 % for w in wrappers:
 
 // ${w.schema}
 ${w.signature} {
 ${hooks(w)}\
+${forward_ad_before(w)}\
 % if w.kind == "out":
 ${out_body(w)}\
 % elif w.kind == "not_implemented":

@@ -1,0 +1,52 @@
+#include "csrc/autograd/formulas_forward.h"
+
+#include <stdexcept>
+#include <string>
+
+namespace gradgen {
+namespace autograd {
+namespace generated {
+namespace details {
+
+Tensor logsumexp_jvp(const Tensor& self_p, const Tensor& self_t, IntArrayRef dim, bool keepdim) {
+  const Tensor weights = exp(self_p - logsumexp(self_p, dim, /*keepdim=*/true));
+  return sum(weights * self_t, dim, keepdim);
+}
+
+Tensor softmax_jvp(const Tensor& result, const Tensor& self_t, int64_t dim) {
+  const Tensor t = to(self_t, result.scalar_type());
+  return result * (t - sum(result * t, IntArrayRef(dim), /*keepdim=*/true));
+}
+
+Tensor log_softmax_jvp(const Tensor& result, const Tensor& self_t, int64_t dim) {
+  const Tensor t = to(self_t, result.scalar_type());
+  return t - sum(exp(result) * t, IntArrayRef(dim), /*keepdim=*/true);
+}
+
+Tensor gather_with_keepdimed_indices(const Tensor& self_t, int64_t dim, const Tensor& indices,
+                                     bool keepdim) {
+  if (self_t.dim() == 0) return clone(self_t);  // a 0-dim self is its own maximum
+  if (keepdim) return gather(self_t, dim, indices);
+  return squeeze(gather(self_t, dim, unsqueeze(indices, dim)), dim);
+}
+
+Tensor apply_loss_reduction(const Tensor& t, int64_t reduction) {
+  switch (reduction) {
+    case Reduction::None: return t;
+    case Reduction::Mean: return mean(t);
+    case Reduction::Sum: return sum(t);
+  }
+  throw std::invalid_argument("apply_loss_reduction: unknown reduction " +
+                              std::to_string(reduction));
+}
+
+Tensor linear_jvp(const Tensor& input_p, const Tensor& input_t, const Tensor& weight_p,
+                  const Tensor& weight_t, const Tensor& bias_t) {
+  Tensor out = linear(input_t, weight_p) + linear(input_p, weight_t);
+  return bias_t.defined() ? out + bias_t : out;
+}
+
+}  // namespace details
+}  // namespace generated
+}  // namespace autograd
+}  // namespace gradgen

@@ -1,0 +1,160 @@
+"""Forward mode in the analysis and the generated wrappers: what `forward_ad_of` decides for each
+declaration (formula rewriting, in-place handling, ops that refuse tangents) and the C++ printed."""
+
+from __future__ import annotations
+
+import pytest
+
+from tools.codegen.autograd_info import ForwardFormula, Tangent, forward_ad_of, match_infos, wrapper_kinds
+from tools.codegen.errors import SpecError
+from tools.codegen.gen_autograd import generate
+from tools.codegen.load_derivatives import load_derivatives
+from tools.codegen.load_native_functions import parse_native_functions
+
+DECLS = """\
+- func: mul.Tensor(Tensor self, Tensor other) -> Tensor
+- func: mul_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)
+- func: mul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
+- func: exp(Tensor self) -> Tensor
+- func: exp_(Tensor(a!) self) -> Tensor(a!)
+- func: cat(Tensor[] tensors, int dim=0) -> Tensor
+- func: max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)
+- func: cumprod(Tensor self, int dim) -> Tensor
+- func: maybe_mul(Tensor self, Tensor? weight=None) -> Tensor
+- func: pair(Tensor self) -> (Tensor a, Tensor b)
+- func: both(Tensor self) -> (Tensor a, Tensor b)
+- func: argmax(Tensor self) -> Tensor
+  flags: [DONT_REQUIRE_DERIVATIVE]
+"""
+
+DERIVS = """\
+- name: mul.Tensor(Tensor self, Tensor other) -> Tensor
+  self: grad * other
+  other: grad * self
+  result: other_t * self_p + self_t * other_p
+- name: exp(Tensor self) -> Tensor
+  self: grad * result
+  result: auto_element_wise
+- name: cat(Tensor[] tensors, int dim=0) -> Tensor
+  tensors: cat_tensors_backward(grad, to_args_sizes(tensors), dim)
+  result: cat(tensors_t, dim)
+- name: max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)
+  self: value_selecting_reduction_backward(grad, dim, indices, self.sizes(), keepdim)
+  values: gather_with_keepdimed_indices(self_t, dim, indices, keepdim)
+  output_differentiability: [True, False]
+- name: cumprod(Tensor self, int dim) -> Tensor
+  self: cumprod_backward(grad, self, dim, result)
+- name: maybe_mul(Tensor self, Tensor? weight=None) -> Tensor
+  self: grad
+  weight: grad * self
+  result: maybe_mul_jvp(self_t, weight_t, self_p, weight_p)
+- name: pair(Tensor self) -> (Tensor a, Tensor b)
+  self: pair_backward(grads, self)
+  a: self_t
+- name: both(Tensor self) -> (Tensor a, Tensor b)
+  self: both_backward(grads, self)
+  a, b: both_jvp(self_t)
+"""
+
+
+@pytest.fixture
+def plans(tmp_path):
+    nf = tmp_path / "native_functions.yaml"
+    d = tmp_path / "derivatives.yaml"
+    nf.write_text(DECLS)
+    d.write_text(DERIVS)
+    functions = parse_native_functions(str(nf))
+    matched = match_infos(functions, load_derivatives(str(d), functions))
+    kinds = wrapper_kinds(functions, matched, "error", False)
+    return {str(f.func.name): forward_ad_of(f, matched[str(f.func)], k) for f, k in zip(functions, kinds)}
+
+
+def test_out_of_place_formulas_read_primals_as_the_inputs(plans):
+    mul = plans["mul.Tensor"]
+    assert mul.kind == "formulas" and mul.inputs == ("self", "other") and not mul.inplace
+    assert mul.tangents == (Tangent("self", "tensor"), Tangent("other", "tensor"))
+    assert mul.formulas == (ForwardFormula("result", False, "other_t * self + self_t * other", mul.formulas[0].loc),)
+    assert not mul.needs_original_self
+    # auto_element_wise: the backward formula with grad -> self_t (no conj: gradgen is real).
+    assert plans["exp"].formulas[0].formula == "self_t * result"
+
+
+def test_in_place_variants_keep_self_and_write_the_tangent_into_it(plans):
+    mul_ = plans["mul_.Tensor"]
+    assert mul_.inplace and mul_.needs_original_self
+    assert mul_.formulas[0].output == "self"
+    assert mul_.formulas[0].formula == "other_t * original_self_p + self_t * other"
+    # exp_'s formula reads the result, which is self after the kernel: no copy of self needed.
+    exp_ = plans["exp_"]
+    assert exp_.inplace and not exp_.needs_original_self
+    assert exp_.formulas[0].formula == "self_t * self"
+
+
+def test_lists_optionals_and_named_outputs(plans):
+    assert plans["cat"].tangents == (Tangent("tensors", "list"),)
+    assert plans["maybe_mul"].tangents == (Tangent("self", "tensor"), Tangent("weight", "optional"))
+    assert plans["maybe_mul"].formulas[0].formula == "maybe_mul_jvp(self_t, weight_t, self, weight)"
+    (values,) = plans["max.dim"].formulas  # indices is not differentiable
+    assert (
+        values.output == "values" and values.formula == "gather_with_keepdimed_indices(self_t, dim, indices, keepdim)"
+    )
+
+
+def test_ops_that_refuse_tangents(plans):
+    assert (plans["cumprod"].kind, plans["cumprod"].reason) == (
+        "not_implemented",
+        "its derivatives.yaml entry has no forward formula",
+    )
+    # A formula for some differentiable outputs only: refused, never a partial tangent.
+    assert plans["pair"].kind == "not_implemented"
+    assert plans["pair"].reason == "its derivatives.yaml entry has no forward formula for b"
+    assert plans["both"].reason.startswith("its forward formula defines several outputs at once (a, b)")
+    assert (plans["mul.out"].kind, plans["mul.out"].inputs) == ("not_implemented", ("self", "other", "out"))
+    assert plans["argmax"].kind == "none"
+
+
+def test_generated_wrappers(tmp_path):
+    nf = tmp_path / "native_functions.yaml"
+    d = tmp_path / "derivatives.yaml"
+    nf.write_text(DECLS)
+    d.write_text(DERIVS)
+    cpp = generate(str(nf), str(d), native_functions_name="n.yaml", derivatives_name="d.yaml")["VariableType.cpp"]
+    mul_ = cpp[cpp.index("Tensor& mul_(") :]
+    mul_ = mul_[: mul_.index("\n}\n")]
+    before, after = mul_.split("native::mul_(self, other);")
+    assert "const bool fw_grad_defined = forward_ad::any_fw_grad(self, other);" in before
+    assert "const Tensor original_self_p = fw_grad_defined ? self.detach().clone() : Tensor();" in before
+    assert (
+        "  if (fw_grad_defined) {\n"
+        "    forward_ad::FormulaGuard formula_guard;\n"
+        "    Tensor self_t = forward_ad::tangent_or_zeros(self);\n"
+        "    Tensor other_t = forward_ad::tangent_or_zeros(other);\n"
+        '    forward_ad::set_fw_grad_inplace(self, other_t * original_self_p + self_t * other, "mul_.Tensor");\n'
+        "  }\n"
+    ) in after
+    assert "std::vector<Tensor> tensors_t = forward_ad::tangent_or_zeros(tensors);" in cpp
+    assert (
+        "  if (forward_ad::any_fw_grad(self)) {\n"
+        '    forward_ad::throw_not_implemented("cumprod", "its derivatives.yaml entry has no forward formula");\n'
+        "  }\n"
+    ) in cpp
+    argmax = cpp[cpp.index("Tensor argmax(") :]
+    assert "forward_ad" not in argmax[: argmax.index("\n}\n")]
+
+
+def test_an_argument_named_like_a_tangent_local_is_a_spec_error(tmp_path):
+    nf = tmp_path / "native_functions.yaml"
+    d = tmp_path / "derivatives.yaml"
+    nf.write_text("- func: scale(Tensor self, Tensor self_t) -> Tensor\n")
+    d.write_text(
+        "- name: scale(Tensor self, Tensor self_t) -> Tensor\n"
+        "  self: grad\n"
+        "  self_t: non_differentiable\n"
+        "  result: self_t\n"
+    )
+    with pytest.raises(SpecError) as e:
+        generate(str(nf), str(d), native_functions_name="n.yaml", derivatives_name="d.yaml")
+    assert str(e.value) == (
+        "n.yaml:1:3: the declaration of scale has an argument named 'self_t', a name the generated wrapper "
+        "uses for its forward-mode code"
+    )
