@@ -9,6 +9,7 @@
 
 #include "csrc/generated/NativeFunctions.h"
 #include "csrc/native/loops.h"
+#include "csrc/native/type_promotion.h"
 
 namespace gradgen {
 namespace native {
@@ -172,12 +173,14 @@ Tensor scatter_add(const Tensor& self, int64_t dim, const Tensor& index, const T
   return out;
 }
 
-Tensor where(const Tensor& condition, const Tensor& self, const Tensor& other) {
+Tensor where(const Tensor& condition, const Tensor& self_, const Tensor& other_) {
   if (condition.scalar_type() != ScalarType::Bool) {
     throw std::invalid_argument("where: expected condition of dtype Bool, got " +
                                 std::string(to_string(condition.scalar_type())));
   }
-  check_same_dtype("where", "self", self, "other", other);
+  // self and other promote (type_promotion.h): where(c, int64, float32) is float32.
+  const ScalarType dtype = result_type(self_, other_);
+  const Tensor self = cast(self_, dtype), other = cast(other_, dtype);
   const DimVector shape =
       loops::broadcast_shapes("where",
                               loops::broadcast_shapes("where", condition.sizes(), self.sizes()),
@@ -212,12 +215,15 @@ Tensor masked_fill(const Tensor& self, const Tensor& mask, const Scalar& value) 
     throw std::invalid_argument("masked_fill: expected mask of dtype Bool, got " +
                                 std::string(to_string(mask.scalar_type())));
   }
-  if (!loops::broadcasts_to(mask.sizes(), self.sizes())) {
-    throw std::invalid_argument("masked_fill: mask of shape " + shape_str(mask.sizes()) +
-                                " does not broadcast to self's shape " + shape_str(self.sizes()));
-  }
-  Tensor out = gradgen::internal::copy_contiguous(self);
-  const DimVector sm = loops::broadcast_strides(mask.sizes(), mask.strides(), self.sizes());
+  // Out of place, self and mask broadcast together (PyTorch's expand_outplace); the result has
+  // self's dtype, value converted to it.
+  const DimVector shape = loops::broadcast_shapes("masked_fill", self.sizes(), mask.sizes());
+  Tensor out = make_tensor(shape, self.scalar_type());
+  gradgen::internal::copy_(out, loops::make_view(self, shape,
+                                                 loops::broadcast_strides(self.sizes(),
+                                                                          self.strides(), shape),
+                                                 self.storage_offset()));
+  const DimVector sm = loops::broadcast_strides(mask.sizes(), mask.strides(), shape);
   dispatch_all(self.scalar_type(), [&](auto tag) {
     using T = decltype(tag);
     const T v = value.to<T>();
@@ -235,11 +241,13 @@ Tensor masked_fill(const Tensor& self, const Tensor& mask, const Scalar& value) 
 }
 
 Tensor eq(const Tensor& self, const Tensor& other) {
-  check_same_dtype("eq", "self", self, "other", other);
+  // Compared in the operands' result type (type_promotion.h): eq(int64 1, float 1.0) is true.
+  const ScalarType dtype = result_type(self, other);
+  const Tensor a = cast(self, dtype), b = cast(other, dtype);
   Tensor out;
-  dispatch_all(self.scalar_type(), [&](auto tag) {
+  dispatch_all(dtype, [&](auto tag) {
     using T = decltype(tag);
-    out = loops::binary_map<T, T, bool>("eq", self, other, ScalarType::Bool,
+    out = loops::binary_map<T, T, bool>("eq", a, b, ScalarType::Bool,
                                         [](T x, T y) { return x == y; });
   });
   return out;
