@@ -314,6 +314,18 @@ std::atomic<ToDtypeFn> to_dtype_fn{nullptr};
 
 void set_to_dtype_fn(ToDtypeFn fn) noexcept { to_dtype_fn.store(fn); }
 
+namespace {
+std::atomic<WarningHandler> warning_handler{nullptr};
+}  // namespace
+
+WarningHandler set_warning_handler(WarningHandler handler) noexcept {
+  return warning_handler.exchange(handler);
+}
+
+void warn(const std::string& message) {
+  if (WarningHandler handler = warning_handler.load()) handler(message);
+}
+
 Tensor to_dtype(const Tensor& t, ScalarType dtype) {
   if (!t.defined()) throw_undefined_tensor("to_dtype");
   if (t.scalar_type() == dtype) return t;

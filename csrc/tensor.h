@@ -347,6 +347,12 @@ void set_to_dtype_fn(ToDtypeFn fn) noexcept;
 /// conversion, else a copy without history. The engine converts gradients to their input's dtype
 /// with it, as PyTorch's validate_outputs.
 Tensor to_dtype(const Tensor& t, ScalarType dtype);
+/// Shows a warning (PyTorch's TORCH_WARN): the Python bindings install a handler that raises a
+/// Python UserWarning; without one, nothing is shown.
+using WarningHandler = void (*)(const std::string& message);
+/// Installs the handler warn() calls; returns the previous one (null: none).
+WarningHandler set_warning_handler(WarningHandler handler) noexcept;
+void warn(const std::string& message);
 [[noreturn]] void throw_undefined_tensor(const char* what);
 [[noreturn]] void throw_dtype_mismatch(const char* what, ScalarType expected, ScalarType found);
 [[noreturn]] void throw_item_not_single(IntArrayRef sizes);

@@ -49,8 +49,6 @@ int combine(int higher, int lower) {
   return higher;
 }
 
-std::atomic<WarningHandler> warning_handler{nullptr};
-
 // The engine converts a gradient to its input's dtype (float32 + float64: the float32 input's
 // gradient) with the differentiable `to`, so that a double backward goes through the conversion.
 Tensor differentiable_to(const Tensor& t, ScalarType dtype) {
@@ -159,20 +157,12 @@ Tensor& write_out(const char* op, const Tensor& result, Tensor& out) {
           ". This behavior is deprecated, and in a future PyTorch release outputs will not be "
           "resized unless they have zero elements. You can explicitly reuse an out tensor t by "
           "resizing it, inplace, to zero elements with t.resize_(0).";
-      warn(message.c_str());
+      gradgen::internal::warn(message);
     }
     resize_(out, result.sizes());
   }
   gradgen::internal::copy_(out, cast(result, out.scalar_type()));  // bumps out's version
   return out;
-}
-
-WarningHandler set_warning_handler(WarningHandler handler) noexcept {
-  return warning_handler.exchange(handler);
-}
-
-void warn(const char* message) {
-  if (WarningHandler handler = warning_handler.load()) handler(message);
 }
 
 }  // namespace native

@@ -59,20 +59,13 @@ void check_can_cast(const char* op, ScalarType result, ScalarType out);
 
 /// Writes `result` into `out` for an out= variant as PyTorch does: checks can_cast (the error
 /// above), resizes out to result's shape when they differ (silently when out has no elements,
-/// else with warn_resized's warning, as PyTorch), converts to out's dtype, and bumps out's
-/// version. Returns out.
+/// else with PyTorch's UserWarning, through gradgen::internal::warn), converts to out's dtype, and
+/// bumps out's version. Returns out.
 Tensor& write_out(const char* op, const Tensor& result, Tensor& out);
 
 /// Resizes t in place to the contiguous shape `sizes` (PyTorch's resize_): keeps the storage
 /// when it is large enough, else gives t a new one (the old elements are kept where they fit).
 void resize_(const Tensor& t, IntArrayRef sizes);
-
-/// A function that shows a warning (the Python bindings install one that raises a Python
-/// UserWarning); null prints nothing. Returns the previous one.
-using WarningHandler = void (*)(const char* message);
-WarningHandler set_warning_handler(WarningHandler handler) noexcept;
-/// Shows message through the installed warning handler, if any.
-void warn(const char* message);
 
 }  // namespace native
 }  // namespace gradgen
