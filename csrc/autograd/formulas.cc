@@ -59,13 +59,14 @@ Tensor pow_backward(const Tensor& grad, const Tensor& self, const Scalar& expone
 
 Tensor pow_backward_self(const Tensor& grad, const Tensor& self, const Tensor& exponent) {
   // PyTorch's pow_backward_self: no gradient where the exponent is 0 (0 * 0^-1 would be NaN).
-  Tensor zero_exponent;
-  gradgen::internal::dispatch_floating(exponent.scalar_type(), "pow_backward_self", [&](auto tag) {
-    using T = decltype(tag);
-    zero_exponent =
-        native::loops::unary_map<T, bool>("pow_backward_self", exponent, ScalarType::Bool,
-                                          [](T e) { return e == T(0); });
-  });
+  // (The masks compare in the operands' result type: the exponent may be an integer tensor.)
+  const Tensor zero_exponent = gradgen::eq(exponent, 0);
+  if (exponent.scalar_type() == ScalarType::Bool) {
+    // PyTorch's formula subtracts 1 from the exponent, which it refuses for bool tensors.
+    throw std::invalid_argument(
+        "pow_backward_self: Subtraction, the `-` operator, with a bool tensor is not supported. "
+        "If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.");
+  }
   const Tensor g = grad * (exponent * gradgen::pow(self, exponent - 1));
   return gradgen::where(zero_exponent, zeros_like(g), g);
 }
@@ -74,15 +75,11 @@ Tensor pow_backward_exponent(const Tensor& grad, const Tensor& self, const Tenso
                              const Tensor& result) {
   // PyTorch's pow_backward_exponent: no gradient where self == 0 and exponent >= 0 (the limit
   // of result * log(self) there is 0, not NaN or -inf).
-  Tensor zero_base;
-  gradgen::internal::dispatch_floating(self.scalar_type(), "pow_backward_exponent", [&](auto tag) {
-    using T = decltype(tag);
-    zero_base = native::loops::binary_map<T, T, bool>("pow_backward_exponent", self, exponent,
-                                                      ScalarType::Bool, [](T x, T e) {
-                                                        return x == T(0) && e >= T(0);
-                                                      });
-  });
-  const Tensor g = result * gradgen::log(self);
+  const Tensor zero_base = gradgen::mul(gradgen::eq(self, 0), gradgen::ge(exponent, 0));  // and
+  // log of self in the result type, as PyTorch (an int64 or float32 base with a float64 exponent).
+  const Tensor base =
+      self.scalar_type() == result.scalar_type() ? self : gradgen::to(self, result.scalar_type());
+  const Tensor g = result * gradgen::log(base);
   return grad * gradgen::where(zero_base, zeros_like(g), g);
 }
 

@@ -489,6 +489,7 @@ Tensor abs(const Tensor& self) {
 }
 
 Tensor sign(const Tensor& self) {
+  if (self.scalar_type() == ScalarType::Bool) return clone(self, std::nullopt);  // as PyTorch
   return numeric_unary("sign", self, [](auto x) {
     using T = decltype(x);
     return static_cast<T>((T(0) < x) - (x < T(0)));

@@ -159,6 +159,10 @@ std::tuple<Tensor, Tensor> native_dropout(const Tensor& input, double p, std::op
     throw std::invalid_argument("native_dropout: expected a probability p in [0, 1], got " +
                                 std::to_string(p));
   }
+  if (input.numel() == 0) {
+    // As aten's native_dropout: an empty input gets an empty mask of its own dtype.
+    return {gradgen::internal::copy_contiguous(input), empty(input.sizes(), input.scalar_type())};
+  }
   if (train.has_value() && !*train) {
     return {gradgen::internal::copy_contiguous(input), ones(input.sizes(), ScalarType::Bool)};
   }
@@ -171,6 +175,9 @@ std::tuple<Tensor, Tensor> native_dropout(const Tensor& input, double p, std::op
 }
 
 Tensor native_dropout_backward(const Tensor& grad_output, const Tensor& mask, double scale) {
+  if (grad_output.numel() == 0 && mask.numel() == 0) {  // the empty mask of an empty input
+    return empty(grad_output.sizes(), grad_output.scalar_type());
+  }
   if (mask.scalar_type() != ScalarType::Bool) {
     throw std::invalid_argument("native_dropout_backward: expected mask of dtype Bool, got " +
                                 std::string(to_string(mask.scalar_type())));
@@ -219,6 +226,7 @@ Tensor cumprod(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype)
   // As PyTorch: dtype= converts first; without it, bool and integer tensors multiply as int64.
   const ScalarType t =
       dtype.value_or(is_floating_point(self.scalar_type()) ? self.scalar_type() : ScalarType::Long);
+  check_differentiable_dtype(self, t);
   if (t == ScalarType::Bool) {  // dtype=bool: the running `and`
     return cast(cumprod(self, dim, ScalarType::Long), ScalarType::Bool);
   }

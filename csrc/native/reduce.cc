@@ -28,7 +28,10 @@ using loops::dispatch_arithmetic;
 // The tensor a sum reduces (PyTorch's get_dtype_from_self / its dtype= argument): converted to
 // dtype= when given, else bool and integer tensors sum as int64.
 Tensor sum_input(const Tensor& self, std::optional<ScalarType> dtype) {
-  if (dtype.has_value()) return cast(self, *dtype);
+  if (dtype.has_value()) {
+    check_differentiable_dtype(self, *dtype);
+    return cast(self, *dtype);
+  }
   return is_floating_point(self.scalar_type()) ? self : cast(self, ScalarType::Long);
 }
 

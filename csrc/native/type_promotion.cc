@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "csrc/autograd/grad_mode.h"
 #include "csrc/core_kernels.h"
 #include "csrc/generated/VariableType.h"
 #include "csrc/native/loops.h"
@@ -116,6 +117,13 @@ Tensor cast(const Tensor& t, ScalarType dtype) {
     });
   });
   return out;
+}
+
+void check_differentiable_dtype(const Tensor& input, ScalarType result) {
+  if (is_floating_point(result) || !input.requires_grad() || !autograd::GradMode::is_enabled()) {
+    return;
+  }
+  throw std::runtime_error(std::string("Autograd not support dtype: ") + to_string(result));
 }
 
 void check_can_cast(const char* op, ScalarType result, ScalarType out) {

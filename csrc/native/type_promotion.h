@@ -50,6 +50,12 @@ ScalarType result_type(const Tensor& a, const Tensor& b);
 /// Returns the result type of a tensor and a scalar.
 ScalarType result_type(const Tensor& a, const Scalar& b);
 
+/// Throws std::runtime_error in PyTorch's words ("Autograd not support dtype: Long") when a
+/// differentiable op (sum, cumprod with dtype=) would give an input that requires grad, with
+/// GradMode on, a result of a non-floating dtype. (Casts, to(), are allowed: their integer results
+/// just get no history, csrc/autograd/variable_type_utils.h.)
+void check_differentiable_dtype(const Tensor& input, ScalarType result);
+
 /// Returns t converted to dtype (t itself when it already has it), without autograd history.
 Tensor cast(const Tensor& t, ScalarType dtype);
 

@@ -972,13 +972,37 @@ std::vector<OpInfo> make_registry() {
          })},
     };
   });
-  add_op("eq.Tensor", Check::kNoDerivative, [] {
-    return std::vector<Sample>{
-        {"[2, 3] and [3]", {leaf({2, 3}, 1), leaf({3}, 2)}, one([](const Inputs& x) {
-           return eq(x[0], x[1]);
-         })},
-    };
-  });
+  // The comparisons: Bool results, no history, also with mixed dtypes (type promotion).
+  using Compare = Tensor (*)(const Tensor&, const Tensor&);
+  using CompareScalar = Tensor (*)(const Tensor&, const Scalar&);
+  const std::pair<const char*, std::pair<Compare, CompareScalar>> comparisons[] = {
+      {"eq", {&eq, &eq}}, {"ne", {&ne, &ne}}, {"lt", {&lt, &lt}},
+      {"le", {&le, &le}}, {"gt", {&gt, &gt}}, {"ge", {&ge, &ge}},
+  };
+  for (const auto& [name, fns] : comparisons) {
+    const Compare cmp = fns.first;
+    const CompareScalar cmp_scalar = fns.second;
+    add_op(std::string(name) + ".Tensor", Check::kNoDerivative, [cmp] {
+      return std::vector<Sample>{
+          {"[2, 3] and [3]", {leaf({2, 3}, 1), leaf({3}, 2)}, one([cmp](const Inputs& x) {
+             return cmp(x[0], x[1]);
+           })},
+          {"float64 [2, 3] and a float32 0-dim", {leaf({2, 3}, 3)}, one([cmp](const Inputs& x) {
+             return cmp(x[0], to(randn({}, 4), ScalarType::Float));
+           })},
+      };
+    });
+    add_op(std::string(name) + ".Scalar", Check::kNoDerivative, [cmp_scalar] {
+      return std::vector<Sample>{
+          {"[2, 3] and 0.25", {leaf({2, 3}, 1)}, one([cmp_scalar](const Inputs& x) {
+             return cmp_scalar(x[0], Scalar(0.25));
+           })},
+          {"[2, 3] and 0 (int)", {leaf({2, 3}, 2)}, one([cmp_scalar](const Inputs& x) {
+             return cmp_scalar(x[0], Scalar(int64_t{0}));
+           })},
+      };
+    });
+  }
   return ops;
 }
 
