@@ -734,7 +734,12 @@ void bind_tensor(nb::module_& m) {
           "__sub__", [](const Tensor& a, const Tensor& b) { return gradgen::sub(a, b); },
           nb::is_operator())
       .def(
-          "__sub__", [](const Tensor& a, const Scalar& b) { return gradgen::add(a, b, -1); },
+          "__sub__",
+          [](const Tensor& a, const Scalar& b) {
+            // PyTorch's sub: a bool number is a bool operand, which subtraction refuses.
+            return gradgen::sub(a, b.is_boolean() ? full({}, b, ScalarType::Bool)
+                                                  : scalar_tensor(b, a));
+          },
           nb::is_operator())
       .def(
           "__rsub__",

@@ -1348,3 +1348,10 @@ case("cumprod/dtype=int64-no-grad", lambda T, x: T.cumprod(x, 0, dtype=T.int64),
 case("sum/dtype=int64-no-grad", lambda T, x: T.sum(x, dtype=T.int64), D([1.5, -2.5, 3.0], grad=False))
 case("sum/dtype=bool-no-grad", lambda T, x: T.sum(x, [0], dtype=T.bool), D([0.0, -2.5, 0.0], grad=False))
 case("cumprod/negative-dim-error", lambda T, x: T.cumprod(x, 2), R(2, 3))
+
+# Python operators with numbers on the right: a - 1 is PyTorch's sub (refused for bool tensors).
+for da in DTYPES:
+    case(f"sub.Tensor/operator/{da}-1", lambda T, a: a - 1, _dim(da))
+    case(f"sub.Tensor/operator/{da}-2.5", lambda T, a: a - 2.5, _dim(da))
+    case(f"sub.Tensor/operator/1-{da}", lambda T, a: 1 - a, _dim(da))
+    case(f"sub.Tensor/operator/{da}-True", lambda T, a: a - True, _dim(da))
