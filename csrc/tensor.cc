@@ -308,6 +308,44 @@ Tensor copy_contiguous(const Tensor& t) {
   return out;
 }
 
+namespace {
+std::atomic<ToDtypeFn> to_dtype_fn{nullptr};
+}  // namespace
+
+void set_to_dtype_fn(ToDtypeFn fn) noexcept { to_dtype_fn.store(fn); }
+
+namespace {
+std::atomic<WarningHandler> warning_handler{nullptr};
+}  // namespace
+
+WarningHandler set_warning_handler(WarningHandler handler) noexcept {
+  return warning_handler.exchange(handler);
+}
+
+void warn(const std::string& message) {
+  if (WarningHandler handler = warning_handler.load()) handler(message);
+}
+
+Tensor to_dtype(const Tensor& t, ScalarType dtype) {
+  if (!t.defined()) throw_undefined_tensor("to_dtype");
+  if (t.scalar_type() == dtype) return t;
+  if (ToDtypeFn fn = to_dtype_fn.load()) return fn(t, dtype);
+  const TensorImpl& self = *t.unsafe_impl();
+  Tensor out = make_tensor(IntArrayRef(self.sizes.data(), self.sizes.size()), dtype);
+  dispatch_all(self.dtype, [&](auto from_tag) {
+    using From = decltype(from_tag);
+    dispatch_all(dtype, [&](auto to_tag) {
+      using To = decltype(to_tag);
+      To* po = out.data_ptr<To>();
+      const From* px = t.data_ptr<From>();
+      int64_t i = 0;
+      for_each_offset(t.sizes(), t.strides(), t.strides(),
+                      [&](int64_t off, int64_t) { po[i++] = static_cast<To>(px[off]); });
+    });
+  });
+  return out;
+}
+
 }  // namespace internal
 
 // Tensor::clone() records a TensorCloneBackward node, so it is defined beside that node, in

@@ -347,6 +347,20 @@ bool allclose(const Tensor& a, const Tensor& b, double rtol = 1e-5, double atol 
 namespace internal {
 /// Returns a contiguous copy of t with no autograd history (for kernels).
 Tensor copy_contiguous(const Tensor& t);
+/// A differentiable conversion to a dtype (the op library registers its `to`).
+using ToDtypeFn = Tensor (*)(const Tensor& t, ScalarType dtype);
+/// Registers the conversion to_dtype uses.
+void set_to_dtype_fn(ToDtypeFn fn) noexcept;
+/// Returns t converted to dtype (t itself if it has it): through the registered, differentiable
+/// conversion, else a copy without history. The engine converts gradients to their input's dtype
+/// with it, as PyTorch's validate_outputs.
+Tensor to_dtype(const Tensor& t, ScalarType dtype);
+/// Shows a warning (PyTorch's TORCH_WARN): the Python bindings install a handler that raises a
+/// Python UserWarning; without one, nothing is shown.
+using WarningHandler = void (*)(const std::string& message);
+/// Installs the handler warn() calls; returns the previous one (null: none).
+WarningHandler set_warning_handler(WarningHandler handler) noexcept;
+void warn(const std::string& message);
 [[noreturn]] void throw_undefined_tensor(const char* what);
 [[noreturn]] void throw_dtype_mismatch(const char* what, ScalarType expected, ScalarType found);
 [[noreturn]] void throw_item_not_single(IntArrayRef sizes);

@@ -128,7 +128,7 @@ class Engine {
   static void check_all_used(const std::string& op, const variable_list& results);
 
   static void compute_should_execute(GraphTask& task, const edge_list& root_edges);
-  static void validate_outputs(const Node& node, const variable_list& grads);
+  static void validate_outputs(const Node& node, variable_list& grads);
   static void accumulate(Tensor& buffer, Tensor&& grad, bool create_graph);
   static void run_tensor_pre_hooks(Node& node, Tensor* buffer, bool create_graph);
 };
@@ -283,7 +283,7 @@ void Engine::compute_should_execute(GraphTask& task, const edge_list& root_edges
   }
 }
 
-void Engine::validate_outputs(const Node& node, const variable_list& grads) {
+void Engine::validate_outputs(const Node& node, variable_list& grads) {
   const edge_list& edges = node.next_edges_;
   if (grads.size() != edges.size()) {
     throw std::runtime_error(node.name() + " returned " + std::to_string(grads.size()) +
@@ -302,11 +302,8 @@ void Engine::validate_outputs(const Node& node, const variable_list& grads) {
                                shape_str(grad.sizes()) + " for its input " + std::to_string(i) +
                                ", expected " + shape_str(expected.shape));
     }
-    if (impl.dtype != expected.dtype) {
-      throw std::runtime_error(node.name() + " returned a gradient of dtype " +
-                               to_string(impl.dtype) + " for its input " + std::to_string(i) +
-                               ", expected " + to_string(expected.dtype));
-    }
+    // Each input's gradient has that input's dtype (PyTorch converts too: mixed-dtype ops).
+    if (impl.dtype != expected.dtype) grads[i] = gradgen::internal::to_dtype(grad, expected.dtype);
   }
 }
 

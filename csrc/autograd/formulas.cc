@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "csrc/autograd/grad_mode.h"
 #include "csrc/generated/VariableType.h"
 #include "csrc/native/loops.h"
 
@@ -58,13 +59,14 @@ Tensor pow_backward(const Tensor& grad, const Tensor& self, const Scalar& expone
 
 Tensor pow_backward_self(const Tensor& grad, const Tensor& self, const Tensor& exponent) {
   // PyTorch's pow_backward_self: no gradient where the exponent is 0 (0 * 0^-1 would be NaN).
-  Tensor zero_exponent;
-  gradgen::internal::dispatch_floating(exponent.scalar_type(), "pow_backward_self", [&](auto tag) {
-    using T = decltype(tag);
-    zero_exponent =
-        native::loops::unary_map<T, bool>("pow_backward_self", exponent, ScalarType::Bool,
-                                          [](T e) { return e == T(0); });
-  });
+  // (The masks compare in the operands' result type: the exponent may be an integer tensor.)
+  const Tensor zero_exponent = gradgen::eq(exponent, 0);
+  if (exponent.scalar_type() == ScalarType::Bool) {
+    // PyTorch's formula subtracts 1 from the exponent, which it refuses for bool tensors.
+    throw std::invalid_argument(
+        "pow_backward_self: Subtraction, the `-` operator, with a bool tensor is not supported. "
+        "If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.");
+  }
   const Tensor g = grad * (exponent * gradgen::pow(self, exponent - 1));
   return gradgen::where(zero_exponent, zeros_like(g), g);
 }
@@ -73,15 +75,11 @@ Tensor pow_backward_exponent(const Tensor& grad, const Tensor& self, const Tenso
                              const Tensor& result) {
   // PyTorch's pow_backward_exponent: no gradient where self == 0 and exponent >= 0 (the limit
   // of result * log(self) there is 0, not NaN or -inf).
-  Tensor zero_base;
-  gradgen::internal::dispatch_floating(self.scalar_type(), "pow_backward_exponent", [&](auto tag) {
-    using T = decltype(tag);
-    zero_base = native::loops::binary_map<T, T, bool>("pow_backward_exponent", self, exponent,
-                                                      ScalarType::Bool, [](T x, T e) {
-                                                        return x == T(0) && e >= T(0);
-                                                      });
-  });
-  const Tensor g = result * gradgen::log(self);
+  const Tensor zero_base = gradgen::mul(gradgen::eq(self, 0), gradgen::ge(exponent, 0));  // and
+  // log of self in the result type, as PyTorch (an int64 or float32 base with a float64 exponent).
+  const Tensor base =
+      self.scalar_type() == result.scalar_type() ? self : gradgen::to(self, result.scalar_type());
+  const Tensor g = result * gradgen::log(base);
   return grad * gradgen::where(zero_base, zeros_like(g), g);
 }
 
@@ -183,11 +181,22 @@ std::vector<Tensor> cat_tensors_backward(const Tensor& grad,
                                          const std::vector<std::vector<int64_t>>& sizes,
                                          int64_t dim) {
   if (sizes.empty()) return {};
-  const int64_t d = wrap_dim(dim, static_cast<int64_t>(sizes[0].size()), "cat_tensors_backward");
+  // As PyTorch's: a legacy empty input (shape [0], which cat skipped) gets an empty gradient, and
+  // dim wraps with the first other input's dims.
+  auto legacy_empty = [](const std::vector<int64_t>& shape) {
+    return shape.size() == 1 && shape[0] == 0;
+  };
+  size_t ref = 0;
+  while (ref + 1 < sizes.size() && legacy_empty(sizes[ref])) ++ref;
+  const int64_t d = wrap_dim(dim, static_cast<int64_t>(sizes[ref].size()), "cat_tensors_backward");
   std::vector<Tensor> grads;
   grads.reserve(sizes.size());
   int64_t offset = 0;
   for (const std::vector<int64_t>& shape : sizes) {
+    if (legacy_empty(shape) && !legacy_empty(sizes[ref])) {
+      grads.push_back(zeros({0}, grad.scalar_type()));
+      continue;
+    }
     const int64_t length = shape[d];
     grads.push_back(gradgen::narrow(grad, d, offset, length));
     offset += length;
@@ -318,9 +327,108 @@ Tensor log_softmax_backward_data(const Tensor& grad, const Tensor& result, int64
 
 Tensor mse_loss_backward(const Tensor& grad, const Tensor& self, const Tensor& target,
                          int64_t reduction) {
-  // grad is 0-dim for Mean and Sum: broadcasting spreads it.
-  const Tensor g = 2 * (self - target) * grad;
-  return reduction == Reduction::Mean ? g / self.numel() : g;
+  // grad is 0-dim for Mean and Sum: broadcasting spreads it. self and target may broadcast
+  // together: the mean is over the broadcast shape, and the gradient sums back to self's shape
+  // (torch.nn.functional.mse_loss's gradient; ATen's mse_loss divides by self's numel there).
+  const Tensor diff = self - target;
+  Tensor g = 2 * diff * grad;
+  if (reduction == Reduction::Mean) g = g / diff.numel();
+  return sum_to(g, self.sizes());
+}
+
+// ---------------------------------------------------------------------------
+// cumprod
+// ---------------------------------------------------------------------------
+
+namespace {
+
+// PyTorch's O(n) first-order cumprod_backward, exact with zeros, along each line of dim of the
+// contiguous x (y = cumprod(x), g the gradient). With z the first zero of a line:
+//   k < z:  sum_{k <= j < z} g_j y_j / x_k            (the later terms hold the zero x_z)
+//   k = z:  y_{z-1} * sum_{z <= j < z2} g_j prod_{z < i <= j} x_i   (z2 the second zero)
+//   k > z:  0                                         (every product holds x_z)
+template <typename T>
+void cumprod_backward_line(const T* x, const T* y, const T* g, T* out, int64_t n, int64_t step) {
+  int64_t z = n;
+  for (int64_t k = 0; k < n; ++k) {
+    if (x[k * step] == T(0)) {
+      z = k;
+      break;
+    }
+  }
+  T acc = 0;  // sum_{k <= j < z} g_j y_j, from the right
+  for (int64_t k = z - 1; k >= 0; --k) {
+    acc += g[k * step] * y[k * step];
+    out[k * step] = acc / x[k * step];
+  }
+  if (z == n) return;
+  T partial = 1, total = 0;  // prod_{z < i <= j} x_i, and the sum over j
+  for (int64_t j = z; j < n; ++j) {
+    if (j > z) {
+      if (x[j * step] == T(0)) break;
+      partial *= x[j * step];
+    }
+    total += g[j * step] * partial;
+  }
+  out[z * step] = (z == 0 ? T(1) : y[(z - 1) * step]) * total;
+  for (int64_t k = z + 1; k < n; ++k) out[k * step] = 0;
+}
+
+// The product of x along dim (keepdim), differentiable: the last entry of cumprod.
+Tensor prod_keepdim(const Tensor& x, int64_t dim) {
+  return gradgen::narrow(gradgen::cumprod(x, dim), dim, x.size(dim) - 1, 1);
+}
+
+}  // namespace
+
+Tensor cumprod_backward(const Tensor& grad, const Tensor& self, int64_t dim, const Tensor& result) {
+  if (self.numel() <= 1) return grad;
+  const int64_t d = wrap_dim(dim, self.dim(), "cumprod_backward");
+  const int64_t n = self.dim() == 0 ? 1 : self.size(d);
+  if (n == 1) return grad;
+  if (!GradMode::is_enabled()) {
+    // In the result's dtype (cumprod's dtype= may differ from self's; the engine converts back).
+    const ScalarType dtype = result.scalar_type();
+    const Tensor x = gradgen::internal::to_dtype(self, dtype).contiguous();
+    const Tensor y = result.contiguous();
+    const Tensor g = gradgen::internal::to_dtype(grad, dtype).contiguous();
+    Tensor out = zeros(self.sizes(), dtype);
+    int64_t outer, size, inner;
+    native::loops::split_around(x.sizes(), d, outer, size, inner);
+    gradgen::internal::dispatch_floating(x.scalar_type(), "cumprod_backward", [&](auto tag) {
+      using T = decltype(tag);
+      for (int64_t o = 0; o < outer; ++o) {
+        for (int64_t i = 0; i < inner; ++i) {
+          const int64_t at = o * size * inner + i;
+          cumprod_backward_line(x.data_ptr<T>() + at, y.data_ptr<T>() + at, g.data_ptr<T>() + at,
+                                out.data_ptr<T>() + at, size, inner);
+        }
+      }
+    });
+    return out;
+  }
+  // Under create_graph, PyTorch's O(n^2) form, differentiable (its own derivative is the second
+  // derivative of cumprod): grad_input_k = sum_{j >= k} g_j prod_{i <= j, i != k} x_i.
+  std::vector<Tensor> pieces;
+  pieces.reserve(static_cast<size_t>(n));
+  DimVector ones_size(self.sizes().begin(), self.sizes().end());
+  ones_size[d] = 1;
+  const Tensor ones_slice = gradgen::ones_like(gradgen::narrow(self, d, 0, 1));
+  for (int64_t k = 0; k < n; ++k) {
+    Tensor omitted;  // prod_{i < k} x_i * prod_{k < i <= j} x_i, for j = k .. n-1
+    if (k == 0) {
+      omitted =
+          gradgen::cat({ones_slice, gradgen::cumprod(gradgen::narrow(self, d, 1, n - 1), d)}, d);
+    } else if (k == n - 1) {
+      omitted = prod_keepdim(gradgen::narrow(self, d, 0, k), d);
+    } else {
+      const Tensor until_k = prod_keepdim(gradgen::narrow(self, d, 0, k), d);
+      const Tensor from_k1 = gradgen::cumprod(gradgen::narrow(self, d, k + 1, n - k - 1), d);
+      omitted = gradgen::cat({until_k, until_k * from_k1}, d);
+    }
+    pieces.push_back(gradgen::sum(gradgen::narrow(grad, d, k, n - k) * omitted, {d}, true));
+  }
+  return gradgen::cat(pieces, d);
 }
 
 Tensor nll_loss_backward(const Tensor& grad, const Tensor& self, const Tensor& target,

@@ -153,6 +153,9 @@ Tensor log_softmax_backward_data(const Tensor& grad, const Tensor& result, int64
 /// self and target for target's).
 Tensor mse_loss_backward(const Tensor& grad, const Tensor& self, const Tensor& target,
                          int64_t reduction);
+/// The gradient of cumprod(self, dim) (= result), PyTorch's cumprod_backward: exact when self
+/// holds zeros; O(n) per line, or, under create_graph, a differentiable O(n^2) form.
+Tensor cumprod_backward(const Tensor& grad, const Tensor& self, int64_t dim, const Tensor& result);
 /// The gradient of nll_loss with respect to self (its log-probabilities).
 Tensor nll_loss_backward(const Tensor& grad, const Tensor& self, const Tensor& target,
                          const Tensor& weight, int64_t reduction, int64_t ignore_index);

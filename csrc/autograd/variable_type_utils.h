@@ -132,13 +132,15 @@ class GradFn {
 
 /// Makes grad_fn the history of a fresh op result: records the result's shape and
 /// dtype as grad_fn's next input and sets result.grad_fn()/output_nr(). Call once
-/// per differentiable output, in output order. An undefined result gets a
-/// placeholder input. Throws if the result already has history (a kernel must not
-/// return one of its inputs).
+/// per differentiable output, in output order. An undefined or non-floating result
+/// gets a placeholder input (and no history: it never requires grad). Throws if the result already
+/// has history (a kernel must not return one of its inputs).
 inline void set_history(Tensor& result, const std::shared_ptr<Node>& grad_fn) {
   if (!grad_fn) return;
   TensorImpl* impl = result.unsafe_impl();
-  if (!impl) {
+  // Outputs that are not floating point never require grad (PyTorch: a cast to int64, a
+  // comparison): a placeholder input, no history.
+  if (!impl || !is_floating_point(impl->dtype)) {
     grad_fn->add_input_metadata_placeholder();
     return;
   }

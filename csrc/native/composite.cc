@@ -3,12 +3,14 @@
 // ops they call and they need no formula, as in PyTorch. Inside namespace
 // gradgen::native every call is qualified `gradgen::` so that it reaches the
 // differentiable op, not the kernel of the same name.
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
 #include "csrc/generated/NativeFunctions.h"
 #include "csrc/generated/VariableType.h"
 #include "csrc/native/loops.h"
+#include "csrc/native/type_promotion.h"
 #include "csrc/ops.h"
 #include "csrc/util/op_context.h"
 
@@ -65,16 +67,72 @@ Tensor matmul_impl(const Tensor& self, const Tensor& other) {
   return r;
 }
 
+// Class-probability targets (a floating target of self's shape), as PyTorch's
+// cross_entropy_loss_prob_target: -sum_c w_c t_c log_softmax(self)_c per sample, the targets
+// smoothed towards 1/C; Mean divides by the number of samples (not by the weights).
+Tensor cross_entropy_probabilities(const Tensor& self, const Tensor& target,
+                                   const std::optional<Tensor>& weight, int64_t reduction,
+                                   double label_smoothing) {
+  if (!target.sizes().equals(self.sizes())) {
+    throw std::invalid_argument(
+        "cross_entropy_loss: expected a target of self's shape for class probabilities, got " +
+        shape_str(target.sizes()) + " and self " + shape_str(self.sizes()));
+  }
+  const int64_t class_dim = self.dim() == 1 ? 0 : 1;
+  const int64_t classes = self.size(class_dim);
+  const Tensor t =
+      label_smoothing > 0 ? target * (1 - label_smoothing) + label_smoothing / classes : target;
+  Tensor terms = gradgen::log_softmax(self, class_dim) * t;
+  if (weight.has_value() && weight->defined()) {
+    if (weight->dim() != 1 || weight->size(0) != classes) {
+      throw std::invalid_argument("cross_entropy_loss: expected weight of shape [" +
+                                  std::to_string(classes) + "], got " + shape_str(weight->sizes()));
+    }
+    DimVector w_shape(static_cast<size_t>(self.dim() - class_dim), 1);  // [C, 1, ..., 1]
+    w_shape[0] = classes;
+    terms = terms * gradgen::reshape(*weight, w_shape);
+  }
+  const Tensor per_sample = -gradgen::sum(terms, {class_dim});
+  if (reduction == Reduction::None) return per_sample;
+  if (reduction == Reduction::Sum) return gradgen::sum(per_sample);
+  return gradgen::sum(per_sample) /
+         static_cast<double>(self.numel() / std::max<int64_t>(classes, 1));
+}
+
 Tensor cross_entropy_loss_impl(const Tensor& self, const Tensor& target,
                                const std::optional<Tensor>& weight, int64_t reduction,
                                int64_t ignore_index, double label_smoothing) {
-  if (self.dim() != 1 && self.dim() != 2) {
-    throw std::invalid_argument("cross_entropy_loss: expected self of shape [N, C] or [C], got " +
-                                shape_str(self.sizes()));
+  if (self.dim() == 0) {
+    throw std::invalid_argument(
+        "cross_entropy_loss: expected self of shape [C], [N, C] or [N, C, d1, ..., dK], got []");
   }
   if (!(label_smoothing >= 0 && label_smoothing <= 1)) {
     throw std::invalid_argument("cross_entropy_loss: label_smoothing must be in [0, 1], got " +
                                 std::to_string(label_smoothing));
+  }
+  if (is_floating_point(target.scalar_type())) {
+    return cross_entropy_probabilities(self, target, weight, reduction, label_smoothing);
+  }
+  if (self.dim() > 2) {
+    // K-dimensional: [N, C, d1, ..., dK] with a target [N, d1, ..., dK] is the batch of the
+    // N * d1 * ... * dK rows [.., C] (the class dim moved last); None reshapes back.
+    const IntArrayRef spatial(self.sizes().data() + 2, self.sizes().size() - 2);
+    const bool ok =
+        target.dim() == self.dim() - 1 && target.size(0) == self.size(0) &&
+        IntArrayRef(target.sizes().data() + 1, target.sizes().size() - 1).equals(spatial);
+    if (!ok) {
+      throw std::invalid_argument("cross_entropy_loss: expected target of shape [" +
+                                  std::to_string(self.size(0)) + ", " +
+                                  shape_str(spatial).substr(1) + " for self of shape " +
+                                  shape_str(self.sizes()) + ", got " + shape_str(target.sizes()));
+    }
+    DimVector perm{0};
+    for (int64_t d = 2; d < self.dim(); ++d) perm.push_back(d);
+    perm.push_back(1);
+    const Tensor rows = gradgen::reshape(gradgen::permute(self, perm), {-1, self.size(1)});
+    const Tensor loss = cross_entropy_loss_impl(rows, gradgen::reshape(target, {-1}), weight,
+                                                reduction, ignore_index, label_smoothing);
+    return reduction == Reduction::None ? gradgen::reshape(loss, target.sizes()) : loss;
   }
   const int64_t class_dim = self.dim() - 1;
   const Tensor log_probs = gradgen::log_softmax(self, class_dim);

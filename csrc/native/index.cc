@@ -1,14 +1,18 @@
 // Kernels of the indexing ops: index_select, gather, and their adjoints index_add
 // and scatter_add (which their backward formulas use), plus where and
-// masked_fill. Indices are Long tensors; an index out of range is an error
-// naming the op, the index and the size it indexes.
+// masked_fill, and the comparisons (eq, ne, lt, le, gt, ge). Indices are Long
+// tensors; an index out of range is an error naming the op, the index and the size
+// it indexes.
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "csrc/generated/NativeFunctions.h"
 #include "csrc/native/loops.h"
+#include "csrc/native/type_promotion.h"
 
 namespace gradgen {
 namespace native {
@@ -172,12 +176,14 @@ Tensor scatter_add(const Tensor& self, int64_t dim, const Tensor& index, const T
   return out;
 }
 
-Tensor where(const Tensor& condition, const Tensor& self, const Tensor& other) {
+Tensor where(const Tensor& condition, const Tensor& self_, const Tensor& other_) {
   if (condition.scalar_type() != ScalarType::Bool) {
     throw std::invalid_argument("where: expected condition of dtype Bool, got " +
                                 std::string(to_string(condition.scalar_type())));
   }
-  check_same_dtype("where", "self", self, "other", other);
+  // self and other promote (type_promotion.h): where(c, int64, float32) is float32.
+  const ScalarType dtype = result_type(self_, other_);
+  const Tensor self = cast(self_, dtype), other = cast(other_, dtype);
   const DimVector shape =
       loops::broadcast_shapes("where",
                               loops::broadcast_shapes("where", condition.sizes(), self.sizes()),
@@ -212,12 +218,23 @@ Tensor masked_fill(const Tensor& self, const Tensor& mask, const Scalar& value) 
     throw std::invalid_argument("masked_fill: expected mask of dtype Bool, got " +
                                 std::string(to_string(mask.scalar_type())));
   }
-  if (!loops::broadcasts_to(mask.sizes(), self.sizes())) {
-    throw std::invalid_argument("masked_fill: mask of shape " + shape_str(mask.sizes()) +
-                                " does not broadcast to self's shape " + shape_str(self.sizes()));
+  // Out of place, self and mask broadcast together (PyTorch's expand_outplace); the result has
+  // self's dtype, value converted to it.
+  if (self.scalar_type() == ScalarType::Float && value.is_floating_point()) {
+    const double v = value.to_double();
+    if (std::isfinite(v) && std::abs(v) > std::numeric_limits<float>::max()) {
+      throw std::runtime_error(
+          "masked_fill: value cannot be converted to type float without "
+          "overflow");  // PyTorch's checked conversion of the value
+    }
   }
-  Tensor out = gradgen::internal::copy_contiguous(self);
-  const DimVector sm = loops::broadcast_strides(mask.sizes(), mask.strides(), self.sizes());
+  const DimVector shape = loops::broadcast_shapes("masked_fill", self.sizes(), mask.sizes());
+  Tensor out = make_tensor(shape, self.scalar_type());
+  gradgen::internal::copy_(out, loops::make_view(self, shape,
+                                                 loops::broadcast_strides(self.sizes(),
+                                                                          self.strides(), shape),
+                                                 self.storage_offset()));
+  const DimVector sm = loops::broadcast_strides(mask.sizes(), mask.strides(), shape);
   dispatch_all(self.scalar_type(), [&](auto tag) {
     using T = decltype(tag);
     const T v = value.to<T>();
@@ -234,16 +251,46 @@ Tensor masked_fill(const Tensor& self, const Tensor& mask, const Scalar& value) 
   return out;
 }
 
-Tensor eq(const Tensor& self, const Tensor& other) {
-  check_same_dtype("eq", "self", self, "other", other);
+namespace {
+
+// self <cmp> other elementwise with broadcasting, compared in the operands' result type
+// (type_promotion.h: eq(int64 1, float 1.0) is true), into a Bool tensor.
+template <typename Cmp>
+Tensor compare(const char* op, const Tensor& self, const Tensor& other, ScalarType dtype, Cmp cmp) {
+  const Tensor a = cast(self, dtype), b = cast(other, dtype);
   Tensor out;
-  dispatch_all(self.scalar_type(), [&](auto tag) {
+  dispatch_all(dtype, [&](auto tag) {
     using T = decltype(tag);
-    out = loops::binary_map<T, T, bool>("eq", self, other, ScalarType::Bool,
-                                        [](T x, T y) { return x == y; });
+    out = loops::binary_map<T, T, bool>(op, a, b, ScalarType::Bool,
+                                        [cmp](T x, T y) { return cmp(x, y); });
   });
   return out;
 }
+
+// A scalar compared with a tensor: a 0-dim tensor of the result type.
+Tensor scalar_operand(const Scalar& s, ScalarType dtype) { return full({}, s, dtype); }
+
+}  // namespace
+
+#define GRADGEN_COMPARISON(name, expr)                               \
+  Tensor name(const Tensor& self, const Tensor& other) {             \
+    return compare(#name, self, other, result_type(self, other),     \
+                   [](auto x, auto y) { return expr; });             \
+  }                                                                  \
+  Tensor name(const Tensor& self, const Scalar& other) {             \
+    const ScalarType dtype = result_type(self, other);               \
+    return compare(#name, self, scalar_operand(other, dtype), dtype, \
+                   [](auto x, auto y) { return expr; });             \
+  }
+
+GRADGEN_COMPARISON(eq, x == y)
+GRADGEN_COMPARISON(ne, x != y)
+GRADGEN_COMPARISON(lt, x < y)
+GRADGEN_COMPARISON(le, x <= y)
+GRADGEN_COMPARISON(gt, x > y)
+GRADGEN_COMPARISON(ge, x >= y)
+
+#undef GRADGEN_COMPARISON
 
 }  // namespace native
 }  // namespace gradgen

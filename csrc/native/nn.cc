@@ -8,6 +8,7 @@
 
 #include "csrc/generated/NativeFunctions.h"
 #include "csrc/native/loops.h"
+#include "csrc/native/type_promotion.h"
 #include "csrc/util/op_context.h"
 
 namespace gradgen {
@@ -74,10 +75,8 @@ Tensor log_softmax(const Tensor& self, int64_t dim, std::optional<ScalarType> dt
 
 Tensor mse_loss(const Tensor& self, const Tensor& target, int64_t reduction) {
   check_reduction("mse_loss", reduction);
-  if (!self.sizes().equals(target.sizes())) {
-    throw std::invalid_argument("mse_loss: expected self and target of the same shape, got " +
-                                shape_str(self.sizes()) + " and " + shape_str(target.sizes()));
-  }
+  // self and target broadcast together (as torch.nn.functional.mse_loss; mse_loss_backward
+  // sums each gradient back to its operand's shape).
   const Tensor sq = pow(sub(self, target, 1), 2);
   if (reduction == Reduction::None) return sq;
   return reduction == Reduction::Sum ? sum(sq, std::nullopt) : mean(sq, std::nullopt);
@@ -160,6 +159,10 @@ std::tuple<Tensor, Tensor> native_dropout(const Tensor& input, double p, std::op
     throw std::invalid_argument("native_dropout: expected a probability p in [0, 1], got " +
                                 std::to_string(p));
   }
+  if (input.numel() == 0) {
+    // As aten's native_dropout: an empty input gets an empty mask of its own dtype.
+    return {gradgen::internal::copy_contiguous(input), empty(input.sizes(), input.scalar_type())};
+  }
   if (train.has_value() && !*train) {
     return {gradgen::internal::copy_contiguous(input), ones(input.sizes(), ScalarType::Bool)};
   }
@@ -172,6 +175,9 @@ std::tuple<Tensor, Tensor> native_dropout(const Tensor& input, double p, std::op
 }
 
 Tensor native_dropout_backward(const Tensor& grad_output, const Tensor& mask, double scale) {
+  if (grad_output.numel() == 0 && mask.numel() == 0) {  // the empty mask of an empty input
+    return empty(grad_output.sizes(), grad_output.scalar_type());
+  }
   if (mask.scalar_type() != ScalarType::Bool) {
     throw std::invalid_argument("native_dropout_backward: expected mask of dtype Bool, got " +
                                 std::string(to_string(mask.scalar_type())));
@@ -217,10 +223,14 @@ std::tuple<Tensor, Tensor> lstm_cell(const Tensor& input, TensorList hx, const T
 }
 
 Tensor cumprod(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype) {
-  if (dtype.has_value() && *dtype != self.scalar_type()) {
-    throw std::invalid_argument("cumprod: dtype= conversion is not supported; convert first");
+  // As PyTorch: dtype= converts first; without it, bool and integer tensors multiply as int64.
+  const ScalarType t =
+      dtype.value_or(is_floating_point(self.scalar_type()) ? self.scalar_type() : ScalarType::Long);
+  check_differentiable_dtype(self, t);
+  if (t == ScalarType::Bool) {  // dtype=bool: the running `and`
+    return cast(cumprod(self, dim, ScalarType::Long), ScalarType::Bool);
   }
-  const Tensor x = self.contiguous();
+  const Tensor x = cast(self, t).contiguous();
   const int64_t d = wrap_dim(dim, x.dim(), "cumprod");
   Tensor out = empty(x.sizes(), x.scalar_type());
   int64_t outer, size, inner;

@@ -3,7 +3,8 @@
 //
 // Reduced dims are given as a list (`int[1]? dim`): absent or empty means every
 // dim, negative dims count from the end, a repeated dim is an error. Sums of
-// float32 tensors accumulate in float64.
+// float32 tensors accumulate in float64. dtype= converts the input first, as PyTorch; without
+// it, sums of bool and integer tensors are int64, and mean refuses them.
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -14,6 +15,7 @@
 
 #include "csrc/generated/NativeFunctions.h"
 #include "csrc/native/loops.h"
+#include "csrc/native/type_promotion.h"
 
 namespace gradgen {
 namespace native {
@@ -23,12 +25,26 @@ namespace {
 using gradgen::internal::dispatch_floating;
 using loops::dispatch_arithmetic;
 
-void check_dtype_arg(const char* op, const Tensor& self, std::optional<ScalarType> dtype) {
-  if (dtype.has_value() && *dtype != self.scalar_type()) {
-    throw std::invalid_argument(std::string(op) + ": dtype=" + to_string(*dtype) +
-                                " differs from the input's dtype " + to_string(self.scalar_type()) +
-                                "; convert the input first (gradgen reduces in the input's dtype)");
+// The tensor a sum reduces (PyTorch's get_dtype_from_self / its dtype= argument): converted to
+// dtype= when given, else bool and integer tensors sum as int64.
+Tensor sum_input(const Tensor& self, std::optional<ScalarType> dtype) {
+  if (dtype.has_value()) {
+    check_differentiable_dtype(self, *dtype);
+    return cast(self, *dtype);
   }
+  return is_floating_point(self.scalar_type()) ? self : cast(self, ScalarType::Long);
+}
+
+// The tensor a mean reduces: converted to dtype= when given; either must be floating.
+Tensor mean_input(const char* op, const Tensor& self, std::optional<ScalarType> dtype) {
+  const ScalarType t = dtype.value_or(self.scalar_type());
+  if (!is_floating_point(t)) {
+    throw std::invalid_argument(
+        std::string(op) + "(): could not infer output dtype. " +
+        (dtype ? "Optional dtype" : "Input dtype") +
+        " must be either a floating point or complex dtype. Got: " + to_string(t));
+  }
+  return cast(self, t);
 }
 
 // Accumulator type: double for floating types, int64 for Long.
@@ -36,6 +52,9 @@ template <typename T>
 using acc_type = std::conditional_t<std::is_floating_point<T>::value, double, int64_t>;
 
 Tensor sum_impl(const char* op, const Tensor& self, IntArrayRef dims, bool keepdim) {
+  if (self.scalar_type() == ScalarType::Bool) {  // dtype=bool: any element true
+    return cast(sum_impl(op, cast(self, ScalarType::Long), dims, keepdim), ScalarType::Bool);
+  }
   Tensor out;
   dispatch_arithmetic(self.scalar_type(), op, [&](auto tag) {
     using T = decltype(tag);
@@ -64,25 +83,25 @@ Tensor mean_impl(const char* op, const Tensor& self, IntArrayRef dims, bool keep
 }  // namespace
 
 Tensor sum(const Tensor& self, std::optional<ScalarType> dtype) {
-  check_dtype_arg("sum", self, dtype);
-  return sum_impl("sum", self, loops::reduction_dims("sum", std::nullopt, self.dim()), false);
+  const Tensor x = sum_input(self, dtype);
+  return sum_impl("sum", x, loops::reduction_dims("sum", std::nullopt, x.dim()), false);
 }
 
 Tensor sum(const Tensor& self, OptionalIntArrayRef dim, bool keepdim,
            std::optional<ScalarType> dtype) {
-  check_dtype_arg("sum", self, dtype);
-  return sum_impl("sum", self, loops::reduction_dims("sum", dim, self.dim()), keepdim);
+  const Tensor x = sum_input(self, dtype);
+  return sum_impl("sum", x, loops::reduction_dims("sum", dim, x.dim()), keepdim);
 }
 
 Tensor mean(const Tensor& self, std::optional<ScalarType> dtype) {
-  check_dtype_arg("mean", self, dtype);
-  return mean_impl("mean", self, loops::reduction_dims("mean", std::nullopt, self.dim()), false);
+  const Tensor x = mean_input("mean", self, dtype);
+  return mean_impl("mean", x, loops::reduction_dims("mean", std::nullopt, x.dim()), false);
 }
 
 Tensor mean(const Tensor& self, OptionalIntArrayRef dim, bool keepdim,
             std::optional<ScalarType> dtype) {
-  check_dtype_arg("mean", self, dtype);
-  return mean_impl("mean", self, loops::reduction_dims("mean", dim, self.dim()), keepdim);
+  const Tensor x = mean_input("mean", self, dtype);
+  return mean_impl("mean", x, loops::reduction_dims("mean", dim, x.dim()), keepdim);
 }
 
 std::tuple<Tensor, Tensor> max(const Tensor& self, int64_t dim, bool keepdim) {

@@ -10,6 +10,7 @@
 #include "csrc/core_kernels.h"
 #include "csrc/generated/NativeFunctions.h"
 #include "csrc/native/loops.h"
+#include "csrc/native/type_promotion.h"
 
 namespace gradgen {
 namespace native {
@@ -136,46 +137,56 @@ Tensor narrow(const Tensor& self, int64_t dim, int64_t start, int64_t length) {
   return make_view(self, sizes, self.strides(), self.storage_offset() + begin * self.stride(d));
 }
 
+// PyTorch's legacy empty tensor: a 1-D tensor of no elements, which cat skips whatever the
+// others' shapes are (torch.cat([torch.tensor([]), x]) is x).
+static bool is_legacy_empty(const Tensor& t) { return t.dim() == 1 && t.size(0) == 0; }
+
 Tensor cat(TensorList tensors, int64_t dim) {
   if (tensors.empty()) throw std::invalid_argument("cat: expected a non-empty list of tensors");
-  const Tensor& first = tensors[0];
+  // The shape comes from the first tensor that is not a legacy empty one; the dtype is the
+  // result type of all of them (type_promotion.h): cat([int64, float32]) is float32.
+  size_t ref = 0;
+  while (ref + 1 < tensors.size() && is_legacy_empty(tensors[ref])) ++ref;
+  const Tensor& first = tensors[ref];
   if (first.dim() == 0) {
-    throw std::invalid_argument(
-        "cat: expected tensors with at least 1 dim, got tensors[0] of shape []");
+    throw std::invalid_argument("cat: expected tensors with at least 1 dim, got tensors[" +
+                                std::to_string(ref) + "] of shape []");
   }
+  ResultType promotion;
+  for (const Tensor& x : tensors) promotion.add(x);
+  const ScalarType dtype = promotion.get();
   const int64_t d = wrap_dim(dim, first.dim(), "cat");
   DimVector out_sizes(first.sizes().begin(), first.sizes().end());
   out_sizes[d] = 0;
+  std::vector<Tensor> pieces;
+  pieces.reserve(tensors.size());
   for (size_t i = 0; i < tensors.size(); ++i) {
     const Tensor& x = tensors[i];
+    if (is_legacy_empty(x) && !is_legacy_empty(first)) continue;
     bool matches = x.dim() == first.dim();
     for (int64_t k = 0; matches && k < x.dim(); ++k) {
       if (k != d && x.size(k) != first.size(k)) matches = false;
     }
     if (!matches) {
       throw std::invalid_argument("cat: expected tensors[" + std::to_string(i) +
-                                  "] to match the shape of tensors[0], " +
+                                  "] to match the shape of tensors[" + std::to_string(ref) + "], " +
                                   shape_str(first.sizes()) + ", except in dim " +
                                   std::to_string(d) + ", got " + shape_str(x.sizes()));
     }
-    if (x.scalar_type() != first.scalar_type()) {
-      throw std::invalid_argument("cat: expected all tensors to have dtype " +
-                                  std::string(to_string(first.scalar_type())) + ", got tensors[" +
-                                  std::to_string(i) + "] of dtype " + to_string(x.scalar_type()));
-    }
     out_sizes[d] += x.size(d);
+    pieces.push_back(cast(x, dtype));
   }
-  Tensor result = empty(out_sizes, first.scalar_type());
+  Tensor result = empty(out_sizes, dtype);
   // Contiguous pieces along dim 0 (or any dim with nothing outside it) are plain
   // memcpy-like runs; the general case copies element by element.
-  internal::dispatch_all(first.scalar_type(), [&](auto tag) {
+  internal::dispatch_all(dtype, [&](auto tag) {
     using scalar_t = decltype(tag);
     scalar_t* out = result.data_ptr<scalar_t>();
     const int64_t step = result.stride(d);
     int64_t outer = 1;
     for (int64_t k = 0; k < d; ++k) outer *= out_sizes[k];
     int64_t offset = 0;  // position along dim d where the next piece starts
-    for (const Tensor& x : tensors) {
+    for (const Tensor& x : pieces) {
       if (outer == 1 && x.is_contiguous()) {
         std::copy_n(x.data_ptr<scalar_t>(), x.numel(), out + offset * step);
       } else {

@@ -12,11 +12,18 @@ void bind_generated(nanobind::module_& m);
 }  // namespace python
 }  // namespace gradgen
 
+// The runtime's warnings (gradgen::internal::warn: an out= tensor resized) as Python
+// UserWarnings; an error raised by the warnings filter propagates.
+static void warn_in_python(const std::string& message) {
+  if (PyErr_WarnEx(PyExc_UserWarning, message.c_str(), 1) < 0) throw nanobind::python_error();
+}
+
 NB_MODULE(_C, m) {
   m.doc() = "gradgen's C++ runtime: tensors, autograd and the generated ops.";
   // The dtype objects and gradgen.Tensor's type are kept for the life of the process on
   // purpose (the casters of every module use them): no leak report at exit.
   nanobind::set_leak_warnings(false);
+  gradgen::internal::set_warning_handler(warn_in_python);
   gradgen::python::register_types(m);
   gradgen::python::bind_tensor(m);
   gradgen::python::bind_autograd(m);

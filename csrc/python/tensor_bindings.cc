@@ -405,9 +405,10 @@ Tensor compare_tensors(const Tensor& a, const Tensor& b, Cmp op) {
 }
 
 Tensor scalar_tensor(const Scalar& s, const Tensor& like) {
-  // A 0-dim tensor of `like`'s dtype, unless the number needs a wider one (2.5 vs an int64).
+  // A 0-dim tensor of `like`'s dtype, unless the number needs a wider one (2.5 vs an int64: the
+  // default float dtype, float32, as PyTorch's wrapped numbers).
   ScalarType type = like.scalar_type();
-  if (s.is_floating_point() && !is_floating_point(type)) type = ScalarType::Double;
+  if (s.is_floating_point() && !is_floating_point(type)) type = ScalarType::Float;  // default dtype
   if (s.is_integral() && type == ScalarType::Bool) type = ScalarType::Long;
   return full({}, s, type);
 }
@@ -733,7 +734,12 @@ void bind_tensor(nb::module_& m) {
           "__sub__", [](const Tensor& a, const Tensor& b) { return gradgen::sub(a, b); },
           nb::is_operator())
       .def(
-          "__sub__", [](const Tensor& a, const Scalar& b) { return gradgen::add(a, b, -1); },
+          "__sub__",
+          [](const Tensor& a, const Scalar& b) {
+            // PyTorch's sub: a bool number is a bool operand, which subtraction refuses.
+            return gradgen::sub(a, b.is_boolean() ? full({}, b, ScalarType::Bool)
+                                                  : scalar_tensor(b, a));
+          },
           nb::is_operator())
       .def(
           "__rsub__",

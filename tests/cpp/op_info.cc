@@ -923,9 +923,27 @@ std::vector<OpInfo> make_registry() {
         {"only the weights require grad", weights_only, cell},
     };
   });
-  add_op("cumprod", Check::kNotImplemented, [] {
+  grad_op("cumprod", [] {
+    // Zeros: none, one (first, middle, last of a line), two in a line, a line of zeros.
+    auto with_zeros = [](std::vector<double> data, IntArrayRef sizes) {
+      return tensor(std::move(data), sizes).set_requires_grad(true);
+    };
+    auto along = [](int64_t d) { return one([d](const Inputs& x) { return cumprod(x[0], d); }); };
     return std::vector<Sample>{
-        {"[2, 3] dim 1", {leaf({2, 3}, 1)}, one([](const Inputs& x) { return cumprod(x[0], 1); })},
+        {"[2, 3] dim 1", {leaf({2, 3}, 1)}, along(1)},
+        {"[3, 2] dim 0", {leaf({3, 2}, 2)}, along(0)},
+        {"[4] one zero in the middle", {with_zeros({1.5, 0, -0.7, 2}, {4})}, along(0)},
+        {"[2, 4] zeros first and last",
+         {with_zeros({0, 1.2, -0.8, 1.1, 0.9, -1.3, 0.6, 0}, {2, 4})},
+         along(1)},
+        {"[5] two zeros", {with_zeros({0.8, 0, 1.4, 0, -1.1}, {5})}, along(0)},
+        {"[3, 2] dim 0 a column of zeros",
+         {with_zeros({0, 1.1, 0, -0.9, 0, 1.3}, {3, 2})},
+         along(0)},
+        {"transposed view", {leaf({3, 4}, 3)}, one([](const Inputs& x) {
+           return cumprod(t(x[0]), -1);
+         })},
+        {"0-dim", {leaf({}, 4)}, along(0)},
     };
   });
 
@@ -954,13 +972,37 @@ std::vector<OpInfo> make_registry() {
          })},
     };
   });
-  add_op("eq.Tensor", Check::kNoDerivative, [] {
-    return std::vector<Sample>{
-        {"[2, 3] and [3]", {leaf({2, 3}, 1), leaf({3}, 2)}, one([](const Inputs& x) {
-           return eq(x[0], x[1]);
-         })},
-    };
-  });
+  // The comparisons: Bool results, no history, also with mixed dtypes (type promotion).
+  using Compare = Tensor (*)(const Tensor&, const Tensor&);
+  using CompareScalar = Tensor (*)(const Tensor&, const Scalar&);
+  const std::pair<const char*, std::pair<Compare, CompareScalar>> comparisons[] = {
+      {"eq", {&eq, &eq}}, {"ne", {&ne, &ne}}, {"lt", {&lt, &lt}},
+      {"le", {&le, &le}}, {"gt", {&gt, &gt}}, {"ge", {&ge, &ge}},
+  };
+  for (const auto& [name, fns] : comparisons) {
+    const Compare cmp = fns.first;
+    const CompareScalar cmp_scalar = fns.second;
+    add_op(std::string(name) + ".Tensor", Check::kNoDerivative, [cmp] {
+      return std::vector<Sample>{
+          {"[2, 3] and [3]", {leaf({2, 3}, 1), leaf({3}, 2)}, one([cmp](const Inputs& x) {
+             return cmp(x[0], x[1]);
+           })},
+          {"float64 [2, 3] and a float32 0-dim", {leaf({2, 3}, 3)}, one([cmp](const Inputs& x) {
+             return cmp(x[0], to(randn({}, 4), ScalarType::Float));
+           })},
+      };
+    });
+    add_op(std::string(name) + ".Scalar", Check::kNoDerivative, [cmp_scalar] {
+      return std::vector<Sample>{
+          {"[2, 3] and 0.25", {leaf({2, 3}, 1)}, one([cmp_scalar](const Inputs& x) {
+             return cmp_scalar(x[0], Scalar(0.25));
+           })},
+          {"[2, 3] and 0 (int)", {leaf({2, 3}, 2)}, one([cmp_scalar](const Inputs& x) {
+             return cmp_scalar(x[0], Scalar(int64_t{0}));
+           })},
+      };
+    });
+  }
   // Ops without a forward formula in specs/derivatives.yaml: gradgen's lstm_cell is one node
   // (PyTorch's is composite, and its fused cell has no forward formula either); cumprod's
   // PyTorch formula (cumprod_jvp) needs cumsum, which gradgen does not have.

@@ -53,21 +53,59 @@ TEST(ElementwiseTest, BroadcastsLikeNumPy) {
 TEST(ElementwiseTest, NamesTheOpAndBothShapesOrDtypesOnMismatch) {
   EXPECT_THROW_MESSAGE(add(zeros({2, 3}), zeros({4})), std::invalid_argument,
                        "add: shapes [2, 3] and [4] cannot be broadcast together (dim -1: 3 vs 4)");
-  EXPECT_THROW_MESSAGE(mul(zeros({2}), zeros({2}, ScalarType::Float)), std::invalid_argument,
-                       "mul: expected self and other to have the same dtype, got Double and Float");
-  EXPECT_THROW_MESSAGE(exp(zeros({2}, ScalarType::Long)), std::invalid_argument,
-                       "exp: expected a floating point tensor (Double or Float), got Long");
-  EXPECT_THROW_MESSAGE(add(zeros({2}, ScalarType::Bool), zeros({2}, ScalarType::Bool)),
+  EXPECT_THROW_MESSAGE(sub(zeros({2}, ScalarType::Bool), zeros({2}, ScalarType::Bool)),
                        std::invalid_argument,
-                       "add: expected a numeric tensor (Double, Float or Long), got Bool");
+                       "sub: Subtraction, the `-` operator, with two bool tensors is not "
+                       "supported. Use the `^` or `logical_xor()` operator instead.");
+  Tensor long_self = zeros({2}, ScalarType::Long);
+  EXPECT_THROW_MESSAGE(mul_(long_self, Scalar(1.5)), std::invalid_argument,
+                       "mul_: result type Float can't be cast to the desired output type Long");
   Tensor self = zeros({3});
   EXPECT_THROW_MESSAGE(add_(self, zeros({2, 3})), std::invalid_argument,
                        "add_: other of shape [2, 3] does not broadcast to the shape of self, [3], "
                        "which an in-place op cannot change");
-  Tensor out = zeros({3});
-  EXPECT_THROW_MESSAGE(add_out(zeros({2}), zeros({2}), 1, out), std::invalid_argument,
-                       "add.out: expected out of shape [2] and dtype Double, got shape [3] and "
-                       "dtype Double");
+  Tensor long_out = zeros({2}, ScalarType::Long);
+  EXPECT_THROW_MESSAGE(add_out(zeros({2}), zeros({2}), 1, long_out), std::invalid_argument,
+                       "add.out: result type Double can't be cast to the desired output type Long");
+}
+
+// PyTorch's torch.result_type: dimensioned tensors over zero-dim tensors over scalars, a lower
+// priority counting only when its category (bool < integer < floating) is higher.
+TEST(ElementwiseTest, PromotesTypesLikePyTorch) {
+  const ScalarType F = ScalarType::Float, D = ScalarType::Double, L = ScalarType::Long,
+                   B = ScalarType::Bool;
+  auto dim = [](ScalarType t) { return zeros({2}, t); };
+  auto zero_dim = [](ScalarType t) { return zeros({}, t); };
+  EXPECT_EQ(mul(dim(F), dim(D)).scalar_type(), D);
+  EXPECT_EQ(mul(dim(L), dim(F)).scalar_type(), F);
+  EXPECT_EQ(mul(dim(B), dim(L)).scalar_type(), L);
+  EXPECT_EQ(mul(dim(F), zero_dim(D)).scalar_type(), F);  // same category: the dimensioned wins
+  EXPECT_EQ(mul(dim(L), zero_dim(D)).scalar_type(), D);  // higher category: the zero-dim's dtype
+  EXPECT_EQ(mul(dim(B), zero_dim(L)).scalar_type(), L);
+  EXPECT_EQ(mul(zero_dim(F), zero_dim(D)).scalar_type(), D);
+  EXPECT_EQ(mul(dim(L), Scalar(1.5)).scalar_type(), F);  // a float scalar: the default dtype
+  EXPECT_EQ(mul(zero_dim(L), Scalar(1.5)).scalar_type(), F);
+  EXPECT_EQ(mul(dim(D), Scalar(int64_t{2})).scalar_type(), D);
+  EXPECT_EQ(mul(dim(B), Scalar(true)).scalar_type(), B);
+  EXPECT_EQ(add(dim(B), Scalar(int64_t{1})).scalar_type(), L);
+  EXPECT_EQ(div(dim(L), dim(L)).scalar_type(), F);  // true division
+  EXPECT_EQ(exp(dim(L)).scalar_type(), F);
+  EXPECT_EQ(eq(dim(L), zero_dim(D)).scalar_type(), B);
+  EXPECT_EQ(values(mul(tensor({1, 2}), to(tensor({3, 4}), L))), (std::vector<double>{3, 8}));
+  EXPECT_EQ(values(to(mul(to(tensor({1, 3}), L), Scalar(1.5)), D)),
+            (std::vector<double>{1.5, 4.5}));
+  EXPECT_EQ(values(to(add(to(tensor({1, 0}), B), to(tensor({1, 0}), B)), D)),
+            (std::vector<double>{1, 0}));  // bool + bool is `or`
+  EXPECT_EQ(values(to(pow(to(tensor({2, -3}), L), Scalar(int64_t{3})), D)),
+            (std::vector<double>{8, -27}));
+  // out= converts on write and resizes an empty out silently.
+  Tensor out = zeros({0}, F);
+  add_out(tensor({1, 2}), tensor({0.5, 0.25}), 1, out);
+  EXPECT_EQ(out.scalar_type(), F);
+  EXPECT_EQ(values(to(out, D)), (std::vector<double>{1.5, 2.25}));
+  // Sums of bool and integer tensors are int64; dtype= converts first.
+  EXPECT_EQ(sum(dim(B)).scalar_type(), L);
+  EXPECT_EQ(sum(dim(F), std::optional<ScalarType>(D)).scalar_type(), D);
 }
 
 TEST(ElementwiseTest, SupportsFloat32AndInt64) {

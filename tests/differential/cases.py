@@ -714,3 +714,644 @@ case("pow.Tensor_Scalar/exp=3/special", lambda T, a: T.pow(a, 3), D([NAN, INF, -
 case("reshape/empty-infer", lambda T, x: T.reshape(x.reshape([0, 2]), [-1, 4]), D([]))
 case("reshape/empty-ambiguous", lambda T, x: T.reshape(x.reshape([0, 2]), [-1, 0]), D([]))
 case("view/empty-infer", lambda T, x: x.reshape([2, 0]).view([0, -1, 1]), D([]))
+
+# ---------------------------------------------------------------------------------------------
+# Type promotion (issue 11, point 1): torch.result_type's rules for every element-wise op,
+# comparisons, where, in-place ops, out= and reductions' dtype=; outputs that are not floating
+# point never require grad.
+# ---------------------------------------------------------------------------------------------
+
+DTYPES = ["bool", "int64", "float32", "float64"]
+# One dimensioned operand [3] and one zero-dim operand of each dtype (floats require grad).
+DIM_DATA = {
+    "bool": [True, False, True],
+    "int64": [2, -1, 3],
+    "float32": [0.5, -1.25, 2.0],
+    "float64": [1.5, 0.25, -3.0],
+}
+ZERO_DATA = {"bool": True, "int64": 3, "float32": -0.75, "float64": 1.25}
+SCALARS = {"True": True, "2": 2, "-1.5": -1.5}
+
+
+def _dim(dtype):
+    return D(DIM_DATA[dtype], dtype)
+
+
+def _zero(dtype):
+    return D(ZERO_DATA[dtype], dtype)
+
+
+PROMOTING = {
+    "add.Tensor": lambda T, a, b: T.add(a, b),
+    "sub.Tensor": lambda T, a, b: T.sub(a, b),
+    "mul.Tensor": lambda T, a, b: T.mul(a, b),
+    "div.Tensor": lambda T, a, b: T.div(a, b),
+    "pow.Tensor_Tensor": lambda T, a, b: T.pow(a, b),
+    "eq.Tensor": lambda T, a, b: T.eq(a, b),
+    "ne.Tensor": lambda T, a, b: T.ne(a, b),
+    "lt.Tensor": lambda T, a, b: T.lt(a, b),
+    "le.Tensor": lambda T, a, b: T.le(a, b),
+    "gt.Tensor": lambda T, a, b: T.gt(a, b),
+    "ge.Tensor": lambda T, a, b: T.ge(a, b),
+}
+SCALAR_OPS = {
+    "add.Scalar": lambda T, a, s: T.add(a, s),
+    "mul.Scalar": lambda T, a, s: T.mul(a, s),
+    "div.Scalar": lambda T, a, s: T.div(a, s),
+    "pow.Tensor_Scalar": lambda T, a, s: T.pow(a, s),
+    "eq.Scalar": lambda T, a, s: T.eq(a, s),
+    "ne.Scalar": lambda T, a, s: T.ne(a, s),
+    "lt.Scalar": lambda T, a, s: T.lt(a, s),
+    "le.Scalar": lambda T, a, s: a.le(s),
+    "gt.Scalar": lambda T, a, s: T.gt(a, s),
+    "ge.Scalar": lambda T, a, s: a.ge(s),
+}
+
+for op, f in PROMOTING.items():
+    for da in DTYPES:
+        for db in DTYPES:
+            case(f"{op}/promote/{da}+{db}", f, _dim(da), _dim(db))
+            case(f"{op}/promote/{da}+0-dim-{db}", f, _dim(da), _zero(db))
+            case(f"{op}/promote/0-dim-{da}+{db}", f, _zero(da), _dim(db))
+    case(f"{op}/promote/0-dim-float32+0-dim-float64", f, _zero("float32"), _zero("float64"))
+    case(f"{op}/promote/0-dim-int64+0-dim-bool", f, _zero("int64"), _zero("bool"))
+
+for op, f in SCALAR_OPS.items():
+    for da in DTYPES:
+        for label, s in SCALARS.items():
+            case(f"{op}/promote/{da}+scalar-{label}", lambda T, a, f=f, s=s: f(T, a, s), _dim(da))
+            case(f"{op}/promote/0-dim-{da}+scalar-{label}", lambda T, a, f=f, s=s: f(T, a, s), _zero(da))
+
+# Operators with Python numbers on either side.
+for da in DTYPES:
+    case(f"mul.Scalar/operator/{da}*1.5", lambda T, a: a * 1.5, _dim(da))
+    case(f"mul.Scalar/operator/2*{da}", lambda T, a: 2 * a, _dim(da))
+    case(f"add.Scalar/operator/{da}+0.5", lambda T, a: a + 0.5, _dim(da))
+    case(f"div.Scalar/operator/{da}/2", lambda T, a: a / 2, _dim(da))
+    case(f"pow.Tensor_Scalar/operator/{da}**2", lambda T, a: a**2, _dim(da))
+    case(f"lt.Scalar/operator/{da}<1", lambda T, a: a < 1, _dim(da))
+    case(f"eq.Tensor/operator/{da}==float32", lambda T, a, b: a == b, _dim(da), _dim("float32"))
+
+# Mixed-dtype gradients: each input's gradient has that input's dtype, also second order.
+case(
+    "mul.Tensor/promote/float32*float64-second",
+    lambda T, a, b: a * b * b,
+    _dim("float32"),
+    _dim("float64"),
+    second=True,
+)
+case(
+    "add.Tensor/promote/float32+0-dim-float64-second",
+    lambda T, a, b: (a + b) * a,
+    _dim("float32"),
+    _zero("float64"),
+    second=True,
+)
+case(
+    "div.Tensor/promote/int64/float32-second",
+    lambda T, a, b: T.div(a, b * b),
+    _dim("int64"),
+    _dim("float32"),
+    second=True,
+)
+case("pow.Tensor_Tensor/promote/int64-base-float64-exp", lambda T, a, b: T.pow(a, b), L([2, 3, 1]), D([0.5, -1.0, 2.0]))
+case("pow.Tensor_Tensor/promote/float32-base-int64-exp", lambda T, a, b: T.pow(a, b), _dim("float32"), L([2, 0, 3]))
+case("pow.Tensor_Tensor/int64-negative-exp", lambda T, a, b: T.pow(a, b), L([2, 1, -1, -1, 0]), L([-1, -5, -3, -2, 2]))
+case("pow.Tensor_Scalar/int64-negative-error", lambda T, a: T.pow(a, -1), L([2, 3]))
+case("pow.Tensor_Scalar/int64-exp-3", lambda T, a: T.pow(a, 3), L([2, -3, 0, 7]))
+case(
+    "sub.Tensor/promote/float32-0-dim-float64-alpha",
+    lambda T, a, b: T.sub(a, b, alpha=2),
+    _dim("float32"),
+    _zero("float64"),
+)
+case("add.Tensor/int64-float-alpha-error", lambda T, a, b: T.add(a, b, alpha=1.5), L([1, 2]), L([3, 4]))
+case("add.Tensor/bool-int-alpha-error", lambda T, a, b: T.add(a, b, alpha=True), L([1, 2]), L([3, 4]))
+case("add.Tensor/float32-int64-float-alpha", lambda T, a, b: T.add(a, b, alpha=0.5), _dim("float32"), _dim("int64"))
+case("add.Tensor/bool-or", lambda T, a, b: T.add(a, b), B([True, True, False, False]), B([True, False, True, False]))
+case("mul.Tensor/bool-and", lambda T, a, b: T.mul(a, b), B([True, True, False, False]), B([True, False, True, False]))
+case("clamp/int64-float-bounds", lambda T, a: T.clamp(a, -0.5, 2.5), L([-3, 0, 1, 9]))
+case("clamp/int64-int-bounds", lambda T, a: T.clamp(a, min=0), L([-3, 0, 1, 9]))
+case("clamp/float32-int-bounds", lambda T, a: T.clamp(a, -1, 1), _dim("float32"))
+for op in ["exp", "log", "sqrt", "sin", "tanh", "sigmoid", "reciprocal", "cos"]:
+    case(f"{op}/int64", UNARY[op][0], L([1, 2, 4]))
+    case(f"{op}/bool", UNARY[op][0], B([True, False]))
+case("sign/bool", lambda T, x: T.sign(x), B([True, False]))
+case("relu/bool-error", lambda T, x: T.relu(x), B([True, False]))
+case("neg/bool-error", lambda T, x: T.neg(x), B([True, False]))
+case("tanh_backward/promote", lambda T, g, y: T.tanh_backward(g, y), _dim("float32"), _dim("float64"))
+case("sigmoid_backward/promote", lambda T, g, y: T.sigmoid_backward(g, y), _dim("float64"), _dim("float32"))
+case("threshold_backward/promote", lambda T, g, x: T.threshold_backward(g, x, 0.0), _dim("float32"), _dim("float64"))
+
+# where: self and other promote; the condition stays bool.
+for da in DTYPES:
+    for db in DTYPES:
+        case(
+            f"where.self/promote/{da}+{db}",
+            lambda T, c, a, b: T.where(c, a, b),
+            B([True, False, False]),
+            _dim(da),
+            _dim(db),
+        )
+        case(
+            f"where.self/promote/{da}+0-dim-{db}",
+            lambda T, c, a, b: T.where(c, a, b),
+            B([False, True, False]),
+            _dim(da),
+            _zero(db),
+        )
+case(
+    "where.self/promote-second",
+    lambda T, c, a, b: T.where(c, a * a, b * b),
+    B([True, False, True]),
+    _dim("float32"),
+    _dim("float64"),
+    second=True,
+)
+
+# In place: the result type must not be of a higher category than self's.
+INPLACE = {
+    "add_.Tensor": lambda T, a, b: a.add_(b),
+    "sub_.Tensor": lambda T, a, b: a.sub_(b),
+    "mul_.Tensor": lambda T, a, b: a.mul_(b),
+    "div_.Tensor": lambda T, a, b: a.div_(b),
+}
+for op, f in INPLACE.items():
+    for da in DTYPES:
+        for db in DTYPES:
+            case(f"{op}/promote/{da}+{db}", lambda T, a, b, f=f: f(T, a.clone(), b), _dim(da), _dim(db))
+            case(f"{op}/promote/{da}+0-dim-{db}", lambda T, a, b, f=f: f(T, a.clone(), b), _dim(da), _zero(db))
+for da in DTYPES:
+    for label, s in SCALARS.items():
+        case(f"mul_.Scalar/promote/{da}*{label}", lambda T, a, s=s: a.clone().mul_(s), _dim(da))
+case(
+    "add_.Tensor/float32-self-float64-other-second",
+    lambda T, a, b: a.clone().add_(b * b),
+    _dim("float32"),
+    _dim("float64"),
+    second=True,
+)
+case(
+    "mul_.Tensor/float64-self-float32-other-second",
+    lambda T, a, b: (a * 1).mul_(b * b),
+    _dim("float64"),
+    _dim("float32"),
+    second=True,
+)
+
+# out=: computed in the result type, converted on write; an error when the category would drop.
+OUT_OPS = {
+    "add.out": lambda T, a, b, out: T.add(a, b, out=out),
+    "mul.out": lambda T, a, b, out: T.mul(a, b, out=out),
+}
+for op, f in OUT_OPS.items():
+    for da, db in [
+        ("int64", "int64"),
+        ("int64", "float32"),
+        ("float32", "float64"),
+        ("bool", "bool"),
+        ("bool", "int64"),
+    ]:
+        for do in DTYPES:
+            case(
+                f"{op}/cast/{da}+{db}->{do}",
+                lambda T, a, b, f=f, do=do: f(T, a, b, T.zeros([3], dtype=getattr(T, do))),
+                D(DIM_DATA[da], da, grad=False),
+                D(DIM_DATA[db], db, grad=False),
+            )
+    # Resizing: an empty out silently, a non-empty one with PyTorch's warning, or [] to [3].
+    for label, shape in [("empty", [0]), ("empty-2d", [0, 3]), ("smaller", [2]), ("larger", [2, 4]), ("0-dim", [])]:
+        case(
+            f"{op}/resize/{label}",
+            lambda T, a, b, f=f, shape=shape: f(T, a, b, T.zeros(shape, dtype=T.float64)),
+            D([1.0, 2.0, 3.0], grad=False),
+            D([0.5, -1.0, 2.0], grad=False),
+        )
+    case(
+        f"{op}/resize-cast",
+        lambda T, a, b, f=f: f(T, a, b, T.zeros([0], dtype=T.float32)),
+        D([[1.0], [2.0]], grad=False),
+        D([0.5, -1.0, 2.0], grad=False),
+    )
+    case(
+        f"{op}/returns-out",
+        lambda T, a, b, f=f: (lambda o: [f(T, a, b, o), o * 1])(T.zeros([2, 3], dtype=T.float32)),
+        D([[1.0], [2.0]], grad=False),
+        D([0.5, -1.0, 2.0], grad=False),
+    )
+case(
+    "mm.out/resize-empty",
+    lambda T, a, b: T.mm(a, b, out=T.zeros([0], dtype=T.float64)),
+    R(2, 3, grad=False),
+    R(3, 2, seed=1, grad=False),
+)
+
+# sum / mean with dtype=, and sums of bool and integer tensors.
+for dx in DTYPES:
+    case(f"sum/of-{dx}", lambda T, x: T.sum(x), _dim(dx))
+    case(f"sum.dim_IntList/of-{dx}", lambda T, x: T.sum(x.reshape([3, 1]), 0, keepdim=True), _dim(dx))
+    case(f"sum/0-dim-{dx}", lambda T, x: T.sum(x), _zero(dx))
+    for dt in DTYPES:
+        case(f"sum/dtype={dt}/of-{dx}", lambda T, x, dt=dt: T.sum(x, dtype=getattr(T, dt)), _dim(dx))
+        case(
+            f"sum.dim_IntList/dtype={dt}/of-{dx}",
+            lambda T, x, dt=dt: T.sum(x.reshape([1, 3]), [1], dtype=getattr(T, dt)),
+            _dim(dx),
+        )
+        case(f"mean/dtype={dt}/of-{dx}", lambda T, x, dt=dt: T.mean(x, dtype=getattr(T, dt)), _dim(dx))
+        case(
+            f"mean.dim/dtype={dt}/of-{dx}",
+            lambda T, x, dt=dt: T.mean(x.reshape([3, 1]), 0, True, dtype=getattr(T, dt)),
+            _dim(dx),
+        )
+case("sum/dtype=float64-second", lambda T, x: T.sum(x * x, dtype=T.float64), _dim("float32"), second=True)
+case("mean/dtype=float32-second", lambda T, x: T.mean(x * x, dtype=T.float32), _dim("float64"), second=True)
+case("sum/empty-bool", lambda T, x: T.sum(x), B([]))
+case("sum/int64-overflow-free", lambda T, x: T.sum(x, dtype=T.int64), L([2**40, 2**41, -(2**42)]))
+case("cumprod/int64", lambda T, x: T.cumprod(x, 0), L([2, -3, 4, 0, 5]))
+case("cumprod/bool", lambda T, x: T.cumprod(x, 0), B([True, True, False, True]))
+case("cumprod/dtype=float64", lambda T, x: T.cumprod(x, 0, dtype=T.float64), _dim("float32"))
+case("cumprod/dtype=float32-of-int64", lambda T, x: T.cumprod(x, 0, dtype=T.float32), L([2, 3, 4]))
+
+# Outputs that are not floating point never require grad and have no grad_fn.
+case(
+    "to.dtype/int64-no-grad",
+    lambda T, x: T.tensor(
+        [
+            x.to(T.int64).requires_grad,
+            x.to(T.bool).requires_grad,
+            x.to(T.int64).grad_fn is None,
+            T.argmax(x).requires_grad,
+            T.eq(x, x).requires_grad,
+            T.gt(x, 0.0).grad_fn is None,
+            T.max(x, 0)[1].requires_grad,
+            T.cumprod(x.detach(), 0, dtype=T.int64).requires_grad,
+            x.to(T.float32).requires_grad,
+            (x.to(T.int64) * 1.5).requires_grad,
+        ]
+    ),
+    R(3),
+)
+case("to.dtype/int64-then-float", lambda T, x: x.to(T.int64).to(T.float64) * x, D([1.5, -2.5, 3.0]))
+case(
+    "to.dtype/float32-round-trip-second",
+    lambda T, x: (x.to(T.float32) * x.to(T.float32)).to(T.float64),
+    R(3),
+    second=True,
+)
+
+# ---------------------------------------------------------------------------------------------
+# Shapes at the edges (issue 11, point 5)
+# ---------------------------------------------------------------------------------------------
+
+
+def _e(shape):
+    """An empty float64 input (requires grad) reshaped to `shape` inside the case."""
+    return D([])
+
+
+EMPTY_UNARY = ["neg", "exp", "log", "tanh", "sigmoid", "relu", "sin", "cos", "sqrt", "abs", "sign", "reciprocal"]
+for op in EMPTY_UNARY:
+    case(f"{op}/empty-batch", lambda T, x, op=op: UNARY[op][0](T, x.reshape([0, 3])), D([]))
+for op, (f, _, _) in BINARY.items():
+    case(f"{op}/empty-batch", lambda T, a, b, f=f: f(T, a.reshape([0, 3]), b), D([]), P(3, seed=1))
+    case(f"{op}/empty-broadcast", lambda T, a, b, f=f: f(T, a.reshape([0, 1]), b), D([]), P(3, seed=1))
+case("clamp/empty-batch", lambda T, x: T.clamp(x.reshape([0, 2]), -1.0, 1.0), D([]))
+case("pow.Tensor_Scalar/empty-batch", lambda T, x: T.pow(x.reshape([0, 2]), 2), D([]))
+case("mul.Scalar/empty-batch", lambda T, x: T.mul(x.reshape([0, 2]), 2.5), D([]))
+case("sum.dim_IntList/empty-batch-dim0", lambda T, x: T.sum(x.reshape([0, 3]), 0), D([]), second=True)
+case("sum.dim_IntList/empty-batch-dim1", lambda T, x: T.sum(x.reshape([0, 3]), 1), D([]))
+case("mean.dim/empty-batch-dim0", lambda T, x: T.mean(x.reshape([0, 3]), 0), D([]))
+case("mean.dim/empty-batch-dim1", lambda T, x: T.mean(x.reshape([0, 3]), 1), D([]))
+case("mean/empty-batch", lambda T, x: T.mean(x.reshape([0, 3])), D([]))
+case("max.dim/empty-batch", lambda T, x: T.max(x.reshape([0, 3]), 1), D([]))
+case("argmax/empty-batch", lambda T, x: T.argmax(x.reshape([0, 3]), 1), D([]))
+case("logsumexp/empty-batch", lambda T, x: T.logsumexp(x.reshape([0, 3]), 1), D([]))
+case("logsumexp/empty-batch-dim0", lambda T, x: T.logsumexp(x.reshape([0, 3]), 0), D([]))
+case("softmax.int/empty-batch", lambda T, x: T.softmax(x.reshape([0, 3]), 1), D([]))
+case("log_softmax.int/empty-batch", lambda T, x: T.log_softmax(x.reshape([0, 3]), -1), D([]))
+case("cumprod/empty-batch", lambda T, x: T.cumprod(x.reshape([0, 3]), 1), D([]))
+case("cumprod/empty-dim", lambda T, x: T.cumprod(x.reshape([2, 0]), 1), D([]))
+case("mm/empty-batch", lambda T, a, b: T.mm(a.reshape([0, 3]), b), D([]), R(3, 2, seed=1))
+case("mm/empty-out-dim", lambda T, a, b: T.mm(a, b.reshape([3, 0])), R(2, 3, seed=1), D([]))
+case("bmm/empty-rows", lambda T, a, b: T.bmm(a.reshape([2, 0, 3]), b), D([]), R(2, 3, 2, seed=1))
+case("matmul/empty-batch", lambda T, a, b: T.matmul(a.reshape([0, 3]), b), D([]), R(3, 2, seed=1))
+case("matmul/empty-batch-3d", lambda T, a, b: T.matmul(a.reshape([0, 2, 3]), b), D([]), R(3, 2, seed=1))
+case("matmul/empty-batch-broadcast", lambda T, a, b: T.matmul(a.reshape([2, 0, 3]), b), D([]), R(2, 3, 4, seed=1))
+case(
+    "linear/empty-batch-3d",
+    lambda T, x, w, b: T.linear(x.reshape([2, 0, 3]), w, b),
+    D([]),
+    R(4, 3, seed=2),
+    R(4, seed=3),
+)
+case("linear/empty-batch-no-bias", lambda T, x, w: T.linear(x.reshape([0, 3]), w), D([]), R(4, 3, seed=2))
+case(
+    "lincomb/empty", lambda T, a, b, c: T.lincomb([a.reshape([0, 2]), b.reshape([0, 2])], c), D([]), D([]), R(2, seed=3)
+)
+case("t/empty-batch", lambda T, x: T.t(x.reshape([0, 3])), D([]))
+case("cat/empty-batch", lambda T, a, b: T.cat([a.reshape([0, 3]), b.reshape([0, 3])]), D([]), D([]))
+case("cat/empty-batch-dim1", lambda T, a, b: T.cat([a.reshape([0, 3]), b.reshape([0, 2])], 1), D([]), D([]))
+case("stack/empty-batch", lambda T, a, b: T.stack([a.reshape([0, 3]), b.reshape([0, 3])], 1), D([]), D([]))
+case("narrow/empty-batch", lambda T, x: T.narrow(x.reshape([0, 4]), 1, 1, 2), D([]))
+case("view/empty-batch", lambda T, x: x.reshape([0, 4]).view([0, 2, 2]), D([]))
+case("expand/empty-batch", lambda T, x: x.reshape([0, 1]).expand([0, 3]), D([]))
+case("expand/to-empty", lambda T, x: x.expand([0, 3]), R(1, 3))
+case("squeeze/empty-batch", lambda T, x: T.squeeze(x.reshape([0, 1, 3])), D([]))
+case("squeeze.dim/empty-batch", lambda T, x: T.squeeze(x.reshape([0, 1, 3]), 1), D([]))
+case("unsqueeze/empty-batch", lambda T, x: T.unsqueeze(x.reshape([0, 3]), 1), D([]))
+case("transpose.int/empty-batch", lambda T, x: T.transpose(x.reshape([0, 3, 2]), 0, 2), D([]))
+case("permute/empty-batch", lambda T, x: T.permute(x.reshape([0, 3, 2]), [2, 0, 1]), D([]))
+case("select.int/empty-batch", lambda T, x: T.select(x.reshape([0, 3]), 1, 2), D([]))
+case("select.int/empty-batch-error", lambda T, x: T.select(x.reshape([0, 3]), 0, 0), D([]))
+case("to.dtype/empty-batch", lambda T, x: x.reshape([0, 3]).to(T.float32), D([]))
+case("clone/empty-batch", lambda T, x: T.clone(x.reshape([0, 3])), D([]))
+case("split.Tensor/empty-batch", lambda T, x: T.split(x.reshape([0, 4]), 2, 1), D([]))
+case("split.Tensor/empty-dim", lambda T, x: T.split(x.reshape([0, 4]), 2, 0), D([]))
+case("chunk/empty-batch", lambda T, x: T.chunk(x.reshape([0, 4]), 2, 1), D([]))
+case("unbind.int/empty-batch", lambda T, x: T.unbind(x.reshape([0, 2]), 1), D([]))
+case("index_select/empty-batch", lambda T, x, i: T.index_select(x.reshape([0, 3]), 1, i), D([]), L([2, 0]))
+case("index_select/empty-source-empty-index", lambda T, x, i: T.index_select(x.reshape([0, 3]), 0, i), D([]), L([]))
+case("gather/empty-batch", lambda T, x, i: T.gather(x.reshape([0, 3]), 1, i.reshape([0, 2])), D([]), L([]))
+case("index_add/empty-index", lambda T, x, i, s: T.index_add(x, 0, i, s.reshape([0, 2])), R(3, 2), L([]), D([]))
+case(
+    "scatter_add/empty-index",
+    lambda T, x, i, s: T.scatter_add(x, 0, i.reshape([0, 2]), s.reshape([0, 2])),
+    R(3, 2),
+    L([]),
+    D([]),
+)
+case(
+    "where.self/empty-batch",
+    lambda T, c, a, b: T.where(c.reshape([0, 3]), a.reshape([0, 3]), b),
+    B([]),
+    D([]),
+    R(3, seed=1),
+)
+case(
+    "masked_fill.Scalar/empty-batch",
+    lambda T, x, m: T.masked_fill(x.reshape([0, 3]), m, 1.0),
+    D([]),
+    B([True, False, True]),
+)
+case("eq.Tensor/empty-batch", lambda T, a, b: T.eq(a.reshape([0, 3]), b), D([]), R(3))
+case("mse_loss/empty-batch-mean", lambda T, a, b: T.mse_loss(a.reshape([0, 3]), b.reshape([0, 3])), D([]), D([]))
+case("mse_loss/empty-batch-sum", lambda T, a, b: T.mse_loss(a.reshape([0, 3]), b.reshape([0, 3]), 2), D([]), D([]))
+case("mse_loss/empty-batch-none", lambda T, a, b: T.mse_loss(a.reshape([0, 3]), b.reshape([0, 3]), 0), D([]), D([]))
+case("nll_loss/empty-batch-mean", lambda T, x, t: T.nll_loss(x.reshape([0, 3]), t), D([]), L([]))
+case("nll_loss/empty-batch-sum", lambda T, x, t: T.nll_loss(x.reshape([0, 3]), t, None, 2), D([]), L([]))
+case("nll_loss/empty-batch-none", lambda T, x, t: T.nll_loss(x.reshape([0, 3]), t, None, 0), D([]), L([]))
+case("cross_entropy_loss/empty-batch-mean", lambda T, x, t: T.cross_entropy_loss(x.reshape([0, 3]), t), D([]), L([]))
+case(
+    "cross_entropy_loss/empty-batch-sum",
+    lambda T, x, t: T.cross_entropy_loss(x.reshape([0, 3]), t, None, 2),
+    D([]),
+    L([]),
+)
+case(
+    "cross_entropy_loss/empty-batch-none",
+    lambda T, x, t: T.cross_entropy_loss(x.reshape([0, 3]), t, None, 0),
+    D([]),
+    L([]),
+)
+case("embedding/empty-indices", lambda T, w, i: T.embedding(w, i.reshape([0, 2])), R(3, 2), L([]))
+case("native_dropout/empty-batch", lambda T, x: T.native_dropout(x.reshape([0, 3]), 0.5, False), D([]))
+case("dropout/empty-batch", lambda T, x: T.dropout(x.reshape([0, 3]), 0.0, True), D([]))
+case("softmax.int/empty-batch-second", lambda T, x: T.softmax(x.reshape([0, 3]), 1), D([]), second=True)
+case(
+    "lstm_cell/empty-batch",
+    lambda T, x, h, c, wi, wh, bi, bh: T.lstm_cell(
+        x.reshape([0, 3]), [h.reshape([0, 2]), c.reshape([0, 2])], wi, wh, bi, bh
+    ),
+    D([]),
+    D([]),
+    D([]),
+    R(8, 3, seed=4),
+    R(8, 2, seed=5),
+    R(8, seed=6),
+    R(8, seed=7),
+)
+case("zeros_like/empty-batch", lambda T, x: T.zeros_like(x.reshape([0, 3])), D([]))
+case("ones_like/empty-batch", lambda T, x: T.ones_like(x.reshape([0, 3])) + x.reshape([0, 3]), D([]))
+
+# -1 inference with zero elements.
+for i, (src, dst) in enumerate(
+    [
+        ([0, 3], [-1, 3]),
+        ([0, 4], [-1, 2]),
+        ([2, 0, 3], [-1]),
+        ([0, 3], [3, -1]),
+        ([0, 6], [2, -1, 3]),
+        ([3, 0], [-1, 0]),
+        ([0], [0, -1]),
+        ([0, 3], [-1, 0, 3]),
+        ([0, 3], [-1, -1]),
+        ([0, 3], [2, 4]),
+    ]
+):
+    case(f"reshape/zero-elements-{i}", lambda T, x, src=src, dst=dst: T.reshape(x.reshape(src), dst), D([]))
+    case(f"view/zero-elements-{i}", lambda T, x, src=src, dst=dst: x.reshape(src).view(dst), D([]))
+case("expand/-1-zero", lambda T, x: x.reshape([0, 1]).expand([-1, 4]), D([]))
+
+# PyTorch's legacy 1-D empty tensor in cat: skipped whatever the other shapes.
+case("cat/legacy-empty-first", lambda T, e, x: T.cat([e, x]), D([]), R(2, 3, seed=1), second=True)
+case("cat/legacy-empty-last-dim1", lambda T, e, x: T.cat([x, e], 1), D([]), R(2, 3, seed=1))
+case("cat/legacy-empty-middle-dim-1", lambda T, e, x, y: T.cat([x, e, y], -1), D([]), R(2, 3, seed=1), R(2, 1, seed=2))
+case("cat/legacy-empty-3d", lambda T, e, x: T.cat([e, x, e], 2), D([]), R(2, 1, 3, seed=1))
+case("cat/legacy-empty-only", lambda T, e, f: T.cat([e, f]), D([]), D([]))
+case("cat/legacy-empty-1d", lambda T, e, x: T.cat([e, x]), D([]), R(3, seed=1))
+case("cat/legacy-empty-int64", lambda T, e, x: T.cat([e, x]), L([]), L([[1, 2], [3, 4]]))
+case("cat/legacy-empty-mixed-dtype", lambda T, e, x: T.cat([e, x]), L([]), R(2, 2, seed=1))
+case("cat/promote/int64+float32", lambda T, a, b: T.cat([a, b]), _dim("int64"), _dim("float32"))
+case("cat/promote/float32+float64", lambda T, a, b: T.cat([a, b]), _dim("float32"), _dim("float64"), second=True)
+case("cat/promote/bool+int64", lambda T, a, b: T.cat([a, b]), _dim("bool"), _dim("int64"))
+case("stack/promote/float32+float64", lambda T, a, b: T.stack([a, b]), _dim("float32"), _dim("float64"))
+case("cat/not-legacy-2d-empty-error", lambda T, e, x: T.cat([e.reshape([0, 2]), x]), D([]), R(2, 3, seed=1))
+
+# Broadcasting where PyTorch broadcasts.
+case(
+    "masked_fill.Scalar/broadcast-self",
+    lambda T, x, m: T.masked_fill(x, m, 2.0),
+    R(3),
+    B([[True, False, True], [False, False, True]]),
+    second=True,
+)
+case("masked_fill.Scalar/broadcast-both", lambda T, x, m: T.masked_fill(x, m, -1.0), R(2, 1), B([[True, False, True]]))
+case("masked_fill.Scalar/broadcast-0-dim-self", lambda T, x, m: T.masked_fill(x, m, 0.5), R(), B([True, False]))
+case(
+    "masked_fill.Scalar/int64-float-value",
+    lambda T, x, m: T.masked_fill(x, m, 2.5),
+    L([1, 2, 3]),
+    B([True, False, True]),
+)
+case(
+    "masked_fill.Scalar/bool-value",
+    lambda T, x, m: T.masked_fill(x, m, True),
+    B([False, False, True]),
+    B([True, False, False]),
+)
+case("masked_fill.Scalar/float32", lambda T, x, m: T.masked_fill(x, m, 1e40), _dim("float32"), B([True, False, True]))
+case("masked_fill.Scalar/bad-broadcast", lambda T, x, m: T.masked_fill(x, m, 1.0), R(3), B([True, False]))
+for r in [0, 1, 2]:
+    case(
+        f"mse_loss/broadcast-target/reduction={r}",
+        lambda T, a, b, r=r: T.mse_loss(a, b, r),
+        R(2, 3, seed=3),
+        R(3, seed=4),
+        second=True,
+    )
+    case(
+        f"mse_loss/broadcast-self/reduction={r}",
+        lambda T, a, b, r=r: T.mse_loss(a, b, r),
+        R(3, seed=5),
+        R(2, 3, seed=6),
+    )
+    case(
+        f"mse_loss/broadcast-both/reduction={r}",
+        lambda T, a, b, r=r: T.mse_loss(a, b, r),
+        R(2, 1, seed=7),
+        R(1, 3, seed=8),
+    )
+case("mse_loss/broadcast-0-dim-target", lambda T, a, b: T.mse_loss(a, b), R(2, 2, seed=1), R(seed=2))
+case("mse_loss/promote-float32-float64", lambda T, a, b: T.mse_loss(a, b), _dim("float32"), _dim("float64"))
+case("mse_loss/bad-broadcast", lambda T, a, b: T.mse_loss(a, b), R(2, 3), R(2))
+
+# cross_entropy with class-probability targets and K-dimensional inputs.
+PROBS = D([[0.2, 0.5, 0.3], [0.0, 1.0, 0.0], [0.6, 0.1, 0.3], [0.25, 0.25, 0.5]])
+for r in [0, 1, 2]:
+    case(
+        f"cross_entropy_loss/probabilities/reduction={r}",
+        lambda T, x, p, r=r: T.cross_entropy_loss(x, p, None, r),
+        R(4, 3, seed=r),
+        PROBS,
+        second=True,
+    )
+    case(
+        f"cross_entropy_loss/probabilities-weight/reduction={r}",
+        lambda T, x, p, w, r=r: T.cross_entropy_loss(x, p, w, r),
+        R(4, 3, seed=r + 3),
+        PROBS,
+        P(3, seed=9, grad=False),
+    )
+    case(
+        f"cross_entropy_loss/probabilities-smoothing/reduction={r}",
+        lambda T, x, p, r=r: T.cross_entropy_loss(x, p, None, r, -100, 0.2),
+        R(4, 3, seed=r + 6),
+        PROBS,
+    )
+    case(
+        f"cross_entropy_loss/k-dim/reduction={r}",
+        lambda T, x, t, r=r: T.cross_entropy_loss(x, t, None, r),
+        R(2, 3, 4, seed=r),
+        L([[0, 2, 1, 1], [2, 2, 0, 1]]),
+        second=True,
+    )
+    case(
+        f"cross_entropy_loss/k-dim-weight-ignore/reduction={r}",
+        lambda T, x, t, w, r=r: T.cross_entropy_loss(x, t, w, r, 1),
+        R(2, 3, 2, 2, seed=r + 3),
+        L([[[0, 2], [1, 1]], [[2, 2], [0, 1]]]),
+        P(3, seed=4, grad=False),
+    )
+    case(
+        f"cross_entropy_loss/k-dim-smoothing/reduction={r}",
+        lambda T, x, t, r=r: T.cross_entropy_loss(x, t, None, r, -100, 0.1),
+        R(2, 3, 4, seed=r + 6),
+        L([[0, 2, 1, 1], [2, 2, 0, 1]]),
+    )
+    case(
+        f"cross_entropy_loss/k-dim-probabilities/reduction={r}",
+        lambda T, x, p, r=r: T.cross_entropy_loss(x, T.softmax(p, 1), None, r),
+        R(2, 3, 4, seed=r + 9),
+        R(2, 3, 4, seed=r + 12),
+        second=True,
+    )
+case(
+    "cross_entropy_loss/probabilities-1d",
+    lambda T, x, p: T.cross_entropy_loss(x, p),
+    R(3, seed=1),
+    D([0.1, 0.7, 0.2]),
+    second=True,
+)
+case(
+    "cross_entropy_loss/probabilities-target-grad",
+    lambda T, x, p: T.cross_entropy_loss(x, T.softmax(p, 1)),
+    R(2, 3, seed=1),
+    R(2, 3, seed=2),
+    second=True,
+)
+case(
+    "cross_entropy_loss/probabilities-float32",
+    lambda T, x, p: T.cross_entropy_loss(x, p),
+    R(2, 3, seed=1, dtype="float32"),
+    D([[0.5, 0.5, 0.0], [0.1, 0.2, 0.7]], "float32"),
+)
+case(
+    "cross_entropy_loss/probabilities-shape-error",
+    lambda T, x, p: T.cross_entropy_loss(x, p),
+    R(2, 3, seed=1),
+    D([0.5, 0.5, 0.0]),
+)
+case(
+    "cross_entropy_loss/probabilities-empty-batch",
+    lambda T, x, p: T.cross_entropy_loss(x.reshape([0, 3]), p.reshape([0, 3])),
+    D([]),
+    D([]),
+)
+case(
+    "cross_entropy_loss/k-dim-empty-spatial",
+    lambda T, x, t: T.cross_entropy_loss(x.reshape([2, 3, 0]), t.reshape([2, 0])),
+    D([]),
+    L([]),
+)
+case(
+    "cross_entropy_loss/k-dim-target-shape-error",
+    lambda T, x, t: T.cross_entropy_loss(x, t),
+    R(2, 3, 4),
+    L([[0, 1, 2], [0, 1, 2]]),
+)
+case(
+    "cross_entropy_loss/k-dim-all-ignored",
+    lambda T, x, t: T.cross_entropy_loss(x, t, None, 1, 0),
+    R(1, 2, 3),
+    L([[0, 0, 0]]),
+)
+
+# cumprod's gradient, exact with zeros (PyTorch's cumprod_backward), first and second order.
+CUMPROD = {
+    "no-zero": [[1.5, -0.5, 2.0, 0.75]],
+    "zero-first": [[0.0, 1.5, -2.0, 0.5]],
+    "zero-middle": [[1.5, 0.0, -2.0, 0.5]],
+    "zero-last": [[1.5, -0.5, 2.0, 0.0]],
+    "two-zeros": [[1.5, 0.0, -2.0, 0.0]],
+    "two-zeros-adjacent": [[0.0, 0.0, -2.0, 0.5]],
+    "all-zeros": [[0.0, 0.0, 0.0, 0.0]],
+    "rows": [[1.5, 0.0, -2.0, 0.5], [0.0, 1.25, 3.0, -1.0], [2.0, 0.5, 0.0, 0.0]],
+}
+for label, data in CUMPROD.items():
+    case(f"cumprod/grad/{label}", lambda T, x: T.cumprod(x, -1), D(data), second=True)
+    case(f"cumprod/grad/{label}/dim=0", lambda T, x: T.cumprod(x.t(), 0), D(data), second=True)
+case("cumprod/grad/3d", lambda T, x: T.cumprod(x, 1), R(2, 3, 2, seed=4), second=True)
+case("cumprod/grad/0-dim", lambda T, x: T.cumprod(x, 0), R(seed=3), second=True)
+case("cumprod/grad/one-element-dim", lambda T, x: T.cumprod(x, 1), R(3, 1, seed=2), second=True)
+case("cumprod/grad/float32", lambda T, x: T.cumprod(x, 0), D([1.5, 0.0, -2.0, 0.5], "float32"))
+case(
+    "cumprod/grad/dtype=float64-of-float32",
+    lambda T, x: T.cumprod(x, 0, dtype=T.float64),
+    D([1.5, 0.0, -2.0, 0.5], "float32"),
+)
+case("cumprod/grad/nan", lambda T, x: T.cumprod(x, 0), D([1.5, NAN, 0.0, 2.0]))
+case("cumprod/grad/inf", lambda T, x: T.cumprod(x, 0), D([1.5, INF, 2.0]))
+case("cumprod/grad/squared", lambda T, x: T.cumprod(x * x, 1), D([[0.0, 1.5, 0.0], [1.0, -2.0, 0.5]]), second=True)
+case("cumprod/dtype=int64-requires-grad-error", lambda T, x: T.cumprod(x, 0, dtype=T.int64), R(3))
+case("cumprod/dtype=int64-no-grad", lambda T, x: T.cumprod(x, 0, dtype=T.int64), D([1.5, -2.5, 3.0], grad=False))
+case("sum/dtype=int64-no-grad", lambda T, x: T.sum(x, dtype=T.int64), D([1.5, -2.5, 3.0], grad=False))
+case("sum/dtype=bool-no-grad", lambda T, x: T.sum(x, [0], dtype=T.bool), D([0.0, -2.5, 0.0], grad=False))
+case("cumprod/negative-dim-error", lambda T, x: T.cumprod(x, 2), R(2, 3))
+
+# Python operators with numbers on the right: a - 1 is PyTorch's sub (refused for bool tensors).
+for da in DTYPES:
+    case(f"sub.Tensor/operator/{da}-1", lambda T, a: a - 1, _dim(da))
+    case(f"sub.Tensor/operator/{da}-2.5", lambda T, a: a - 2.5, _dim(da))
+    case(f"sub.Tensor/operator/1-{da}", lambda T, a: 1 - a, _dim(da))
+    case(f"sub.Tensor/operator/{da}-True", lambda T, a: a - True, _dim(da))

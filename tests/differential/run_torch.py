@@ -16,6 +16,7 @@ import json
 import os
 import sys
 import types
+import warnings
 
 import torch
 
@@ -37,6 +38,12 @@ def _lincomb(tensors, coeffs):
     return total
 
 
+def _mse_loss(input, target, reduction=1):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # "Using a target size that is different to the input size"
+        return torch.nn.functional.mse_loss(input, target, reduction=["none", "mean", "sum"][reduction])
+
+
 class TorchAsGradgen(types.ModuleType):
     """torch, plus gradgen's spellings of the ops that PyTorch exposes elsewhere (ATen names)."""
 
@@ -46,7 +53,10 @@ class TorchAsGradgen(types.ModuleType):
         self.linear = torch.nn.functional.linear
         # torch._C._nn's bindings default `reduction` to 0 (None), not to the schema's Mean:
         # the schema's defaults, spelled out.
-        self.mse_loss = lambda input, target, reduction=1: torch._C._nn.mse_loss(input, target, reduction)
+        # mse_loss as torch.nn.functional.mse_loss, which broadcasts self and target before
+        # ATen's op (whose own gradient of a broadcast operand is off: known_differences.txt's
+        # header); gradgen's mse_loss broadcasts with that gradient. Equal shapes: the same op.
+        self.mse_loss = _mse_loss
         self.nll_loss = lambda input, target, weight=None, reduction=1, ignore_index=-100: torch._C._nn.nll_loss(
             input, target, weight, reduction, ignore_index
         )

@@ -133,3 +133,23 @@ def test_case(name):
         assert errors, "%s now matches PyTorch: take it off known_differences.txt" % name
         pytest.xfail(KNOWN[name])
     assert not errors, "\n".join(errors)
+
+
+def test_out_resize_warns_like_pytorch():
+    """A non-empty out= of the wrong shape is resized with PyTorch's UserWarning; an empty one silently."""
+    import warnings
+
+    a, b = gradgen.ones([2, 3]), gradgen.ones([3])
+    out = gradgen.zeros([3])
+    with pytest.warns(UserWarning, match=r"An output with one or more elements was resized since it had shape \[3\]"):
+        gradgen.add(a, b, out=out)
+    assert list(out.shape) == [2, 3] and out.tolist() == [[2.0] * 3] * 2
+    empty = gradgen.zeros([0])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        gradgen.mul(a, b, out=empty)
+    assert list(empty.shape) == [2, 3]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the warnings filter's error reaches the caller
+        with pytest.raises(UserWarning):
+            gradgen.add(a, b, out=gradgen.zeros([4]))

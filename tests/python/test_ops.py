@@ -166,13 +166,37 @@ def _value_checks():
         check_values(r, [x * 2.0 * m for x, m in zip(flat(g.tolist()), [1, 0, 1, 1])])
 
     def cumprod():
-        # Forward only: its formula is not_implemented("cumprod") in specs/derivatives.yaml.
         x = gradgen.tensor([[1.0, 2.0, 3.0], [-1.0, 0.5, 4.0]], dtype=gradgen.float64, requires_grad=True)
         y = x.cumprod(1)
         check_values(y, [1.0, 2.0, 6.0, -1.0, -0.5, -2.0])
         check_values(gradgen.cumprod(x, 0), [1.0, 2.0, 3.0, -1.0, 1.0, 12.0])
-        with pytest.raises(RuntimeError, match="cumprod"):
-            y.sum().backward()
+        # d sum(cumprod(x)) / d x_k = sum_{j >= k} prod_{i <= j, i != k} x_i, by hand.
+        y.sum().backward()
+        check_values(x.grad, [9.0, 4.0, 2.0, 3.5, -5.0, -0.5])
+        # Exact with a zero (no division by x_k): x = [2, 0, 3].
+        z = gradgen.tensor([2.0, 0.0, 3.0], dtype=gradgen.float64, requires_grad=True)
+        z.cumprod(0).sum().backward()
+        check_values(z.grad, [1.0, 2.0 + 6.0, 0.0])
+
+    def comparisons():
+        a = gradgen.tensor([1.0, 2.0, 3.0], dtype=gradgen.float64)
+        n = gradgen.tensor([1, 3, 2])
+        expected = {
+            "ne": [False, True, True],
+            "lt": [False, True, False],
+            "le": [True, True, False],
+            "gt": [False, False, True],
+            "ge": [True, False, True],
+        }
+        for name, want in expected.items():
+            r = getattr(gradgen, name)(a, n)  # float64 and int64 compare as float64
+            assert r.dtype == gradgen.bool and r.tolist() == want, name
+            assert getattr(a, name)(n).tolist() == want, name
+        for name, want in {"eq": [False, True, False], "ne": [True, False, True], "lt": [True, False, False]}.items():
+            assert getattr(gradgen, name)(a, 2).tolist() == want, name
+        assert gradgen.le(a, 2.5).tolist() == [True, True, False]
+        assert gradgen.gt(n, 1.5).tolist() == [False, True, True]
+        assert a.ge(3).tolist() == [False, False, True]
 
     return {
         "cumprod": cumprod,
@@ -181,6 +205,12 @@ def _value_checks():
         "ones_like": ones_like,
         "argmax": argmax,
         "eq.Tensor": eq,
+        **{
+            f"{op}.{kind}": comparisons
+            for op in ["eq", "ne", "lt", "le", "gt", "ge"]
+            for kind in ["Tensor", "Scalar"]
+            if (op, kind) != ("eq", "Tensor")
+        },
         "native_dropout_backward": native_dropout_backward,
     }
 

@@ -1,0 +1,177 @@
+#include "csrc/native/type_promotion.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+#include "csrc/autograd/grad_mode.h"
+#include "csrc/core_kernels.h"
+#include "csrc/generated/VariableType.h"
+#include "csrc/native/loops.h"
+
+namespace gradgen {
+namespace native {
+
+namespace {
+
+// Bool < Long < Float < Double: the order promote_types takes the higher of.
+int rank(ScalarType t) {
+  switch (t) {
+    case ScalarType::Bool: return 0;
+    case ScalarType::Long: return 1;
+    case ScalarType::Float: return 2;
+    case ScalarType::Double: return 3;
+  }
+  return 0;
+}
+
+// bool < integer < floating.
+int category(ScalarType t) {
+  if (t == ScalarType::Bool) return 0;
+  if (t == ScalarType::Long) return 1;
+  return 2;
+}
+
+int promote_into(int acc, ScalarType t) {
+  if (acc < 0) return static_cast<int>(t);
+  return static_cast<int>(promote_types(static_cast<ScalarType>(acc), t));
+}
+
+// ATen's combine_categories: the higher priority wins unless the lower one is of a higher
+// category (then they promote).
+int combine(int higher, int lower) {
+  if (higher < 0) return lower;
+  if (lower < 0) return higher;
+  const ScalarType h = static_cast<ScalarType>(higher), l = static_cast<ScalarType>(lower);
+  if (is_floating_point(h)) return higher;
+  if (h == ScalarType::Bool || is_floating_point(l)) return promote_into(higher, l);
+  return higher;
+}
+
+// The engine converts a gradient to its input's dtype (float32 + float64: the float32 input's
+// gradient) with the differentiable `to`, so that a double backward goes through the conversion.
+Tensor differentiable_to(const Tensor& t, ScalarType dtype) {
+  return gradgen::to(t, dtype, false, false, std::nullopt);
+}
+const bool kToDtypeRegistered = (gradgen::internal::set_to_dtype_fn(differentiable_to), true);
+
+}  // namespace
+
+ScalarType promote_types(ScalarType a, ScalarType b) { return rank(a) >= rank(b) ? a : b; }
+
+bool can_cast(ScalarType from, ScalarType to) { return category(from) <= category(to); }
+
+ResultType& ResultType::add(const Tensor& t) {
+  if (!t.defined()) return *this;
+  if (t.dim() > 0) {
+    dim_ = promote_into(dim_, t.scalar_type());
+  } else {
+    zero_ = promote_into(zero_, t.scalar_type());
+  }
+  return *this;
+}
+
+ResultType& ResultType::add(const Scalar& s) {
+  const ScalarType t = s.is_floating_point() ? kDefaultFloat
+                       : s.is_boolean()      ? ScalarType::Bool
+                                             : ScalarType::Long;
+  wrapped_ = promote_into(wrapped_, t);
+  return *this;
+}
+
+ScalarType ResultType::get() const {
+  const int r = combine(dim_, combine(zero_, wrapped_));
+  return r < 0 ? ScalarType::Double : static_cast<ScalarType>(r);
+}
+
+ScalarType result_type(const Tensor& a, const Tensor& b) {
+  if (a.scalar_type() == b.scalar_type()) return a.scalar_type();  // the common case, no state
+  return ResultType().add(a).add(b).get();
+}
+
+ScalarType result_type(const Tensor& a, const Scalar& b) {
+  return ResultType().add(a).add(b).get();
+}
+
+Tensor cast(const Tensor& t, ScalarType dtype) {
+  if (t.scalar_type() == dtype) return t;
+  Tensor out = make_tensor(t.sizes(), dtype);
+  gradgen::internal::dispatch_all(t.scalar_type(), [&](auto from_tag) {
+    using From = decltype(from_tag);
+    gradgen::internal::dispatch_all(dtype, [&](auto to_tag) {
+      using To = decltype(to_tag);
+      To* po = out.data_ptr<To>();
+      const From* px = t.data_ptr<From>();
+      if (t.is_contiguous()) {
+        const int64_t n = t.numel();
+        for (int64_t i = 0; i < n; ++i) po[i] = static_cast<To>(px[i]);
+        return;
+      }
+      int64_t i = 0;
+      gradgen::internal::for_each_offset(t.sizes(), t.strides(), t.strides(),
+                                         [&](int64_t off, int64_t) {
+                                           po[i++] = static_cast<To>(px[off]);
+                                         });
+    });
+  });
+  return out;
+}
+
+void check_differentiable_dtype(const Tensor& input, ScalarType result) {
+  if (is_floating_point(result) || !input.requires_grad() || !autograd::GradMode::is_enabled()) {
+    return;
+  }
+  throw std::runtime_error(std::string("Autograd not support dtype: ") + to_string(result));
+}
+
+void check_can_cast(const char* op, ScalarType result, ScalarType out) {
+  if (can_cast(result, out)) return;
+  throw std::invalid_argument(std::string(op) + ": result type " + to_string(result) +
+                              " can't be cast to the desired output type " + to_string(out));
+}
+
+void resize_(const Tensor& t, IntArrayRef sizes) {
+  TensorImpl& impl = *t.unsafe_impl();
+  const int64_t numel = gradgen::internal::checked_numel(sizes, "resize_");
+  const size_t needed = static_cast<size_t>(impl.storage_offset + numel) * element_size(impl.dtype);
+  if (needed > impl.storage->nbytes) {
+    intrusive_ptr<StorageImpl> storage = StorageImpl::allocate(needed);
+    const size_t keep = std::min(impl.storage->nbytes, needed);
+    if (keep > 0) std::memcpy(storage->data, impl.storage->data, keep);
+    storage->version = impl.storage->version;
+    if (impl.is_view) {
+      impl.storage->view_count.fetch_sub(1, std::memory_order_relaxed);
+      storage->view_count.fetch_add(1, std::memory_order_relaxed);
+    }
+    impl.storage = std::move(storage);
+  }
+  impl.sizes.assign(sizes.begin(), sizes.end());
+  const DimVector strides = loops::contiguous_strides(sizes);
+  impl.strides.assign(strides.begin(), strides.end());
+  impl.refresh_numel_and_contiguity("resize_");
+}
+
+Tensor& write_out(const char* op, const Tensor& result, Tensor& out) {
+  check_can_cast(op, result.scalar_type(), out.scalar_type());
+  if (!out.sizes().equals(result.sizes())) {
+    if (out.numel() != 0) {
+      // PyTorch's words (aten/src/ATen/native/Resize.cpp), and its behaviour: resize, and warn.
+      const std::string message =
+          "An output with one or more elements was resized since it had shape " +
+          shape_str(out.sizes()) + ", which does not match the required output shape " +
+          shape_str(result.sizes()) +
+          ". This behavior is deprecated, and in a future PyTorch release outputs will not be "
+          "resized unless they have zero elements. You can explicitly reuse an out tensor t by "
+          "resizing it, inplace, to zero elements with t.resize_(0).";
+      gradgen::internal::warn(message);
+    }
+    resize_(out, result.sizes());
+  }
+  gradgen::internal::copy_(out, cast(result, out.scalar_type()));  // bumps out's version
+  return out;
+}
+
+}  // namespace native
+}  // namespace gradgen

@@ -1,0 +1,77 @@
+// Type promotion as in PyTorch (torch.result_type, c10/core/ScalarType.h, ATen's
+// ResultTypeState): which dtype an element-wise op, a comparison, `where` or an `out=`
+// write computes in, and the casts that go with it.
+//
+// Categories: bool < integer < floating. Operands are of three priorities, highest first:
+// tensors with at least one dim, zero-dim tensors, and scalars (gradgen::Scalar, which is
+// what a Python number becomes). Within a priority the dtypes promote (Bool < Long < Float
+// < Double); a lower priority only matters when its category is higher than the higher
+// priority's: float32 tensor + float64 zero-dim tensor is float32, int64 tensor + float64
+// zero-dim tensor is float64, int64 tensor + 1.5 is float32 (a floating scalar counts as the
+// default dtype, float32, as in PyTorch).
+//
+// Internal to the kernels (namespace gradgen::native); not an API.
+#pragma once
+
+#include <initializer_list>
+
+#include "csrc/tensor.h"
+
+namespace gradgen {
+namespace native {
+
+/// The default floating dtype, which a floating scalar (a Python float) counts as.
+constexpr ScalarType kDefaultFloat = ScalarType::Float;
+
+/// Returns the dtype both promote to (PyTorch's promoteTypes): the higher of Bool < Long <
+/// Float < Double.
+ScalarType promote_types(ScalarType a, ScalarType b);
+
+/// Returns true when a value of `from` may be written into `to` (PyTorch's canCast): never from
+/// a higher category (bool < integer < floating) into a lower one.
+bool can_cast(ScalarType from, ScalarType to);
+
+/// The operands of one op, accumulated by priority (ATen's ResultTypeState).
+class ResultType {
+ public:
+  /// Adds a tensor (ignored when undefined): a dimensioned or a zero-dim operand.
+  ResultType& add(const Tensor& t);
+  /// Adds a scalar (a Python number): Double counts as kDefaultFloat, Long, Bool as themselves.
+  ResultType& add(const Scalar& s);
+  /// Returns the dtype the op computes in; Double if no operand was added.
+  ScalarType get() const;
+
+ private:
+  int dim_ = -1, zero_ = -1, wrapped_ = -1;  // a ScalarType, or -1 for none yet
+};
+
+/// Returns the result type of two tensors.
+ScalarType result_type(const Tensor& a, const Tensor& b);
+/// Returns the result type of a tensor and a scalar.
+ScalarType result_type(const Tensor& a, const Scalar& b);
+
+/// Throws std::runtime_error in PyTorch's words ("Autograd not support dtype: Long") when a
+/// differentiable op (sum, cumprod with dtype=) would give an input that requires grad, with
+/// GradMode on, a result of a non-floating dtype. (Casts, to(), are allowed: their integer results
+/// just get no history, csrc/autograd/variable_type_utils.h.)
+void check_differentiable_dtype(const Tensor& input, ScalarType result);
+
+/// Returns t converted to dtype (t itself when it already has it), without autograd history.
+Tensor cast(const Tensor& t, ScalarType dtype);
+
+/// Throws std::invalid_argument naming op, in PyTorch's words ("result type Float can't be cast
+/// to the desired output type Long"), unless can_cast(result, out).
+void check_can_cast(const char* op, ScalarType result, ScalarType out);
+
+/// Writes `result` into `out` for an out= variant as PyTorch does: checks can_cast (the error
+/// above), resizes out to result's shape when they differ (silently when out has no elements,
+/// else with PyTorch's UserWarning, through gradgen::internal::warn), converts to out's dtype, and
+/// bumps out's version. Returns out.
+Tensor& write_out(const char* op, const Tensor& result, Tensor& out);
+
+/// Resizes t in place to the contiguous shape `sizes` (PyTorch's resize_): keeps the storage
+/// when it is large enough, else gives t a new one (the old elements are kept where they fit).
+void resize_(const Tensor& t, IntArrayRef sizes);
+
+}  // namespace native
+}  // namespace gradgen
