@@ -10,8 +10,11 @@
 //    `AddGradientsBackward` node when GradMode is on and an operand requires grad,
 //    so that create_graph=true gives correct double-backward graphs without the
 //    runtime depending on the generated `add` op.
+//  - `CopySlices` and `AsStridedBackward0`: the nodes of in-place ops on views
+//    (Note [Views] in csrc/tensor.h, PyTorch's torch/csrc/autograd/functions/tensor.h).
 #pragma once
 
+#include <memory>
 #include <string>
 
 #include "csrc/autograd/function.h"
@@ -39,6 +42,54 @@ struct TensorCloneBackward : public Node {
 struct AddGradientsBackward : public Node {
   variable_list apply(variable_list&& grads) override;
   std::string name() const override { return "AddGradientsBackward"; }
+};
+
+/// Where a tensor's elements are in its storage: sizes, strides and offset (and the dtype).
+struct TensorGeometry {
+  explicit TensorGeometry(const Tensor& t)
+      : sizes(t.sizes().begin(), t.sizes().end()),
+        strides(t.strides().begin(), t.strides().end()),
+        storage_offset(t.storage_offset()),
+        dtype(t.scalar_type()) {}
+
+  DimVector sizes;
+  DimVector strides;
+  int64_t storage_offset;
+  ScalarType dtype;
+};
+
+/// The history of a view whose storage was modified in place after its grad_fn was set
+/// (Note [Views]): maps the view's gradient into its root base's geometry (zero outside the
+/// view, summed where view elements share memory). Its one edge is the base's gradient edge.
+/// Its gradient is not differentiable again (a double backward through it throws).
+struct AsStridedBackward0 : public Node {
+  AsStridedBackward0(const Tensor& base, const Tensor& view) : base_(base), view_(view) {}
+  variable_list apply(variable_list&& grads) override;
+  std::string name() const override { return "AsStridedBackward0"; }
+
+  TensorGeometry base_;
+  TensorGeometry view_;
+};
+
+/// The base's history after an in-place op `fn` wrote into a view of it (PyTorch's CopySlices):
+/// the base's gradient passes through unchanged, except the view's slice of it, which goes
+/// through `fn` (as the gradient of fn's self); fn's gradients for its other inputs go to
+/// their edges. Edges: 0 is the base's history before the op, i >= 1 are fn's edges i. fn is
+/// owned here and is not a node of the graph. The base's gradient is not differentiable again.
+struct CopySlices : public Node {
+  CopySlices(const Tensor& base, const Tensor& view, std::shared_ptr<Node> fn);
+  variable_list apply(variable_list&& grads) override;
+  std::string name() const override { return "CopySlices"; }
+  void release_variables() override { fn_->release_variables(); }
+  void will_release_variables() override { fn_->will_release_variables(); }
+  /// The in-place op's node.
+  const std::shared_ptr<Node>& fn() const noexcept { return fn_; }
+
+  TensorGeometry base_;
+  TensorGeometry view_;
+
+ private:
+  std::shared_ptr<Node> fn_;
 };
 
 /// Returns a + b (same shape and dtype), differentiable when GradMode is enabled.

@@ -17,6 +17,14 @@ SavedVariable::SavedVariable(const Tensor& t, bool is_output) {
     // Note [Saved outputs do not own their grad_fn]
     is_saved_output_ = true;
     data_ = t.detach();
+  } else if (t.is_view()) {
+    // Note [Saved views do not own their base]: a view holds its base, whose grad_fn may
+    // later be a CopySlices owning this node (an in-place op on a view that saved another
+    // view of the same base): a cycle. Saved as a non-view alias with the view's history.
+    data_ = t.detach();
+    TensorImpl* impl = data_.unsafe_impl();
+    impl->grad_fn = t.grad_fn();
+    impl->output_nr = t.output_nr();
   } else {
     data_ = t;
   }
