@@ -83,53 +83,81 @@ void for_each_element(const TensorGeometry& g, int64_t lo, F&& f) {
                                      [&](int64_t off, int64_t) { f(i++, start + off); });
 }
 
-// Writes (or, with accumulate, adds) the elements of src, of g's shape, into buf at g's places.
+// Adds the elements of src, of g's shape, into buf at g's places.
 template <typename T>
-void scatter(std::vector<T>& buf, int64_t lo, const TensorGeometry& g, const Tensor& src,
-             bool accumulate) {
+void scatter_add(std::vector<T>& buf, int64_t lo, const TensorGeometry& g, const Tensor& src) {
   const Tensor dense = src.contiguous();
   const T* s = dense.data_ptr<T>();
-  if (accumulate) {
-    for_each_element(g, lo, [&](int64_t i, int64_t p) { buf[p] += s[i]; });
-  } else {
-    for_each_element(g, lo, [&](int64_t i, int64_t p) { buf[p] = s[i]; });
-  }
+  for_each_element(g, lo, [&](int64_t i, int64_t p) { buf[p] += s[i]; });
 }
 
-// Returns a new contiguous tensor of g's shape holding buf's elements at g's places.
+// Returns a new contiguous tensor of g's shape (and `dtype`) holding buf's elements at g's places.
 template <typename T>
-Tensor gather(const std::vector<T>& buf, int64_t lo, const TensorGeometry& g) {
-  Tensor out = make_tensor(g.sizes, g.dtype, "CopySlices");
+Tensor gather(const std::vector<T>& buf, int64_t lo, const TensorGeometry& g, ScalarType dtype) {
+  Tensor out = make_tensor(g.sizes, dtype, "restride");
   T* o = out.data_ptr<T>();
   for_each_element(g, lo, [&](int64_t i, int64_t p) { o[i] = buf[p]; });
   return out;
 }
 
+const TensorGeometry* ptr(const std::optional<TensorGeometry>& g) { return g ? &*g : nullptr; }
+
 }  // namespace
+
+Tensor restride(const Tensor& g, const TensorGeometry& src, const TensorGeometry& dst,
+                const TensorGeometry* zero, const TensorGeometry* count) {
+  Span span;
+  span.cover(src);
+  span.cover(dst);
+  if (zero) span.cover(*zero);
+  if (count) span.cover(*count);
+  Tensor out;
+  gradgen::internal::dispatch_floating(g.scalar_type(), "restride", [&](auto tag) {
+    using T = decltype(tag);
+    std::vector<T> buf(static_cast<size_t>(span.size()), T(0));
+    scatter_add(buf, span.lo, src, g);
+    if (zero) for_each_element(*zero, span.lo, [&](int64_t, int64_t p) { buf[p] = T(0); });
+    if (count) {
+      std::vector<int32_t> n(buf.size(), 0);
+      bool overlap = false;
+      for_each_element(*count, span.lo, [&](int64_t, int64_t p) { overlap |= ++n[p] > 1; });
+      if (overlap) {
+        for (size_t p = 0; p < buf.size(); ++p) {
+          if (n[p] > 1) buf[p] /= static_cast<T>(n[p]);
+        }
+      }
+    }
+    out = gather(buf, span.lo, dst, g.scalar_type());
+  });
+  if (compute_requires_grad(g)) {
+    auto grad_fn = std::make_shared<RestrideBackward>(src, dst, zero, count);
+    grad_fn->set_next_edges(collect_next_edges(g));
+    set_history(out, grad_fn);
+  }
+  return out;
+}
+
+RestrideBackward::RestrideBackward(const TensorGeometry& src, const TensorGeometry& dst,
+                                   const TensorGeometry* zero, const TensorGeometry* count)
+    : src_(src), dst_(dst) {
+  if (zero) zero_ = *zero;
+  if (count) count_ = *count;
+}
+
+variable_list RestrideBackward::apply(variable_list&& grads) {
+  variable_list grad_inputs(1);
+  // The map is linear, and scatter-add is the transpose of gather; the scaling is diagonal.
+  if (grads[0].defined() && should_compute_output(0)) {
+    grad_inputs[0] = restride(grads[0], dst_, src_, ptr(zero_), ptr(count_));
+  }
+  return grad_inputs;
+}
 
 variable_list AsStridedBackward0::apply(variable_list&& grads) {
   variable_list grad_inputs(1);
-  const Tensor& grad = grads[0];
-  if (!grad.defined() || !should_compute_output(0)) return grad_inputs;
-  Span span;
-  span.cover(base_);
-  span.cover(view_);
-  gradgen::internal::dispatch_floating(grad.scalar_type(), "AsStridedBackward0", [&](auto tag) {
-    using T = decltype(tag);
-    std::vector<T> buf(static_cast<size_t>(span.size()), T(0));
-    scatter(buf, span.lo, view_, grad, /*accumulate=*/true);
-    // Base elements that share memory split its gradient, as PyTorch's as_strided_backward.
-    std::vector<int32_t> count(buf.size(), 0);
-    bool overlap = false;
-    for_each_element(base_, span.lo, [&](int64_t, int64_t p) { overlap |= ++count[p] > 1; });
-    if (overlap) {
-      for (size_t p = 0; p < buf.size(); ++p) {
-        if (count[p] > 1) buf[p] /= static_cast<T>(count[p]);
-      }
-    }
-    grad_inputs[0] = gather(buf, span.lo, base_);
-  });
-  mark_not_twice_differentiable(grad_inputs[0], "AsStridedBackward0", {grad});
+  if (grads[0].defined() && should_compute_output(0)) {
+    grad_inputs[0] = restride(grads[0], view_, base_, nullptr, /*count=*/&base_);
+  }
   return grad_inputs;
 }
 
@@ -143,37 +171,31 @@ variable_list CopySlices::apply(variable_list&& grads) {
   variable_list grad_inputs(num_outputs());
   const Tensor& grad = grads[0];
   if (!grad.defined()) return grad_inputs;
-  // fn computes what this node must: its edges are ours (the base's edge in place of the
-  // view's), so its should_compute_output answers as ours, grad()'s masks included.
-  fn_->set_next_edges(edge_list(next_edges()));
-  Span span;
-  span.cover(base_);
-  span.cover(view_);
-  gradgen::internal::dispatch_floating(grad.scalar_type(), "CopySlices", [&](auto tag) {
-    using T = decltype(tag);
-    std::vector<T> buf(static_cast<size_t>(span.size()), T(0));
-    scatter(buf, span.lo, base_, grad, /*accumulate=*/false);
-    Tensor slice = gather(buf, span.lo, view_);  // the view's part of the base's gradient
-    // A double backward may not pass through the slice (it has no history of grad).
-    mark_not_twice_differentiable(slice, "CopySlices", {grad});
-    variable_list res = (*fn_)({std::move(slice)});
-    if (res.size() != fn_->num_outputs()) {
-      throw std::runtime_error("CopySlices: " + fn_->name() + " returned " +
-                               std::to_string(res.size()) + " gradients, expected " +
-                               std::to_string(fn_->num_outputs()));
-    }
-    if (should_compute_output(0)) {
-      // The view's elements get what fn computed for its self (zero when undefined).
-      if (res[0].defined()) {
-        scatter(buf, span.lo, view_, res[0], /*accumulate=*/false);
-      } else {
-        for_each_element(view_, span.lo, [&](int64_t, int64_t p) { buf[p] = T(0); });
-      }
-      grad_inputs[0] = gather(buf, span.lo, base_);
-      mark_not_twice_differentiable(grad_inputs[0], "CopySlices", {grad, res[0]});
-    }
-    for (size_t i = 1; i < res.size(); ++i) grad_inputs[i] = std::move(res[i]);
-  });
+  // fn computes what this node must: while it runs, its edges i >= 1 are ours and its edge 0
+  // (the view's history before the op) is hidden when ours (the base's) is, so that its
+  // should_compute_output answers as ours, grad()'s masks included. They are restored after:
+  // a double backward goes through fn's own edges (a saved output of fn has fn as grad_fn).
+  struct Restore {
+    Node& fn;
+    edge_list edges;
+    ~Restore() { fn.set_next_edges(std::move(edges)); }
+  } restore{*fn_, fn_->next_edges()};
+  edge_list edges(next_edges());
+  edges[0] = next_edge(0).is_valid() ? restore.edges[0] : Edge();
+  fn_->set_next_edges(std::move(edges));
+  variable_list res = (*fn_)({restride(grad, base_, view_)});  // the view's slice of grad
+  if (res.size() != fn_->num_outputs()) {
+    throw std::runtime_error("CopySlices: " + fn_->name() + " returned " +
+                             std::to_string(res.size()) + " gradients, expected " +
+                             std::to_string(fn_->num_outputs()));
+  }
+  if (should_compute_output(0)) {
+    // The base's gradient outside the view, plus what fn computed for the view (its self).
+    Tensor outside = restride(grad, base_, base_, /*zero=*/&view_);
+    grad_inputs[0] =
+        res[0].defined() ? add_gradients(outside, restride(res[0], view_, base_)) : outside;
+  }
+  for (size_t i = 1; i < res.size(); ++i) grad_inputs[i] = std::move(res[i]);
   return grad_inputs;
 }
 

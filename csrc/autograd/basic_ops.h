@@ -15,6 +15,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "csrc/autograd/function.h"
@@ -58,10 +59,33 @@ struct TensorGeometry {
   ScalarType dtype;
 };
 
+/// The linear map the view nodes below are made of (PyTorch's as_strided_backward, generalized):
+/// writes g (of src's shape) into a scratch buffer laid out like the storage, at src's places
+/// (summing where src's elements share memory), zeroes the places of `zero` (if given), divides
+/// each place by the number of `count`'s elements there (if given, where it exceeds 1), and
+/// reads the buffer at dst's places. The geometries must describe the same storage. With
+/// GradMode on and g requiring grad it is recorded (RestrideBackward): its derivative is the
+/// same map from dst to src, so what is built of it is differentiable any number of times.
+Tensor restride(const Tensor& g, const TensorGeometry& src, const TensorGeometry& dst,
+                const TensorGeometry* zero = nullptr, const TensorGeometry* count = nullptr);
+
+/// The backward of restride(): restride from dst back to src, with the same zeroing and counts.
+struct RestrideBackward : public Node {
+  RestrideBackward(const TensorGeometry& src, const TensorGeometry& dst, const TensorGeometry* zero,
+                   const TensorGeometry* count);
+  variable_list apply(variable_list&& grads) override;
+  std::string name() const override { return "RestrideBackward"; }
+
+  TensorGeometry src_;  // of the forward restride: the gradient goes from dst_ to src_
+  TensorGeometry dst_;
+  std::optional<TensorGeometry> zero_;
+  std::optional<TensorGeometry> count_;
+};
+
 /// The history of a view whose storage was modified in place after its grad_fn was set
 /// (Note [Views]): maps the view's gradient into its root base's geometry (zero outside the
-/// view, summed where view elements share memory). Its one edge is the base's gradient edge.
-/// Its gradient is not differentiable again (a double backward through it throws).
+/// view, summed where view elements share memory, split where base elements do, as PyTorch's
+/// as_strided_backward). Its one edge is the base's gradient edge.
 struct AsStridedBackward0 : public Node {
   AsStridedBackward0(const Tensor& base, const Tensor& view) : base_(base), view_(view) {}
   variable_list apply(variable_list&& grads) override;
@@ -75,7 +99,8 @@ struct AsStridedBackward0 : public Node {
 /// the base's gradient passes through unchanged, except the view's slice of it, which goes
 /// through `fn` (as the gradient of fn's self); fn's gradients for its other inputs go to
 /// their edges. Edges: 0 is the base's history before the op, i >= 1 are fn's edges i. fn is
-/// owned here and is not a node of the graph. The base's gradient is not differentiable again.
+/// owned here and keeps its own edges (0: the view's history before the op); it is a node of
+/// the graph only through its saved outputs. Differentiable again (create_graph), as fn is.
 struct CopySlices : public Node {
   CopySlices(const Tensor& base, const Tensor& view, std::shared_ptr<Node> fn);
   variable_list apply(variable_list&& grads) override;

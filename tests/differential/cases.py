@@ -714,3 +714,5 @@ case("pow.Tensor_Scalar/exp=3/special", lambda T, a: T.pow(a, 3), D([NAN, INF, -
 case("reshape/empty-infer", lambda T, x: T.reshape(x.reshape([0, 2]), [-1, 4]), D([]))
 case("reshape/empty-ambiguous", lambda T, x: T.reshape(x.reshape([0, 2]), [-1, 0]), D([]))
 case("view/empty-infer", lambda T, x: x.reshape([2, 0]).view([0, -1, 1]), D([]))
+
+import cases_views  # noqa: E402, F401  (views and in-place ops: registers its cases here)
