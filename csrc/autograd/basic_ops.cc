@@ -199,6 +199,27 @@ variable_list CopySlices::apply(variable_list&& grads) {
   return grad_inputs;
 }
 
+variable_list CopyBackwards::apply(variable_list&& grads) {
+  variable_list grad_inputs(2);
+  const Tensor& grad = grads[0];
+  if (!grad.defined()) return grad_inputs;
+  if (should_compute_output(0)) grad_inputs[0] = zeros(grad.sizes(), grad.scalar_type());
+  if (should_compute_output(1)) grad_inputs[1] = grad;
+  return grad_inputs;
+}
+
+Tensor& copy_into(Tensor& self, const Tensor& src) {
+  check_inplace(self, "copy_");
+  std::shared_ptr<CopyBackwards> grad_fn;
+  if (compute_requires_grad(self, src)) {
+    grad_fn = std::make_shared<CopyBackwards>();
+    grad_fn->set_next_edges(collect_next_edges(self, src));
+  }
+  gradgen::internal::copy_(self, src);  // bumps self's version
+  rebase_history(self, grad_fn);
+  return self;
+}
+
 variable_list Error::apply(variable_list&& /*grads*/) { throw std::runtime_error(message_); }
 
 variable_list AddGradientsBackward::apply(variable_list&& grads) {

@@ -117,6 +117,18 @@ struct CopySlices : public Node {
   std::shared_ptr<Node> fn_;
 };
 
+/// The backward of copy_into (PyTorch's CopyBackwards): self's old value gets a zero
+/// gradient, src the gradient itself.
+struct CopyBackwards : public Node {
+  variable_list apply(variable_list&& grads) override;
+  std::string name() const override { return "CopyBackwards"; }
+};
+
+/// Copies src (same shape and dtype) into self in place, with autograd: an in-place op like the
+/// generated ones (check_inplace, then rebase_history, so a view's base gets a CopySlices).
+/// What Python's `x[key] = value` runs. Returns self.
+Tensor& copy_into(Tensor& self, const Tensor& src);
+
 /// Returns a + b (same shape and dtype), differentiable when GradMode is enabled.
 /// The runtime cannot call the generated `gradgen::add` (the runtime library is
 /// built without generated code, so that any spec can be compiled against it).

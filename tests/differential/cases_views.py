@@ -111,6 +111,21 @@ def _register() -> None:
         x.detach()[0].mul_(0)
         return v * 1 + x
 
+    def setitem_row(T, a, b):
+        x = a * 2
+        x[1] = b
+        return x * x
+
+    def setitem_broadcast_column(T, a, c):
+        x = a * 1
+        x[:, 0] = c  # c of shape [1], broadcast
+        return x
+
+    def setitem_from_itself(T, a):
+        x = a * 1
+        x[0] = x[2]
+        return x
+
     def leaf_view(T, a):
         a[0].mul_(2)
         return a
@@ -169,6 +184,9 @@ def _register() -> None:
     case("sub_.Tensor/unsqueezed-view", sub_of_unsqueezed, R(3, 2, seed=44), R(2, seed=45))
     case("mul_.Scalar/detached-alias-then-view", detached_alias_then_view, R(3, 2, seed=46))
     case("mul_.Scalar/leaf-view-error", leaf_view, R(3, 2, seed=47))
+    case("select/setitem-row", setitem_row, R(3, 2, seed=54), R(2, seed=55), second=True)
+    case("select/setitem-broadcast-column", setitem_broadcast_column, R(3, 2, seed=56), R(1, seed=57))
+    case("select/setitem-from-itself", setitem_from_itself, R(3, 2, seed=58))
     case("mul_.Scalar/split-output-error", split_output, R(3, 2, seed=48))
     case("mul_.Scalar/unbind-output-error", unbind_output, R(3, 2, seed=49))
     case("mul_.Scalar/split-output-after-base-error", split_output_after_base, R(3, 2, seed=50))
