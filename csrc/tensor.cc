@@ -311,12 +311,13 @@ Tensor copy_contiguous(const Tensor& t) {
 void init_view(TensorImpl& view, const Tensor& self, bool grad_mode) {
   const TensorImpl& base = *self.unsafe_impl();
   view.is_view = true;
-  view.view_base = base.is_view ? base.view_base : self;
-  view.view_version = base.storage->version;
+  view.view = std::make_unique<ViewMeta>();
+  view.view->base = base.is_view ? base.view->base : self;
+  view.view->version = base.storage->version;
   // As PyTorch's propagate_creation_meta: no_grad mode wins, else the parent's kind is kept.
-  view.view_creation = !grad_mode     ? ViewCreation::NoGradMode
-                       : base.is_view ? base.view_creation
-                                      : ViewCreation::Default;
+  view.view->creation = !grad_mode     ? ViewCreation::NoGradMode
+                        : base.is_view ? base.view->creation
+                                       : ViewCreation::Default;
 }
 
 }  // namespace internal

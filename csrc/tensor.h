@@ -235,9 +235,9 @@ std::ostream& operator<<(std::ostream& out, const Tensor& t);
 // is copied, and an in-place change through either is seen by both (they share the
 // version counter). Their Backward nodes map the view's gradient back to the base's
 // shape. As in PyTorch, autograd follows in-place changes through views:
-//  - every view keeps its *root base* (`view_base`: the first non-view tensor of the
-//    chain, so a view of a view points at the root) and the storage version at which
-//    its grad_fn was last set (`view_version`);
+//  - every view keeps, in its `ViewMeta` (null for non-views), its *root base* (the
+//    first non-view tensor of the chain, so a view of a view points at the root) and the
+//    storage version at which its grad_fn was last set;
 //  - an in-place op on a view (`x[0].mul_(3)`) rewrites the base's history: the base's
 //    grad_fn becomes a `CopySlices` node, which passes the gradient of the base
 //    through unchanged except for the view's slice, which goes through the in-place
@@ -282,6 +282,13 @@ enum class ViewCreation : uint8_t {
   MultiOutput,  // one of several views returned by one op (split, unbind, chunk)
 };
 
+/// What a view keeps of how it was made (Note [Views]).
+struct ViewMeta {
+  Tensor base;           // the root base (never a view itself): its history is rewritten
+  uint64_t version = 0;  // storage version when grad_fn was last set; stale: regenerate
+  ViewCreation creation = ViewCreation::Default;
+};
+
 /// The shared state behind a Tensor handle. Fields are public for the runtime
 /// (kernels, engine, saved variables); user code goes through Tensor.
 struct TensorImpl final : intrusive_target {
@@ -303,10 +310,9 @@ struct TensorImpl final : intrusive_target {
   Tensor grad;
   std::shared_ptr<autograd::TensorHooks> hooks;  // register_hook / retain_grad; usually null
 
-  // View metadata (Note [Views]); meaningful only when is_view. Set by make_view.
-  Tensor view_base;           // the root base (never a view itself): its history is rewritten
-  uint64_t view_version = 0;  // storage version when grad_fn was last set; stale: regenerate
-  ViewCreation view_creation = ViewCreation::Default;
+  // View metadata (Note [Views]): set by make_view, with is_view; null for non-views (one
+  // pointer, so that tensors that are not views stay as small as before).
+  std::unique_ptr<ViewMeta> view;
 
   TensorImpl() = default;
   ~TensorImpl() {
@@ -422,12 +428,16 @@ namespace internal {
 const std::shared_ptr<autograd::Node>& view_grad_fn(const Tensor& view);
 }  // namespace internal
 
-inline bool Tensor::requires_grad() const noexcept {
-  // A view requires grad when its base does (even before its grad_fn is regenerated).
-  return impl_ && (impl_->requires_grad || impl_->grad_fn ||
-                   (impl_->is_view && impl_->view_base.requires_grad()));
+GRADGEN_ALWAYS_INLINE bool Tensor::requires_grad() const noexcept {
+  if (!impl_) return false;
+  if (impl_->requires_grad || impl_->grad_fn) return true;
+  if (__builtin_expect(!impl_->is_view, 1)) return false;
+  // A view requires grad when its base does (even before its grad_fn is regenerated). The
+  // root base is never a view: no recursion, so this stays inline.
+  const TensorImpl& base = *impl_->view->base.impl_;
+  return base.requires_grad || base.grad_fn;
 }
-inline const std::shared_ptr<autograd::Node>& Tensor::grad_fn() const {
+GRADGEN_ALWAYS_INLINE const std::shared_ptr<autograd::Node>& Tensor::grad_fn() const {
   static const std::shared_ptr<autograd::Node> kNone;
   if (!impl_) return kNone;
   if (__builtin_expect(impl_->is_view, 0)) return internal::view_grad_fn(*this);
@@ -472,7 +482,7 @@ inline void intrusive_ptr_destroy(TensorImpl* impl) noexcept { delete impl; }
 inline bool Tensor::is_view() const noexcept { return impl_ && impl_->is_view; }
 inline const Tensor& Tensor::base() const noexcept {
   static const Tensor kNone;
-  return impl_ && impl_->is_view ? impl_->view_base : kNone;
+  return impl_ && impl_->is_view ? impl_->view->base : kNone;
 }
 
 template <typename F>

@@ -17,10 +17,10 @@ namespace gradgen {
 const std::shared_ptr<autograd::Node>& internal::view_grad_fn(const Tensor& view) {
   TensorImpl& impl = *view.unsafe_impl();
   const uint64_t version = impl.storage->version;
-  if (__builtin_expect(impl.view_version == version, 1)) return impl.grad_fn;
-  const Tensor& base = impl.view_base;
+  if (__builtin_expect(impl.view->version == version, 1)) return impl.grad_fn;
+  const Tensor& base = impl.view->base;
   if (!impl.grad_fn && !base.requires_grad()) return impl.grad_fn;  // no history to follow
-  if (impl.view_creation != ViewCreation::Default)
+  if (impl.view->creation != ViewCreation::Default)
     autograd::internal::throw_view_base_modified(view);
   // The storage changed since grad_fn was set: the view's history now starts at the base's.
   auto fn = std::make_shared<autograd::AsStridedBackward0>(base, view);
@@ -32,7 +32,7 @@ const std::shared_ptr<autograd::Node>& internal::view_grad_fn(const Tensor& view
   }
   impl.grad_fn = std::move(fn);
   impl.output_nr = 0;
-  impl.view_version = version;
+  impl.view->version = version;
   if (__builtin_expect(autograd::AnomalyMode::is_enabled(), 0)) {
     autograd::internal::record_anomaly_metadata(*impl.grad_fn);
   }

@@ -36,7 +36,7 @@ void throw_inplace_on_leaf(const char* op) {
                                           bool modified) {
   const TensorImpl& impl = *view.unsafe_impl();
   std::string message;
-  if (impl.view_creation == ViewCreation::NoGradMode) {
+  if (impl.view->creation == ViewCreation::NoGradMode) {
     message = std::string("A view was created in no_grad mode and ") +
               (modified ? "is being modified inplace with grad mode enabled."
                         : "its base or another view of its base has been modified inplace with "
@@ -63,10 +63,10 @@ void throw_inplace_on_leaf(const char* op) {
 void check_inplace_on_view(const Tensor& self, const char* op) {
   if (!self.requires_grad()) return;  // nothing to rewrite (rebase_history checks again)
   const TensorImpl& impl = *self.unsafe_impl();
-  if (impl.view_creation != ViewCreation::Default)
+  if (impl.view->creation != ViewCreation::Default)
     throw_view_error(base_name(op) + ": ", self, true);
   if (impl.requires_grad && !self.grad_fn()) throw_inplace_on_leaf(op);
-  const Tensor& base = impl.view_base;
+  const Tensor& base = impl.view->base;
   if (base.requires_grad() && base.is_leaf()) {
     throw std::runtime_error(base_name(op) +
                              ": a view of a leaf Variable that requires grad is being used in an "
@@ -79,11 +79,15 @@ void throw_view_base_modified(const Tensor& view) { throw_view_error("", view, f
 void rebase_view_history(Tensor& self, const std::shared_ptr<Node>& grad_fn) {
   TensorImpl& impl = *self.unsafe_impl();
   // Reached when only another argument requires grad (check_inplace let the view pass).
-  if (impl.view_creation != ViewCreation::Default) {
+  if (impl.view->creation != ViewCreation::Default) {
     throw_view_error(grad_fn->name() + ": ", self, true);
   }
-  grad_fn->add_input_metadata(self);  // the in-place op's input 0: the view
-  Tensor base = impl.view_base;
+  if (grad_fn->add_input_metadata(self) != 0) {  // the in-place op's input 0: the view
+    throw std::runtime_error(grad_fn->name() +
+                             ": functions which modify views in-place must return a single "
+                             "Variable");
+  }
+  Tensor base = impl.view->base;
   TensorImpl& b = *base.unsafe_impl();
   auto copy_slices = std::make_shared<CopySlices>(base, self, grad_fn);
   if (b.hooks) move_hooks_on_rebase(b, copy_slices);
@@ -95,7 +99,7 @@ void rebase_view_history(Tensor& self, const std::shared_ptr<Node>& grad_fn) {
   }
   // The view's history now follows the base's: regenerate it even if the kernel did not
   // bump the version.
-  impl.view_version = b.storage->version + 1;
+  impl.view->version = b.storage->version + 1;
   gradgen::internal::view_grad_fn(self);
 }
 

@@ -23,8 +23,8 @@ using loops::make_view;
 std::vector<Tensor> multi_output_views(std::vector<Tensor> views) {
   for (Tensor& v : views) {
     TensorImpl* impl = v.unsafe_impl();
-    if (impl->view_creation == ViewCreation::Default)
-      impl->view_creation = ViewCreation::MultiOutput;
+    if (impl->view->creation == ViewCreation::Default)
+      impl->view->creation = ViewCreation::MultiOutput;
   }
   return views;
 }
