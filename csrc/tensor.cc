@@ -346,6 +346,18 @@ Tensor to_dtype(const Tensor& t, ScalarType dtype) {
   return out;
 }
 
+void init_view(TensorImpl& view, const Tensor& self, bool grad_mode) {
+  const TensorImpl& base = *self.unsafe_impl();
+  view.is_view = true;
+  view.view = std::make_unique<ViewMeta>();
+  view.view->base = base.is_view ? base.view->base : self;
+  view.view->version = base.storage->version;
+  // As PyTorch's propagate_creation_meta: no_grad mode wins, else the parent's kind is kept.
+  view.view->creation = !grad_mode     ? ViewCreation::NoGradMode
+                        : base.is_view ? base.view->creation
+                                       : ViewCreation::Default;
+}
+
 }  // namespace internal
 
 // Tensor::clone() records a TensorCloneBackward node, so it is defined beside that node, in
@@ -465,8 +477,8 @@ std::string Tensor::to_string() const {
     }
   }
   if (t.dtype != ScalarType::Double) out += std::string(", dtype=") + gradgen::to_string(t.dtype);
-  if (t.grad_fn) {
-    out += ", grad_fn=<" + autograd::node_name(*t.grad_fn) + ">";
+  if (const auto& fn = grad_fn()) {
+    out += ", grad_fn=<" + autograd::node_name(*fn) + ">";
   } else if (t.requires_grad) {
     out += ", requires_grad=true";
   }

@@ -168,12 +168,14 @@ class Tensor {
   const Tensor& grad() const;
   /// Returns the accumulated gradient for assignment (e.g. to zero it: `= Tensor()`).
   Tensor& mutable_grad() const;
-  /// Returns the node that computes this tensor's gradient inputs; null for leaves.
-  const std::shared_ptr<autograd::Node>& grad_fn() const noexcept;
+  /// Returns the node that computes this tensor's gradient inputs; null for leaves. For a
+  /// view whose base was modified in place since, regenerates it first (Note [Views]); throws
+  /// then for a view that may not follow its base (made in no_grad mode, or by split & co).
+  const std::shared_ptr<autograd::Node>& grad_fn() const;
   /// Returns which input of grad_fn() this tensor's gradient feeds (0 for single-output ops).
-  uint32_t output_nr() const noexcept;
+  uint32_t output_nr() const;
   /// Returns true if the tensor has no grad_fn (created by the user or under no_grad).
-  bool is_leaf() const noexcept;
+  bool is_leaf() const;
   /// Returns the version counter: the number of in-place changes to the shared data.
   uint64_t version() const;
   /// Records an in-place change (kernels writing into existing data must call it).
@@ -202,6 +204,9 @@ class Tensor {
   /// Returns true if this tensor was made by a view op (view, transpose, narrow, ...)
   /// and shares its storage with the tensor it was made from.
   bool is_view() const noexcept;
+  /// Returns the root base of a view (the non-view tensor it was made from, through any
+  /// chain of views), or an undefined tensor for a non-view (PyTorch's `_base`).
+  const Tensor& base() const noexcept;
 
   /// Returns a printout like "tensor([[1.0000, 2.0000]], grad_fn=<MmBackward0>)".
   std::string to_string() const;
@@ -226,16 +231,29 @@ std::ostream& operator<<(std::ostream& out, const Tensor& t);
 // Note [Views]
 // ~~~~~~~~~~~~
 // View ops (view, reshape when it can, transpose, permute, t, expand, squeeze,
-// unsqueeze, narrow, select, split, unbind, chunk) return a new TensorImpl over the
-// same storage with its own sizes, strides and offset: no data is copied, and an
-// in-place change through either is seen by both (they share the version counter).
-// Their Backward nodes map the view's gradient back to the base's shape.
-// Limitation: PyTorch also rewrites the base's history when a view is modified in
-// place (CopySlices), and a view's history when its base is. gradgen does neither;
-// instead, when autograd is involved, an in-place op refuses to run on a view, or
-// on a tensor while views of it are alive (the storage counts them: view_count),
-// rather than compute a wrong gradient (check_inplace / rebase_history in
-// csrc/autograd/variable_type_utils.h).
+// unsqueeze, narrow, select, split, unbind, chunk, to without a copy) return a new
+// TensorImpl over the same storage with its own sizes, strides and offset: no data
+// is copied, and an in-place change through either is seen by both (they share the
+// version counter). Their Backward nodes map the view's gradient back to the base's
+// shape. As in PyTorch, autograd follows in-place changes through views:
+//  - every view keeps, in its `ViewMeta` (null for non-views), its *root base* (the
+//    first non-view tensor of the chain, so a view of a view points at the root) and the
+//    storage version at which its grad_fn was last set;
+//  - an in-place op on a view (`x[0].mul_(3)`) rewrites the base's history: the base's
+//    grad_fn becomes a `CopySlices` node, which passes the gradient of the base
+//    through unchanged except for the view's slice, which goes through the in-place
+//    op's node (csrc/autograd/basic_ops.h);
+//  - when the storage's version moved since a view's grad_fn was set (its base, or
+//    another view of it, was modified in place), grad_fn() regenerates it as an
+//    `AsStridedBackward0` node from the base's current history, which maps the view's
+//    gradient into the base's geometry (sizes, strides, offset). Non-views pay one
+//    well-predicted branch in grad_fn() for this.
+// Refused, as in PyTorch (check_inplace, csrc/autograd/variable_type_utils.h): an
+// in-place op on a view of a leaf that requires grad; on a view made in no_grad mode,
+// or one of several views returned by one op (split, unbind, chunk), when autograd
+// would need to rewrite the history (and such a view's grad_fn once its base was
+// modified in place). detach() returns a non-view alias: changes through it bump the
+// version (so views regenerate their grad_fn) but record no history.
 
 /// The bytes of a tensor and their version counter, in one allocation.
 struct StorageImpl final : intrusive_target {
@@ -254,10 +272,23 @@ struct StorageImpl final : intrusive_target {
   size_t nbytes = 0;
   void (*release)(void*) noexcept = nullptr;  // set by wrap(): gives the memory back
   void* release_context = nullptr;
-  uint64_t version = 0;                 // Note [Version counter]
-  std::atomic<uint32_t> view_count{0};  // live TensorImpls made by view ops (Note [Views])
+  uint64_t version = 0;  // Note [Version counter]
 };
 void intrusive_ptr_destroy(StorageImpl* storage) noexcept;
+
+/// How a view was made, for the in-place ops autograd refuses on it (Note [Views]).
+enum class ViewCreation : uint8_t {
+  Default,      // by a view op with GradMode on
+  NoGradMode,   // with GradMode off
+  MultiOutput,  // one of several views returned by one op (split, unbind, chunk)
+};
+
+/// What a view keeps of how it was made (Note [Views]).
+struct ViewMeta {
+  Tensor base;           // the root base (never a view itself): its history is rewritten
+  uint64_t version = 0;  // storage version when grad_fn was last set; stale: regenerate
+  ViewCreation creation = ViewCreation::Default;
+};
 
 /// The shared state behind a Tensor handle. Fields are public for the runtime
 /// (kernels, engine, saved variables); user code goes through Tensor.
@@ -287,10 +318,13 @@ struct TensorImpl final : intrusive_target {
   // formulas run in a backward (forward-over-reverse) see the output's tangent.
   std::shared_ptr<autograd::ForwardGrad> fw_grad;
 
+  // View metadata (Note [Views]): set by make_view, with is_view; null for non-views (one
+  // pointer, so that tensors that are not views stay as small as before).
+  std::unique_ptr<ViewMeta> view;
+
   TensorImpl() = default;
   ~TensorImpl() {
     if (hooks) release_hooks();
-    if (is_view) storage->view_count.fetch_sub(1, std::memory_order_relaxed);
   }
 
   /// Recomputes numel and is_contiguous after sizes or strides change; throws
@@ -361,6 +395,11 @@ using WarningHandler = void (*)(const std::string& message);
 /// Installs the handler warn() calls; returns the previous one (null: none).
 WarningHandler set_warning_handler(WarningHandler handler) noexcept;
 void warn(const std::string& message);
+
+/// Makes `view` (a fresh impl over self's storage) a view of self (Note [Views]): is_view, the
+/// root base, the current version, and how it was made (grad_mode: GradMode was on; a view of
+/// a view made in no_grad mode or by split & co inherits that).
+void init_view(TensorImpl& view, const Tensor& self, bool grad_mode);
 [[noreturn]] void throw_undefined_tensor(const char* what);
 [[noreturn]] void throw_dtype_mismatch(const char* what, ScalarType expected, ScalarType found);
 [[noreturn]] void throw_item_not_single(IntArrayRef sizes);
@@ -406,15 +445,33 @@ inline bool Tensor::is_contiguous() const { return checked("is_contiguous").is_c
 inline Tensor Tensor::contiguous() const {
   return checked("contiguous").is_contiguous ? *this : internal::copy_contiguous(*this);
 }
-inline bool Tensor::requires_grad() const noexcept {
-  return impl_ && (impl_->requires_grad || impl_->grad_fn);
+namespace internal {
+/// The grad_fn of a view, regenerated if its storage's version moved (Note [Views]). Defined
+/// with the node it makes, in csrc/autograd/basic_ops.cc.
+const std::shared_ptr<autograd::Node>& view_grad_fn(const Tensor& view);
+}  // namespace internal
+
+GRADGEN_ALWAYS_INLINE bool Tensor::requires_grad() const noexcept {
+  if (!impl_) return false;
+  if (impl_->requires_grad || impl_->grad_fn) return true;
+  if (__builtin_expect(!impl_->is_view, 1)) return false;
+  // A view requires grad when its base does (even before its grad_fn is regenerated). The
+  // root base is never a view: no recursion, so this stays inline.
+  const TensorImpl& base = *impl_->view->base.impl_;
+  return base.requires_grad || base.grad_fn;
 }
-inline const std::shared_ptr<autograd::Node>& Tensor::grad_fn() const noexcept {
+GRADGEN_ALWAYS_INLINE const std::shared_ptr<autograd::Node>& Tensor::grad_fn() const {
   static const std::shared_ptr<autograd::Node> kNone;
-  return impl_ ? impl_->grad_fn : kNone;
+  if (!impl_) return kNone;
+  if (__builtin_expect(impl_->is_view, 0)) return internal::view_grad_fn(*this);
+  return impl_->grad_fn;
 }
-inline uint32_t Tensor::output_nr() const noexcept { return impl_ ? impl_->output_nr : 0; }
-inline bool Tensor::is_leaf() const noexcept { return !impl_ || !impl_->grad_fn; }
+inline uint32_t Tensor::output_nr() const {
+  if (!impl_) return 0;
+  if (__builtin_expect(impl_->is_view, 0)) internal::view_grad_fn(*this);
+  return impl_->output_nr;
+}
+inline bool Tensor::is_leaf() const { return !grad_fn(); }
 inline uint64_t Tensor::version() const { return checked("version").storage->version; }
 inline void Tensor::bump_version() const { ++checked("bump_version").storage->version; }
 inline const Tensor& Tensor::grad() const { return checked("grad").grad; }
@@ -446,6 +503,10 @@ T Tensor::item() const {
 inline void intrusive_ptr_destroy(TensorImpl* impl) noexcept { delete impl; }
 
 inline bool Tensor::is_view() const noexcept { return impl_ && impl_->is_view; }
+inline const Tensor& Tensor::base() const noexcept {
+  static const Tensor kNone;
+  return impl_ && impl_->is_view ? impl_->view->base : kNone;
+}
 
 template <typename F>
 unsigned Tensor::register_hook(F&& hook) const {

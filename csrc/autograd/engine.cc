@@ -93,6 +93,7 @@ class Engine {
     std::vector<Tensor> buffers;          // all input buffers, back to back
     std::vector<uint8_t> should_execute;  // slot -> run apply()? (empty: all run)
     std::vector<uint8_t> has_capture;     // slot -> any Capture for this slot?
+    std::vector<uint8_t> needed;          // grad(): slot -> runs or is captured (exec_info)
     std::vector<Capture> captures;
     std::unordered_map<const Node*, uint32_t> foreign;  // slots of nodes other tasks own
   };
@@ -128,6 +129,9 @@ class Engine {
   static void check_all_used(const std::string& op, const variable_list& results);
 
   static void compute_should_execute(GraphTask& task, const edge_list& root_edges);
+  // grad(): calls node.apply() with its edges to unneeded nodes hidden (Note [exec_info]).
+  static variable_list apply_needed(const GraphTask& task, Node& node, variable_list&& inputs,
+                                    bool detect_anomaly);
   static void validate_outputs(const Node& node, variable_list& grads);
   static void accumulate(Tensor& buffer, Tensor&& grad, bool create_graph);
   static void run_tensor_pre_hooks(Node& node, Tensor* buffer, bool create_graph);
@@ -281,6 +285,7 @@ void Engine::compute_should_execute(GraphTask& task, const edge_list& root_edges
       stack.pop_back();
     }
   }
+  task.needed = std::move(feeds);
 }
 
 void Engine::validate_outputs(const Node& node, variable_list& grads) {
@@ -467,9 +472,10 @@ void Engine::run_node(GraphTask& task, uint32_t slot, const RunOptions& options,
   node_inputs.assign(std::make_move_iterator(buffer),
                      std::make_move_iterator(buffer + node->num_inputs()));
   if (!options.retain_graph) node->will_release_variables();
-  variable_list grads = __builtin_expect(options.detect_anomaly, 0)
-                            ? apply_checked(*node, std::move(node_inputs))
-                            : node->apply(std::move(node_inputs));
+  variable_list grads =
+      results ? apply_needed(task, *node, std::move(node_inputs), options.detect_anomaly)
+      : __builtin_expect(options.detect_anomaly, 0) ? apply_checked(*node, std::move(node_inputs))
+                                                    : node->apply(std::move(node_inputs));
   if (!options.retain_graph) node->release_variables();
   validate_outputs(*node, grads);
 
@@ -487,6 +493,35 @@ void Engine::run_node(GraphTask& task, uint32_t slot, const RunOptions& options,
       std::push_heap(ready.begin(), ready.end());
     }
   }
+}
+
+// Note [exec_info]
+// ~~~~~~~~~~~~~~~~
+// grad(outputs, inputs) needs only the gradients that lead to an input: a node runs
+// only if it is on a path to one (should_execute), and, as PyTorch's exec_info, a
+// node that runs computes only the formulas of its inputs whose edges lead to a node
+// that runs or is captured (`needed`). The generated apply() asks
+// should_compute_output per input range, which reads the edges: so the edges to
+// unneeded nodes are hidden (made invalid) while apply() runs, and restored after,
+// even when apply() throws. CopySlices hands its edges to the node it wraps, so the
+// masks reach that node too. backward() runs every formula whose edge is valid.
+variable_list Engine::apply_needed(const GraphTask& task, Node& node, variable_list&& inputs,
+                                   bool detect_anomaly) {
+  struct Hidden {
+    Node& node;
+    std::vector<std::pair<size_t, std::shared_ptr<Node>>> edges;  // (index, function)
+    ~Hidden() {
+      for (auto& e : edges) node.next_edges_[e.first].function = std::move(e.second);
+    }
+  } hidden{node, {}};
+  for (size_t i = 0; i < node.next_edges_.size(); ++i) {
+    Edge& edge = node.next_edges_[i];
+    if (edge.function && !task.needed[task.slot_of(edge.function.get())]) {
+      hidden.edges.emplace_back(i, std::move(edge.function));
+    }
+  }
+  return __builtin_expect(detect_anomaly, 0) ? apply_checked(node, std::move(inputs))
+                                             : node.apply(std::move(inputs));
 }
 
 void Engine::check_all_used(const std::string& op, const variable_list& results) {

@@ -17,6 +17,7 @@ namespace {
 // grad_accumulator() attaches them when it creates one later).
 autograd::TensorHooks& hooks_of(const Tensor& t) {
   TensorImpl* impl = t.unsafe_impl();
+  (void)t.grad_fn();  // a view's grad_fn is regenerated first if stale (Note [Views])
   if (!impl->hooks) {
     impl->hooks = std::make_shared<autograd::TensorHooks>();
     impl->hooks->owner = impl;

@@ -19,6 +19,15 @@ SavedVariable::SavedVariable(const Tensor& t, bool is_output) {
     data_ = t.detach();
     // Forward-over-reverse: the copy shares the output's tangent (csrc/autograd/forward_ad.h).
     data_.unsafe_impl()->fw_grad = t.unsafe_impl()->fw_grad;
+  } else if (t.is_view()) {
+    // Note [Saved views do not own their base]: a view holds its base, whose grad_fn may
+    // later be a CopySlices owning this node (an in-place op on a view that saved another
+    // view of the same base): a cycle. Saved as a non-view alias with the view's history.
+    data_ = t.detach();
+    TensorImpl* impl = data_.unsafe_impl();
+    impl->grad_fn = t.grad_fn();
+    impl->output_nr = t.output_nr();
+    impl->fw_grad = t.unsafe_impl()->fw_grad;  // forward-over-reverse, as above
   } else {
     data_ = t;
   }

@@ -24,7 +24,8 @@
 // output_nr, and unpack() re-attaches `saved_for`, the node doing the unpacking,
 // as grad_fn. Inputs and leaves are saved as they are: their grad_fn (or the
 // leaf's AccumulateGrad) is another node, so gradients flow through them in a
-// double backward.
+// double backward. A saved view is kept as a non-view alias carrying the view's grad_fn
+// (Note [Saved views do not own their base] in saved_variable.cc).
 #pragma once
 
 #include <cstdint>

@@ -3,6 +3,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "csrc/autograd/basic_ops.h"
+
 namespace gradgen {
 namespace autograd {
 
@@ -28,31 +30,77 @@ void throw_inplace_on_leaf(const char* op) {
                            "operation.");
 }
 
-void throw_inplace_on_view(const char* op) {
-  throw std::runtime_error(
-      base_name(op) +
-      ": an in-place operation on a view (made by view, transpose, narrow, ...) that requires "
-      "grad is not supported: the gradient of the view's base would be wrong. Apply the op out "
-      "of place, or to a clone() of the view.");
+// PyTorch's words for a view autograd cannot follow (its handle_view_on_rebase). `modified`
+// says whether the view itself is being modified in place, or its base (or another view).
+[[noreturn]] static void throw_view_error(const std::string& prefix, const Tensor& view,
+                                          bool modified) {
+  const TensorImpl& impl = *view.unsafe_impl();
+  std::string message;
+  if (impl.view->creation == ViewCreation::NoGradMode) {
+    message = std::string("A view was created in no_grad mode and ") +
+              (modified ? "is being modified inplace with grad mode enabled."
+                        : "its base or another view of its base has been modified inplace with "
+                          "grad mode enabled.") +
+              " Given that this use case is ambiguous and error-prone, it is forbidden. You can "
+              "clarify your code by moving both the view and the inplace either both inside the "
+              "no_grad block (if you don't want the inplace to be tracked) or both outside (if "
+              "you want the inplace to be tracked).";
+  } else {
+    // The node that made the view (impl.grad_fn is not regenerated for such views).
+    message = impl.grad_fn ? "Output " + std::to_string(impl.output_nr) + " of " +
+                                 impl.grad_fn->name() + " is a view and "
+                           : std::string("This view ");
+    message += modified ? "is being modified inplace."
+                        : "its base or another view of its base has been modified inplace.";
+    message +=
+        " This view is the output of a function that returns multiple views. Such functions "
+        "do not allow the output views to be modified inplace. You should replace the "
+        "inplace operation by an out-of-place one.";
+  }
+  throw std::runtime_error(prefix + message);
 }
 
-void throw_inplace_with_views(const char* op, const Tensor& t) {
-  throw std::runtime_error(
-      base_name(op) + ": an in-place operation on a tensor of shape " + shape_str(t.sizes()) +
-      " that requires grad while views of it (made by view, transpose, narrow, ...) are alive "
-      "is not supported: their gradients would ignore the change. Apply the op out of place, "
-      "or drop the views first.");
+void check_inplace_on_view(const Tensor& self, const char* op) {
+  if (!self.requires_grad()) return;  // nothing to rewrite (rebase_history checks again)
+  const TensorImpl& impl = *self.unsafe_impl();
+  if (impl.view->creation != ViewCreation::Default)
+    throw_view_error(base_name(op) + ": ", self, true);
+  if (impl.requires_grad && !self.grad_fn()) throw_inplace_on_leaf(op);
+  const Tensor& base = impl.view->base;
+  if (base.requires_grad() && base.is_leaf()) {
+    throw std::runtime_error(base_name(op) +
+                             ": a view of a leaf Variable that requires grad is being used in an "
+                             "in-place operation.");
+  }
 }
 
-void throw_rebase_view(const Tensor& t, const Node& grad_fn) {
-  const bool is_view = t.is_view();
-  throw std::runtime_error(
-      grad_fn.name() + ": an in-place operation wrote a result that requires grad into " +
-      (is_view ? "a view of shape " : "a tensor of shape ") + shape_str(t.sizes()) +
-      (is_view ? " (made by view, transpose, narrow, ...)"
-               : " that has views (made by view, transpose, narrow, ...)") +
-      ": not supported, as the gradients of " + (is_view ? "the view's base" : "its views") +
-      " would be wrong (the data has been modified). Apply the op out of place.");
+void throw_view_base_modified(const Tensor& view) { throw_view_error("", view, false); }
+
+void rebase_view_history(Tensor& self, const std::shared_ptr<Node>& grad_fn) {
+  TensorImpl& impl = *self.unsafe_impl();
+  // Reached when only another argument requires grad (check_inplace let the view pass).
+  if (impl.view->creation != ViewCreation::Default) {
+    throw_view_error(grad_fn->name() + ": ", self, true);
+  }
+  if (grad_fn->add_input_metadata(self) != 0) {  // the in-place op's input 0: the view
+    throw std::runtime_error(grad_fn->name() +
+                             ": functions which modify views in-place must return a single "
+                             "Variable");
+  }
+  Tensor base = impl.view->base;
+  TensorImpl& b = *base.unsafe_impl();
+  auto copy_slices = std::make_shared<CopySlices>(base, self, grad_fn);
+  if (b.hooks) move_hooks_on_rebase(b, copy_slices);
+  b.output_nr = copy_slices->add_input_metadata(base);
+  b.grad_fn = copy_slices;
+  if (__builtin_expect(AnomalyMode::is_enabled(), 0)) {
+    record_anomaly_metadata(*grad_fn);
+    record_anomaly_metadata(*copy_slices);
+  }
+  // The view's history now follows the base's: regenerate it even if the kernel did not
+  // bump the version.
+  impl.view->version = b.storage->version + 1;
+  gradgen::internal::view_grad_fn(self);
 }
 
 void move_hooks_on_rebase(TensorImpl& impl, const std::shared_ptr<Node>& grad_fn) {

@@ -79,9 +79,13 @@ inline void append_edges(edge_list& edges, TensorList ts) {
 
 [[noreturn]] void throw_history_on_input(const Tensor& t, const Node& grad_fn);
 [[noreturn]] void throw_inplace_on_leaf(const char* op);
-[[noreturn]] void throw_inplace_on_view(const char* op);
-[[noreturn]] void throw_inplace_with_views(const char* op, const Tensor& t);
-[[noreturn]] void throw_rebase_view(const Tensor& t, const Node& grad_fn);
+/// The in-place checks of a view (Note [Views] in csrc/tensor.h), out of line.
+void check_inplace_on_view(const Tensor& self, const char* op);
+/// rebase_history of a view: the base's history becomes a CopySlices node.
+void rebase_view_history(Tensor& self, const std::shared_ptr<Node>& grad_fn);
+/// Throws PyTorch's error for a view made in no_grad mode or by split & co whose storage was
+/// modified in place (its grad_fn cannot follow the base's history).
+[[noreturn]] void throw_view_base_modified(const Tensor& view);
 void move_hooks_on_rebase(TensorImpl& impl, const std::shared_ptr<Node>& grad_fn);
 
 }  // namespace internal
@@ -160,39 +164,35 @@ inline void set_history(std::vector<Tensor>& results, const std::shared_ptr<Node
 // An in-place op (`add_`) overwrites self, so the generated wrapper
 //  1. calls check_inplace(self, op): with GradMode on, a leaf that requires grad
 //     may not be overwritten (its value is what the gradient is taken with respect
-//     to), nor may a view that has history (Note [Views] in csrc/tensor.h);
+//     to), nor may a view of one, nor a view made in no_grad mode or by split & co
+//     (Note [Views] in csrc/tensor.h);
 //  2. builds the out-of-place op's node from self's *old* edge (saving a clone of
 //     self if a formula reads it);
 //  3. runs the kernel, which bumps self's version (Note [Version counter]), so
-//     any node that saved the old self refuses to use it;
-//  4. calls rebase_history(self, grad_fn): self's history becomes the new node.
+//     any node that saved the old self refuses to use it, and views of self
+//     regenerate their grad_fn from self's new history when next asked;
+//  4. calls rebase_history(self, grad_fn): self's history becomes the new node; for a
+//     view, the base's history becomes a CopySlices node around it and the view's
+//     grad_fn is regenerated from the base's.
 
 /// Throws if the in-place op `op` ("add_.Tensor") may not modify self under
-/// autograd: self is a leaf that requires grad, a view with history, or has
-/// history while views of it are alive (Note [Views] in csrc/tensor.h).
+/// autograd: self is a leaf that requires grad, or a view (of a leaf that requires
+/// grad, made in no_grad mode, or by split & co) that requires grad.
 inline void check_inplace(const Tensor& self, const char* op) {
   if (!GradMode::is_enabled()) return;
   const TensorImpl* impl = self.unsafe_impl();
   if (!impl) return;  // the kernel reports the undefined tensor
+  if (__builtin_expect(impl->is_view, 0)) return internal::check_inplace_on_view(self, op);
   if (impl->requires_grad && !impl->grad_fn) internal::throw_inplace_on_leaf(op);
-  if (impl->grad_fn) {
-    if (impl->is_view) internal::throw_inplace_on_view(op);
-    if (impl->storage->view_count.load(std::memory_order_relaxed) > 0) {
-      internal::throw_inplace_with_views(op, self);
-    }
-  }
 }
 
 /// Makes grad_fn the history of self after an in-place op (see Note [In-place ops
-/// and autograd]): self becomes grad_fn's input 0, and its hooks move along.
-/// Throws (the data is already written) if self is a view or has views, whose
-/// histories would not follow.
+/// and autograd]): self becomes grad_fn's input 0, and its hooks move along. For a
+/// view, the base's history is rewritten (CopySlices) and the view's follows it.
 inline void rebase_history(Tensor& self, const std::shared_ptr<Node>& grad_fn) {
   if (!grad_fn) return;
   TensorImpl* impl = self.unsafe_impl();
-  if (impl->is_view || impl->storage->view_count.load(std::memory_order_relaxed) > 0) {
-    internal::throw_rebase_view(self, *grad_fn);
-  }
+  if (__builtin_expect(impl->is_view, 0)) return internal::rebase_view_history(self, grad_fn);
   if (impl->hooks) internal::move_hooks_on_rebase(*impl, grad_fn);
   impl->output_nr = grad_fn->add_input_metadata(self);
   impl->grad_fn = grad_fn;

@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "csrc/autograd/grad_mode.h"
+
 namespace gradgen {
 namespace native {
 namespace loops {
@@ -142,8 +144,7 @@ Tensor make_view(const Tensor& self, IntArrayRef sizes, IntArrayRef strides,
   impl->dtype = base.dtype;
   impl->sizes.assign(sizes.begin(), sizes.end());
   impl->strides.assign(strides.begin(), strides.end());
-  impl->is_view = true;  // counted until the impl dies (~TensorImpl)
-  impl->storage->view_count.fetch_add(1, std::memory_order_relaxed);
+  internal::init_view(*impl, self, autograd::GradMode::is_enabled());
   impl->refresh_numel_and_contiguity();
   return view;
 }

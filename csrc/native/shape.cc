@@ -19,6 +19,17 @@ namespace {
 
 using loops::make_view;
 
+// Marks the views one op returned together (split, unbind, chunk): autograd refuses in-place
+// ops on them (Note [Views] in csrc/tensor.h). Views made in no_grad mode stay marked so.
+std::vector<Tensor> multi_output_views(std::vector<Tensor> views) {
+  for (Tensor& v : views) {
+    TensorImpl* impl = v.unsafe_impl();
+    if (impl->view->creation == ViewCreation::Default)
+      impl->view->creation = ViewCreation::MultiOutput;
+  }
+  return views;
+}
+
 // Copies the elements that `src` and src_strides describe (of shape `sizes`) into
 // dst, laid out by dst_strides, element by element in row-major order.
 template <typename scalar_t>
@@ -404,12 +415,12 @@ std::vector<Tensor> split(const Tensor& self, int64_t split_size, int64_t dim) {
   std::vector<Tensor> pieces;
   if (size == 0) {
     pieces.push_back(narrow(self, d, 0, 0));
-    return pieces;
+    return multi_output_views(std::move(pieces));
   }
   for (int64_t start = 0; start < size; start += split_size) {
     pieces.push_back(narrow(self, d, start, std::min(split_size, size - start)));
   }
-  return pieces;
+  return multi_output_views(std::move(pieces));
 }
 
 std::vector<Tensor> unbind(const Tensor& self, int64_t dim) {
@@ -420,7 +431,7 @@ std::vector<Tensor> unbind(const Tensor& self, int64_t dim) {
   std::vector<Tensor> pieces;
   pieces.reserve(static_cast<size_t>(self.size(d)));
   for (int64_t i = 0; i < self.size(d); ++i) pieces.push_back(select(self, d, i));
-  return pieces;
+  return multi_output_views(std::move(pieces));
 }
 
 std::vector<Tensor> chunk(const Tensor& self, int64_t chunks, int64_t dim) {

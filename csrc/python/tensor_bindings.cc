@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "csrc/autograd/basic_ops.h"
 #include "csrc/autograd/function.h"
 #include "csrc/autograd/grad_mode.h"
 #include "csrc/autograd/hooks.h"
@@ -480,9 +481,8 @@ Tensor index(const Tensor& self, nb::handle key) {
   return result;
 }
 
-// x[key] = value: copies value (a Tensor, broadcast, or a number) into the view x[key]. Not
-// differentiable: refused while grad mode records a graph through x or value (torch records
-// CopySlices, which gradgen does not have); run it under no_grad.
+// x[key] = value: copies value (a Tensor, broadcast, or a number) into the view x[key], with
+// autograd as torch: the copy is an in-place op on the view (CopySlices on x's history).
 void set_index(const Tensor& self, nb::handle key, nb::handle value) {
   const bool value_is_tensor = is_tensor(value.ptr());
   Tensor src;
@@ -497,17 +497,11 @@ void set_index(const Tensor& self, nb::handle key, nb::handle value) {
     }
     src = full({}, s, self.scalar_type());
   }
-  if (autograd::GradMode::is_enabled() && (self.requires_grad() || src.requires_grad())) {
-    throw std::runtime_error(
-        "setitem: assigning into a tensor that requires grad (or from one) is not "
-        "differentiable in gradgen; do it under gradgen.no_grad()");
-  }
-  autograd::NoGradGuard no_grad;
   Tensor view = index(self, key);
   if (src.scalar_type() != view.scalar_type()) src = gradgen::to(src, view.scalar_type());
   if (src.unsafe_impl()->storage.get() == view.unsafe_impl()->storage.get()) src = src.clone();
   if (!src.sizes().equals(view.sizes())) src = gradgen::expand(src, view.sizes());
-  internal::copy_(view, src);
+  autograd::copy_into(view, src);
 }
 
 // --- hooks ----------------------------------------------------------------------------------

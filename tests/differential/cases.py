@@ -1355,3 +1355,5 @@ for da in DTYPES:
     case(f"sub.Tensor/operator/{da}-2.5", lambda T, a: a - 2.5, _dim(da))
     case(f"sub.Tensor/operator/1-{da}", lambda T, a: 1 - a, _dim(da))
     case(f"sub.Tensor/operator/{da}-True", lambda T, a: a - True, _dim(da))
+
+import cases_views  # noqa: E402, F401  (views and in-place ops: registers its cases here)

@@ -139,13 +139,25 @@ def test_setitem_copies_into_the_view():
     x[0] = x[1]  # from itself
     assert x.tolist() == [[7.0, 5.0, 6.0], [7.0, 5.0, 6.0]]
     w = gradgen.zeros(2, requires_grad=True)
-    with pytest.raises(RuntimeError, match="no_grad"):
+    with pytest.raises(RuntimeError, match="a view of a leaf Variable that requires grad"):
         w[0] = 1.0
     with gradgen.no_grad():
         w[0] = 1.0
     assert w.tolist() == [1.0, 0.0]
     with pytest.raises(TypeError):
         x[0] = "a"
+
+
+def test_setitem_is_differentiable():
+    # As torch: the copy into x[0] rewrites x's history (CopySlices); value gets row 0's gradient.
+    a = gradgen.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    v = gradgen.tensor([10.0], requires_grad=True)
+    x = a * 2
+    x[0] = v  # broadcast to [2]
+    assert x.grad_fn.name() == "CopySlices"
+    (x * gradgen.tensor([[1.0, 2.0], [3.0, 4.0]])).sum().backward()
+    assert a.grad.tolist() == [[0.0, 0.0], [6.0, 8.0]]
+    assert v.grad.tolist() == [3.0]
 
 
 def test_indexing_is_differentiable():
