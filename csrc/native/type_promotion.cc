@@ -137,14 +137,17 @@ void resize_(const Tensor& t, IntArrayRef sizes) {
   const int64_t numel = gradgen::internal::checked_numel(sizes, "resize_");
   const size_t needed = static_cast<size_t>(impl.storage_offset + numel) * element_size(impl.dtype);
   if (needed > impl.storage->nbytes) {
+    // A storage is one allocation, so growing it gives the tensor new bytes: a view would stop
+    // sharing them with its base and its other views (PyTorch grows the shared storage).
+    if (impl.is_view) {
+      throw std::runtime_error(
+          "resize_: cannot grow a view of shape " + shape_str(t.sizes()) + " to " +
+          shape_str(sizes) + ": its storage is shared with its base; pass a tensor that is not a view");
+    }
     intrusive_ptr<StorageImpl> storage = StorageImpl::allocate(needed);
     const size_t keep = std::min(impl.storage->nbytes, needed);
     if (keep > 0) std::memcpy(storage->data, impl.storage->data, keep);
     storage->version = impl.storage->version;
-    if (impl.is_view) {
-      impl.storage->view_count.fetch_sub(1, std::memory_order_relaxed);
-      storage->view_count.fetch_add(1, std::memory_order_relaxed);
-    }
     impl.storage = std::move(storage);
   }
   impl.sizes.assign(sizes.begin(), sizes.end());
