@@ -53,10 +53,17 @@ void with_eigen(const MatrixRef<T>& m, F&& f) {
 }
 
 template <typename T>
-void gemm(T* out, const MatrixRef<T>& a, const MatrixRef<T>& b) {
-  Eigen::Map<RowMatrix<T>> result(out, a.rows, b.cols);
+void gemm(T* out, int64_t ldc, const MatrixRef<T>& a, const MatrixRef<T>& b, bool accumulate) {
+  Eigen::Map<RowMatrix<T>, Eigen::Unaligned, OuterStride> result(out, a.rows, b.cols,
+                                                                 OuterStride(ldc));
   with_eigen(a, [&](const auto& ea) {
-    with_eigen(b, [&](const auto& eb) { result.noalias() = ea * eb; });
+    with_eigen(b, [&](const auto& eb) {
+      if (accumulate) {
+        result.noalias() += ea * eb;
+      } else {
+        result.noalias() = ea * eb;
+      }
+    });
   });
 }
 
