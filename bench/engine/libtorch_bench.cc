@@ -91,6 +91,7 @@ void step(const Options& o) {
       });
   out = torch::tanh(torch::matmul(y, W));
   check("step.out", sum_of(out));
+  check("step.out_norm", norm_of(out));
   out.backward(go);
   check("step.y_grad", sum_of(y.grad()));
   check("step.W_grad", sum_of(W.grad()));
