@@ -72,7 +72,8 @@ class ThreadPool {
         done_.wait(lock, [this] { return pending_.load(std::memory_order_acquire) == 0; });
       }
     }
-    job_ = nullptr;
+    // job_ is left as it is (written only under mutex_): only workers with index < tasks_ of
+    // this generation call it, and they all have.
   }
 
  private:
