@@ -38,6 +38,8 @@ struct Options {
   int iters = 3;                  // callgrind: measured iterations (0: baseline run)
   int repeats = 0;                // time: measured repeats per workload (0: default per workload)
   int warmup = 0;                 // time: warm-up repeats (0: default per workload)
+  int n = 64;                     // step and mlp: the matrices are n x n (batch n, n features)
+  int threads = 1;                // intra-op threads of both libraries
 };
 
 inline bool has_workload(const Options& o, const char* name) {
@@ -47,9 +49,10 @@ inline bool has_workload(const Options& o, const char* name) {
 
 inline void usage(const char* argv0) {
   std::fprintf(stderr,
-               "usage: %s [--mode=time|callgrind] [--workloads=chain,step,cat]\n"
+               "usage: %s [--mode=time|callgrind] [--workloads=chain,step,cat,mlp]\n"
                "          [--dtype=float32|float64] [--chain_len=N] [--repeats=N] [--warmup=N]\n"
-               "          [--iters=N] [--phase=all|fwd|bwd]\n"
+               "          [--iters=N] [--phase=all|fwd|bwd] [--n=64] [--threads=1]\n"
+               "  step, mlp: n x n matrices (mlp: batch n, n -> n -> n features)\n"
                "  time:      median of repeats after warm-up, microseconds per op\n"
                "  callgrind: one unmeasured warm-up iteration, then --iters iterations; with\n"
                "             --phase=fwd|bwd only that phase is collected (run valgrind with\n"
@@ -83,6 +86,10 @@ inline Options parse(int argc, char** argv) {
       o.repeats = std::atoi(v);
     else if (const char* v = value("--warmup"))
       o.warmup = std::atoi(v);
+    else if (const char* v = value("--n"))
+      o.n = std::atoi(v);
+    else if (const char* v = value("--threads"))
+      o.threads = std::atoi(v);
     else {
       usage(argv[0]);
       std::exit(std::strcmp(a, "--help") == 0 ? 0 : 2);
@@ -90,7 +97,8 @@ inline Options parse(int argc, char** argv) {
   }
   if ((o.mode != "time" && o.mode != "callgrind") ||
       (o.phase != "all" && o.phase != "fwd" && o.phase != "bwd") ||
-      (o.dtype != "float32" && o.dtype != "float64") || o.chain_len < 1 || o.iters < 0) {
+      (o.dtype != "float32" && o.dtype != "float64") || o.chain_len < 1 || o.iters < 0 || o.n < 1 ||
+      o.threads < 1) {
     usage(argv[0]);
     std::exit(2);
   }
@@ -98,6 +106,13 @@ inline Options parse(int argc, char** argv) {
 }
 
 using Clock = std::chrono::steady_clock;
+
+// Repeats for an n x n workload: about 2^28 / n^3 of them (a fraction of a second per round at
+// ~100 GFLOP/s), between 5 and `most`.
+inline int repeats_for(int n, int most) {
+  const double r = 268435456.0 / (double(n) * n * n);
+  return r >= most ? most : r <= 5 ? 5 : int(r);
+}
 
 inline double seconds_between(Clock::time_point a, Clock::time_point b) {
   return std::chrono::duration<double>(b - a).count();

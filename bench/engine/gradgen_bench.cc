@@ -2,7 +2,11 @@
 //
 //   chain  y = y * w + b, chain_len links of 1-element tensors (2 ops per link), backward
 //          from the last y; w and b are leaves that require grad, shared by every link
-//   step   out = tanh(y @ W), y and W 64x64 leaves that require grad, backward with ones
+//   step   out = tanh(y @ W), y and W n x n leaves that require grad (--n, 64 by default),
+//          backward with ones
+//   mlp    mse_loss(linear(relu(linear(x, W1, b1)), W2, b2), target): a 2-layer MLP step on a
+//          batch of n rows of n features (n -> n -> n), backward from the loss; W1, b1, W2, b2
+//          are the leaves
 //   cat    (cat(8 tensors of 16) + u).sum().backward(), every input a leaf requiring grad
 //
 // "bwd" is backward() plus freeing the graph (dropping the last handle), as in a training
@@ -26,6 +30,7 @@
 #include "csrc/autograd/engine.h"
 #include "csrc/autograd/grad_mode.h"
 #include "csrc/generated/VariableType.h"
+#include "csrc/native/gemm.h"
 #include "csrc/tensor.h"
 
 namespace engine_bench {
@@ -105,6 +110,19 @@ double sum_of(const gradgen::Tensor& t) {
   return s;
 }
 
+// Square root of the sum of squares, in double: a CHECK figure that sums do not cancel.
+double norm_of(const gradgen::Tensor& t) {
+  if (!t.defined()) return NAN;
+  gradgen::Tensor c = t.contiguous();
+  double s = 0;
+  for (int64_t i = 0; i < c.numel(); ++i) {
+    const double v = c.scalar_type() == gradgen::ScalarType::Float ? c.data_ptr<float>()[i]
+                                                                   : c.data_ptr<double>()[i];
+    s += v * v;
+  }
+  return std::sqrt(s);
+}
+
 template <class T>
 void chain(const Options& o) {
   const std::string name = "chain";
@@ -149,9 +167,10 @@ void step(const Options& o) {
     report_missing(name, missing({{"tanh", has_tanh<T>::value}}));
   } else {
     const auto dt = dtype_of(o);
-    T y = data({64, 64}, 1, 1.0, dt).set_requires_grad(true);
-    T W = data({64, 64}, 2, 0.125, dt).set_requires_grad(true);
-    T go = gradgen::ones({64, 64}, dt);
+    const int64_t n = o.n;
+    T y = data({n, n}, 1, 1.0, dt).set_requires_grad(true);
+    T W = data({n, n}, 2, 8.0 / n, dt).set_requires_grad(true);
+    T go = gradgen::ones({n, n}, dt);
     T out;
     // matmul when the spec has it (libtorch's `y @ W`); for 2-D operands it is mm.
     auto product = [](const T& a, const T& b_) {
@@ -163,7 +182,8 @@ void step(const Options& o) {
     };
     if (!has_matmul<T>::value) std::printf("step: matmul not available yet, using mm\n");
     run_workload(
-        o, name, 2, 2, /*repeats=*/301, /*warmup=*/30, [&] { out = tanh(product(y, W)); },
+        o, name, 2, 2, repeats_for(o.n, 301), /*warmup=*/n >= 256 ? 2 : 30,
+        [&] { out = tanh(product(y, W)); },
         [&] {
           out.backward(go);
           out = T();
@@ -174,12 +194,48 @@ void step(const Options& o) {
         });
     out = tanh(product(y, W));
     check("step.out", sum_of(out));
+    check("step.out_norm", norm_of(out));
     out.backward(go);
     check("step.y_grad", sum_of(y.grad()));
     check("step.W_grad", sum_of(W.grad()));
+    check("step.W_grad_norm", norm_of(W.grad()));
     y.mutable_grad() = T();
     W.mutable_grad() = T();
   }
+}
+
+template <class T>
+void mlp(const Options& o) {
+  const std::string name = "mlp";
+  const auto dt = dtype_of(o);
+  const int64_t n = o.n;
+  const double scale = 1.0 / std::sqrt(double(n));
+  T x = data({n, n}, 3, 1.0, dt);
+  T W1 = data({n, n}, 4, scale, dt).set_requires_grad(true);
+  T b1 = data({n}, 5, 0.1, dt).set_requires_grad(true);
+  T W2 = data({n, n}, 6, scale, dt).set_requires_grad(true);
+  T b2 = data({n}, 7, 0.1, dt).set_requires_grad(true);
+  T target = data({n, n}, 8, 0.5, dt);
+  T loss;
+  auto forward = [&] { return mse_loss(linear(relu(linear(x, W1, b1)), W2, b2), target); };
+  auto reset = [&] {
+    for (T* p : {&W1, &b1, &W2, &b2}) p->mutable_grad() = T();
+  };
+  run_workload(
+      o, name, 4, 4, repeats_for(o.n, 301), /*warmup=*/n >= 256 ? 2 : 30, [&] { loss = forward(); },
+      [&] {
+        loss.backward();
+        loss = T();
+      },
+      reset);
+  loss = forward();
+  check("mlp.loss", sum_of(loss));
+  loss.backward();
+  check("mlp.W1_grad_norm", norm_of(W1.grad()));
+  check("mlp.b1_grad_norm", norm_of(b1.grad()));
+  check("mlp.W2_grad_norm", norm_of(W2.grad()));
+  check("mlp.b2_grad_norm", norm_of(b2.grad()));
+  reset();
 }
 
 template <class T>
@@ -220,15 +276,18 @@ void cat_workload(const Options& o) {
 int main(int argc, char** argv) {
   using namespace engine_bench;
   const Options o = parse(argc, argv);
-  std::printf("gradgen_bench: mode %s, dtype %s, chain_len %d%s\n", o.mode.c_str(), o.dtype.c_str(),
-              o.chain_len, RUNNING_ON_VALGRIND ? ", under valgrind" : "");
+  gradgen::set_num_threads(o.threads);
+  std::printf("gradgen_bench: mode %s, dtype %s, chain_len %d, n %d, %d thread(s), GEMM %s%s\n",
+              o.mode.c_str(), o.dtype.c_str(), o.chain_len, o.n, gradgen::get_num_threads(),
+              gradgen::native::gemm_backend(), RUNNING_ON_VALGRIND ? ", under valgrind" : "");
   struct Case {
     const char* name;
     void (*run)(const Options&);
   };
   const Case cases[] = {{"chain", chain<gradgen::Tensor>},
                         {"step", step<gradgen::Tensor>},
-                        {"cat", cat_workload<gradgen::Tensor>}};
+                        {"cat", cat_workload<gradgen::Tensor>},
+                        {"mlp", mlp<gradgen::Tensor>}};
   for (const Case& c : cases) {
     if (!has_workload(o, c.name)) continue;
     try {

@@ -9,7 +9,7 @@
 //       -I$TORCH/include/torch/csrc/api/include bench/engine/libtorch_bench.cc \
 //       -L$TORCH/lib -Wl,-rpath,$TORCH/lib -ltorch -ltorch_cpu -lc10 -o libtorch_bench
 //
-// One intra-op thread (at::set_num_threads(1)), CPU, the dtype given by --dtype.
+// --threads intra-op threads (at::set_num_threads, 1 by default), CPU, the dtype of --dtype.
 #include <torch/torch.h>
 
 #include <cmath>
@@ -36,6 +36,10 @@ torch::Tensor data(at::IntArrayRef sizes, int seed, double scale, const torch::T
 
 double sum_of(const torch::Tensor& t) {
   return t.defined() ? t.to(torch::kFloat64).sum().item<double>() : NAN;
+}
+
+double norm_of(const torch::Tensor& t) {
+  return t.defined() ? t.to(torch::kFloat64).square().sum().sqrt().item<double>() : NAN;
 }
 
 void chain(const Options& o) {
@@ -69,12 +73,13 @@ void chain(const Options& o) {
 
 void step(const Options& o) {
   const auto opt = options_of(o);
-  torch::Tensor y = data({64, 64}, 1, 1.0, opt).requires_grad_(true);
-  torch::Tensor W = data({64, 64}, 2, 0.125, opt).requires_grad_(true);
-  torch::Tensor go = torch::ones({64, 64}, opt);
+  const int64_t n = o.n;
+  torch::Tensor y = data({n, n}, 1, 1.0, opt).requires_grad_(true);
+  torch::Tensor W = data({n, n}, 2, 8.0 / n, opt).requires_grad_(true);
+  torch::Tensor go = torch::ones({n, n}, opt);
   torch::Tensor out;
   run_workload(
-      o, "step", 2, 2, /*repeats=*/301, /*warmup=*/30,
+      o, "step", 2, 2, repeats_for(o.n, 301), /*warmup=*/n >= 256 ? 2 : 30,
       [&] { out = torch::tanh(torch::matmul(y, W)); },
       [&] {
         out.backward(go);
@@ -86,9 +91,46 @@ void step(const Options& o) {
       });
   out = torch::tanh(torch::matmul(y, W));
   check("step.out", sum_of(out));
+  check("step.out_norm", norm_of(out));
   out.backward(go);
   check("step.y_grad", sum_of(y.grad()));
   check("step.W_grad", sum_of(W.grad()));
+  check("step.W_grad_norm", norm_of(W.grad()));
+}
+
+void mlp(const Options& o) {
+  const auto opt = options_of(o);
+  const int64_t n = o.n;
+  const double scale = 1.0 / std::sqrt(double(n));
+  torch::Tensor x = data({n, n}, 3, 1.0, opt);
+  torch::Tensor W1 = data({n, n}, 4, scale, opt).requires_grad_(true);
+  torch::Tensor b1 = data({n}, 5, 0.1, opt).requires_grad_(true);
+  torch::Tensor W2 = data({n, n}, 6, scale, opt).requires_grad_(true);
+  torch::Tensor b2 = data({n}, 7, 0.1, opt).requires_grad_(true);
+  torch::Tensor target = data({n, n}, 8, 0.5, opt);
+  torch::Tensor loss;
+  auto forward = [&] {
+    return torch::mse_loss(torch::linear(torch::relu(torch::linear(x, W1, b1)), W2, b2), target);
+  };
+  auto reset = [&] {
+    for (torch::Tensor* p : {&W1, &b1, &W2, &b2}) p->mutable_grad() = torch::Tensor();
+  };
+  run_workload(
+      o, "mlp", 4, 4, repeats_for(o.n, 301), /*warmup=*/n >= 256 ? 2 : 30,
+      [&] { loss = forward(); },
+      [&] {
+        loss.backward();
+        loss = torch::Tensor();
+      },
+      reset);
+  loss = forward();
+  check("mlp.loss", sum_of(loss));
+  loss.backward();
+  check("mlp.W1_grad_norm", norm_of(W1.grad()));
+  check("mlp.b1_grad_norm", norm_of(b1.grad()));
+  check("mlp.W2_grad_norm", norm_of(W2.grad()));
+  check("mlp.b2_grad_norm", norm_of(b2.grad()));
+  reset();
 }
 
 void cat_workload(const Options& o) {
@@ -121,16 +163,16 @@ void cat_workload(const Options& o) {
 int main(int argc, char** argv) {
   using namespace engine_bench;
   const Options o = parse(argc, argv);
-  at::set_num_threads(1);
+  at::set_num_threads(o.threads);
   at::set_num_interop_threads(1);
-  std::printf("libtorch_bench: torch %s, mode %s, dtype %s, chain_len %d, %d thread(s)%s\n",
-              TORCH_VERSION, o.mode.c_str(), o.dtype.c_str(), o.chain_len, at::get_num_threads(),
-              RUNNING_ON_VALGRIND ? ", under valgrind" : "");
+  std::printf("libtorch_bench: torch %s, mode %s, dtype %s, chain_len %d, n %d, %d thread(s)%s\n",
+              TORCH_VERSION, o.mode.c_str(), o.dtype.c_str(), o.chain_len, o.n,
+              at::get_num_threads(), RUNNING_ON_VALGRIND ? ", under valgrind" : "");
   struct Case {
     const char* name;
     void (*run)(const Options&);
   };
-  const Case cases[] = {{"chain", chain}, {"step", step}, {"cat", cat_workload}};
+  const Case cases[] = {{"chain", chain}, {"step", step}, {"cat", cat_workload}, {"mlp", mlp}};
   for (const Case& c : cases) {
     if (!has_workload(o, c.name)) continue;
     try {

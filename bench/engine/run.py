@@ -12,8 +12,17 @@ compiles libtorch_bench.cc with g++ -O2 when a torch install is found, then
 and prints a table: gradgen, libtorch, ratio, target, met / NOT MET. It measures and prints;
 the exit status is 0 whatever the figures (and whatever fails).
 
+With --n=64,256,512,1024 (issue 15) it runs instead the GEMM-bound workloads (step: tanh(y @ W);
+mlp: linear, relu, linear, mse_loss) at those sizes, for each --threads count on both sides,
+alternating the libraries, and prints one Markdown table per thread count (ratio = gradgen /
+libtorch, target <= 1.0x) with the check that both computed the same numbers. With --gemm it
+compiles and runs gemm_bench.cc: Eigen, OpenBLAS, BLIS and MKL (libtorch's) on the same
+products, a table of GFLOP/s.
+
 Usage (from anywhere; see bench/README.md):
   bench/engine/run.sh [--torch_python=PY] [--rounds=3] [--no_callgrind] [--profile] ...
+  bench/engine/run.sh --n=64,256,512,1024 --threads=1,2 [--rounds=5]
+  bench/engine/run.sh --gemm [--gemm_sizes=16,64,256,512,1024] [--threads=1,2]
 """
 
 import argparse
@@ -42,7 +51,7 @@ ANCHOR = {
     "cat.total_us": 37.0,
 }
 
-TORCH_DEFAULT_PYTHONS = ["/tmp/torch213/bin/python"]
+TORCH_DEFAULT_PYTHONS = ["/tmp/torchvenv/bin/python", "/tmp/torch213/bin/python"]
 
 CHECKS = {}  # label -> {key: value} from the first timing round
 
@@ -362,6 +371,211 @@ def loadavg():
 
 
 # ---------------------------------------------------------------------------------------------
+# GEMM-bound workloads at several sizes and thread counts (issue 15)
+# ---------------------------------------------------------------------------------------------
+
+SIZE_WORKLOADS = ("step", "mlp")
+SIZE_LABELS = {"step": "`tanh(y @ W)` step", "mlp": "2-layer MLP step"}
+
+
+def size_rounds(args, benches, sizes, threads):
+    """Returns {(label, threads, n): {key: best value}} and {(label, threads, n): checks}."""
+    best, checks = {}, {}
+    for t in threads:
+        for n in sizes:
+            for r in range(args.rounds):
+                for label, exe in benches.items():
+                    cmd = [
+                        exe,
+                        "--mode=time",
+                        "--dtype=%s" % args.dtype,
+                        "--workloads=" + ",".join(SIZE_WORKLOADS),
+                        "--n=%d" % n,
+                        "--threads=%d" % t,
+                    ]
+                    log(
+                        "== n %d, %d thread(s), round %d/%d: %s (load %s)"
+                        % (n, t, r + 1, args.rounds, label, loadavg())
+                    )
+                    rc, out = run(cmd, timeout=1800)
+                    for line in out.splitlines():
+                        if not line.startswith(("RESULT", "CHECK")):
+                            log("   " + line)
+                    if rc != 0:
+                        log("   %s exited with %d" % (label, rc))
+                    merged = best.setdefault((label, t, n), {})
+                    for k, v in parse_results(out).items():
+                        if isinstance(v, float):
+                            prev = merged.get(k)
+                            merged[k] = v if not isinstance(prev, float) else min(prev, v)
+                        else:
+                            merged.setdefault(k, v)
+                    checks.setdefault((label, t, n), parse_checks(out))
+    return best, checks
+
+
+def fmt_us(v):
+    if not isinstance(v, float):
+        return "n/a"
+    return ("%.1f ms" % (v / 1000)) if v >= 10000 else ("%.2f ms" % (v / 1000)) if v >= 1000 else ("%.1f us" % v)
+
+
+def size_report(args, best, checks, sizes, threads, torch_label):
+    """One Markdown table per thread count: ready to paste into README."""
+    have_torch = any(label == "libtorch" for (label, _, _) in best)
+    for t in threads:
+        log("")
+        log(
+            "GEMM-bound workloads, %s, %d thread(s) on both sides, %s, best median of %d rounds; "
+            "ratio = gradgen / %s (target <= 1.0x)" % (args.dtype, t, "n x n", args.rounds, torch_label)
+        )
+        log("")
+        log("| N | workload | gradgen fwd / bwd | %s fwd / bwd | ratio fwd | ratio bwd | ratio fwd+bwd |" % torch_label)
+        log("| --- | --- | --- | --- | --- | --- | --- |")
+        worst_ratio, worst_diff, compared = 0.0, 0.0, 0
+        for n in sizes:
+            gg = best.get(("gradgen", t, n), {})
+            lt = best.get(("libtorch", t, n), {})
+            for w in SIZE_WORKLOADS:
+                cells = []
+                for phase in ("fwd", "bwd", "total"):
+                    g, l_ = gg.get(w + "." + phase + "_us"), lt.get(w + "." + phase + "_us")
+                    if isinstance(g, float) and isinstance(l_, float) and l_ > 0:
+                        cells.append("%.2fx" % (g / l_))
+                        if phase == "total":
+                            worst_ratio = max(worst_ratio, g / l_)
+                    else:
+                        cells.append("n/a")
+                log(
+                    "| %d | %s | %s / %s | %s / %s | %s | %s | **%s** |"
+                    % (
+                        n,
+                        SIZE_LABELS[w],
+                        fmt_us(gg.get(w + ".fwd_us")),
+                        fmt_us(gg.get(w + ".bwd_us")),
+                        fmt_us(lt.get(w + ".fwd_us")),
+                        fmt_us(lt.get(w + ".bwd_us")),
+                        cells[0],
+                        cells[1],
+                        cells[2],
+                    )
+                )
+            gc, lc = checks.get(("gradgen", t, n), {}), checks.get(("libtorch", t, n), {})
+            # Norms and losses: plain sums of n^2 values of either sign cancel, and float32
+            # rounding alone moves them by more than 1e-3.
+            for key, g in gc.items():
+                if key in lc and (key.endswith("_norm") or key.endswith(".loss")):
+                    compared += 1
+                    worst_diff = max(worst_diff, abs(g - lc[key]) / max(abs(lc[key]), 1e-12))
+        log("")
+        if have_torch:
+            log(
+                "Same numbers: %d checks (losses, norms of outputs and gradients) at every N, largest "
+                "relative difference %.1e: %s. Largest fwd+bwd ratio %.2fx: %s."
+                % (
+                    compared,
+                    worst_diff,
+                    "both libraries computed the same thing" if worst_diff < 1e-3 else "MISMATCH",
+                    worst_ratio,
+                    "every figure <= 1.0x" if worst_ratio <= 1.0 else "NOT MET",
+                )
+            )
+        else:
+            log("libtorch did not run: no ratios (pass --torch_python=PY).")
+    log("Load average at the end: %s (%d cores)." % (loadavg(), os.cpu_count() or 0))
+
+
+# ---------------------------------------------------------------------------------------------
+# GEMM libraries (gemm_bench.cc)
+# ---------------------------------------------------------------------------------------------
+
+GEMM_LIBS = [
+    ("openblas", "/usr/lib/x86_64-linux-gnu/openblas-pthread/libopenblas.so.0"),
+    ("blis", "/usr/lib/x86_64-linux-gnu/blis-pthread/libblis.so.4"),
+]
+
+
+def cpu_flags():
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("flags"):
+                    return set(line.split(":", 1)[1].split())
+    except OSError:
+        pass
+    return set()
+
+
+def gemm_libraries(args, torch):
+    """Runs gemm_bench.cc on every library found; prints a Markdown table of GFLOP/s."""
+    src = os.path.join(args.workspace, "bench", "engine", "gemm_bench.cc")
+    exe = os.path.join(args.tmpdir, "gradgen_engine_bench", "gemm_bench")
+    flags = cpu_flags()
+    isa = ["-mavx2", "-mfma"]
+    if {"avx512f", "avx512dq", "avx512vl", "avx512bw"} <= flags:
+        isa += ["-mavx512f", "-mavx512dq", "-mavx512vl", "-mavx512bw"]  # as csrc/native/simd
+    log("== compiling gemm_bench.cc (g++ -O3 %s, Eigen from /usr/include/eigen3)" % " ".join(isa))
+    rc, out = run(
+        ["nice", "g++", "-O3", "-std=c++17"]
+        + isa
+        + ["-Wno-maybe-uninitialized", "-I/usr/include/eigen3", src, "-ldl", "-o", exe]
+    )
+    if rc != 0:
+        log(out[-4000:])
+        log("gemm_bench did not compile")
+        return
+    libs = [(name, path) for name, path in GEMM_LIBS if os.path.exists(path)]
+    for name, path in GEMM_LIBS:
+        if not os.path.exists(path):
+            log("   %s not found at %s (Debian: apt-get install lib%s-dev): skipped" % (name, path, name))
+    if torch:
+        libs.append(("mkl", os.path.join(torch[1], "lib", "libtorch_cpu.so")))  # libtorch's MKL
+    if args.mkl_lib:
+        libs.append(("mkl-pypi", args.mkl_lib))
+    names = ["eigen"] + [n for n, _ in libs]
+    for t in args.thread_list:
+        cmd = [
+            exe,
+            "--sizes=" + args.gemm_sizes,
+            "--rounds=%d" % args.rounds,
+            "--threads=%d" % t,
+            "--dtypes=float32,float64",
+            "--layouts=nn,nt,tn",
+        ] + ["--lib=%s:%s" % lib for lib in libs]
+        log("== gemm_bench, %d thread(s) for the BLAS libraries (load %s)" % (t, loadavg()))
+        rc, out = run(cmd, timeout=3600)
+        table, worst = {}, 0.0
+        for line in out.splitlines():
+            parts = line.split()
+            if parts[:1] == ["GEMM"]:
+                table[(parts[1], parts[2], parts[3], int(parts[4]))] = float(parts[6])
+            elif parts[:1] == ["CHECK"]:
+                worst = max(worst, float(parts[5]))
+            else:
+                log("   " + line)
+        log("")
+        log(
+            "GEMM GFLOP/s (higher is better), best of %d interleaved rounds; BLAS libraries at %d thread(s), "
+            "Eigen single-threaded as compiled in gradgen (%s)" % (args.rounds, t, " ".join(isa))
+        )
+        log("")
+        log("| dtype | op | N | " + " | ".join(names) + " |")
+        log("| --- | --- | --- | " + " | ".join("---" for _ in names) + " |")
+        for dtype in ("float32", "float64"):
+            for layout in ("nn", "nt", "tn"):
+                for n in sorted({k[3] for k in table}):
+                    vals = [table.get((lib, dtype, layout, n)) for lib in names]
+                    if all(v is None for v in vals):
+                        continue
+                    top = max(v for v in vals if v is not None)
+                    cells = [("**%.0f**" if v == top else "%.0f") % v if v is not None else "n/a" for v in vals]
+                    op = {"nn": "A @ B", "nt": "A @ B^T", "tn": "A^T @ B"}[layout]
+                    log("| %s | %s | %d | %s |" % (dtype, op, n, " | ".join(cells)))
+        log("")
+        log("Every library's result against Eigen's: largest relative difference %.1e." % worst)
+
+
+# ---------------------------------------------------------------------------------------------
 # Report
 # ---------------------------------------------------------------------------------------------
 
@@ -518,9 +732,21 @@ def main(argv):
         "--copt", action="append", default=[], help="extra --copt for the gradgen build (e.g. -march=native)"
     )
     p.add_argument("--tmpdir", default=tempfile.gettempdir())
+    p.add_argument(
+        "--n", default="", help="comma-separated sizes: run the GEMM-bound step and mlp workloads at these n only"
+    )
+    p.add_argument("--threads", default="1", help="comma-separated thread counts for --n and --gemm")
+    p.add_argument("--gemm", action="store_true", help="compare the GEMM libraries (gemm_bench.cc) only")
+    p.add_argument("--gemm_sizes", default="16,64,256,512,1024")
+    p.add_argument("--mkl_lib", default="", help="also a separate MKL, e.g. a PyPI mkl's libmkl_rt.so.2")
     args = p.parse_args(argv)
+    args.thread_list = [int(t) for t in args.threads.split(",") if t]
     args.workspace = os.path.abspath(args.workspace)
     os.makedirs(os.path.join(args.tmpdir, "gradgen_engine_bench"), exist_ok=True)
+
+    if args.gemm:
+        gemm_libraries(args, None if args.no_torch else find_torch(args))
+        return 0
 
     bench_dir = build_gradgen(args)
     benches = {}
@@ -536,9 +762,15 @@ def main(argv):
     if torch is None and not args.no_torch:
         log(
             "no torch install found (tried %s): libtorch is skipped; make one with\n"
-            "  python3 -m venv /tmp/torch213 && /tmp/torch213/bin/pip install torch==2.13.0"
+            "  python3 -m venv /tmp/torchvenv && /tmp/torchvenv/bin/pip install torch==2.13.0"
             % (args.torch_python or ", ".join(TORCH_DEFAULT_PYTHONS))
         )
+
+    if args.n:
+        sizes = [int(n) for n in args.n.split(",") if n]
+        best, checks = size_rounds(args, benches, sizes, args.thread_list)
+        size_report(args, best, checks, sizes, args.thread_list, torch_label)
+        return 0
 
     best = time_rounds(args, benches) if benches else {}
     gg = dict(best.get("gradgen", {}))

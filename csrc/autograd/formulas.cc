@@ -327,6 +327,27 @@ Tensor log_softmax_backward_data(const Tensor& grad, const Tensor& result, int64
 
 Tensor mse_loss_backward(const Tensor& grad, const Tensor& self, const Tensor& target,
                          int64_t reduction) {
+  const bool floating =
+      self.scalar_type() == ScalarType::Float || self.scalar_type() == ScalarType::Double;
+  if (!GradMode::is_enabled() && reduction != Reduction::None && grad.dim() == 0 && floating &&
+      self.scalar_type() == target.scalar_type() && grad.scalar_type() == self.scalar_type() &&
+      self.sizes().equals(target.sizes())) {
+    // No graph to record (backward without create_graph): one fused pass, c * (self - target)
+    // with c = 2 grad (/ numel for Mean), instead of four element-wise ops.
+    const Tensor a = self.contiguous(), b = target.contiguous();
+    Tensor out = empty(a.sizes(), a.scalar_type());
+    const int64_t n = a.numel();
+    gradgen::internal::dispatch_floating(a.scalar_type(), "mse_loss_backward", [&](auto tag) {
+      using T = decltype(tag);
+      const T g = *grad.data_ptr<T>();
+      const T c = reduction == Reduction::Mean ? T(2) * g / T(n) : T(2) * g;
+      const T* pa = a.data_ptr<T>();
+      const T* pb = b.data_ptr<T>();
+      T* po = out.data_ptr<T>();
+      for (int64_t i = 0; i < n; ++i) po[i] = c * (pa[i] - pb[i]);
+    });
+    return out;
+  }
   // grad is 0-dim for Mean and Sum: broadcasting spreads it. self and target may broadcast
   // together: the mean is over the broadcast shape, and the gradient sums back to self's shape
   // (torch.nn.functional.mse_loss's gradient; ATen's mse_loss divides by self's numel there).

@@ -1,12 +1,11 @@
 // Kernels of the matrix products (mm, bmm; matmul and linear compose them) and
 // the skeleton's lincomb.
 //
-// Matrix products go through Eigen (a tuned single-threaded GEMM, vectorized for
-// the CPU: csrc/native/simd/vectorized.h) on maps of our buffers, without copies
-// for row-major and column-major (transposed) operands; other layouts are copied
-// first. Tiny products (the 1x1 chains of benchmarks) skip Eigen's dispatch for a
-// plain loop. float64 and float32; shape errors name
-// the op and every shape involved.
+// Matrix products go through the one GEMM interface (gemm.h) on our buffers, without
+// copies for row-major and column-major (transposed) operands; other layouts are
+// copied first. linear adds its bias inside the GEMM (beta = 1 on the broadcast
+// bias), as PyTorch's addmm does. float64 and float32; shape errors name the op and
+// every shape involved.
 #include <algorithm>
 #include <optional>
 #include <stdexcept>
@@ -15,31 +14,17 @@
 #include "csrc/core_kernels.h"
 #include "csrc/generated/NativeFunctions.h"
 #include "csrc/native/loops.h"
-#include "csrc/native/simd/vectorized.h"
+#include "csrc/native/gemm.h"
 
 namespace gradgen {
 namespace native {
 
 namespace {
 
-using vec::MatrixRef;
-
 // out (m x n, row-major, contiguous) = a (m x k) * b (k x n).
 template <typename T>
 void matmul_into(T* out, const MatrixRef<T>& a, const MatrixRef<T>& b) {
-  const int64_t m = a.rows, k = a.cols, n = b.cols;
-  if (m * n * k <= 64) {
-    // Tiny: a plain loop beats Eigen's size dispatch.
-    for (int64_t i = 0; i < m; ++i) {
-      for (int64_t j = 0; j < n; ++j) {
-        T acc = 0;
-        for (int64_t l = 0; l < k; ++l) acc += a.p[i * a.s0 + l * a.s1] * b.p[l * b.s0 + j * b.s1];
-        out[i * n + j] = acc;
-      }
-    }
-    return;
-  }
-  vec::gemm(out, a, b);
+  gemm(a, b, T(0), out, b.cols);
 }
 
 }  // namespace
@@ -97,24 +82,34 @@ Tensor linear(const Tensor& input, const Tensor& weight, const std::optional<Ten
   loops::check_same_dtype("linear", "input", input, "weight", weight);
   if (has_bias) loops::check_same_dtype("linear", "input", input, "bias", *bias);
   const int64_t in = weight.size(1), out_features = weight.size(0);
-  const int64_t rows = input.numel() / std::max<int64_t>(in, 1);
+  // The leading dimensions' product (not numel / in, which is 0 without input features).
+  int64_t rows = 1;
+  for (int64_t d = 0; d + 1 < input.dim(); ++d) rows *= input.size(d);
   DimVector out_sizes(input.sizes().begin(), input.sizes().end());
   out_sizes.back() = out_features;
   Tensor result = empty(out_sizes, input.scalar_type());
-  const Tensor x = input.contiguous();
+  // A 2-D input is read with its strides (a transposed one too); others are flattened to
+  // [rows, in], which needs a copy only when they are not contiguous.
+  const Tensor x = input.dim() == 2 ? input : input.contiguous();
+  const int64_t xs0 = input.dim() == 2 ? x.stride(0) : in, xs1 = input.dim() == 2 ? x.stride(1) : 1;
   internal::dispatch_floating(input.scalar_type(), "linear", [&](auto tag) {
     using T = decltype(tag);
     T* out = result.data_ptr<T>();
-    // [rows, in] @ weight^T: weight read with swapped strides (a column-major map).
-    matmul_into<T>(out, {x.data_ptr<T>(), rows, in, in, 1},
-                   {weight.data_ptr<T>(), in, out_features, weight.stride(1), weight.stride(0)});
-    if (has_bias) {
+    T beta = 0;
+    if (has_bias && rows > 0) {
+      // The bias broadcast into every row of the result, which the GEMM then adds to.
       const T* pb = bias->data_ptr<T>();
       const int64_t sb = bias->stride(0);
-      for (int64_t r = 0; r < rows; ++r) {
-        for (int64_t j = 0; j < out_features; ++j) out[r * out_features + j] += pb[j * sb];
+      for (int64_t j = 0; j < out_features; ++j) out[j] = pb[j * sb];
+      for (int64_t r = 1; r < rows; ++r) {
+        std::copy(out, out + out_features, out + r * out_features);
       }
+      beta = 1;
     }
+    // [rows, in] @ weight^T: weight read with swapped strides (a column-major operand).
+    gemm(MatrixRef<T>{x.data_ptr<T>(), rows, in, xs0, xs1},
+         MatrixRef<T>{weight.data_ptr<T>(), in, out_features, weight.stride(1), weight.stride(0)},
+         beta, out, out_features);
   });
   return result;
 }

@@ -41,11 +41,13 @@ const KernelTable& table() {
 
 }  // namespace
 
-void gemm(double* out, const MatrixRef<double>& a, const MatrixRef<double>& b) {
-  table().gemm_d(out, a, b);
+void gemm(double* out, int64_t ldc, const MatrixRef<double>& a, const MatrixRef<double>& b,
+          bool accumulate) {
+  table().gemm_d(out, ldc, a, b, accumulate);
 }
-void gemm(float* out, const MatrixRef<float>& a, const MatrixRef<float>& b) {
-  table().gemm_f(out, a, b);
+void gemm(float* out, int64_t ldc, const MatrixRef<float>& a, const MatrixRef<float>& b,
+          bool accumulate) {
+  table().gemm_f(out, ldc, a, b, accumulate);
 }
 void tanh(const double* x, double* y, int64_t n) { table().tanh_d(x, y, n); }
 void tanh(const float* x, float* y, int64_t n) { table().tanh_f(x, y, n); }

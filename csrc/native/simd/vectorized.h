@@ -21,10 +21,14 @@ struct MatrixRef {
   int64_t rows, cols, s0, s1;
 };
 
-/// out (a.rows x b.cols, dense row-major) = a * b. Row-major and column-major
-/// operands are read in place; other layouts are copied first.
-void gemm(double* out, const MatrixRef<double>& a, const MatrixRef<double>& b);
-void gemm(float* out, const MatrixRef<float>& a, const MatrixRef<float>& b);
+/// out (a.rows x b.cols, row-major with row stride ldc) = a * b, or += a * b when
+/// `accumulate`. Row-major and column-major (transposed) operands are read in place;
+/// other layouts are copied first. Single-threaded: csrc/native/gemm.h is the
+/// interface the kernels call, which splits large products across threads.
+void gemm(double* out, int64_t ldc, const MatrixRef<double>& a, const MatrixRef<double>& b,
+          bool accumulate);
+void gemm(float* out, int64_t ldc, const MatrixRef<float>& a, const MatrixRef<float>& b,
+          bool accumulate);
 
 /// y[i] = tanh(x[i]) for i in [0, n).
 void tanh(const double* x, double* y, int64_t n);

@@ -4,6 +4,7 @@
 // No include guard: meant to be included once per translation unit.
 #include <Eigen/Core>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 
@@ -52,12 +53,95 @@ void with_eigen(const MatrixRef<T>& m, F&& f) {
   }
 }
 
+// Eigen's GEMM blocking (the cache block sizes it computes for a product) with packing
+// buffers kept per thread, instead of one malloc and free of each (up to megabytes, so
+// above glibc's mmap threshold, with page faults) per product.
 template <typename T>
-void gemm(T* out, const MatrixRef<T>& a, const MatrixRef<T>& b) {
-  Eigen::Map<RowMatrix<T>> result(out, a.rows, b.cols);
-  with_eigen(a, [&](const auto& ea) {
-    with_eigen(b, [&](const auto& eb) { result.noalias() = ea * eb; });
-  });
+class CachedBlocking : public Eigen::internal::level3_blocking<T, T> {
+ public:
+  // A column-major rows x cols result with `depth` terms (what gemm_blocking_space does).
+  CachedBlocking(Eigen::Index rows, Eigen::Index cols, Eigen::Index depth) {
+    this->m_mc = rows;
+    this->m_nc = cols;
+    this->m_kc = depth;
+    Eigen::internal::computeProductBlockingSizes<T, T, 1>(this->m_kc, this->m_mc, this->m_nc,
+                                                          Eigen::Index(1));
+    this->m_blockA = buffer(0, this->m_mc * this->m_kc);
+    this->m_blockB = buffer(1, this->m_kc * this->m_nc);
+  }
+
+ private:
+  struct Buffers {
+    T* p[2] = {nullptr, nullptr};
+    Eigen::Index size[2] = {0, 0};
+    ~Buffers() {
+      for (T* q : p) Eigen::internal::aligned_free(q);
+    }
+  };
+
+  static T* buffer(int which, Eigen::Index size) {
+    thread_local Buffers buffers;
+    if (buffers.size[which] < size) {
+      Eigen::internal::aligned_free(buffers.p[which]);
+      buffers.p[which] = nullptr;
+      buffers.size[which] = 0;
+      buffers.p[which] =
+          static_cast<T*>(Eigen::internal::aligned_malloc(sizeof(T) * static_cast<size_t>(size)));
+      buffers.size[which] = size;
+    }
+    return buffers.p[which];
+  }
+};
+
+// out (row-major, row stride ldc) += a @ b through Eigen's GEMM kernel, with the operands'
+// storage orders as template arguments and the cached blocking.
+template <typename T, int LhsOrder, int RhsOrder>
+void gemm_kernel(T* out, int64_t ldc, const T* a, int64_t lda, const T* b, int64_t ldb, int64_t m,
+                 int64_t n, int64_t k) {
+  // The row-major product is computed as its column-major transpose (n x m).
+  CachedBlocking<T> blocking(n, m, k);
+  Eigen::internal::general_matrix_matrix_product<Eigen::Index, T, LhsOrder, false, T, RhsOrder,
+                                                 false, Eigen::RowMajor, 1>::run(m, n, k, a, lda, b,
+                                                                                 ldb, out, 1, ldc,
+                                                                                 T(1), blocking,
+                                                                                 nullptr);
+}
+
+template <typename T>
+void gemm(T* out, int64_t ldc, const MatrixRef<T>& a, const MatrixRef<T>& b, bool accumulate) {
+  const int64_t m = a.rows, k = a.cols, n = b.cols;
+  const bool a_row = row_major(a), b_row = row_major(b);
+  if (m + n + k < 20 || m == 1 || n == 1 || k == 0 || !(a_row || col_major(a)) ||
+      !(b_row || col_major(b))) {
+    // Small products, vectors and copied operands: Eigen's own dispatch (a coefficient-wise
+    // product or a GEMV, which allocate nothing).
+    Eigen::Map<RowMatrix<T>, Eigen::Unaligned, OuterStride> result(out, m, n, OuterStride(ldc));
+    with_eigen(a, [&](const auto& ea) {
+      with_eigen(b, [&](const auto& eb) {
+        if (accumulate) {
+          result.noalias() += ea * eb;
+        } else {
+          result.noalias() = ea * eb;
+        }
+      });
+    });
+    return;
+  }
+  if (!accumulate) {
+    for (int64_t i = 0; i < m; ++i) std::fill(out + i * ldc, out + i * ldc + n, T(0));
+  }
+  const int64_t lda = a_row ? (m == 1 ? k : a.s0) : (k == 1 ? m : a.s1);
+  const int64_t ldb = b_row ? (k == 1 ? n : b.s0) : (n == 1 ? k : b.s1);
+  constexpr int R = Eigen::RowMajor, C = Eigen::ColMajor;
+  if (a_row && b_row) {
+    gemm_kernel<T, R, R>(out, ldc, a.p, lda, b.p, ldb, m, n, k);
+  } else if (a_row) {
+    gemm_kernel<T, R, C>(out, ldc, a.p, lda, b.p, ldb, m, n, k);
+  } else if (b_row) {
+    gemm_kernel<T, C, R>(out, ldc, a.p, lda, b.p, ldb, m, n, k);
+  } else {
+    gemm_kernel<T, C, C>(out, ldc, a.p, lda, b.p, ldb, m, n, k);
+  }
 }
 
 // tanh in double precision, after Cephes' tanh: near 0 (|x| <= 0.625) the

@@ -11,8 +11,8 @@ namespace native {
 namespace vec {
 
 struct KernelTable {
-  void (*gemm_d)(double*, const MatrixRef<double>&, const MatrixRef<double>&);
-  void (*gemm_f)(float*, const MatrixRef<float>&, const MatrixRef<float>&);
+  void (*gemm_d)(double*, int64_t, const MatrixRef<double>&, const MatrixRef<double>&, bool);
+  void (*gemm_f)(float*, int64_t, const MatrixRef<float>&, const MatrixRef<float>&, bool);
   void (*tanh_d)(const double*, double*, int64_t);
   void (*tanh_f)(const float*, float*, int64_t);
   void (*exp_d)(const double*, double*, int64_t);

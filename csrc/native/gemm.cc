@@ -1,0 +1,238 @@
+// gemm() of gemm.h: tiny products as a plain loop, others through the vectorized Eigen kernel
+// (csrc/native/simd/), split into panels across the intra-op thread pool when large enough.
+#include "csrc/native/gemm.h"
+
+#include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <cstring>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace gradgen {
+namespace native {
+
+namespace {
+
+inline void pause() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#else
+  std::this_thread::yield();
+#endif
+}
+
+// A pool of worker threads for parallel_for: n - 1 workers and the calling thread. One job at
+// a time; a caller that finds the pool busy (another thread's product) runs its job alone.
+class ThreadPool {
+ public:
+  static ThreadPool& get() {
+    static ThreadPool* pool = new ThreadPool();  // never destroyed: workers may outlive main
+    return *pool;
+  }
+
+  int size() const { return size_.load(std::memory_order_relaxed); }
+
+  void resize(int threads) {
+    std::lock_guard<std::mutex> job_lock(job_mutex_);
+    stop_workers();
+    size_.store(threads, std::memory_order_relaxed);
+    // The generation workers start from: a job started before a worker first looks must
+    // still be seen as new by it (run() cannot start one while we hold job_mutex_).
+    const uint64_t start = generation_.load();
+    for (int i = 1; i < threads; ++i) workers_.emplace_back([this, i, start] { work(i, start); });
+  }
+
+  // Runs f(i) for i in [0, tasks), f(0) on the calling thread; tasks <= size().
+  void run(int tasks, const std::function<void(int)>& f) {
+    std::unique_lock<std::mutex> job_lock(job_mutex_, std::try_to_lock);
+    if (!job_lock.owns_lock() || tasks > size()) {
+      for (int i = 0; i < tasks; ++i) f(i);
+      return;
+    }
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      job_ = &f;
+      tasks_ = tasks;
+      pending_.store(tasks - 1, std::memory_order_relaxed);
+      ++generation_;
+    }
+    wake_.notify_all();
+    f(0);
+    // The workers' share: a short spin (the panels of one product end together), then sleep.
+    for (int spin = 0; pending_.load(std::memory_order_acquire) != 0; ++spin) {
+      if (spin < 4096) {
+        std::this_thread::yield();
+      } else {
+        std::unique_lock<std::mutex> lock(mutex_);
+        done_.wait(lock, [this] { return pending_.load(std::memory_order_acquire) == 0; });
+      }
+    }
+    // job_ is left as it is (written only under mutex_): only workers with index < tasks_ of
+    // this generation call it, and they all have.
+  }
+
+ private:
+  ThreadPool() = default;
+
+  void stop_workers() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      stop_ = true;
+    }
+    wake_.notify_all();
+    for (std::thread& t : workers_) t.join();
+    workers_.clear();
+    stop_ = false;
+  }
+
+  void work(int index, uint64_t seen) {
+    for (;;) {
+      const std::function<void(int)>* job;
+      int tasks;
+      // A short spin first: the products of one forward or backward pass follow each other
+      // within microseconds, and waking from the condition variable costs about as much.
+      for (int spin = 0; spin < 2000 && generation_.load(std::memory_order_acquire) == seen;
+           ++spin) {
+        pause();
+      }
+      {
+        std::unique_lock<std::mutex> lock(mutex_);
+        wake_.wait(lock, [&] { return stop_ || generation_ != seen; });
+        if (stop_) return;
+        seen = generation_;
+        job = job_;
+        tasks = tasks_;
+      }
+      if (index < tasks) {
+        (*job)(index);
+        if (pending_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+          std::lock_guard<std::mutex> lock(mutex_);
+          done_.notify_all();
+        }
+      }
+    }
+  }
+
+  std::mutex job_mutex_;  // held by the caller of run() and by resize()
+  std::mutex mutex_;      // guards the fields below but pending_
+  std::condition_variable wake_, done_;
+  std::vector<std::thread> workers_;
+  const std::function<void(int)>* job_ = nullptr;
+  int tasks_ = 0;
+  std::atomic<uint64_t> generation_{0};  // written under mutex_, read without it by the spin
+  bool stop_ = false;
+  std::atomic<int> pending_{0};
+  std::atomic<int> size_{1};
+};
+
+template <typename T>
+bool row_or_col_major(const MatrixRef<T>& m) {
+  const bool row = (m.s1 == 1 || m.cols == 1) && (m.rows == 1 || m.s0 >= m.cols);
+  const bool col = (m.s0 == 1 || m.rows == 1) && (m.cols == 1 || m.s1 >= m.rows);
+  return row || col;
+}
+
+// A dense row-major copy of m in `buffer`, for operands whose strides fit no BLAS layout.
+template <typename T>
+MatrixRef<T> dense_copy(const MatrixRef<T>& m, std::unique_ptr<T[]>& buffer) {
+  buffer.reset(new T[static_cast<size_t>(m.rows * m.cols)]);
+  for (int64_t i = 0; i < m.rows; ++i) {
+    for (int64_t j = 0; j < m.cols; ++j) buffer[i * m.cols + j] = m.p[i * m.s0 + j * m.s1];
+  }
+  return {buffer.get(), m.rows, m.cols, m.cols, 1};
+}
+
+// Products of at least this many multiply-adds are split across threads (about 20 us of
+// work on one core: well above the cost of waking a worker).
+constexpr int64_t kParallelMacs = int64_t(1) << 20;
+// Panels are multiples of this many rows or columns (Eigen's register blocks divide it).
+constexpr int64_t kPanelAlign = 16;
+
+template <typename T>
+void gemm_impl(const MatrixRef<T>& a_in, const MatrixRef<T>& b_in, T beta, T* c, int64_t ldc) {
+  const int64_t m = a_in.rows, k = a_in.cols, n = b_in.cols;
+  if (m == 0 || n == 0) return;
+  if (beta != T(0) && beta != T(1)) {
+    for (int64_t i = 0; i < m; ++i) {
+      for (int64_t j = 0; j < n; ++j) c[i * ldc + j] *= beta;
+    }
+  }
+  const bool accumulate = beta != T(0);
+  if (k == 0) {
+    if (!accumulate) {
+      for (int64_t i = 0; i < m; ++i) std::fill(c + i * ldc, c + i * ldc + n, T(0));
+    }
+    return;
+  }
+  if (m * n * k <= 64) {
+    // Tiny (the 1x1 chains of benchmarks): a plain loop beats Eigen's size dispatch.
+    for (int64_t i = 0; i < m; ++i) {
+      for (int64_t j = 0; j < n; ++j) {
+        T acc = 0;
+        for (int64_t l = 0; l < k; ++l) {
+          acc += a_in.p[i * a_in.s0 + l * a_in.s1] * b_in.p[l * b_in.s0 + j * b_in.s1];
+        }
+        c[i * ldc + j] = accumulate ? c[i * ldc + j] + acc : acc;
+      }
+    }
+    return;
+  }
+  std::unique_ptr<T[]> a_buffer, b_buffer;
+  const MatrixRef<T> a = row_or_col_major(a_in) ? a_in : dense_copy(a_in, a_buffer);
+  const MatrixRef<T> b = row_or_col_major(b_in) ? b_in : dense_copy(b_in, b_buffer);
+  ThreadPool& pool = ThreadPool::get();
+  const int64_t split_rows = m >= n;
+  const int64_t extent = split_rows ? m : n;
+  int64_t tasks = std::min<int64_t>(pool.size(), extent / kPanelAlign);
+  if (m * n * k < kParallelMacs) tasks = 1;
+  if (tasks <= 1) {
+    vec::gemm(c, ldc, a, b, accumulate);
+    return;
+  }
+  // Panels of equal size, rounded up to kPanelAlign; the last one takes the rest.
+  const int64_t step = (extent / tasks + kPanelAlign - 1) / kPanelAlign * kPanelAlign;
+  pool.run(static_cast<int>(tasks), [&](int task) {
+    const int64_t begin = task * step;
+    const int64_t end = task + 1 == tasks ? extent : std::min(extent, begin + step);
+    if (begin >= end) return;
+    if (split_rows) {
+      vec::gemm(c + begin * ldc, ldc, {a.p + begin * a.s0, end - begin, k, a.s0, a.s1}, b,
+                accumulate);
+    } else {
+      vec::gemm(c + begin, ldc, a, {b.p + begin * b.s1, k, end - begin, b.s0, b.s1}, accumulate);
+    }
+  });
+}
+
+}  // namespace
+
+void gemm(const MatrixRef<float>& a, const MatrixRef<float>& b, float beta, float* c, int64_t ldc) {
+  gemm_impl<float>(a, b, beta, c, ldc);
+}
+
+void gemm(const MatrixRef<double>& a, const MatrixRef<double>& b, double beta, double* c,
+          int64_t ldc) {
+  gemm_impl<double>(a, b, beta, c, ldc);
+}
+
+const char* gemm_backend() {
+  static const std::string name = std::string("eigen-") + vec::isa();
+  return name.c_str();
+}
+
+}  // namespace native
+
+void set_num_threads(int n) {
+  n = std::max(n, 1);
+  native::ThreadPool& pool = native::ThreadPool::get();
+  if (pool.size() != n) pool.resize(n);
+}
+
+int get_num_threads() { return native::ThreadPool::get().size(); }
+
+}  // namespace gradgen

@@ -1,0 +1,234 @@
+// The GEMM interface (csrc/native/gemm.h) against a plain triple loop in long double:
+// every layout (row-major, transposed, strided, neither), beta 0 and 1, the tiny path, one
+// and several threads (panels of rows and of columns); and the ops built on it (linear with
+// its bias fused, mse_loss fused) against their unfused definitions.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <thread>
+#include <vector>
+
+#include "csrc/autograd/engine.h"
+#include "csrc/generated/VariableType.h"
+#include "csrc/native/gemm.h"
+#include "csrc/ops.h"
+#include "tests/cpp/test_util.h"
+
+namespace gradgen {
+namespace {
+
+using native::MatrixRef;
+
+// A matrix stored with the given strides inside a buffer filled with a pattern (so that a
+// kernel reading outside the matrix or at a wrong stride gets wrong numbers).
+template <typename T>
+struct Stored {
+  std::vector<T> buffer;
+  MatrixRef<T> ref;
+};
+
+template <typename T>
+Stored<T> make(int64_t rows, int64_t cols, int64_t s0, int64_t s1, int seed) {
+  Stored<T> m;
+  const int64_t extent = (rows - 1) * s0 + (cols - 1) * s1 + 1;
+  m.buffer.resize(static_cast<size_t>(extent));
+  for (int64_t i = 0; i < extent; ++i) {
+    m.buffer[static_cast<size_t>(i)] = T(std::sin(0.7 * double(i) + seed));
+  }
+  m.ref = {m.buffer.data(), rows, cols, s0, s1};
+  return m;
+}
+
+template <typename T>
+T at(const MatrixRef<T>& m, int64_t i, int64_t j) {
+  return m.p[i * m.s0 + j * m.s1];
+}
+
+// Layouts of an r x c operand: row-major, column-major (a transpose), row-major with padded
+// rows, and strides that fit neither order (copied by gemm()).
+enum class Layout { kRow, kCol, kPadded, kNeither };
+
+template <typename T>
+Stored<T> operand(int64_t r, int64_t c, Layout layout, int seed) {
+  switch (layout) {
+    case Layout::kRow: return make<T>(r, c, c, 1, seed);
+    case Layout::kCol: return make<T>(r, c, 1, r, seed);
+    case Layout::kPadded: return make<T>(r, c, c + 3, 1, seed);
+    default: return make<T>(r, c, 2 * c, 2, seed);
+  }
+}
+
+template <typename T>
+void check_gemm(int64_t m, int64_t k, int64_t n, Layout la, Layout lb, T beta, double tol) {
+  const Stored<T> a = operand<T>(m, k, la, 1), b = operand<T>(k, n, lb, 2);
+  const int64_t ldc = n + 1;  // a padded result: the padding must stay untouched
+  std::vector<T> c(static_cast<size_t>(m * ldc));
+  for (size_t i = 0; i < c.size(); ++i) c[i] = T(std::cos(0.3 * double(i)));
+  const std::vector<T> before = c;
+  native::gemm(a.ref, b.ref, beta, c.data(), ldc);
+  for (int64_t i = 0; i < m; ++i) {
+    for (int64_t j = 0; j < ldc; ++j) {
+      const size_t idx = static_cast<size_t>(i * ldc + j);
+      if (j == n) {
+        ASSERT_EQ(c[idx], before[idx]) << "padding overwritten at row " << i;
+        continue;
+      }
+      long double want = beta == T(0) ? 0.0L : (long double)beta * before[idx];
+      for (int64_t l = 0; l < k; ++l) want += (long double)at(a.ref, i, l) * at(b.ref, l, j);
+      ASSERT_NEAR(double(c[idx]), double(want), tol * (1 + std::fabs(double(want))))
+          << m << "x" << k << "x" << n << " layouts " << int(la) << "," << int(lb) << " beta "
+          << beta << " at (" << i << ", " << j << ")";
+    }
+  }
+}
+
+class GemmTest : public ::testing::TestWithParam<int> {
+ protected:
+  void SetUp() override { set_num_threads(GetParam()); }
+  void TearDown() override { set_num_threads(1); }
+};
+
+TEST_P(GemmTest, EveryLayoutAndBetaMatchesTheLoop) {
+  EXPECT_EQ(get_num_threads(), GetParam());
+  const Layout layouts[] = {Layout::kRow, Layout::kCol, Layout::kPadded, Layout::kNeither};
+  // Tiny (plain loop), small and odd sizes, every pair of layouts.
+  const int64_t small[][3] = {{1, 1, 1}, {2, 3, 4}, {4, 4, 4}, {7, 5, 3}, {33, 17, 9}};
+  for (const auto& s : small) {
+    for (Layout la : layouts) {
+      for (Layout lb : layouts) {
+        for (double beta : {0.0, 1.0, 0.5}) {
+          check_gemm<double>(s[0], s[1], s[2], la, lb, beta, 1e-12);
+          check_gemm<float>(s[0], s[1], s[2], la, lb, float(beta), 1e-4);
+        }
+      }
+    }
+  }
+  // Products large enough to be split across threads, by rows (m >= n) and by columns.
+  const int64_t large[][3] = {{130, 70, 200}, {200, 120, 64}, {64, 120, 200}};
+  for (const auto& s : large) {
+    for (Layout la : layouts) {
+      check_gemm<double>(s[0], s[1], s[2], la, Layout::kCol, 0.0, 1e-12);
+      check_gemm<float>(s[0], s[1], s[2], Layout::kRow, la, 1.0f, 1e-4);
+    }
+  }
+}
+
+TEST_P(GemmTest, EmptyDimensions) {
+  // k == 0: the product is zero, so beta 0 zeroes c and beta 1 leaves it.
+  std::vector<float> c = {5, 5, 5, 5};
+  const float dummy = 0;
+  native::gemm(MatrixRef<float>{&dummy, 2, 0, 0, 1}, MatrixRef<float>{&dummy, 0, 2, 2, 1}, 1.0f,
+               c.data(), 2);
+  EXPECT_EQ(c, (std::vector<float>{5, 5, 5, 5}));
+  native::gemm(MatrixRef<float>{&dummy, 2, 0, 0, 1}, MatrixRef<float>{&dummy, 0, 2, 2, 1}, 0.0f,
+               c.data(), 2);
+  EXPECT_EQ(c, (std::vector<float>{0, 0, 0, 0}));
+}
+
+TEST_P(GemmTest, ConcurrentCallersGetTheirOwnProducts) {
+  // Several threads share the pool: each product must be right whether it got the pool or
+  // ran alone.
+  std::vector<std::thread> threads;
+  std::vector<int> failures(4, 0);
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([t, &failures] {
+      const int64_t n = 96 + 16 * t;
+      const Stored<double> a = operand<double>(n, n, Layout::kRow, t),
+                           b = operand<double>(n, n, Layout::kCol, t + 7);
+      std::vector<double> c(static_cast<size_t>(n * n));
+      for (int rep = 0; rep < 5; ++rep) {
+        native::gemm(a.ref, b.ref, 0.0, c.data(), n);
+        for (int64_t i = 0; i < n; i += 17) {
+          for (int64_t j = 0; j < n; j += 13) {
+            long double want = 0;
+            for (int64_t l = 0; l < n; ++l) want += (long double)at(a.ref, i, l) * at(b.ref, l, j);
+            if (std::fabs(double(c[size_t(i * n + j)] - want)) > 1e-10) ++failures[size_t(t)];
+          }
+        }
+      }
+    });
+  }
+  for (std::thread& th : threads) th.join();
+  EXPECT_EQ(failures, (std::vector<int>{0, 0, 0, 0}));
+}
+
+INSTANTIATE_TEST_SUITE_P(Threads, GemmTest, ::testing::Values(1, 2, 3));
+
+TEST(GemmBackendTest, NamesTheLibrary) {
+  EXPECT_EQ(std::string(native::gemm_backend()).rfind("eigen-", 0), 0u);
+  set_num_threads(0);
+  EXPECT_EQ(get_num_threads(), 1);
+}
+
+Tensor seq(IntArrayRef sizes, double scale, double phase) {
+  Tensor t = empty(sizes, ScalarType::Double);
+  for (int64_t i = 0; i < t.numel(); ++i)
+    t.data_ptr<double>()[i] = scale * std::sin(0.37 * i + phase);
+  return t;
+}
+
+void expect_close(const Tensor& got, const Tensor& want, double tol) {
+  ASSERT_EQ(got.sizes().vec(), want.sizes().vec());
+  const std::vector<double> g = test_util::values(got.contiguous()),
+                            w = test_util::values(want.contiguous());
+  for (size_t i = 0; i < g.size(); ++i) ASSERT_NEAR(g[i], w[i], tol) << "element " << i;
+}
+
+TEST(LinearTest, FusedBiasMatchesMmPlusBias) {
+  for (int threads : {1, 2}) {
+    set_num_threads(threads);
+    const Tensor x = seq({70, 40}, 1.0, 1), w = seq({130, 40}, 0.5, 2), b = seq({130}, 1.0, 3);
+    expect_close(linear(x, w, b), add(mm(x, t(w)), b), 1e-12);
+    expect_close(linear(x, w), mm(x, t(w)), 1e-12);
+    // A transposed 2-D input is read in place; a 3-D one is flattened.
+    const Tensor xt = t(seq({40, 70}, 1.0, 4));
+    expect_close(linear(xt, w, b), add(mm(xt, t(w)), b), 1e-12);
+    const Tensor x3 = seq({2, 35, 40}, 1.0, 5);
+    expect_close(linear(x3, w, b), reshape(add(mm(reshape(x3, {70, 40}), t(w)), b), {2, 35, 130}),
+                 1e-12);
+    // No rows, and no input features (the result is the bias).
+    EXPECT_EQ(linear(seq({0, 40}, 1.0, 0), w, b).sizes().vec(), (std::vector<int64_t>{0, 130}));
+    expect_close(linear(seq({3, 0}, 1.0, 0), seq({4, 0}, 1.0, 0), seq({4}, 1.0, 6)),
+                 expand(seq({4}, 1.0, 6), {3, 4}), 0);
+  }
+  set_num_threads(1);
+}
+
+TEST(MseLossTest, FusedMatchesItsDefinition) {
+  for (ScalarType dt : {ScalarType::Double, ScalarType::Float}) {
+    const double tol = dt == ScalarType::Double ? 1e-12 : 1e-5;
+    const Tensor a = to(seq({37, 29}, 1.0, 1), dt), b = to(seq({37, 29}, 0.5, 2), dt);
+    const Tensor sq = pow(sub(a, b, 1), 2);
+    expect_close(to(mse_loss(a, b, Reduction::Mean), ScalarType::Double),
+                 to(mean(sq), ScalarType::Double), tol);
+    expect_close(to(mse_loss(a, b, Reduction::Sum), ScalarType::Double),
+                 to(sum(sq), ScalarType::Double), tol * 100);
+    expect_close(to(mse_loss(a, b, Reduction::None), ScalarType::Double),
+                 to(sq, ScalarType::Double), tol);
+    // A non-contiguous operand takes the same path's answer.
+    const Tensor at_ = t(to(seq({29, 37}, 1.0, 3), dt));
+    expect_close(to(mse_loss(at_, b, Reduction::Mean), ScalarType::Double),
+                 to(mean(pow(sub(at_, b, 1), 2)), ScalarType::Double), tol);
+  }
+}
+
+TEST(MseLossTest, GradientsOfBothOperandsWithAndWithoutGraph) {
+  for (bool create_graph : {false, true}) {
+    for (int64_t reduction : {Reduction::Mean, Reduction::Sum, Reduction::None}) {
+      Tensor a = seq({5, 6}, 1.0, 1).set_requires_grad(true);
+      Tensor b = seq({5, 6}, 0.5, 2).set_requires_grad(true);
+      Tensor loss = mse_loss(a, b, reduction);
+      if (reduction == Reduction::None) loss = sum(mul(loss, seq({5, 6}, 1.0, 3)));
+      const std::vector<Tensor> g = autograd::grad({loss}, {a, b}, {}, create_graph, create_graph);
+      const double scale = reduction == Reduction::Mean ? 2.0 / 30 : 2.0;
+      Tensor want = mul(sub(a.detach(), b.detach(), 1), scale);
+      if (reduction == Reduction::None) want = mul(want, seq({5, 6}, 1.0, 3));
+      expect_close(g[0].detach(), want, 1e-12);
+      expect_close(g[1].detach(), neg(want), 1e-12);
+      EXPECT_EQ(g[0].requires_grad(), create_graph);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace gradgen
