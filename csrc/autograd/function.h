@@ -214,6 +214,10 @@ struct Node : std::enable_shared_from_this<Node> {
   static uint64_t next_sequence_nr() noexcept {
     return sequence_counter_.fetch_add(1, std::memory_order_relaxed);
   }
+  /// Returns the number the next node will get (the profiler links forward ops to nodes).
+  static uint64_t peek_sequence_nr() noexcept {
+    return sequence_counter_.load(std::memory_order_relaxed);
+  }
 
  private:
   friend class Engine;

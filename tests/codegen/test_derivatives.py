@@ -141,7 +141,7 @@ def test_forward_wrappers_honour_flags_and_variants(specs):
 
     argmax = body("Tensor argmax(")
     assert "grad_fn" not in argmax and "tracer::" not in argmax
-    assert 'profiler::RecordFunction profile_scope("argmax");' in argmax
+    assert 'profiler::RecordFunction profile_scope("argmax", self, dim, keepdim);' in argmax
     exp = body("Tensor exp(")
     assert "profiler::" not in exp and 'tracer::record_op("exp")' in exp
     assert "grad_fn->result_ = SavedVariable(result, true);" in exp

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -49,6 +50,28 @@ TEST(DeclarationFlagsTest, DontProfileAndDontRecordTraceSkipBothHooks) {
   auto [prof, trace] = observe([&] { flagtest::quiet_scale(x, 2.0); });
   EXPECT_TRUE(prof.empty());
   EXPECT_TRUE(trace.empty());
+}
+
+TEST(DeclarationFlagsTest, DontProfileLeavesNoProfilerEvent) {
+  Tensor x = gradgen::tensor({1, 2, 3});
+  x.set_requires_grad(true);
+  profiler::Profile prof;
+  Tensor y = flagtest::quiet_scale(flagtest::scale(x, 2.0), 3.0);
+  y.backward(gradgen::ones({3}));
+  std::vector<std::string> names;
+  for (const profiler::Event& e : prof.events()) names.push_back(e.name);
+  // quiet_scale's node runs in the backward pass (the engine records nodes), but neither its
+  // forward op nor the quiet_scale its formula calls appear; scale appears twice (forward, and
+  // in ScaleBackward0's formula), with its argument shapes ([] for the float).
+  EXPECT_EQ(std::count(names.begin(), names.end(), "scale"), 2) << ::testing::PrintToString(names);
+  EXPECT_EQ(std::count(names.begin(), names.end(), "ScaleBackward0"), 1);
+  EXPECT_EQ(std::count(names.begin(), names.end(), "quiet_scale"), 0);
+  EXPECT_EQ(std::count(names.begin(), names.end(), "QuietScaleBackward0"), 1);
+  for (const profiler::Event& e : prof.events()) {
+    if (e.name == "scale") {
+      EXPECT_EQ(e.input_shapes, (std::vector<std::vector<int64_t>>{{3}, {}}));
+    }
+  }
 }
 
 TEST(DeclarationFlagsTest, DontRequireDerivativeRecordsNoNode) {

@@ -4,7 +4,7 @@ For an op with formulas, the forward wrapper builds the Backward node when an in
 grad, saves what the formulas read, calls the kernel (`native::<op>`, written by hand) and wires
 the outputs into the graph. Declarations flags shape the wrapper:
   DONT_REQUIRE_DERIVATIVE  no node at all (argmax, eq, ones_like: outputs carry no gradient);
-  DONT_PROFILE             no profiler::RecordFunction scope;
+  DONT_PROFILE             no profiler::RecordFunction scope (the profiler never sees the op);
   DONT_RECORD_TRACE        no tracer::record_op call.
 In-place variants (`add_`) reuse their out-of-place formula; `out=` variants are not
 differentiable and refuse inputs that require grad, as in PyTorch.
@@ -93,6 +93,8 @@ class WrapperCode:
     # Whether the wrapper opens a profiler scope / records the op in a trace.
     profile: bool
     trace: bool
+    # The parameters' names, in order (the profiler records their shapes).
+    arg_names: List[str]
     # The kernel call: `native::add(self, other, alpha)`, and the C++ return type.
     call: str
     return_type: str
@@ -224,6 +226,7 @@ def wrapper_code(f: NativeFunction, info: Optional[DifferentiabilityInfo], kind:
         op_name=str(func.name),
         profile=DONT_PROFILE not in f.flags,
         trace=DONT_RECORD_TRACE not in f.flags,
+        arg_names=[a.name for a in func.arguments.flat_all],
         call=f"native::{name}(" + ", ".join(a.name for a in func.arguments.flat_all) + ")",
         return_type=ret,
         checked_args=checked,

@@ -13,7 +13,7 @@ using namespace ::golden::autograd::generated;
 
 // foo(Tensor self) -> Tensor
 Tensor foo(const Tensor& self) {
-  profiler::RecordFunction profile_scope("foo");
+  profiler::RecordFunction profile_scope("foo", self);
   if (tracer::is_tracing()) tracer::record_op("foo");
   std::shared_ptr<FooBackward0> grad_fn;
   if (compute_requires_grad(self)) {
@@ -31,7 +31,7 @@ Tensor foo(const Tensor& self) {
 
 // foo_(Tensor(a!) self) -> Tensor(a!)
 Tensor& foo_(Tensor& self) {
-  profiler::RecordFunction profile_scope("foo_");
+  profiler::RecordFunction profile_scope("foo_", self);
   if (tracer::is_tracing()) tracer::record_op("foo_");
   check_inplace(self, "foo_");
   std::shared_ptr<FooBackward0> grad_fn;
@@ -50,7 +50,7 @@ Tensor& foo_(Tensor& self) {
 
 // foo.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
 Tensor& foo_out(const Tensor& self, Tensor& out) {
-  profiler::RecordFunction profile_scope("foo.out");
+  profiler::RecordFunction profile_scope("foo.out", self, out);
   if (tracer::is_tracing()) tracer::record_op("foo.out");
   check_out_no_requires_grad("foo.out", { {"self", self} });
   return native::foo_out(self, out);
@@ -58,7 +58,7 @@ Tensor& foo_out(const Tensor& self, Tensor& out) {
 
 // scaled_and_squared(Tensor self, float alpha) -> (Tensor, Tensor)
 std::tuple<Tensor, Tensor> scaled_and_squared(const Tensor& self, double alpha) {
-  profiler::RecordFunction profile_scope("scaled_and_squared");
+  profiler::RecordFunction profile_scope("scaled_and_squared", self, alpha);
   if (tracer::is_tracing()) tracer::record_op("scaled_and_squared");
   std::shared_ptr<ScaledAndSquaredBackward0> grad_fn;
   if (compute_requires_grad(self)) {
@@ -80,7 +80,7 @@ std::tuple<Tensor, Tensor> scaled_and_squared(const Tensor& self, double alpha) 
 
 // weighted_sum(Tensor[] tensors, float[] weights) -> Tensor
 Tensor weighted_sum(TensorList tensors, ArrayRef<double> weights) {
-  profiler::RecordFunction profile_scope("weighted_sum");
+  profiler::RecordFunction profile_scope("weighted_sum", tensors, weights);
   if (tracer::is_tracing()) tracer::record_op("weighted_sum");
   std::shared_ptr<WeightedSumBackward0> grad_fn;
   if (compute_requires_grad(tensors)) {
@@ -99,7 +99,7 @@ Tensor weighted_sum(TensorList tensors, ArrayRef<double> weights) {
 
 // prod_all(Tensor[] tensors) -> Tensor
 Tensor prod_all(TensorList tensors) {
-  profiler::RecordFunction profile_scope("prod_all");
+  profiler::RecordFunction profile_scope("prod_all", tensors);
   if (tracer::is_tracing()) tracer::record_op("prod_all");
   std::shared_ptr<ProdAllBackward0> grad_fn;
   if (compute_requires_grad(tensors)) {
@@ -118,7 +118,7 @@ Tensor prod_all(TensorList tensors) {
 
 // maybe_mul(Tensor self, Tensor? weight=None) -> Tensor
 Tensor maybe_mul(const Tensor& self, const std::optional<Tensor>& weight) {
-  profiler::RecordFunction profile_scope("maybe_mul");
+  profiler::RecordFunction profile_scope("maybe_mul", self, weight);
   if (tracer::is_tracing()) tracer::record_op("maybe_mul");
   std::shared_ptr<MaybeMulBackward0> grad_fn;
   if (compute_requires_grad(self, weight)) {
@@ -136,7 +136,7 @@ Tensor maybe_mul(const Tensor& self, const std::optional<Tensor>& weight) {
 
 // mul_pair(Tensor self, Tensor other) -> Tensor
 Tensor mul_pair(const Tensor& self, const Tensor& other) {
-  profiler::RecordFunction profile_scope("mul_pair");
+  profiler::RecordFunction profile_scope("mul_pair", self, other);
   if (tracer::is_tracing()) tracer::record_op("mul_pair");
   std::shared_ptr<MulPairBackward0> grad_fn;
   if (compute_requires_grad(self, other)) {
@@ -154,7 +154,7 @@ Tensor mul_pair(const Tensor& self, const Tensor& other) {
 
 // cube(Tensor self) -> Tensor
 Tensor cube(const Tensor& self) {
-  profiler::RecordFunction profile_scope("cube");
+  profiler::RecordFunction profile_scope("cube", self);
   if (tracer::is_tracing()) tracer::record_op("cube");
   std::shared_ptr<CubeBackward0> grad_fn;
   if (compute_requires_grad(self)) {
@@ -171,7 +171,7 @@ Tensor cube(const Tensor& self) {
 
 // _foreach_foo(Tensor[] self) -> Tensor[]
 std::vector<Tensor> _foreach_foo(TensorList self) {
-  profiler::RecordFunction profile_scope("_foreach_foo");
+  profiler::RecordFunction profile_scope("_foreach_foo", self);
   if (tracer::is_tracing()) tracer::record_op("_foreach_foo");
   std::shared_ptr<ForeachFooBackward0> grad_fn;
   if (compute_requires_grad(self)) {

@@ -2,7 +2,7 @@
 ## (autograd_info.WrapperKind); the statements of each shape are the defs below.
 <%def name="hooks(w)">\
 % if w.profile:
-  profiler::RecordFunction profile_scope("${w.op_name}");
+  profiler::RecordFunction profile_scope("${w.op_name}"${"".join(", " + a for a in w.arg_names)});
 % endif
 % if w.trace:
   if (tracer::is_tracing()) tracer::record_op("${w.op_name}");
