@@ -5,7 +5,7 @@ grad, saves what the formulas read, calls the kernel (`native::<op>`, written by
 the outputs into the graph. Declarations flags shape the wrapper:
   DONT_REQUIRE_DERIVATIVE  no node at all (argmax, eq, ones_like: outputs carry no gradient);
   DONT_PROFILE             no profiler::RecordFunction scope (the profiler never sees the op);
-  DONT_RECORD_TRACE        no tracer::record_op call.
+  DONT_RECORD_TRACE        no node in a trace: a tracer::UntracedOp scope marks the outputs instead.
 In-place variants (`add_`) reuse their out-of-place formula; `out=` variants are not
 differentiable and refuse inputs that require grad, as in PyTorch.
 """
@@ -17,13 +17,13 @@ from typing import List, Optional, Sequence, Tuple
 
 from tools.codegen import cpp
 from tools.codegen.autograd_info import (
-    DONT_PROFILE,
-    DONT_RECORD_TRACE,
     Condition,
     DifferentiabilityInfo,
+    HookFacts,
     SavedAttribute,
     WrapperKind,
     formula_output_names,
+    hook_facts,
 )
 from tools.codegen.load_native_functions import NativeFunction
 from tools.codegen.model import Argument, FunctionSchema, SchemaKind
@@ -90,11 +90,10 @@ class WrapperCode:
     kind: str
     # The op's name with overload, in messages, the profiler and the tracer: `add.Tensor`.
     op_name: str
-    # Whether the wrapper opens a profiler scope / records the op in a trace.
-    profile: bool
-    trace: bool
-    # The parameters' names, in order (the profiler records their shapes).
-    arg_names: List[str]
+    # What it hands the profiler and the tracer.
+    hooks: HookFacts
+    # The C++ function's name (`add_`), which the tracer's replay calls.
+    cpp_name: str
     # The kernel call: `native::add(self, other, alpha)`, and the C++ return type.
     call: str
     return_type: str
@@ -224,9 +223,8 @@ def wrapper_code(f: NativeFunction, info: Optional[DifferentiabilityInfo], kind:
         signature=f"{ret} {name}({_params(func, False)})",
         kind=kind.value,
         op_name=str(func.name),
-        profile=DONT_PROFILE not in f.flags,
-        trace=DONT_RECORD_TRACE not in f.flags,
-        arg_names=[a.name for a in func.arguments.flat_all],
+        hooks=hook_facts(f),
+        cpp_name=name,
         call=f"native::{name}(" + ", ".join(a.name for a in func.arguments.flat_all) + ")",
         return_type=ret,
         checked_args=checked,

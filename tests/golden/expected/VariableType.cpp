@@ -14,7 +14,7 @@ using namespace ::golden::autograd::generated;
 // foo(Tensor self) -> Tensor
 Tensor foo(const Tensor& self) {
   profiler::RecordFunction profile_scope("foo", self);
-  if (tracer::is_tracing()) tracer::record_op("foo");
+  tracer::TracedOp trace_op("foo", &tracer::replay<static_cast<Tensor (*)(const Tensor&)>(&foo)>, "self", self);
   std::shared_ptr<FooBackward0> grad_fn;
   if (compute_requires_grad(self)) {
     grad_fn = std::make_shared<FooBackward0>();
@@ -26,13 +26,14 @@ Tensor foo(const Tensor& self) {
     grad_fn->result_sizes = result.sizes().vec();
     grad_fn->result_ = SavedVariable(result, true);
   }
+  trace_op.output(result);
   return result;
 }
 
 // foo_(Tensor(a!) self) -> Tensor(a!)
 Tensor& foo_(Tensor& self) {
   profiler::RecordFunction profile_scope("foo_", self);
-  if (tracer::is_tracing()) tracer::record_op("foo_");
+  tracer::TracedOp trace_op("foo_", &tracer::replay<static_cast<Tensor& (*)(Tensor&)>(&foo_)>, "self", self);
   check_inplace(self, "foo_");
   std::shared_ptr<FooBackward0> grad_fn;
   if (compute_requires_grad(self)) {
@@ -45,21 +46,24 @@ Tensor& foo_(Tensor& self) {
     grad_fn->result_sizes = self.sizes().vec();
     grad_fn->result_ = SavedVariable(self, true);
   }
+  trace_op.output(self);
   return self;
 }
 
 // foo.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
 Tensor& foo_out(const Tensor& self, Tensor& out) {
   profiler::RecordFunction profile_scope("foo.out", self, out);
-  if (tracer::is_tracing()) tracer::record_op("foo.out");
+  tracer::TracedOp trace_op("foo.out", &tracer::replay<static_cast<Tensor& (*)(const Tensor&, Tensor&)>(&foo_out)>, "self", self, "out", out);
   check_out_no_requires_grad("foo.out", { {"self", self} });
-  return native::foo_out(self, out);
+  Tensor& result_ = native::foo_out(self, out);
+  trace_op.output(result_);
+  return result_;
 }
 
 // scaled_and_squared(Tensor self, float alpha) -> (Tensor, Tensor)
 std::tuple<Tensor, Tensor> scaled_and_squared(const Tensor& self, double alpha) {
   profiler::RecordFunction profile_scope("scaled_and_squared", self, alpha);
-  if (tracer::is_tracing()) tracer::record_op("scaled_and_squared");
+  tracer::TracedOp trace_op("scaled_and_squared", &tracer::replay<static_cast<std::tuple<Tensor, Tensor> (*)(const Tensor&, double)>(&scaled_and_squared)>, "self", self, "alpha", alpha);
   std::shared_ptr<ScaledAndSquaredBackward0> grad_fn;
   if (compute_requires_grad(self)) {
     grad_fn = std::make_shared<ScaledAndSquaredBackward0>();
@@ -75,13 +79,14 @@ std::tuple<Tensor, Tensor> scaled_and_squared(const Tensor& self, double alpha) 
     set_history(result1, grad_fn);
     grad_fn->result0_sizes = result0.sizes().vec();
   }
+  trace_op.output(std::tie(result0, result1));
   return std::tuple<Tensor, Tensor>(result0, result1);
 }
 
 // weighted_sum(Tensor[] tensors, float[] weights) -> Tensor
 Tensor weighted_sum(TensorList tensors, ArrayRef<double> weights) {
   profiler::RecordFunction profile_scope("weighted_sum", tensors, weights);
-  if (tracer::is_tracing()) tracer::record_op("weighted_sum");
+  tracer::TracedOp trace_op("weighted_sum", &tracer::replay<static_cast<Tensor (*)(TensorList, ArrayRef<double>)>(&weighted_sum)>, "tensors", tensors, "weights", weights);
   std::shared_ptr<WeightedSumBackward0> grad_fn;
   if (compute_requires_grad(tensors)) {
     grad_fn = std::make_shared<WeightedSumBackward0>();
@@ -94,13 +99,14 @@ Tensor weighted_sum(TensorList tensors, ArrayRef<double> weights) {
   if (grad_fn) {
     set_history(result, grad_fn);
   }
+  trace_op.output(result);
   return result;
 }
 
 // prod_all(Tensor[] tensors) -> Tensor
 Tensor prod_all(TensorList tensors) {
   profiler::RecordFunction profile_scope("prod_all", tensors);
-  if (tracer::is_tracing()) tracer::record_op("prod_all");
+  tracer::TracedOp trace_op("prod_all", &tracer::replay<static_cast<Tensor (*)(TensorList)>(&prod_all)>, "tensors", tensors);
   std::shared_ptr<ProdAllBackward0> grad_fn;
   if (compute_requires_grad(tensors)) {
     grad_fn = std::make_shared<ProdAllBackward0>();
@@ -113,13 +119,14 @@ Tensor prod_all(TensorList tensors) {
     set_history(result, grad_fn);
     grad_fn->result_ = SavedVariable(result, true);
   }
+  trace_op.output(result);
   return result;
 }
 
 // maybe_mul(Tensor self, Tensor? weight=None) -> Tensor
 Tensor maybe_mul(const Tensor& self, const std::optional<Tensor>& weight) {
   profiler::RecordFunction profile_scope("maybe_mul", self, weight);
-  if (tracer::is_tracing()) tracer::record_op("maybe_mul");
+  tracer::TracedOp trace_op("maybe_mul", &tracer::replay<static_cast<Tensor (*)(const Tensor&, const std::optional<Tensor>&)>(&maybe_mul)>, "self", self, "weight", weight);
   std::shared_ptr<MaybeMulBackward0> grad_fn;
   if (compute_requires_grad(self, weight)) {
     grad_fn = std::make_shared<MaybeMulBackward0>();
@@ -131,13 +138,14 @@ Tensor maybe_mul(const Tensor& self, const std::optional<Tensor>& weight) {
   if (grad_fn) {
     set_history(result, grad_fn);
   }
+  trace_op.output(result);
   return result;
 }
 
 // mul_pair(Tensor self, Tensor other) -> Tensor
 Tensor mul_pair(const Tensor& self, const Tensor& other) {
   profiler::RecordFunction profile_scope("mul_pair", self, other);
-  if (tracer::is_tracing()) tracer::record_op("mul_pair");
+  tracer::TracedOp trace_op("mul_pair", &tracer::replay<static_cast<Tensor (*)(const Tensor&, const Tensor&)>(&mul_pair)>, "self", self, "other", other);
   std::shared_ptr<MulPairBackward0> grad_fn;
   if (compute_requires_grad(self, other)) {
     grad_fn = std::make_shared<MulPairBackward0>();
@@ -149,13 +157,14 @@ Tensor mul_pair(const Tensor& self, const Tensor& other) {
   if (grad_fn) {
     set_history(result, grad_fn);
   }
+  trace_op.output(result);
   return result;
 }
 
 // cube(Tensor self) -> Tensor
 Tensor cube(const Tensor& self) {
   profiler::RecordFunction profile_scope("cube", self);
-  if (tracer::is_tracing()) tracer::record_op("cube");
+  tracer::TracedOp trace_op("cube", &tracer::replay<static_cast<Tensor (*)(const Tensor&)>(&cube)>, "self", self);
   std::shared_ptr<CubeBackward0> grad_fn;
   if (compute_requires_grad(self)) {
     grad_fn = std::make_shared<CubeBackward0>();
@@ -166,13 +175,14 @@ Tensor cube(const Tensor& self) {
   if (grad_fn) {
     set_history(result, grad_fn);
   }
+  trace_op.output(result);
   return result;
 }
 
 // _foreach_foo(Tensor[] self) -> Tensor[]
 std::vector<Tensor> _foreach_foo(TensorList self) {
   profiler::RecordFunction profile_scope("_foreach_foo", self);
-  if (tracer::is_tracing()) tracer::record_op("_foreach_foo");
+  tracer::TracedOp trace_op("_foreach_foo", &tracer::replay<static_cast<std::vector<Tensor> (*)(TensorList)>(&_foreach_foo)>, "self", self);
   std::shared_ptr<ForeachFooBackward0> grad_fn;
   if (compute_requires_grad(self)) {
     grad_fn = std::make_shared<ForeachFooBackward0>();
@@ -184,6 +194,7 @@ std::vector<Tensor> _foreach_foo(TensorList self) {
     set_history(result, grad_fn);
     grad_fn->result_ = make_saved_variable_list(result, /*is_output=*/true);
   }
+  trace_op.output(result);
   return result;
 }
 
