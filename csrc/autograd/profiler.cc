@@ -35,8 +35,16 @@ struct Registry {
   std::mutex mutex;
   std::vector<std::shared_ptr<ThreadBuffer>> buffers;
   uint32_t threads = 0;
-  std::chrono::steady_clock::time_point origin;
 };
+
+// When the current profile began (steady_clock ns); atomic, as every recording thread reads it.
+std::atomic<int64_t> origin_ns{0};
+
+int64_t steady_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
 
 Registry& registry() {
   static Registry* r = new Registry();  // never destroyed: threads may outlive statics
@@ -54,11 +62,7 @@ void update_active() {
   internal::active.store(on, std::memory_order_relaxed);
 }
 
-int64_t now_ns() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() -
-                                                              registry().origin)
-      .count();
-}
+int64_t now_ns() { return steady_ns() - origin_ns.load(std::memory_order_relaxed); }
 
 // The calling thread's buffer for the current profile (cleared when a new one began), or null.
 ThreadBuffer* buffer_for(uint64_t session) {
@@ -215,7 +219,7 @@ Profile::Profile() {
   if (current_session.load() != 0) {
     throw std::logic_error("profiler::Profile: another Profile is already recording");
   }
-  registry().origin = std::chrono::steady_clock::now();
+  origin_ns.store(steady_ns(), std::memory_order_relaxed);
   uint64_t expected = 0;
   const uint64_t session = last_session.fetch_add(1) + 1;
   if (!current_session.compare_exchange_strong(expected, session)) {

@@ -5,9 +5,8 @@
 //
 //   Tensor mm(const Tensor& self, const Tensor& mat2) {
 //     profiler::RecordFunction profile_scope("mm", self, mat2);   // profiler.h
-//     if (tracer::is_tracing()) tracer::record_op("mm");           // tracer.h
-//     std::shared_ptr<MmBackward0> grad_fn;
-//     if (compute_requires_grad(self, mat2)) {
+//     tracer::TracedOp trace_op("mm", &tracer::replay<...>, "self", self, "mat2", mat2);  //
+//     tracer.h std::shared_ptr<MmBackward0> grad_fn; if (compute_requires_grad(self, mat2)) {
 //       grad_fn = std::make_shared<MmBackward0>();
 //       grad_fn->set_next_edges(collect_next_edges(self, mat2));
 //       grad_fn->self_ = SavedVariable(self, false);
@@ -15,6 +14,7 @@
 //     }
 //     Tensor result = native::mm(self, mat2);
 //     if (grad_fn) set_history(result, grad_fn);
+//     trace_op.output(result);
 //     return result;
 //   }
 //
