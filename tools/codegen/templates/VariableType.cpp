@@ -1,5 +1,9 @@
-## The profiler's and the tracer's scopes (csrc/autograd/profiler.h, tracer.h); the tracer also
-## gets each result, through `record_outputs`, just before the wrapper returns it.
+## The differentiable API: one wrapper per declaration. Its shape depends on `w.kind`
+## (autograd_info.WrapperKind); the statements of each shape are the defs below.
+##
+## `hooks`: the profiler's and the tracer's scopes (csrc/autograd/profiler.h, tracer.h), from
+## autograd_info.hook_facts; the tracer also gets each result, through `record_outputs`, just
+## before the wrapper returns it.
 <%def name="hooks(w)">\
 <% h = w.hooks %>\
 % if h.profile:
