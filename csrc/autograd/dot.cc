@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "csrc/autograd/accumulate_grad.h"
+#include "csrc/autograd/saved_variable.h"
 #include "csrc/autograd/variable_type_utils.h"
 
 namespace gradgen {
@@ -35,6 +36,22 @@ std::string shape_and_dtype(IntArrayRef shape, ScalarType dtype) {
   if (dtype != ScalarType::Double) out += std::string(" ") + to_string(dtype);
   return out;
 }
+
+// One line per saved tensor: "self: [4, 3]", "tensors[1]: [2] Float", "result: freed".
+struct SavedLines : SavedVisitor {
+  std::string lines;
+  void add(const std::string& name, const SavedVariable& v) {
+    const Tensor& t = v.peek_data();
+    lines += "\n" + name + ": " + (t.defined() ? shape_and_dtype(t.sizes(), t.scalar_type()) : "-");
+  }
+  void visit(const char* name, const SavedVariable& v) override { add(name, v); }
+  void visit(const char* name, const std::vector<SavedVariable>& list) override {
+    if (list.empty()) lines += "\n" + std::string(name) + ": -";
+    for (size_t i = 0; i < list.size(); ++i) {
+      add(std::string(name) + "[" + std::to_string(i) + "]", list[i]);
+    }
+  }
+};
 
 class DotWriter {
  public:
@@ -113,6 +130,9 @@ class DotWriter {
       label += i == 0 ? "\n" : ", ";
       label += meta.is_defined ? shape_and_dtype(meta.shape, meta.dtype) : "-";
     }
+    SavedLines saved;
+    node.visit_saved(saved);
+    label += saved.lines;
     return "label=\"" + escape(label) + "\"";
   }
 

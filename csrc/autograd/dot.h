@@ -16,7 +16,10 @@
 //    node has several inputs (a multi-output op's): a `Tensor[]` argument (cat's
 //    tensors) is a run of consecutive slots 0, 1, 2, ...; a slot whose input needs no
 //    gradient has no edge (a gap).
-// Saved tensors are not shown: nodes do not list them (see the README).
+//  * under them, each tensor the node saved for its formulas, by the formula's name, with its
+//    shape and dtype (`self: [4, 3]`, `tensors[1]: [2] Float`; `-` when the node holds
+//    none: an absent optional, or freed by a backward pass without retain_graph), from the
+//    generated Node::visit_saved.
 //
 // The text is deterministic: nodes are numbered in breadth-first order from the roots
 // (following edges in slot order), never by address.

@@ -15,6 +15,7 @@
 #include "csrc/autograd/basic_ops.h"
 #include "csrc/autograd/grad_mode.h"
 #include "csrc/autograd/hooks.h"
+#include "csrc/autograd/profiler.h"
 #include "csrc/autograd/variable_type_utils.h"
 #include "csrc/core_kernels.h"
 
@@ -472,10 +473,12 @@ void Engine::run_node(GraphTask& task, uint32_t slot, const RunOptions& options,
   node_inputs.assign(std::make_move_iterator(buffer),
                      std::make_move_iterator(buffer + node->num_inputs()));
   if (!options.retain_graph) node->will_release_variables();
+  profiler::RecordNode record_node(*node, node_inputs);  // one branch when not profiling
   variable_list grads =
       results ? apply_needed(task, *node, std::move(node_inputs), options.detect_anomaly)
       : __builtin_expect(options.detect_anomaly, 0) ? apply_checked(*node, std::move(node_inputs))
                                                     : node->apply(std::move(node_inputs));
+  record_node.finish();
   if (!options.retain_graph) node->release_variables();
   validate_outputs(*node, grads);
 

@@ -26,6 +26,16 @@ namespace autograd {
 struct Node;
 struct TensorHooks;
 class Engine;
+class SavedVariable;
+
+/// What a node saved for its formulas, visited by name (Node::visit_saved; to_dot prints it).
+struct SavedVisitor {
+  virtual ~SavedVisitor() = default;
+  /// A saved tensor (an input or output of the forward op, e.g. "self", "result").
+  virtual void visit(const char* name, const SavedVariable& saved) = 0;
+  /// A saved Tensor[] (e.g. "tensors"); empty once released.
+  virtual void visit(const char* name, const std::vector<SavedVariable>& saved) = 0;
+};
 
 using variable_list = std::vector<Tensor>;
 
@@ -130,6 +140,10 @@ struct Node : std::enable_shared_from_this<Node> {
   /// Frees saved tensors once the node will not run again (no retain_graph).
   virtual void release_variables() {}
 
+  /// Visits the tensors the node saved for its formulas, in the generated members' order
+  /// (generated nodes override it; the default saves nothing).
+  virtual void visit_saved(SavedVisitor&) const {}
+
   /// Called just before apply() when the graph will not be kept (no retain_graph), as PyTorch's
   /// Node::will_release_variables: nodes whose formulas read `retain_variables` clear it.
   virtual void will_release_variables() {}
@@ -213,6 +227,10 @@ struct Node : std::enable_shared_from_this<Node> {
   /// Returns a fresh sequence number.
   static uint64_t next_sequence_nr() noexcept {
     return sequence_counter_.fetch_add(1, std::memory_order_relaxed);
+  }
+  /// Returns the number the next node will get (the profiler links forward ops to nodes).
+  static uint64_t peek_sequence_nr() noexcept {
+    return sequence_counter_.load(std::memory_order_relaxed);
   }
 
  private:

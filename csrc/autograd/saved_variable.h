@@ -61,6 +61,9 @@ class SavedVariable {
 
   /// Returns true if a tensor was saved and not yet freed.
   bool has_data() const noexcept { return data_.defined(); }
+  /// Returns the saved tensor as stored, without checks or history (undefined once freed or
+  /// when nothing was saved): for inspection (to_dot), not for formulas.
+  const Tensor& peek_data() const noexcept { return data_; }
 
  private:
   Tensor data_;

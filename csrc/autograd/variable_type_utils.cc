@@ -139,36 +139,5 @@ void check_out_no_requires_grad(const char* op, std::initializer_list<OutVariant
   }
 }
 
-namespace profiler {
-
-void set_callback(Callback callback) { internal::callback = callback; }
-
-}  // namespace profiler
-
-namespace tracer {
-
-namespace {
-std::vector<std::string>& trace() {
-  static std::vector<std::string> ops;
-  return ops;
-}
-}  // namespace
-
-void record_op(const char* op) { trace().emplace_back(op); }
-
-void start() {
-  trace().clear();
-  internal::tracing = true;
-}
-
-std::vector<std::string> stop() {
-  internal::tracing = false;
-  std::vector<std::string> ops;
-  ops.swap(trace());
-  return ops;
-}
-
-}  // namespace tracer
-
 }  // namespace autograd
 }  // namespace gradgen

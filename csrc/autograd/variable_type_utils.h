@@ -4,8 +4,8 @@
 // A generated differentiable op reads:
 //
 //   Tensor mm(const Tensor& self, const Tensor& mat2) {
-//     profiler::RecordFunction profile_scope("mm");
-//     if (tracer::is_tracing()) tracer::record_op("mm");
+//     profiler::RecordFunction profile_scope("mm", self, mat2);  // profiler.h
+//     tracer::TracedOp trace_op("mm", &tracer::replay<...>, "self", self, "mat2", mat2);
 //     GradFn<MmBackward0> grad_fn;
 //     if (compute_requires_grad(self, mat2)) {
 //       grad_fn.create();
@@ -15,6 +15,7 @@
 //     }
 //     Tensor result = native::mm(self, mat2);
 //     if (grad_fn) set_history(result, grad_fn);
+//     trace_op.output(result);
 //     return result;
 //   }
 //
@@ -37,6 +38,8 @@
 #include "csrc/autograd/anomaly_mode.h"
 #include "csrc/autograd/function.h"
 #include "csrc/autograd/grad_mode.h"
+#include "csrc/autograd/profiler.h"
+#include "csrc/autograd/tracer.h"
 #include "csrc/tensor.h"
 #include "csrc/util/op_context.h"
 
@@ -217,72 +220,6 @@ struct OutVariantArg {
 /// variant `op` requires grad: out= variants do not record history. Accepts
 /// `{self, other}` or, for a message naming the argument, `{{"self", self}, ...}`.
 void check_out_no_requires_grad(const char* op, std::initializer_list<OutVariantArg> args);
-
-// ---------------------------------------------------------------------------
-// Profiler and tracer hooks (observe what generated code calls).
-// ---------------------------------------------------------------------------
-
-namespace profiler {
-
-/// Called with enter=true when a profiled op starts and enter=false when it ends.
-using Callback = void (*)(const char* op, bool enter);
-
-namespace internal {
-inline Callback callback = nullptr;
-/// The innermost profiled op running on this thread (anomaly mode records it).
-inline thread_local const char* innermost_op = nullptr;
-}  // namespace internal
-
-/// Returns the schema name of the innermost generated op running on this thread, or null.
-inline const char* current_op() noexcept { return internal::innermost_op; }
-
-/// Installs the process-wide profiler callback (nullptr removes it). Install it
-/// before the ops to observe start; not synchronized with running ops.
-void set_callback(Callback callback);
-
-/// Reports an op's start and end to the callback, if one is installed; costs one
-/// well-predicted branch otherwise. Also marks the op as the one running on this
-/// thread, for error messages that name the op the user called
-/// (gradgen::internal::OpScope, csrc/util/op_context.h).
-class RecordFunction {
- public:
-  explicit RecordFunction(const char* op) noexcept
-      : op_(op), callback_(internal::callback), outer_op_(internal::innermost_op), scope_(op) {
-    internal::innermost_op = op;
-    if (callback_) callback_(op_, true);
-  }
-  ~RecordFunction() {
-    internal::innermost_op = outer_op_;
-    if (callback_) callback_(op_, false);
-  }
-  RecordFunction(const RecordFunction&) = delete;
-  RecordFunction& operator=(const RecordFunction&) = delete;
-
- private:
-  const char* op_;
-  Callback callback_;     // the callback seen at entry, so enter/exit calls pair up
-  const char* outer_op_;  // the innermost op when this one started, restored at its end
-  gradgen::internal::OpScope scope_;
-};
-
-}  // namespace profiler
-
-namespace tracer {
-
-namespace internal {
-inline bool tracing = false;
-}  // namespace internal
-
-/// Returns true between start() and stop().
-inline bool is_tracing() noexcept { return internal::tracing; }
-/// Appends op to the trace (call only while tracing).
-void record_op(const char* op);
-/// Starts recording op names, discarding any previous trace.
-void start();
-/// Stops recording and returns the op names recorded since start(), in call order.
-std::vector<std::string> stop();
-
-}  // namespace tracer
 
 }  // namespace autograd
 }  // namespace gradgen

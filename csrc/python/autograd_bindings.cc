@@ -1,5 +1,6 @@
 // Autograd from Python: grad mode, backward/grad, the graph's nodes (t.grad_fn), plus
 // Generator and the runtime's factories (zeros, ones, full, empty, randn).
+#include <nanobind/stl/function.h>
 #include <nanobind/stl/shared_ptr.h>
 
 #include <cstdint>
@@ -18,6 +19,8 @@
 #include "csrc/autograd/forward_ad.h"
 #include "csrc/autograd/function.h"
 #include "csrc/autograd/grad_mode.h"
+#include "csrc/autograd/profiler.h"
+#include "csrc/autograd/tracer.h"
 #include "csrc/generated/VariableType.h"
 #include "csrc/generator.h"
 #include "csrc/python/bind.h"
@@ -105,6 +108,53 @@ void bind_autograd(nb::module_& m) {
         return autograd::to_dot(roots, names);
       },
       "roots"_a, "names"_a);
+
+  // --- profiler (gradgen.profiler) -------------------------------------------------------------
+  namespace profiler = autograd::profiler;
+  nb::class_<profiler::Profile>(m, "_Profile",
+                                "Records forward ops and backward nodes while it lives (C++ "
+                                "profiler::Profile); see gradgen.profiler.profile.")
+      .def(nb::init<>())
+      .def("stop", &profiler::Profile::stop)
+      .def("table", &profiler::Profile::table, "row_limit"_a = -1)
+      .def("chrome_trace_json", &profiler::Profile::chrome_trace_json)
+      .def("export_chrome_trace", &profiler::Profile::export_chrome_trace, "path"_a)
+      .def("key_averages",
+           [](profiler::Profile& p) {
+             nb::list out;
+             for (const profiler::OpStats& s : p.key_averages()) {
+               out.append(nb::make_tuple(s.name, s.calls, s.total_ns, s.self_ns));
+             }
+             return out;
+           })
+      .def("events", [](profiler::Profile& p) {
+        nb::list out;
+        for (const profiler::Event& e : p.events()) {
+          out.append(nb::make_tuple(e.name,
+                                    e.kind == profiler::Event::Kind::kOp ? "op" : "backward",
+                                    e.start_ns, e.end_ns, e.thread, e.sequence_nr, e.input_shapes,
+                                    e.depth));
+        }
+        return out;
+      });
+
+  // --- tracer (gradgen.jit) -------------------------------------------------------------------
+  namespace tracer = autograd::tracer;
+  nb::class_<tracer::Graph>(m, "_TracedGraph", "A recorded trace (C++ tracer::Graph).")
+      .def("str", &tracer::Graph::str)
+      .def("json", &tracer::Graph::json)
+      .def("replay", &tracer::Graph::replay, "inputs"_a)
+      .def_prop_ro("warnings", [](const tracer::Graph& g) { return g.warnings; })
+      .def_prop_ro("ops", [](const tracer::Graph& g) {
+        std::vector<std::string> ops;
+        for (const tracer::Node& n : g.nodes) ops.push_back(n.op);
+        return ops;
+      });
+  m.def(
+      "_trace",
+      [](const std::function<std::vector<Tensor>(const std::vector<Tensor>&)>& fn,
+         const std::vector<Tensor>& inputs) { return tracer::trace(fn, inputs); },
+      "fn"_a, "inputs"_a);
 
   // --- anomaly mode ---------------------------------------------------------------------------
   autograd::set_stack_capture(&python_stack);

@@ -75,6 +75,8 @@ from gradgen._C import (  # noqa: F401  (re-exported)
     zeros,
 )
 from gradgen import autograd  # noqa: F401  (re-exported)
+from gradgen import jit, profiler  # noqa: F401  (re-exported)
+from gradgen.jit import trace  # noqa: F401  (re-exported)
 from gradgen.autograd.grad_mode import enable_grad, no_grad, set_grad_enabled  # noqa: F401  (re-exported)
 
 __version__ = "0.1.0"
@@ -114,6 +116,7 @@ __all__ = sorted(
         "int64",
         "is_grad_enabled",
         "is_tensor",
+        "jit",
         "layout",
         "long",
         "manual_seed",
@@ -121,10 +124,12 @@ __all__ = sorted(
         "no_grad",
         "ones",
         "preserve_format",
+        "profiler",
         "randn",
         "set_grad_enabled",
         "strided",
         "tensor",
+        "trace",
         "zeros",
     ]
     + _generated

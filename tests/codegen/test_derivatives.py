@@ -140,10 +140,16 @@ def test_forward_wrappers_honour_flags_and_variants(specs):
         return vt[start : vt.index("\n}\n", start)]
 
     argmax = body("Tensor argmax(")
-    assert "grad_fn" not in argmax and "tracer::" not in argmax
-    assert 'profiler::RecordFunction profile_scope("argmax");' in argmax
+    assert "grad_fn" not in argmax and "tracer::TracedOp" not in argmax
+    assert 'tracer::UntracedOp trace_op("argmax");' in argmax and "trace_op.output(result_);" in argmax
+    assert 'profiler::RecordFunction profile_scope("argmax", self, dim, keepdim);' in argmax
     exp = body("Tensor exp(")
-    assert "profiler::" not in exp and 'tracer::record_op("exp")' in exp
+    assert "profiler::" not in exp and "tracer::UntracedOp" not in exp
+    assert (
+        'tracer::TracedOp trace_op("exp", &tracer::replay<static_cast<Tensor (*)(const Tensor&)>(&exp)>, "self", self);'
+        in exp
+    )
+    assert "trace_op.output(result);\n  return result;" in exp
     assert "grad_fn->result_ = SavedVariable(result, true);" in exp
     mx = body("std::tuple<Tensor, Tensor> max(")
     assert "std::tie(values, indices) = native::max(self, dim, keepdim);" in mx

@@ -45,14 +45,40 @@ TEST(ToDot, NamesNodesLeavesShapesAndSlots) {
   // Breadth-first from the root: the root tensor, then sum, tanh, mm, then w's leaf.
   EXPECT_NE(dot.find("t0 [label=\"output\\n[]\", shape=ellipse"), std::string::npos) << dot;
   EXPECT_NE(dot.find("n0 [label=\"SumBackward0\\n[]\"]"), std::string::npos) << dot;
-  EXPECT_NE(dot.find("n1 [label=\"TanhBackward0\\n[4, 2]\"]"), std::string::npos) << dot;
-  EXPECT_NE(dot.find("n2 [label=\"MmBackward0\\n[4, 2]\"]"), std::string::npos) << dot;
+  // Under the gradient shapes, what each node saved, with shapes (tanh saves its result).
+  EXPECT_NE(dot.find("n1 [label=\"TanhBackward0\\n[4, 2]\\nresult: [4, 2]\"]"), std::string::npos)
+      << dot;
+  EXPECT_NE(dot.find("n2 [label=\"MmBackward0\\n[4, 2]\\nself: [4, 3]\\nmat2: [3, 2]\"]"),
+            std::string::npos)
+      << dot;
   EXPECT_NE(dot.find("n3 [label=\"w\\n[3, 2]\", fillcolor="), std::string::npos) << dot;
   // x needs no gradient: mm's slot 0 has no edge, slot 1 goes to w.
   EXPECT_NE(dot.find("n2 -> n3 [label=\" 1\"];"), std::string::npos) << dot;
   EXPECT_EQ(lines_matching(dot, "^  n2 -> ").size(), 1u) << dot;
   EXPECT_EQ(lines_matching(dot, " -> ").size(), 4u) << dot;
   EXPECT_EQ(dot.find("\"x"), std::string::npos) << "x is no node of the graph:\n" << dot;
+}
+
+TEST(ToDot, SavedTensorListsDtypesAndFreedTensors) {
+  Tensor a = randn({2}, 0).set_requires_grad(true);
+  Tensor b = to(randn({3}, 1), ScalarType::Float).set_requires_grad(true);
+  Tensor coeffs = randn({2}, 2).set_requires_grad(true);
+  // lincomb saves its Tensor[] (for coeffs' gradient): one line per element, dtype when
+  // not Double.
+  Tensor y = lincomb({a, a}, coeffs);
+  const std::string dot = autograd::to_dot(y);
+  EXPECT_NE(dot.find("LincombBackward0\\n[2]\\ntensors[0]: [2]\\ntensors[1]: [2]\\ncoeffs: [2]\""),
+            std::string::npos)
+      << dot;
+  Tensor z = mul(b, b);
+  EXPECT_NE(autograd::to_dot(z).find(
+                "MulBackward0\\n[3] Float\\nself: [3] Float\\nother: [3] Float"),
+            std::string::npos)
+      << autograd::to_dot(z);
+  // A backward pass without retain_graph frees them: "-".
+  sum(y).backward();
+  EXPECT_NE(autograd::to_dot(y).find("tensors: -\\ncoeffs: -\""), std::string::npos)
+      << autograd::to_dot(y);
 }
 
 TEST(ToDot, TensorListSlotsAndSharedLeaves) {

@@ -12,6 +12,7 @@
 #include "csrc/autograd/accumulate_grad.h"
 #include "csrc/autograd/function.h"
 #include "csrc/autograd/grad_mode.h"
+#include "csrc/autograd/tracer.h"
 #include "csrc/autograd/saved_variable.h"
 #include "csrc/autograd/variable_type_utils.h"
 #include "csrc/core_kernels.h"
@@ -363,10 +364,15 @@ TEST(HooksTest, ProfilerAndTracerSeeTheOpsGeneratedCodeRuns) {
   EXPECT_EQ(seen, (std::vector<std::string>{"t", "mm"}));
 
   EXPECT_FALSE(autograd::tracer::is_tracing());
-  autograd::tracer::start();
-  EXPECT_TRUE(autograd::tracer::is_tracing());
-  cat({a, narrow(a, 0, 0, 1)}, 0);
-  EXPECT_EQ(autograd::tracer::stop(), (std::vector<std::string>{"narrow", "cat"}));
+  autograd::tracer::Graph g = autograd::tracer::trace(
+      [](const std::vector<Tensor>& in) {
+        EXPECT_TRUE(autograd::tracer::is_tracing());
+        return std::vector<Tensor>{cat({in[0], narrow(in[0], 0, 0, 1)}, 0)};
+      },
+      {a});
+  ASSERT_EQ(g.nodes.size(), 2u);
+  EXPECT_EQ(g.nodes[0].op, "narrow");
+  EXPECT_EQ(g.nodes[1].op, "cat");
   EXPECT_FALSE(autograd::tracer::is_tracing());
 }
 

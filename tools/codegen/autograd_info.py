@@ -247,6 +247,34 @@ def match_infos(
     return out
 
 
+@dataclass(frozen=True)
+class HookFacts:
+    """What a wrapper hands the profiler and the tracer (VariableType.cpp's `hooks`)."""
+
+    # Whether the profiler sees the op (no DONT_PROFILE) and whether the tracer records a node
+    # for it (no DONT_RECORD_TRACE; otherwise its outputs are marked as untraced).
+    profile: bool
+    trace: bool
+    # Every argument, by name, in schema order: the profiler records their shapes, the tracer
+    # their values (tensors by identity, the others as constants) and replays the op with them.
+    args: Tuple[str, ...]
+    # The C++ type of a pointer to the API function (`Tensor (*)(const Tensor&, const Tensor&)`):
+    # the tracer's replay calls exactly this overload.
+    function_pointer_type: str
+
+
+def hook_facts(f: NativeFunction) -> HookFacts:
+    """The profiler and tracer facts of declaration `f`'s wrapper."""
+    func = f.func
+    params = ", ".join(cpp.argument_type(a) for a in func.arguments.flat_all)
+    return HookFacts(
+        profile=DONT_PROFILE not in f.flags,
+        trace=DONT_RECORD_TRACE not in f.flags,
+        args=tuple(a.name for a in func.arguments.flat_all),
+        function_pointer_type=f"{cpp.returns_type(func)} (*)({params})",
+    )
+
+
 class WrapperKind(enum.Enum):
     """The shape of a declaration's function in the differentiable API."""
 

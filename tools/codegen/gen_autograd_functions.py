@@ -74,6 +74,9 @@ class NodeCode:
     # member `<name>_size_` of its own.
     saved: List[SavedMember]
     size_members: List[str]
+    # The saved tensors and Tensor[]s (kinds "tensor", "tensor_list"), which the node's
+    # visit_saved() hands to a SavedVisitor (to_dot shows them with their shapes).
+    saved_tensors: List[SavedMember]
     # Whether the node keeps `retain_variables` (a formula reads it).
     uses_retain_variables: bool
     # apply(): the inputs' gradient slots, the gradients it reads (`grad`, `grad_<output>` at
@@ -114,6 +117,7 @@ def node_code(info: DifferentiabilityInfo) -> NodeCode:
         schema=str(info.func.func),
         saved=[_saved_member(v) for v in info.all_saved_inputs + info.all_saved_outputs],
         size_members=list(info.list_size_members),
+        saved_tensors=[_saved_member(v) for v in info.all_saved_inputs + info.all_saved_outputs if v.kind != "value"],
         uses_retain_variables=info.uses_retain_variables,
         grad_inputs=[
             GradInput(a.name, f"{a.name}_size_" if cpp.is_tensor_list(a.type) else "1")

@@ -4,8 +4,8 @@ For an op with formulas, the forward wrapper builds the Backward node when an in
 grad, saves what the formulas read, calls the kernel (`native::<op>`, written by hand) and wires
 the outputs into the graph. Declarations flags shape the wrapper:
   DONT_REQUIRE_DERIVATIVE  no node at all (argmax, eq, ones_like: outputs carry no gradient);
-  DONT_PROFILE             no profiler::RecordFunction scope;
-  DONT_RECORD_TRACE        no tracer::record_op call.
+  DONT_PROFILE             no profiler::RecordFunction scope (the profiler never sees the op);
+  DONT_RECORD_TRACE        no node in a trace: a tracer::UntracedOp scope marks the outputs instead.
 In-place variants (`add_`) reuse their out-of-place formula; `out=` variants are not
 differentiable and refuse inputs that require grad, as in PyTorch.
 
@@ -21,15 +21,15 @@ from typing import List, Optional, Sequence, Tuple
 
 from tools.codegen import cpp
 from tools.codegen.autograd_info import (
-    DONT_PROFILE,
-    DONT_RECORD_TRACE,
     Condition,
     DifferentiabilityInfo,
     ForwardAD,
+    HookFacts,
     SavedAttribute,
     WrapperKind,
     formula_output_names,
     forward_ad_of,
+    hook_facts,
 )
 from tools.codegen.load_native_functions import NativeFunction
 from tools.codegen.model import Argument, FunctionSchema, SchemaKind
@@ -126,9 +126,10 @@ class WrapperCode:
     kind: str
     # The op's name with overload, in messages, the profiler and the tracer: `add.Tensor`.
     op_name: str
-    # Whether the wrapper opens a profiler scope / records the op in a trace.
-    profile: bool
-    trace: bool
+    # What it hands the profiler and the tracer.
+    hooks: HookFacts
+    # The C++ function's name (`add_`), which the tracer's replay calls.
+    cpp_name: str
     # The kernel call: `native::add(self, other, alpha)`, and the C++ return type.
     call: str
     return_type: str
@@ -260,8 +261,8 @@ def wrapper_code(f: NativeFunction, info: Optional[DifferentiabilityInfo], kind:
         signature=f"{ret} {name}({_params(func, False)})",
         kind=kind.value,
         op_name=str(func.name),
-        profile=DONT_PROFILE not in f.flags,
-        trace=DONT_RECORD_TRACE not in f.flags,
+        hooks=hook_facts(f),
+        cpp_name=name,
         call=f"native::{name}(" + ", ".join(a.name for a in func.arguments.flat_all) + ")",
         return_type=ret,
         checked_args=checked,

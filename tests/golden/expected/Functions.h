@@ -32,6 +32,9 @@ struct FooBackward0 : public Node {
   void release_variables() override {
     result_.reset_data();
   }
+  void visit_saved(::gradgen::autograd::SavedVisitor& visitor) const override {
+    visitor.visit("result", result_);
+  }
   std::vector<int64_t> result_sizes;
   SavedVariable result_;
 };
@@ -42,6 +45,9 @@ struct ScaledAndSquaredBackward0 : public Node {
   std::string name() const override { return "ScaledAndSquaredBackward0"; }
   void release_variables() override {
     self_.reset_data();
+  }
+  void visit_saved(::gradgen::autograd::SavedVisitor& visitor) const override {
+    visitor.visit("self", self_);
   }
   SavedVariable self_;
   double alpha = 0;
@@ -68,6 +74,10 @@ struct ProdAllBackward0 : public Node {
     tensors_released_ = true;
     result_.reset_data();
   }
+  void visit_saved(::gradgen::autograd::SavedVisitor& visitor) const override {
+    visitor.visit("tensors", tensors_);
+    visitor.visit("result", result_);
+  }
   std::vector<SavedVariable> tensors_;
   bool tensors_released_ = false;
   SavedVariable result_;
@@ -82,6 +92,10 @@ struct MaybeMulBackward0 : public Node {
     weight_.reset_data();
     self_.reset_data();
   }
+  void visit_saved(::gradgen::autograd::SavedVisitor& visitor) const override {
+    visitor.visit("weight", weight_);
+    visitor.visit("self", self_);
+  }
   SavedVariable weight_;
   SavedVariable self_;
 };
@@ -94,6 +108,10 @@ struct MulPairBackward0 : public Node {
     self_.reset_data();
     other_.reset_data();
   }
+  void visit_saved(::gradgen::autograd::SavedVisitor& visitor) const override {
+    visitor.visit("self", self_);
+    visitor.visit("other", other_);
+  }
   SavedVariable self_;
   SavedVariable other_;
 };
@@ -104,6 +122,9 @@ struct CubeBackward0 : public Node {
   std::string name() const override { return "CubeBackward0"; }
   void release_variables() override {
     self_.reset_data();
+  }
+  void visit_saved(::gradgen::autograd::SavedVisitor& visitor) const override {
+    visitor.visit("self", self_);
   }
   bool retain_variables = true;
   void will_release_variables() override { retain_variables = false; }
@@ -117,6 +138,9 @@ struct ForeachFooBackward0 : public Node {
   void release_variables() override {
     result_.clear();
     result_released_ = true;
+  }
+  void visit_saved(::gradgen::autograd::SavedVisitor& visitor) const override {
+    visitor.visit("result", result_);
   }
   std::vector<SavedVariable> result_;
   bool result_released_ = false;

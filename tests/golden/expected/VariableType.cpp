@@ -18,8 +18,8 @@ using namespace ::golden::helpers;
 
 // foo(Tensor self) -> Tensor
 Tensor foo(const Tensor& self) {
-  profiler::RecordFunction profile_scope("foo");
-  if (tracer::is_tracing()) tracer::record_op("foo");
+  profiler::RecordFunction profile_scope("foo", self);
+  tracer::TracedOp trace_op("foo", &tracer::replay<static_cast<Tensor (*)(const Tensor&)>(&foo)>, "self", self);
   const bool fw_grad_defined = forward_ad::any_fw_grad(self);
   GradFn<FooBackward0> grad_fn;
   if (compute_requires_grad(self)) {
@@ -37,13 +37,14 @@ Tensor foo(const Tensor& self) {
     grad_fn->result_sizes = result.sizes().vec();
     grad_fn->result_ = SavedVariable(result, true);
   }
+  trace_op.output(result);
   return result;
 }
 
 // foo_(Tensor(a!) self) -> Tensor(a!)
 Tensor& foo_(Tensor& self) {
-  profiler::RecordFunction profile_scope("foo_");
-  if (tracer::is_tracing()) tracer::record_op("foo_");
+  profiler::RecordFunction profile_scope("foo_", self);
+  tracer::TracedOp trace_op("foo_", &tracer::replay<static_cast<Tensor& (*)(Tensor&)>(&foo_)>, "self", self);
   const bool fw_grad_defined = forward_ad::any_fw_grad(self);
   check_inplace(self, "foo_");
   GradFn<FooBackward0> grad_fn;
@@ -62,24 +63,27 @@ Tensor& foo_(Tensor& self) {
     grad_fn->result_sizes = self.sizes().vec();
     grad_fn->result_ = SavedVariable(self, true);
   }
+  trace_op.output(self);
   return self;
 }
 
 // foo.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
 Tensor& foo_out(const Tensor& self, Tensor& out) {
-  profiler::RecordFunction profile_scope("foo.out");
-  if (tracer::is_tracing()) tracer::record_op("foo.out");
+  profiler::RecordFunction profile_scope("foo.out", self, out);
+  tracer::TracedOp trace_op("foo.out", &tracer::replay<static_cast<Tensor& (*)(const Tensor&, Tensor&)>(&foo_out)>, "self", self, "out", out);
   if (forward_ad::any_fw_grad(self, out)) {
     forward_ad::throw_not_implemented("foo.out", "out= variants do not support forward-mode AD");
   }
   check_out_no_requires_grad("foo.out", { {"self", self} });
-  return native::foo_out(self, out);
+  Tensor& result_ = native::foo_out(self, out);
+  trace_op.output(result_);
+  return result_;
 }
 
 // scaled_and_squared(Tensor self, float alpha) -> (Tensor, Tensor)
 std::tuple<Tensor, Tensor> scaled_and_squared(const Tensor& self, double alpha) {
-  profiler::RecordFunction profile_scope("scaled_and_squared");
-  if (tracer::is_tracing()) tracer::record_op("scaled_and_squared");
+  profiler::RecordFunction profile_scope("scaled_and_squared", self, alpha);
+  tracer::TracedOp trace_op("scaled_and_squared", &tracer::replay<static_cast<std::tuple<Tensor, Tensor> (*)(const Tensor&, double)>(&scaled_and_squared)>, "self", self, "alpha", alpha);
   if (forward_ad::any_fw_grad(self)) {
     forward_ad::throw_not_implemented("scaled_and_squared", "its derivatives.yaml entry has no forward formula");
   }
@@ -98,13 +102,14 @@ std::tuple<Tensor, Tensor> scaled_and_squared(const Tensor& self, double alpha) 
     set_history(result1, grad_fn);
     grad_fn->result0_sizes = result0.sizes().vec();
   }
+  trace_op.output(std::tie(result0, result1));
   return std::tuple<Tensor, Tensor>(result0, result1);
 }
 
 // weighted_sum(Tensor[] tensors, float[] weights) -> Tensor
 Tensor weighted_sum(TensorList tensors, ArrayRef<double> weights) {
-  profiler::RecordFunction profile_scope("weighted_sum");
-  if (tracer::is_tracing()) tracer::record_op("weighted_sum");
+  profiler::RecordFunction profile_scope("weighted_sum", tensors, weights);
+  tracer::TracedOp trace_op("weighted_sum", &tracer::replay<static_cast<Tensor (*)(TensorList, ArrayRef<double>)>(&weighted_sum)>, "tensors", tensors, "weights", weights);
   if (forward_ad::any_fw_grad(tensors)) {
     forward_ad::throw_not_implemented("weighted_sum", "its derivatives.yaml entry has no forward formula");
   }
@@ -120,13 +125,14 @@ Tensor weighted_sum(TensorList tensors, ArrayRef<double> weights) {
   if (grad_fn) {
     set_history(result, grad_fn);
   }
+  trace_op.output(result);
   return result;
 }
 
 // prod_all(Tensor[] tensors) -> Tensor
 Tensor prod_all(TensorList tensors) {
-  profiler::RecordFunction profile_scope("prod_all");
-  if (tracer::is_tracing()) tracer::record_op("prod_all");
+  profiler::RecordFunction profile_scope("prod_all", tensors);
+  tracer::TracedOp trace_op("prod_all", &tracer::replay<static_cast<Tensor (*)(TensorList)>(&prod_all)>, "tensors", tensors);
   if (forward_ad::any_fw_grad(tensors)) {
     forward_ad::throw_not_implemented("prod_all", "its derivatives.yaml entry has no forward formula");
   }
@@ -142,13 +148,14 @@ Tensor prod_all(TensorList tensors) {
     set_history(result, grad_fn);
     grad_fn->result_ = SavedVariable(result, true);
   }
+  trace_op.output(result);
   return result;
 }
 
 // maybe_mul(Tensor self, Tensor? weight=None) -> Tensor
 Tensor maybe_mul(const Tensor& self, const std::optional<Tensor>& weight) {
-  profiler::RecordFunction profile_scope("maybe_mul");
-  if (tracer::is_tracing()) tracer::record_op("maybe_mul");
+  profiler::RecordFunction profile_scope("maybe_mul", self, weight);
+  tracer::TracedOp trace_op("maybe_mul", &tracer::replay<static_cast<Tensor (*)(const Tensor&, const std::optional<Tensor>&)>(&maybe_mul)>, "self", self, "weight", weight);
   if (forward_ad::any_fw_grad(self, weight)) {
     forward_ad::throw_not_implemented("maybe_mul", "its derivatives.yaml entry has no forward formula");
   }
@@ -163,13 +170,14 @@ Tensor maybe_mul(const Tensor& self, const std::optional<Tensor>& weight) {
   if (grad_fn) {
     set_history(result, grad_fn);
   }
+  trace_op.output(result);
   return result;
 }
 
 // mul_pair(Tensor self, Tensor other) -> Tensor
 Tensor mul_pair(const Tensor& self, const Tensor& other) {
-  profiler::RecordFunction profile_scope("mul_pair");
-  if (tracer::is_tracing()) tracer::record_op("mul_pair");
+  profiler::RecordFunction profile_scope("mul_pair", self, other);
+  tracer::TracedOp trace_op("mul_pair", &tracer::replay<static_cast<Tensor (*)(const Tensor&, const Tensor&)>(&mul_pair)>, "self", self, "other", other);
   const bool fw_grad_defined = forward_ad::any_fw_grad(self, other);
   GradFn<MulPairBackward0> grad_fn;
   if (compute_requires_grad(self, other)) {
@@ -188,13 +196,14 @@ Tensor mul_pair(const Tensor& self, const Tensor& other) {
   if (grad_fn) {
     set_history(result, grad_fn);
   }
+  trace_op.output(result);
   return result;
 }
 
 // cube(Tensor self) -> Tensor
 Tensor cube(const Tensor& self) {
-  profiler::RecordFunction profile_scope("cube");
-  if (tracer::is_tracing()) tracer::record_op("cube");
+  profiler::RecordFunction profile_scope("cube", self);
+  tracer::TracedOp trace_op("cube", &tracer::replay<static_cast<Tensor (*)(const Tensor&)>(&cube)>, "self", self);
   if (forward_ad::any_fw_grad(self)) {
     forward_ad::throw_not_implemented("cube", "its derivatives.yaml entry has no forward formula");
   }
@@ -208,13 +217,14 @@ Tensor cube(const Tensor& self) {
   if (grad_fn) {
     set_history(result, grad_fn);
   }
+  trace_op.output(result);
   return result;
 }
 
 // _foreach_foo(Tensor[] self) -> Tensor[]
 std::vector<Tensor> _foreach_foo(TensorList self) {
-  profiler::RecordFunction profile_scope("_foreach_foo");
-  if (tracer::is_tracing()) tracer::record_op("_foreach_foo");
+  profiler::RecordFunction profile_scope("_foreach_foo", self);
+  tracer::TracedOp trace_op("_foreach_foo", &tracer::replay<static_cast<std::vector<Tensor> (*)(TensorList)>(&_foreach_foo)>, "self", self);
   if (forward_ad::any_fw_grad(self)) {
     forward_ad::throw_not_implemented("_foreach_foo", "its derivatives.yaml entry has no forward formula");
   }
@@ -229,6 +239,7 @@ std::vector<Tensor> _foreach_foo(TensorList self) {
     set_history(result, grad_fn);
     grad_fn->result_ = make_saved_variable_list(result, /*is_output=*/true);
   }
+  trace_op.output(result);
   return result;
 }
 

@@ -43,6 +43,13 @@ struct ${node.op} : public Node {
 %   endif
 % endfor
   }
+% if node.saved_tensors:
+  void visit_saved(::gradgen::autograd::SavedVisitor& visitor) const override {
+%   for s in node.saved_tensors:
+    visitor.visit("${s.name}", ${s.member});
+%   endfor
+  }
+% endif
 % if node.uses_retain_variables:
   bool retain_variables = true;
   void will_release_variables() override { retain_variables = false; }

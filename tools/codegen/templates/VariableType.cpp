@@ -1,18 +1,34 @@
 ## The differentiable API: one wrapper per declaration. Its shape depends on `w.kind`
 ## (autograd_info.WrapperKind); the statements of each shape are the defs below.
+##
+## `hooks`: the profiler's and the tracer's scopes (csrc/autograd/profiler.h, tracer.h), from
+## autograd_info.hook_facts; the tracer also gets each result, through `record_outputs`, just
+## before the wrapper returns it.
 <%def name="hooks(w)">\
-% if w.profile:
-  profiler::RecordFunction profile_scope("${w.op_name}");
+<% h = w.hooks %>\
+% if h.profile:
+  profiler::RecordFunction profile_scope("${w.op_name}"${"".join(", " + a for a in h.args)});
 % endif
-% if w.trace:
-  if (tracer::is_tracing()) tracer::record_op("${w.op_name}");
+% if h.trace:
+  tracer::TracedOp trace_op("${w.op_name}", &tracer::replay<static_cast<${h.function_pointer_type}>(&${w.cpp_name})>${"".join(', "%s", %s' % (a, a) for a in h.args)});
+% else:
+  tracer::UntracedOp trace_op("${w.op_name}");
+% endif
+</%def>\
+<%def name="record_outputs(names)">\
+% if len(names) == 1:
+  trace_op.output(${names[0]});
+% elif names:
+  trace_op.output(std::tie(${", ".join(names)}));
 % endif
 </%def>\
 <%def name="call_kernel(w)">\
 % if w.return_type == "void":
   ${w.call};
 % else:
-  return ${w.call};
+  ${w.return_type} result_ = ${w.call};
+${record_outputs(["result_"])}\
+  return result_;
 % endif
 </%def>\
 <%def name="name_value_pairs(names)">\
@@ -115,6 +131,7 @@ ${forward_ad_after(w)}\
 ${save(s)}\
 % endfor
   }
+${record_outputs([o.name for o in n.outputs])}\
 % if len(n.outputs) == 1:
   return ${n.outputs[0].name};
 % elif n.outputs:
