@@ -15,6 +15,7 @@
 #include "csrc/generated/NativeFunctions.h"
 #include "csrc/native/loops.h"
 #include "csrc/native/gemm.h"
+#include "csrc/native/type_promotion.h"
 
 namespace gradgen {
 namespace native {
@@ -115,15 +116,8 @@ Tensor linear(const Tensor& input, const Tensor& weight, const std::optional<Ten
 }
 
 Tensor& mm_out(const Tensor& self, const Tensor& mat2, Tensor& out) {
-  Tensor result = mm(self, mat2);
-  if (!out.sizes().equals(result.sizes()) || out.scalar_type() != result.scalar_type()) {
-    throw std::invalid_argument("mm.out: expected out of shape " + shape_str(result.sizes()) +
-                                " and dtype " + to_string(result.scalar_type()) + ", got shape " +
-                                shape_str(out.sizes()) + " and dtype " +
-                                to_string(out.scalar_type()));
-  }
-  internal::copy_(out, result);
-  return out;
+  // Cast on write, resized like PyTorch's out= (silently when empty, else with its warning).
+  return write_out("mm.out", mm(self, mat2), out);
 }
 
 Tensor lincomb(TensorList tensors, const Tensor& coeffs) {

@@ -142,7 +142,8 @@ void resize_(const Tensor& t, IntArrayRef sizes) {
     if (impl.is_view) {
       throw std::runtime_error(
           "resize_: cannot grow a view of shape " + shape_str(t.sizes()) + " to " +
-          shape_str(sizes) + ": its storage is shared with its base; pass a tensor that is not a view");
+          shape_str(sizes) +
+          ": its storage is shared with its base; pass a tensor that is not a view");
     }
     intrusive_ptr<StorageImpl> storage = StorageImpl::allocate(needed);
     const size_t keep = std::min(impl.storage->nbytes, needed);
