@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace gradgen {
 namespace autograd {
@@ -21,6 +22,24 @@ Tensor softmax_jvp(const Tensor& result, const Tensor& self_t, int64_t dim) {
 Tensor log_softmax_jvp(const Tensor& result, const Tensor& self_t, int64_t dim) {
   const Tensor t = to(self_t, result.scalar_type());
   return t - sum(exp(result) * t, IntArrayRef(dim), /*keepdim=*/true);
+}
+
+Tensor cumprod_jvp(const Tensor& self_t, const Tensor& self_p, const Tensor& result, int64_t dim) {
+  const Tensor t = to(self_t, result.scalar_type());
+  const Tensor x = to(self_p, result.scalar_type());
+  if (x.dim() == 0) return t;  // cumprod of a 0-dim tensor is the tensor
+  const int64_t d = wrap_dim(dim, x.dim(), "cumprod_jvp");
+  const int64_t n = x.size(d);
+  if (n <= 1) return clone(t);
+  // One differentiable op per step (tangents computed in a backward stay differentiable).
+  std::vector<Tensor> pieces;
+  pieces.reserve(static_cast<size_t>(n));
+  pieces.push_back(narrow(t, d, 0, 1));
+  for (int64_t k = 1; k < n; ++k) {
+    pieces.push_back(pieces.back() * narrow(x, d, k, 1) +
+                     narrow(result, d, k - 1, 1) * narrow(t, d, k, 1));
+  }
+  return cat(pieces, d);
 }
 
 Tensor gather_with_keepdimed_indices(const Tensor& self_t, int64_t dim, const Tensor& indices,

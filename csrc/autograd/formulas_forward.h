@@ -33,6 +33,11 @@ Tensor log_softmax_jvp(const Tensor& result, const Tensor& self_t, int64_t dim);
 Tensor gather_with_keepdimed_indices(const Tensor& self_t, int64_t dim, const Tensor& indices,
                                      bool keepdim);
 
+/// The tangent of cumprod(self, dim) from its result y, by the product rule along dim:
+/// t_0 = self_t_0 and t_k = t_{k-1} * self_k + y_{k-1} * self_t_k, exact where self has zeros
+/// (PyTorch's cumprod_jvp divides by self where it can), in the result's dtype.
+Tensor cumprod_jvp(const Tensor& self_t, const Tensor& self_p, const Tensor& result, int64_t dim);
+
 /// `t` reduced as a loss with `reduction` (Reduction::None, Mean or Sum) reduces its elements.
 Tensor apply_loss_reduction(const Tensor& t, int64_t reduction);
 

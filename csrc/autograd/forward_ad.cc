@@ -204,11 +204,67 @@ void set_fw_grad(const std::vector<Tensor>& outputs, const std::vector<Tensor>& 
   for (size_t i = 0; i < outputs.size(); ++i) set_fw_grad(outputs[i], tangents[i], op);
 }
 
+namespace {
+
+// A tensor over `storage_of`'s storage with `geometry_of`'s sizes and strides, its offset moved
+// by `offset_shift`: the view of a base's tangent that a view of the base is.
+Tensor alias_with_geometry(const Tensor& storage_of, const Tensor& geometry_of,
+                           int64_t offset_shift) {
+  const TensorImpl& src = *geometry_of.unsafe_impl();
+  auto* impl = new TensorImpl();
+  Tensor out(intrusive_ptr<TensorImpl>::adopt_new(impl));
+  impl->storage = storage_of.unsafe_impl()->storage;
+  impl->storage_offset = src.storage_offset + offset_shift;
+  impl->dtype = src.dtype;
+  impl->sizes = src.sizes;
+  impl->strides = src.strides;
+  impl->refresh_numel_and_contiguity();
+  return out;
+}
+
+// A zero tangent for t laid out as t is (the same strides and offset over a storage of t's
+// storage's size), so that every view of t maps onto the same view of it.
+Tensor zeros_with_layout(const Tensor& t) {
+  const size_t nbytes = t.unsafe_impl()->storage->nbytes;
+  Tensor holder = zeros({static_cast<int64_t>(nbytes)}, ScalarType::Bool);  // nbytes zero bytes
+  return alias_with_geometry(holder, t, 0);
+}
+
+// An in-place op on a view that has no tangent (Note [Forward AD in wrappers]): as PyTorch, the
+// view's tangent becomes the same view of its base's tangent (a zero one if the base had none),
+// so the update reaches the base. Returns the view's new tangent, or an undefined tensor when
+// the base's tangent is not laid out like the base (then only the view gets a tangent).
+Tensor tangent_through_base(const Tensor& self, const char* op) {
+  if (!self.is_view()) return Tensor();
+  const Tensor& base = self.unsafe_impl()->view->base;
+  if (!base.defined() || base.scalar_type() != self.scalar_type()) return Tensor();
+  const Tensor* base_tangent = internal::tangent_of(base.unsafe_impl());
+  Tensor bt;
+  if (base_tangent) {
+    if (!base_tangent->strides().equals(base.strides())) return Tensor();
+    bt = *base_tangent;
+  } else {
+    bt = zeros_with_layout(base);
+    set_fw_grad(base, bt, op);
+  }
+  Tensor view_tangent = alias_with_geometry(bt, self, bt.storage_offset() - base.storage_offset());
+  set_fw_grad(self, view_tangent, op);
+  return view_tangent;
+}
+
+}  // namespace
+
 void set_fw_grad_inplace(const Tensor& self, const Tensor& tangent, const char* op) {
   if (!tangent.defined()) return;
   const Tensor* existing = internal::tangent_of(self.unsafe_impl());
   if (!existing) {
-    set_fw_grad(self, tangent, op);
+    const Tensor view_tangent = tangent_through_base(self, op);
+    if (!view_tangent.defined()) {
+      set_fw_grad(self, tangent, op);
+      return;
+    }
+    check_tangent(self, tangent, op);
+    gradgen::internal::copy_(view_tangent, tangent);
     return;
   }
   if (existing->is_same(tangent)) return;  // the formula updated the tangent itself (zero_)

@@ -1004,10 +1004,9 @@ std::vector<OpInfo> make_registry() {
     });
   }
   // Ops without a forward formula in specs/derivatives.yaml: gradgen's lstm_cell is one node
-  // (PyTorch's is composite, and its fused cell has no forward formula either); cumprod's
-  // PyTorch formula (cumprod_jvp) needs cumsum, which gradgen does not have.
+  // (PyTorch's is composite, and its fused cell has no forward formula either).
   for (OpInfo& info : ops) {
-    if (info.name == "lstm_cell" || info.name == "cumprod") info.forward = Forward::kNotImplemented;
+    if (info.name == "lstm_cell") info.forward = Forward::kNotImplemented;
   }
   return ops;
 }

@@ -52,8 +52,9 @@ def test_errors():
         with pytest.raises(RuntimeError, match=r"expected a tangent of shape \[2\] \(the primal's\), found \[3\]"):
             fwAD.make_dual(x, gradgen.ones(3))
         dual = fwAD.make_dual(gradgen.ones(2, 3), gradgen.ones(2, 3))
-        with pytest.raises(RuntimeError, match="forward-mode AD not implemented for cumprod"):
-            gradgen.cumprod(dual, 1)
+        h = gradgen.zeros(2, 2)
+        with pytest.raises(RuntimeError, match="forward-mode AD not implemented for lstm_cell"):
+            gradgen.lstm_cell(dual, [h, h], gradgen.ones(8, 3), gradgen.ones(8, 2))
 
 
 def test_hessian_vector_product_by_forward_over_reverse():
