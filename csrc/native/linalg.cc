@@ -38,6 +38,22 @@ Tensor mm(const Tensor& self, const Tensor& mat2) {
   loops::check_same_dtype("mm", "self", self, "mat2", mat2);
   const int64_t m = self.size(0), k = self.size(1), n = mat2.size(1);
   Tensor result = empty({m, n}, self.scalar_type());
+  if (self.scalar_type() == ScalarType::Long) {
+    // Integer products, exact (wrapping on overflow, as PyTorch's): a plain loop, no GEMM.
+    uint64_t* out = reinterpret_cast<uint64_t*>(result.data_ptr<int64_t>());
+    const int64_t* a = self.data_ptr<int64_t>();
+    const int64_t* b = mat2.data_ptr<int64_t>();
+    std::fill(out, out + m * n, uint64_t{0});
+    for (int64_t i = 0; i < m; ++i) {
+      for (int64_t p = 0; p < k; ++p) {
+        const auto av = static_cast<uint64_t>(a[i * self.stride(0) + p * self.stride(1)]);
+        for (int64_t j = 0; j < n; ++j) {
+          out[i * n + j] += av * static_cast<uint64_t>(b[p * mat2.stride(0) + j * mat2.stride(1)]);
+        }
+      }
+    }
+    return result;
+  }
   internal::dispatch_floating(self.scalar_type(), "mm", [&](auto tag) {
     using T = decltype(tag);
     matmul_into<T>(result.data_ptr<T>(), {self.data_ptr<T>(), m, k, self.stride(0), self.stride(1)},
