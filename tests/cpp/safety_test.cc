@@ -229,9 +229,9 @@ TEST(OpNameTest, CompositeOpsNameThemselvesBeforeTheOpTheyCall) {
                        std::invalid_argument,
                        "cross_entropy_loss: nll_loss: expected self of shape [N, C] and target "
                        "of shape [N] (or [C] and []), got [2, 3] and [4]");
-  EXPECT_THROW_MESSAGE(matmul(zeros({2, 3}, ScalarType::Long), zeros({3, 2}, ScalarType::Long)),
+  EXPECT_THROW_MESSAGE(matmul(zeros({2, 3}, ScalarType::Bool), zeros({3, 2}, ScalarType::Bool)),
                        std::invalid_argument,
-                       "matmul: mm: expected a floating point tensor (Double or Float), got Long");
+                       "matmul: mm: expected a floating point tensor (Double or Float), got Bool");
   EXPECT_THROW_MESSAGE(dropout(ones({2}), 1.5, true), std::invalid_argument,
                        "dropout: native_dropout: expected a probability p in [0, 1], got "
                        "1.500000");
