@@ -102,7 +102,9 @@ TEST(Profiler, NestedOpsGiveSelfAndTotalTimes) {
       EXPECT_EQ(s.total_ns, outer[0]->end_ns - outer[0]->start_ns);
       EXPECT_EQ(s.self_ns, s.total_ns - inner_total);
     }
-    if (s.name == "mm") EXPECT_EQ(s.self_ns, s.total_ns);  // mm calls no recorded op
+    if (s.name == "mm") {
+      EXPECT_EQ(s.self_ns, s.total_ns);  // mm calls no recorded op
+    }
   }
 }
 

@@ -105,7 +105,9 @@ Tensor view_of_view(const std::vector<Tensor>& in) {
   EXPECT_TRUE(w.base().is_same(x));  // a view of a view keeps the root base
   add_(w, in[1]);
   // (gradcheck also runs this under no_grad, for its finite differences)
-  if (autograd::GradMode::is_enabled()) EXPECT_EQ(name_of(v), "AsStridedBackward0");
+  if (autograd::GradMode::is_enabled()) {
+    EXPECT_EQ(name_of(v), "AsStridedBackward0");
+  }
   return x * sum(v);
 }
 
