@@ -15,6 +15,8 @@
 #include <utility>
 #include <vector>
 
+#include "csrc/util/json.h"
+
 namespace gradgen {
 namespace autograd {
 namespace profiler {
@@ -112,22 +114,7 @@ Event* end_event(int64_t handle) {
   return &e;
 }
 
-std::string json_string(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(c));
-      out += buf;
-    } else {
-      out += c;
-    }
-  }
-  return out + "\"";
-}
+using util::json_string;
 
 // Microseconds with three decimals (ns precision), as the trace format's "ts" and "dur".
 std::string micros(int64_t ns) {

@@ -8,6 +8,8 @@
 #include <utility>
 #include <vector>
 
+#include "csrc/util/json.h"
+
 namespace gradgen {
 namespace autograd {
 namespace tracer {
@@ -185,22 +187,7 @@ std::string type_str(const ValueInfo& v) {
 
 std::string ref(int64_t id) { return "%" + std::to_string(id); }
 
-std::string json_string(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(c));
-      out += buf;
-    } else {
-      out += c;
-    }
-  }
-  return out + "\"";
-}
+using util::json_string;
 
 std::string ids_json(const std::vector<int64_t>& ids) {
   std::string out = "[";
