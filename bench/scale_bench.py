@@ -3,19 +3,12 @@
   ./bazelw run //bench:scale_bench
   ./bazelw run //bench:scale_bench -- --ops=500 --shards=1,4 --jobs=2
 
-It writes a synthetic native_functions.yaml / derivatives.yaml of --ops ops, cycling through six
-shapes of schema that the generated code must handle:
-
-  unary    u_NNNN(Tensor self) -> Tensor
-  optional o_NNNN(Tensor self, Tensor? weight) -> Tensor                 (Tensor?)
-  list     l_NNNN(Tensor[] xs, Tensor w, int dim=0) -> Tensor            (Tensor[] then Tensor)
-  pair     p_NNNN(Tensor self, Tensor other) -> (Tensor out0, Tensor out1)   (tuple return)
-  scalars  s_NNNN(Tensor self, float alpha=1, int[] dims=[]) -> Tensor
-  mixed    m_NNNN(Tensor? bias, Tensor[] xs) -> (Tensor values, Tensor indices)
-
-with formulas calling helpers declared in a generated header (declared only: the code is
-compiled, not linked, so no kernel or helper needs a body). Then, for each shard count
-(--shards, default 1,4,8,16):
+It writes bench/scale_spec.py's synthetic native_functions.yaml / derivatives.yaml of --ops ops,
+cycling through six shapes of schema the generated code must handle (Tensor?, Tensor[] then
+Tensor, tuple returns, scalars and int lists), with formulas calling helpers declared in a header
+(declared only: the code is compiled, not linked, so no kernel or helper needs a body). Then, for
+each shard count (--shards, default 4,16,32,64; 0 is the automatic choice, 16 files of which the
+spec's size fills ceil(ops / 125)):
 
   - the codegen, run as the autograd_codegen rule runs it (the //tools/codegen:gen_autograd
     launcher from runfiles, a Bazel action's environment), best of --codegen_runs;
@@ -43,86 +36,11 @@ import time
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from bench_util import action_env, codegen_command, say, workspace_dir
+from scale_spec import write_spec
 
 NAMESPACE = "scale"
 INCLUDE_PREFIX = "scale/generated"
 FORMULA_HEADER = "scale/formulas.h"
-
-# kind -> (schema with {n} for the op name, formulas (input -> expression))
-KINDS: List[Tuple[str, str, Dict[str, str]]] = [
-    ("u", "{n}(Tensor self) -> Tensor", {"self": "unary_backward(grad, self)"}),
-    (
-        "o",
-        "{n}(Tensor self, Tensor? weight) -> Tensor",
-        {"self": "weighted_backward(grad, self, weight)", "weight": "unary_backward(grad, self)"},
-    ),
-    (
-        "l",
-        "{n}(Tensor[] xs, Tensor w, int dim=0) -> Tensor",
-        {"xs": "list_backward(grad, w, xs.size(), dim)", "w": "list_w_backward(grad, xs)"},
-    ),
-    (
-        "p",
-        "{n}(Tensor self, Tensor other) -> (Tensor out0, Tensor out1)",
-        {"self": "pair_backward(grad_out0, grad_out1, other)", "other": "pair_backward(grad_out1, grad_out0, self)"},
-    ),
-    (
-        "s",
-        "{n}(Tensor self, float alpha=1, int[] dims=[]) -> Tensor",
-        {"self": "scale_backward(grad, alpha, dims, self.sizes())"},
-    ),
-    (
-        "m",
-        "{n}(Tensor? bias, Tensor[] xs) -> (Tensor values, Tensor indices)",
-        {
-            "bias": "pair_backward(grad_values, grad_indices, values)",
-            "xs": "list_backward(grad_values, values, xs.size(), 0)",
-        },
-    ),
-]
-
-FORMULAS_H = """// Formula helpers of the synthetic spec (declared only: scale_bench compiles, never links).
-#pragma once
-
-#include <cstddef>
-#include <cstdint>
-#include <optional>
-#include <vector>
-
-#include "csrc/tensor.h"
-
-namespace scale {
-namespace formulas {
-using gradgen::Tensor;
-Tensor unary_backward(const Tensor& grad, const Tensor& self);
-Tensor weighted_backward(const Tensor& grad, const Tensor& self, const std::optional<Tensor>& weight);
-std::vector<Tensor> list_backward(const Tensor& grad, const Tensor& w, size_t n, int64_t dim);
-Tensor list_w_backward(const Tensor& grad, const std::vector<Tensor>& xs);
-Tensor pair_backward(const Tensor& a, const Tensor& b, const Tensor& other);
-Tensor scale_backward(const Tensor& grad, double alpha, gradgen::IntArrayRef dims, gradgen::IntArrayRef sizes);
-}  // namespace formulas
-}  // namespace scale
-"""
-
-
-def write_spec(directory: str, ops: int) -> Dict[str, int]:
-    """Writes native_functions.yaml, derivatives.yaml and scale/formulas.h; returns ops per kind."""
-    decls, formulas, per_kind = [], [], {}
-    for i in range(ops):
-        kind, schema, inputs = KINDS[i % len(KINDS)]
-        name = f"{kind}_{i:04d}"
-        full = schema.format(n=name)
-        decls.append(f"- func: {full}\n")
-        formulas.append(f"- name: {full}\n" + "".join(f"  {k}: {v}\n" for k, v in inputs.items()))
-        per_kind[kind] = per_kind.get(kind, 0) + 1
-    with open(os.path.join(directory, "native_functions.yaml"), "w") as fh:
-        fh.write("# Synthetic spec written by bench/scale_bench.py.\n" + "".join(decls))
-    with open(os.path.join(directory, "derivatives.yaml"), "w") as fh:
-        fh.write("# Synthetic formulas written by bench/scale_bench.py.\n" + "".join(formulas))
-    os.makedirs(os.path.join(directory, "include", "scale"), exist_ok=True)
-    with open(os.path.join(directory, "include", FORMULA_HEADER), "w") as fh:
-        fh.write(FORMULAS_H)
-    return per_kind
 
 
 def gradgen_own_headers(include_dir: str) -> Optional[str]:
@@ -222,7 +140,7 @@ def main(argv: Sequence[str]) -> int:
     ws = workspace_dir()
     tmp = tempfile.mkdtemp(prefix="gradgen_scale_bench_")
     try:
-        per_kind = write_spec(tmp, args.ops)
+        per_kind = write_spec(tmp, os.path.join(tmp, "include", FORMULA_HEADER), args.ops, "bench/scale_bench.py")
         say(f"scale_bench: {args.ops} synthetic ops ({', '.join(f'{k}: {n}' for k, n in per_kind.items())}) in {tmp}")
         say(
             f"scale_bench: codegen {' '.join(codegen_command()[:1])}; "
@@ -239,12 +157,13 @@ def main(argv: Sequence[str]) -> int:
             if err:
                 rows.append((shards, None, 0, 0, 0, 0, None, None, None, None, None, err))
                 continue
-            files = sorted(os.listdir(out))
+            # With --shards 0 the shards' files are in directories (shards.cc/, python_shards.cc/).
+            files = sorted(os.path.relpath(os.path.join(r, f), out) for r, _, fs in os.walk(out) for f in fs)
             # The C++ library's files; python_functions*.cpp are compiled only for python_module.
             sources = [
                 os.path.join(out, f)
                 for f in files
-                if f.endswith(".cpp") and f.startswith(("Functions", "VariableType"))
+                if f.endswith(".cpp") and os.path.basename(f).startswith(("Functions", "VariableType"))
             ]
             total_bytes = sum(os.path.getsize(os.path.join(out, f)) for f in files)
             nodes = sum(open(s).read().count("::apply(") for s in sources if "/Functions" in s)

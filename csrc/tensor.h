@@ -28,7 +28,7 @@
 #include <functional>
 #include <memory>
 #include <optional>  // generated signatures: Tensor? -> std::optional<Tensor>
-#include <ostream>
+#include <iosfwd>    // operator<< is declared here, defined in tensor.cc
 #include <string>
 #include <string_view>  // generated signatures: str -> std::string_view
 #include <tuple>        // generated signatures: (Tensor, Tensor) -> std::tuple

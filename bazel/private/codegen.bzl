@@ -9,13 +9,13 @@ AutogradCodegenInfo = provider(
     doc = "The files an autograd_codegen target generated, and how code includes them.",
     fields = {
         "headers": "depset[File]: Functions.h (and Functions_<k>.h per shard), VariableType.h, NativeFunctions.h.",
-        "sources": "depset[File]: Functions[_<k>].cpp and VariableType[_<k>].cpp, one of each per shard.",
+        "sources": "depset[File]: Functions[_<k>].cpp and VariableType[_<k>].cpp, one of each per shard; for `shards` unset, the directory `shards` (a tree artifact) holding them.",
         "manifest": "File: manifest.json, every Backward node with its inputs' index ranges and saved members.",
         "include_prefix": "string: what generated code is included as: `#include \"<include_prefix>/VariableType.h\"`.",
         "namespace": "string: C++ namespace of the generated API.",
-        "shards": "int: how many shards the nodes and the API were split into (the `shards` attribute).",
+        "shards": "int: the `shards` attribute: how many shards the nodes and the API were split into, or 0 when the spec's size chose (manifest.json's `shards` says how many).",
         "python_headers": "depset[File]: python_functions.h, declaring `<namespace>::python::bind_generated(nanobind::module_&)`.",
-        "python_sources": "depset[File]: python_functions[_<k>].cpp, the nanobind bindings of every op (one per shard).",
+        "python_sources": "depset[File]: python_functions[_<k>].cpp, the nanobind bindings of every op (one per shard); for `shards` unset, the directory `python_shards` holding them.",
     },
 )
 
@@ -25,6 +25,15 @@ _GRADGEN_FORMULA_NAMESPACES = ["::gradgen::autograd::generated::details"]
 # Upper bound of `shards`: past a few dozen files the compile actions cost more in start-up and
 # repeated headers than they save; 256 leaves room without letting a typo (shards = 4000) through.
 MAX_SHARDS = 256
+
+# `shards` unset (0): the codegen chooses the count from the spec's size (one shard per 125
+# declarations) and writes the shards' files into these two directories, declared as tree
+# artifacts: a rule declares its outputs before any file is read, and a cc_library compiles each
+# file of a directory in an action of its own (Note [Automatic shard count] in
+# tools/codegen/gen_autograd.py). A directory's compiles get the C++ options (--cxxopt) only when
+# its name ends in a C++ extension, hence `.cc`.
+SHARDS_DIR = "shards.cc"
+PYTHON_SHARDS_DIR = "python_shards.cc"
 
 _YAML_EXTENSIONS = [".yaml", ".yml"]
 _HEADER_EXTENSIONS = [".h", ".hh", ".hpp", ".hxx", ".inc"]
@@ -100,13 +109,26 @@ def generated_file_names(shards):
     (`--expected_outputs`) and fails, naming the difference, if the two ever disagree.
 
     Args:
-      shards: int: how many .cpp files of each kind the generated code is split into.
+      shards: int: how many .cpp files of each kind the generated code is split into; 0 for the
+        automatic choice (the directories SHARDS_DIR and PYTHON_SHARDS_DIR).
 
     Returns:
       struct: lists of basenames: `headers`, `sources` (the C++ library's), `python_headers`,
-      `python_sources` (the Python bindings') and `all` (every output, manifest.json included).
+      `python_sources` (the Python bindings'), `all` (every output, manifest.json included, with
+      directories as `<dir>/`) and `directories` (the directories among `sources` and
+      `python_sources`).
     """
     headers = ["Functions.h", "VariableType.h", "NativeFunctions.h"]
+    python_headers = ["python_functions.h"]
+    if shards == 0:
+        return struct(
+            headers = headers,
+            sources = [SHARDS_DIR],
+            python_headers = python_headers,
+            python_sources = [PYTHON_SHARDS_DIR],
+            all = headers + python_headers + ["manifest.json", SHARDS_DIR + "/", PYTHON_SHARDS_DIR + "/"],
+            directories = [SHARDS_DIR, PYTHON_SHARDS_DIR],
+        )
     sources = []
     python_sources = []
     for k in range(shards):
@@ -115,13 +137,13 @@ def generated_file_names(shards):
         python_sources.append("python_functions%s.cpp" % sfx)
         if shards > 1:
             headers.append("Functions%s.h" % sfx)
-    python_headers = ["python_functions.h"]
     return struct(
         headers = headers,
         sources = sources,
         python_headers = python_headers,
         python_sources = python_sources,
         all = headers + sources + python_headers + python_sources + ["manifest.json"],
+        directories = [],
     )
 
 def _is_identifier(s):
@@ -162,8 +184,8 @@ def _check_attrs(ctx):
     out_dir = ctx.attr.out_dir
     if not _is_relative_path(out_dir):
         fail("out_dir = %r: give a relative directory inside the package, such as \"generated\" (letters, digits, _ - . +, separated by /; no leading or trailing /, no . or .. parts)" % out_dir)
-    if ctx.attr.shards < 1 or ctx.attr.shards > MAX_SHARDS:
-        fail("shards = %d: give a number from 1 to %d (one Functions_<k>.cpp and one VariableType_<k>.cpp per shard)" % (ctx.attr.shards, MAX_SHARDS))
+    if ctx.attr.shards < 0 or ctx.attr.shards > MAX_SHARDS:
+        fail("shards = %d: give a number from 1 to %d (one Functions_<k>.cpp and one VariableType_<k>.cpp per shard), or leave it unset to let the spec's size choose" % (ctx.attr.shards, MAX_SHARDS))
     ns = ctx.attr.namespace
     if not _is_namespace(ns, allow_global_prefix = False):
         fail("namespace = %r: give a C++ namespace such as \"gradgen\" or \"myproject::ops\" (identifiers separated by ::, no leading ::, no keywords)" % ns)
@@ -178,14 +200,17 @@ def _check_attrs(ctx):
         if not _is_namespace(ns, allow_global_prefix = True):
             fail("formula_namespaces[%d] = %r: give a C++ namespace such as \"myproject::formulas\" or \"::myproject::formulas\"" % (i, ns))
 
+def _declare(ctx, path, directory):
+    return ctx.actions.declare_directory(path) if directory else ctx.actions.declare_file(path)
+
 def _autograd_codegen_impl(ctx):
     _check_attrs(ctx)
     names = generated_file_names(ctx.attr.shards)
     prefix = ctx.attr.out_dir + "/"
-    headers = [ctx.actions.declare_file(prefix + n) for n in names.headers]
-    sources = [ctx.actions.declare_file(prefix + n) for n in names.sources]
-    python_headers = [ctx.actions.declare_file(prefix + n) for n in names.python_headers]
-    python_sources = [ctx.actions.declare_file(prefix + n) for n in names.python_sources]
+    headers = [_declare(ctx, prefix + n, n in names.directories) for n in names.headers]
+    sources = [_declare(ctx, prefix + n, n in names.directories) for n in names.sources]
+    python_headers = [_declare(ctx, prefix + n, n in names.directories) for n in names.python_headers]
+    python_sources = [_declare(ctx, prefix + n, n in names.directories) for n in names.python_sources]
     manifest = ctx.actions.declare_file(prefix + "manifest.json")
     outputs = headers + sources + python_headers + python_sources + [manifest]
 
@@ -286,8 +311,8 @@ libraries `api_headers` (VariableType.h, NativeFunctions.h), `root_header` (Func
             default = "generated",
         ),
         "shards": attr.int(
-            doc = "int: from 1 to 256; how many .cpp files nodes and API are each split into (by a hash of the op's name); an edit to one formula recompiles one shard's files.",
-            default = 1,
+            doc = "int: from 1 to 256; how many .cpp files nodes and API are each split into (by a hash of the op's name); an edit to one formula recompiles one shard's files. Unset (0): chosen from the spec's size, one shard per 125 declarations, the files in the directories `shards/` and `python_shards/` of out_dir.",
+            default = 0,
         ),
         "namespace": attr.string(
             doc = "string: C++ namespace of the generated API (`<namespace>::<op>`), kernels (`<namespace>::native::<op>`) and nodes (`<namespace>::autograd::generated`), such as \"myproject::ops\" (no leading ::).",

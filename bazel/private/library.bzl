@@ -12,7 +12,7 @@ def autograd_library(
         srcs = [],
         hdrs = [],
         deps = [],
-        shards = 1,
+        shards = None,
         out_dir = "generated",
         namespace = "gradgen",
         formula_headers = [],
@@ -42,6 +42,8 @@ def autograd_library(
       deps: list[Label]: other cc_library targets your sources need.
       shards: int: how many .cpp files generated code is split into (see autograd_codegen); each
         shard is a cc_library `<name>_shard_<k>` whose compiles declare only its own header.
+        None: chosen from the spec's size (one shard per 125 declarations), compiled by the one
+        cc_library `<name>_shards`, one compile action per file.
       out_dir: str: directory, relative to the package, for the generated files.
       namespace: str: C++ namespace of the generated API.
       formula_headers: list[str]: your headers (as included, e.g. "ops/formulas.h") declaring
@@ -63,6 +65,10 @@ def autograd_library(
     """
     if type(srcs) != type([]) or type(hdrs) != type([]) or type(deps) != type([]):
         fail("autograd_library %s: srcs, hdrs and deps must be lists of labels" % name)
+    if shards == None:
+        shards = 0
+    elif type(shards) != type(0) or shards < 1:
+        fail("autograd_library %s: shards = %r: give a number from 1 to 256, or leave it unset to let the spec's size choose" % (name, shards))
     codegen = name + "_codegen"
     autograd_codegen(
         name = codegen,
@@ -111,6 +117,8 @@ def autograd_library(
     #                    they change only when declarations change
     #   <name>_shard_<k> Functions_<k>.cpp and VariableType_<k>.cpp, with Functions_<k>.h (what
     #                    shard k's nodes save) as its only other generated header
+    #                    (with `shards` unset: <name>_shards, every shard's files, each with
+    #                    its nodes' declarations inlined, one compile action per file)
     #   <name>_kernels   your srcs, over <name>_api
     #   <name>           Functions.h (every shard's header) over all of them: what users depend on
     # An edit that changes what one node saves then changes the inputs of that shard's two
@@ -138,7 +146,27 @@ def autograd_library(
         **api_kwargs
     )
     shard_libs = []
-    for k in range(shards if type(shards) == type(0) and shards >= 1 else 1):
+    if shards == 0:
+        # Note [Automatic shard count] (tools/codegen/gen_autograd.py): the shards' files are one
+        # directory, and each of them is compiled in an action of its own whose inputs are that
+        # file and the API's headers (each shard's node declarations are in its own files).
+        # linkstatic: a shared library of a directory's objects comes out empty (Bazel links it
+        # with the gold linker, bazelbuild/bazel#14843), so the shards' objects are linked, whole,
+        # into what links this library instead.
+        cc_library(
+            name = name + "_shards",
+            srcs = [":" + name + "_generated_sources"],
+            deps = [":" + name + "_api"],
+            copts = copts,
+            alwayslink = True,
+            linkstatic = True,
+            visibility = visibility,
+            testonly = testonly,
+            tags = tags,
+            **compile_kwargs
+        )
+        shard_libs.append(":" + name + "_shards")
+    for k in range(shards):
         for kind in ("headers", "sources"):
             native.filegroup(
                 name = "%s_shard_%d_%s" % (name, k, kind),

@@ -174,7 +174,7 @@ _FAILURES = {
         {"derivatives": _FUNCTIONS},
         "functions and derivatives are the same file (tests/bazel/testdata/native_functions.yaml)",
     ),
-    "shards_zero": ({"shards": 0}, "shards = 0: give a number from 1 to 256"),
+    "shards_negative": ({"shards": -1}, "shards = -1: give a number from 1 to 256 (one Functions_<k>.cpp and one VariableType_<k>.cpp per shard), or leave it unset"),
     "shards_too_many": ({"shards": 257}, "shards = 257: give a number from 1 to 256"),
     "namespace_dash": ({"namespace": "my-ops"}, "namespace = \"my-ops\": give a C++ namespace such as"),
     "namespace_global_prefix": ({"namespace": "::gradgen"}, "namespace = \"::gradgen\": give a C++ namespace"),
@@ -209,6 +209,7 @@ def codegen_test_suite(name):
         name = "one_shard",
         functions = _FUNCTIONS,
         derivatives = _DERIVATIVES,
+        shards = 1,
         tags = ["manual"],
     )
     codegen_action_test(
@@ -279,6 +280,40 @@ def codegen_test_suite(name):
         expected_shards = 1,
     )
     tests += ["three_shards_action_test", "three_shards_provider_test", "one_shard_provider_test"]
+
+    # shards unset (--shards 0): the codegen chooses how many, and the shards' files are two
+    # directories (tree artifacts).
+    autograd_codegen(
+        name = "auto_shards",
+        functions = _FUNCTIONS,
+        derivatives = _DERIVATIVES,
+        out_dir = "gen/auto",
+        tags = ["manual"],
+    )
+    auto_headers = ["Functions.h", "NativeFunctions.h", "VariableType.h"]
+    auto_sources = ["shards.cc"]
+    auto_python = ["python_functions.h", "python_shards.cc"]
+    codegen_action_test(
+        name = "auto_shards_action_test",
+        target_under_test = ":auto_shards",
+        expected_specs = ["tests/bazel/" + _DERIVATIVES, "tests/bazel/" + _FUNCTIONS],
+        expected_outputs = auto_headers + auto_sources + auto_python + ["manifest.json"],
+        expected_include_prefix = "tests/bazel/gen/auto",
+        expected_namespace = "gradgen",
+        expected_shards = 0,
+        expected_formula_headers = ["csrc/autograd/formulas.h"],
+    )
+    provider_test(
+        name = "auto_shards_provider_test",
+        target_under_test = ":auto_shards",
+        expected_headers = auto_headers,
+        expected_sources = auto_sources,
+        expected_python_sources = auto_python[1:],
+        expected_include_prefix = "tests/bazel/gen/auto",
+        expected_namespace = "gradgen",
+        expected_shards = 0,
+    )
+    tests += ["auto_shards_action_test", "auto_shards_provider_test"]
 
     # autograd_library: generated sources + the user's, one cc_library.
     autograd_library(

@@ -85,7 +85,7 @@ def test_autogen_out_of_an_op_with_many_returns(specs, n):
     "flags, message",
     [
         (["--shards=abc"], "gen_autograd: flag --shards=abc: invalid literal for int() with base 10: 'abc'"),
-        (["--shards=5000"], "gen_autograd: flag --shards=5000: 5000 is not an integer in the range [1, 256]"),
+        (["--shards=5000"], "gen_autograd: flag --shards=5000: 5000 is not an integer in the range [0, 256]"),
         (["--no_such_flag"], "gen_autograd: Unknown command line flag 'no_such_flag'"),
         (
             ["--namespace=a::"],

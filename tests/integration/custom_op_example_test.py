@@ -146,7 +146,9 @@ class CustomOpExampleTest(unittest.TestCase):
             r"namespace custom_op \{\n(.*\n)*namespace native \{\n(.*\n)*"
             r"Tensor polyval\(TensorList coeffs, const Tensor& x\);",
         )
-        with open(os.path.join(self.bazel_bin, "ops", "generated", "Functions.cpp"), encoding="utf-8") as fh:
+        with open(
+            os.path.join(self.bazel_bin, "ops", "generated", "shards.cc", "Functions_0.cpp"), encoding="utf-8"
+        ) as fh:
             functions = fh.read()
         self.assertIn('#include "ops/polyval_formulas.h"', functions)
         self.assertIn("using namespace ::custom_op::formulas;", functions)

@@ -104,13 +104,30 @@ flags.DEFINE_bool(
     "PyTorch's rule: a declaration with no `dispatch:` and no `structured_delegate:` is "
     "CompositeImplicitAutograd (its kernel composes differentiable ops), so it needs no formula.",
 )
-# The Bazel rule accepts the same range (bazel/private/codegen.bzl).
+# The Bazel rule accepts the same range and the same automatic choice (bazel/private/codegen.bzl).
 MAX_SHARDS = 256
+# Note [Automatic shard count]: a Bazel rule declares its outputs before any file is read, so
+# with `--shards=0` (the rule's `shards` unset) the spec's size decides how many shards there
+# are, one per DECLARATIONS_PER_SHARD declarations (rounded up), and their files go into two
+# directories that Bazel declares as tree artifacts and compiles one action per file:
+# `shards.cc/` holds Functions_<k>.cpp and VariableType_<k>.cpp, `python_shards.cc/`
+# python_functions_<k>.cpp. (The `.cc` makes Bazel give those compiles the C++ options,
+# --cxxopt included.) A compile of one file of a directory depends on every header in it, so a
+# shard has no header of its own: its nodes' declarations are written into both of its files
+# (Functions.h, which only users' code includes, declares every node), and an edit that changes
+# what one node saves still changes only that shard's two files. 125 declarations per shard is
+# where the 2,000-op benchmark (bench/scale_bench.py) balances one shard's compile (what an edit
+# costs) against the headers every extra file parses again (what a full build costs).
+DECLARATIONS_PER_SHARD = 125
+SHARDS_DIR = "shards.cc"
+PYTHON_SHARDS_DIR = "python_shards.cc"
 flags.DEFINE_integer(
     "shards",
     1,
-    "Split Functions.cpp and VariableType.cpp into this many files each.",
-    lower_bound=1,
+    "Split Functions.cpp and VariableType.cpp into this many files each; 0: choose from the "
+    f"spec's size (one shard per {DECLARATIONS_PER_SHARD} declarations), in the directories "
+    f"{SHARDS_DIR}/ and {PYTHON_SHARDS_DIR}/.",
+    lower_bound=0,
     upper_bound=MAX_SHARDS,
 )
 flags.DEFINE_list(
@@ -147,9 +164,17 @@ def shard_of(key: str, shards: int) -> int:
     return zlib.crc32(key.encode("utf-8")) % shards
 
 
+def auto_shard_count(declarations: int) -> int:
+    """The shards the automatic choice uses for a spec of `declarations` (Note [Automatic shard count])."""
+    return max(1, min(MAX_SHARDS, -(-declarations // DECLARATIONS_PER_SHARD)))
+
+
 def output_names(shards: int) -> List[str]:
-    """Every file a run writes, known before it runs (the Bazel rule declares exactly these)."""
+    """Every file a run writes, known before it runs (the Bazel rule declares exactly these); for
+    shards = 0, the two directories (`shards/`, `python_shards/`) in place of the shards' files."""
     names = ["Functions.h", "VariableType.h", "NativeFunctions.h", "python_functions.h", "manifest.json"]
+    if shards == 0:
+        return names + [SHARDS_DIR + "/", PYTHON_SHARDS_DIR + "/"]
     for k in range(shards):
         sfx = shard_suffix(k, shards)
         names += [f"Functions{sfx}.cpp", f"VariableType{sfx}.cpp", f"python_functions{sfx}.cpp"]
@@ -208,10 +233,11 @@ def generate(
         functions_file=nf_name,
         derivatives_file=d_name,
     )
+    layout = _ShardLayout(shards or auto_shard_count(len(functions)), automatic=shards == 0)
     out = _render_api_headers(code, common)
-    out.update(_render_shards(code, shards, formula_headers, formula_namespaces, common))
-    out.update(_python_files(functions, shards, common))
-    out["manifest.json"] = _manifest(code)
+    out.update(_render_shards(code, layout, formula_headers, formula_namespaces, common))
+    out.update(_python_files(functions, layout, common))
+    out["manifest.json"] = _manifest(code, layout)
     timer.lap("render")
     return out
 
@@ -227,6 +253,22 @@ class _Code:
     functions: List[NativeFunction]
     matched: Dict[str, Optional[DifferentiabilityInfo]]
     wrappers: List[gen_variable_type.WrapperCode]
+
+
+@dataclass(frozen=True)
+class _ShardLayout:
+    """How the generated code is split: into `count` shards, named Functions[_<k>].cpp etc. in the
+    output directory, or (`automatic`) Functions_<k>.cpp etc. in SHARDS_DIR and PYTHON_SHARDS_DIR
+    with each shard's node declarations inlined (Note [Automatic shard count])."""
+
+    count: int
+    automatic: bool
+
+    def name(self, stem: str, k: int, ext: str = "cpp") -> str:
+        """The file of shard k of kind `stem` ("Functions", "VariableType", "python_functions")."""
+        if self.automatic:
+            return f"{PYTHON_SHARDS_DIR if stem == 'python_functions' else SHARDS_DIR}/{stem}_{k}.{ext}"
+        return f"{stem}{shard_suffix(k, self.count)}.{ext}"
 
 
 def _analyse(
@@ -256,7 +298,7 @@ def _render_api_headers(code: _Code, common: Dict[str, object]) -> Dict[str, str
 
 def _render_shards(
     code: _Code,
-    shards: int,
+    layout: _ShardLayout,
     formula_headers: Sequence[str],
     formula_namespaces: Sequence[str],
     common: Dict[str, object],
@@ -265,56 +307,73 @@ def _render_shards(
     # Note [Shards]: nodes and wrappers are split by a stable hash of the op's base name, so the
     # node of `add` and the wrappers of add, add_ and add.out share a shard, and an edit to one
     # formula changes only that shard's files (its header, its .cpp files), never the others'.
+    shards = layout.count
     node_shards: List[List[gen_autograd_functions.NodeCode]] = [[] for _ in range(shards)]
     for info, node in zip(code.node_infos, code.nodes):
         node_shards[shard_of(info.func.func.name.name.base, shards)].append(node)
     wrapper_shards: List[List[gen_variable_type.WrapperCode]] = [[] for _ in range(shards)]
     for f, w in zip(code.functions, code.wrappers):
         wrapper_shards[shard_of(_shard_key(f, code.matched[str(f.func)]), shards)].append(w)
+    # One header per shard (Functions_<k>.h), except with one shard (Functions.h is its header)
+    # and with the automatic count (declarations inlined into the shard's two files).
+    own_headers = shards > 1 and not layout.automatic
     out: Dict[str, str] = {}
     for k in range(shards):
-        sfx = shard_suffix(k, shards)
-        out[f"Functions{sfx}.cpp"] = _render(
+        header = layout.name("Functions", k, "h") if own_headers else "Functions.h"
+        declarations = _render_declarations(node_shards[k], [], True, common) if layout.automatic else None
+        out[layout.name("Functions", k)] = _render(
             "Functions.cpp",
             nodes=node_shards[k],
-            header=f"Functions{sfx}.h",
+            header=header,
+            inline_declarations=declarations,
             formula_includes=list(formula_headers),
             using_namespaces=list(formula_namespaces),
             **common,
         )
-        out[f"VariableType{sfx}.cpp"] = _render(
+        out[layout.name("VariableType", k)] = _render(
             "VariableType.cpp",
             wrappers=wrapper_shards[k],
-            header=f"Functions{sfx}.h",
+            header=header,
+            inline_declarations=declarations,
             # Forward-mode formulas run in the wrappers and call the same helpers.
             formula_includes=list(formula_headers),
             using_namespaces=list(formula_namespaces),
             **common,
         )
-        if shards > 1:
-            out[f"Functions{sfx}.h"] = _render(
-                "Functions.h",
-                nodes=node_shards[k],
-                includes=[],
-                using_names=gen_autograd_functions.header_runtime_names(node_shards[k]),
-                **common,
-            )
-    # Functions.h declares every node: for one shard it is the shard's header, for several it
-    # includes each shard's header.
+        if own_headers:
+            out[header] = _render_declarations(node_shards[k], [], False, common)
+    # Functions.h declares every node: for one shard it is the shard's header, for several with
+    # headers of their own it includes them, for the automatic count it declares every node.
     include_prefix = common["include_prefix"]
-    root_nodes = code.nodes if shards == 1 else []
-    out["Functions.h"] = _render(
-        "Functions.h",
-        nodes=root_nodes,
-        includes=[] if shards == 1 else [f"{include_prefix}/Functions_{k}.h" for k in range(shards)],
-        using_names=gen_autograd_functions.header_runtime_names(root_nodes),
-        **common,
+    out["Functions.h"] = _render_declarations(
+        [] if own_headers else code.nodes,
+        [f"{include_prefix}/Functions_{k}.h" for k in range(shards)] if own_headers else [],
+        False,
+        common,
     )
     return out
 
 
-def _manifest(code: _Code) -> str:
-    manifest = {"nodes": [gen_autograd_functions.manifest_node(i) for i in code.node_infos]}
+def _render_declarations(
+    nodes: Sequence[gen_autograd_functions.NodeCode], includes: Sequence[str], inlined: bool, common: Dict[str, object]
+) -> str:
+    """The Functions.h template: a header declaring `nodes` (or, `inlined`, the same declarations
+    as text for a .cpp file)."""
+    return _render(
+        "Functions.h",
+        nodes=list(nodes),
+        includes=list(includes),
+        inlined=inlined,
+        using_names=gen_autograd_functions.header_runtime_names(list(nodes)),
+        **common,
+    )
+
+
+def _manifest(code: _Code, layout: _ShardLayout) -> str:
+    manifest = {
+        "shards": {"count": layout.count, "automatic": layout.automatic},
+        "nodes": [gen_autograd_functions.manifest_node(i) for i in code.node_infos],
+    }
     return json.dumps(manifest, indent=1, sort_keys=False) + "\n"
 
 
@@ -323,13 +382,14 @@ def _c_string(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def _python_files(functions: Sequence[NativeFunction], shards: int, common: dict) -> Dict[str, str]:
+def _python_files(functions: Sequence[NativeFunction], layout: _ShardLayout, common: dict) -> Dict[str, str]:
     """python_functions.h and one python_functions[_k].cpp per shard (gen_python_functions.py)."""
     groups, skipped = gen_python_functions.python_groups(functions, gen_variable_type.cpp_name)
+    shards = layout.count
     out = {"python_functions.h": _render("python_functions.h", shards=shards, shard_suffix=lambda k: f"_{k}", **common)}
     for k, shard in enumerate(gen_python_functions.shards_of(groups, skipped, shards, shard_of)):
         named = {g.named_tuple[0]: g.named_tuple[1] for g in shard.groups if g.named_tuple}
-        out[f"python_functions{shard_suffix(k, shards)}.cpp"] = _render(
+        out[layout.name("python_functions", k)] = _render(
             "python_functions.cpp",
             groups=shard.groups,
             skipped=shard.skipped,
@@ -343,21 +403,35 @@ def _python_files(functions: Sequence[NativeFunction], shards: int, common: dict
 
 
 def write_outputs(out_dir: str, files: Dict[str, str]) -> None:
-    """Writes every file, each through a temporary name, so none is ever half-written."""
-    os.makedirs(out_dir, exist_ok=True)
+    """Writes every file, each through a temporary name, so none is ever half-written. In the
+    shards' directories (Note [Automatic shard count]), files of an earlier run that this one
+    did not write are removed, so the directory holds exactly this run's shards."""
     tmp_paths = []
     try:
         for name in sorted(files):
-            tmp = os.path.join(out_dir, f".{name}.tmp")
+            final = os.path.join(out_dir, name)
+            os.makedirs(os.path.dirname(final), exist_ok=True)
+            tmp = os.path.join(os.path.dirname(final), f".{os.path.basename(name)}.tmp")
             with open(tmp, "w", encoding="utf-8", newline="\n") as fh:
                 fh.write(files[name])
-            tmp_paths.append((tmp, os.path.join(out_dir, name)))
+            tmp_paths.append((tmp, final))
         for tmp, final in tmp_paths:
             os.replace(tmp, final)
     finally:
         for tmp, _ in tmp_paths:
             if os.path.exists(tmp):
                 os.unlink(tmp)
+    for directory in sorted({n.split("/", 1)[0] for n in files if "/" in n}):
+        written = {n.split("/", 1)[1] for n in files if n.startswith(directory + "/")}
+        for stale in sorted(set(os.listdir(os.path.join(out_dir, directory))) - written):
+            path = os.path.join(out_dir, directory, stale)
+            if os.path.isfile(path) and stale.endswith(".cpp"):
+                os.unlink(path)
+
+
+def _output_entries(files: Dict[str, str]) -> List[str]:
+    """The names output_names() lists for `files`: a file in a directory counts as its directory."""
+    return sorted({n.split("/", 1)[0] + "/" if "/" in n else n for n in files})
 
 
 # What a path between the quotes of an #include may hold: no quotes, backslashes or spaces.
@@ -444,9 +518,9 @@ def main(argv: List[str]) -> int:
     except OSError as e:
         print(f"gen_autograd: {e.filename or ''}: {e.strerror}", file=sys.stderr)
         return 1
-    if FLAGS.expected_outputs is not None and sorted(FLAGS.expected_outputs) != sorted(files):
-        extra = sorted(set(files) - set(FLAGS.expected_outputs))
-        missing = sorted(set(FLAGS.expected_outputs) - set(files))
+    if FLAGS.expected_outputs is not None and sorted(FLAGS.expected_outputs) != _output_entries(files):
+        extra = sorted(set(_output_entries(files)) - set(FLAGS.expected_outputs))
+        missing = sorted(set(FLAGS.expected_outputs) - set(_output_entries(files)))
         print(
             "gen_autograd: the caller's file list disagrees with the files generated "
             f"(generated but not expected: {', '.join(extra) or 'none'}; expected but not generated: "

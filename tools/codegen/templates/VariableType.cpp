@@ -142,13 +142,19 @@ ${record_outputs([o.name for o in n.outputs])}\
 
 #include "${include_prefix}/VariableType.h"
 
+% if inline_declarations is None:
 #include "${include_prefix}/${header}"
+% endif
 #include "${include_prefix}/NativeFunctions.h"
 #include "csrc/autograd/forward_ad.h"
 #include "csrc/autograd/variable_type_utils.h"
 % for inc in formula_includes:
 #include "${inc}"
 % endfor
+% if inline_declarations is not None:
+
+${inline_declarations}\
+% endif
 
 namespace ${namespace} {
 % for ns in runtime_namespaces:
