@@ -192,6 +192,47 @@ def test_shards_split_nodes_and_wrappers_and_keep_ops_together(specs):
         assert all(h.replace("VariableType", "Functions").replace(".cpp", ".h") == node_files[0] for h in holders)
 
 
+def test_automatic_shard_count_writes_self_contained_shards_into_directories(specs, tmp_path):
+    # Note [Automatic shard count]: --shards=0 chooses one shard per 125 declarations (here 1),
+    # the shards' files go into shards.cc/ and python_shards.cc/, and each of them declares its
+    # nodes itself: no per-shard header, and Functions.h declares every node for users.
+    files = _gen(specs, shards=0)
+    assert json.loads(files["manifest.json"])["shards"] == {"count": 1, "automatic": True}
+    assert sorted(files) == sorted(
+        ["Functions.h", "VariableType.h", "NativeFunctions.h", "python_functions.h", "manifest.json"]
+        + ["shards.cc/Functions_0.cpp", "shards.cc/VariableType_0.cpp", "python_shards.cc/python_functions_0.cpp"]
+    )
+    assert output_names(0) == [
+        "Functions.h", "VariableType.h", "NativeFunctions.h", "python_functions.h", "manifest.json",
+        "shards.cc/", "python_shards.cc/",
+    ]  # fmt: skip
+    for name in ("shards.cc/Functions_0.cpp", "shards.cc/VariableType_0.cpp"):
+        assert "struct AddBackward0 : public Node {" in files[name], name
+        assert "/Functions" not in "".join(line for line in files[name].splitlines() if line.startswith("#include"))
+    assert "struct AddBackward0 : public Node {" in files["Functions.h"]
+
+    # Past 125 declarations, more shards; every op's node and wrappers still share one.
+    many = "".join(f"- func: u{i:03d}(Tensor self) -> Tensor\n" for i in range(300))
+    many_d = "".join(f"- name: u{i:03d}(Tensor self) -> Tensor\n  self: grad\n" for i in range(300))
+    files = _gen(specs, many, many_d, shards=0)
+    assert json.loads(files["manifest.json"])["shards"]["count"] == 3
+    for i in (0, 7, 299):
+        node = f"U{i:03d}Backward0"
+        holders = [f for f, text in files.items() if f"struct {node} : public Node {{" in text and f != "Functions.h"]
+        assert len(holders) == 2 and holders[0].rsplit("_", 1)[1] == holders[1].rsplit("_", 1)[1], holders
+
+    # Run again into the same directory with fewer shards: no stale shard file stays behind.
+    out = tmp_path / "out"
+    for decls in (300, 10):
+        nf_path = tmp_path / f"nf{decls}.yaml"
+        d_path = tmp_path / f"d{decls}.yaml"
+        nf_path.write_text("".join(many.splitlines(keepends=True)[:decls]))
+        d_path.write_text("".join(many_d.splitlines(keepends=True)[: 2 * decls]))
+        argv = [sys.executable, str(TREE / "tools/codegen/gen_autograd.py"), f"--native_functions={nf_path}"]
+        subprocess.run(argv + [f"--derivatives={d_path}", f"--out_dir={out}", "--shards=0"], check=True)
+    assert sorted(os.listdir(out / "shards.cc")) == ["Functions_0.cpp", "VariableType_0.cpp"]
+
+
 def test_output_is_independent_of_hash_seed(specs, tmp_path):
     nf, d = specs()
     outs = []
