@@ -171,7 +171,7 @@ def auto_shard_count(declarations: int) -> int:
 
 def output_names(shards: int) -> List[str]:
     """Every file a run writes, known before it runs (the Bazel rule declares exactly these); for
-    shards = 0, the two directories (`shards/`, `python_shards/`) in place of the shards' files."""
+    shards = 0, the two directories (`shards.cc/`, `python_shards.cc/`) in place of the shards' files."""
     names = ["Functions.h", "VariableType.h", "NativeFunctions.h", "python_functions.h", "manifest.json"]
     if shards == 0:
         return names + [SHARDS_DIR + "/", PYTHON_SHARDS_DIR + "/"]
