@@ -9,13 +9,13 @@ AutogradCodegenInfo = provider(
     doc = "The files an autograd_codegen target generated, and how code includes them.",
     fields = {
         "headers": "depset[File]: Functions.h (and Functions_<k>.h per shard), VariableType.h, NativeFunctions.h.",
-        "sources": "depset[File]: Functions[_<k>].cpp and VariableType[_<k>].cpp, one of each per shard; for `shards` unset, the directory `shards` (a tree artifact) holding them.",
+        "sources": "depset[File]: Functions[_<k>].cpp and VariableType[_<k>].cpp, one of each per shard; for `shards` unset, the directory `shards.cc` (a tree artifact) holding them.",
         "manifest": "File: manifest.json, every Backward node with its inputs' index ranges and saved members.",
         "include_prefix": "string: what generated code is included as: `#include \"<include_prefix>/VariableType.h\"`.",
         "namespace": "string: C++ namespace of the generated API.",
         "shards": "int: the `shards` attribute: how many shards the nodes and the API were split into, or 0 when the spec's size chose (manifest.json's `shards` says how many).",
         "python_headers": "depset[File]: python_functions.h, declaring `<namespace>::python::bind_generated(nanobind::module_&)`.",
-        "python_sources": "depset[File]: python_functions[_<k>].cpp, the nanobind bindings of every op (one per shard); for `shards` unset, the directory `python_shards` holding them.",
+        "python_sources": "depset[File]: python_functions[_<k>].cpp, the nanobind bindings of every op (one per shard); for `shards` unset, the directory `python_shards.cc` holding them.",
     },
 )
 
@@ -311,7 +311,7 @@ libraries `api_headers` (VariableType.h, NativeFunctions.h), `root_header` (Func
             default = "generated",
         ),
         "shards": attr.int(
-            doc = "int: from 1 to 256; how many .cpp files nodes and API are each split into (by a hash of the op's name); an edit to one formula recompiles one shard's files. Unset (0): chosen from the spec's size, one shard per 125 declarations, the files in the directories `shards/` and `python_shards/` of out_dir.",
+            doc = "int: from 1 to 256; how many .cpp files nodes and API are each split into (by a hash of the op's name); an edit to one formula recompiles one shard's files. Unset (0): chosen from the spec's size, one shard per 125 declarations, the files in the directories `shards.cc/` and `python_shards.cc/` of out_dir.",
             default = 0,
         ),
         "namespace": attr.string(
