@@ -51,21 +51,6 @@ def formula(name: str, factor: float) -> str:
 
 def write_workspace(root: str, checkout: str) -> None:
     files = {
-        "WORKSPACE": f"""workspace(name = "incremental")
-
-local_repository(name = "gradgen", path = "{checkout}")
-
-load("@gradgen//bazel:repositories.bzl", "gradgen_dependencies")
-
-gradgen_dependencies()
-""",
-        ".bazelrc": """build --incompatible_strict_action_env
-build --nosandbox_debug
-build --cxxopt=-std=c++17 --host_cxxopt=-std=c++17
-build --action_env=PYTHONDONTWRITEBYTECODE=1 --action_env=PYTHONNOUSERSITE=1 --action_env=PYTHONHASHSEED=0
-build --host_action_env=PYTHONDONTWRITEBYTECODE=1 --host_action_env=PYTHONNOUSERSITE=1 --host_action_env=PYTHONHASHSEED=0
-""",  # noqa: E501 (gradgen's .bazelrc lines, as they are there)
-        "BUILD.bazel": "",
         "ops/BUILD.bazel": f"""load("@gradgen//bazel:defs.bzl", "autograd_library")
 
 autograd_library(
@@ -120,11 +105,7 @@ gradgen::Tensor mul_grad(const gradgen::Tensor& grad, const gradgen::Tensor& oth
         )
         + "}  // namespace native\n}  // namespace ew\n",
     }
-    for path, text in files.items():
-        full = os.path.join(root, path)
-        os.makedirs(os.path.dirname(full), exist_ok=True)
-        with open(full, "w", encoding="utf-8") as fh:
-            fh.write(text)
+    nb.write_external_workspace(root, "incremental", checkout, files)
 
 
 class IncrementalBuildTest(unittest.TestCase):

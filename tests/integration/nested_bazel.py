@@ -245,6 +245,34 @@ class NestedBazel:
             self.started = False
 
 
+def write_external_workspace(root: str, name: str, checkout: str, files: Dict[str, str]) -> None:
+    """Writes a workspace named `name` under `root` that uses gradgen from `checkout` as a user's
+    would (local_repository, gradgen_dependencies(), gradgen's .bazelrc lines), plus `files`
+    (path relative to root -> text)."""
+    skeleton = {
+        "WORKSPACE": f"""workspace(name = "{name}")
+
+local_repository(name = "gradgen", path = "{checkout}")
+
+load("@gradgen//bazel:repositories.bzl", "gradgen_dependencies")
+
+gradgen_dependencies()
+""",
+        ".bazelrc": """build --incompatible_strict_action_env
+build --nosandbox_debug
+build --cxxopt=-std=c++17 --host_cxxopt=-std=c++17
+build --action_env=PYTHONDONTWRITEBYTECODE=1 --action_env=PYTHONNOUSERSITE=1 --action_env=PYTHONHASHSEED=0
+build --host_action_env=PYTHONDONTWRITEBYTECODE=1 --host_action_env=PYTHONNOUSERSITE=1 --host_action_env=PYTHONHASHSEED=0
+""",  # noqa: E501 (gradgen's .bazelrc lines, as they are there)
+        "BUILD.bazel": "",
+    }
+    for path, text in {**skeleton, **files}.items():
+        full = os.path.join(root, path)
+        os.makedirs(os.path.dirname(full), exist_ok=True)
+        with open(full, "w", encoding="utf-8") as fh:
+            fh.write(text)
+
+
 def read_execution_log(path: str) -> List[dict]:
     """The SpawnExec records of a --execution_log_json_file file (concatenated JSON objects)."""
     with open(path, encoding="utf-8") as fh:

@@ -50,22 +50,6 @@ EDIT_BOUND_S = 2 * EDIT_TARGET_S
 def write_workspace(root: str, checkout: str) -> None:
     functions, derivatives, _ = scale_spec.spec_texts(OPS, "tests/integration/scale_test.py")
     files = {
-        "WORKSPACE": f"""workspace(name = "scale_test")
-
-local_repository(name = "gradgen", path = "{checkout}")
-
-load("@gradgen//bazel:repositories.bzl", "gradgen_dependencies")
-
-gradgen_dependencies()
-""",
-        # gradgen's .bazelrc lines (README: "Using gradgen from another workspace").
-        ".bazelrc": """build --incompatible_strict_action_env
-build --nosandbox_debug
-build --cxxopt=-std=c++17 --host_cxxopt=-std=c++17
-build --action_env=PYTHONDONTWRITEBYTECODE=1 --action_env=PYTHONNOUSERSITE=1 --action_env=PYTHONHASHSEED=0
-build --host_action_env=PYTHONDONTWRITEBYTECODE=1 --host_action_env=PYTHONNOUSERSITE=1 --host_action_env=PYTHONHASHSEED=0
-""",  # noqa: E501 (gradgen's .bazelrc lines, as they are there)
-        "BUILD.bazel": "",
         "scale/BUILD.bazel": """load("@gradgen//bazel:defs.bzl", "autograd_library")
 
 # shards unset: the spec's size chooses.
@@ -83,11 +67,7 @@ autograd_library(
         "scale/derivatives.yaml": derivatives,
         "scale/formulas.h": scale_spec.FORMULAS_H,
     }
-    for path, text in files.items():
-        full = os.path.join(root, path)
-        os.makedirs(os.path.dirname(full), exist_ok=True)
-        with open(full, "w", encoding="utf-8") as fh:
-            fh.write(text)
+    nb.write_external_workspace(root, "scale_test", checkout, files)
 
 
 def action_durations(profile_path: str) -> dict:

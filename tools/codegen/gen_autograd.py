@@ -321,25 +321,17 @@ def _render_shards(
     for k in range(shards):
         header = layout.name("Functions", k, "h") if own_headers else "Functions.h"
         declarations = _render_declarations(node_shards[k], [], True, common) if layout.automatic else None
-        out[layout.name("Functions", k)] = _render(
-            "Functions.cpp",
-            nodes=node_shards[k],
+        # Both files see the shard's nodes and the formula helpers (forward-mode formulas run in
+        # the wrappers and call the same helpers as the nodes' apply()).
+        shard_common = dict(
             header=header,
             inline_declarations=declarations,
             formula_includes=list(formula_headers),
             using_namespaces=list(formula_namespaces),
             **common,
         )
-        out[layout.name("VariableType", k)] = _render(
-            "VariableType.cpp",
-            wrappers=wrapper_shards[k],
-            header=header,
-            inline_declarations=declarations,
-            # Forward-mode formulas run in the wrappers and call the same helpers.
-            formula_includes=list(formula_headers),
-            using_namespaces=list(formula_namespaces),
-            **common,
-        )
+        out[layout.name("Functions", k)] = _render("Functions.cpp", nodes=node_shards[k], **shard_common)
+        out[layout.name("VariableType", k)] = _render("VariableType.cpp", wrappers=wrapper_shards[k], **shard_common)
         if own_headers:
             out[header] = _render_declarations(node_shards[k], [], False, common)
     # Functions.h declares every node: for one shard it is the shard's header, for several with
