@@ -76,6 +76,11 @@ std::string use_of(const State& st, const char* name) {
 
 }  // namespace
 
+void throw_arg_names_mismatch(const char* op, size_t names, size_t args) {
+  throw std::logic_error(std::string("tracer: ") + op + ": the wrapper names " +
+                         std::to_string(names) + " arguments and passes " + std::to_string(args));
+}
+
 Node* begin_op(const char* op, ReplayFn replay) {
   State* st = state;
   if (st == nullptr) return nullptr;
@@ -318,7 +323,7 @@ std::vector<Tensor> Graph::replay(const std::vector<Tensor>& new_inputs) const {
   for (size_t i = 0; i < inputs.size(); ++i) env[static_cast<size_t>(inputs[i])] = new_inputs[i];
   for (size_t k = 0; k < nodes.size(); ++k) {
     const Node& node = nodes[k];
-    if (node.replay == nullptr) {
+    if (!node.replay) {
       throw std::logic_error("tracer: replay: node " + std::to_string(k) + " (" + node.op +
                              ") has no replay function");
     }

@@ -25,15 +25,17 @@
 // a constant (what it was while tracing), the text says `untraced[op]`, and the trace carries a
 // warning (PyTorch warns in that case too). Replay reuses the traced value.
 //
-// Replay calls each node's op through a function the generated wrapper hands over (its own
-// address, converted by `replay<fn>`): the recorded graph is an interpreter program over the
-// generated API, with no name lookup. With nothing tracing, each scope costs one load and
-// one well-predicted branch at entry, one on a member at output() and exit.
+// Replay calls each node's op through what the generated wrapper hands over (its own address
+// and the converter of its signature, from `replay(&fn)`): the recorded graph is an
+// interpreter program over the generated API, with no name lookup. With nothing tracing, each
+// scope costs one load and one well-predicted branch at entry, one on a member at output() and
+// exit.
 #pragma once
 
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <memory>
 #include <optional>
 #include <string>
@@ -60,8 +62,17 @@ struct Value {
   const std::type_info* constant_type = nullptr;
 };
 using Stack = std::vector<Value>;
-/// A node's replay function: calls the op on the arguments, returns its outputs flattened.
-using ReplayFn = std::vector<Tensor> (*)(Stack&);
+
+/// How replay calls one op: `fn`, the op's address, through `call`, a function shared by all
+/// ops of one signature that converts the arguments, calls fn and flattens its outputs. Made by
+/// replay(&op) (below). One converter per signature, not per op: a generated wrapper pays no
+/// template instantiation of its own for being traceable.
+struct ReplayFn {
+  std::vector<Tensor> (*call)(void (*fn)(), Stack& stack) = nullptr;
+  void (*fn)() = nullptr;
+  explicit operator bool() const { return call != nullptr; }
+  std::vector<Tensor> operator()(Stack& stack) const { return call(fn, stack); }
+};
 
 /// One value of the graph (%id).
 struct ValueInfo {
@@ -89,7 +100,7 @@ struct Node {
   std::string op;  // schema name: "add.Tensor"
   std::vector<Arg> args;
   std::vector<int64_t> outputs;  // value ids, flattened (tuples, lists)
-  ReplayFn replay = nullptr;
+  ReplayFn replay;
 };
 
 /// A recorded trace.
@@ -215,18 +226,22 @@ inline void add_arg(Node* node, const char* name, TensorList ts) {
   add_tensor_list(node, name, ts);
 }
 
-inline void add_args(Node*) {}
+inline void add_args(Node*, const char* const*) {}
 template <typename T, typename... Rest>
-void add_args(Node* node, const char* name, const T& v, const Rest&... rest) {
-  add_arg(node, name, v);
-  add_args(node, rest...);
+void add_args(Node* node, const char* const* names, const T& v, const Rest&... rest) {
+  add_arg(node, *names, v);
+  add_args(node, names + 1, rest...);
 }
 
-template <typename... NamesAndArgs>
+void throw_arg_names_mismatch(const char* op, size_t names, size_t args);
+
+template <typename... Args>
 [[gnu::cold, gnu::noinline]] Node* begin_with_args(const char* op, ReplayFn replay,
-                                                   const NamesAndArgs&... names_and_args) {
+                                                   std::initializer_list<const char*> names,
+                                                   const Args&... args) {
+  if (names.size() != sizeof...(Args)) throw_arg_names_mismatch(op, names.size(), sizeof...(Args));
   Node* node = begin_op(op, replay);
-  if (node) add_args(node, names_and_args...);
+  if (node) add_args(node, names.begin(), args...);
   return node;
 }
 
@@ -274,44 +289,46 @@ std::vector<Tensor> flatten(const std::tuple<Ts...>& ts) {
   return std::apply([](const auto&... t) { return std::vector<Tensor>{t...}; }, ts);
 }
 
-template <typename F>
-struct Replayer;
 template <typename R, typename... P>
-struct Replayer<R (*)(P...)> {
-  static constexpr size_t arity = sizeof...(P);
-  template <R (*Fn)(P...), size_t... I>
-  static std::vector<Tensor> call(Stack& stack, std::index_sequence<I...>) {
+struct Replayer {
+  template <size_t... I>
+  static std::vector<Tensor> call_with(R (*fn)(P...), Stack& stack, std::index_sequence<I...>) {
     if (stack.size() != sizeof...(P)) {
       throw std::logic_error("tracer: replay: wrong number of arguments");
     }
     if constexpr (std::is_void_v<R>) {
-      Fn(from_value<P>(stack[I])...);
+      fn(from_value<P>(stack[I])...);
       return {};
     } else {
-      return flatten(Fn(from_value<P>(stack[I])...));
+      return flatten(fn(from_value<P>(stack[I])...));
     }
+  }
+  static std::vector<Tensor> call(void (*fn)(), Stack& stack) {
+    // fn is the R (*)(P...) that replay() converted: converting it back is well defined.
+    return call_with(reinterpret_cast<R (*)(P...)>(fn), stack, std::index_sequence_for<P...>{});
   }
 };
 }  // namespace internal
 
-/// The replay function of the generated op Fn (a pointer to one overload).
-template <auto Fn>
-std::vector<Tensor> replay(Stack& stack) {
-  using R = internal::Replayer<decltype(Fn)>;
-  return R::template call<Fn>(stack, std::make_index_sequence<R::arity>{});
+/// The replay function of a generated op (a pointer to one overload: `replay(&mm)`, or
+/// `replay(static_cast<Tensor (*)(const Tensor&)>(&exp))` when the name is overloaded).
+template <typename R, typename... P>
+ReplayFn replay(R (*fn)(P...)) {
+  return ReplayFn{&internal::Replayer<R, P...>::call, reinterpret_cast<void (*)()>(fn)};
 }
 
 /// The scope a traced generated wrapper opens:
-/// `TracedOp trace_op("mm", &replay<...>, "self", self, "mat2", mat2);`, then
-/// `trace_op.output(result);` before returning.
+/// `TracedOp trace_op("mm", replay(&mm), {"self", "mat2"}, self, mat2);` (the arguments'
+/// names, then the arguments), then `trace_op.output(result);` before returning.
 class TracedOp {
  public:
-  template <typename... NamesAndArgs>
-  TracedOp(const char* op, ReplayFn replay, const NamesAndArgs&... names_and_args) {
+  template <typename... Args>
+  TracedOp(const char* op, ReplayFn replay, std::initializer_list<const char*> names,
+           const Args&... args) {
     if (__builtin_expect(internal::tracing_threads.load(std::memory_order_relaxed) != 0, 0) &&
         internal::state != nullptr) {
       active_ = true;
-      node_ = internal::begin_with_args(op, replay, names_and_args...);
+      node_ = internal::begin_with_args(op, replay, names, args...);
     }
   }
   ~TracedOp() {

@@ -5,7 +5,7 @@
 //
 //   Tensor mm(const Tensor& self, const Tensor& mat2) {
 //     profiler::RecordFunction profile_scope("mm", self, mat2);  // profiler.h
-//     tracer::TracedOp trace_op("mm", &tracer::replay<...>, "self", self, "mat2", mat2);
+//     tracer::TracedOp trace_op("mm", tracer::replay(&mm), {"self", "mat2"}, self, mat2);
 //     GradFn<MmBackward0> grad_fn;
 //     if (compute_requires_grad(self, mat2)) {
 //       grad_fn.create();

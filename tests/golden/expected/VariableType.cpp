@@ -19,7 +19,7 @@ using namespace ::golden::helpers;
 // foo(Tensor self) -> Tensor
 Tensor foo(const Tensor& self) {
   profiler::RecordFunction profile_scope("foo", self);
-  tracer::TracedOp trace_op("foo", &tracer::replay<static_cast<Tensor (*)(const Tensor&)>(&foo)>, "self", self);
+  tracer::TracedOp trace_op("foo", tracer::replay(static_cast<Tensor (*)(const Tensor&)>(&foo)), {"self"}, self);
   const bool fw_grad_defined = forward_ad::any_fw_grad(self);
   GradFn<FooBackward0> grad_fn;
   if (compute_requires_grad(self)) {
@@ -44,7 +44,7 @@ Tensor foo(const Tensor& self) {
 // foo_(Tensor(a!) self) -> Tensor(a!)
 Tensor& foo_(Tensor& self) {
   profiler::RecordFunction profile_scope("foo_", self);
-  tracer::TracedOp trace_op("foo_", &tracer::replay<static_cast<Tensor& (*)(Tensor&)>(&foo_)>, "self", self);
+  tracer::TracedOp trace_op("foo_", tracer::replay(static_cast<Tensor& (*)(Tensor&)>(&foo_)), {"self"}, self);
   const bool fw_grad_defined = forward_ad::any_fw_grad(self);
   check_inplace(self, "foo_");
   GradFn<FooBackward0> grad_fn;
@@ -70,7 +70,7 @@ Tensor& foo_(Tensor& self) {
 // foo.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
 Tensor& foo_out(const Tensor& self, Tensor& out) {
   profiler::RecordFunction profile_scope("foo.out", self, out);
-  tracer::TracedOp trace_op("foo.out", &tracer::replay<static_cast<Tensor& (*)(const Tensor&, Tensor&)>(&foo_out)>, "self", self, "out", out);
+  tracer::TracedOp trace_op("foo.out", tracer::replay(static_cast<Tensor& (*)(const Tensor&, Tensor&)>(&foo_out)), {"self", "out"}, self, out);
   if (forward_ad::any_fw_grad(self, out)) {
     forward_ad::throw_not_implemented("foo.out", "out= variants do not support forward-mode AD");
   }
@@ -83,7 +83,7 @@ Tensor& foo_out(const Tensor& self, Tensor& out) {
 // scaled_and_squared(Tensor self, float alpha) -> (Tensor, Tensor)
 std::tuple<Tensor, Tensor> scaled_and_squared(const Tensor& self, double alpha) {
   profiler::RecordFunction profile_scope("scaled_and_squared", self, alpha);
-  tracer::TracedOp trace_op("scaled_and_squared", &tracer::replay<static_cast<std::tuple<Tensor, Tensor> (*)(const Tensor&, double)>(&scaled_and_squared)>, "self", self, "alpha", alpha);
+  tracer::TracedOp trace_op("scaled_and_squared", tracer::replay(static_cast<std::tuple<Tensor, Tensor> (*)(const Tensor&, double)>(&scaled_and_squared)), {"self", "alpha"}, self, alpha);
   if (forward_ad::any_fw_grad(self)) {
     forward_ad::throw_not_implemented("scaled_and_squared", "its derivatives.yaml entry has no forward formula");
   }
@@ -109,7 +109,7 @@ std::tuple<Tensor, Tensor> scaled_and_squared(const Tensor& self, double alpha) 
 // weighted_sum(Tensor[] tensors, float[] weights) -> Tensor
 Tensor weighted_sum(TensorList tensors, ArrayRef<double> weights) {
   profiler::RecordFunction profile_scope("weighted_sum", tensors, weights);
-  tracer::TracedOp trace_op("weighted_sum", &tracer::replay<static_cast<Tensor (*)(TensorList, ArrayRef<double>)>(&weighted_sum)>, "tensors", tensors, "weights", weights);
+  tracer::TracedOp trace_op("weighted_sum", tracer::replay(static_cast<Tensor (*)(TensorList, ArrayRef<double>)>(&weighted_sum)), {"tensors", "weights"}, tensors, weights);
   if (forward_ad::any_fw_grad(tensors)) {
     forward_ad::throw_not_implemented("weighted_sum", "its derivatives.yaml entry has no forward formula");
   }
@@ -132,7 +132,7 @@ Tensor weighted_sum(TensorList tensors, ArrayRef<double> weights) {
 // prod_all(Tensor[] tensors) -> Tensor
 Tensor prod_all(TensorList tensors) {
   profiler::RecordFunction profile_scope("prod_all", tensors);
-  tracer::TracedOp trace_op("prod_all", &tracer::replay<static_cast<Tensor (*)(TensorList)>(&prod_all)>, "tensors", tensors);
+  tracer::TracedOp trace_op("prod_all", tracer::replay(static_cast<Tensor (*)(TensorList)>(&prod_all)), {"tensors"}, tensors);
   if (forward_ad::any_fw_grad(tensors)) {
     forward_ad::throw_not_implemented("prod_all", "its derivatives.yaml entry has no forward formula");
   }
@@ -155,7 +155,7 @@ Tensor prod_all(TensorList tensors) {
 // maybe_mul(Tensor self, Tensor? weight=None) -> Tensor
 Tensor maybe_mul(const Tensor& self, const std::optional<Tensor>& weight) {
   profiler::RecordFunction profile_scope("maybe_mul", self, weight);
-  tracer::TracedOp trace_op("maybe_mul", &tracer::replay<static_cast<Tensor (*)(const Tensor&, const std::optional<Tensor>&)>(&maybe_mul)>, "self", self, "weight", weight);
+  tracer::TracedOp trace_op("maybe_mul", tracer::replay(static_cast<Tensor (*)(const Tensor&, const std::optional<Tensor>&)>(&maybe_mul)), {"self", "weight"}, self, weight);
   if (forward_ad::any_fw_grad(self, weight)) {
     forward_ad::throw_not_implemented("maybe_mul", "its derivatives.yaml entry has no forward formula");
   }
@@ -177,7 +177,7 @@ Tensor maybe_mul(const Tensor& self, const std::optional<Tensor>& weight) {
 // mul_pair(Tensor self, Tensor other) -> Tensor
 Tensor mul_pair(const Tensor& self, const Tensor& other) {
   profiler::RecordFunction profile_scope("mul_pair", self, other);
-  tracer::TracedOp trace_op("mul_pair", &tracer::replay<static_cast<Tensor (*)(const Tensor&, const Tensor&)>(&mul_pair)>, "self", self, "other", other);
+  tracer::TracedOp trace_op("mul_pair", tracer::replay(static_cast<Tensor (*)(const Tensor&, const Tensor&)>(&mul_pair)), {"self", "other"}, self, other);
   const bool fw_grad_defined = forward_ad::any_fw_grad(self, other);
   GradFn<MulPairBackward0> grad_fn;
   if (compute_requires_grad(self, other)) {
@@ -203,7 +203,7 @@ Tensor mul_pair(const Tensor& self, const Tensor& other) {
 // cube(Tensor self) -> Tensor
 Tensor cube(const Tensor& self) {
   profiler::RecordFunction profile_scope("cube", self);
-  tracer::TracedOp trace_op("cube", &tracer::replay<static_cast<Tensor (*)(const Tensor&)>(&cube)>, "self", self);
+  tracer::TracedOp trace_op("cube", tracer::replay(static_cast<Tensor (*)(const Tensor&)>(&cube)), {"self"}, self);
   if (forward_ad::any_fw_grad(self)) {
     forward_ad::throw_not_implemented("cube", "its derivatives.yaml entry has no forward formula");
   }
@@ -224,7 +224,7 @@ Tensor cube(const Tensor& self) {
 // _foreach_foo(Tensor[] self) -> Tensor[]
 std::vector<Tensor> _foreach_foo(TensorList self) {
   profiler::RecordFunction profile_scope("_foreach_foo", self);
-  tracer::TracedOp trace_op("_foreach_foo", &tracer::replay<static_cast<std::vector<Tensor> (*)(TensorList)>(&_foreach_foo)>, "self", self);
+  tracer::TracedOp trace_op("_foreach_foo", tracer::replay(static_cast<std::vector<Tensor> (*)(TensorList)>(&_foreach_foo)), {"self"}, self);
   if (forward_ad::any_fw_grad(self)) {
     forward_ad::throw_not_implemented("_foreach_foo", "its derivatives.yaml entry has no forward formula");
   }

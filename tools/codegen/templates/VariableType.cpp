@@ -10,7 +10,7 @@
   profiler::RecordFunction profile_scope("${w.op_name}"${"".join(", " + a for a in h.args)});
 % endif
 % if h.trace:
-  tracer::TracedOp trace_op("${w.op_name}", &tracer::replay<static_cast<${h.function_pointer_type}>(&${w.cpp_name})>${"".join(', "%s", %s' % (a, a) for a in h.args)});
+  tracer::TracedOp trace_op("${w.op_name}", tracer::replay(static_cast<${h.function_pointer_type}>(&${w.cpp_name})), {${", ".join('"%s"' % a for a in h.args)}}${"".join(", " + a for a in h.args)});
 % else:
   tracer::UntracedOp trace_op("${w.op_name}");
 % endif
