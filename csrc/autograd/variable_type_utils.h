@@ -120,20 +120,31 @@ inline edge_list collect_next_edges(const Args&... args) {
 /// at -O0 was 60% of the compile of a generated VariableType_<k>.cpp
 /// (bench/scale_bench.py, README "Scale"). The price is a second allocation (the
 /// control block) per recorded op.
+///
+/// Everything but create() and `->` lives in the non-template base, so a node type
+/// costs a generated file two small functions (and its constructor) to compile: with
+/// all of it in the template, each node type instantiated five.
+class GradFnBase {
+ public:
+  explicit operator bool() const { return node_ != nullptr; }
+  operator const std::shared_ptr<Node>&() const { return node_; }
+
+ protected:
+  void own(Node* node) { node_ = std::shared_ptr<Node>(node); }  // deletes node if it throws
+  std::shared_ptr<Node> node_;
+};
+
 template <class T>
-class GradFn {
+class GradFn : public GradFnBase {
  public:
   void create() {
     T* node = new T();
-    node_ = std::shared_ptr<Node>(static_cast<Node*>(node));  // deletes node if it throws
+    own(node);
     ptr_ = node;
   }
   T* operator->() const { return ptr_; }
-  explicit operator bool() const { return ptr_ != nullptr; }
-  operator const std::shared_ptr<Node>&() const { return node_; }
 
  private:
-  std::shared_ptr<Node> node_;
   T* ptr_ = nullptr;
 };
 
