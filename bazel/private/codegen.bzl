@@ -236,12 +236,20 @@ def _autograd_codegen_impl(ctx):
         args.add("--missing_derivative", ctx.attr.missing_derivative)
     args.add("--expected_outputs", ",".join(names.all))
 
+    # The arguments go into a params file (one per line, read with absl's --flagfile), which lets
+    # Bazel run the action in the codegen's persistent worker (tools/codegen/bazel_worker.py):
+    # one Python process for every codegen action of a build session instead of one each. With
+    # --strategy=GradgenCodegen=sandboxed (or remote execution) it is an ordinary process.
+    args.use_param_file("--flagfile=%s", use_always = True)
+    args.set_param_file_format("multiline")
+
     ctx.actions.run(
         executable = ctx.executable._codegen,
         arguments = [args],
         inputs = [ctx.file.functions, ctx.file.derivatives],
         outputs = outputs,
         mnemonic = "GradgenCodegen",
+        execution_requirements = {"supports-workers": "1"},
         progress_message = "Generating autograd code from %s" % ctx.file.derivatives.short_path,
         env = {
             "PYTHONHASHSEED": "0",
