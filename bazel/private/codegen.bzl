@@ -26,7 +26,7 @@ _GRADGEN_FORMULA_NAMESPACES = ["::gradgen::autograd::generated::details"]
 # repeated headers than they save; 256 leaves room without letting a typo (shards = 4000) through.
 MAX_SHARDS = 256
 
-# `shards` unset (0): the codegen chooses the count from the spec's size (one shard per 125
+# `shards` unset (0): the codegen chooses the count from the spec's size (one shard per 64
 # declarations) and writes the shards' files into these two directories, declared as tree
 # artifacts: a rule declares its outputs before any file is read, and a cc_library compiles each
 # file of a directory in an action of its own (Note [Automatic shard count] in
@@ -319,7 +319,7 @@ libraries `api_headers` (VariableType.h, NativeFunctions.h), `root_header` (Func
             default = "generated",
         ),
         "shards": attr.int(
-            doc = "int: from 1 to 256; how many .cpp files nodes and API are each split into (by a hash of the op's name); an edit to one formula recompiles one shard's files. Unset (0): chosen from the spec's size, one shard per 125 declarations, the files in the directories `shards.cc/` and `python_shards.cc/` of out_dir.",
+            doc = "int: from 1 to 256; how many .cpp files nodes and API are each split into (by a hash of the op's name); an edit to one formula recompiles one shard's files. Unset (0): chosen from the spec's size, one shard per 64 declarations, the files in the directories `shards.cc/` and `python_shards.cc/` of out_dir.",
             default = 0,
         ),
         "namespace": attr.string(

@@ -42,7 +42,7 @@ def autograd_library(
       deps: list[Label]: other cc_library targets your sources need.
       shards: int: how many .cpp files generated code is split into (see autograd_codegen); each
         shard is a cc_library `<name>_shard_<k>` whose compiles declare only its own header.
-        None: chosen from the spec's size (one shard per 125 declarations), compiled by the one
+        None: chosen from the spec's size (one shard per 64 declarations), compiled by the one
         cc_library `<name>_shards`, one compile action per file.
       out_dir: str: directory, relative to the package, for the generated files.
       namespace: str: C++ namespace of the generated API.

@@ -11,15 +11,16 @@ sum over compiles is the compile CPU time, since a compiler is one thread):
                              every shard's Functions_<k>.cpp and VariableType_<k>.cpp
   formula expression edit    one op's formula rewritten: its shard's Functions_<k>.cpp only
   formula now saving result  one op's node saves another value: Functions_<k>.cpp and
-                             VariableType_<k>.cpp (their shared Functions_<k>.h changed)
+                             VariableType_<k>.cpp (both hold the node's declaration)
 
 What is asserted (issue 14's targets; the figures before are README's, commit 087b6fd: 136 s for
 the full compile at 16 shards, 19 s for one edit):
-  - the spec's size chose 16 shards (manifest.json), and every one of them holds nodes;
+  - the spec's size chose 32 shards (manifest.json), and every one of them holds nodes;
   - each shard's compile reads no other shard's file (its inputs, from the execution log);
   - the full compile takes at most half of 136 s wall;
-  - each edit compiles only its shard's files, and takes at most 10 s wall (twice the 5 s target:
-    on a quiet machine it takes 3.6-4.1 s, under load up to 6.3 s; see EDIT_BOUND_S).
+  - each edit compiles only its shard's files, and takes at most 5 s wall;
+  - the edits' codegen ran in gradgen's persistent worker (the execution log's runner), which the
+    first build started: the figures are those of a build session's second and later builds.
 The figures are printed (and are what README reports). The test is exclusive, so no other test
 shares the 2 cores while it measures.
 """
@@ -37,14 +38,10 @@ import scale_spec
 
 OPS = 2000
 # What the automatic count chooses for OPS declarations (gen_autograd.DECLARATIONS_PER_SHARD).
-SHARDS = 16
+SHARDS = 32
 TARGET = "//scale:scale"
 FULL_COMPILE_BEFORE_S = 136.0
 EDIT_TARGET_S = 5.0
-# What the test asserts for an edit: twice the target, a guard against regressions that load on
-# this 2-core machine does not trip (a quiet run measures 3.6 and 4.1 s; a run inside CI, with the
-# outer Bazel alive, measured 5.2 and 6.3 s). The measured figure is printed beside the target.
-EDIT_BOUND_S = 2 * EDIT_TARGET_S
 
 
 def write_workspace(root: str, checkout: str) -> None:
@@ -152,11 +149,16 @@ class ScaleTest(unittest.TestCase):
             )
         return "\n".join(lines)
 
+    def test_edits_ran_the_codegen_in_the_persistent_worker(self):
+        for step in ("formula expression edit", "formula now saving result"):
+            runners = [s.get("runner") for s in self.steps[step][1] if s.get("mnemonic") == "GradgenCodegen"]
+            self.assertEqual(["worker"], runners, step)
+
     def generated_compiles(self, step: str):
         # Every compile of the step (gradgen's own too), named by what follows generated/shards.cc/.
         return sorted(c.split("/scale/generated/shards.cc/", 1)[-1] for c in nb.compiled_sources(self.steps[step][1]))
 
-    def test_spec_size_chose_sixteen_shards(self):
+    def test_spec_size_chose_thirty_two_shards(self):
         self.assertEqual({"count": SHARDS, "automatic": True}, self.manifest["shards"])
         shards = os.path.join(self.bazel_bin, "scale", "generated", "shards.cc")
         self.assertEqual(
@@ -188,16 +190,16 @@ class ScaleTest(unittest.TestCase):
         )
         self.assertLessEqual(wall, FULL_COMPILE_BEFORE_S / 2, self.report())
 
-    def test_expression_edit_compiles_one_file_within_the_bound(self):
+    def test_expression_edit_compiles_one_file_within_five_seconds(self):
         step = "formula expression edit"
         self.assertEqual([f"Functions_{self.edited_shard}.cpp"], self.generated_compiles(step))
-        self.assertLessEqual(self.steps[step][0], EDIT_BOUND_S, self.report())
+        self.assertLessEqual(self.steps[step][0], EDIT_TARGET_S, self.report())
 
-    def test_saving_edit_compiles_its_shards_two_files_within_the_bound(self):
+    def test_saving_edit_compiles_its_shards_two_files_within_five_seconds(self):
         step = "formula now saving result"
         k = self.edited_shard
         self.assertEqual([f"Functions_{k}.cpp", f"VariableType_{k}.cpp"], self.generated_compiles(step))
-        self.assertLessEqual(self.steps[step][0], EDIT_BOUND_S, self.report())
+        self.assertLessEqual(self.steps[step][0], EDIT_TARGET_S, self.report())
 
 
 if __name__ == "__main__":
