@@ -44,7 +44,8 @@ using variable_list = std::vector<Tensor>;
 
 // Note [Index ranges computed at run time] promises that generated apply() costs no more than
 // hard-coded slots. That holds only if these helpers are inlined into apply(), where the
-// constant ranges fold away, hence GRADGEN_ALWAYS_INLINE (csrc/util/macros.h).
+// constant ranges fold away, hence GRADGEN_ALWAYS_INLINE (csrc/util/macros.h), which forces it
+// in optimized builds (the promise is about those; at -O0 nothing is inlined).
 
 /// The half-open range [first, second) of gradient slots that belong to one input.
 using IndexRange = std::pair<size_t, size_t>;
