@@ -235,6 +235,29 @@ def test_every_spec_is_an_error_line_or_compiling_cpp(case):
         assert not errors, f"exit 0 with C++ that does not compile:\n{errors}"
 
 
+@pytest.mark.skipif(GXX is None, reason="g++ is not installed")
+@pytest.mark.skipif(not HEADERS.is_file(), reason=f"the runtime headers are not at {REPO}/csrc")
+def test_an_op_and_a_functional_variant_of_its_name_are_two_functions(tmp_path):
+    # `foo_functional` is the functional variant of a mutable `foo` in PyTorch's naming, but a
+    # spec may also declare `foo` itself with the same parameters: the C++ names must differ (they
+    # were both `foo`, a redefinition), and the Python binding must call its own op.
+    decls = SUPPORT + "- func: foo(Tensor self) -> Tensor\n- func: foo_functional(Tensor self) -> Tensor\n"
+    derivs = (
+        "- name: foo(Tensor self) -> Tensor\n  self: grad\n"
+        "- name: foo_functional(Tensor self) -> Tensor\n  self: mul(grad, 2)\n"
+    )
+    (tmp_path / "nf.yaml").write_text(decls)
+    (tmp_path / "d.yaml").write_text(derivs)
+    files = generate(
+        str(tmp_path / "nf.yaml"), str(tmp_path / "d.yaml"), native_functions_name="nf.yaml", derivatives_name="d.yaml"
+    )
+    api = files["VariableType.cpp"]
+    assert api.count("\nTensor foo(const Tensor& self) {") == 1
+    assert api.count("\nTensor foo_functional(const Tensor& self) {") == 1
+    assert "::gradgen::foo_functional(" in files["python_functions.cpp"]
+    assert not _syntax_errors(files, tmp_path)
+
+
 @pytest.mark.skipif("TEST_SRCDIR" not in os.environ, reason="outside Bazel, nanobind may not be at hand")
 def test_the_python_bindings_are_compiled_too():
     assert PYTHON_FLAGS is not None, f"nanobind's headers are not at {_NANOBIND} or Python's at {_PYTHON_INCLUDE}"
