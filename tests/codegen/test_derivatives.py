@@ -6,13 +6,12 @@ import json
 import os
 import subprocess
 import sys
-import zlib
 
 import pytest
 from conftest import TREE
 
 from tools.codegen.errors import SpecError
-from tools.codegen.gen_autograd import generate, output_names, shard_of
+from tools.codegen.gen_autograd import generate, output_names
 from tools.codegen.load_derivatives import load_derivatives
 from tools.codegen.load_native_functions import parse_native_functions
 
@@ -191,30 +190,6 @@ def test_shards_split_nodes_and_wrappers_and_keep_ops_together(specs):
         ]
         assert len(node_files) == 1
         assert all(h.replace("VariableType", "Functions").replace(".cpp", ".h") == node_files[0] for h in holders)
-
-
-def test_one_more_shard_splits_one_shard_and_leaves_the_others_alone(specs):
-    # shard_of places ops by linear hashing: growing from 2 to 3 shards (past 128 declarations)
-    # splits shard 0 into shards 0 and 2, and shard 1's files stay byte for byte the same.
-    def spec(n):
-        decls = "".join(f"- func: u{i:03d}(Tensor self) -> Tensor\n" for i in range(n))
-        derivs = "".join(f"- name: u{i:03d}(Tensor self) -> Tensor\n  self: grad\n" for i in range(n))
-        return decls, derivs
-
-    names = [f"u{i:03d}" for i in range(129)]
-    assert shard_of(names[128], 3) != 1, "the test wants the new op outside shard 1"
-    before = _gen(specs, *spec(128), shards=0)
-    after = _gen(specs, *spec(129), shards=0)
-    assert [json.loads(f["manifest.json"])["shards"]["count"] for f in (before, after)] == [2, 3]
-    for kind in ("Functions", "VariableType"):
-        assert after[f"shards.cc/{kind}_1.cpp"] == before[f"shards.cc/{kind}_1.cpp"], kind
-        assert after[f"shards.cc/{kind}_0.cpp"] != before[f"shards.cc/{kind}_0.cpp"], kind
-    assert after["python_shards.cc/python_functions_1.cpp"] == before["python_shards.cc/python_functions_1.cpp"]
-    # Every op is where shard_of says, and the placement agrees with crc32 mod 2^k for 2^k shards.
-    for n in names:
-        assert shard_of(n, 3) in ((zlib.crc32(n.encode()) % 4), zlib.crc32(n.encode()) % 2)
-        assert shard_of(n, 4) == zlib.crc32(n.encode()) % 4
-        assert f"struct {n.upper()}Backward0 " in after[f"shards.cc/Functions_{shard_of(n, 3)}.cpp"]
 
 
 def test_automatic_shard_count_writes_self_contained_shards_into_directories(specs, tmp_path):

@@ -36,8 +36,7 @@ TARGET = "//ops:elementwise"
 
 
 def shard_of(name: str) -> int:
-    # gen_autograd.shard_of for a power-of-two count (SHARDS is 4): crc32 of the op's base name,
-    # modulo the count.
+    # gen_autograd.shard_of: crc32 of the op's base name, modulo the shard count.
     return zlib.crc32(name.encode("utf-8")) % SHARDS
 
 

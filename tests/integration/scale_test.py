@@ -103,7 +103,6 @@ class ScaleTest(unittest.TestCase):
             cls.step("full compile", "}  // namespace scale\n", "}  // namespace scale\n// (edited)\n", cls.formulas_h)
             # The op whose formula the edits rewrite: a unary op, `self: unary_backward(grad, self)`.
             cls.edited = scale_spec.op_name(6 * 7)
-            # gen_autograd.shard_of for a power-of-two count (SHARDS is 32): crc32 modulo the count.
             cls.edited_shard = zlib.crc32(cls.edited.encode("utf-8")) % cls.manifest["shards"]["count"]
             entry = f"- name: {cls.edited}(Tensor self) -> Tensor\n  self: unary_backward(grad, self)\n"
             cls.step(

@@ -121,9 +121,7 @@ MAX_SHARDS = 256
 # (what a full build costs). At 2,000 ops (//tests/integration:scale_test, quiet machine):
 # 32 shards compile in 36.9 s and an edit takes 2.2-2.5 s; 16 shards (125 per shard) take 26.3 s
 # and 2.5-3.0 s. The edit is what the 5 s target binds, and load on a 2-core machine (CI) adds up
-# to half to it, so the smaller shards. Ops are placed by linear hashing (shard_of): a spec that
-# grows by one shard splits one shard and leaves the others' files as they were; between two
-# powers of two, the shards not split yet hold twice as many ops as the split ones.
+# to half to it, so the smaller shards.
 DECLARATIONS_PER_SHARD = 64
 SHARDS_DIR = "shards.cc"
 PYTHON_SHARDS_DIR = "python_shards.cc"
@@ -166,15 +164,8 @@ def shard_suffix(k: int, shards: int) -> str:
 
 
 def shard_of(key: str, shards: int) -> int:
-    """A stable shard for `key`: crc32, not hash(), so it never depends on PYTHONHASHSEED; placed by
-    linear hashing, so that one more shard splits one shard in two and leaves the others alone:
-    with 2^L <= shards < 2^(L+1), crc32 mod 2^(L+1), or crc32 mod 2^L when that shard does not
-    exist yet. For a power of two this is crc32 mod shards. A spec that grows past a multiple of
-    DECLARATIONS_PER_SHARD (one shard more) then changes the files of two shards, not of all."""
-    h = zlib.crc32(key.encode("utf-8"))
-    low = 1 << (shards.bit_length() - 1)  # the largest power of two <= shards
-    k = h % (2 * low)
-    return k if k < shards else h % low
+    """A stable shard for `key`: crc32, not hash(), so it never depends on PYTHONHASHSEED."""
+    return zlib.crc32(key.encode("utf-8")) % shards
 
 
 def auto_shard_count(declarations: int) -> int:
