@@ -7,8 +7,8 @@ It writes bench/scale_spec.py's synthetic native_functions.yaml / derivatives.ya
 cycling through six shapes of schema the generated code must handle (Tensor?, Tensor[] then
 Tensor, tuple returns, scalars and int lists), with formulas calling helpers declared in a header
 (declared only: the code is compiled, not linked, so no kernel or helper needs a body). Then, for
-each shard count (--shards, default 4,16,32,64; 0 is the automatic choice, 16 files of which the
-spec's size fills ceil(ops / 125)):
+each shard count (--shards, default 4,16,32,64; 0 is the automatic choice, ceil(ops / 64) shards
+whose files go into shards.cc/ and python_shards.cc/):
 
   - the codegen, run as the autograd_codegen rule runs it (the //tools/codegen:gen_autograd
     launcher from runfiles, a Bazel action's environment), best of --codegen_runs;
