@@ -137,15 +137,8 @@ class GradFnBase {
 template <class T>
 class GradFn : public GradFnBase {
  public:
-  void create() {
-    T* node = new T();
-    own(node);
-    ptr_ = node;
-  }
-  T* operator->() const { return ptr_; }
-
- private:
-  T* ptr_ = nullptr;
+  void create() { own(new T()); }
+  T* operator->() const { return static_cast<T*>(node_.get()); }
 };
 
 /// Makes grad_fn the history of a fresh op result: records the result's shape and
