@@ -5,6 +5,8 @@ only inputs; every generated file is declared before the build runs (their names
 `shards`), so downstream compile actions are ordinary, cacheable C++ actions.
 """
 
+load("@rules_cc//cc/common:cc_info.bzl", "CcInfo")
+
 AutogradCodegenInfo = provider(
     doc = "The files an autograd_codegen target generated, and how code includes them.",
     fields = {
@@ -232,6 +234,7 @@ def _autograd_codegen_impl(ctx):
     # gradgen's own helpers (csrc/autograd/formulas.h) always, then the user's.
     args.add_all(_GRADGEN_FORMULA_HEADERS + ctx.attr.formula_headers, before_each = "--formula_header")
     args.add_all(_GRADGEN_FORMULA_NAMESPACES + ctx.attr.formula_namespaces, before_each = "--formula_namespace")
+
     # The formula environment (tools/codegen/formula_env.py): the headers the generated code can
     # include (the library's own, its deps' and its runtime's, transitively) declare what formulas
     # may call besides the spec's ops; a formula calling anything else is a spec error at its line.

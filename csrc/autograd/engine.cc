@@ -328,8 +328,8 @@ void Engine::validate_outputs(const Node& node, variable_list& grads) {
       const SumToFn reduce = sum_to_fn.load(std::memory_order_relaxed);
       if (reduce == nullptr || !expandable_to(expected.shape, grad.sizes())) {
         throw std::runtime_error(node.name() + " returned a gradient of shape " +
-                                 shape_str(grad.sizes()) + " for its input " +
-                                 std::to_string(i) + ", expected " + shape_str(expected.shape));
+                                 shape_str(grad.sizes()) + " for its input " + std::to_string(i) +
+                                 ", expected " + shape_str(expected.shape));
       }
       grads[i] = reduce(grad, expected.shape);
     }

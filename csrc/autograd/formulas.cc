@@ -589,9 +589,7 @@ Tensor expand_as(const Tensor& self, const Tensor& other) {
 
 Tensor sum_to_size(const Tensor& self, IntArrayRef size) { return sum_to(self, size); }
 
-Tensor contiguous(const Tensor& self) {
-  return self.is_contiguous() ? self : gradgen::clone(self);
-}
+Tensor contiguous(const Tensor& self) { return self.is_contiguous() ? self : gradgen::clone(self); }
 
 Tensor where(const Tensor& condition, const Tensor& self, const Scalar& other) {
   return gradgen::where(condition, self, gradgen::full({}, other, self.scalar_type()));
@@ -613,14 +611,12 @@ Tensor unsqueeze_to(const Tensor& grad, int64_t dim, IntArrayRef sizes) {
 }
 
 Tensor mm_mat1_backward(const Tensor& grad, const Tensor& mat2, IntArrayRef /*mat1_sizes*/,
-                        IntArrayRef /*mat1_strides*/, Layout /*mat1_layout*/,
-                        const Scalar& alpha) {
+                        IntArrayRef /*mat1_strides*/, Layout /*mat1_layout*/, const Scalar& alpha) {
   return maybe_multiply(gradgen::mm(grad, gradgen::t(mat2)), alpha);
 }
 
 Tensor mm_mat2_backward(const Tensor& grad, const Tensor& mat1, IntArrayRef /*mat2_sizes*/,
-                        IntArrayRef /*mat2_strides*/, Layout /*mat2_layout*/,
-                        const Scalar& alpha) {
+                        IntArrayRef /*mat2_strides*/, Layout /*mat2_layout*/, const Scalar& alpha) {
   return maybe_multiply(gradgen::mm(gradgen::t(mat1), grad), alpha);
 }
 
@@ -748,8 +744,8 @@ Tensor infinitely_differentiable_native_dropout_backward(const Tensor& grad, con
   return grad * (gradgen::to(mask, grad.scalar_type()) * scale);
 }
 
-Tensor native_dropout_double_backward(const Tensor& ggI, const Tensor& /*grad*/,
-                                      const Tensor& mask, double scale) {
+Tensor native_dropout_double_backward(const Tensor& ggI, const Tensor& /*grad*/, const Tensor& mask,
+                                      double scale) {
   return infinitely_differentiable_native_dropout_backward(ggI, mask, scale);
 }
 

@@ -223,7 +223,8 @@ Tensor mm_mat2_backward(const Tensor& grad, const Tensor& mat1, IntArrayRef mat2
 /// The gradients of matmul(self, other) for every combination of ranks (1-D, 2-D, batched and
 /// broadcast), for the inputs grad_input_mask asks for.
 std::tuple<Tensor, Tensor> matmul_backward(const Tensor& grad, const Tensor& self,
-                                           const Tensor& other, std::array<bool, 2> grad_input_mask);
+                                           const Tensor& other,
+                                           std::array<bool, 2> grad_input_mask);
 
 /// d/dself of self * other (unreduced: the engine sums a broadcast gradient to self's shape).
 Tensor mul_tensor_backward(const Tensor& grad, const Tensor& other, ScalarType self_st);

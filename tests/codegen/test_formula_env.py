@@ -95,7 +95,6 @@ def test_pytorch_formulas_all_rewrite_to_one_expression():
     import re
 
     import yaml
-
     from conftest import pytorch_specs_dir
 
     path = pytorch_specs_dir() / "derivatives.yaml"
@@ -153,4 +152,27 @@ def test_method_formula_generates_free_calls_and_keeps_the_text_as_comment(specs
     assert "// self: grad.mul(other.conj())" in cpp
     assert "(mul(grad, conj(other)))" in cpp
     assert "(neg(mul(grad, self)))" in cpp
-    assert "set_fw_grad(result, mul(self_t, other) + mul(other_t, self), \"foo\")" in out["VariableType.cpp"]
+    assert 'set_fw_grad(result, mul(self_t, other) + mul(other_t, self), "foo")' in out["VariableType.cpp"]
+
+
+def test_unknown_function_is_a_spec_error_at_its_formula(specs, write_yaml):
+    header = write_yaml("Tensor mul(const Tensor& a, const Tensor& b);\nTensor twice(const Tensor& t);\n", "env.h")
+    nf, d = specs(
+        native="- func: foo(Tensor self) -> Tensor\n",
+        derivs="- name: foo(Tensor self) -> Tensor\n  self: twice(grad.mul(self)) + twise(grad)\n",
+    )
+    from tools.codegen.errors import SpecError
+
+    with pytest.raises(SpecError) as e:
+        generate(nf, d, derivatives_name="d.yaml", environment_headers=[str(header)])
+    assert str(e.value).startswith(
+        "d.yaml:2:9: the formula for self of foo calls 'twise', which the formula environment does not "
+        "define (did you mean 'twice'?)"
+    )
+    # The spec's own ops, the headers' functions, the names given and C++'s casts are all callable.
+    ok = "- name: foo(Tensor self) -> Tensor\n  self: twice(foo(grad.mul(self))) * double(1) + extra(grad)\n"
+    nf, d = specs(native="- func: foo(Tensor self) -> Tensor\n", derivs=ok)
+    generate(nf, d, environment_headers=[str(header)], environment_functions=["extra"])
+    # Without an environment (generate() called directly, PyTorch's own specs) nothing is checked.
+    nf, d = specs(native="- func: foo(Tensor self) -> Tensor\n", derivs=ok.replace("twice(", "twise("))
+    generate(nf, d)

@@ -90,7 +90,7 @@ def _receiver_start(tokens: Sequence[Tuple[str, str, int, int]], dot: int) -> Op
     (`self`, `foo(a)`, `x.sizes()[0]`, `(a + b)`, `std::get<0>(t)` is not recognized: None)."""
     j = dot - 1
     while j >= 0:
-        kind, tok = tokens[j][0], tokens[j][1]
+        kind = tokens[j][0]
         if kind == "close":
             opener = _matching(tokens, j, -1)
             if opener is None:

@@ -280,7 +280,11 @@ def _formula_environment(
         found.update([base, base + "_", base + "_out", base + "_functional", f"__{base}__"])
     for path in headers:
         # A directory of headers (a tree artifact, such as another library's shard directory).
-        files = [os.path.join(d, n) for d, _, ns in sorted(os.walk(path)) for n in sorted(ns)] if os.path.isdir(path) else [path]
+        files = (
+            [os.path.join(d, n) for d, _, ns in sorted(os.walk(path)) for n in sorted(ns)]
+            if os.path.isdir(path)
+            else [path]
+        )
         for name in files:
             with open(name, encoding="utf-8", errors="replace") as fh:
                 found |= header_function_names(fh.read())
