@@ -414,3 +414,27 @@ def test_file_names_with_line_breaks_are_usage_errors(specs, tmp_path, flag, sho
     )
     assert (code, out, err.splitlines()) == (2, "", [message])
     assert not (tmp_path / "out").exists()
+
+
+def test_formulas_for_an_op_returning_no_tensor_are_an_error(specs):
+    # Found by fuzz_test's structured specs: the wrapper assigned the kernel's void to a tuple.
+    decls = "- func: f(Tensor[] self, Scalar other) -> ()\n"
+    assert _error(specs, decls, decls.replace("func:", "name:") + '  self: not_implemented("f")\n') == (
+        "d.yaml:2:9: the entry for f has formulas, but f returns no Tensor, so no gradient reaches them; flag it "
+        "DONT_REQUIRE_DERIVATIVE and drop the entry, or return a Tensor"
+    )
+
+
+def test_the_tracer_takes_only_the_results_it_can_record(specs):
+    # Found by fuzz_test's structured specs: `-> int` and `-> (Tensor, int)` were handed to the
+    # tracer, which records Tensors, Tensor[]s and tuples of Tensors only.
+    decls = (
+        "- func: n(Tensor self) -> int\n  flags: [DONT_REQUIRE_DERIVATIVE]\n"
+        "- func: g(Tensor self) -> (Tensor a, int b)\n"
+    )
+    nf, d = specs(decls, "- name: g(Tensor self) -> (Tensor a, int b)\n  self: grad\n")
+    api = generate(nf, d)["VariableType.cpp"]
+    body_n = api[api.index("\nint64_t n(") :]
+    body_g = api[api.index("\nstd::tuple<Tensor, int64_t> g(") :]
+    for body in (body_n[: body_n.index("\n}\n")], body_g[: body_g.index("\n}\n")]):
+        assert "trace_op.output" not in body and "tracer::TracedOp" not in body
