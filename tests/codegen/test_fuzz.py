@@ -11,35 +11,62 @@ tools/codegen/formula_check.py), so a compiler error about a name or a type that
 up in a formula (`mul(grad, othr)`) is the compiler's to report and is accepted; any other error
 (syntax, a broken comment or literal, a clash with generated code) fails the test.
 
-The cases are fixed (derandomized) and few (40, about 25 s under Bazel), so the test is bounded
-in time for CI; run with GRADGEN_FUZZ_EXAMPLES=2000 to search harder.
+A second, structured generator (issue 28) covers the regions of the spec language and of the
+command line that mutations rarely reach: every argument kind with defaults of every type, the
+return types (Tensor?, Tensor[], tuples with optionals), names ending in `_` with and without
+`Tensor(a!)`, forward-mode keys whose formulas use `grad` or read tangents and primals of every
+argument, every saved-value rewriting README lists, very wide declarations, and every flag of
+gen_autograd (namespaces, include prefixes, file names with odd characters, shard counts,
+--out_dir naming or below a file). Its formulas are well-typed by construction, so an accepted
+spec must compile with no error at all. Each spec is run through gen_autograd's command line (in
+process); an error drops the declaration it names and the rest runs again, so one compile checks
+every declaration of a spec that is accepted.
+
+The cases are fixed (derandomized) and few, so the test is bounded in time for CI (about two
+minutes on a loaded 2-core machine). A campaign: GRADGEN_FUZZ_LONG=1 (2,000 mutated and 400
+structured specs, each of up to 12 declarations; see README "Reliability"), or set
+GRADGEN_FUZZ_EXAMPLES / GRADGEN_FUZZ_STRUCTURED to the counts wanted.
 """
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
 import re
 import shutil
 import subprocess
+import sys
 import sysconfig
 import tempfile
 from pathlib import Path
 
 import pytest
 from conftest import REPO, TREE
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
+from tools.codegen import gen_autograd
 from tools.codegen.errors import SpecError
 from tools.codegen.gen_autograd import generate
 
-EXAMPLES = int(os.environ.get("GRADGEN_FUZZ_EXAMPLES", "40"))
+LONG = os.environ.get("GRADGEN_FUZZ_LONG", "") not in ("", "0")
+EXAMPLES = int(os.environ.get("GRADGEN_FUZZ_EXAMPLES", "2000" if LONG else "30"))
+STRUCTURED = int(os.environ.get("GRADGEN_FUZZ_STRUCTURED", "400" if LONG else "4"))
 GXX = shutil.which("g++")
 # The runtime headers generated code includes (csrc/...), from the source tree.
 HEADERS = REPO / "csrc" / "autograd" / "formulas.h"
 # The Python bindings (python_functions.cpp) compile against nanobind (from the pinned wheel, in
 # this test's runfiles: @gradgen_py_deps//:nanobind_headers) and the interpreter's headers.
 _NANOBIND = TREE.parent / "gradgen_py_deps" / "site" / "nanobind"
+if not _NANOBIND.is_dir() and "TEST_SRCDIR" not in os.environ:
+    # Outside Bazel: the nanobind of the running interpreter, if it has one.
+    try:
+        import nanobind
+
+        _NANOBIND = Path(nanobind.__file__).parent
+    except ImportError:
+        pass
 _PYTHON_INCLUDE = Path(sysconfig.get_paths()["include"])
 PYTHON_FLAGS = (
     [f"-I{_NANOBIND / 'include'}", f"-I{_NANOBIND / 'ext' / 'robin_map' / 'include'}", f"-I{_PYTHON_INCLUDE}"]
@@ -233,6 +260,286 @@ def test_every_spec_is_an_error_line_or_compiling_cpp(case):
             return
         errors = _syntax_errors(files, work)
         assert not errors, f"exit 0 with C++ that does not compile:\n{errors}"
+
+
+# ---------------------------------------------------------------------------------------------
+# The structured generator (issue 28): the regions of the spec language and of the flags
+# ---------------------------------------------------------------------------------------------
+
+TENSOR_TYPES = ["Tensor", "Tensor?", "Tensor[]", "Tensor?[]"]
+VALUE_TYPES = [
+    "int", "int?", "int[]", "int[2]", "SymInt", "SymInt[]", "float", "float?", "float[]", "bool", "bool?",
+    "bool[3]", "str", "str?", "Scalar", "Scalar?", "ScalarType", "ScalarType?", "MemoryFormat?", "Layout?",
+    "Generator?",
+]  # fmt: skip
+# Defaults of every type, tried against every type.
+DEFAULTS = [
+    "None", "True", "False", "0", "-1", "2", "1.5", "1e-05", "-0.5", "[]", "[0,1]", "[-2,-1]", "[True,False,True]",
+    '"a"', "'b'", '"q\\"x"', "Mean", "Sum", "None_", "long", "float", "half", "contiguous_format",
+    "preserve_format", "strided", "x", "inf",
+]  # fmt: skip
+RETURNS = [
+    "Tensor", "Tensor", "Tensor?", "Tensor[]", "(Tensor, Tensor)", "(Tensor a, Tensor b)", "(Tensor a, Tensor? b)",
+    "(Tensor?, Tensor)", "(Tensor, int)", "(Tensor[] a, Tensor b)", "Tensor?[]", "int", "bool", "float",
+    "ScalarType", "()",
+]  # fmt: skip
+# The saved-value rewritings README lists ("Saved-value rewriting"), over a Tensor `{x}`, an
+# optional Tensor `{o}` or a Tensor[] `{l}`.
+REWRITINGS = {
+    "x": [
+        "{}.sizes()", "{}.sym_sizes()", "{}.size(0)", "{}.sym_size(-1)", "{}.strides()", "{}.sym_strides()",
+        "{}.numel()", "{}.sym_numel()", "{}.scalar_type()", "{}.dim()", "{}.options()", "{}.layout()",
+        "{}.is_conj()", "zeros_like({})", "TensorGeometry({})",
+    ],
+    "o": ["{}->sizes()", "{}->sym_sizes()"],
+    "l": ["to_args_sizes({})", "to_args_sizes_symint({})", "to_args_scalartypes({})"],
+}  # fmt: skip
+# File names for --native_functions_name / --derivatives_name, odd ones included.
+FILE_NAMES = ["{}.yaml", "specs/{}.yaml", "a b/{}.yaml", "x\n{}.yaml", "é/{}.yaml", "*/{}.yaml", "t\t{}.yaml", "{}\\",
+              'q"\'/{}.yaml', "{}.yaml\r"]  # fmt: skip
+
+
+def _kind(t: str) -> str:
+    """"x" Tensor, "o" Tensor?, "l" Tensor[], "" anything else (no gradient of its own)."""
+    return {"Tensor": "x", "Tensor?": "o", "Tensor[]": "l"}.get(t, "")
+
+
+def _output_names(returns: str):
+    """The names formulas give the returns (`result`, `result0`, or the returns' own), with
+    whether each is a Tensor."""
+    parts = [] if returns == "()" else (returns[1:-1].split(", ") if returns.startswith("(") else [returns])
+    out = []
+    for i, r in enumerate(parts):
+        ty, _, name = r.partition(" ")
+        ty = ty.replace("(a!)", "")
+        out.append((name or ("result" if len(parts) == 1 else f"result{i}"), ty))
+    return out
+
+
+@st.composite
+def declarations(draw, i: int):
+    """One op `op<i>`: (its declaration, its derivatives entry), drawn across the regions above."""
+    wide = draw(st.integers(0, 39)) == 0
+    inplace = not wide and draw(st.integers(0, 3)) == 0
+    name = f"op{i}" + ("_" if inplace else "")
+    if wide:
+        # Very wide declarations: past the Python binding's limit (python.MAX_PARAMETERS).
+        args = [(f"a{k}", "Tensor", None) for k in range(draw(st.sampled_from([270, 480])))]
+    else:
+        self_type = draw(st.sampled_from(["Tensor"] * 6 + TENSOR_TYPES + VALUE_TYPES))
+        args = [("self", self_type, None)]
+        for k in range(draw(st.integers(0, 3))):
+            t = draw(st.sampled_from(TENSOR_TYPES * 3 + VALUE_TYPES))
+            default = draw(st.sampled_from(DEFAULTS)) if draw(st.integers(0, 2)) == 0 else None
+            args.append((["other", "a2", "a3"][k], t, default))
+    annotate = inplace and draw(st.integers(0, 3)) > 0
+    star = len(args) > 1 and not wide and draw(st.integers(0, 3)) == 0
+    texts = []
+    for k, (n, t, default) in enumerate(args):
+        shown = "Tensor(a!)" + t[6:] if annotate and n == "self" and t.startswith("Tensor") else t
+        texts.append(("*, " if star and k == len(args) - 1 else "") + f"{shown} {n}" + (f"={default}" if default else ""))
+    if annotate and draw(st.integers(0, 3)) > 0:
+        returns = "Tensor(a!)" if args[0][1] == "Tensor" else "()"
+    else:
+        returns = "Tensor" if wide else draw(st.sampled_from(RETURNS))
+    schema = f"{name}({', '.join(texts)}) -> {returns}"
+    outputs = _output_names(returns)
+    grad_ok = bool(outputs) and outputs[0][1] == "Tensor"
+    tensors = [n for n, t, _ in args if _kind(t) == "x"]
+    saveable = [(n, _kind(t)) for n, t, _ in args if _kind(t)] + [(n, "x") for n, t in outputs if t == "Tensor"]
+
+    def scaled(expr: str) -> str:
+        return f"mul(grad, static_cast<double>(sizeof({expr})))"
+
+    lines = [f"- name: {schema}"]
+    with_formula = set()
+    for n, t, _ in args[:1] if wide else args:
+        kind = _kind(t)
+        if not kind and t != "Tensor?[]":
+            continue
+        choice = draw(st.integers(0, 5))
+        if choice == 0:
+            continue
+        if choice == 1 or t == "Tensor?[]":
+            lines.append(f"  {n}: non_differentiable")
+            continue
+        options = [f'not_implemented("{n}")']
+        if grad_ok and kind in "xo":
+            options += ["grad"] + [f"mul(grad, {y})" for y in tensors + [o for o, ty in outputs if ty == "Tensor"]]
+            for y, ykind in saveable:
+                options += [scaled(r.format(y)) for r in REWRITINGS[ykind]]
+        if grad_ok and kind == "l":
+            options += [
+                f"cat_tensors_backward(grad, to_args_sizes({n}), to_args_scalartypes({n}), 0)",
+                f"cat_tensors_backward(grad, to_args_sizes_symint({n}), to_args_scalartypes({n}), 0)",
+            ]
+        lines.append(f"  {n}: {draw(st.sampled_from(options))}")
+        with_formula.add(n)
+    if grad_ok and not wide and draw(st.integers(0, 1)):
+        # Forward mode: the first output's tangent, from tangents and primals of every argument
+        # (with a backward formula or not), `grad` (which a forward formula does not have), or
+        # PyTorch's auto_linear / auto_element_wise.
+        names = [n for n, t, _ in args if _kind(t) in ("x", "o")] or ["self"]
+        x, y = draw(st.sampled_from(names)), draw(st.sampled_from(names))
+        formula = draw(
+            st.sampled_from(
+                [f"{x}_t", f"mul({x}_t, {y}_p)", f"mul({x}_t, {y})", f"mul({x}_t, 2)", "mul(grad, 2)", "grads[0]",
+                 f"mul({x}_t, grad_input_mask[0])", "auto_linear", "auto_element_wise"]
+            )
+        )  # fmt: skip
+        lines.append(f"  {outputs[0][0]}: {formula}")
+    return f"- func: {schema}\n", "".join(line + "\n" for line in lines)
+
+
+@st.composite
+def structured_specs(draw):
+    """(ops, flags): up to 12 declarations with their entries, and the command line's options."""
+    ops = [draw(declarations(i)) for i in range(draw(st.integers(4, 12)))]
+    namespace = draw(st.sampled_from(["gradgen", "gradgen", "mylib", "a::b_c", "gradgen::ext"]))
+    prefix = "csrc/generated" if namespace == "gradgen" else draw(st.sampled_from(["my/gen", "x-y.z/+p", "lib"]))
+    flags = dict(
+        namespace=namespace,
+        include_prefix=prefix,
+        native_functions_name=draw(st.sampled_from(FILE_NAMES)).format("nf"),
+        derivatives_name=draw(st.sampled_from(FILE_NAMES)).format("d"),
+        shards=draw(st.sampled_from([1, 1, 1, 2, 0])),
+        missing_derivative=draw(st.sampled_from(["error", "not_implemented"])),
+        implicit_composite=draw(st.booleans()),
+        out_dir=draw(st.sampled_from(["fresh", "fresh", "a file", "below a file"])),
+    )
+    return ops, flags
+
+
+def _cli(args):
+    """gen_autograd's command line, in process: (exit status, stderr)."""
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        code = gen_autograd._run_request(args)
+    return code, err.getvalue()
+
+
+def _compile_all(out: Path, work: Path) -> str:
+    """Every .cpp file under `out` through g++ -fsyntax-only (two at a time): their errors."""
+    files = sorted(out.rglob("*.cpp"))
+    problems = []
+    for k in range(0, len(files), 2):
+        procs = []
+        for f in files[k : k + 2]:
+            flags = PYTHON_FLAGS if f.name.startswith("python_functions") else []
+            if flags is None:
+                continue
+            cmd = [GXX, "-std=c++17", "-fsyntax-only", f"-I{work}", f"-I{REPO}", *flags, str(f)]
+            procs.append(subprocess.Popen(cmd, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True))
+        for proc in procs:
+            _, stderr = proc.communicate()
+            if proc.returncode:
+                problems += [line for line in stderr.splitlines() if " error: " in line][:5] or [stderr]
+    return "\n".join(problems)
+
+
+def _owner(message: str, nf_name: str, d_name: str, spans) -> int:
+    """The op whose lines the error `file:line[:col]: ...` points into, or -1."""
+    for name, which in ((nf_name, 0), (d_name, 1)):
+        m = re.match(re.escape(name) + r":(\d+)(:\d+)?: ", message)
+        if m:
+            line = int(m.group(1))
+            for i, span in enumerate(spans):
+                if span[which][0] <= line < span[which][1]:
+                    return i
+    return -1
+
+
+def check_structured(ops, flags) -> dict:
+    """Runs one structured spec (issue 28); returns counts {"cases", "compiled"}; raises
+    AssertionError on an error that is not one line at a location, or accepted C++ that fails."""
+    counts = {"cases": 0, "compiled": 0}
+    ns = flags["namespace"]
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        if ns != "gradgen":
+            # A library in its own namespace builds on gradgen's API (csrc/generated), as users' do.
+            (work / "s.yaml").write_text(SUPPORT)
+            (work / "e.yaml").write_text("[]\n")
+            base = generate(str(work / "s.yaml"), str(work / "e.yaml"))
+            (work / "csrc" / "generated").mkdir(parents=True)
+            for n, text in base.items():
+                (work / "csrc" / "generated" / n).write_text(text)
+        out = work / flags["include_prefix"]
+        names = [flags["native_functions_name"], flags["derivatives_name"]]
+        kind = flags["out_dir"]
+        if kind != "fresh":
+            # --out_dir naming a regular file, or below one: one usage line, exit 2.
+            (work / "f").write_text("x")
+            bad = work / "f" if kind == "a file" else work / "f" / "out"
+            code, err = _cli([f"--native_functions={work}/nf.yaml", f"--derivatives={work}/d.yaml", f"--out_dir={bad}"])
+            counts["cases"] += 1
+            assert code == 2 and re.fullmatch(r"gen_autograd: [^\n]+\n", err), (kind, code, err)
+        ops = list(ops)
+        while True:
+            decls = (SUPPORT if ns == "gradgen" else "") + "".join(o[0] for o in ops)
+            derivs = "".join(o[1] for o in ops) or "[]\n"
+            (work / "nf.yaml").write_text(decls)
+            (work / "d.yaml").write_text(derivs)
+            # Each op's lines in both files: [start, end), 1-based.
+            spans, nl, dl = [], decls.count("\n") - sum(o[0].count("\n") for o in ops) + 1, 1
+            for o in ops:
+                spans.append(((nl, nl + o[0].count("\n")), (dl, dl + o[1].count("\n"))))
+                nl, dl = spans[-1][0][1], spans[-1][1][1]
+            args = [
+                f"--native_functions={work}/nf.yaml",
+                f"--derivatives={work}/d.yaml",
+                f"--native_functions_name={names[0]}",
+                f"--derivatives_name={names[1]}",
+                f"--out_dir={out}",
+                f"--namespace={ns}",
+                f"--include_prefix={flags['include_prefix']}",
+                f"--shards={flags['shards']}",
+                f"--missing_derivative={flags['missing_derivative']}",
+                f"--{'' if flags['implicit_composite'] else 'no'}implicit_composite",
+            ]
+            code, err = _cli(args)
+            counts["cases"] += 1
+            if code == 2:
+                # The only usage mistakes drawn are file names a comment cannot hold.
+                assert re.fullmatch(r"gen_autograd: --(native_functions|derivatives)_name=[^\n]+\n", err), err
+                assert not out.exists(), "a usage error wrote files"
+                names = ["nf.yaml", "d.yaml"]
+                continue
+            if code == 1:
+                assert err.count("\n") == 1 and err.endswith("\n"), f"not one line:\n{err}"
+                i = _owner(err, names[0], names[1], spans)
+                assert i >= 0, f"an error outside the drawn declarations, or without file:line: {err}"
+                assert not out.exists(), "a failed run wrote files"
+                del ops[i]
+                continue
+            assert code == 0 and err == "", (code, err)
+            errors = _compile_all(out, work)
+            counts["compiled"] += 1
+            assert not errors, f"exit 0 with C++ that does not compile ({decls}\n{derivs}\n{flags}):\n{errors}"
+            return counts
+
+
+TOTALS = {"cases": 0, "compiled": 0}
+
+
+@pytest.mark.skipif(GXX is None, reason="g++ is not installed")
+@pytest.mark.skipif(not HEADERS.is_file(), reason=f"the runtime headers are not at {REPO}/csrc")
+@settings(
+    max_examples=STRUCTURED,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    # A case compiles for seconds: report the failing spec as drawn (it names its declarations).
+    phases=[Phase.explicit, Phase.generate],
+    suppress_health_check=list(HealthCheck),
+)
+@given(structured_specs())
+def test_every_structured_spec_is_an_error_line_or_compiles_cleanly(case):
+    ops, flags = case
+    for k, v in check_structured(ops, flags).items():
+        TOTALS[k] += v
+    if LONG:
+        print(f"structured: {TOTALS['cases']} cases, {TOTALS['compiled']} compiled", file=sys.stderr)
 
 
 @pytest.mark.skipif(GXX is None, reason="g++ is not installed")

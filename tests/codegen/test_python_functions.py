@@ -212,3 +212,14 @@ def test_overload_order_counts_scalar_arguments_not_scalar_types():
         ],
     )
     assert [x.op_name for x in g.overloads] == ["f.dtype", "f.Tensor", "f.out", "f.Scalar"]
+
+
+def test_a_declaration_too_wide_for_nanobind_is_not_bound():
+    # Issue 28: ~475 Tensor parameters exceeded g++'s template depth in the binding (the C++ API
+    # compiled); past python.MAX_PARAMETERS the declaration is listed as unbindable instead.
+    def schema(n: int) -> FunctionSchema:
+        return FunctionSchema.parse(f"w({', '.join(f'Tensor a{i}' for i in range(n))}) -> Tensor")
+
+    assert len(python.overload(schema(python.MAX_PARAMETERS), "w", "function").params) == python.MAX_PARAMETERS
+    with pytest.raises(python.Unbindable, match=f"it has {python.MAX_PARAMETERS + 1} parameters; a Python binding has at most"):
+        python.overload(schema(python.MAX_PARAMETERS + 1), "w", "function")

@@ -132,10 +132,15 @@ def test_out_dir_that_is_a_file(specs, tmp_path):
 
 
 def test_out_dir_below_a_file(specs, tmp_path):
+    # A usage error like the one above (it was exit 1, a message without file:line).
     nf, d = specs()
     (tmp_path / "f").write_text("x")
-    code, out, err = _run(f"--native_functions={nf}", f"--derivatives={d}", f"--out_dir={tmp_path / 'f' / 'out'}")
-    assert (code, err.splitlines()) == (1, [f"gen_autograd: cannot write {tmp_path / 'f' / 'out'}: Not a directory"])
+    out_dir = tmp_path / "f" / "a" / "out"
+    code, out, err = _run(f"--native_functions={nf}", f"--derivatives={d}", f"--out_dir={out_dir}")
+    assert (code, err.splitlines()) == (
+        2,
+        [f"gen_autograd: --out_dir={out_dir} is below {tmp_path / 'f'}, which is not a directory"],
+    )
 
 
 def test_missing_input_file_has_a_line(specs, tmp_path):
@@ -266,3 +271,170 @@ def test_string_defaults_with_escapes_are_cpp_literals(specs):
     nf, d = specs(decls, decls.replace("func:", "name:") + "  self: grad\n")
     api = generate(nf, d)["VariableType.h"]
     assert 'std::string_view a = "\\"\'\\\\", std::string_view b = "it\\"s")' in api
+
+
+# ---------------------------------------------------------------------------------------------
+# Issue 28: exit 0 means the C++ compiles (each class a campaign found; fuzz_test compiles them)
+# ---------------------------------------------------------------------------------------------
+
+F2 = "- func: f(Tensor self, Tensor other) -> Tensor\n"
+F2_ENTRY = "- name: f(Tensor self, Tensor other) -> Tensor\n"
+
+
+@pytest.mark.parametrize(
+    "formulas, message",
+    [
+        (
+            "  self: grad\n  other: grad\n  result: mul(grad, other_p)\n",
+            "d.yaml:4:11: the forward formula for result of f uses 'grad', which only a backward formula has; "
+            "a forward formula reads the inputs' tangents (<input>_t) and values (<input>_p)",
+        ),
+        (
+            "  self: grad\n  other: grad\n  result: mul(self_t, grads[0])\n",
+            "d.yaml:4:11: the forward formula for result of f uses 'grads', which only a backward formula has; "
+            "a forward formula reads the inputs' tangents (<input>_t) and values (<input>_p)",
+        ),
+        (
+            "  self: grad\n  result: add(self_t, other_t)\n",
+            "d.yaml:3:11: the forward formula for result of f reads 'other_t', but 'other' has no backward formula "
+            "(or is non_differentiable), so it has no tangent; write 'other' for its value, or give it a backward "
+            "formula",
+        ),
+        (
+            "  self: grad\n  other: non_differentiable\n  result: mul(self_t, other_p)\n",
+            "d.yaml:4:11: the forward formula for result of f reads 'other_p', but 'other' has no backward formula "
+            "(or is non_differentiable), so it has no primal; write 'other' for its value, or give it a backward "
+            "formula",
+        ),
+    ],
+)
+def test_forward_formulas_read_only_what_the_wrapper_has(specs, formulas, message):
+    assert _error(specs, F2, F2_ENTRY + formulas) == message
+
+
+def test_forward_formula_may_read_a_nondifferentiable_input_by_its_name(specs):
+    nf, d = specs(F2, F2_ENTRY + "  self: grad\n  other: non_differentiable\n  result: mul(self_t, other)\n")
+    assert "mul(self_t, other)" in generate(nf, d)["VariableType.cpp"]
+
+
+@pytest.mark.parametrize(
+    "schema, message",
+    [
+        (
+            "f_(Tensor self) -> Tensor",
+            "nf.yaml:1:9: in-place operator 'f_' (its name ends in '_') must write to its first argument 'self': "
+            "declare it 'Tensor(a!) self'",
+        ),
+        (
+            "f_(Tensor(a!) self, Tensor other) -> (Tensor(a!), Tensor)",
+            "nf.yaml:1:9: in-place operator 'f_' must return self alone: '-> Tensor(a!)'",
+        ),
+        ("f_(Tensor(a!) self) -> Tensor", "nf.yaml:1:9: in-place operator 'f_' must return self alone: '-> Tensor(a!)'"),
+        (
+            "f_(Tensor(a!)[] self) -> Tensor[]",
+            "nf.yaml:1:9: in-place operator 'f_' with a self of type Tensor[] returns nothing: '-> ()'",
+        ),
+        (
+            "f(Tensor self) -> Tensor?",
+            "nf.yaml:1:9: a return of type Tensor? is not supported: return a Tensor, a Tensor[] or a non-optional value",
+        ),
+        (
+            "f(Tensor self) -> (Tensor a, Tensor?[] b)",
+            "nf.yaml:1:9: a return of type Tensor?[] is not supported: return a Tensor, a Tensor[] or a non-optional "
+            "value",
+        ),
+        (
+            "f(Tensor self=False) -> Tensor",
+            "nf.yaml:1:23: default 'False' of 'self' does not fit its type Tensor: a value of this type has no "
+            "default but None (for its optional type)",
+        ),
+        ("f(Tensor self, int n=1.5) -> Tensor", "nf.yaml:1:30: default '1.5' of 'n' does not fit its type int: expected an integer"),
+        ('f(Tensor self, float x="a") -> Tensor', "nf.yaml:1:32: default '\"a\"' of 'x' does not fit its type float: expected a number"),
+        ("f(Tensor self, bool b=1) -> Tensor", "nf.yaml:1:31: default '1' of 'b' does not fit its type bool: expected True or False"),
+        ("f(Tensor self, str s=Mean) -> Tensor", "nf.yaml:1:30: default 'Mean' of 's' does not fit its type str: expected a string literal"),
+        (
+            "f(Tensor self, int n=None) -> Tensor",
+            "nf.yaml:1:30: default 'None' of 'n' does not fit its type int: None is the default of an optional type only (T?)",
+        ),
+        (
+            "f(Tensor self, int[] d=[0,x]) -> Tensor",
+            "nf.yaml:1:32: default '[0,x]' of 'd' does not fit its type int[]: expected an integer",
+        ),
+        (
+            "f(Tensor self, ScalarType? t=half) -> Tensor",
+            "nf.yaml:1:38: default 'half' of 't' does not fit its type ScalarType?: expected one of float, double, "
+            "long, bool or None",
+        ),
+    ],
+)
+def test_declarations_the_wrapper_cannot_implement_are_errors(specs, schema, message):
+    # A name ending in `_` without `Tensor(a!)` made the wrapper write through a `const Tensor&`
+    # (and, with two returns, declare `self` twice); a `Tensor?` return had no tracer overload; a
+    # default was pasted into C++ whatever its type.
+    assert _error(specs, f"- func: {schema}\n", f"- name: {schema}\n  self: grad\n") == message
+
+
+def test_every_default_pytorch_writes_fits_its_type(specs):
+    decls = (
+        "- func: f(Tensor self, ScalarType? dtype=long, MemoryFormat m=contiguous_format, "
+        "MemoryFormat? p=preserve_format, int r=Mean, int[2] s=1, int[1] d=[-2,-1], float e=1e-05, "
+        "Scalar a=0.5, str? q=None, str w='fro', bool? k=False) -> Tensor\n"
+    )
+    nf, d = specs(decls, decls.replace("func:", "name:") + "  self: grad\n")
+    api = generate(nf, d)["VariableType.h"]
+    assert "std::optional<ScalarType> dtype = ScalarType::Long" in api
+    assert "std::optional<MemoryFormat> p = MemoryFormat::Preserve" in api
+
+
+def test_reduction_default_outside_namespace_gradgen_names_the_enum(specs):
+    decls = "- func: f(Tensor self, int reduction=Mean) -> Tensor\n"
+    nf, d = specs(decls, decls.replace("func:", "name:") + "  self: grad\n")
+    api = generate(nf, d, namespace="mylib")["VariableType.h"]
+    # `Reduction` is a namespace holding an enum of that name: a using-declaration may name only the enum.
+    assert "using ::gradgen::Reduction::Reduction;\n" in api
+    assert "int64_t reduction = Reduction::Mean" in api
+
+
+@pytest.mark.parametrize(
+    "flag, shown",
+    [
+        ("--derivatives_name=a\nb.yaml", "--derivatives_name='a\\nb.yaml'"),
+        ("--native_functions_name=x\r.yaml", "--native_functions_name='x\\r.yaml'"),
+        ("--native_functions_name=x.yaml\\", "--native_functions_name='x.yaml\\\\'"),
+    ],
+)
+def test_file_names_with_line_breaks_are_usage_errors(specs, tmp_path, flag, shown):
+    # The name is in a `//` comment of every file and in each one-line error: a line break (or a
+    # backslash ending the comment) broke both.
+    nf, d = specs()
+    code, out, err = _run(f"--native_functions={nf}", f"--derivatives={d}", f"--out_dir={tmp_path / 'out'}", flag)
+    message = (
+        f"gen_autograd: {shown} cannot be the name of a file in messages and generated comments: it has a "
+        "control character (a line break, a tab, ...) or ends in a backslash"
+    )
+    assert (code, out, err.splitlines()) == (2, "", [message])
+    assert not (tmp_path / "out").exists()
+
+
+def test_formulas_for_an_op_returning_no_tensor_are_an_error(specs):
+    # Found by fuzz_test's structured specs: the wrapper assigned the kernel's void to a tuple.
+    decls = "- func: f(Tensor[] self, Scalar other) -> ()\n"
+    assert _error(specs, decls, decls.replace("func:", "name:") + '  self: not_implemented("f")\n') == (
+        "d.yaml:2:9: the entry for f has formulas, but f returns no Tensor, so no gradient reaches them; flag it "
+        "DONT_REQUIRE_DERIVATIVE and drop the entry, or return a Tensor"
+    )
+
+
+def test_the_tracer_takes_only_the_results_it_can_record(specs):
+    # Found by fuzz_test's structured specs: `-> int` and `-> (Tensor, int)` were handed to the
+    # tracer, which records Tensors, Tensor[]s and tuples of Tensors only.
+    decls = (
+        "- func: n(Tensor self) -> int\n  flags: [DONT_REQUIRE_DERIVATIVE]\n"
+        "- func: g(Tensor self) -> (Tensor a, int b)\n"
+    )
+    nf, d = specs(decls, "- name: g(Tensor self) -> (Tensor a, int b)\n  self: grad\n")
+    api = generate(nf, d)["VariableType.cpp"]
+    body_n = api[api.index("\nint64_t n(") :]
+    body_g = api[api.index("\nstd::tuple<Tensor, int64_t> g(") :]
+    for body in (body_n[: body_n.index("\n}\n")], body_g[: body_g.index("\n}\n")]):
+        assert "trace_op.output" not in body and "tracer::TracedOp" not in body

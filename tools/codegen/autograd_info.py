@@ -23,7 +23,7 @@ from typing import Dict, List, Optional, Sequence, Tuple, Union
 from tools.codegen import cpp
 from tools.codegen.errors import Location, SpecError
 from tools.codegen.load_native_functions import NativeFunction
-from tools.codegen.model import Argument, FunctionSchema, OptionalType, SchemaKind, Type
+from tools.codegen.model import Argument, FunctionSchema, ListType, OptionalType, SchemaKind, Type
 
 __all__ = [
     "DONT_REQUIRE_DERIVATIVE",
@@ -261,15 +261,26 @@ class HookFacts:
     # The C++ type of a pointer to the API function (`Tensor (*)(const Tensor&, const Tensor&)`):
     # the tracer's replay calls exactly this overload.
     function_pointer_type: str
+    # Whether the tracer takes the results: it records Tensors, Tensor[]s and tuples of Tensors;
+    # an op returning other values (`-> int`, `-> (Tensor, int)`) is neither recorded nor marked.
+    records_outputs: bool = True
 
 
 def hook_facts(f: NativeFunction) -> HookFacts:
     """The profiler and tracer facts of declaration `f`'s wrapper."""
     func = f.func
     params = ", ".join(cpp.argument_type(a) for a in func.arguments.flat_all)
+    recordable = all(
+        (cpp.is_tensor(r.type) or cpp.is_tensor_list(r.type)) and not isinstance(r.type, OptionalType)
+        and not (isinstance(r.type, ListType) and isinstance(r.type.elem, OptionalType))
+        for r in func.returns
+    )
+    if len(func.returns) > 1 and any(cpp.is_tensor_list(r.type) for r in func.returns):
+        recordable = False  # a tuple holding a Tensor[]: flatten() takes Tensors only
     return HookFacts(
         profile=DONT_PROFILE not in f.flags,
-        trace=DONT_RECORD_TRACE not in f.flags,
+        trace=DONT_RECORD_TRACE not in f.flags and recordable,
+        records_outputs=recordable,
         args=tuple(a.name for a in func.arguments.flat_all),
         function_pointer_type=f"{cpp.returns_type(func)} (*)({params})",
     )
@@ -321,6 +332,13 @@ def wrapper_kind(
         raise SpecError(
             f"'{func.name}' is flagged DONT_REQUIRE_DERIVATIVE but has derivative formulas; drop one of the two",
             f.loc,
+        )
+    if func.kind() is SchemaKind.functional and not any(r.type.is_tensor_like() for r in func.returns):
+        # Nothing would carry the gradient back (the wrapper had no output to give history to).
+        raise SpecError(
+            f"the entry for {func.name} has formulas, but {func.name} returns no Tensor, so no gradient "
+            "reaches them; flag it DONT_REQUIRE_DERIVATIVE and drop the entry, or return a Tensor",
+            info.derivatives[0].loc if info.derivatives else info.loc,
         )
     return WrapperKind.DIFFERENTIABLE
 

@@ -203,6 +203,12 @@ def default_value(a: Argument) -> Optional[str]:
         return d + ".0"
     if d == "contiguous_format":
         return "MemoryFormat::Contiguous"
+    if d == "preserve_format":
+        return "MemoryFormat::Preserve"
+    if d == "strided":
+        return "Layout::Strided"
+    if t.is_base_ty_like(BaseTy.ScalarType) and d in ("float", "double", "long", "bool"):
+        return f"ScalarType::{d.capitalize()}"  # `ScalarType? dtype=long`
     if d in ("Mean", "Sum", "None_"):
         return f"Reduction::{d}"
     if isinstance(t, ListType) and not d.startswith("["):
@@ -234,7 +240,12 @@ def runtime_names(spellings: Iterable[str]) -> List[str]:
 
 
 def runtime_namespace(name: str) -> str:
-    """The namespace of a runtime name (runtime_names): `::gradgen`, or `::gradgen::autograd`."""
+    """The namespace of a runtime name (runtime_names): `::gradgen`, or `::gradgen::autograd`.
+    `Reduction` (of `Reduction::Mean`) is a namespace holding an enum of the same name, and a
+    using-declaration may not name a namespace: the enum is the name made visible, and
+    `Reduction::Mean` then names its enumerator."""
+    if name == "Reduction":
+        return "::gradgen::Reduction"
     return "::gradgen::autograd" if name in _AUTOGRAD_NAMES else "::gradgen"
 
 

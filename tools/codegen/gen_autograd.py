@@ -514,8 +514,25 @@ def _flag_problems() -> List[str]:
                 f"--{flag}={path!r} is not a relative include path such as 'csrc/generated' "
                 "(letters, digits, '_', '.', '+', '-' and '/')"
             )
+    for name, flag in [
+        (FLAGS.native_functions_name or FLAGS.native_functions, "native_functions_name"),
+        (FLAGS.derivatives_name or FLAGS.derivatives, "derivatives_name"),
+    ]:
+        # The name goes into a `//` comment of every generated file and into one-line messages.
+        if any(ord(c) < 32 or ord(c) == 127 for c in name) or name.endswith("\\"):
+            problems.append(
+                f"--{flag}={name!r} cannot be the name of a file in messages and generated comments: "
+                "it has a control character (a line break, a tab, ...) or ends in a backslash"
+            )
     if os.path.exists(FLAGS.out_dir) and not os.path.isdir(FLAGS.out_dir):
         problems.append(f"--out_dir={FLAGS.out_dir} exists and is not a directory")
+    else:
+        # The nearest existing ancestor must be a directory, or the directory cannot be made.
+        parent = os.path.dirname(os.path.abspath(FLAGS.out_dir))
+        while not os.path.exists(parent) and os.path.dirname(parent) != parent:
+            parent = os.path.dirname(parent)
+        if not os.path.isdir(parent):
+            problems.append(f"--out_dir={FLAGS.out_dir} is below {parent}, which is not a directory")
     return problems
 
 

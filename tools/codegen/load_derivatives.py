@@ -794,11 +794,49 @@ def _forward_derivatives(
             formula = f"{defn_name}({', '.join(n + '_t' if n in diff else n for n in all_arg_names)})"
             tangents = tuple(a.name for a in args_with_derivatives)
         formula = to_cpp(formula)
+        _check_forward_names(func, formula, names, args_with_derivatives, defn_name, loc)
         if tangents is None:
             tangents = _required_inputs(formula, "_t", args_with_derivatives, defn_name, loc)
         primals = _required_inputs(formula, "_p", args_with_derivatives, defn_name, loc)
         out.append(ForwardDerivative(formula, names, var_types, tangents, primals, loc))
     return out
+
+
+# What only a backward formula has: the gradients of the outputs and the mask of inputs.
+_BACKWARD_ONLY_NAMES = ("grad", "grads", "grad_input_mask")
+
+
+def _check_forward_names(
+    func: FunctionSchema,
+    formula: str,
+    names: Sequence[str],
+    args_with_derivatives: Sequence[Argument],
+    defn_name: str,
+    loc: Location,
+) -> None:
+    """A forward formula computes an output's tangent from the inputs' tangents (`<input>_t`) and
+    values (`<input>_p`): it has no `grad`, and only an input with a backward formula has a
+    tangent and a primal local in the wrapper (as in PyTorch); other inputs go by their own name."""
+    output = ", ".join(names)
+    for name in _BACKWARD_ONLY_NAMES + tuple(f"grad_{r.name}" for r in func.returns if r.name):
+        if _uses(name, formula):
+            raise SpecError(
+                f"the forward formula for {output} of {defn_name} uses '{name}', which only a backward "
+                "formula has; a forward formula reads the inputs' tangents (<input>_t) and values (<input>_p)",
+                loc,
+            )
+    with_derivatives = {a.name for a in args_with_derivatives}
+    for a in func.arguments.flat_all:
+        if a.name in with_derivatives or not (cpp.is_tensor(a.type) or cpp.is_tensor_list(a.type)):
+            continue
+        for postfix, what in (("_t", "tangent"), ("_p", "primal")):
+            if _uses(a.name + postfix, formula):
+                raise SpecError(
+                    f"the forward formula for {output} of {defn_name} reads '{a.name}{postfix}', but "
+                    f"'{a.name}' has no backward formula (or is non_differentiable), so it has no {what}; "
+                    f"write '{a.name}' for its value, or give it a backward formula",
+                    loc,
+                )
 
 
 def _forward_output_types(func: FunctionSchema, names: Sequence[str], loc: Location) -> Tuple[Type, ...]:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import enum
 import re
 from dataclasses import dataclass
-from typing import Optional
+from typing import Callable, Optional
 
 from tools.codegen.errors import SchemaParseError
 
@@ -654,18 +654,92 @@ _DEFAULT_RE = re.compile(r"\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*'|\[[^\[\]()]*\]
 _TYPE_CACHE: dict[str, Type] = {}
 
 
+def _check_inplace(name: OperatorName, arguments: "Arguments", returns: tuple, fail: Callable[..., Exception]) -> None:
+    """torchgen's rule for a name ending in `_` (or `__iadd__`...): the op writes to `self`
+    (`Tensor(a!) self`) and returns it (`-> Tensor(a!)`), or returns nothing when `self` is a list.
+    Without it the wrapper would write through a `const Tensor&` (PyTorch's in-place ops all
+    follow it)."""
+    self_arg = arguments.self_arg
+    if self_arg is None or not self_arg.is_write:
+        raise fail(
+            f"in-place operator '{name.name}' (its name ends in '_') must write to its first argument "
+            "'self': declare it 'Tensor(a!) self'",
+            0,
+        )
+    if isinstance(self_arg.type, BaseType):
+        if len(returns) != 1 or returns[0].annotation != self_arg.annotation:
+            raise fail(
+                f"in-place operator '{name.name}' must return self alone: "
+                f"'-> {_type_str(self_arg.type, self_arg.annotation)}'",
+                0,
+            )
+    elif returns:
+        raise fail(f"in-place operator '{name.name}' with a self of type {self_arg.type} returns nothing: '-> ()'", 0)
+
+
+_INT_LITERAL = re.compile(r"-?[0-9]+")
+_FLOAT_LITERAL = re.compile(r"-?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?")
+# Bare names a default may be, by the base type they fit (the C++ spelling is cpp.default_value's).
+_NAMED_DEFAULTS = {
+    BaseTy.int: ("Mean", "Sum", "None_"),  # `int reduction=Mean`: ATen's Reduction enum
+    BaseTy.ScalarType: ("float", "double", "long", "bool"),
+    BaseTy.MemoryFormat: ("contiguous_format", "preserve_format"),
+    BaseTy.Layout: ("strided",),
+}
+_NUMBER_TYPES = frozenset([BaseTy.int, BaseTy.SymInt, BaseTy.DeviceIndex])
+
+
+def default_problem(ty: "Type", default: str) -> Optional[str]:
+    """Why `default` cannot be the default of a value of type `ty` (`Tensor self=False`,
+    `int n="a"`), or None: each default becomes C++ pasted into the API's declarations."""
+    optional = isinstance(ty, OptionalType)
+    t = ty.elem if optional else ty
+    if default == "None":
+        return None if optional else "None is the default of an optional type only (T?)"
+    if isinstance(t, ListType):
+        if default.startswith("["):
+            items = [x.strip() for x in default[1:-1].split(",")] if default[1:-1].strip() else []
+        else:
+            items = [default]  # `int[2] stride=1` means [1, 1]
+        for item in items:
+            why = default_problem(t.elem, item) if item != "None" else "a list element cannot be None"
+            if why is not None:
+                return why
+        return None
+    if isinstance(t, OptionalType):
+        t = t.elem
+    if not isinstance(t, BaseType):
+        return "expected a value of that type"
+    base = t.name
+    if default in _NAMED_DEFAULTS.get(base, ()):
+        return None
+    if base is BaseTy.bool or base is BaseTy.SymBool:
+        return None if default in ("True", "False") else "expected True or False"
+    if base in _NUMBER_TYPES:
+        return None if _INT_LITERAL.fullmatch(default) else "expected an integer"
+    if base in (BaseTy.float, BaseTy.Scalar):
+        return None if _FLOAT_LITERAL.fullmatch(default) else "expected a number"
+    if base is BaseTy.str:
+        return None if default[:1] in "\"'" and len(default) >= 2 and default[-1] == default[0] else "expected a string literal"
+    names = _NAMED_DEFAULTS.get(base)
+    if names:
+        return f"expected one of {', '.join(names)}" + (" or None" if optional else "")
+    return "a value of this type has no default but None (for its optional type)"
+
+
 class _Parser:
     """A scanner over one schema text; each method parses one construct at `self.pos`."""
 
-    __slots__ = ("text", "pos", "name_offset")
+    __slots__ = ("text", "pos", "name_offset", "default_offset")
 
     def __init__(self, text: str) -> None:
         # The text being parsed: "add.Tensor(Tensor self, ...) -> Tensor".
         self.text = text
         # The offset of the next character to read.
         self.pos = 0
-        # The offset of the last argument or return name read.
+        # The offset of the last argument or return name read, and of the last default.
         self.name_offset = 0
+        self.default_offset = 0
 
     def fail(self, message: str, offset: Optional[int] = None) -> SchemaParseError:
         return SchemaParseError(message, self.pos if offset is None else offset)
@@ -703,6 +777,13 @@ class _Parser:
         self.expect_end("return type")
         if name.name.inplace and arguments.out:
             raise self.fail(f"in-place operator '{name.name}' cannot have out arguments", 0)
+        if name.name.inplace:
+            _check_inplace(name, arguments, returns, self.fail)
+        for r in returns:
+            # The wrappers record history on Tensor and Tensor[] returns; an optional one has no
+            # way to say "no tensor" to the tracer (PyTorch's specs return none).
+            if isinstance(r.type, OptionalType) or (isinstance(r.type, ListType) and isinstance(r.type.elem, OptionalType)):
+                raise self.fail(f"a return of type {r.type} is not supported: return a Tensor, a Tensor[] or a non-optional value", 0)
         return FunctionSchema(name, arguments, returns)
 
     def _with_offset(self, parse, token: str, start: int):
@@ -749,6 +830,13 @@ class _Parser:
                     raise self.fail(f"keyword-only argument '{arg.name}' must come before the out arguments", start)
                 else:
                     kwarg_only.append(arg)
+                if arg.default is not None:
+                    why = default_problem(arg.type, arg.default)
+                    if why is not None:
+                        raise self.fail(
+                            f"default '{arg.default}' of '{arg.name}' does not fit its type {arg.type}: {why}",
+                            self.default_offset,
+                        )
             # separator or end
             if text.startswith(", ", self.pos):
                 self.pos += 2
@@ -782,6 +870,7 @@ class _Parser:
                     raise self.fail("unterminated string literal")
                 raise self.fail("expected a default value after '='")
             default = m.group()
+            self.default_offset = self.pos
             self.pos = m.end()
         return Argument(name, ty, default, annotation)
 

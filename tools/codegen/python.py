@@ -66,6 +66,12 @@ _SCALAR_TYPE_DEFAULTS = {
 _REDUCTION_DEFAULTS = {"None_": 0, "Mean": 1, "Sum": 2}
 
 
+# The most parameters a binding has. nanobind instantiates templates per parameter, nested, and
+# g++ stops at its template depth (900) near 475 Tensor parameters; 300 compile (in minutes).
+# A wider declaration keeps its C++ API and gets no Python binding (a comment says why).
+MAX_PARAMETERS = 256
+
+
 class Unbindable(Exception):
     """A declaration Python cannot call: the message says which argument or return, and why."""
 
@@ -296,6 +302,11 @@ def overload(func: FunctionSchema, cpp_name: str, kind: str) -> PyOverload:
         params.append(PyParam("out", "std::vector<::gradgen::Tensor*>", False, None, True))
         for i, a in enumerate(args.out):
             locals_by_arg[a.name] = f"*out[{i}]"
+    if len(params) + (self_param is not None) > MAX_PARAMETERS:
+        raise Unbindable(
+            f"it has {len(params) + (self_param is not None)} parameters; a Python binding has at most "
+            f"{MAX_PARAMETERS} (nanobind's templates nest once per parameter)"
+        )
     call_args = tuple(_call_arg(a, locals_by_arg[a.name]) for a in args.flat_all)
     scalars = sum(1 for a in args.positional if a.type.is_base_ty_like(BaseTy.Scalar))
     order = (scalars, 1 if func.is_out_fn() else 0)

@@ -15,8 +15,9 @@
   tracer::UntracedOp trace_op("${w.op_name}");
 % endif
 </%def>\
-<%def name="record_outputs(names)">\
-% if len(names) == 1:
+<%def name="record_outputs(w, names)">\
+% if not w.hooks.records_outputs:
+% elif len(names) == 1:
   trace_op.output(${names[0]});
 % elif names:
   trace_op.output(std::tie(${", ".join(names)}));
@@ -27,7 +28,7 @@
   ${w.call};
 % else:
   ${w.return_type} result_ = ${w.call};
-${record_outputs(["result_"])}\
+${record_outputs(w, ["result_"])}\
   return result_;
 % endif
 </%def>\
@@ -131,7 +132,7 @@ ${forward_ad_after(w)}\
 ${save(s)}\
 % endfor
   }
-${record_outputs([o.name for o in n.outputs])}\
+${record_outputs(w, [o.name for o in n.outputs])}\
 % if len(n.outputs) == 1:
   return ${n.outputs[0].name};
 % elif n.outputs:
