@@ -446,6 +446,22 @@ void format_dims(std::string& out, const TensorImpl& t, size_t d, int64_t offset
   out += "]";
 }
 
+// Calls fn(offset) for each element format_dims prints (3 leading and 3 trailing entries of a
+// dim past 6), so that choosing the notation and width of a huge or expanded tensor reads only
+// what is shown, not every element (an expand to [2**40] would otherwise take hours).
+template <typename F>
+void for_each_shown(const TensorImpl& t, size_t d, int64_t offset, F&& fn) {
+  if (d == t.sizes.size()) {
+    fn(offset);
+    return;
+  }
+  const int64_t n = t.sizes[d];
+  for (int64_t i = 0; i < n; ++i) {
+    if (n > 6 && i == 3) i = n - 3;
+    for_each_shown(t, d + 1, offset + i * t.strides[d], fn);
+  }
+}
+
 }  // namespace
 
 std::string Tensor::to_string() const {
@@ -456,18 +472,18 @@ std::string Tensor::to_string() const {
   if (t.numel == 0) {
     out += "[], size=" + shape_str(sizes());
   } else {
-    // Pick the notation and the column width from all elements.
+    // Pick the notation and the column width from the elements shown.
     bool fixed = true;
     size_t width = 0;
     const size_t esize = element_size(t.dtype);
     const char* base = static_cast<const char*>(t.storage->data) + t.storage_offset * esize;
-    internal::for_each_offset(sizes(), strides(), strides(), [&](int64_t off, int64_t) {
+    for_each_shown(t, 0, 0, [&](int64_t off) {
       if (is_floating_point(t.dtype)) {
         double v = std::fabs(internal::read_element<double>(base + off * esize, t.dtype));
         if (std::isfinite(v) && v != 0.0 && (v < 1e-4 || v >= 1e8)) fixed = false;
       }
     });
-    internal::for_each_offset(sizes(), strides(), strides(), [&](int64_t off, int64_t) {
+    for_each_shown(t, 0, 0, [&](int64_t off) {
       width = std::max(width, format_element(base + off * esize, t.dtype, fixed).size());
     });
     if (t.sizes.empty()) {

@@ -72,6 +72,12 @@ void check_gather_shapes(const char* op, const Tensor& self, int64_t d, const Te
 Tensor index_select(const Tensor& self, int64_t dim, const Tensor& index) {
   const int64_t d = wrap_dim(dim, self.dim(), "index_select");
   const std::vector<int64_t> rows = index_list("index_select", index);
+  if (self.dim() == 0 && rows.size() != 1) {
+    // A 0-dim result has room for one element (PyTorch raises the same).
+    throw std::invalid_argument(
+        "index_select: index to a 0-dim tensor can have only 1 value, got " +
+        std::to_string(rows.size()) + " value(s)");
+  }
   const int64_t size = self.dim() == 0 ? 1 : self.size(d);
   DimVector out_sizes(self.sizes().begin(), self.sizes().end());
   if (self.dim() > 0) out_sizes[d] = static_cast<int64_t>(rows.size());
@@ -98,6 +104,11 @@ Tensor index_add(const Tensor& self, int64_t dim, const Tensor& index, const Ten
                  const Scalar& alpha) {
   const int64_t d = wrap_dim(dim, self.dim(), "index_add");
   const std::vector<int64_t> rows = index_list("index_add", index);
+  if (self.dim() == 0 && rows.size() != 1) {
+    // source is then 0-dim too: one element, which m > 1 rows would read past.
+    throw std::invalid_argument("index_add: index to a 0-dim tensor can have only 1 value, got " +
+                                std::to_string(rows.size()) + " value(s)");
+  }
   check_same_dtype("index_add", "self", self, "source", source);
   DimVector expected(self.sizes().begin(), self.sizes().end());
   if (self.dim() > 0) expected[d] = static_cast<int64_t>(rows.size());

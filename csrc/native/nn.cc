@@ -26,6 +26,9 @@ Tensor softmax_impl(const char* op, const Tensor& self, int64_t dim,
           .contiguous();
   const int64_t d = wrap_dim(dim, x.dim(), op);
   Tensor out = empty(x.sizes(), x.scalar_type());
+  dispatch_floating(x.scalar_type(), op, [](auto) {});  // the dtype check, empty or not
+  // Nothing to compute; the loops below would read in[0] of an empty dim (outer * inner rows).
+  if (x.numel() == 0) return out;
   int64_t outer, size, inner;
   loops::split_around(x.sizes(), d, outer, size, inner);
   dispatch_floating(x.scalar_type(), op, [&](auto tag) {
@@ -176,12 +179,18 @@ Tensor nll_loss(const Tensor& self, const Tensor& target, const std::optional<Te
   return out;
 }
 
-Tensor embedding(const Tensor& weight, const Tensor& indices, int64_t /*padding_idx*/,
+Tensor embedding(const Tensor& weight, const Tensor& indices, int64_t padding_idx,
                  bool /*scale_grad_by_freq*/, bool sparse) {
   if (sparse) throw std::invalid_argument("embedding: sparse=True is not supported by gradgen");
   if (weight.dim() != 2) {
     throw std::invalid_argument("embedding: expected weight of shape [num_embeddings, dim], got " +
                                 shape_str(weight.sizes()));
+  }
+  // -1 is "no padding row"; otherwise a row of weight (torch.nn.functional.embedding's check).
+  if (padding_idx != -1 && (padding_idx < 0 || padding_idx >= weight.size(0))) {
+    throw std::invalid_argument(
+        "embedding: Padding_idx must be within num_embeddings (got " + std::to_string(padding_idx) +
+        " for " + std::to_string(weight.size(0)) + " embeddings; -1 for no padding row)");
   }
   loops::check_embedding_indices("embedding", indices, weight.size(0));
   const Tensor rows = index_select(weight, 0, reshape(indices.contiguous(), {-1}));
@@ -270,6 +279,9 @@ Tensor cumprod(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype)
   const Tensor x = cast(self, t).contiguous();
   const int64_t d = wrap_dim(dim, x.dim(), "cumprod");
   Tensor out = empty(x.sizes(), x.scalar_type());
+  // Empty: done. The loops below would walk outer * inner empty rows, 2**62 of them for
+  // ones(1).expand([0, 2**62]).cumprod(0).
+  if (x.numel() == 0) return out;
   int64_t outer, size, inner;
   loops::split_around(x.sizes(), d, outer, size, inner);
   loops::dispatch_arithmetic(x.scalar_type(), "cumprod", [&](auto tag) {

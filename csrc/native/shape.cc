@@ -442,8 +442,24 @@ std::vector<Tensor> chunk(const Tensor& self, int64_t chunks, int64_t dim) {
   if (self.dim() == 0) {
     throw std::invalid_argument("chunk: expected a tensor with at least 1 dim, got shape []");
   }
-  const int64_t size = self.size(wrap_dim(dim, self.dim(), "chunk"));
-  return split(self, std::max<int64_t>((size + chunks - 1) / chunks, size == 0 ? 0 : 1), dim);
+  const int64_t d = wrap_dim(dim, self.dim(), "chunk");
+  const int64_t size = self.size(d);
+  if (size == 0) {
+    // As PyTorch: `chunks` empty pieces (split would give one), so that code unpacking
+    // a, b, c = x.chunk(3) (lstm_cell's gates of hidden size 0) gets what it asked for.
+    // A bound, where PyTorch has none, so that chunk(2**62) of an empty tensor raises instead
+    // of filling the memory with views (PyTorch takes 9 s for a million).
+    constexpr int64_t kMaxEmptyChunks = int64_t{1} << 16;
+    if (chunks > kMaxEmptyChunks) {
+      throw std::invalid_argument("chunk: expected at most " + std::to_string(kMaxEmptyChunks) +
+                                  " chunks of a dim of size 0, got " + std::to_string(chunks));
+    }
+    std::vector<Tensor> pieces;
+    pieces.reserve(static_cast<size_t>(chunks));
+    for (int64_t i = 0; i < chunks; ++i) pieces.push_back(narrow(self, d, 0, 0));
+    return multi_output_views(std::move(pieces));
+  }
+  return split(self, std::max<int64_t>((size + chunks - 1) / chunks, 1), dim);
 }
 
 }  // namespace native

@@ -45,9 +45,13 @@ nb::tuple next_functions(const Node& node) {
 }
 
 std::string node_repr(nb::handle self) {
-  const Node& node = nb::cast<const Node&>(self);
   char address[32];
   std::snprintf(address, sizeof(address), "%p", static_cast<const void*>(self.ptr()));
+  if (!nb::inst_ready(self)) {  // Node.__new__(Node): no C++ node behind it
+    return std::string("<uninitialized ") + Py_TYPE(self.ptr())->tp_name + " object at " + address +
+           ">";
+  }
+  const Node& node = nb::cast<const Node&>(self);
   return "<" + node.name() + " object at " + address + ">";
 }
 
@@ -152,8 +156,27 @@ void bind_autograd(nb::module_& m) {
       });
   m.def(
       "_trace",
-      [](const std::function<std::vector<Tensor>(const std::vector<Tensor>&)>& fn,
-         const std::vector<Tensor>& inputs) { return tracer::trace(fn, inputs); },
+      [](nb::callable fn, const std::vector<Tensor>& inputs) {
+        // fn's result is converted here, so that a wrong one is a TypeError saying what was
+        // expected (nanobind's std::function caster raises a bare std::bad_cast).
+        auto call = [fn](const std::vector<Tensor>& ins) {
+          nb::gil_scoped_acquire gil;
+          nb::object result = fn(ins);
+          std::vector<Tensor> outs;
+          bool ok = PyList_Check(result.ptr()) || PyTuple_Check(result.ptr());
+          if (ok) {
+            for (nb::handle item : result) ok &= is_tensor(item.ptr()) && nb::inst_ready(item);
+          }
+          if (!ok || !nb::try_cast(result, outs)) {
+            throw nb::type_error((std::string("trace: expected the traced function to return a "
+                                              "list of Tensors, got ") +
+                                  Py_TYPE(result.ptr())->tp_name)
+                                     .c_str());
+          }
+          return outs;
+        };
+        return tracer::trace(call, inputs);
+      },
       "fn"_a, "inputs"_a);
 
   // --- anomaly mode ---------------------------------------------------------------------------

@@ -153,6 +153,14 @@ nb::object to_numpy(nb::pointer_and_handle<Tensor> self, bool force) {
 
 namespace {
 
+// gradgen's strides are never negative (a[::-1]); as torch.from_numpy, refuse rather than share
+// a copy. tensor(a), which copies anyway, has NumPy copy such arrays first (make_from_data).
+[[noreturn]] void throw_negative_strides() {
+  throw nb::value_error(
+      "from_numpy: at least one stride in the given numpy array is negative, and tensors with "
+      "negative strides are not supported (make a copy first: array.copy())");
+}
+
 template <typename Array>
 Tensor wrap_array(const Array& array, nb::handle source) {
   ScalarType dtype;
@@ -171,17 +179,12 @@ Tensor wrap_array(const Array& array, nb::handle source) {
         "dtypes (convert it first, e.g. a.astype(numpy.float64))");
   }
   std::vector<int64_t> sizes(array.ndim()), strides(array.ndim());
-  bool negative = false;
   for (size_t d = 0; d < array.ndim(); ++d) {
     sizes[d] = static_cast<int64_t>(array.shape(d));
     strides[d] = array.stride(d);
-    if (strides[d] < 0) negative = true;
+    if (strides[d] < 0) throw_negative_strides();
   }
-  if (negative) {
-    // gradgen's strides are never negative (a[::-1]): take a copy, in NumPy's own order.
-    nb::object copy = nb::module_::import_("numpy").attr("ascontiguousarray")(source);
-    return from_numpy(copy);
-  }
+  (void)source;
   // The storage keeps a reference to the array until the last tensor over it dies.
   auto* keep = new Array(array);
   auto release = [](void* context) noexcept {
@@ -194,7 +197,70 @@ Tensor wrap_array(const Array& array, nb::handle source) {
 
 }  // namespace
 
+namespace {
+
+// NumPy's module when it is imported (an object can't be a NumPy array otherwise); null if not.
+PyObject* numpy_if_imported() {
+  PyObject* modules = PyImport_GetModuleDict();
+  return PyDict_GetItemString(modules, "numpy");  // borrowed
+}
+
+bool is_numpy_array(PyObject* numpy, nb::handle o) {
+  if (!numpy) return false;
+  nb::object ndarray = nb::steal(PyObject_GetAttrString(numpy, "ndarray"));
+  if (!ndarray.is_valid()) throw nb::python_error();
+  return PyObject_IsInstance(o.ptr(), ndarray.ptr()) == 1;
+}
+
+bool is_numpy_scalar(PyObject* numpy, nb::handle o) {
+  if (!numpy) return false;
+  nb::object generic = nb::steal(PyObject_GetAttrString(numpy, "generic"));
+  if (!generic.is_valid()) throw nb::python_error();
+  return PyObject_IsInstance(o.ptr(), generic.ptr()) == 1;
+}
+
+// Refuses, with torch.from_numpy's error types, the NumPy arrays gradgen has no dtype for
+// (float16, int32, complex, object, datetime64, ...) and the non-native byte orders, before
+// nanobind's ndarray import sees them: it must not be handed what it cannot describe
+// (datetime64 crashed it).
+void check_numpy_dtype(const char* op, nb::handle array) {
+  nb::object dtype = array.attr("dtype");
+  const std::string kind = nb::cast<std::string>(dtype.attr("kind"));
+  const int64_t itemsize = nb::cast<int64_t>(dtype.attr("itemsize"));
+  const bool supported = (kind == "f" && (itemsize == 4 || itemsize == 8)) ||
+                         (kind == "i" && itemsize == 8) || (kind == "b" && itemsize == 1);
+  if (!supported) {
+    throw nb::type_error((std::string(op) + ": expected an array of float32, float64, int64 or " +
+                          "bool, got numpy." + nb::cast<std::string>(nb::str(dtype.attr("name"))) +
+                          "; gradgen has no other dtypes (convert it first, e.g. "
+                          "a.astype(numpy.float64))")
+                             .c_str());
+  }
+  if (!nb::cast<bool>(dtype.attr("isnative"))) {
+    throw nb::value_error(
+        (std::string(op) +
+         ": the given numpy array has a byte order different from the native byte order; "
+         "conversion between byte orders is not supported (convert it first: "
+         "a.astype(a.dtype.newbyteorder('=')))")
+            .c_str());
+  }
+}
+
+}  // namespace
+
 Tensor from_numpy(nb::handle source) {
+  PyObject* numpy = numpy_if_imported();
+  if (!is_numpy_array(numpy, source)) {
+    throw nb::type_error((std::string("from_numpy: expected np.ndarray (got ") +
+                          Py_TYPE(source.ptr())->tp_name + ")")
+                             .c_str());
+  }
+  check_numpy_dtype("from_numpy", source);
+  // NumPy's own strides: the ones nanobind reports may be normalized on dims of size 1, where
+  // torch.from_numpy(numpy.zeros(1)[::-1]) raises all the same.
+  for (nb::handle stride : source.attr("strides")) {
+    if (nb::cast<int64_t>(stride) < 0) throw_negative_strides();
+  }
   nb::ndarray<nb::device::cpu> writable;
   if (nb::try_cast(source, writable)) return wrap_array(writable, source);
   nb::ndarray<nb::ro, nb::device::cpu> read_only;
@@ -217,10 +283,18 @@ namespace {
 
 // --- tensor(data) ---------------------------------------------------------------------------
 
+// The deepest nesting tensor(data) accepts: PyTorch's limit.
+constexpr size_t kMaxTensorDims = 128;
+
 // Walks nested sequences, recording the shape (checked to be rectangular) and the leaves.
 void collect(nb::handle o, size_t depth, std::vector<int64_t>& shape,
              std::vector<PyObject*>& leaves, std::vector<nb::object>& keep) {
   PyObject* p = o.ptr();
+  if (is_tensor(p) && !nb::inst_ready(o)) {
+    throw nb::type_error(
+        "tensor: expected numbers or Tensors, got an uninitialized Tensor "
+        "(Tensor.__new__ without __init__)");
+  }
   const bool is_seq = !PyUnicode_Check(p) && !PyBytes_Check(p) && !is_tensor(p) &&
                       PySequence_Check(p) && !PyObject_HasAttrString(p, "__float__");
   if (!is_seq) {
@@ -231,6 +305,13 @@ void collect(nb::handle o, size_t depth, std::vector<int64_t>& shape,
     }
     leaves.push_back(p);
     return;
+  }
+  if (depth >= kMaxTensorDims) {
+    // The recursion must end before the C stack does (a list nested 100,000 deep); PyTorch
+    // raises the same ValueError past 128 dims.
+    throw nb::value_error(("tensor: too many dimensions '" + std::string(Py_TYPE(p)->tp_name) +
+                           "' (at most " + std::to_string(kMaxTensorDims) + " nested sequences)")
+                              .c_str());
   }
   nb::object seq = nb::steal(PySequence_Fast(p, "tensor: expected a sequence"));
   if (!seq.is_valid()) throw nb::python_error();
@@ -296,10 +377,27 @@ T leaf_value(PyObject* p) {
 }
 
 Tensor make_from_data(nb::handle data, std::optional<ScalarType> dtype) {
-  if (is_tensor(data.ptr())) {  // a copy without history, as torch.tensor(t) makes
+  if (is_tensor(data.ptr()) && nb::inst_ready(data)) {  // a copy without history, as torch's
     autograd::NoGradGuard no_grad;
     Tensor t = nb::cast<const Tensor&>(data).detach().clone();
     return dtype && *dtype != t.scalar_type() ? gradgen::to(t, *dtype) : t;
+  }
+  PyObject* numpy = numpy_if_imported();
+  nb::object converted;
+  if (is_numpy_scalar(numpy, data)) {  // numpy.float64(2.0), numpy.datetime64(...): 0-dim
+    converted = nb::steal(PyObject_CallMethod(numpy, "asarray", "O", data.ptr()));
+    if (!converted.is_valid()) throw nb::python_error();
+    data = converted;
+  }
+  if (is_numpy_array(numpy, data)) {
+    check_numpy_dtype("tensor", data);
+    bool negative = false;
+    for (nb::handle stride : data.attr("strides")) negative |= nb::cast<int64_t>(stride) < 0;
+    if (negative) {  // a copy anyway: NumPy's own (C order, strides >= 0) is the one to wrap
+      converted = nb::steal(PyObject_CallMethod(numpy, "array", "O", data.ptr()));
+      if (!converted.is_valid()) throw nb::python_error();
+      data = converted;
+    }
   }
   if (nb::hasattr(data, "__array_interface__") || nb::hasattr(data, "__dlpack__")) {
     nb::ndarray<nb::ro, nb::device::cpu> array;
@@ -484,7 +582,7 @@ Tensor index(const Tensor& self, nb::handle key) {
 // x[key] = value: copies value (a Tensor, broadcast, or a number) into the view x[key], with
 // autograd as torch: the copy is an in-place op on the view (CopySlices on x's history).
 void set_index(const Tensor& self, nb::handle key, nb::handle value) {
-  const bool value_is_tensor = is_tensor(value.ptr());
+  const bool value_is_tensor = is_tensor(value.ptr()) && nb::inst_ready(value);
   Tensor src;
   if (value_is_tensor) {
     src = nb::cast<Tensor>(value);

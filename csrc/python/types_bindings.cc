@@ -1,6 +1,7 @@
 // gradgen.dtype, layout, memory_format and device (the objects bind.h's casters convert), and
 // the translation of the runtime's C++ exceptions into Python's.
 #include <cstring>
+#include <typeinfo>
 #include <stdexcept>
 #include <string>
 
@@ -58,6 +59,13 @@ void register_types(nb::module_& m) {
       PyErr_SetString(is_index_message(e.what()) ? PyExc_IndexError : PyExc_RuntimeError, e.what());
     } catch (const std::runtime_error& e) {
       PyErr_SetString(is_index_message(e.what()) ? PyExc_IndexError : PyExc_RuntimeError, e.what());
+    } catch (const std::bad_cast&) {
+      // nb::cast_error from an nb::cast<T> in C++ code whose object is not a T. The call sites
+      // check their objects and raise saying what they expected; this is the last resort, so
+      // that no error reads a bare "std::bad_cast".
+      PyErr_SetString(PyExc_TypeError,
+                      "gradgen: a Python object could not be converted to the C++ type this call "
+                      "expects (a Tensor, number, list of Tensors, ...: see the call's signature)");
     }
   });
 

@@ -35,10 +35,13 @@ def test_from_numpy_of_a_strided_view_is_a_view():
     assert s.data_ptr() == a[:, 1].ctypes.data and s.tolist() == [1.0, 5.0, 9.0]
 
 
-def test_negative_strides_are_copied():
+def test_negative_strides_are_refused_by_from_numpy_and_copied_by_tensor():
+    # As torch.from_numpy: no tensor shares memory with negative strides (a silent copy would
+    # not share); tensor(a) copies anyway.
     a = np.arange(4.0)[::-1]
-    t = gradgen.from_numpy(a)
-    assert t.tolist() == [3.0, 2.0, 1.0, 0.0]
+    with pytest.raises(ValueError, match="negative"):
+        gradgen.from_numpy(a)
+    assert gradgen.tensor(a).tolist() == [3.0, 2.0, 1.0, 0.0]
 
 
 @pytest.mark.parametrize(
