@@ -83,10 +83,16 @@ __version__ = "0.1.0"
 
 
 def _export_generated_ops():
-    """Makes every op of the generated bindings gradgen.<op> (gradgen.linear, gradgen.relu, ...)."""
+    """Makes every op of the generated bindings gradgen.<op> (gradgen.linear, gradgen.relu, ...).
+
+    Private names of _C stay private, except the declared ops whose names start with `_`, as
+    PyTorch's (torch._prelu_kernel): a generated op's docstring ends with its schema.
+    """
     names = []
     for name in dir(_C):
-        if name.startswith("_") or name in globals():
+        if name in globals() or name.startswith("__"):
+            continue
+        if name.startswith("_") and ("\n\n%s(" % name) not in (getattr(_C, name).__doc__ or ""):
             continue
         globals()[name] = getattr(_C, name)
         names.append(name)

@@ -432,6 +432,159 @@ SAMPLES: Dict[str, List[Sample]] = {
 
 VALUE_CHECKS = {**_out_checks(), **_value_checks()}
 
+# ---------------------------------------------------------------------------------------------
+# nn: activations (issue 26): the ops through their Python names and keywords; out= variants
+# against the functional result. Values are PyTorch's in tests/differential/.
+# ---------------------------------------------------------------------------------------------
+
+
+def spread(*shape: int, seed: int = 0) -> gradgen.Tensor:
+    """Values in [-4, 4) away from the kinks at 0, +-0.25 and +-3 (at least 0.05 from them)."""
+
+    def push(v):
+        if isinstance(v, list):
+            return [push(x) for x in v]
+        for kink in (0.0, 0.25, -0.25, 3.0, -3.0):
+            if abs(v - kink) < 0.05:
+                return kink + 0.05
+        return v
+
+    return gradgen.tensor(push(_rand(shape, seed, -4.0, 4.0)), dtype=gradgen.float64, requires_grad=True)
+
+
+def _nn_samples() -> Dict[str, List[Sample]]:
+    g = gradgen
+    return {
+        "gelu": unary(lambda x: g.gelu(x)) + [Sample("tanh", lambda x: g.gelu(x, approximate="tanh"), [leaf(4)])],
+        "gelu_backward": binary(lambda a, x: g.gelu_backward(a, x, approximate="tanh")),
+        "silu": unary(g.silu),
+        "silu_backward": binary(g.silu_backward),
+        "mish": unary(g.mish),
+        "mish_backward": binary(g.mish_backward),
+        "elu": unary(lambda x: g.elu(x, alpha=0.5, scale=2.0, input_scale=1.5), spread),
+        "elu_backward": binary(lambda a, x: g.elu_backward(a, 1.5, 1.0, 1.0, False, x), b=spread),
+        "selu": unary(g.selu, spread),
+        "celu": unary(lambda x: g.celu(x, alpha=2.0), spread),
+        "leaky_relu": unary(lambda x: g.leaky_relu(x, negative_slope=0.2), spread),
+        "leaky_relu_backward": binary(lambda a, x: g.leaky_relu_backward(a, x, 0.2, False), b=spread),
+        "hardtanh": unary(lambda x: g.hardtanh(x, min_val=-0.25, max_val=3.0), spread),
+        "hardtanh_backward": binary(lambda a, x: g.hardtanh_backward(a, x, -0.25, 3.0), b=spread),
+        "hardsigmoid": unary(g.hardsigmoid, spread),
+        "hardsigmoid_backward": binary(g.hardsigmoid_backward, b=spread),
+        "hardswish": unary(g.hardswish, spread),
+        "hardswish_backward": binary(g.hardswish_backward, b=spread),
+        "softplus": unary(lambda x: g.softplus(x, beta=2.0, threshold=3.0), spread),
+        "softplus_backward": binary(lambda a, x: g.softplus_backward(a, x, 2.0, 3.0), b=spread),
+        "softshrink": unary(lambda x: g.softshrink(x, lambd=0.25), spread),
+        "softshrink_backward": binary(lambda a, x: g.softshrink_backward(a, x, 0.25), b=spread),
+        "hardshrink": unary(lambda x: x.hardshrink(0.25), spread),
+        "hardshrink_backward": binary(lambda a, x: a.hardshrink_backward(x, 0.25), b=spread),
+        "log_sigmoid": unary(g.log_sigmoid),
+        "log_sigmoid_forward": unary(lambda x: g.log_sigmoid_forward(x)[0]),
+        "log_sigmoid_backward": binary(lambda a, x: g.log_sigmoid_backward(a, x, g.log_sigmoid_forward(x)[1])),
+        "threshold": unary(lambda x: g.threshold(x, 0.25, -2.0), spread),
+        "glu": [Sample("dim=0", lambda x: g.glu(x, dim=0), [leaf(4, 3)]), Sample("default dim", g.glu, [leaf(2, 4)])],
+        "glu_backward": [Sample("dim=1", lambda a, x: g.glu_backward(a, x, 1), [leaf(2, 2, seed=1), leaf(2, 4)])],
+        "prelu": [
+            Sample("channels", lambda x, w: g.prelu(x, w), [spread(2, 3, 2), leaf(3)]),
+            Sample("method, one weight", lambda x, w: x.prelu(w), [spread(4), leaf(1)]),
+        ],
+        "_prelu_kernel": [Sample("broadcast", g._prelu_kernel, [spread(2, 3), leaf(3)])],
+        "_prelu_kernel_backward": [
+            Sample("both outputs", lambda a, x, w: g._prelu_kernel_backward(a, x, w), [leaf(3), spread(3), leaf(3)])
+        ],
+    }
+
+
+def _nn_out_checks():
+    g = gradgen
+
+    def check(name, functional, with_out, nargs=1):
+        def run():
+            args = [value(2, 3, seed=i) for i in range(nargs)]
+            out = g.zeros([2, 3], dtype=g.float64)
+            assert with_out(*args, out) is out
+            check_values(out, flat(functional(*args).tolist()))
+            with pytest.raises((RuntimeError, ValueError), match=name.replace(".", "\\.")):
+                with_out(*([leaf(2, 3)] + args[1:]), out)
+
+        return run
+
+    checks = {
+        "gelu.out": (lambda x: g.gelu(x, approximate="tanh"), lambda x, o: g.gelu(x, approximate="tanh", out=o)),
+        "silu.out": (g.silu, lambda x, o: g.silu(x, out=o)),
+        "mish.out": (g.mish, lambda x, o: g.mish(x, out=o)),
+        "elu.out": (lambda x: g.elu(x, 0.5), lambda x, o: g.elu(x, 0.5, out=o)),
+        "leaky_relu.out": (lambda x: g.leaky_relu(x, 0.3), lambda x, o: g.leaky_relu(x, 0.3, out=o)),
+        "hardtanh.out": (lambda x: g.hardtanh(x, -0.5), lambda x, o: g.hardtanh(x, -0.5, out=o)),
+        "hardsigmoid.out": (g.hardsigmoid, lambda x, o: g.hardsigmoid(x, out=o)),
+        "hardswish.out": (g.hardswish, lambda x, o: g.hardswish(x, out=o)),
+        "softplus.out": (lambda x: g.softplus(x, 2.0), lambda x, o: g.softplus(x, 2.0, out=o)),
+        "softshrink.out": (lambda x: g.softshrink(x, 0.3), lambda x, o: g.softshrink(x, 0.3, out=o)),
+        "hardshrink.out": (lambda x: g.hardshrink(x, 0.3), lambda x, o: g.hardshrink(x, 0.3, out=o)),
+        "log_sigmoid.out": (g.log_sigmoid, lambda x, o: g.log_sigmoid(x, out=o)),
+        "threshold.out": (lambda x: g.threshold(x, 0.1, 5.0), lambda x, o: g.threshold(x, 0.1, 5.0, out=o)),
+    }
+    backward_checks = {
+        "gelu_backward.grad_input": (g.gelu_backward, lambda a, x, o: g.gelu_backward(a, x, grad_input=o)),
+        "silu_backward.grad_input": (g.silu_backward, lambda a, x, o: g.silu_backward(a, x, grad_input=o)),
+        "elu_backward.grad_input": (
+            lambda a, x: g.elu_backward(a, 1.0, 1.0, 1.0, False, x),
+            lambda a, x, o: g.elu_backward(a, 1.0, 1.0, 1.0, False, x, grad_input=o),
+        ),
+        "leaky_relu_backward.grad_input": (
+            lambda a, x: g.leaky_relu_backward(a, x, 0.2, False),
+            lambda a, x, o: g.leaky_relu_backward(a, x, 0.2, False, grad_input=o),
+        ),
+        "hardtanh_backward.grad_input": (
+            lambda a, x: g.hardtanh_backward(a, x, -0.5, 0.5),
+            lambda a, x, o: g.hardtanh_backward(a, x, -0.5, 0.5, grad_input=o),
+        ),
+        "hardsigmoid_backward.grad_input": (
+            g.hardsigmoid_backward,
+            lambda a, x, o: g.hardsigmoid_backward(a, x, grad_input=o),
+        ),
+        "hardswish_backward.out": (g.hardswish_backward, lambda a, x, o: g.hardswish_backward(a, x, out=o)),
+        "softplus_backward.grad_input": (
+            lambda a, x: g.softplus_backward(a, x, 1.0, 20.0),
+            lambda a, x, o: g.softplus_backward(a, x, 1.0, 20.0, grad_input=o),
+        ),
+        "softshrink_backward.grad_input": (
+            lambda a, x: g.softshrink_backward(a, x, 0.3),
+            lambda a, x, o: g.softshrink_backward(a, x, 0.3, grad_input=o),
+        ),
+        "hardshrink_backward.grad_input": (
+            lambda a, x: g.hardshrink_backward(a, x, 0.3),
+            lambda a, x, o: g.hardshrink_backward(a, x, 0.3, grad_input=o),
+        ),
+        "log_sigmoid_backward.grad_input": (
+            lambda a, x: g.log_sigmoid_backward(a, x, g.log_sigmoid_forward(x)[1]),
+            lambda a, x, o: g.log_sigmoid_backward(a, x, g.log_sigmoid_forward(x)[1], grad_input=o),
+        ),
+    }
+    out = {name: check(name, f, w) for name, (f, w) in checks.items()}
+    out.update({name: check(name, f, w, nargs=2) for name, (f, w) in backward_checks.items()})
+
+    def glu_out():
+        x = value(2, 3, seed=1)
+        o = g.zeros([1, 3], dtype=g.float64)
+        assert g.glu(x, 0, out=o) is o
+        check_values(o, flat(g.glu(x, 0).tolist()))
+
+    def glu_backward_grad_input():
+        a, x = value(1, 3, seed=1), value(2, 3, seed=2)
+        o = g.zeros([2, 3], dtype=g.float64)
+        assert g.glu_backward(a, x, 0, grad_input=o) is o
+        check_values(o, flat(g.glu_backward(a, x, 0).tolist()))
+
+    out["glu.out"] = glu_out
+    out["glu_backward.grad_input"] = glu_backward_grad_input
+    return out
+
+
+SAMPLES.update(_nn_samples())
+VALUE_CHECKS.update(_nn_out_checks())
+
 
 def _declared() -> List[str]:
     with open(os.path.join(SPECS, "native_functions.yaml")) as f:
