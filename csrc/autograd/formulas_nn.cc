@@ -133,6 +133,137 @@ Tensor prelu_double_backward_weight(const Tensor& ggs, const Tensor& grad_output
   return masked(grad_output * ggs, lt(self, 0));
 }
 
+// ---------------------------------------------------------------------------
+// Losses
+// ---------------------------------------------------------------------------
+
+namespace {
+
+Tensor mean_scaled(const Tensor& t, const Tensor& self, int64_t reduction) {
+  return reduction == Reduction::Mean ? t / static_cast<double>(self.numel()) : t;
+}
+
+Tensor times_weight(const Tensor& t, const std::optional<Tensor>& weight) {
+  return weight.has_value() && weight->defined() ? t * *weight : t;
+}
+
+}  // namespace
+
+Tensor smooth_l1_loss_double_backward(const Tensor& grad, const Tensor& self, const Tensor& target,
+                                      int64_t reduction, double beta) {
+  if (beta == 0) return zeros_like(grad * self);  // l1_loss's: piecewise linear
+  const Tensor d = abs(self - target);
+  return mean_scaled(grad * lt(d, beta) / beta, self, reduction);
+}
+
+Tensor huber_loss_double_backward(const Tensor& grad, const Tensor& self, const Tensor& target,
+                                  int64_t reduction, double delta) {
+  const Tensor d = abs(self - target);
+  return mean_scaled(grad * lt(d, delta), self, reduction);
+}
+
+Tensor huber_loss_double_backward_grad_output(const Tensor& grad, const Tensor& grad_output,
+                                              const Tensor& self, const Tensor& target,
+                                              int64_t reduction, double delta) {
+  if (reduction == Reduction::None) {
+    return huber_loss_backward(grad, self, target, reduction, delta);
+  }
+  const Tensor r = huber_loss_backward(ones_like(grad_output), self, target, reduction, delta);
+  return sum(r * grad);
+}
+
+Tensor soft_margin_loss_double_backward(const Tensor& grad, const Tensor& self,
+                                        const Tensor& target, int64_t reduction) {
+  const Tensor z = exp(-target * self);
+  const Tensor one_plus_z = 1 + z;
+  return mean_scaled(target * target * z / (one_plus_z * one_plus_z) * grad, self, reduction);
+}
+
+Tensor soft_margin_loss_double_backward_grad_output(const Tensor& grad, const Tensor& grad_output,
+                                                    const Tensor& self, const Tensor& target,
+                                                    int64_t reduction) {
+  if (reduction == Reduction::None) {
+    return soft_margin_loss_backward(grad, self, target, reduction);
+  }
+  const Tensor r = soft_margin_loss_backward(ones_like(grad_output), self, target, reduction);
+  return sum(r * grad);
+}
+
+Tensor binary_cross_entropy_target_backward(const Tensor& grad, const Tensor& self,
+                                            const Tensor& target,
+                                            const std::optional<Tensor>& weight,
+                                            int64_t reduction) {
+  // -logit(self) = -log(self / (1 - self)).
+  const Tensor grad_target = -log(self / (1 - self)) * grad;
+  return mean_scaled(times_weight(grad_target, weight), target, reduction);
+}
+
+Tensor binary_cross_entropy_double_backward(const Tensor& grad_output, const Tensor& grad,
+                                            const Tensor& self, const Tensor& target,
+                                            const std::optional<Tensor>& weight,
+                                            int64_t reduction) {
+  // d/dx of (x - y) / (x (1 - x)) = (x^2 - 2 x y + y) / (x (1 - x))^2, with PyTorch's 1e-12
+  // added to x and 1 - x.
+  const double eps = 1e-12;
+  const Tensor x_eps = self + eps;
+  const Tensor one_minus_x_eps = 1 - self + eps;
+  Tensor g = (self * self - 2 * self * target + target) /
+             (x_eps * x_eps * (one_minus_x_eps * one_minus_x_eps));
+  g = g * (grad * grad_output);
+  return mean_scaled(times_weight(g, weight), self, reduction);
+}
+
+Tensor binary_cross_entropy_double_backward_target(const Tensor& grad, const Tensor& grad_output,
+                                                   const Tensor& self, const Tensor& target,
+                                                   const std::optional<Tensor>& weight,
+                                                   int64_t reduction) {
+  // d/dy of grad_output (x - y) / max(x (1 - x), 1e-12).
+  const Tensor denominator = clamp((1 - self) * self, 1e-12);
+  const Tensor g = times_weight(-grad * grad_output, weight) / denominator;
+  return mean_scaled(g, self, reduction);
+}
+
+Tensor binary_cross_entropy_double_backward_grad_output(const Tensor& grad, const Tensor& self,
+                                                        const Tensor& target,
+                                                        const std::optional<Tensor>& weight,
+                                                        int64_t reduction) {
+  const double eps = 1e-12;
+  // Unreduced: the formula sums it to grad_output's shape (0-dim for Mean and Sum).
+  const Tensor g = times_weight((self - target) / ((self + eps) * (1 - self + eps)) * grad, weight);
+  return mean_scaled(g, self, reduction);
+}
+
+Tensor binary_cross_entropy_with_logits_backward(const Tensor& grad, const Tensor& self,
+                                                 const Tensor& target,
+                                                 const std::optional<Tensor>& weight,
+                                                 const std::optional<Tensor>& pos_weight,
+                                                 int64_t reduction) {
+  Tensor g;
+  if (pos_weight.has_value() && pos_weight->defined()) {
+    // d/dx of (1 - y) x - (1 + (p - 1) y) log_sigmoid(x) = (p y + 1 - y) sigmoid(x) - p y.
+    const Tensor t = *pos_weight * target;
+    g = (t + 1 - target) * sigmoid(self) - t;
+  } else {
+    g = sigmoid(self) - target;
+  }
+  return mean_scaled(times_weight(g * grad, weight), self, reduction);
+}
+
+Tensor binary_cross_entropy_with_logits_target_backward(const Tensor& grad, const Tensor& self,
+                                                        const Tensor& target,
+                                                        const std::optional<Tensor>& weight,
+                                                        const std::optional<Tensor>& pos_weight,
+                                                        int64_t reduction) {
+  Tensor g;
+  if (pos_weight.has_value() && pos_weight->defined()) {
+    // d/dy: -x - (p - 1) log_sigmoid(x) = log_sigmoid(-x) - p log_sigmoid(x).
+    g = log_sigmoid(-self) - log_sigmoid(self) * *pos_weight;
+  } else {
+    g = -self;
+  }
+  return mean_scaled(times_weight(g * grad, weight), target, reduction);
+}
+
 }  // namespace details
 }  // namespace generated
 }  // namespace autograd

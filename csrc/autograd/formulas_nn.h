@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string_view>
 #include <tuple>
 
@@ -68,6 +69,60 @@ Tensor prelu_double_backward_grad_output(const Tensor& ggs, const Tensor& ggw, c
 Tensor prelu_double_backward_self(const Tensor& ggw, const Tensor& grad_output, const Tensor& self);
 Tensor prelu_double_backward_weight(const Tensor& ggs, const Tensor& grad_output,
                                     const Tensor& self);
+
+// ---------------------------------------------------------------------------
+// Losses. `grad` is the incoming gradient times grad_output where the name says so; Mean
+// divides by self's number of elements, as the forward.
+// ---------------------------------------------------------------------------
+
+/// d/dself of smooth_l1_loss_backward (grad times grad_output): grad / beta where
+/// |self - target| < beta, else 0 (zeros for beta 0).
+Tensor smooth_l1_loss_double_backward(const Tensor& grad, const Tensor& self, const Tensor& target,
+                                      int64_t reduction, double beta);
+/// d/dself of huber_loss_backward (grad times grad_output): grad where |self - target| < delta.
+Tensor huber_loss_double_backward(const Tensor& grad, const Tensor& self, const Tensor& target,
+                                  int64_t reduction, double delta);
+/// d/dgrad_output of huber_loss_backward, applied to grad (summed for Mean and Sum, where
+/// grad_output is one number).
+Tensor huber_loss_double_backward_grad_output(const Tensor& grad, const Tensor& grad_output,
+                                              const Tensor& self, const Tensor& target,
+                                              int64_t reduction, double delta);
+/// d/dself of soft_margin_loss_backward (grad times grad_output): grad * target^2 z / (1 + z)^2
+/// with z = exp(-target * self).
+Tensor soft_margin_loss_double_backward(const Tensor& grad, const Tensor& self,
+                                        const Tensor& target, int64_t reduction);
+/// d/dgrad_output of soft_margin_loss_backward, applied to grad.
+Tensor soft_margin_loss_double_backward_grad_output(const Tensor& grad, const Tensor& grad_output,
+                                                    const Tensor& self, const Tensor& target,
+                                                    int64_t reduction);
+/// d/dtarget of binary_cross_entropy: grad * (log(1 - self) - log(self)) (times weight).
+Tensor binary_cross_entropy_target_backward(const Tensor& grad, const Tensor& self,
+                                            const Tensor& target,
+                                            const std::optional<Tensor>& weight, int64_t reduction);
+/// The derivatives of binary_cross_entropy_backward(grad_output, self, target, weight): in self
+/// (applied to grad times grad_output), in target, and in grad_output.
+Tensor binary_cross_entropy_double_backward(const Tensor& grad_output, const Tensor& grad,
+                                            const Tensor& self, const Tensor& target,
+                                            const std::optional<Tensor>& weight, int64_t reduction);
+Tensor binary_cross_entropy_double_backward_target(const Tensor& grad, const Tensor& grad_output,
+                                                   const Tensor& self, const Tensor& target,
+                                                   const std::optional<Tensor>& weight,
+                                                   int64_t reduction);
+Tensor binary_cross_entropy_double_backward_grad_output(const Tensor& grad, const Tensor& self,
+                                                        const Tensor& target,
+                                                        const std::optional<Tensor>& weight,
+                                                        int64_t reduction);
+/// The derivatives of binary_cross_entropy_with_logits in self and in target.
+Tensor binary_cross_entropy_with_logits_backward(const Tensor& grad, const Tensor& self,
+                                                 const Tensor& target,
+                                                 const std::optional<Tensor>& weight,
+                                                 const std::optional<Tensor>& pos_weight,
+                                                 int64_t reduction);
+Tensor binary_cross_entropy_with_logits_target_backward(const Tensor& grad, const Tensor& self,
+                                                        const Tensor& target,
+                                                        const std::optional<Tensor>& weight,
+                                                        const std::optional<Tensor>& pos_weight,
+                                                        int64_t reduction);
 
 }  // namespace details
 }  // namespace generated

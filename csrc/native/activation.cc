@@ -14,6 +14,7 @@
 
 #include "csrc/generated/NativeFunctions.h"
 #include "csrc/native/loops.h"
+#include "csrc/native/nn_loops.h"
 #include "csrc/native/type_promotion.h"
 
 namespace gradgen {
@@ -24,6 +25,7 @@ namespace {
 using gradgen::internal::dispatch_floating;
 using loops::binary_map;
 using loops::dispatch_arithmetic;
+using loops::ternary_map;
 using loops::unary_map;
 
 // out = f(self) for a floating self; make(tag) returns f for the element type.
@@ -62,31 +64,6 @@ Tensor backward_map(const char* op, const Tensor& grad_output, const Tensor& sel
   } else {
     dispatch_floating(dtype, op, run);
   }
-  return out;
-}
-
-// out = f(a, b, c) with the three broadcast, in dtype T (each already of that dtype).
-template <typename T, typename F>
-Tensor ternary_map(const char* op, const Tensor& a, const Tensor& b, const Tensor& c, F&& f) {
-  const DimVector shape =
-      loops::broadcast_shapes(op, loops::broadcast_shapes(op, a.sizes(), b.sizes()), c.sizes());
-  Tensor out = make_tensor(shape, a.scalar_type());
-  T* o = out.data_ptr<T>();
-  const T* pa = a.data_ptr<T>();
-  const T* pb = b.data_ptr<T>();
-  const T* pc = c.data_ptr<T>();
-  const DimVector so = loops::contiguous_strides(shape);
-  const DimVector sa = loops::broadcast_strides(a.sizes(), a.strides(), shape);
-  const DimVector sb = loops::broadcast_strides(b.sizes(), b.strides(), shape);
-  const DimVector sc = loops::broadcast_strides(c.sizes(), c.strides(), shape);
-  loops::strided_loop<4>(
-      op, shape, {IntArrayRef(so), IntArrayRef(sa), IntArrayRef(sb), IntArrayRef(sc)},
-      [&](const std::array<int64_t, 4>& off, int64_t n, const std::array<int64_t, 4>& is) {
-        for (int64_t i = 0; i < n; ++i) {
-          o[off[0] + i * is[0]] =
-              f(pa[off[1] + i * is[1]], pb[off[2] + i * is[2]], pc[off[3] + i * is[3]]);
-        }
-      });
   return out;
 }
 

@@ -1,4 +1,5 @@
-// The nn family's CompositeImplicitAutograd kernels (selu, log_sigmoid, prelu, and the backward
+// The nn family's CompositeImplicitAutograd kernels (selu, log_sigmoid, prelu, l1_loss, kl_div,
+// margin_ranking_loss, and the backward
 // ops PyTorch's autograd runs as composites: silu_backward, mish_backward): written with the
 // differentiable API, so their gradients come from the ops they call, as in PyTorch. As in
 // composite.cc, every call is qualified `gradgen::` to reach the differentiable op.
@@ -78,6 +79,50 @@ Tensor prelu(const Tensor& self, const Tensor& weight_) {
       weight = gradgen::reshape(weight_, shape);
     }
     return gradgen::_prelu_kernel(self, weight);
+  });
+}
+
+// ---------------------------------------------------------------------------
+// Losses
+// ---------------------------------------------------------------------------
+
+namespace {
+
+// PyTorch's apply_loss_reduction, with the differentiable reductions.
+Tensor reduce_loss(const Tensor& loss, int64_t reduction) {
+  if (reduction == Reduction::Mean) return gradgen::mean(loss);
+  if (reduction == Reduction::Sum) return gradgen::sum(loss);
+  if (reduction != Reduction::None) {
+    throw std::invalid_argument(std::to_string(reduction) +
+                                " is not a valid value for reduction (0 None, 1 Mean, 2 Sum)");
+  }
+  return loss;
+}
+
+}  // namespace
+
+Tensor l1_loss(const Tensor& self, const Tensor& target, int64_t reduction) {
+  return in_composite_op("l1_loss",
+                         [&] { return reduce_loss(gradgen::abs(self - target), reduction); });
+}
+
+Tensor kl_div(const Tensor& self, const Tensor& target, int64_t reduction, bool log_target) {
+  return in_composite_op("kl_div", [&] {
+    if (log_target) return reduce_loss(gradgen::exp(target) * (target - self), reduction);
+    // xlogy(target, target) - target * self, xlogy(0, 0) = 0: the log reads 1 where target is
+    // 0, so that neither value nor gradient is NaN there.
+    const Tensor zero = gradgen::eq(target, 0);
+    const Tensor safe = gradgen::masked_fill(target, zero, 1);
+    const Tensor xlogx = gradgen::masked_fill(target * gradgen::log(safe), zero, 0);
+    return reduce_loss(xlogx - target * self, reduction);
+  });
+}
+
+Tensor margin_ranking_loss(const Tensor& input1, const Tensor& input2, const Tensor& target,
+                           double margin, int64_t reduction) {
+  return in_composite_op("margin_ranking_loss", [&] {
+    const Tensor unclamped = -target * (input1 - input2) + margin;
+    return reduce_loss(gradgen::clamp(unclamped, 0), reduction);
   });
 }
 

@@ -1434,6 +1434,281 @@ std::vector<OpInfo> make_registry() {
       };
     });
   }
+
+  // nn: losses (issue 26) ---------------------------------------------------
+  {
+    const std::vector<std::pair<std::string, int64_t>> reductions = {{"None", Reduction::None},
+                                                                     {"Mean", Reduction::Mean},
+                                                                     {"Sum", Reduction::Sum}};
+    // Probabilities in [0.1, 0.9) (binary_cross_entropy's self and target).
+    auto probabilities = [](IntArrayRef sizes, uint64_t seed, bool requires_grad) {
+      Tensor t;
+      {
+        autograd::NoGradGuard no_grad;
+        t = add(mul(sigmoid(randn(sizes, seed)), 0.8), 0.1);
+      }
+      return t.set_requires_grad(requires_grad);
+    };
+    // Signs +-1 (soft_margin_loss's and margin_ranking_loss's target).
+    auto signs = [](IntArrayRef sizes, uint64_t seed) {
+      autograd::NoGradGuard no_grad;
+      return sign(away_from_zero(sizes, seed)).detach();
+    };
+    // loss(self, target, reduction) for each reduction, both requiring grad, plus a
+    // broadcast-free [5] sample with only self requiring grad. `apart` keeps self - target away
+    // from the kinks (|d| = beta or delta = 1, 0): target = self + d with |d| in [0.5, 1.5).
+    using Loss = std::function<Tensor(const Tensor&, const Tensor&, int64_t)>;
+    auto loss_samples = [reductions](Loss f, bool target_grad) {
+      std::vector<Sample> s;
+      uint64_t seed = 1;
+      for (const auto& [name, r] : reductions) {
+        Tensor target = leaf({2, 3}, seed + 1);
+        if (!target_grad) target = target.detach();
+        s.push_back({"reduction " + name,
+                     {leaf({2, 3}, seed), target},
+                     one([f, r = r](const Inputs& x) { return f(x[0], x[1], r); })});
+        seed += 2;
+      }
+      s.push_back({"0-dim, Mean", {leaf({}, 20), leaf({}, 21).detach()}, one([f](const Inputs& x) {
+                     return f(x[0], x[1], Reduction::Mean);
+                   })});
+      return s;
+    };
+    using LossBackward =
+        std::function<Tensor(const Tensor&, const Tensor&, const Tensor&, int64_t)>;
+    auto loss_backward_samples = [reductions](LossBackward f, bool target_grad) {
+      std::vector<Sample> s;
+      uint64_t seed = 1;
+      for (const auto& [name, r] : reductions) {
+        Tensor g = r == Reduction::None ? leaf({2, 3}, seed) : leaf({}, seed);
+        Tensor target = leaf({2, 3}, seed + 2);
+        if (!target_grad) target = target.detach();
+        s.push_back({"reduction " + name,
+                     {g, leaf({2, 3}, seed + 1), target},
+                     one([f, r = r](const Inputs& x) { return f(x[0], x[1], x[2], r); })});
+        seed += 3;
+      }
+      return s;
+    };
+    auto loss_out = [](Loss f, std::function<Tensor(const Tensor&, const Tensor&, Tensor&)> out) {
+      return std::vector<Sample>{
+          {"Mean",
+           {leaf({2, 3}, 1), leaf({2, 3}, 2)},
+           one([f](const Inputs& x) { return f(x[0], x[1], Reduction::Mean); }),
+           nullptr,
+           [out](const Inputs& x, Tensor& o) { return out(x[0], x[1], o); }}};
+    };
+    auto loss_backward_out =
+        [](LossBackward f,
+           std::function<Tensor(const Tensor&, const Tensor&, const Tensor&, Tensor&)> out) {
+          return std::vector<Sample>{
+              {"None",
+               {leaf({2, 3}, 1), leaf({2, 3}, 2), leaf({2, 3}, 3)},
+               one([f](const Inputs& x) { return f(x[0], x[1], x[2], Reduction::None); }),
+               nullptr,
+               [out](const Inputs& x, Tensor& o) { return out(x[0], x[1], x[2], o); }}};
+        };
+
+    grad_op("l1_loss", [loss_samples] {
+      // self - target away from 0: self away from 0, target small.
+      auto s = loss_samples([](const Tensor& a, const Tensor& b,
+                               int64_t r) { return l1_loss(a, mul(b, 0.1), r); },
+                            true);
+      for (Sample& sample : s) sample.inputs[0] = away_from_zero(sample.inputs[0].sizes(), 30);
+      return s;
+    });
+    // beta (delta) 2.5 and 0.4 around standard normal differences: both branches, no kink hit.
+    grad_op("smooth_l1_loss", [loss_samples] {
+      auto s = loss_samples([](const Tensor& a, const Tensor& b,
+                               int64_t r) { return smooth_l1_loss(a, b, r, 0.4); },
+                            true);
+      s.push_back({"beta=2.5", {leaf({4}, 30), leaf({4}, 31)}, one([](const Inputs& x) {
+                     return smooth_l1_loss(x[0], x[1], Reduction::Sum, 2.5);
+                   })});
+      return s;
+    });
+    add_op("smooth_l1_loss.out", Check::kOut, [loss_out] {
+      return loss_out([](const Tensor& a, const Tensor& b,
+                         int64_t r) { return smooth_l1_loss(a, b, r, 0.4); },
+                      [](const Tensor& a, const Tensor& b, Tensor& o) -> Tensor {
+                        return smooth_l1_loss_out(a, b, Reduction::Mean, 0.4, o);
+                      });
+    });
+    grad_op("smooth_l1_loss_backward", [loss_backward_samples] {
+      return loss_backward_samples(
+          [](const Tensor& g, const Tensor& a, const Tensor& b, int64_t r) {
+            return smooth_l1_loss_backward(g, a, b, r, 0.4);
+          },
+          true);
+    });
+    add_op("smooth_l1_loss_backward.grad_input", Check::kOut, [loss_backward_out] {
+      return loss_backward_out([](const Tensor& g, const Tensor& a, const Tensor& b,
+                                  int64_t r) { return smooth_l1_loss_backward(g, a, b, r, 0.4); },
+                               [](const Tensor& g, const Tensor& a, const Tensor& b,
+                                  Tensor& o) -> Tensor {
+                                 return smooth_l1_loss_backward_out(g, a, b, Reduction::None, 0.4,
+                                                                    o);
+                               });
+    });
+    grad_op("huber_loss", [loss_samples] {
+      return loss_samples([](const Tensor& a, const Tensor& b,
+                             int64_t r) { return huber_loss(a, b, r, 0.4); },
+                          true);
+    });
+    add_op("huber_loss.out", Check::kOut, [loss_out] {
+      return loss_out([](const Tensor& a, const Tensor& b,
+                         int64_t r) { return huber_loss(a, b, r, 0.4); },
+                      [](const Tensor& a, const Tensor& b, Tensor& o) -> Tensor {
+                        return huber_loss_out(a, b, Reduction::Mean, 0.4, o);
+                      });
+    });
+    grad_op("huber_loss_backward", [loss_backward_samples] {
+      return loss_backward_samples([](const Tensor& g, const Tensor& a, const Tensor& b,
+                                      int64_t r) { return huber_loss_backward(g, a, b, r, 0.4); },
+                                   true);
+    });
+    add_op("huber_loss_backward.out", Check::kOut, [loss_backward_out] {
+      return loss_backward_out([](const Tensor& g, const Tensor& a, const Tensor& b,
+                                  int64_t r) { return huber_loss_backward(g, a, b, r, 0.4); },
+                               [](const Tensor& g, const Tensor& a, const Tensor& b,
+                                  Tensor& o) -> Tensor {
+                                 return huber_loss_backward_out(g, a, b, Reduction::None, 0.4, o);
+                               });
+    });
+    grad_op("soft_margin_loss", [loss_samples, signs] {
+      auto s = loss_samples([](const Tensor& a, const Tensor& b,
+                               int64_t r) { return soft_margin_loss(a, b, r); },
+                            false);
+      for (Sample& sample : s) sample.inputs[1] = signs(sample.inputs[1].sizes(), 40);
+      return s;
+    });
+    add_op("soft_margin_loss.out", Check::kOut, [loss_out] {
+      return loss_out([](const Tensor& a, const Tensor& b,
+                         int64_t r) { return soft_margin_loss(a, b, r); },
+                      [](const Tensor& a, const Tensor& b, Tensor& o) -> Tensor {
+                        return soft_margin_loss_out(a, b, Reduction::Mean, o);
+                      });
+    });
+    grad_op("soft_margin_loss_backward", [loss_backward_samples, signs] {
+      auto s =
+          loss_backward_samples([](const Tensor& g, const Tensor& a, const Tensor& b,
+                                   int64_t r) { return soft_margin_loss_backward(g, a, b, r); },
+                                false);
+      for (Sample& sample : s) sample.inputs[2] = signs(sample.inputs[2].sizes(), 41);
+      return s;
+    });
+    add_op("soft_margin_loss_backward.grad_input", Check::kOut, [loss_backward_out] {
+      return loss_backward_out([](const Tensor& g, const Tensor& a, const Tensor& b,
+                                  int64_t r) { return soft_margin_loss_backward(g, a, b, r); },
+                               [](const Tensor& g, const Tensor& a, const Tensor& b,
+                                  Tensor& o) -> Tensor {
+                                 return soft_margin_loss_backward_out(g, a, b, Reduction::None, o);
+                               });
+    });
+    grad_op("binary_cross_entropy", [reductions, probabilities] {
+      std::vector<Sample> s;
+      uint64_t seed = 1;
+      for (const auto& [name, r] : reductions) {
+        s.push_back({"reduction " + name,
+                     {probabilities({2, 3}, seed, true), probabilities({2, 3}, seed + 1, true)},
+                     one([r = r](const Inputs& x) {
+                       return binary_cross_entropy(x[0], x[1], std::nullopt, r);
+                     })});
+        s.push_back(
+            {"weighted, reduction " + name,
+             {probabilities({2, 3}, seed + 2, true), probabilities({2, 3}, seed + 3, false),
+              positive({3}, seed + 4, false)},
+             one([r = r](const Inputs& x) { return binary_cross_entropy(x[0], x[1], x[2], r); })});
+        seed += 5;
+      }
+      return s;
+    });
+    add_op("binary_cross_entropy.out", Check::kOut, [probabilities] {
+      return std::vector<Sample>{
+          {"Mean",
+           {probabilities({2, 3}, 1, true), probabilities({2, 3}, 2, false)},
+           one([](const Inputs& x) { return binary_cross_entropy(x[0], x[1]); }),
+           nullptr,
+           [](const Inputs& x, Tensor& o) -> Tensor {
+             return binary_cross_entropy_out(x[0], x[1], std::nullopt, Reduction::Mean, o);
+           }}};
+    });
+    grad_op("binary_cross_entropy_backward", [reductions, probabilities] {
+      std::vector<Sample> s;
+      uint64_t seed = 1;
+      for (const auto& [name, r] : reductions) {
+        Tensor g = r == Reduction::None ? leaf({2, 3}, seed) : leaf({}, seed);
+        s.push_back({"weighted, reduction " + name,
+                     {g, probabilities({2, 3}, seed + 1, true),
+                      probabilities({2, 3}, seed + 2, true), positive({3}, seed + 3, false)},
+                     one([r = r](const Inputs& x) {
+                       return binary_cross_entropy_backward(x[0], x[1], x[2], x[3], r);
+                     })});
+        seed += 4;
+      }
+      return s;
+    });
+    add_op("binary_cross_entropy_backward.grad_input", Check::kOut, [probabilities] {
+      return std::vector<Sample>{
+          {"None",
+           {leaf({2, 3}, 1), probabilities({2, 3}, 2, true), probabilities({2, 3}, 3, true)},
+           one([](const Inputs& x) {
+             return binary_cross_entropy_backward(x[0], x[1], x[2], std::nullopt, Reduction::None);
+           }),
+           nullptr,
+           [](const Inputs& x, Tensor& o) -> Tensor {
+             return binary_cross_entropy_backward_out(x[0], x[1], x[2], std::nullopt,
+                                                      Reduction::None, o);
+           }}};
+    });
+    grad_op("binary_cross_entropy_with_logits", [reductions, probabilities] {
+      std::vector<Sample> s;
+      uint64_t seed = 1;
+      for (const auto& [name, r] : reductions) {
+        s.push_back({"reduction " + name,
+                     {leaf({2, 3}, seed), probabilities({2, 3}, seed + 1, true)},
+                     one([r = r](const Inputs& x) {
+                       return binary_cross_entropy_with_logits(x[0], x[1], std::nullopt,
+                                                               std::nullopt, r);
+                     })});
+        s.push_back({"weight and pos_weight, reduction " + name,
+                     {leaf({2, 3}, seed + 2), probabilities({2, 3}, seed + 3, true),
+                      positive({3}, seed + 4, false), positive({3}, seed + 5, false)},
+                     one([r = r](const Inputs& x) {
+                       return binary_cross_entropy_with_logits(x[0], x[1], x[2], x[3], r);
+                     })});
+        seed += 6;
+      }
+      return s;
+    });
+    grad_op("kl_div", [reductions, probabilities] {
+      std::vector<Sample> s;
+      uint64_t seed = 1;
+      for (const auto& [name, r] : reductions) {
+        s.push_back({"reduction " + name,
+                     {leaf({2, 3}, seed), probabilities({2, 3}, seed + 1, true)},
+                     one([r = r](const Inputs& x) { return kl_div(x[0], x[1], r); })});
+        s.push_back({"log_target, reduction " + name,
+                     {leaf({2, 3}, seed + 2), leaf({2, 3}, seed + 3)},
+                     one([r = r](const Inputs& x) { return kl_div(x[0], x[1], r, true); })});
+        seed += 4;
+      }
+      return s;
+    });
+    grad_op("margin_ranking_loss", [reductions, signs] {
+      std::vector<Sample> s;
+      uint64_t seed = 1;
+      for (const auto& [name, r] : reductions) {
+        s.push_back({"reduction " + name,
+                     {leaf({5}, seed), leaf({5}, seed + 1), signs({5}, seed + 2)},
+                     one([r = r](const Inputs& x) {
+                       return margin_ranking_loss(x[0], x[1], x[2], 0.1, r);
+                     })});
+        seed += 3;
+      }
+      return s;
+    });
+  }
   return ops;
 }
 

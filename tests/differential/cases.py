@@ -1552,3 +1552,235 @@ case(
     R(4, seed=44),
     second=True,
 )
+
+# ---------------------------------------------------------------------------------------------
+# nn: losses (issue 26). torch._C._nn's bindings default reduction to None: every case passes it.
+# ---------------------------------------------------------------------------------------------
+
+
+def PR(*shape: int, seed: int = 0, grad: bool = True):
+    """Probabilities in [0.05, 0.95)."""
+    return R(*shape, seed=seed, lo=0.05, hi=0.95, grad=grad)
+
+
+def SIGNS(n: int, seed: int = 0):
+    rng = random.Random(seed)
+    return D([rng.choice([-1.0, 1.0]) for _ in range(n)], grad=False)
+
+
+for r in [0, 1, 2]:
+    case(
+        f"l1_loss/reduction={r}", lambda T, a, b, r=r: T.l1_loss(a, b, r), W(2, 3, seed=1), W(2, 3, seed=2), second=True
+    )
+    for beta in [1.0, 0.3]:
+        case(
+            f"smooth_l1_loss/reduction={r}-beta={beta}",
+            lambda T, a, b, r=r, beta=beta: T.smooth_l1_loss(a, b, r, beta),
+            W(2, 3, seed=3),
+            W(2, 3, seed=4),
+            second=True,
+        )
+        case(
+            f"smooth_l1_loss_backward/reduction={r}-beta={beta}",
+            lambda T, g, a, b, r=r, beta=beta: T.smooth_l1_loss_backward(g, a, b, r, beta),
+            R(2, 3, seed=5) if r == 0 else R(seed=5),
+            W(2, 3, seed=6),
+            W(2, 3, seed=7),
+            second=True,
+        )
+    for delta in [1.0, 0.3]:
+        case(
+            f"huber_loss/reduction={r}-delta={delta}",
+            lambda T, a, b, r=r, delta=delta: T.huber_loss(a, b, r, delta),
+            W(2, 3, seed=8),
+            W(2, 3, seed=9),
+            second=True,
+        )
+        case(
+            f"huber_loss_backward/reduction={r}-delta={delta}",
+            lambda T, g, a, b, r=r, delta=delta: T.huber_loss_backward(g, a, b, r, delta),
+            R(2, 3, seed=10) if r == 0 else R(seed=10),
+            W(2, 3, seed=11),
+            W(2, 3, seed=12),
+            second=True,
+        )
+    case(
+        f"soft_margin_loss/reduction={r}",
+        lambda T, a, t, r=r: T.soft_margin_loss(a, t, r),
+        W(6, seed=13),
+        SIGNS(6, 14),
+        second=True,
+    )
+    case(
+        f"soft_margin_loss_backward/reduction={r}",
+        lambda T, g, a, t, r=r: T.soft_margin_loss_backward(g, a, t, r),
+        R(6, seed=15) if r == 0 else R(seed=15),
+        W(6, seed=16),
+        SIGNS(6, 17),
+        second=True,
+    )
+    case(
+        f"binary_cross_entropy/reduction={r}",
+        lambda T, a, t, r=r: T.binary_cross_entropy(a, t, None, r),
+        PR(2, 3, seed=18),
+        PR(2, 3, seed=19),
+        second=True,
+    )
+    case(
+        f"binary_cross_entropy/weight-reduction={r}",
+        lambda T, a, t, w, r=r: T.binary_cross_entropy(a, t, w, r),
+        PR(2, 3, seed=20),
+        PR(2, 3, seed=21, grad=False),
+        P(3, seed=22, grad=False),
+        second=True,
+    )
+    case(
+        f"binary_cross_entropy_backward/reduction={r}",
+        lambda T, g, a, t, w, r=r: T.binary_cross_entropy_backward(g, a, t, w, r),
+        R(2, 3, seed=23) if r == 0 else R(seed=23),
+        PR(2, 3, seed=24),
+        PR(2, 3, seed=25),
+        P(3, seed=26, grad=False),
+        second=True,
+    )
+    case(
+        f"binary_cross_entropy_with_logits/reduction={r}",
+        lambda T, a, t, r=r: T.binary_cross_entropy_with_logits(a, t, None, None, r),
+        W(2, 3, seed=27),
+        PR(2, 3, seed=28),
+        second=True,
+    )
+    case(
+        f"binary_cross_entropy_with_logits/weights-reduction={r}",
+        lambda T, a, t, w, p, r=r: T.binary_cross_entropy_with_logits(a, t, w, p, r),
+        W(2, 3, seed=29),
+        PR(2, 3, seed=30),
+        P(3, seed=31, grad=False),
+        P(3, seed=32, grad=False),
+        second=True,
+    )
+    case(
+        f"kl_div/reduction={r}",
+        lambda T, a, t, r=r: T.kl_div(a, t, r),
+        R(2, 3, seed=33),
+        PR(2, 3, seed=34),
+        second=True,
+    )
+    case(
+        f"kl_div/log_target-reduction={r}",
+        lambda T, a, t, r=r: T.kl_div(a, t, r, log_target=True),
+        R(2, 3, seed=35),
+        R(2, 3, seed=36),
+        second=True,
+    )
+    case(
+        f"margin_ranking_loss/reduction={r}",
+        lambda T, a, b, t, r=r: T.margin_ranking_loss(a, b, t, 0.3, r),
+        W(6, seed=37),
+        W(6, seed=38),
+        SIGNS(6, 39),
+        second=True,
+    )
+case(
+    "l1_loss/float32", lambda T, a, b: T.l1_loss(a, b, 1), W(4, seed=1, dtype="float32"), W(4, seed=2, dtype="float32")
+)
+case("l1_loss/empty-mean", lambda T, a, b: T.l1_loss(a, b, 1), D([]), D([]))
+case(
+    "smooth_l1_loss/float32",
+    lambda T, a, b: T.smooth_l1_loss(a, b, 1, 1.0),
+    W(4, seed=1, dtype="float32"),
+    W(4, seed=2, dtype="float32"),
+)
+case("smooth_l1_loss/negative-beta-error", lambda T, a, b: T.smooth_l1_loss(a, b, 1, -1.0), W(3), W(3))
+case("smooth_l1_loss/0-dim", lambda T, a, b: T.smooth_l1_loss(a, b, 1, 1.0), W(seed=1), W(seed=2), second=True)
+case("huber_loss/zero-delta-error", lambda T, a, b: T.huber_loss(a, b, 1, 0.0), W(3), W(3))
+case(
+    "huber_loss/float32",
+    lambda T, a, b: T.huber_loss(a, b, 2, 0.5),
+    W(4, seed=1, dtype="float32"),
+    W(4, seed=2, dtype="float32"),
+)
+case(
+    "soft_margin_loss/large",
+    lambda T, a, t: T.soft_margin_loss(a, t, 0),
+    D([-800.0, 30.0, 800.0]),
+    D([1.0, -1.0, -1.0], grad=False),
+)
+case(
+    "binary_cross_entropy/zero-and-one",
+    lambda T, a, t: T.binary_cross_entropy(a, t, None, 0),
+    D([0.0, 1.0, 0.5], grad=False),
+    D([1.0, 0.0, 0.5], grad=False),
+)
+case(
+    "binary_cross_entropy/out-of-range-error",
+    lambda T, a, t: T.binary_cross_entropy(a, t, None, 1),
+    D([1.5, 0.5]),
+    D([1.0, 0.0]),
+)
+case(
+    "binary_cross_entropy/float32",
+    lambda T, a, t: T.binary_cross_entropy(a, t, None, 1),
+    R(4, seed=1, lo=0.1, hi=0.9, dtype="float32"),
+    D([0.0, 1.0, 0.5, 0.25], "float32"),
+)
+case(
+    "binary_cross_entropy_with_logits/large",
+    lambda T, a, t: T.binary_cross_entropy_with_logits(a, t, None, None, 0),
+    D([-800.0, 30.0, 800.0]),
+    D([1.0, 0.0, 0.5]),
+    second=True,
+)
+case("kl_div/zero-target-value", lambda T, a, t: T.kl_div(a, t, 0), R(3, seed=40), D([0.0, 0.5, 0.5], grad=False))
+case(
+    "smooth_l1_loss.out/values",
+    lambda T, a, b: T.smooth_l1_loss(a, b, 1, 0.5, out=T.zeros([], dtype=T.float64)),
+    W(2, 3, seed=41, grad=False),
+    W(2, 3, seed=42, grad=False),
+)
+case(
+    "huber_loss.out/values",
+    lambda T, a, b: T.huber_loss(a, b, 0, 0.5, out=T.zeros([2, 3], dtype=T.float64)),
+    W(2, 3, seed=43, grad=False),
+    W(2, 3, seed=44, grad=False),
+)
+case(
+    "soft_margin_loss.out/values",
+    lambda T, a, t: T.soft_margin_loss(a, t, 2, out=T.zeros([], dtype=T.float64)),
+    W(6, seed=45, grad=False),
+    SIGNS(6, 46),
+)
+case(
+    "binary_cross_entropy.out/values",
+    lambda T, a, t: T.binary_cross_entropy(a, t, None, 1, out=T.zeros([], dtype=T.float64)),
+    PR(2, 3, seed=47, grad=False),
+    PR(2, 3, seed=48, grad=False),
+)
+case(
+    "smooth_l1_loss_backward.grad_input/values",
+    lambda T, g, a, b: T.smooth_l1_loss_backward(g, a, b, 1, 0.5, grad_input=T.zeros([2, 3], dtype=T.float64)),
+    R(seed=49, grad=False),
+    W(2, 3, seed=50, grad=False),
+    W(2, 3, seed=51, grad=False),
+)
+case(
+    "huber_loss_backward.out/values",
+    lambda T, g, a, b: T.huber_loss_backward(g, a, b, 0, 0.5, grad_input=T.zeros([2, 3], dtype=T.float64)),
+    R(2, 3, seed=52, grad=False),
+    W(2, 3, seed=53, grad=False),
+    W(2, 3, seed=54, grad=False),
+)
+case(
+    "soft_margin_loss_backward.grad_input/values",
+    lambda T, g, a, t: T.soft_margin_loss_backward(g, a, t, 2, grad_input=T.zeros([6], dtype=T.float64)),
+    R(seed=55, grad=False),
+    W(6, seed=56, grad=False),
+    SIGNS(6, 57),
+)
+case(
+    "binary_cross_entropy_backward.grad_input/values",
+    lambda T, g, a, t: T.binary_cross_entropy_backward(g, a, t, None, 1, grad_input=T.zeros([2, 3], dtype=T.float64)),
+    R(seed=58, grad=False),
+    PR(2, 3, seed=59, grad=False),
+    PR(2, 3, seed=60, grad=False),
+)

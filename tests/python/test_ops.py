@@ -634,3 +634,142 @@ def test_to_converts_dtype_and_float32_gradients_flow_back():
     (g,) = gradgen.autograd.grad([y.sum()], [x])
     assert g.dtype == gradgen.float64
     check_values(g, [1.0, 1.0])
+
+
+def _probabilities(*shape: int, seed: int = 0) -> gradgen.Tensor:
+    return gradgen.tensor(_rand(shape, seed, 0.1, 0.9), dtype=gradgen.float64, requires_grad=True)
+
+
+def _signs(n: int) -> gradgen.Tensor:
+    return gradgen.tensor([1.0 if i % 3 else -1.0 for i in range(n)], dtype=gradgen.float64)
+
+
+def _nn_loss_samples() -> Dict[str, List[Sample]]:
+    g = gradgen
+    p = _probabilities
+    return {
+        "l1_loss": [Sample("Sum", lambda a, b: g.l1_loss(a, b * 0.1, 2), [away_from_zero(2, 3), leaf(2, 3, seed=1)])],
+        "smooth_l1_loss": [
+            Sample("beta", lambda a, b: g.smooth_l1_loss(a, b, beta=0.4), [leaf(2, 3), leaf(2, 3, seed=1)])
+        ],
+        "smooth_l1_loss_backward": [
+            Sample(
+                "None",
+                lambda o, a, b: g.smooth_l1_loss_backward(o, a, b, 0, 0.4),
+                [leaf(3), leaf(3, seed=1), leaf(3, seed=2)],
+            )
+        ],
+        "huber_loss": [Sample("delta", lambda a, b: g.huber_loss(a, b, delta=0.4), [leaf(2, 3), leaf(2, 3, seed=1)])],
+        "huber_loss_backward": [
+            Sample(
+                "Mean",
+                lambda o, a, b: g.huber_loss_backward(o, a, b, 1, 0.4),
+                [leaf(), leaf(3, seed=1), leaf(3, seed=2)],
+            )
+        ],
+        "soft_margin_loss": [Sample("Mean", lambda a: g.soft_margin_loss(a, _signs(4)), [leaf(4)])],
+        "soft_margin_loss_backward": [
+            Sample("Sum", lambda o, a: g.soft_margin_loss_backward(o, a, _signs(4), 2), [leaf(), leaf(4, seed=1)])
+        ],
+        "binary_cross_entropy": [
+            Sample(
+                "weight",
+                lambda a, t: g.binary_cross_entropy(a, t, weight=positive(3).detach()),
+                [p(2, 3), p(2, 3, seed=1)],
+            )
+        ],
+        "binary_cross_entropy_backward": [
+            Sample(
+                "None",
+                lambda o, a, t: g.binary_cross_entropy_backward(o, a, t, None, 0),
+                [leaf(3), p(3, seed=1), p(3, seed=2)],
+            )
+        ],
+        "binary_cross_entropy_with_logits": [
+            Sample(
+                "pos_weight",
+                lambda a, t: g.binary_cross_entropy_with_logits(a, t, pos_weight=positive(3).detach()),
+                [leaf(2, 3), p(2, 3, seed=1)],
+            )
+        ],
+        "kl_div": [
+            Sample("probabilities", lambda a, t: g.kl_div(a, t, 2), [leaf(2, 3), p(2, 3, seed=1)]),
+            Sample("log_target", lambda a, t: g.kl_div(a, t, log_target=True), [leaf(2, 3), leaf(2, 3, seed=1)]),
+        ],
+        "margin_ranking_loss": [
+            Sample(
+                "margin", lambda a, b: g.margin_ranking_loss(a, b, _signs(5), margin=0.1), [leaf(5), leaf(5, seed=1)]
+            )
+        ],
+    }
+
+
+def _nn_loss_out_checks():
+    g = gradgen
+
+    def check(name, functional, with_out, shape, grad_output_shape=None):
+        def run():
+            args = [value(2, 3, seed=1), _probabilities(2, 3, seed=2).detach()]
+            if grad_output_shape is not None:
+                args = [value(*grad_output_shape, seed=3)] + args
+            out = g.zeros(list(shape), dtype=g.float64)
+            assert with_out(*args, out) is out
+            check_values(out, flat(functional(*args).tolist()))
+
+        return run
+
+    return {
+        "smooth_l1_loss.out": check(
+            "smooth_l1_loss.out",
+            lambda a, b: g.smooth_l1_loss(a, b, 1, 0.5),
+            lambda a, b, o: g.smooth_l1_loss(a, b, 1, 0.5, out=o),
+            [],
+        ),
+        "huber_loss.out": check(
+            "huber_loss.out", lambda a, b: g.huber_loss(a, b, 0), lambda a, b, o: g.huber_loss(a, b, 0, out=o), [2, 3]
+        ),
+        "soft_margin_loss.out": check(
+            "soft_margin_loss.out",
+            lambda a, b: g.soft_margin_loss(a, b, 2),
+            lambda a, b, o: g.soft_margin_loss(a, b, 2, out=o),
+            [],
+        ),
+        "binary_cross_entropy.out": check(
+            "binary_cross_entropy.out",
+            lambda a, t: g.binary_cross_entropy(t, t, None, 0),
+            lambda a, t, o: g.binary_cross_entropy(t, t, None, 0, out=o),
+            [2, 3],
+        ),
+        "smooth_l1_loss_backward.grad_input": check(
+            "smooth_l1_loss_backward.grad_input",
+            lambda o, a, b: g.smooth_l1_loss_backward(o, a, b, 0, 0.5),
+            lambda o, a, b, out: g.smooth_l1_loss_backward(o, a, b, 0, 0.5, grad_input=out),
+            [2, 3],
+            [2, 3],
+        ),
+        "huber_loss_backward.out": check(
+            "huber_loss_backward.out",
+            lambda o, a, b: g.huber_loss_backward(o, a, b, 1, 0.5),
+            lambda o, a, b, out: g.huber_loss_backward(o, a, b, 1, 0.5, grad_input=out),
+            [2, 3],
+            [],
+        ),
+        "soft_margin_loss_backward.grad_input": check(
+            "soft_margin_loss_backward.grad_input",
+            lambda o, a, b: g.soft_margin_loss_backward(o, a, b, 0),
+            lambda o, a, b, out: g.soft_margin_loss_backward(o, a, b, 0, grad_input=out),
+            [2, 3],
+            [2, 3],
+        ),
+        "binary_cross_entropy_backward.grad_input": check(
+            "binary_cross_entropy_backward.grad_input",
+            lambda o, a, t: g.binary_cross_entropy_backward(o, t, t, None, 2),
+            lambda o, a, t, out: g.binary_cross_entropy_backward(o, t, t, None, 2, grad_input=out),
+            [2, 3],
+            [],
+        ),
+    }
+
+
+SAMPLES.update(_nn_loss_samples())
+VALUE_CHECKS.update(_nn_loss_out_checks())
