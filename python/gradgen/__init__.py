@@ -76,6 +76,7 @@ from gradgen._C import (  # noqa: F401  (re-exported)
 )
 from gradgen import autograd  # noqa: F401  (re-exported)
 from gradgen import jit, profiler  # noqa: F401  (re-exported)
+from gradgen import nn  # noqa: F401  (re-exported: gradgen.nn.functional, as torch.nn)
 from gradgen.jit import trace  # noqa: F401  (re-exported)
 from gradgen.autograd.grad_mode import enable_grad, no_grad, set_grad_enabled  # noqa: F401  (re-exported)
 
@@ -127,6 +128,7 @@ __all__ = sorted(
         "long",
         "manual_seed",
         "memory_format",
+        "nn",
         "no_grad",
         "ones",
         "preserve_format",
