@@ -3,6 +3,7 @@
 #include <cmath>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "csrc/autograd/formulas.h"
 
@@ -262,6 +263,16 @@ Tensor binary_cross_entropy_with_logits_target_backward(const Tensor& grad, cons
     g = -self;
   }
   return mean_scaled(times_weight(g * grad, weight), target, reduction);
+}
+
+// ---------------------------------------------------------------------------
+// Padding
+// ---------------------------------------------------------------------------
+
+Tensor constant_pad_nd_backward(const Tensor& grad, IntArrayRef pad) {
+  std::vector<int64_t> negated(pad.begin(), pad.end());
+  for (int64_t& p : negated) p = -p;
+  return constant_pad_nd(grad, negated, 0);
 }
 
 }  // namespace details

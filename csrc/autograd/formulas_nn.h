@@ -124,6 +124,14 @@ Tensor binary_cross_entropy_with_logits_target_backward(const Tensor& grad, cons
                                                         const std::optional<Tensor>& pos_weight,
                                                         int64_t reduction);
 
+// ---------------------------------------------------------------------------
+// Padding
+// ---------------------------------------------------------------------------
+
+/// The gradient of constant_pad_nd(self, pad): grad with the padding cut off (and, where pad
+/// cropped, zeros put back), i.e. constant_pad_nd(grad, -pad).
+Tensor constant_pad_nd_backward(const Tensor& grad, IntArrayRef pad);
+
 }  // namespace details
 }  // namespace generated
 }  // namespace autograd

@@ -1,11 +1,15 @@
 // The nn family's CompositeImplicitAutograd kernels (selu, log_sigmoid, prelu, l1_loss, kl_div,
-// margin_ranking_loss, and the backward
+// margin_ranking_loss, pad, _pad_circular, and the backward
 // ops PyTorch's autograd runs as composites: silu_backward, mish_backward): written with the
 // differentiable API, so their gradients come from the ops they call, as in PyTorch. As in
 // composite.cc, every call is qualified `gradgen::` to reach the differentiable op.
+#include <algorithm>
+#include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <tuple>
+#include <vector>
 
 #include "csrc/generated/NativeFunctions.h"
 #include "csrc/generated/VariableType.h"
@@ -123,6 +127,84 @@ Tensor margin_ranking_loss(const Tensor& input1, const Tensor& input2, const Ten
   return in_composite_op("margin_ranking_loss", [&] {
     const Tensor unclamped = -target * (input1 - input2) + margin;
     return reduce_loss(gradgen::clamp(unclamped, 0), reduction);
+  });
+}
+
+// ---------------------------------------------------------------------------
+// Padding
+// ---------------------------------------------------------------------------
+
+Tensor _pad_circular(const Tensor& self, IntArrayRef pad) {
+  return in_composite_op("_pad_circular", [&] {
+    const int64_t n = static_cast<int64_t>(pad.size());
+    if (n % 2 != 0 || n / 2 > self.dim() - 2) {
+      throw std::invalid_argument(
+          "_pad_circular: Expected padding of length 2 * (input dims - 2) or less (the batch and "
+          "channel dims are not padded), got " +
+          std::to_string(n) + " for input of shape " + shape_str(self.sizes()));
+    }
+    Tensor x = self;
+    for (int64_t k = 0; k < n / 2; ++k) {
+      const int64_t d = self.dim() - 1 - k;
+      const int64_t left = pad[2 * k], right = pad[2 * k + 1], size = self.size(d);
+      if (left > size || right > size) {
+        throw std::invalid_argument(
+            "_pad_circular: Padding value causes wrapping around more than once.");
+      }
+      if (size + left + right < 0) {
+        throw std::invalid_argument(
+            "_pad_circular: Negative padding value is resulting in an empty dimension.");
+      }
+      // Negative pads crop first; positive ones then take slices from the other end of what is
+      // left (PyTorch's order).
+      const int64_t crop_left = std::max<int64_t>(-left, 0),
+                    crop_right = std::max<int64_t>(-right, 0);
+      const int64_t kept = size - crop_left - crop_right;
+      if (left > kept || right > kept) {
+        throw std::invalid_argument(
+            "_pad_circular: Padding value causes wrapping around more than once.");
+      }
+      const Tensor core = gradgen::narrow(x, d, crop_left, kept);
+      std::vector<Tensor> parts;
+      if (left > 0) parts.push_back(gradgen::narrow(core, d, kept - left, left));
+      parts.push_back(core);
+      if (right > 0) parts.push_back(gradgen::narrow(core, d, 0, right));
+      x = parts.size() == 1 ? core : gradgen::cat(parts, d);
+    }
+    return x;
+  });
+}
+
+Tensor pad(const Tensor& self, IntArrayRef pad, std::string_view mode,
+           std::optional<double> value) {
+  return in_composite_op("pad", [&]() -> Tensor {
+    if (mode == "constant") return gradgen::constant_pad_nd(self, pad, value.value_or(0.0));
+    if (value.has_value() && *value != 0) {
+      throw std::invalid_argument("pad: Padding mode \"" + std::string(mode) +
+                                  "\" doesn't take in value argument.");
+    }
+    const int64_t n = static_cast<int64_t>(pad.size()), dim = self.dim();
+    if (n % 2 != 0 || n / 2 > dim) {
+      throw std::invalid_argument(
+          "pad: Padding length must be divisible by 2 and at most twice "
+          "the number of dims, got " +
+          std::to_string(n));
+    }
+    if (mode == "circular") return gradgen::_pad_circular(self, pad);
+    const bool reflect = mode == "reflect";
+    if (!reflect && mode != "replicate") {
+      throw std::invalid_argument("pad: Unrecognised padding mode " + std::string(mode));
+    }
+    if (n == 2 && (dim == 2 || dim == 3)) {
+      return reflect ? gradgen::reflection_pad1d(self, pad) : gradgen::replication_pad1d(self, pad);
+    }
+    if (n == 4 && (dim == 3 || dim == 4)) {
+      return reflect ? gradgen::reflection_pad2d(self, pad) : gradgen::replication_pad2d(self, pad);
+    }
+    throw std::invalid_argument(
+        "pad: Only 2D, 3D, 4D, 5D padding with non-constant padding are supported for now "
+        "(gradgen: 1-D padding of a 2-D or 3-D input, 2-D padding of a 3-D or 4-D input), got " +
+        std::to_string(n / 2) + "-D padding of a " + std::to_string(dim) + "-D input");
   });
 }
 

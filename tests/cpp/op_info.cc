@@ -1709,6 +1709,154 @@ std::vector<OpInfo> make_registry() {
       return s;
     });
   }
+
+  // nn: padding (issue 26) --------------------------------------------------
+  {
+    grad_op("constant_pad_nd", [] {
+      auto with = [](std::vector<int64_t> pad, double value) {
+        return one([pad, value](const Inputs& x) { return constant_pad_nd(x[0], pad, value); });
+      };
+      return std::vector<Sample>{
+          {"[2, 3] last dim (1, 2)", {leaf({2, 3}, 1)}, with({1, 2}, 0)},
+          {"[2, 3, 4] two dims, value 1.5", {leaf({2, 3, 4}, 2)}, with({1, 0, 2, 1}, 1.5)},
+          {"negative pads crop", {leaf({3, 4}, 3)}, with({-1, 2, 1, -2}, 0)},
+          {"every dim of a [2]", {leaf({2}, 4)}, with({2, 2}, -1)},
+          {"transposed view", {leaf({3, 2}, 5)}, one([](const Inputs& x) {
+             return constant_pad_nd(t(x[0]), {1, 1}, 0);
+           })},
+      };
+    });
+    struct PadOp {
+      std::string name;
+      std::function<Tensor(const Tensor&, IntArrayRef)> forward;
+      std::function<Tensor(const Tensor&, const Tensor&, IntArrayRef)> backward;
+      std::function<Tensor(const Tensor&, IntArrayRef, Tensor&)> forward_out;
+      std::function<Tensor(const Tensor&, const Tensor&, IntArrayRef, Tensor&)> backward_out;
+      int dims;
+    };
+    const std::vector<PadOp> pad_ops = {
+        {"reflection_pad1d", [](const Tensor& a, IntArrayRef p) { return reflection_pad1d(a, p); },
+         [](const Tensor& g, const Tensor& a, IntArrayRef p) {
+           return reflection_pad1d_backward(g, a, p);
+         },
+         [](const Tensor& a, IntArrayRef p, Tensor& o) -> Tensor {
+           return reflection_pad1d_out(a, p, o);
+         },
+         [](const Tensor& g, const Tensor& a, IntArrayRef p, Tensor& o) -> Tensor {
+           return reflection_pad1d_backward_out(g, a, p, o);
+         },
+         1},
+        {"reflection_pad2d", [](const Tensor& a, IntArrayRef p) { return reflection_pad2d(a, p); },
+         [](const Tensor& g, const Tensor& a, IntArrayRef p) {
+           return reflection_pad2d_backward(g, a, p);
+         },
+         [](const Tensor& a, IntArrayRef p, Tensor& o) -> Tensor {
+           return reflection_pad2d_out(a, p, o);
+         },
+         [](const Tensor& g, const Tensor& a, IntArrayRef p, Tensor& o) -> Tensor {
+           return reflection_pad2d_backward_out(g, a, p, o);
+         },
+         2},
+        {"replication_pad1d",
+         [](const Tensor& a, IntArrayRef p) { return replication_pad1d(a, p); },
+         [](const Tensor& g, const Tensor& a, IntArrayRef p) {
+           return replication_pad1d_backward(g, a, p);
+         },
+         [](const Tensor& a, IntArrayRef p, Tensor& o) -> Tensor {
+           return replication_pad1d_out(a, p, o);
+         },
+         [](const Tensor& g, const Tensor& a, IntArrayRef p, Tensor& o) -> Tensor {
+           return replication_pad1d_backward_out(g, a, p, o);
+         },
+         1},
+        {"replication_pad2d",
+         [](const Tensor& a, IntArrayRef p) { return replication_pad2d(a, p); },
+         [](const Tensor& g, const Tensor& a, IntArrayRef p) {
+           return replication_pad2d_backward(g, a, p);
+         },
+         [](const Tensor& a, IntArrayRef p, Tensor& o) -> Tensor {
+           return replication_pad2d_out(a, p, o);
+         },
+         [](const Tensor& g, const Tensor& a, IntArrayRef p, Tensor& o) -> Tensor {
+           return replication_pad2d_backward_out(g, a, p, o);
+         },
+         2},
+    };
+    for (const PadOp& p : pad_ops) {
+      // Unbatched and batched inputs; paddings up to size - 1 (reflection's limit).
+      const std::vector<int64_t> pad =
+          p.dims == 1 ? std::vector<int64_t>{2, 1} : std::vector<int64_t>{2, 1, 0, 2};
+      const std::vector<int64_t> unbatched =
+          p.dims == 1 ? std::vector<int64_t>{2, 4} : std::vector<int64_t>{2, 3, 4};
+      const std::vector<int64_t> batched =
+          p.dims == 1 ? std::vector<int64_t>{2, 2, 3} : std::vector<int64_t>{2, 1, 3, 3};
+      auto out_shape = [pad](std::vector<int64_t> s) {
+        s[s.size() - 1] += pad[0] + pad[1];
+        if (pad.size() == 4) s[s.size() - 2] += pad[2] + pad[3];
+        return s;
+      };
+      grad_op(p.name, [p, pad, unbatched, batched] {
+        auto f = one([p, pad](const Inputs& x) { return p.forward(x[0], pad); });
+        return std::vector<Sample>{
+            {"unbatched", {leaf(unbatched, 1)}, f},
+            {"batched", {leaf(batched, 2)}, f},
+            {"no padding", {leaf(unbatched, 3)}, one([p](const Inputs& x) {
+               return p.forward(x[0], std::vector<int64_t>(2 * static_cast<size_t>(p.dims), 0));
+             })},
+        };
+      });
+      add_op(p.name + ".out", Check::kOut, [p, pad, unbatched] {
+        return std::vector<Sample>{
+            {"unbatched",
+             {leaf(unbatched, 1)},
+             one([p, pad](const Inputs& x) { return p.forward(x[0], pad); }),
+             nullptr,
+             [p, pad](const Inputs& x, Tensor& o) { return p.forward_out(x[0], pad, o); }}};
+      });
+      grad_op(p.name + "_backward", [p, pad, unbatched, batched, out_shape] {
+        auto f = one([p, pad](const Inputs& x) { return p.backward(x[0], x[1], pad); });
+        return std::vector<Sample>{
+            {"unbatched", {leaf(out_shape(unbatched), 1), leaf(unbatched, 2)}, f},
+            {"batched", {leaf(out_shape(batched), 3), leaf(batched, 4)}, f},
+        };
+      });
+      add_op(p.name + "_backward.grad_input", Check::kOut, [p, pad, unbatched, out_shape] {
+        return std::vector<Sample>{
+            {"unbatched",
+             {leaf(out_shape(unbatched), 1), leaf(unbatched, 2)},
+             one([p, pad](const Inputs& x) { return p.backward(x[0], x[1], pad); }),
+             nullptr,
+             [p, pad](const Inputs& x, Tensor& o) { return p.backward_out(x[0], x[1], pad, o); }}};
+      });
+    }
+    grad_op("_pad_circular", [] {
+      return std::vector<Sample>{
+          {"[1, 2, 4] (1, 2)", {leaf({1, 2, 4}, 1)}, one([](const Inputs& x) {
+             return _pad_circular(x[0], {1, 2});
+           })},
+          {"[1, 1, 3, 3] (1, 0, 2, 1)", {leaf({1, 1, 3, 3}, 2)}, one([](const Inputs& x) {
+             return _pad_circular(x[0], {1, 0, 2, 1});
+           })},
+          {"negative crops", {leaf({1, 2, 4}, 3)}, one([](const Inputs& x) {
+             return _pad_circular(x[0], {-1, 2});
+           })},
+      };
+    });
+    grad_op("pad", [] {
+      auto with = [](std::vector<int64_t> p, std::string mode, std::optional<double> value) {
+        return one([p, mode, value](const Inputs& x) { return pad(x[0], p, mode, value); });
+      };
+      return std::vector<Sample>{
+          {"constant, default value", {leaf({2, 3}, 1)}, with({1, 1}, "constant", std::nullopt)},
+          {"constant 2.5", {leaf({2, 3}, 2)}, with({0, 2, 1, 0}, "constant", 2.5)},
+          {"reflect 1-D", {leaf({1, 2, 4}, 3)}, with({2, 3}, "reflect", std::nullopt)},
+          {"reflect 2-D", {leaf({1, 3, 3}, 4)}, with({1, 2, 2, 1}, "reflect", std::nullopt)},
+          {"replicate 1-D", {leaf({2, 3}, 5)}, with({3, 1}, "replicate", std::nullopt)},
+          {"replicate 2-D", {leaf({2, 1, 2, 3}, 6)}, with({1, 2, 3, 0}, "replicate", std::nullopt)},
+          {"circular", {leaf({1, 2, 4}, 7)}, with({1, 3}, "circular", std::nullopt)},
+      };
+    });
+  }
   return ops;
 }
 

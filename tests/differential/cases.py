@@ -1784,3 +1784,94 @@ case(
     PR(2, 3, seed=59, grad=False),
     PR(2, 3, seed=60, grad=False),
 )
+
+# ---------------------------------------------------------------------------------------------
+# nn: padding (issue 26): constant_pad_nd (negative pads crop), reflection and replication of
+# 1 or 2 dims (batched or not), the backward ops, circular, and pad's modes and errors.
+# ---------------------------------------------------------------------------------------------
+
+case("constant_pad_nd/last-dim", lambda T, x: T.constant_pad_nd(x, [1, 2]), R(2, 3, seed=1), second=True)
+case(
+    "constant_pad_nd/two-dims-value",
+    lambda T, x: T.constant_pad_nd(x, [1, 0, 2, 1], 1.5),
+    R(2, 3, 4, seed=2),
+    second=True,
+)
+case("constant_pad_nd/crop", lambda T, x: T.constant_pad_nd(x, [-1, 2, 1, -2]), R(3, 4, seed=3), second=True)
+case("constant_pad_nd/int64", lambda T, x: T.constant_pad_nd(x, [1, 1], 7), L([[1, 2], [3, 4]]))
+case("constant_pad_nd/empty", lambda T, x: T.constant_pad_nd(x, [1, 1]), D([[], []]))
+case("constant_pad_nd/odd-error", lambda T, x: T.constant_pad_nd(x, [1, 1, 1]), R(2, 3))
+case("constant_pad_nd/too-long-error", lambda T, x: T.constant_pad_nd(x, [1, 1, 1, 1]), R(3))
+case("constant_pad_nd/negative-size-error", lambda T, x: T.constant_pad_nd(x, [-2, -2]), R(2, 3))
+PADS = {
+    "reflection_pad1d": ([2, 3], (2, 4), (2, 2, 5)),
+    "replication_pad1d": ([3, 1], (2, 4), (2, 2, 5)),
+    "reflection_pad2d": ([2, 1, 0, 2], (2, 3, 4), (2, 1, 3, 3)),
+    "replication_pad2d": ([1, 3, 2, 0], (2, 3, 4), (2, 1, 3, 3)),
+}
+
+
+def _padded(shape, pad):
+    s = list(shape)
+    s[-1] += pad[0] + pad[1]
+    if len(pad) == 4:
+        s[-2] += pad[2] + pad[3]
+    return s
+
+
+def _pad_op(name, pad):
+    """Calls the op `name` of whichever library T is with padding `pad`."""
+    return lambda T, *args, **kwargs: getattr(T, name)(*args, pad, **kwargs)
+
+
+for op, (pad, unbatched, batched) in PADS.items():
+    fwd, bwd = _pad_op(op, pad), _pad_op(op + "_backward", pad)
+    crop = _pad_op(op, [-1, 1] + [0] * (len(pad) - 2))
+    padded = _padded(unbatched, pad)
+    case(f"{op}/unbatched", fwd, R(*unbatched, seed=4), second=True)
+    case(f"{op}/batched", fwd, R(*batched, seed=5), second=True)
+    case(f"{op}/float32", fwd, R(*unbatched, seed=6, dtype="float32"))
+    case(f"{op}/crop", crop, R(*unbatched, seed=7), second=True)
+    case(f"{op}/1d-input-error", fwd, R(4))
+    case(
+        f"{op}.out/values",
+        lambda T, x, fwd=fwd, padded=padded: fwd(T, x, out=T.zeros(padded, dtype=T.float64)),
+        R(*unbatched, seed=8, grad=False),
+    )
+    case(f"{op}_backward/unbatched", bwd, R(*padded, seed=9), R(*unbatched, seed=10), second=True)
+    case(f"{op}_backward/batched", bwd, R(*_padded(batched, pad), seed=11), R(*batched, seed=12), second=True)
+    case(
+        f"{op}_backward.grad_input/values",
+        lambda T, g, x, bwd=bwd, s=list(unbatched): bwd(T, g, x, grad_input=T.zeros(s, dtype=T.float64)),
+        R(*padded, seed=13, grad=False),
+        R(*unbatched, seed=14, grad=False),
+    )
+case("_pad_circular/crop-right-pad-left", lambda T, x: T._pad_circular(x, [2, -1]), R(1, 2, 4, seed=20), second=True)
+case("reflection_pad1d/too-large-error", lambda T, x: T.reflection_pad1d(x, [4, 0]), R(1, 2, 4))
+case("reflection_pad2d/too-large-error", lambda T, x: T.reflection_pad2d(x, [0, 0, 3, 0]), R(1, 3, 4))
+case("replication_pad1d/large", lambda T, x: T.replication_pad1d(x, [6, 5]), R(1, 2, 2, seed=15), second=True)
+case("_pad_circular/1d", lambda T, x: T._pad_circular(x, [1, 2]), R(1, 2, 4, seed=16), second=True)
+case("_pad_circular/2d", lambda T, x: T._pad_circular(x, [1, 0, 2, 1]), R(1, 1, 3, 3, seed=17), second=True)
+case("_pad_circular/crop", lambda T, x: T._pad_circular(x, [-1, 2]), R(1, 2, 4, seed=18), second=True)
+case("_pad_circular/wrap-twice-error", lambda T, x: T._pad_circular(x, [5, 0]), R(1, 2, 4))
+PAD_MODES = [
+    ("constant", [1, 1], None, (2, 3)),
+    ("constant-value", [0, 2, 1, 0], 2.5, (2, 3)),
+    ("reflect", [2, 3], None, (1, 2, 4)),
+    ("reflect-2d", [1, 2, 2, 1], None, (1, 3, 3)),
+    ("replicate", [3, 1], None, (2, 3)),
+    ("replicate-2d", [1, 2, 3, 0], None, (2, 1, 2, 3)),
+    ("circular", [1, 3], None, (1, 2, 4)),
+]
+for label, pad, value, shape in PAD_MODES:
+    mode = label.split("-")[0]
+    case(
+        f"pad/{label}",
+        lambda T, x, pad=pad, mode=mode, value=value: T.pad(x, pad, mode, value),
+        R(*shape, seed=19),
+        second=True,
+    )
+case("pad/reflect-value-error", lambda T, x: T.pad(x, [1, 1], "reflect", 1.0), R(1, 2, 4))
+case("pad/unknown-mode-error", lambda T, x: T.pad(x, [1, 1], "wrap"), R(1, 2, 4))
+case("pad/reflect-1d-input-error", lambda T, x: T.pad(x, [1, 1], "reflect"), R(4))
+case("pad/reflect-too-large-error", lambda T, x: T.pad(x, [4, 0], "reflect"), R(1, 2, 4))

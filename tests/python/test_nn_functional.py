@@ -173,6 +173,18 @@ TORCH = {
             0.4179464705108195,
         ],
     ),
+    "pad_reflect": (
+        [-0.75, -2.5, -0.75, 0.0, -0.75, -2.5, 1.25, 0.4, 1.25, 3.5, 1.25, 0.4],
+        [2.0, 3.0, 1.0, 2.0, 3.0, 1.0],
+    ),
+    "pad_circular": (
+        [0.0, -2.5, -0.75, 0.0, -2.5, -0.75, 3.5, 0.4, 1.25, 3.5, 0.4, 1.25],
+        [2.0, 2.0, 2.0, 2.0, 2.0, 2.0],
+    ),
+    "pad_constant": (
+        [2.0, -2.5, -0.75, 0.0, 2.0, 2.0, 2.0, 0.4, 1.25, 3.5, 2.0, 2.0],
+        [1.0, 1.0, 1.0, 1.0, 1.0, 1.0],
+    ),
 }
 
 
@@ -205,6 +217,9 @@ CALLS = {
     "kl_div_batchmean": lambda x, t, p: F.kl_div(x, p, reduction="batchmean"),
     "kl_div_log_target": lambda x, t, p: F.kl_div(x, t, reduction="sum", log_target=True),
     "margin_ranking_loss": lambda x, t, p: F.margin_ranking_loss(x, t, gradgen.sign(t), margin=0.5),
+    "pad_reflect": lambda x, t, p: F.pad(x, [1, 2], mode="reflect"),
+    "pad_circular": lambda x, t, p: F.pad(x.unsqueeze(0), (1, 2), mode="circular"),
+    "pad_constant": lambda x, t, p: F.pad(x, [1, 2], value=2.0),
     "cross_entropy": lambda x, t, p: F.cross_entropy(
         x, gradgen.tensor([2, 0], dtype=gradgen.int64), label_smoothing=0.1
     ),

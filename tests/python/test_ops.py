@@ -773,3 +773,68 @@ def _nn_loss_out_checks():
 
 SAMPLES.update(_nn_loss_samples())
 VALUE_CHECKS.update(_nn_loss_out_checks())
+
+
+def _nn_pad_samples() -> Dict[str, List[Sample]]:
+    g = gradgen
+    out = {
+        "constant_pad_nd": [Sample("crop and pad", lambda x: g.constant_pad_nd(x, [-1, 2], 0.5), [leaf(2, 3)])],
+        "_pad_circular": [Sample("1-D", lambda x: g._pad_circular(x, [1, 2]), [leaf(1, 2, 3)])],
+        "pad": [
+            Sample("reflect", lambda x: g.pad(x, [2, 1], mode="reflect"), [leaf(1, 2, 3)]),
+            Sample("constant", lambda x: g.pad(x, [1, 1, 0, 1], value=2.0), [leaf(2, 3)]),
+        ],
+    }
+    for op, pad, shape in [
+        ("reflection_pad1d", [2, 1], (2, 4)),
+        ("replication_pad1d", [2, 1], (2, 4)),
+        ("reflection_pad2d", [1, 2, 2, 0], (1, 3, 3)),
+        ("replication_pad2d", [1, 2, 2, 0], (1, 3, 3)),
+    ]:
+        padded = list(shape)
+        padded[-1] += pad[0] + pad[1]
+        if len(pad) == 4:
+            padded[-2] += pad[2] + pad[3]
+        out[op] = [Sample("padding", lambda x, op=op, pad=pad: getattr(g, op)(x, pad), [leaf(*shape)])]
+        out[op + "_backward"] = [
+            Sample(
+                "padding",
+                lambda o, x, op=op, pad=pad: getattr(g, op + "_backward")(o, x, pad),
+                [leaf(*padded), leaf(*shape, seed=1)],
+            )
+        ]
+    return out
+
+
+def _nn_pad_out_checks():
+    g = gradgen
+    checks = {}
+    for op, pad, shape in [
+        ("reflection_pad1d", [2, 1], (2, 4)),
+        ("replication_pad1d", [2, 1], (2, 4)),
+        ("reflection_pad2d", [1, 2, 2, 0], (1, 3, 3)),
+        ("replication_pad2d", [1, 2, 2, 0], (1, 3, 3)),
+    ]:
+
+        def forward(op=op, pad=pad, shape=shape):
+            x = value(*shape)
+            expected = getattr(g, op)(x, pad)
+            out = g.zeros(list(expected.shape), dtype=g.float64)
+            assert getattr(g, op)(x, pad, out=out) is out
+            check_values(out, flat(expected.tolist()))
+
+        def backward(op=op, pad=pad, shape=shape):
+            x = value(*shape)
+            grad = value(*getattr(g, op)(x, pad).shape, seed=1)
+            expected = getattr(g, op + "_backward")(grad, x, pad)
+            out = g.zeros(list(shape), dtype=g.float64)
+            assert getattr(g, op + "_backward")(grad, x, pad, grad_input=out) is out
+            check_values(out, flat(expected.tolist()))
+
+        checks[op + ".out"] = forward
+        checks[op + "_backward.grad_input"] = backward
+    return checks
+
+
+SAMPLES.update(_nn_pad_samples())
+VALUE_CHECKS.update(_nn_pad_out_checks())

@@ -43,6 +43,7 @@ __all__ = [
     "mish",
     "mse_loss",
     "nll_loss",
+    "pad",
     "prelu",
     "relu",
     "relu6",
@@ -252,6 +253,16 @@ def log_softmax(input, dim: Optional[int] = None, _stacklevel: int = 3, dtype=No
     if dim is None:
         dim = _softmax_dim("log_softmax", input.dim())
     return gradgen.log_softmax(input, dim, dtype)
+
+
+# ---------------------------------------------------------------------------------------------
+# Padding
+# ---------------------------------------------------------------------------------------------
+
+
+def pad(input, pad, mode: str = "constant", value: Optional[float] = None):
+    """mode 'constant' (value, default 0), 'reflect', 'replicate' or 'circular', as torch's."""
+    return gradgen.pad(input, list(pad), mode, value)
 
 
 # ---------------------------------------------------------------------------------------------
