@@ -223,6 +223,9 @@ struct OutVariantArg {
   OutVariantArg(const Tensor& t) : tensor(&t) {}
   OutVariantArg(const std::optional<Tensor>& t) : tensor(t ? &*t : nullptr) {}
   OutVariantArg(const char* name_, const Tensor& t) : name(name_), tensor(&t) {}
+  /// A named optional tensor (binary_cross_entropy.out's `Tensor? weight`): absent is unchecked.
+  OutVariantArg(const char* name_, const std::optional<Tensor>& t)
+      : name(name_), tensor(t ? &*t : nullptr) {}
 
   const char* name = nullptr;
   const Tensor* tensor = nullptr;

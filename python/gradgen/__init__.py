@@ -76,6 +76,7 @@ from gradgen._C import (  # noqa: F401  (re-exported)
 )
 from gradgen import autograd  # noqa: F401  (re-exported)
 from gradgen import jit, profiler  # noqa: F401  (re-exported)
+from gradgen import nn  # noqa: F401  (re-exported: gradgen.nn.functional, as torch.nn)
 from gradgen.jit import trace  # noqa: F401  (re-exported)
 from gradgen.autograd.grad_mode import enable_grad, no_grad, set_grad_enabled  # noqa: F401  (re-exported)
 
@@ -83,10 +84,16 @@ __version__ = "0.1.0"
 
 
 def _export_generated_ops():
-    """Makes every op of the generated bindings gradgen.<op> (gradgen.linear, gradgen.relu, ...)."""
+    """Makes every op of the generated bindings gradgen.<op> (gradgen.linear, gradgen.relu, ...).
+
+    Private names of _C stay private, except the declared ops whose names start with `_`, as
+    PyTorch's (torch._prelu_kernel): a generated op's docstring ends with its schema.
+    """
     names = []
     for name in dir(_C):
-        if name.startswith("_") or name in globals():
+        if name in globals() or name.startswith("__"):
+            continue
+        if name.startswith("_") and ("\n\n%s(" % name) not in (getattr(_C, name).__doc__ or ""):
             continue
         globals()[name] = getattr(_C, name)
         names.append(name)
@@ -121,6 +128,7 @@ __all__ = sorted(
         "long",
         "manual_seed",
         "memory_format",
+        "nn",
         "no_grad",
         "ones",
         "preserve_format",

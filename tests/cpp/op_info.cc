@@ -1008,6 +1008,855 @@ std::vector<OpInfo> make_registry() {
   for (OpInfo& info : ops) {
     if (info.name == "lstm_cell") info.forward = Forward::kNotImplemented;
   }
+
+  // nn: activations (issue 26) ------------------------------------------------
+  // Values away from the kinks (0, +-lambd, the clamp bounds, +-3): `spread` scales standard
+  // normal values so that samples reach both sides of hardsigmoid's and hardswish's +-3.
+  {
+    auto spread = [](IntArrayRef sizes, uint64_t seed, double scale) {
+      Tensor t;
+      {
+        autograd::NoGradGuard no_grad;
+        t = mul(randn(sizes, seed), scale);
+      }
+      return t.set_requires_grad(true);
+    };
+    // An out= sample: `reference` computes what `out_fn` writes.
+    auto out_sample = [](std::string name, Inputs inputs, OpFn reference, OutFn out_fn) {
+      return std::vector<Sample>{
+          {std::move(name), std::move(inputs), std::move(reference), nullptr, std::move(out_fn)}};
+    };
+    using Unary1 = std::function<Tensor(const Tensor&)>;
+    using Binary1 = std::function<Tensor(const Tensor&, const Tensor&)>;
+    // The unary samples, plus one sample per extra variant (name, op).
+    auto unary_with = [](Unary1 op, Domain domain,
+                         std::vector<std::pair<std::string, Unary1>> variants) {
+      auto s = unary_samples(op, domain);
+      uint64_t seed = 40;
+      for (auto& [name, f] : variants) {
+        s.push_back({name, {in_domain(domain, {2, 3}, seed++)}, one([f](const Inputs& x) {
+                       return f(x[0]);
+                     })});
+      }
+      return s;
+    };
+    auto unary_out = [&out_sample](Unary1 op, std::function<Tensor(const Tensor&, Tensor&)> out) {
+      return out_sample("[2, 3]", {away_from_zero({2, 3}, 1)},
+                        one([op](const Inputs& x) { return op(x[0]); }),
+                        [out](const Inputs& x, Tensor& o) { return out(x[0], o); });
+    };
+    auto backward_out =
+        [&out_sample](Binary1 op,
+                      std::function<Tensor(const Tensor&, const Tensor&, Tensor&)> out) {
+          return out_sample("[2, 3] and [2, 3]", {leaf({2, 3}, 1), away_from_zero({2, 3}, 2)},
+                            one([op](const Inputs& x) { return op(x[0], x[1]); }),
+                            [out](const Inputs& x, Tensor& o) { return out(x[0], x[1], o); });
+        };
+
+    grad_op("gelu", [unary_with] {
+      return unary_with([](const Tensor& a) { return gelu(a); }, Domain::kAny,
+                        {{"approximate=tanh", [](const Tensor& a) { return gelu(a, "tanh"); }}});
+    });
+    add_op("gelu.out", Check::kOut, [unary_out] {
+      return unary_out([](const Tensor& a) { return gelu(a, "tanh"); },
+                       [](const Tensor& a, Tensor& o) -> Tensor { return gelu_out(a, "tanh", o); });
+    });
+    grad_op("gelu_backward", [] {
+      auto s = binary_samples([](const Tensor& g, const Tensor& x) { return gelu_backward(g, x); });
+      auto t = binary_samples(
+          [](const Tensor& g, const Tensor& x) { return gelu_backward(g, x, "tanh"); });
+      for (Sample& sample : t) sample.name = "tanh, " + sample.name;
+      s.insert(s.end(), t.begin(), t.end());
+      return s;
+    });
+    add_op("gelu_backward.grad_input", Check::kOut, [backward_out] {
+      return backward_out([](const Tensor& g, const Tensor& x) { return gelu_backward(g, x); },
+                          [](const Tensor& g, const Tensor& x, Tensor& o) -> Tensor {
+                            return gelu_backward_out(g, x, "none", o);
+                          });
+    });
+    grad_op("silu", [] { return unary_samples([](const Tensor& a) { return silu(a); }); });
+    add_op("silu.out", Check::kOut, [unary_out] {
+      return unary_out([](const Tensor& a) { return silu(a); },
+                       [](const Tensor& a, Tensor& o) -> Tensor { return silu_out(a, o); });
+    });
+    grad_op("silu_backward", [] {
+      return binary_samples([](const Tensor& g, const Tensor& x) { return silu_backward(g, x); });
+    });
+    add_op("silu_backward.grad_input", Check::kOut, [backward_out] {
+      return backward_out([](const Tensor& g, const Tensor& x) { return silu_backward(g, x); },
+                          [](const Tensor& g, const Tensor& x, Tensor& o) -> Tensor {
+                            return silu_backward_out(g, x, o);
+                          });
+    });
+    grad_op("mish", [spread] {
+      auto s = unary_samples([](const Tensor& a) { return mish(a); });
+      s.push_back({"large |x| (softplus's threshold)",
+                   {spread({6}, 9, 12)},
+                   one([](const Inputs& x) { return mish(x[0]); })});
+      return s;
+    });
+    add_op("mish.out", Check::kOut, [unary_out] {
+      return unary_out([](const Tensor& a) { return mish(a); },
+                       [](const Tensor& a, Tensor& o) -> Tensor { return mish_out(a, o); });
+    });
+    grad_op("mish_backward", [] {
+      return binary_samples([](const Tensor& g, const Tensor& x) { return mish_backward(g, x); });
+    });
+    grad_op("elu", [unary_with] {
+      return unary_with([](const Tensor& a) { return elu(a); }, Domain::kAwayFromZero,
+                        {{"alpha=0.5, scale=2, input_scale=1.5",
+                          [](const Tensor& a) { return elu(a, 0.5, 2, 1.5); }}});
+    });
+    add_op("elu.out", Check::kOut, [unary_out] {
+      return unary_out([](const Tensor& a) { return elu(a, 0.7); },
+                       [](const Tensor& a, Tensor& o) -> Tensor {
+                         return elu_out(a, 0.7, 1, 1, o);
+                       });
+    });
+    grad_op("elu_backward", [] {
+      auto s =
+          binary_samples([](const Tensor& g,
+                            const Tensor& x) { return elu_backward(g, 0.5, 2, 1.5, false, x); },
+                         Domain::kAny, Domain::kAwayFromZero);
+      s.push_back({"is_result (self_or_result is elu's result)",
+                   {leaf({2, 3}, 30), away_from_zero({2, 3}, 31)},
+                   one([](const Inputs& x) {
+                     return elu_backward(x[0], 1.2, 1, 0.8, true, elu(x[1], 1.2, 1, 0.8));
+                   })});
+      return s;
+    });
+    add_op("elu_backward.grad_input", Check::kOut, [backward_out] {
+      return backward_out([](const Tensor& g,
+                             const Tensor& x) { return elu_backward(g, 1, 1, 1, false, x); },
+                          [](const Tensor& g, const Tensor& x, Tensor& o) -> Tensor {
+                            return elu_backward_out(g, 1, 1, 1, false, x, o);
+                          });
+    });
+    grad_op("selu", [] {
+      return unary_samples([](const Tensor& a) { return selu(a); }, Domain::kAwayFromZero);
+    });
+    grad_op("celu", [unary_with] {
+      return unary_with([](const Tensor& a) { return celu(a); }, Domain::kAwayFromZero,
+                        {{"alpha=2.5", [](const Tensor& a) { return celu(a, 2.5); }}});
+    });
+    grad_op("leaky_relu", [unary_with] {
+      return unary_with([](const Tensor& a) { return leaky_relu(a); }, Domain::kAwayFromZero,
+                        {{"negative_slope=0.3", [](const Tensor& a) { return leaky_relu(a, 0.3); }},
+                         {"negative_slope=-1.5",
+                          [](const Tensor& a) { return leaky_relu(a, -1.5); }}});
+    });
+    add_op("leaky_relu.out", Check::kOut, [unary_out] {
+      return unary_out([](const Tensor& a) { return leaky_relu(a, 0.2); },
+                       [](const Tensor& a, Tensor& o) -> Tensor {
+                         return leaky_relu_out(a, 0.2, o);
+                       });
+    });
+    grad_op("leaky_relu_backward", [] {
+      auto s = binary_samples([](const Tensor& g,
+                                 const Tensor& x) { return leaky_relu_backward(g, x, 0.2, false); },
+                              Domain::kAny, Domain::kAwayFromZero);
+      s.push_back(
+          {"self_is_result",
+           {leaf({2, 3}, 30), away_from_zero({2, 3}, 31)},
+           one([](const Inputs& x) { return leaky_relu_backward(x[0], x[1], 0.2, true); })});
+      return s;
+    });
+    add_op("leaky_relu_backward.grad_input", Check::kOut, [backward_out] {
+      return backward_out([](const Tensor& g,
+                             const Tensor& x) { return leaky_relu_backward(g, x, 0.1, false); },
+                          [](const Tensor& g, const Tensor& x, Tensor& o) -> Tensor {
+                            return leaky_relu_backward_out(g, x, 0.1, false, o);
+                          });
+    });
+    // Bounds at +-0.25 (or +-2) from values at least 0.5 away from 0: none sits on a bound.
+    grad_op("hardtanh", [unary_with] {
+      return unary_with([](const Tensor& a) { return hardtanh(a, -0.25, 0.25); },
+                        Domain::kAwayFromZero,
+                        {{"defaults (-1, 1)", [](const Tensor& a) { return hardtanh(a); }},
+                         {"min_val=-2.25, max_val=0.25",
+                          [](const Tensor& a) { return hardtanh(a, -2.25, 0.25); }}});
+    });
+    add_op("hardtanh.out", Check::kOut, [unary_out] {
+      return unary_out([](const Tensor& a) { return hardtanh(a, -0.25, 0.25); },
+                       [](const Tensor& a, Tensor& o) -> Tensor {
+                         return hardtanh_out(a, -0.25, 0.25, o);
+                       });
+    });
+    grad_op("hardtanh_backward", [] {
+      return binary_samples([](const Tensor& g,
+                               const Tensor& x) { return hardtanh_backward(g, x, -0.25, 0.25); },
+                            Domain::kAny, Domain::kAwayFromZero);
+    });
+    add_op("hardtanh_backward.grad_input", Check::kOut, [backward_out] {
+      return backward_out([](const Tensor& g,
+                             const Tensor& x) { return hardtanh_backward(g, x, -1, 1); },
+                          [](const Tensor& g, const Tensor& x, Tensor& o) -> Tensor {
+                            return hardtanh_backward_out(g, x, -1, 1, o);
+                          });
+    });
+    grad_op("hardsigmoid", [spread] {
+      auto s = unary_samples([](const Tensor& a) { return hardsigmoid(a); });
+      s.push_back({"both sides of +-3", {spread({8}, 9, 4)}, one([](const Inputs& x) {
+                     return hardsigmoid(x[0]);
+                   })});
+      return s;
+    });
+    add_op("hardsigmoid.out", Check::kOut, [unary_out] {
+      return unary_out([](const Tensor& a) { return hardsigmoid(a); },
+                       [](const Tensor& a, Tensor& o) -> Tensor { return hardsigmoid_out(a, o); });
+    });
+    grad_op("hardsigmoid_backward", [] {
+      return binary_samples(
+          [](const Tensor& g, const Tensor& x) { return hardsigmoid_backward(g, x); });
+    });
+    add_op("hardsigmoid_backward.grad_input", Check::kOut, [backward_out] {
+      return backward_out([](const Tensor& g,
+                             const Tensor& x) { return hardsigmoid_backward(g, x); },
+                          [](const Tensor& g, const Tensor& x, Tensor& o) -> Tensor {
+                            return hardsigmoid_backward_out(g, x, o);
+                          });
+    });
+    grad_op("hardswish", [spread] {
+      auto s = unary_samples([](const Tensor& a) { return hardswish(a); });
+      s.push_back({"both sides of +-3", {spread({8}, 9, 4)}, one([](const Inputs& x) {
+                     return hardswish(x[0]);
+                   })});
+      return s;
+    });
+    add_op("hardswish.out", Check::kOut, [unary_out] {
+      return unary_out([](const Tensor& a) { return hardswish(a); },
+                       [](const Tensor& a, Tensor& o) -> Tensor { return hardswish_out(a, o); });
+    });
+    grad_op("hardswish_backward", [spread] {
+      auto s =
+          binary_samples([](const Tensor& g, const Tensor& x) { return hardswish_backward(g, x); });
+      s.push_back({"self on both sides of +-3",
+                   {leaf({8}, 30), spread({8}, 9, 4)},
+                   one([](const Inputs& x) { return hardswish_backward(x[0], x[1]); })});
+      return s;
+    });
+    add_op("hardswish_backward.out", Check::kOut, [backward_out] {
+      return backward_out([](const Tensor& g, const Tensor& x) { return hardswish_backward(g, x); },
+                          [](const Tensor& g, const Tensor& x, Tensor& o) -> Tensor {
+                            return hardswish_backward_out(g, x, o);
+                          });
+    });
+    grad_op("softplus", [unary_with, spread] {
+      auto s = unary_with([](const Tensor& a) { return softplus(a); }, Domain::kAny,
+                          {{"beta=2, threshold=1.5",
+                            [](const Tensor& a) { return softplus(a, 2, 1.5); }}});
+      s.push_back({"beyond the threshold (linear)", {spread({6}, 9, 8)}, one([](const Inputs& x) {
+                     return softplus(x[0], 3, 2);
+                   })});
+      return s;
+    });
+    add_op("softplus.out", Check::kOut, [unary_out] {
+      return unary_out([](const Tensor& a) { return softplus(a, 2, 1); },
+                       [](const Tensor& a, Tensor& o) -> Tensor {
+                         return softplus_out(a, 2, 1, o);
+                       });
+    });
+    grad_op("softplus_backward", [spread] {
+      auto s = binary_samples(
+          [](const Tensor& g, const Tensor& x) { return softplus_backward(g, x, 1, 20); });
+      s.push_back({"beta=3, threshold=2, both sides",
+                   {leaf({6}, 30), spread({6}, 9, 3)},
+                   one([](const Inputs& x) { return softplus_backward(x[0], x[1], 3, 2); })});
+      return s;
+    });
+    add_op("softplus_backward.grad_input", Check::kOut, [backward_out] {
+      return backward_out([](const Tensor& g,
+                             const Tensor& x) { return softplus_backward(g, x, 1, 20); },
+                          [](const Tensor& g, const Tensor& x, Tensor& o) -> Tensor {
+                            return softplus_backward_out(g, x, 1, 20, o);
+                          });
+    });
+    // lambd 0.25 with values at least 0.5 away from 0: none sits on +-lambd.
+    grad_op("softshrink", [unary_with] {
+      return unary_with([](const Tensor& a) { return softshrink(a, 0.25); }, Domain::kAwayFromZero,
+                        {{"lambd=0", [](const Tensor& a) { return softshrink(a, 0); }}});
+    });
+    add_op("softshrink.out", Check::kOut, [unary_out] {
+      return unary_out([](const Tensor& a) { return softshrink(a, 0.25); },
+                       [](const Tensor& a, Tensor& o) -> Tensor {
+                         return softshrink_out(a, 0.25, o);
+                       });
+    });
+    grad_op("softshrink_backward", [] {
+      return binary_samples([](const Tensor& g,
+                               const Tensor& x) { return softshrink_backward(g, x, 0.25); },
+                            Domain::kAny, Domain::kAwayFromZero);
+    });
+    add_op("softshrink_backward.grad_input", Check::kOut, [backward_out] {
+      return backward_out([](const Tensor& g,
+                             const Tensor& x) { return softshrink_backward(g, x, 0.25); },
+                          [](const Tensor& g, const Tensor& x, Tensor& o) -> Tensor {
+                            return softshrink_backward_out(g, x, 0.25, o);
+                          });
+    });
+    grad_op("hardshrink", [unary_with] {
+      return unary_with([](const Tensor& a) { return hardshrink(a, 0.25); }, Domain::kAwayFromZero,
+                        {{"lambd=0.3", [](const Tensor& a) { return hardshrink(a, 0.3); }}});
+    });
+    add_op("hardshrink.out", Check::kOut, [unary_out] {
+      return unary_out([](const Tensor& a) { return hardshrink(a, 0.25); },
+                       [](const Tensor& a, Tensor& o) -> Tensor {
+                         return hardshrink_out(a, 0.25, o);
+                       });
+    });
+    grad_op("hardshrink_backward", [] {
+      return binary_samples([](const Tensor& g,
+                               const Tensor& x) { return hardshrink_backward(g, x, 0.25); },
+                            Domain::kAny, Domain::kAwayFromZero);
+    });
+    add_op("hardshrink_backward.grad_input", Check::kOut, [backward_out] {
+      return backward_out([](const Tensor& g,
+                             const Tensor& x) { return hardshrink_backward(g, x, 0.25); },
+                          [](const Tensor& g, const Tensor& x, Tensor& o) -> Tensor {
+                            return hardshrink_backward_out(g, x, 0.25, o);
+                          });
+    });
+    grad_op("log_sigmoid", [spread] {
+      auto s = unary_samples([](const Tensor& a) { return log_sigmoid(a); });
+      s.push_back({"large |x|", {spread({6}, 9, 10)}, one([](const Inputs& x) {
+                     return log_sigmoid(x[0]);
+                   })});
+      return s;
+    });
+    add_op("log_sigmoid.out", Check::kOut, [unary_out] {
+      return unary_out([](const Tensor& a) { return log_sigmoid(a); },
+                       [](const Tensor& a, Tensor& o) -> Tensor { return log_sigmoid_out(a, o); });
+    });
+    // The buffer output is not differentiable: the samples check the output.
+    grad_op("log_sigmoid_forward", [] {
+      return unary_samples([](const Tensor& a) { return std::get<0>(log_sigmoid_forward(a)); });
+    });
+    // buffer is computed from self inside the sample, as log_sigmoid_forward would: the
+    // formulas account for it through self.
+    grad_op("log_sigmoid_backward", [] {
+      return binary_samples([](const Tensor& g, const Tensor& x) {
+        return log_sigmoid_backward(g, x, std::get<1>(log_sigmoid_forward(x)));
+      });
+    });
+    add_op("log_sigmoid_backward.grad_input", Check::kOut, [backward_out] {
+      return backward_out(
+          [](const Tensor& g, const Tensor& x) {
+            return log_sigmoid_backward(g, x, std::get<1>(log_sigmoid_forward(x)));
+          },
+          [](const Tensor& g, const Tensor& x, Tensor& o) -> Tensor {
+            return log_sigmoid_backward_out(g, x, std::get<1>(log_sigmoid_forward(x)), o);
+          });
+    });
+    grad_op("threshold", [unary_with] {
+      return unary_with([](const Tensor& a) { return threshold(a, 0.25, -3); },
+                        Domain::kAwayFromZero,
+                        {{"threshold 0, value 0 (relu)",
+                          [](const Tensor& a) { return threshold(a, 0, 0); }}});
+    });
+    add_op("threshold.out", Check::kOut, [unary_out] {
+      return unary_out([](const Tensor& a) { return threshold(a, 0.25, 2); },
+                       [](const Tensor& a, Tensor& o) -> Tensor {
+                         return threshold_out(a, 0.25, 2, o);
+                       });
+    });
+    grad_op("glu", [] {
+      return std::vector<Sample>{
+          {"[2, 4] dim -1", {leaf({2, 4}, 1)}, one([](const Inputs& x) { return glu(x[0]); })},
+          {"[4, 3] dim 0", {leaf({4, 3}, 2)}, one([](const Inputs& x) { return glu(x[0], 0); })},
+          {"[2, 6, 2] dim 1", {leaf({2, 6, 2}, 3)}, one([](const Inputs& x) {
+             return glu(x[0], 1);
+           })},
+          {"transposed view", {leaf({2, 4}, 4)}, one([](const Inputs& x) {
+             return glu(t(x[0]), 0);
+           })},
+      };
+    });
+    add_op("glu.out", Check::kOut, [out_sample] {
+      return out_sample("[2, 4]", {leaf({2, 4}, 1)}, one([](const Inputs& x) { return glu(x[0]); }),
+                        [](const Inputs& x, Tensor& o) -> Tensor { return glu_out(x[0], -1, o); });
+    });
+    grad_op("glu_backward", [] {
+      return std::vector<Sample>{
+          {"[2, 4] dim -1", {leaf({2, 2}, 1), leaf({2, 4}, 2)}, one([](const Inputs& x) {
+             return glu_backward(x[0], x[1], -1);
+           })},
+          {"[4, 3] dim 0", {leaf({2, 3}, 3), leaf({4, 3}, 4)}, one([](const Inputs& x) {
+             return glu_backward(x[0], x[1], 0);
+           })},
+          {"only self requires grad", {value({2, 2}, 5), leaf({2, 4}, 6)}, one([](const Inputs& x) {
+             return glu_backward(x[0], x[1], 1);
+           })},
+      };
+    });
+    add_op("glu_backward.grad_input", Check::kOut, [out_sample] {
+      return out_sample("[2, 4]", {leaf({2, 2}, 1), leaf({2, 4}, 2)},
+                        one([](const Inputs& x) { return glu_backward(x[0], x[1], -1); }),
+                        [](const Inputs& x, Tensor& o) -> Tensor {
+                          return glu_backward_out(x[0], x[1], -1, o);
+                        });
+    });
+    grad_op("prelu", [] {
+      auto f = one([](const Inputs& x) { return prelu(x[0], x[1]); });
+      return std::vector<Sample>{
+          {"[2, 3, 4] with a weight per channel", {away_from_zero({2, 3, 4}, 1), leaf({3}, 2)}, f},
+          {"[2, 3] with one weight", {away_from_zero({2, 3}, 3), leaf({1}, 4)}, f},
+          {"[5] with a 0-dim weight", {away_from_zero({5}, 5), leaf({}, 6)}, f},
+          {"only weight requires grad", {away_from_zero({2, 3}, 7).detach(), leaf({3}, 8)}, f},
+      };
+    });
+    grad_op("_prelu_kernel", [] {
+      auto f = one([](const Inputs& x) { return _prelu_kernel(x[0], x[1]); });
+      return std::vector<Sample>{
+          {"[2, 3, 2] and [3, 1]", {away_from_zero({2, 3, 2}, 1), leaf({3, 1}, 2)}, f},
+          {"[4] and [4]", {away_from_zero({4}, 3), leaf({4}, 4)}, f},
+      };
+    });
+    grad_op("_prelu_kernel_backward", [] {
+      auto both = [](const Inputs& x) {
+        auto [gs, gw] = _prelu_kernel_backward(x[0], x[1], x[2]);
+        return std::vector<Tensor>{gs, gw};
+      };
+      auto self_only = [](const Inputs& x) {
+        return std::vector<Tensor>{std::get<0>(_prelu_kernel_backward(x[0], x[1], x[2]))};
+      };
+      auto weight_only = [](const Inputs& x) {
+        return std::vector<Tensor>{std::get<1>(_prelu_kernel_backward(x[0], x[1], x[2]))};
+      };
+      return std::vector<Sample>{
+          {"[3, 2] with [3, 1], both outputs",
+           {leaf({3, 2}, 1), away_from_zero({3, 2}, 2), leaf({3, 1}, 3)},
+           both},
+          {"grad_self only",
+           {leaf({3, 2}, 4), away_from_zero({3, 2}, 5), leaf({3, 1}, 6)},
+           self_only},
+          {"grad_weight only", {leaf({4}, 7), away_from_zero({4}, 8), leaf({4}, 9)}, weight_only},
+      };
+    });
+  }
+
+  // nn: losses (issue 26) ---------------------------------------------------
+  {
+    const std::vector<std::pair<std::string, int64_t>> reductions = {{"None", Reduction::None},
+                                                                     {"Mean", Reduction::Mean},
+                                                                     {"Sum", Reduction::Sum}};
+    // Probabilities in [0.1, 0.9) (binary_cross_entropy's self and target).
+    auto probabilities = [](IntArrayRef sizes, uint64_t seed, bool requires_grad) {
+      Tensor t;
+      {
+        autograd::NoGradGuard no_grad;
+        t = add(mul(sigmoid(randn(sizes, seed)), 0.8), 0.1);
+      }
+      return t.set_requires_grad(requires_grad);
+    };
+    // Signs +-1 (soft_margin_loss's and margin_ranking_loss's target).
+    auto signs = [](IntArrayRef sizes, uint64_t seed) {
+      autograd::NoGradGuard no_grad;
+      return sign(away_from_zero(sizes, seed)).detach();
+    };
+    // loss(self, target, reduction) for each reduction, both requiring grad, plus a
+    // broadcast-free [5] sample with only self requiring grad. `apart` keeps self - target away
+    // from the kinks (|d| = beta or delta = 1, 0): target = self + d with |d| in [0.5, 1.5).
+    using Loss = std::function<Tensor(const Tensor&, const Tensor&, int64_t)>;
+    auto loss_samples = [reductions](Loss f, bool target_grad) {
+      std::vector<Sample> s;
+      uint64_t seed = 1;
+      for (const auto& [name, r] : reductions) {
+        Tensor target = leaf({2, 3}, seed + 1);
+        if (!target_grad) target = target.detach();
+        s.push_back({"reduction " + name,
+                     {leaf({2, 3}, seed), target},
+                     one([f, r = r](const Inputs& x) { return f(x[0], x[1], r); })});
+        seed += 2;
+      }
+      s.push_back({"0-dim, Mean", {leaf({}, 20), leaf({}, 21).detach()}, one([f](const Inputs& x) {
+                     return f(x[0], x[1], Reduction::Mean);
+                   })});
+      return s;
+    };
+    using LossBackward =
+        std::function<Tensor(const Tensor&, const Tensor&, const Tensor&, int64_t)>;
+    auto loss_backward_samples = [reductions](LossBackward f, bool target_grad) {
+      std::vector<Sample> s;
+      uint64_t seed = 1;
+      for (const auto& [name, r] : reductions) {
+        Tensor g = r == Reduction::None ? leaf({2, 3}, seed) : leaf({}, seed);
+        Tensor target = leaf({2, 3}, seed + 2);
+        if (!target_grad) target = target.detach();
+        s.push_back({"reduction " + name,
+                     {g, leaf({2, 3}, seed + 1), target},
+                     one([f, r = r](const Inputs& x) { return f(x[0], x[1], x[2], r); })});
+        seed += 3;
+      }
+      return s;
+    };
+    auto loss_out = [](Loss f, std::function<Tensor(const Tensor&, const Tensor&, Tensor&)> out) {
+      return std::vector<Sample>{
+          {"Mean",
+           {leaf({2, 3}, 1), leaf({2, 3}, 2)},
+           one([f](const Inputs& x) { return f(x[0], x[1], Reduction::Mean); }),
+           nullptr,
+           [out](const Inputs& x, Tensor& o) { return out(x[0], x[1], o); }}};
+    };
+    auto loss_backward_out =
+        [](LossBackward f,
+           std::function<Tensor(const Tensor&, const Tensor&, const Tensor&, Tensor&)> out) {
+          return std::vector<Sample>{
+              {"None",
+               {leaf({2, 3}, 1), leaf({2, 3}, 2), leaf({2, 3}, 3)},
+               one([f](const Inputs& x) { return f(x[0], x[1], x[2], Reduction::None); }),
+               nullptr,
+               [out](const Inputs& x, Tensor& o) { return out(x[0], x[1], x[2], o); }}};
+        };
+
+    grad_op("l1_loss", [loss_samples] {
+      // self - target away from 0: self away from 0, target small.
+      auto s = loss_samples([](const Tensor& a, const Tensor& b,
+                               int64_t r) { return l1_loss(a, mul(b, 0.1), r); },
+                            true);
+      for (Sample& sample : s) sample.inputs[0] = away_from_zero(sample.inputs[0].sizes(), 30);
+      return s;
+    });
+    // beta (delta) 2.5 and 0.4 around standard normal differences: both branches, no kink hit.
+    grad_op("smooth_l1_loss", [loss_samples] {
+      auto s = loss_samples([](const Tensor& a, const Tensor& b,
+                               int64_t r) { return smooth_l1_loss(a, b, r, 0.4); },
+                            true);
+      s.push_back({"beta=2.5", {leaf({4}, 30), leaf({4}, 31)}, one([](const Inputs& x) {
+                     return smooth_l1_loss(x[0], x[1], Reduction::Sum, 2.5);
+                   })});
+      return s;
+    });
+    add_op("smooth_l1_loss.out", Check::kOut, [loss_out] {
+      return loss_out([](const Tensor& a, const Tensor& b,
+                         int64_t r) { return smooth_l1_loss(a, b, r, 0.4); },
+                      [](const Tensor& a, const Tensor& b, Tensor& o) -> Tensor {
+                        return smooth_l1_loss_out(a, b, Reduction::Mean, 0.4, o);
+                      });
+    });
+    grad_op("smooth_l1_loss_backward", [loss_backward_samples] {
+      return loss_backward_samples(
+          [](const Tensor& g, const Tensor& a, const Tensor& b, int64_t r) {
+            return smooth_l1_loss_backward(g, a, b, r, 0.4);
+          },
+          true);
+    });
+    add_op("smooth_l1_loss_backward.grad_input", Check::kOut, [loss_backward_out] {
+      return loss_backward_out([](const Tensor& g, const Tensor& a, const Tensor& b,
+                                  int64_t r) { return smooth_l1_loss_backward(g, a, b, r, 0.4); },
+                               [](const Tensor& g, const Tensor& a, const Tensor& b,
+                                  Tensor& o) -> Tensor {
+                                 return smooth_l1_loss_backward_out(g, a, b, Reduction::None, 0.4,
+                                                                    o);
+                               });
+    });
+    grad_op("huber_loss", [loss_samples] {
+      return loss_samples([](const Tensor& a, const Tensor& b,
+                             int64_t r) { return huber_loss(a, b, r, 0.4); },
+                          true);
+    });
+    add_op("huber_loss.out", Check::kOut, [loss_out] {
+      return loss_out([](const Tensor& a, const Tensor& b,
+                         int64_t r) { return huber_loss(a, b, r, 0.4); },
+                      [](const Tensor& a, const Tensor& b, Tensor& o) -> Tensor {
+                        return huber_loss_out(a, b, Reduction::Mean, 0.4, o);
+                      });
+    });
+    grad_op("huber_loss_backward", [loss_backward_samples] {
+      return loss_backward_samples([](const Tensor& g, const Tensor& a, const Tensor& b,
+                                      int64_t r) { return huber_loss_backward(g, a, b, r, 0.4); },
+                                   true);
+    });
+    add_op("huber_loss_backward.out", Check::kOut, [loss_backward_out] {
+      return loss_backward_out([](const Tensor& g, const Tensor& a, const Tensor& b,
+                                  int64_t r) { return huber_loss_backward(g, a, b, r, 0.4); },
+                               [](const Tensor& g, const Tensor& a, const Tensor& b,
+                                  Tensor& o) -> Tensor {
+                                 return huber_loss_backward_out(g, a, b, Reduction::None, 0.4, o);
+                               });
+    });
+    grad_op("soft_margin_loss", [loss_samples, signs] {
+      auto s = loss_samples([](const Tensor& a, const Tensor& b,
+                               int64_t r) { return soft_margin_loss(a, b, r); },
+                            false);
+      for (Sample& sample : s) sample.inputs[1] = signs(sample.inputs[1].sizes(), 40);
+      return s;
+    });
+    add_op("soft_margin_loss.out", Check::kOut, [loss_out] {
+      return loss_out([](const Tensor& a, const Tensor& b,
+                         int64_t r) { return soft_margin_loss(a, b, r); },
+                      [](const Tensor& a, const Tensor& b, Tensor& o) -> Tensor {
+                        return soft_margin_loss_out(a, b, Reduction::Mean, o);
+                      });
+    });
+    grad_op("soft_margin_loss_backward", [loss_backward_samples, signs] {
+      auto s =
+          loss_backward_samples([](const Tensor& g, const Tensor& a, const Tensor& b,
+                                   int64_t r) { return soft_margin_loss_backward(g, a, b, r); },
+                                false);
+      for (Sample& sample : s) sample.inputs[2] = signs(sample.inputs[2].sizes(), 41);
+      return s;
+    });
+    add_op("soft_margin_loss_backward.grad_input", Check::kOut, [loss_backward_out] {
+      return loss_backward_out([](const Tensor& g, const Tensor& a, const Tensor& b,
+                                  int64_t r) { return soft_margin_loss_backward(g, a, b, r); },
+                               [](const Tensor& g, const Tensor& a, const Tensor& b,
+                                  Tensor& o) -> Tensor {
+                                 return soft_margin_loss_backward_out(g, a, b, Reduction::None, o);
+                               });
+    });
+    grad_op("binary_cross_entropy", [reductions, probabilities] {
+      std::vector<Sample> s;
+      uint64_t seed = 1;
+      for (const auto& [name, r] : reductions) {
+        s.push_back({"reduction " + name,
+                     {probabilities({2, 3}, seed, true), probabilities({2, 3}, seed + 1, true)},
+                     one([r = r](const Inputs& x) {
+                       return binary_cross_entropy(x[0], x[1], std::nullopt, r);
+                     })});
+        s.push_back(
+            {"weighted, reduction " + name,
+             {probabilities({2, 3}, seed + 2, true), probabilities({2, 3}, seed + 3, false),
+              positive({3}, seed + 4, false)},
+             one([r = r](const Inputs& x) { return binary_cross_entropy(x[0], x[1], x[2], r); })});
+        seed += 5;
+      }
+      return s;
+    });
+    add_op("binary_cross_entropy.out", Check::kOut, [probabilities] {
+      return std::vector<Sample>{
+          {"Mean",
+           {probabilities({2, 3}, 1, true), probabilities({2, 3}, 2, false)},
+           one([](const Inputs& x) { return binary_cross_entropy(x[0], x[1]); }),
+           nullptr,
+           [](const Inputs& x, Tensor& o) -> Tensor {
+             return binary_cross_entropy_out(x[0], x[1], std::nullopt, Reduction::Mean, o);
+           }}};
+    });
+    grad_op("binary_cross_entropy_backward", [reductions, probabilities] {
+      std::vector<Sample> s;
+      uint64_t seed = 1;
+      for (const auto& [name, r] : reductions) {
+        Tensor g = r == Reduction::None ? leaf({2, 3}, seed) : leaf({}, seed);
+        s.push_back({"weighted, reduction " + name,
+                     {g, probabilities({2, 3}, seed + 1, true),
+                      probabilities({2, 3}, seed + 2, true), positive({3}, seed + 3, false)},
+                     one([r = r](const Inputs& x) {
+                       return binary_cross_entropy_backward(x[0], x[1], x[2], x[3], r);
+                     })});
+        seed += 4;
+      }
+      return s;
+    });
+    add_op("binary_cross_entropy_backward.grad_input", Check::kOut, [probabilities] {
+      return std::vector<Sample>{
+          {"None",
+           {leaf({2, 3}, 1), probabilities({2, 3}, 2, true), probabilities({2, 3}, 3, true)},
+           one([](const Inputs& x) {
+             return binary_cross_entropy_backward(x[0], x[1], x[2], std::nullopt, Reduction::None);
+           }),
+           nullptr,
+           [](const Inputs& x, Tensor& o) -> Tensor {
+             return binary_cross_entropy_backward_out(x[0], x[1], x[2], std::nullopt,
+                                                      Reduction::None, o);
+           }}};
+    });
+    grad_op("binary_cross_entropy_with_logits", [reductions, probabilities] {
+      std::vector<Sample> s;
+      uint64_t seed = 1;
+      for (const auto& [name, r] : reductions) {
+        s.push_back({"reduction " + name,
+                     {leaf({2, 3}, seed), probabilities({2, 3}, seed + 1, true)},
+                     one([r = r](const Inputs& x) {
+                       return binary_cross_entropy_with_logits(x[0], x[1], std::nullopt,
+                                                               std::nullopt, r);
+                     })});
+        s.push_back({"weight and pos_weight, reduction " + name,
+                     {leaf({2, 3}, seed + 2), probabilities({2, 3}, seed + 3, true),
+                      positive({3}, seed + 4, false), positive({3}, seed + 5, false)},
+                     one([r = r](const Inputs& x) {
+                       return binary_cross_entropy_with_logits(x[0], x[1], x[2], x[3], r);
+                     })});
+        seed += 6;
+      }
+      return s;
+    });
+    grad_op("kl_div", [reductions, probabilities] {
+      std::vector<Sample> s;
+      uint64_t seed = 1;
+      for (const auto& [name, r] : reductions) {
+        s.push_back({"reduction " + name,
+                     {leaf({2, 3}, seed), probabilities({2, 3}, seed + 1, true)},
+                     one([r = r](const Inputs& x) { return kl_div(x[0], x[1], r); })});
+        s.push_back({"log_target, reduction " + name,
+                     {leaf({2, 3}, seed + 2), leaf({2, 3}, seed + 3)},
+                     one([r = r](const Inputs& x) { return kl_div(x[0], x[1], r, true); })});
+        seed += 4;
+      }
+      return s;
+    });
+    grad_op("margin_ranking_loss", [reductions, signs] {
+      std::vector<Sample> s;
+      uint64_t seed = 1;
+      for (const auto& [name, r] : reductions) {
+        s.push_back({"reduction " + name,
+                     {leaf({5}, seed), leaf({5}, seed + 1), signs({5}, seed + 2)},
+                     one([r = r](const Inputs& x) {
+                       return margin_ranking_loss(x[0], x[1], x[2], 0.1, r);
+                     })});
+        seed += 3;
+      }
+      return s;
+    });
+  }
+
+  // nn: padding (issue 26) --------------------------------------------------
+  {
+    grad_op("constant_pad_nd", [] {
+      auto with = [](std::vector<int64_t> pad, double value) {
+        return one([pad, value](const Inputs& x) { return constant_pad_nd(x[0], pad, value); });
+      };
+      return std::vector<Sample>{
+          {"[2, 3] last dim (1, 2)", {leaf({2, 3}, 1)}, with({1, 2}, 0)},
+          {"[2, 3, 4] two dims, value 1.5", {leaf({2, 3, 4}, 2)}, with({1, 0, 2, 1}, 1.5)},
+          {"negative pads crop", {leaf({3, 4}, 3)}, with({-1, 2, 1, -2}, 0)},
+          {"every dim of a [2]", {leaf({2}, 4)}, with({2, 2}, -1)},
+          {"transposed view", {leaf({3, 2}, 5)}, one([](const Inputs& x) {
+             return constant_pad_nd(t(x[0]), {1, 1}, 0);
+           })},
+      };
+    });
+    struct PadOp {
+      std::string name;
+      std::function<Tensor(const Tensor&, IntArrayRef)> forward;
+      std::function<Tensor(const Tensor&, const Tensor&, IntArrayRef)> backward;
+      std::function<Tensor(const Tensor&, IntArrayRef, Tensor&)> forward_out;
+      std::function<Tensor(const Tensor&, const Tensor&, IntArrayRef, Tensor&)> backward_out;
+      int dims;
+    };
+    const std::vector<PadOp> pad_ops = {
+        {"reflection_pad1d", [](const Tensor& a, IntArrayRef p) { return reflection_pad1d(a, p); },
+         [](const Tensor& g, const Tensor& a, IntArrayRef p) {
+           return reflection_pad1d_backward(g, a, p);
+         },
+         [](const Tensor& a, IntArrayRef p, Tensor& o) -> Tensor {
+           return reflection_pad1d_out(a, p, o);
+         },
+         [](const Tensor& g, const Tensor& a, IntArrayRef p, Tensor& o) -> Tensor {
+           return reflection_pad1d_backward_out(g, a, p, o);
+         },
+         1},
+        {"reflection_pad2d", [](const Tensor& a, IntArrayRef p) { return reflection_pad2d(a, p); },
+         [](const Tensor& g, const Tensor& a, IntArrayRef p) {
+           return reflection_pad2d_backward(g, a, p);
+         },
+         [](const Tensor& a, IntArrayRef p, Tensor& o) -> Tensor {
+           return reflection_pad2d_out(a, p, o);
+         },
+         [](const Tensor& g, const Tensor& a, IntArrayRef p, Tensor& o) -> Tensor {
+           return reflection_pad2d_backward_out(g, a, p, o);
+         },
+         2},
+        {"replication_pad1d",
+         [](const Tensor& a, IntArrayRef p) { return replication_pad1d(a, p); },
+         [](const Tensor& g, const Tensor& a, IntArrayRef p) {
+           return replication_pad1d_backward(g, a, p);
+         },
+         [](const Tensor& a, IntArrayRef p, Tensor& o) -> Tensor {
+           return replication_pad1d_out(a, p, o);
+         },
+         [](const Tensor& g, const Tensor& a, IntArrayRef p, Tensor& o) -> Tensor {
+           return replication_pad1d_backward_out(g, a, p, o);
+         },
+         1},
+        {"replication_pad2d",
+         [](const Tensor& a, IntArrayRef p) { return replication_pad2d(a, p); },
+         [](const Tensor& g, const Tensor& a, IntArrayRef p) {
+           return replication_pad2d_backward(g, a, p);
+         },
+         [](const Tensor& a, IntArrayRef p, Tensor& o) -> Tensor {
+           return replication_pad2d_out(a, p, o);
+         },
+         [](const Tensor& g, const Tensor& a, IntArrayRef p, Tensor& o) -> Tensor {
+           return replication_pad2d_backward_out(g, a, p, o);
+         },
+         2},
+    };
+    for (const PadOp& p : pad_ops) {
+      // Unbatched and batched inputs; paddings up to size - 1 (reflection's limit).
+      const std::vector<int64_t> pad =
+          p.dims == 1 ? std::vector<int64_t>{2, 1} : std::vector<int64_t>{2, 1, 0, 2};
+      const std::vector<int64_t> unbatched =
+          p.dims == 1 ? std::vector<int64_t>{2, 4} : std::vector<int64_t>{2, 3, 4};
+      const std::vector<int64_t> batched =
+          p.dims == 1 ? std::vector<int64_t>{2, 2, 3} : std::vector<int64_t>{2, 1, 3, 3};
+      auto out_shape = [pad](std::vector<int64_t> s) {
+        s[s.size() - 1] += pad[0] + pad[1];
+        if (pad.size() == 4) s[s.size() - 2] += pad[2] + pad[3];
+        return s;
+      };
+      grad_op(p.name, [p, pad, unbatched, batched] {
+        auto f = one([p, pad](const Inputs& x) { return p.forward(x[0], pad); });
+        return std::vector<Sample>{
+            {"unbatched", {leaf(unbatched, 1)}, f},
+            {"batched", {leaf(batched, 2)}, f},
+            {"no padding", {leaf(unbatched, 3)}, one([p](const Inputs& x) {
+               return p.forward(x[0], std::vector<int64_t>(2 * static_cast<size_t>(p.dims), 0));
+             })},
+        };
+      });
+      add_op(p.name + ".out", Check::kOut, [p, pad, unbatched] {
+        return std::vector<Sample>{
+            {"unbatched",
+             {leaf(unbatched, 1)},
+             one([p, pad](const Inputs& x) { return p.forward(x[0], pad); }),
+             nullptr,
+             [p, pad](const Inputs& x, Tensor& o) { return p.forward_out(x[0], pad, o); }}};
+      });
+      grad_op(p.name + "_backward", [p, pad, unbatched, batched, out_shape] {
+        auto f = one([p, pad](const Inputs& x) { return p.backward(x[0], x[1], pad); });
+        return std::vector<Sample>{
+            {"unbatched", {leaf(out_shape(unbatched), 1), leaf(unbatched, 2)}, f},
+            {"batched", {leaf(out_shape(batched), 3), leaf(batched, 4)}, f},
+        };
+      });
+      add_op(p.name + "_backward.grad_input", Check::kOut, [p, pad, unbatched, out_shape] {
+        return std::vector<Sample>{
+            {"unbatched",
+             {leaf(out_shape(unbatched), 1), leaf(unbatched, 2)},
+             one([p, pad](const Inputs& x) { return p.backward(x[0], x[1], pad); }),
+             nullptr,
+             [p, pad](const Inputs& x, Tensor& o) { return p.backward_out(x[0], x[1], pad, o); }}};
+      });
+    }
+    grad_op("_pad_circular", [] {
+      return std::vector<Sample>{
+          {"[1, 2, 4] (1, 2)", {leaf({1, 2, 4}, 1)}, one([](const Inputs& x) {
+             return _pad_circular(x[0], {1, 2});
+           })},
+          {"[1, 1, 3, 3] (1, 0, 2, 1)", {leaf({1, 1, 3, 3}, 2)}, one([](const Inputs& x) {
+             return _pad_circular(x[0], {1, 0, 2, 1});
+           })},
+          {"negative crops", {leaf({1, 2, 4}, 3)}, one([](const Inputs& x) {
+             return _pad_circular(x[0], {-1, 2});
+           })},
+      };
+    });
+    grad_op("pad", [] {
+      auto with = [](std::vector<int64_t> p, std::string mode, std::optional<double> value) {
+        return one([p, mode, value](const Inputs& x) { return pad(x[0], p, mode, value); });
+      };
+      return std::vector<Sample>{
+          {"constant, default value", {leaf({2, 3}, 1)}, with({1, 1}, "constant", std::nullopt)},
+          {"constant 2.5", {leaf({2, 3}, 2)}, with({0, 2, 1, 0}, "constant", 2.5)},
+          {"reflect 1-D", {leaf({1, 2, 4}, 3)}, with({2, 3}, "reflect", std::nullopt)},
+          {"reflect 2-D", {leaf({1, 3, 3}, 4)}, with({1, 2, 2, 1}, "reflect", std::nullopt)},
+          {"replicate 1-D", {leaf({2, 3}, 5)}, with({3, 1}, "replicate", std::nullopt)},
+          {"replicate 2-D", {leaf({2, 1, 2, 3}, 6)}, with({1, 2, 3, 0}, "replicate", std::nullopt)},
+          {"circular", {leaf({1, 2, 4}, 7)}, with({1, 3}, "circular", std::nullopt)},
+      };
+    });
+  }
   return ops;
 }
 

@@ -1357,3 +1357,521 @@ for da in DTYPES:
     case(f"sub.Tensor/operator/{da}-True", lambda T, a: a - True, _dim(da))
 
 import cases_views  # noqa: E402, F401  (views and in-place ops: registers its cases here)
+
+# ---------------------------------------------------------------------------------------------
+# nn: activations (issue 26). Inputs spread over [-4, 4) so that the kinks (0, the clamp bounds,
+# +-3, +-lambd) have values on both sides; `special` has 0, +-0.5, +-3 (on the kinks of several)
+# and the infinities. A NaN is checked in the forward values only: PyTorch's kernels send a NaN
+# down different branches in their vectorized and scalar loops (elu_backward, hardtanh_backward,
+# the shrinks' backwards: NaN or grad or 0), and which loop runs depends on the length and the CPU.
+# ---------------------------------------------------------------------------------------------
+
+
+def W(*shape: int, seed: int = 0, dtype: str = "float64", grad: bool = True):
+    """A random input spread over [-4, 4)."""
+    return R(*shape, seed=seed, lo=-4.0, hi=4.0, dtype=dtype, grad=grad)
+
+
+NN_UNARY = {
+    "gelu": lambda T, x: T.gelu(x),
+    "gelu/tanh": lambda T, x: T.gelu(x, approximate="tanh"),
+    "silu": lambda T, x: T.silu(x),
+    "mish": lambda T, x: T.mish(x),
+    "elu": lambda T, x: T.elu(x),
+    "elu/alpha-scale-input_scale": lambda T, x: T.elu(x, 0.5, 2.0, 1.5),
+    "selu": lambda T, x: T.selu(x),
+    "celu": lambda T, x: T.celu(x),
+    "celu/alpha=2.5": lambda T, x: T.celu(x, 2.5),
+    "leaky_relu": lambda T, x: T.leaky_relu(x),
+    "leaky_relu/slope=0.3": lambda T, x: T.leaky_relu(x, 0.3),
+    "hardtanh": lambda T, x: T.hardtanh(x),
+    "hardtanh/bounds": lambda T, x: T.hardtanh(x, -0.7, 2.0),
+    "hardsigmoid": lambda T, x: T.hardsigmoid(x),
+    "hardswish": lambda T, x: T.hardswish(x),
+    "softplus": lambda T, x: T.softplus(x),
+    "softplus/beta-threshold": lambda T, x: T.softplus(x, 2.0, 1.5),
+    "softshrink": lambda T, x: T.softshrink(x),
+    "softshrink/lambd=1.5": lambda T, x: T.softshrink(x, 1.5),
+    "hardshrink": lambda T, x: T.hardshrink(x),
+    "hardshrink/method": lambda T, x: x.hardshrink(1.5),
+    "log_sigmoid": lambda T, x: T.log_sigmoid(x),
+    "log_sigmoid_forward": lambda T, x: T.log_sigmoid_forward(x),
+    "threshold": lambda T, x: T.threshold(x, 0.1, -2.0),
+}
+# PyTorch has no derivative for hardsigmoid_backward: its second derivative raises there.
+NN_NO_SECOND = {"hardsigmoid"}
+for name, f in NN_UNARY.items():
+    s = name.split("/")[0] not in NN_NO_SECOND
+    case(f"{name}/2x3", f, W(2, 3, seed=1), second=s)
+    case(f"{name}/0-dim", f, W(seed=2), second=s)
+    case(f"{name}/empty", f, D([[], []]))
+    case(f"{name}/transposed", lambda T, x, f=f: f(T, x.t()), W(3, 2, seed=3), second=s)
+    case(f"{name}/expanded", lambda T, x, f=f: f(T, x.expand([3, 2])), W(1, 2, seed=4), second=s)
+    case(f"{name}/float32", f, W(5, seed=5, dtype="float32"))
+    case(f"{name}/special", f, D([0.0, -0.0, 0.5, -0.5, 1.0, -3.0, 3.0, INF, -INF]))
+    case(f"{name}/nan", f, D([NAN, 1.0, -1.0, NAN], grad=False))
+    case(f"{name}/int64", f, L([[3, -2, 0], [1, 0, -7]]))
+case("hardsigmoid/second-derivative", lambda T, x: T.hardsigmoid(x), W(4, seed=6), second=True)
+case("gelu/approximate-error", lambda T, x: T.gelu(x, approximate="fast"), W(3))
+case("softshrink/negative-lambd-error", lambda T, x: T.softshrink(x, -0.5), W(3))
+case("softplus/large", lambda T, x: T.softplus(x), D([30.0, -30.0, 19.9, 20.1]), second=True)
+case("log_sigmoid/large", lambda T, x: T.log_sigmoid(x), D([-800.0, -30.0, 30.0, 800.0]), second=True)
+case("mish/large", lambda T, x: T.mish(x), D([-30.0, 25.0, 800.0]))
+case("selu/values", lambda T, x: T.selu(x), D([-2.0, -0.1, 0.1, 2.0]), second=True)
+case("celu/alpha=0-error", lambda T, x: T.celu(x, 0.0), W(3))
+
+# The backward ops, called directly: grad_output against self, broadcasting; their out=
+# (grad_input=) variants; double backward through the backward op's own formula.
+NN_BACKWARD = {
+    "gelu_backward": lambda T, g, x: T.gelu_backward(g, x),
+    "gelu_backward/tanh": lambda T, g, x: T.gelu_backward(g, x, approximate="tanh"),
+    "silu_backward": lambda T, g, x: T.silu_backward(g, x),
+    "mish_backward": lambda T, g, x: T.mish_backward(g, x),
+    "elu_backward": lambda T, g, x: T.elu_backward(g, 0.5, 2.0, 1.5, False, x),
+    "elu_backward/is_result": lambda T, g, x: T.elu_backward(g, 1.2, 1.0, 0.8, True, T.elu(x, 1.2, 1.0, 0.8)),
+    "leaky_relu_backward": lambda T, g, x: T.leaky_relu_backward(g, x, 0.2, False),
+    "hardtanh_backward": lambda T, g, x: T.hardtanh_backward(g, x, -0.7, 2.0),
+    "hardsigmoid_backward": lambda T, g, x: T.hardsigmoid_backward(g, x),
+    "hardswish_backward": lambda T, g, x: T.hardswish_backward(g, x),
+    "softplus_backward": lambda T, g, x: T.softplus_backward(g, x, 2.0, 1.5),
+    "softshrink_backward": lambda T, g, x: T.softshrink_backward(g, x, 1.5),
+    "hardshrink_backward": lambda T, g, x: T.hardshrink_backward(g, x, 1.5),
+    "log_sigmoid_backward": lambda T, g, x: T.log_sigmoid_backward(g, x, T.log_sigmoid_forward(x)[1]),
+}
+# PyTorch cannot differentiate these three (silu_backward's and mish_backward's autograd kernels
+# are not registered for a direct call, hardsigmoid_backward has no formula): values only. Their
+# derivatives are checked through the ops' second derivatives above and by the op sweep.
+NN_BACKWARD_VALUES_ONLY = {"silu_backward", "mish_backward", "hardsigmoid_backward"}
+for name, f in NN_BACKWARD.items():
+    g = name.split("/")[0] not in NN_BACKWARD_VALUES_ONLY
+    case(f"{name}/2x3", f, R(2, 3, seed=7, grad=g), W(2, 3, seed=8, grad=g), second=g)
+    case(f"{name}/broadcast", f, R(2, 3, seed=9, grad=g), W(3, seed=10, grad=g), second=g)
+    case(f"{name}/float32", f, R(4, seed=11, dtype="float32", grad=g), W(4, seed=12, dtype="float32", grad=g))
+    case(f"{name}/special", f, D([1.0] * 5, grad=g), D([0.0, 0.5, -3.0, INF, -INF], grad=g))
+case(
+    "leaky_relu_backward/self_is_result-negative-slope-error",
+    lambda T, g, x: T.leaky_relu_backward(g, x, -0.2, True),
+    R(3),
+    W(3),
+)
+case(
+    "elu_backward/is_result-negative-alpha-error",
+    lambda T, g, x: T.elu_backward(g, -1.0, 1.0, 1.0, True, x),
+    R(3),
+    W(3),
+)
+
+
+def _zeros(T, *shape):
+    return T.zeros(list(shape), dtype=T.float64)
+
+
+NN_OUT = {
+    "gelu.out": lambda T, x: T.gelu(x, approximate="tanh", out=_zeros(T, 2, 3)),
+    "silu.out": lambda T, x: T.silu(x, out=_zeros(T, 2, 3)),
+    "mish.out": lambda T, x: T.mish(x, out=_zeros(T, 2, 3)),
+    "elu.out": lambda T, x: T.elu(x, 0.5, 2.0, 1.5, out=_zeros(T, 2, 3)),
+    "leaky_relu.out": lambda T, x: T.leaky_relu(x, 0.3, out=_zeros(T, 2, 3)),
+    "hardtanh.out": lambda T, x: T.hardtanh(x, -0.7, 2.0, out=_zeros(T, 2, 3)),
+    "hardsigmoid.out": lambda T, x: T.hardsigmoid(x, out=_zeros(T, 2, 3)),
+    "hardswish.out": lambda T, x: T.hardswish(x, out=_zeros(T, 2, 3)),
+    "softplus.out": lambda T, x: T.softplus(x, 2.0, 1.5, out=_zeros(T, 2, 3)),
+    "softshrink.out": lambda T, x: T.softshrink(x, 1.5, out=_zeros(T, 2, 3)),
+    "hardshrink.out": lambda T, x: T.hardshrink(x, 1.5, out=_zeros(T, 2, 3)),
+    "log_sigmoid.out": lambda T, x: T.log_sigmoid(x, out=_zeros(T, 2, 3)),
+    "threshold.out": lambda T, x: T.threshold(x, 0.1, -2.0, out=_zeros(T, 2, 3)),
+    "glu.out": lambda T, x: T.glu(x, 0, out=_zeros(T, 1, 3)),
+}
+for name, f in NN_OUT.items():
+    case(f"{name}/values", f, W(2, 3, seed=13, grad=False))
+    case(f"{name}/requires-grad-error", f, W(2, 3, seed=14))
+case("threshold.out/int64", lambda T, x: T.threshold(x, 0, 5, out=T.zeros([3], dtype=T.int64)), L([-1, 0, 2]))
+
+NN_BACKWARD_OUT = {
+    "gelu_backward.grad_input": lambda T, g, x: T.gelu_backward(g, x, grad_input=_zeros(T, 2, 3)),
+    "silu_backward.grad_input": lambda T, g, x: T.silu_backward(g, x, grad_input=_zeros(T, 2, 3)),
+    "elu_backward.grad_input": lambda T, g, x: T.elu_backward(g, 0.5, 2.0, 1.5, False, x, grad_input=_zeros(T, 2, 3)),
+    "leaky_relu_backward.grad_input": lambda T, g, x: T.leaky_relu_backward(
+        g, x, 0.2, False, grad_input=_zeros(T, 2, 3)
+    ),
+    "hardtanh_backward.grad_input": lambda T, g, x: T.hardtanh_backward(g, x, -0.7, 2.0, grad_input=_zeros(T, 2, 3)),
+    "hardsigmoid_backward.grad_input": lambda T, g, x: T.hardsigmoid_backward(g, x, grad_input=_zeros(T, 2, 3)),
+    "hardswish_backward.out": lambda T, g, x: T.hardswish_backward(g, x, out=_zeros(T, 2, 3)),
+    "softplus_backward.grad_input": lambda T, g, x: T.softplus_backward(g, x, 2.0, 1.5, grad_input=_zeros(T, 2, 3)),
+    "softshrink_backward.grad_input": lambda T, g, x: T.softshrink_backward(g, x, 1.5, grad_input=_zeros(T, 2, 3)),
+    "hardshrink_backward.grad_input": lambda T, g, x: T.hardshrink_backward(g, x, 1.5, grad_input=_zeros(T, 2, 3)),
+    "log_sigmoid_backward.grad_input": lambda T, g, x: T.log_sigmoid_backward(
+        g, x, T.log_sigmoid_forward(x)[1], grad_input=_zeros(T, 2, 3)
+    ),
+    "glu_backward.grad_input": lambda T, g, x: T.glu_backward(g[:1], x, 0, grad_input=_zeros(T, 2, 3)),
+}
+for name, f in NN_BACKWARD_OUT.items():
+    case(f"{name}/values", f, R(2, 3, seed=15, grad=False), W(2, 3, seed=16, grad=False))
+
+# glu: halves along dim (a * sigmoid(b)); its backward and their errors.
+for d, shape in [(-1, (2, 4)), (0, (4, 3)), (1, (2, 6, 2))]:
+    case(f"glu/dim={d}", lambda T, x, d=d: T.glu(x, d), W(*shape, seed=17), second=True)
+case("glu/default-dim", lambda T, x: T.glu(x), W(3, 2, seed=18), second=True)
+case("glu/transposed", lambda T, x: T.glu(x.t(), 0), W(3, 4, seed=19), second=True)
+case("glu/float32", lambda T, x: T.glu(x), W(2, 4, seed=20, dtype="float32"))
+case("glu/empty", lambda T, x: T.glu(x, 0), D([[], []]))
+case("glu/odd-error", lambda T, x: T.glu(x), W(2, 3))
+case("glu/0-dim-error", lambda T, x: T.glu(x), W())
+case("glu/int64-error", lambda T, x: T.glu(x), L([1, 2]))
+case("glu_backward/dim=1", lambda T, g, x: T.glu_backward(g, x, 1), R(2, 2, seed=21), W(2, 4, seed=22), second=True)
+case("glu_backward/dim=0", lambda T, g, x: T.glu_backward(g, x, 0), R(1, 3, seed=23), W(2, 3, seed=24), second=True)
+case("glu_backward/shape-error", lambda T, g, x: T.glu_backward(g, x, 1), R(2, 3), W(2, 4))
+
+# prelu: one weight, or one per channel (dim 1); _prelu_kernel's broadcasting and its backward.
+case("prelu/channels", lambda T, x, w: T.prelu(x, w), W(2, 3, 2, seed=25), R(3, seed=26), second=True)
+case("prelu/one-weight", lambda T, x, w: T.prelu(x, w), W(2, 3, seed=27), R(1, seed=28), second=True)
+case("prelu/method", lambda T, x, w: x.prelu(w), W(4, 2, seed=29), R(2, seed=30), second=True)
+case("prelu/1d", lambda T, x, w: T.prelu(x, w), W(4, seed=31), R(1, seed=32), second=True)
+case("prelu/0-dim-weight", lambda T, x, w: T.prelu(x, w), W(2, 3, seed=33), R(seed=34), second=True)
+case("prelu/float32", lambda T, x, w: T.prelu(x, w), W(2, 2, seed=35, dtype="float32"), R(2, seed=36, dtype="float32"))
+case("prelu/special", lambda T, x, w: T.prelu(x, w), D([0.0, -0.0, NAN, INF, -INF]), D([0.25]))
+case("prelu/channel-mismatch-error", lambda T, x, w: T.prelu(x, w), W(2, 3), R(2))
+case("prelu/2d-weight-error", lambda T, x, w: T.prelu(x, w), W(2, 3), R(3, 1))
+case("prelu/dtype-error", lambda T, x, w: T.prelu(x, w), W(2, 3), R(3, dtype="float32"))
+case(
+    "_prelu_kernel/broadcast", lambda T, x, w: T._prelu_kernel(x, w), W(2, 3, 2, seed=37), R(3, 1, seed=38), second=True
+)
+case(
+    "_prelu_kernel_backward/both",
+    lambda T, g, x, w: T._prelu_kernel_backward(g, x, w),
+    R(3, 2, seed=39),
+    W(3, 2, seed=40),
+    R(3, 1, seed=41),
+    second=True,
+)
+case(
+    "_prelu_kernel_backward/grad-weight",
+    lambda T, g, x, w: T._prelu_kernel_backward(g, x, w)[1],
+    R(4, seed=42),
+    W(4, seed=43),
+    R(4, seed=44),
+    second=True,
+)
+
+# ---------------------------------------------------------------------------------------------
+# nn: losses (issue 26). torch._C._nn's bindings default reduction to None: every case passes it.
+# ---------------------------------------------------------------------------------------------
+
+
+def PR(*shape: int, seed: int = 0, grad: bool = True):
+    """Probabilities in [0.05, 0.95)."""
+    return R(*shape, seed=seed, lo=0.05, hi=0.95, grad=grad)
+
+
+def SIGNS(n: int, seed: int = 0):
+    rng = random.Random(seed)
+    return D([rng.choice([-1.0, 1.0]) for _ in range(n)], grad=False)
+
+
+for r in [0, 1, 2]:
+    case(
+        f"l1_loss/reduction={r}", lambda T, a, b, r=r: T.l1_loss(a, b, r), W(2, 3, seed=1), W(2, 3, seed=2), second=True
+    )
+    for beta in [1.0, 0.3]:
+        case(
+            f"smooth_l1_loss/reduction={r}-beta={beta}",
+            lambda T, a, b, r=r, beta=beta: T.smooth_l1_loss(a, b, r, beta),
+            W(2, 3, seed=3),
+            W(2, 3, seed=4),
+            second=True,
+        )
+        case(
+            f"smooth_l1_loss_backward/reduction={r}-beta={beta}",
+            lambda T, g, a, b, r=r, beta=beta: T.smooth_l1_loss_backward(g, a, b, r, beta),
+            R(2, 3, seed=5) if r == 0 else R(seed=5),
+            W(2, 3, seed=6),
+            W(2, 3, seed=7),
+            second=True,
+        )
+    for delta in [1.0, 0.3]:
+        case(
+            f"huber_loss/reduction={r}-delta={delta}",
+            lambda T, a, b, r=r, delta=delta: T.huber_loss(a, b, r, delta),
+            W(2, 3, seed=8),
+            W(2, 3, seed=9),
+            second=True,
+        )
+        case(
+            f"huber_loss_backward/reduction={r}-delta={delta}",
+            lambda T, g, a, b, r=r, delta=delta: T.huber_loss_backward(g, a, b, r, delta),
+            R(2, 3, seed=10) if r == 0 else R(seed=10),
+            W(2, 3, seed=11),
+            W(2, 3, seed=12),
+            second=True,
+        )
+    case(
+        f"soft_margin_loss/reduction={r}",
+        lambda T, a, t, r=r: T.soft_margin_loss(a, t, r),
+        W(6, seed=13),
+        SIGNS(6, 14),
+        second=True,
+    )
+    case(
+        f"soft_margin_loss_backward/reduction={r}",
+        lambda T, g, a, t, r=r: T.soft_margin_loss_backward(g, a, t, r),
+        R(6, seed=15) if r == 0 else R(seed=15),
+        W(6, seed=16),
+        SIGNS(6, 17),
+        second=True,
+    )
+    case(
+        f"binary_cross_entropy/reduction={r}",
+        lambda T, a, t, r=r: T.binary_cross_entropy(a, t, None, r),
+        PR(2, 3, seed=18),
+        PR(2, 3, seed=19),
+        second=True,
+    )
+    case(
+        f"binary_cross_entropy/weight-reduction={r}",
+        lambda T, a, t, w, r=r: T.binary_cross_entropy(a, t, w, r),
+        PR(2, 3, seed=20),
+        PR(2, 3, seed=21, grad=False),
+        P(3, seed=22, grad=False),
+        second=True,
+    )
+    case(
+        f"binary_cross_entropy_backward/reduction={r}",
+        lambda T, g, a, t, w, r=r: T.binary_cross_entropy_backward(g, a, t, w, r),
+        R(2, 3, seed=23) if r == 0 else R(seed=23),
+        PR(2, 3, seed=24),
+        PR(2, 3, seed=25),
+        P(3, seed=26, grad=False),
+        second=True,
+    )
+    case(
+        f"binary_cross_entropy_with_logits/reduction={r}",
+        lambda T, a, t, r=r: T.binary_cross_entropy_with_logits(a, t, None, None, r),
+        W(2, 3, seed=27),
+        PR(2, 3, seed=28),
+        second=True,
+    )
+    case(
+        f"binary_cross_entropy_with_logits/weights-reduction={r}",
+        lambda T, a, t, w, p, r=r: T.binary_cross_entropy_with_logits(a, t, w, p, r),
+        W(2, 3, seed=29),
+        PR(2, 3, seed=30),
+        P(3, seed=31, grad=False),
+        P(3, seed=32, grad=False),
+        second=True,
+    )
+    case(
+        f"kl_div/reduction={r}",
+        lambda T, a, t, r=r: T.kl_div(a, t, r),
+        R(2, 3, seed=33),
+        PR(2, 3, seed=34),
+        second=True,
+    )
+    case(
+        f"kl_div/log_target-reduction={r}",
+        lambda T, a, t, r=r: T.kl_div(a, t, r, log_target=True),
+        R(2, 3, seed=35),
+        R(2, 3, seed=36),
+        second=True,
+    )
+    case(
+        f"margin_ranking_loss/reduction={r}",
+        lambda T, a, b, t, r=r: T.margin_ranking_loss(a, b, t, 0.3, r),
+        W(6, seed=37),
+        W(6, seed=38),
+        SIGNS(6, 39),
+        second=True,
+    )
+case(
+    "l1_loss/float32", lambda T, a, b: T.l1_loss(a, b, 1), W(4, seed=1, dtype="float32"), W(4, seed=2, dtype="float32")
+)
+case("l1_loss/empty-mean", lambda T, a, b: T.l1_loss(a, b, 1), D([]), D([]))
+case(
+    "smooth_l1_loss/float32",
+    lambda T, a, b: T.smooth_l1_loss(a, b, 1, 1.0),
+    W(4, seed=1, dtype="float32"),
+    W(4, seed=2, dtype="float32"),
+)
+case("smooth_l1_loss/negative-beta-error", lambda T, a, b: T.smooth_l1_loss(a, b, 1, -1.0), W(3), W(3))
+case("smooth_l1_loss/0-dim", lambda T, a, b: T.smooth_l1_loss(a, b, 1, 1.0), W(seed=1), W(seed=2), second=True)
+case("huber_loss/zero-delta-error", lambda T, a, b: T.huber_loss(a, b, 1, 0.0), W(3), W(3))
+case(
+    "huber_loss/float32",
+    lambda T, a, b: T.huber_loss(a, b, 2, 0.5),
+    W(4, seed=1, dtype="float32"),
+    W(4, seed=2, dtype="float32"),
+)
+case(
+    "soft_margin_loss/large",
+    lambda T, a, t: T.soft_margin_loss(a, t, 0),
+    D([-800.0, 30.0, 800.0]),
+    D([1.0, -1.0, -1.0], grad=False),
+)
+case(
+    "binary_cross_entropy/zero-and-one",
+    lambda T, a, t: T.binary_cross_entropy(a, t, None, 0),
+    D([0.0, 1.0, 0.5], grad=False),
+    D([1.0, 0.0, 0.5], grad=False),
+)
+case(
+    "binary_cross_entropy/out-of-range-error",
+    lambda T, a, t: T.binary_cross_entropy(a, t, None, 1),
+    D([1.5, 0.5]),
+    D([1.0, 0.0]),
+)
+case(
+    "binary_cross_entropy/float32",
+    lambda T, a, t: T.binary_cross_entropy(a, t, None, 1),
+    R(4, seed=1, lo=0.1, hi=0.9, dtype="float32"),
+    D([0.0, 1.0, 0.5, 0.25], "float32"),
+)
+case(
+    "binary_cross_entropy_with_logits/large",
+    lambda T, a, t: T.binary_cross_entropy_with_logits(a, t, None, None, 0),
+    D([-800.0, 30.0, 800.0]),
+    D([1.0, 0.0, 0.5]),
+    second=True,
+)
+case("kl_div/zero-target-value", lambda T, a, t: T.kl_div(a, t, 0), R(3, seed=40), D([0.0, 0.5, 0.5], grad=False))
+case(
+    "smooth_l1_loss.out/values",
+    lambda T, a, b: T.smooth_l1_loss(a, b, 1, 0.5, out=T.zeros([], dtype=T.float64)),
+    W(2, 3, seed=41, grad=False),
+    W(2, 3, seed=42, grad=False),
+)
+case(
+    "huber_loss.out/values",
+    lambda T, a, b: T.huber_loss(a, b, 0, 0.5, out=T.zeros([2, 3], dtype=T.float64)),
+    W(2, 3, seed=43, grad=False),
+    W(2, 3, seed=44, grad=False),
+)
+case(
+    "soft_margin_loss.out/values",
+    lambda T, a, t: T.soft_margin_loss(a, t, 2, out=T.zeros([], dtype=T.float64)),
+    W(6, seed=45, grad=False),
+    SIGNS(6, 46),
+)
+case(
+    "binary_cross_entropy.out/values",
+    lambda T, a, t: T.binary_cross_entropy(a, t, None, 1, out=T.zeros([], dtype=T.float64)),
+    PR(2, 3, seed=47, grad=False),
+    PR(2, 3, seed=48, grad=False),
+)
+case(
+    "smooth_l1_loss_backward.grad_input/values",
+    lambda T, g, a, b: T.smooth_l1_loss_backward(g, a, b, 1, 0.5, grad_input=T.zeros([2, 3], dtype=T.float64)),
+    R(seed=49, grad=False),
+    W(2, 3, seed=50, grad=False),
+    W(2, 3, seed=51, grad=False),
+)
+case(
+    "huber_loss_backward.out/values",
+    lambda T, g, a, b: T.huber_loss_backward(g, a, b, 0, 0.5, grad_input=T.zeros([2, 3], dtype=T.float64)),
+    R(2, 3, seed=52, grad=False),
+    W(2, 3, seed=53, grad=False),
+    W(2, 3, seed=54, grad=False),
+)
+case(
+    "soft_margin_loss_backward.grad_input/values",
+    lambda T, g, a, t: T.soft_margin_loss_backward(g, a, t, 2, grad_input=T.zeros([6], dtype=T.float64)),
+    R(seed=55, grad=False),
+    W(6, seed=56, grad=False),
+    SIGNS(6, 57),
+)
+case(
+    "binary_cross_entropy_backward.grad_input/values",
+    lambda T, g, a, t: T.binary_cross_entropy_backward(g, a, t, None, 1, grad_input=T.zeros([2, 3], dtype=T.float64)),
+    R(seed=58, grad=False),
+    PR(2, 3, seed=59, grad=False),
+    PR(2, 3, seed=60, grad=False),
+)
+
+# ---------------------------------------------------------------------------------------------
+# nn: padding (issue 26): constant_pad_nd (negative pads crop), reflection and replication of
+# 1 or 2 dims (batched or not), the backward ops, circular, and pad's modes and errors.
+# ---------------------------------------------------------------------------------------------
+
+case("constant_pad_nd/last-dim", lambda T, x: T.constant_pad_nd(x, [1, 2]), R(2, 3, seed=1), second=True)
+case(
+    "constant_pad_nd/two-dims-value",
+    lambda T, x: T.constant_pad_nd(x, [1, 0, 2, 1], 1.5),
+    R(2, 3, 4, seed=2),
+    second=True,
+)
+case("constant_pad_nd/crop", lambda T, x: T.constant_pad_nd(x, [-1, 2, 1, -2]), R(3, 4, seed=3), second=True)
+case("constant_pad_nd/int64", lambda T, x: T.constant_pad_nd(x, [1, 1], 7), L([[1, 2], [3, 4]]))
+case("constant_pad_nd/empty", lambda T, x: T.constant_pad_nd(x, [1, 1]), D([[], []]))
+case("constant_pad_nd/odd-error", lambda T, x: T.constant_pad_nd(x, [1, 1, 1]), R(2, 3))
+case("constant_pad_nd/too-long-error", lambda T, x: T.constant_pad_nd(x, [1, 1, 1, 1]), R(3))
+case("constant_pad_nd/negative-size-error", lambda T, x: T.constant_pad_nd(x, [-2, -2]), R(2, 3))
+PADS = {
+    "reflection_pad1d": ([2, 3], (2, 4), (2, 2, 5)),
+    "replication_pad1d": ([3, 1], (2, 4), (2, 2, 5)),
+    "reflection_pad2d": ([2, 1, 0, 2], (2, 3, 4), (2, 1, 3, 3)),
+    "replication_pad2d": ([1, 3, 2, 0], (2, 3, 4), (2, 1, 3, 3)),
+}
+
+
+def _padded(shape, pad):
+    s = list(shape)
+    s[-1] += pad[0] + pad[1]
+    if len(pad) == 4:
+        s[-2] += pad[2] + pad[3]
+    return s
+
+
+def _pad_op(name, pad):
+    """Calls the op `name` of whichever library T is with padding `pad`."""
+    return lambda T, *args, **kwargs: getattr(T, name)(*args, pad, **kwargs)
+
+
+for op, (pad, unbatched, batched) in PADS.items():
+    fwd, bwd = _pad_op(op, pad), _pad_op(op + "_backward", pad)
+    crop = _pad_op(op, [-1, 1] + [0] * (len(pad) - 2))
+    padded = _padded(unbatched, pad)
+    case(f"{op}/unbatched", fwd, R(*unbatched, seed=4), second=True)
+    case(f"{op}/batched", fwd, R(*batched, seed=5), second=True)
+    case(f"{op}/float32", fwd, R(*unbatched, seed=6, dtype="float32"))
+    case(f"{op}/crop", crop, R(*unbatched, seed=7), second=True)
+    case(f"{op}/1d-input-error", fwd, R(4))
+    case(
+        f"{op}.out/values",
+        lambda T, x, fwd=fwd, padded=padded: fwd(T, x, out=T.zeros(padded, dtype=T.float64)),
+        R(*unbatched, seed=8, grad=False),
+    )
+    case(f"{op}_backward/unbatched", bwd, R(*padded, seed=9), R(*unbatched, seed=10), second=True)
+    case(f"{op}_backward/batched", bwd, R(*_padded(batched, pad), seed=11), R(*batched, seed=12), second=True)
+    case(
+        f"{op}_backward.grad_input/values",
+        lambda T, g, x, bwd=bwd, s=list(unbatched): bwd(T, g, x, grad_input=T.zeros(s, dtype=T.float64)),
+        R(*padded, seed=13, grad=False),
+        R(*unbatched, seed=14, grad=False),
+    )
+case("_pad_circular/crop-right-pad-left", lambda T, x: T._pad_circular(x, [2, -1]), R(1, 2, 4, seed=20), second=True)
+case("reflection_pad1d/too-large-error", lambda T, x: T.reflection_pad1d(x, [4, 0]), R(1, 2, 4))
+case("reflection_pad2d/too-large-error", lambda T, x: T.reflection_pad2d(x, [0, 0, 3, 0]), R(1, 3, 4))
+case("replication_pad1d/large", lambda T, x: T.replication_pad1d(x, [6, 5]), R(1, 2, 2, seed=15), second=True)
+case("_pad_circular/1d", lambda T, x: T._pad_circular(x, [1, 2]), R(1, 2, 4, seed=16), second=True)
+case("_pad_circular/2d", lambda T, x: T._pad_circular(x, [1, 0, 2, 1]), R(1, 1, 3, 3, seed=17), second=True)
+case("_pad_circular/crop", lambda T, x: T._pad_circular(x, [-1, 2]), R(1, 2, 4, seed=18), second=True)
+case("_pad_circular/wrap-twice-error", lambda T, x: T._pad_circular(x, [5, 0]), R(1, 2, 4))
+PAD_MODES = [
+    ("constant", [1, 1], None, (2, 3)),
+    ("constant-value", [0, 2, 1, 0], 2.5, (2, 3)),
+    ("reflect", [2, 3], None, (1, 2, 4)),
+    ("reflect-2d", [1, 2, 2, 1], None, (1, 3, 3)),
+    ("replicate", [3, 1], None, (2, 3)),
+    ("replicate-2d", [1, 2, 3, 0], None, (2, 1, 2, 3)),
+    ("circular", [1, 3], None, (1, 2, 4)),
+]
+for label, pad, value, shape in PAD_MODES:
+    mode = label.split("-")[0]
+    case(
+        f"pad/{label}",
+        lambda T, x, pad=pad, mode=mode, value=value: T.pad(x, pad, mode, value),
+        R(*shape, seed=19),
+        second=True,
+    )
+case("pad/reflect-value-error", lambda T, x: T.pad(x, [1, 1], "reflect", 1.0), R(1, 2, 4))
+case("pad/unknown-mode-error", lambda T, x: T.pad(x, [1, 1], "wrap"), R(1, 2, 4))
+case("pad/reflect-1d-input-error", lambda T, x: T.pad(x, [1, 1], "reflect"), R(4))
+case("pad/reflect-too-large-error", lambda T, x: T.pad(x, [4, 0], "reflect"), R(1, 2, 4))

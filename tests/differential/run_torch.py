@@ -71,7 +71,13 @@ class TorchAsGradgen(types.ModuleType):
         self.native_dropout_backward = torch.ops.aten.native_dropout_backward
 
     def __getattr__(self, name):
-        return getattr(torch, name)
+        # The nn ops (gelu, elu_backward, log_sigmoid_forward, ...) live in torch._C._nn or only
+        # in torch.ops.aten, whose overload packets pick the overload from the arguments
+        # (grad_input= selects gelu_backward.grad_input).
+        for namespace in (torch, torch._C._nn):
+            if hasattr(namespace, name):
+                return getattr(namespace, name)
+        return getattr(torch.ops.aten, name)
 
 
 def main() -> int:

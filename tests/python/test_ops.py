@@ -432,6 +432,159 @@ SAMPLES: Dict[str, List[Sample]] = {
 
 VALUE_CHECKS = {**_out_checks(), **_value_checks()}
 
+# ---------------------------------------------------------------------------------------------
+# nn: activations (issue 26): the ops through their Python names and keywords; out= variants
+# against the functional result. Values are PyTorch's in tests/differential/.
+# ---------------------------------------------------------------------------------------------
+
+
+def spread(*shape: int, seed: int = 0) -> gradgen.Tensor:
+    """Values in [-4, 4) away from the kinks at 0, +-0.25 and +-3 (at least 0.05 from them)."""
+
+    def push(v):
+        if isinstance(v, list):
+            return [push(x) for x in v]
+        for kink in (0.0, 0.25, -0.25, 3.0, -3.0):
+            if abs(v - kink) < 0.05:
+                return kink + 0.05
+        return v
+
+    return gradgen.tensor(push(_rand(shape, seed, -4.0, 4.0)), dtype=gradgen.float64, requires_grad=True)
+
+
+def _nn_samples() -> Dict[str, List[Sample]]:
+    g = gradgen
+    return {
+        "gelu": unary(lambda x: g.gelu(x)) + [Sample("tanh", lambda x: g.gelu(x, approximate="tanh"), [leaf(4)])],
+        "gelu_backward": binary(lambda a, x: g.gelu_backward(a, x, approximate="tanh")),
+        "silu": unary(g.silu),
+        "silu_backward": binary(g.silu_backward),
+        "mish": unary(g.mish),
+        "mish_backward": binary(g.mish_backward),
+        "elu": unary(lambda x: g.elu(x, alpha=0.5, scale=2.0, input_scale=1.5), spread),
+        "elu_backward": binary(lambda a, x: g.elu_backward(a, 1.5, 1.0, 1.0, False, x), b=spread),
+        "selu": unary(g.selu, spread),
+        "celu": unary(lambda x: g.celu(x, alpha=2.0), spread),
+        "leaky_relu": unary(lambda x: g.leaky_relu(x, negative_slope=0.2), spread),
+        "leaky_relu_backward": binary(lambda a, x: g.leaky_relu_backward(a, x, 0.2, False), b=spread),
+        "hardtanh": unary(lambda x: g.hardtanh(x, min_val=-0.25, max_val=3.0), spread),
+        "hardtanh_backward": binary(lambda a, x: g.hardtanh_backward(a, x, -0.25, 3.0), b=spread),
+        "hardsigmoid": unary(g.hardsigmoid, spread),
+        "hardsigmoid_backward": binary(g.hardsigmoid_backward, b=spread),
+        "hardswish": unary(g.hardswish, spread),
+        "hardswish_backward": binary(g.hardswish_backward, b=spread),
+        "softplus": unary(lambda x: g.softplus(x, beta=2.0, threshold=3.0), spread),
+        "softplus_backward": binary(lambda a, x: g.softplus_backward(a, x, 2.0, 3.0), b=spread),
+        "softshrink": unary(lambda x: g.softshrink(x, lambd=0.25), spread),
+        "softshrink_backward": binary(lambda a, x: g.softshrink_backward(a, x, 0.25), b=spread),
+        "hardshrink": unary(lambda x: x.hardshrink(0.25), spread),
+        "hardshrink_backward": binary(lambda a, x: a.hardshrink_backward(x, 0.25), b=spread),
+        "log_sigmoid": unary(g.log_sigmoid),
+        "log_sigmoid_forward": unary(lambda x: g.log_sigmoid_forward(x)[0]),
+        "log_sigmoid_backward": binary(lambda a, x: g.log_sigmoid_backward(a, x, g.log_sigmoid_forward(x)[1])),
+        "threshold": unary(lambda x: g.threshold(x, 0.25, -2.0), spread),
+        "glu": [Sample("dim=0", lambda x: g.glu(x, dim=0), [leaf(4, 3)]), Sample("default dim", g.glu, [leaf(2, 4)])],
+        "glu_backward": [Sample("dim=1", lambda a, x: g.glu_backward(a, x, 1), [leaf(2, 2, seed=1), leaf(2, 4)])],
+        "prelu": [
+            Sample("channels", lambda x, w: g.prelu(x, w), [spread(2, 3, 2), leaf(3)]),
+            Sample("method, one weight", lambda x, w: x.prelu(w), [spread(4), leaf(1)]),
+        ],
+        "_prelu_kernel": [Sample("broadcast", g._prelu_kernel, [spread(2, 3), leaf(3)])],
+        "_prelu_kernel_backward": [
+            Sample("both outputs", lambda a, x, w: g._prelu_kernel_backward(a, x, w), [leaf(3), spread(3), leaf(3)])
+        ],
+    }
+
+
+def _nn_out_checks():
+    g = gradgen
+
+    def check(name, functional, with_out, nargs=1):
+        def run():
+            args = [value(2, 3, seed=i) for i in range(nargs)]
+            out = g.zeros([2, 3], dtype=g.float64)
+            assert with_out(*args, out) is out
+            check_values(out, flat(functional(*args).tolist()))
+            with pytest.raises((RuntimeError, ValueError), match=name.replace(".", "\\.")):
+                with_out(*([leaf(2, 3)] + args[1:]), out)
+
+        return run
+
+    checks = {
+        "gelu.out": (lambda x: g.gelu(x, approximate="tanh"), lambda x, o: g.gelu(x, approximate="tanh", out=o)),
+        "silu.out": (g.silu, lambda x, o: g.silu(x, out=o)),
+        "mish.out": (g.mish, lambda x, o: g.mish(x, out=o)),
+        "elu.out": (lambda x: g.elu(x, 0.5), lambda x, o: g.elu(x, 0.5, out=o)),
+        "leaky_relu.out": (lambda x: g.leaky_relu(x, 0.3), lambda x, o: g.leaky_relu(x, 0.3, out=o)),
+        "hardtanh.out": (lambda x: g.hardtanh(x, -0.5), lambda x, o: g.hardtanh(x, -0.5, out=o)),
+        "hardsigmoid.out": (g.hardsigmoid, lambda x, o: g.hardsigmoid(x, out=o)),
+        "hardswish.out": (g.hardswish, lambda x, o: g.hardswish(x, out=o)),
+        "softplus.out": (lambda x: g.softplus(x, 2.0), lambda x, o: g.softplus(x, 2.0, out=o)),
+        "softshrink.out": (lambda x: g.softshrink(x, 0.3), lambda x, o: g.softshrink(x, 0.3, out=o)),
+        "hardshrink.out": (lambda x: g.hardshrink(x, 0.3), lambda x, o: g.hardshrink(x, 0.3, out=o)),
+        "log_sigmoid.out": (g.log_sigmoid, lambda x, o: g.log_sigmoid(x, out=o)),
+        "threshold.out": (lambda x: g.threshold(x, 0.1, 5.0), lambda x, o: g.threshold(x, 0.1, 5.0, out=o)),
+    }
+    backward_checks = {
+        "gelu_backward.grad_input": (g.gelu_backward, lambda a, x, o: g.gelu_backward(a, x, grad_input=o)),
+        "silu_backward.grad_input": (g.silu_backward, lambda a, x, o: g.silu_backward(a, x, grad_input=o)),
+        "elu_backward.grad_input": (
+            lambda a, x: g.elu_backward(a, 1.0, 1.0, 1.0, False, x),
+            lambda a, x, o: g.elu_backward(a, 1.0, 1.0, 1.0, False, x, grad_input=o),
+        ),
+        "leaky_relu_backward.grad_input": (
+            lambda a, x: g.leaky_relu_backward(a, x, 0.2, False),
+            lambda a, x, o: g.leaky_relu_backward(a, x, 0.2, False, grad_input=o),
+        ),
+        "hardtanh_backward.grad_input": (
+            lambda a, x: g.hardtanh_backward(a, x, -0.5, 0.5),
+            lambda a, x, o: g.hardtanh_backward(a, x, -0.5, 0.5, grad_input=o),
+        ),
+        "hardsigmoid_backward.grad_input": (
+            g.hardsigmoid_backward,
+            lambda a, x, o: g.hardsigmoid_backward(a, x, grad_input=o),
+        ),
+        "hardswish_backward.out": (g.hardswish_backward, lambda a, x, o: g.hardswish_backward(a, x, out=o)),
+        "softplus_backward.grad_input": (
+            lambda a, x: g.softplus_backward(a, x, 1.0, 20.0),
+            lambda a, x, o: g.softplus_backward(a, x, 1.0, 20.0, grad_input=o),
+        ),
+        "softshrink_backward.grad_input": (
+            lambda a, x: g.softshrink_backward(a, x, 0.3),
+            lambda a, x, o: g.softshrink_backward(a, x, 0.3, grad_input=o),
+        ),
+        "hardshrink_backward.grad_input": (
+            lambda a, x: g.hardshrink_backward(a, x, 0.3),
+            lambda a, x, o: g.hardshrink_backward(a, x, 0.3, grad_input=o),
+        ),
+        "log_sigmoid_backward.grad_input": (
+            lambda a, x: g.log_sigmoid_backward(a, x, g.log_sigmoid_forward(x)[1]),
+            lambda a, x, o: g.log_sigmoid_backward(a, x, g.log_sigmoid_forward(x)[1], grad_input=o),
+        ),
+    }
+    out = {name: check(name, f, w) for name, (f, w) in checks.items()}
+    out.update({name: check(name, f, w, nargs=2) for name, (f, w) in backward_checks.items()})
+
+    def glu_out():
+        x = value(2, 3, seed=1)
+        o = g.zeros([1, 3], dtype=g.float64)
+        assert g.glu(x, 0, out=o) is o
+        check_values(o, flat(g.glu(x, 0).tolist()))
+
+    def glu_backward_grad_input():
+        a, x = value(1, 3, seed=1), value(2, 3, seed=2)
+        o = g.zeros([2, 3], dtype=g.float64)
+        assert g.glu_backward(a, x, 0, grad_input=o) is o
+        check_values(o, flat(g.glu_backward(a, x, 0).tolist()))
+
+    out["glu.out"] = glu_out
+    out["glu_backward.grad_input"] = glu_backward_grad_input
+    return out
+
+
+SAMPLES.update(_nn_samples())
+VALUE_CHECKS.update(_nn_out_checks())
+
 
 def _declared() -> List[str]:
     with open(os.path.join(SPECS, "native_functions.yaml")) as f:
@@ -481,3 +634,207 @@ def test_to_converts_dtype_and_float32_gradients_flow_back():
     (g,) = gradgen.autograd.grad([y.sum()], [x])
     assert g.dtype == gradgen.float64
     check_values(g, [1.0, 1.0])
+
+
+def _probabilities(*shape: int, seed: int = 0) -> gradgen.Tensor:
+    return gradgen.tensor(_rand(shape, seed, 0.1, 0.9), dtype=gradgen.float64, requires_grad=True)
+
+
+def _signs(n: int) -> gradgen.Tensor:
+    return gradgen.tensor([1.0 if i % 3 else -1.0 for i in range(n)], dtype=gradgen.float64)
+
+
+def _nn_loss_samples() -> Dict[str, List[Sample]]:
+    g = gradgen
+    p = _probabilities
+    return {
+        "l1_loss": [Sample("Sum", lambda a, b: g.l1_loss(a, b * 0.1, 2), [away_from_zero(2, 3), leaf(2, 3, seed=1)])],
+        "smooth_l1_loss": [
+            Sample("beta", lambda a, b: g.smooth_l1_loss(a, b, beta=0.4), [leaf(2, 3), leaf(2, 3, seed=1)])
+        ],
+        "smooth_l1_loss_backward": [
+            Sample(
+                "None",
+                lambda o, a, b: g.smooth_l1_loss_backward(o, a, b, 0, 0.4),
+                [leaf(3), leaf(3, seed=1), leaf(3, seed=2)],
+            )
+        ],
+        "huber_loss": [Sample("delta", lambda a, b: g.huber_loss(a, b, delta=0.4), [leaf(2, 3), leaf(2, 3, seed=1)])],
+        "huber_loss_backward": [
+            Sample(
+                "Mean",
+                lambda o, a, b: g.huber_loss_backward(o, a, b, 1, 0.4),
+                [leaf(), leaf(3, seed=1), leaf(3, seed=2)],
+            )
+        ],
+        "soft_margin_loss": [Sample("Mean", lambda a: g.soft_margin_loss(a, _signs(4)), [leaf(4)])],
+        "soft_margin_loss_backward": [
+            Sample("Sum", lambda o, a: g.soft_margin_loss_backward(o, a, _signs(4), 2), [leaf(), leaf(4, seed=1)])
+        ],
+        "binary_cross_entropy": [
+            Sample(
+                "weight",
+                lambda a, t: g.binary_cross_entropy(a, t, weight=positive(3).detach()),
+                [p(2, 3), p(2, 3, seed=1)],
+            )
+        ],
+        "binary_cross_entropy_backward": [
+            Sample(
+                "None",
+                lambda o, a, t: g.binary_cross_entropy_backward(o, a, t, None, 0),
+                [leaf(3), p(3, seed=1), p(3, seed=2)],
+            )
+        ],
+        "binary_cross_entropy_with_logits": [
+            Sample(
+                "pos_weight",
+                lambda a, t: g.binary_cross_entropy_with_logits(a, t, pos_weight=positive(3).detach()),
+                [leaf(2, 3), p(2, 3, seed=1)],
+            )
+        ],
+        "kl_div": [
+            Sample("probabilities", lambda a, t: g.kl_div(a, t, 2), [leaf(2, 3), p(2, 3, seed=1)]),
+            Sample("log_target", lambda a, t: g.kl_div(a, t, log_target=True), [leaf(2, 3), leaf(2, 3, seed=1)]),
+        ],
+        "margin_ranking_loss": [
+            Sample(
+                "margin", lambda a, b: g.margin_ranking_loss(a, b, _signs(5), margin=0.1), [leaf(5), leaf(5, seed=1)]
+            )
+        ],
+    }
+
+
+def _nn_loss_out_checks():
+    g = gradgen
+
+    def check(name, functional, with_out, shape, grad_output_shape=None):
+        def run():
+            args = [value(2, 3, seed=1), _probabilities(2, 3, seed=2).detach()]
+            if grad_output_shape is not None:
+                args = [value(*grad_output_shape, seed=3)] + args
+            out = g.zeros(list(shape), dtype=g.float64)
+            assert with_out(*args, out) is out
+            check_values(out, flat(functional(*args).tolist()))
+
+        return run
+
+    return {
+        "smooth_l1_loss.out": check(
+            "smooth_l1_loss.out",
+            lambda a, b: g.smooth_l1_loss(a, b, 1, 0.5),
+            lambda a, b, o: g.smooth_l1_loss(a, b, 1, 0.5, out=o),
+            [],
+        ),
+        "huber_loss.out": check(
+            "huber_loss.out", lambda a, b: g.huber_loss(a, b, 0), lambda a, b, o: g.huber_loss(a, b, 0, out=o), [2, 3]
+        ),
+        "soft_margin_loss.out": check(
+            "soft_margin_loss.out",
+            lambda a, b: g.soft_margin_loss(a, b, 2),
+            lambda a, b, o: g.soft_margin_loss(a, b, 2, out=o),
+            [],
+        ),
+        "binary_cross_entropy.out": check(
+            "binary_cross_entropy.out",
+            lambda a, t: g.binary_cross_entropy(t, t, None, 0),
+            lambda a, t, o: g.binary_cross_entropy(t, t, None, 0, out=o),
+            [2, 3],
+        ),
+        "smooth_l1_loss_backward.grad_input": check(
+            "smooth_l1_loss_backward.grad_input",
+            lambda o, a, b: g.smooth_l1_loss_backward(o, a, b, 0, 0.5),
+            lambda o, a, b, out: g.smooth_l1_loss_backward(o, a, b, 0, 0.5, grad_input=out),
+            [2, 3],
+            [2, 3],
+        ),
+        "huber_loss_backward.out": check(
+            "huber_loss_backward.out",
+            lambda o, a, b: g.huber_loss_backward(o, a, b, 1, 0.5),
+            lambda o, a, b, out: g.huber_loss_backward(o, a, b, 1, 0.5, grad_input=out),
+            [2, 3],
+            [],
+        ),
+        "soft_margin_loss_backward.grad_input": check(
+            "soft_margin_loss_backward.grad_input",
+            lambda o, a, b: g.soft_margin_loss_backward(o, a, b, 0),
+            lambda o, a, b, out: g.soft_margin_loss_backward(o, a, b, 0, grad_input=out),
+            [2, 3],
+            [2, 3],
+        ),
+        "binary_cross_entropy_backward.grad_input": check(
+            "binary_cross_entropy_backward.grad_input",
+            lambda o, a, t: g.binary_cross_entropy_backward(o, t, t, None, 2),
+            lambda o, a, t, out: g.binary_cross_entropy_backward(o, t, t, None, 2, grad_input=out),
+            [2, 3],
+            [],
+        ),
+    }
+
+
+SAMPLES.update(_nn_loss_samples())
+VALUE_CHECKS.update(_nn_loss_out_checks())
+
+
+def _nn_pad_samples() -> Dict[str, List[Sample]]:
+    g = gradgen
+    out = {
+        "constant_pad_nd": [Sample("crop and pad", lambda x: g.constant_pad_nd(x, [-1, 2], 0.5), [leaf(2, 3)])],
+        "_pad_circular": [Sample("1-D", lambda x: g._pad_circular(x, [1, 2]), [leaf(1, 2, 3)])],
+        "pad": [
+            Sample("reflect", lambda x: g.pad(x, [2, 1], mode="reflect"), [leaf(1, 2, 3)]),
+            Sample("constant", lambda x: g.pad(x, [1, 1, 0, 1], value=2.0), [leaf(2, 3)]),
+        ],
+    }
+    for op, pad, shape in [
+        ("reflection_pad1d", [2, 1], (2, 4)),
+        ("replication_pad1d", [2, 1], (2, 4)),
+        ("reflection_pad2d", [1, 2, 2, 0], (1, 3, 3)),
+        ("replication_pad2d", [1, 2, 2, 0], (1, 3, 3)),
+    ]:
+        padded = list(shape)
+        padded[-1] += pad[0] + pad[1]
+        if len(pad) == 4:
+            padded[-2] += pad[2] + pad[3]
+        out[op] = [Sample("padding", lambda x, op=op, pad=pad: getattr(g, op)(x, pad), [leaf(*shape)])]
+        out[op + "_backward"] = [
+            Sample(
+                "padding",
+                lambda o, x, op=op, pad=pad: getattr(g, op + "_backward")(o, x, pad),
+                [leaf(*padded), leaf(*shape, seed=1)],
+            )
+        ]
+    return out
+
+
+def _nn_pad_out_checks():
+    g = gradgen
+    checks = {}
+    for op, pad, shape in [
+        ("reflection_pad1d", [2, 1], (2, 4)),
+        ("replication_pad1d", [2, 1], (2, 4)),
+        ("reflection_pad2d", [1, 2, 2, 0], (1, 3, 3)),
+        ("replication_pad2d", [1, 2, 2, 0], (1, 3, 3)),
+    ]:
+
+        def forward(op=op, pad=pad, shape=shape):
+            x = value(*shape)
+            expected = getattr(g, op)(x, pad)
+            out = g.zeros(list(expected.shape), dtype=g.float64)
+            assert getattr(g, op)(x, pad, out=out) is out
+            check_values(out, flat(expected.tolist()))
+
+        def backward(op=op, pad=pad, shape=shape):
+            x = value(*shape)
+            grad = value(*getattr(g, op)(x, pad).shape, seed=1)
+            expected = getattr(g, op + "_backward")(grad, x, pad)
+            out = g.zeros(list(shape), dtype=g.float64)
+            assert getattr(g, op + "_backward")(grad, x, pad, grad_input=out) is out
+            check_values(out, flat(expected.tolist()))
+
+        checks[op + ".out"] = forward
+        checks[op + "_backward.grad_input"] = backward
+    return checks
+
+
+SAMPLES.update(_nn_pad_samples())
+VALUE_CHECKS.update(_nn_pad_out_checks())

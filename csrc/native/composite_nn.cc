@@ -1,0 +1,212 @@
+// The nn family's CompositeImplicitAutograd kernels (selu, log_sigmoid, prelu, l1_loss, kl_div,
+// margin_ranking_loss, pad, _pad_circular, and the backward
+// ops PyTorch's autograd runs as composites: silu_backward, mish_backward): written with the
+// differentiable API, so their gradients come from the ops they call, as in PyTorch. As in
+// composite.cc, every call is qualified `gradgen::` to reach the differentiable op.
+#include <algorithm>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <vector>
+
+#include "csrc/generated/NativeFunctions.h"
+#include "csrc/generated/VariableType.h"
+#include "csrc/ops.h"
+#include "csrc/util/op_context.h"
+
+namespace gradgen {
+namespace native {
+
+using gradgen::internal::in_composite_op;
+
+Tensor silu_backward(const Tensor& grad_output, const Tensor& self) {
+  // PyTorch's math_silu_backward: grad_output * s * (1 + self * (1 - s)), s = sigmoid(self).
+  return in_composite_op("silu_backward", [&] {
+    const Tensor s = gradgen::sigmoid(self);
+    return grad_output * (s * (1 + self * (1 - s)));
+  });
+}
+
+Tensor mish_backward(const Tensor& grad_output, const Tensor& self) {
+  // PyTorch's math_mish_backward: with t = tanh(softplus(self)),
+  // grad_output * (t + self * sigmoid(self) * (1 - t^2)).
+  return in_composite_op("mish_backward", [&] {
+    const Tensor s = gradgen::sigmoid(self);
+    const Tensor t = gradgen::tanh(gradgen::softplus(self, 1, 20));
+    return grad_output * (t + self * s * (1 - t * t));
+  });
+}
+
+Tensor selu(const Tensor& self) {
+  // SELU's constants (Klambauer et al., "Self-Normalizing Neural Networks"), as PyTorch's.
+  constexpr double kAlpha = 1.6732632423543772848170429916717;
+  constexpr double kScale = 1.0507009873554804934193349852946;
+  return in_composite_op("selu", [&] { return gradgen::elu(self, kAlpha, kScale, 1); });
+}
+
+Tensor log_sigmoid(const Tensor& self) {
+  return in_composite_op("log_sigmoid",
+                         [&] { return std::get<0>(gradgen::log_sigmoid_forward(self)); });
+}
+
+Tensor prelu(const Tensor& self, const Tensor& weight_) {
+  return in_composite_op("prelu", [&] {
+    if (self.scalar_type() != weight_.scalar_type()) {
+      throw std::invalid_argument(std::string("prelu: Type promoting not supported. Got ") +
+                                  to_string(self.scalar_type()) + " and " +
+                                  to_string(weight_.scalar_type()));
+    }
+    const int64_t self_dim = self.dim();
+    if (weight_.numel() != 1) {
+      if (self_dim == 0) throw std::invalid_argument("prelu: Not allow zero-dim input tensor.");
+      const int64_t channel_size = self_dim > 1 ? self.size(1) : 1;
+      if (channel_size != weight_.numel()) {
+        throw std::invalid_argument(
+            "prelu: Mismatch of parameter numbers and input channel size. Found parameter "
+            "numbers = " +
+            std::to_string(weight_.numel()) +
+            " and channel size = " + std::to_string(channel_size) + ".");
+      }
+    }
+    if (weight_.dim() > 1) {
+      throw std::invalid_argument(
+          "prelu: Expected `weight` to be a scalar or 1D tensor, but got: ndim = " +
+          std::to_string(weight_.dim()));
+    }
+    // weight broadcasts over self's dim 1 (the channels): [C] -> [C, 1, ..., 1].
+    Tensor weight = weight_;
+    if (self_dim >= 2) {
+      DimVector shape(static_cast<size_t>(self_dim), 1);
+      shape[1] = weight_.numel();
+      weight = gradgen::reshape(weight_, shape);
+    }
+    return gradgen::_prelu_kernel(self, weight);
+  });
+}
+
+// ---------------------------------------------------------------------------
+// Losses
+// ---------------------------------------------------------------------------
+
+namespace {
+
+// PyTorch's apply_loss_reduction, with the differentiable reductions.
+Tensor reduce_loss(const Tensor& loss, int64_t reduction) {
+  if (reduction == Reduction::Mean) return gradgen::mean(loss);
+  if (reduction == Reduction::Sum) return gradgen::sum(loss);
+  if (reduction != Reduction::None) {
+    throw std::invalid_argument(std::to_string(reduction) +
+                                " is not a valid value for reduction (0 None, 1 Mean, 2 Sum)");
+  }
+  return loss;
+}
+
+}  // namespace
+
+Tensor l1_loss(const Tensor& self, const Tensor& target, int64_t reduction) {
+  return in_composite_op("l1_loss",
+                         [&] { return reduce_loss(gradgen::abs(self - target), reduction); });
+}
+
+Tensor kl_div(const Tensor& self, const Tensor& target, int64_t reduction, bool log_target) {
+  return in_composite_op("kl_div", [&] {
+    if (log_target) return reduce_loss(gradgen::exp(target) * (target - self), reduction);
+    // xlogy(target, target) - target * self, xlogy(0, 0) = 0: the log reads 1 where target is
+    // 0, so that neither value nor gradient is NaN there.
+    const Tensor zero = gradgen::eq(target, 0);
+    const Tensor safe = gradgen::masked_fill(target, zero, 1);
+    const Tensor xlogx = gradgen::masked_fill(target * gradgen::log(safe), zero, 0);
+    return reduce_loss(xlogx - target * self, reduction);
+  });
+}
+
+Tensor margin_ranking_loss(const Tensor& input1, const Tensor& input2, const Tensor& target,
+                           double margin, int64_t reduction) {
+  return in_composite_op("margin_ranking_loss", [&] {
+    const Tensor unclamped = -target * (input1 - input2) + margin;
+    return reduce_loss(gradgen::clamp(unclamped, 0), reduction);
+  });
+}
+
+// ---------------------------------------------------------------------------
+// Padding
+// ---------------------------------------------------------------------------
+
+Tensor _pad_circular(const Tensor& self, IntArrayRef pad) {
+  return in_composite_op("_pad_circular", [&] {
+    const int64_t n = static_cast<int64_t>(pad.size());
+    if (n % 2 != 0 || n / 2 > self.dim() - 2) {
+      throw std::invalid_argument(
+          "_pad_circular: Expected padding of length 2 * (input dims - 2) or less (the batch and "
+          "channel dims are not padded), got " +
+          std::to_string(n) + " for input of shape " + shape_str(self.sizes()));
+    }
+    Tensor x = self;
+    for (int64_t k = 0; k < n / 2; ++k) {
+      const int64_t d = self.dim() - 1 - k;
+      const int64_t left = pad[2 * k], right = pad[2 * k + 1], size = self.size(d);
+      if (left > size || right > size) {
+        throw std::invalid_argument(
+            "_pad_circular: Padding value causes wrapping around more than once.");
+      }
+      if (size + left + right < 0) {
+        throw std::invalid_argument(
+            "_pad_circular: Negative padding value is resulting in an empty dimension.");
+      }
+      // Negative pads crop first; positive ones then take slices from the other end of what is
+      // left (PyTorch's order).
+      const int64_t crop_left = std::max<int64_t>(-left, 0),
+                    crop_right = std::max<int64_t>(-right, 0);
+      const int64_t kept = size - crop_left - crop_right;
+      if (left > kept || right > kept) {
+        throw std::invalid_argument(
+            "_pad_circular: Padding value causes wrapping around more than once.");
+      }
+      const Tensor core = gradgen::narrow(x, d, crop_left, kept);
+      std::vector<Tensor> parts;
+      if (left > 0) parts.push_back(gradgen::narrow(core, d, kept - left, left));
+      parts.push_back(core);
+      if (right > 0) parts.push_back(gradgen::narrow(core, d, 0, right));
+      x = parts.size() == 1 ? core : gradgen::cat(parts, d);
+    }
+    return x;
+  });
+}
+
+Tensor pad(const Tensor& self, IntArrayRef pad, std::string_view mode,
+           std::optional<double> value) {
+  return in_composite_op("pad", [&]() -> Tensor {
+    if (mode == "constant") return gradgen::constant_pad_nd(self, pad, value.value_or(0.0));
+    if (value.has_value() && *value != 0) {
+      throw std::invalid_argument("pad: Padding mode \"" + std::string(mode) +
+                                  "\" doesn't take in value argument.");
+    }
+    const int64_t n = static_cast<int64_t>(pad.size()), dim = self.dim();
+    if (n % 2 != 0 || n / 2 > dim) {
+      throw std::invalid_argument(
+          "pad: Padding length must be divisible by 2 and at most twice "
+          "the number of dims, got " +
+          std::to_string(n));
+    }
+    if (mode == "circular") return gradgen::_pad_circular(self, pad);
+    const bool reflect = mode == "reflect";
+    if (!reflect && mode != "replicate") {
+      throw std::invalid_argument("pad: Unrecognised padding mode " + std::string(mode));
+    }
+    if (n == 2 && (dim == 2 || dim == 3)) {
+      return reflect ? gradgen::reflection_pad1d(self, pad) : gradgen::replication_pad1d(self, pad);
+    }
+    if (n == 4 && (dim == 3 || dim == 4)) {
+      return reflect ? gradgen::reflection_pad2d(self, pad) : gradgen::replication_pad2d(self, pad);
+    }
+    throw std::invalid_argument(
+        "pad: Only 2D, 3D, 4D, 5D padding with non-constant padding are supported for now "
+        "(gradgen: 1-D padding of a 2-D or 3-D input, 2-D padding of a 3-D or 4-D input), got " +
+        std::to_string(n / 2) + "-D padding of a " + std::to_string(dim) + "-D input");
+  });
+}
+
+}  // namespace native
+}  // namespace gradgen

@@ -1,0 +1,358 @@
+"""torch.nn.functional's names and signatures over gradgen's ops.
+
+    >>> import gradgen.nn.functional as F
+    >>> y = F.gelu(x, approximate="tanh")
+    >>> loss = F.cross_entropy(logits, target, label_smoothing=0.1)
+
+Each function calls the gradgen op of the same meaning (gradgen.gelu, gradgen.cross_entropy_loss,
+...), so gradients, second derivatives and forward-mode tangents are the ops'. What differs from
+PyTorch is said where it does: `inplace=True` is supported where gradgen has the in-place op
+(relu) and raises NotImplementedError elsewhere; `size_average` / `reduce` (deprecated in
+PyTorch) are translated to `reduction` as PyTorch does.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Optional
+
+import gradgen
+
+__all__ = [
+    "binary_cross_entropy",
+    "binary_cross_entropy_with_logits",
+    "celu",
+    "cross_entropy",
+    "dropout",
+    "elu",
+    "embedding",
+    "gelu",
+    "glu",
+    "hardshrink",
+    "hardsigmoid",
+    "hardswish",
+    "hardtanh",
+    "huber_loss",
+    "kl_div",
+    "l1_loss",
+    "leaky_relu",
+    "linear",
+    "log_softmax",
+    "logsigmoid",
+    "margin_ranking_loss",
+    "mish",
+    "mse_loss",
+    "nll_loss",
+    "pad",
+    "prelu",
+    "relu",
+    "relu6",
+    "selu",
+    "sigmoid",
+    "silu",
+    "smooth_l1_loss",
+    "soft_margin_loss",
+    "softmax",
+    "softplus",
+    "softshrink",
+    "tanh",
+    "tanhshrink",
+    "threshold",
+]
+
+# ---------------------------------------------------------------------------------------------
+# Helpers
+# ---------------------------------------------------------------------------------------------
+
+_REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
+
+
+def _reduction(reduction: str, size_average=None, reduce=None) -> int:
+    """The op's `int reduction` (0 None, 1 Mean, 2 Sum) for PyTorch's string, legacy flags first."""
+    if size_average is not None or reduce is not None:
+        # PyTorch's torch.nn._reduction.legacy_get_string.
+        size_average = True if size_average is None else size_average
+        reduce = True if reduce is None else reduce
+        reduction = "none" if not reduce else ("mean" if size_average else "sum")
+        warnings.warn(
+            "size_average and reduce args will be deprecated, please use reduction='%s' instead." % reduction,
+            stacklevel=3,
+        )
+    if reduction not in _REDUCTIONS:
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    return _REDUCTIONS[reduction]
+
+
+def _no_inplace(name: str, inplace: bool) -> None:
+    if inplace:
+        raise NotImplementedError(f"{name}: gradgen has no in-place {name}; call it with inplace=False")
+
+
+# ---------------------------------------------------------------------------------------------
+# Linear, dropout, embedding
+# ---------------------------------------------------------------------------------------------
+
+
+def linear(input, weight, bias=None):
+    return gradgen.linear(input, weight, bias)
+
+
+def dropout(input, p: float = 0.5, training: bool = True, inplace: bool = False, generator=None):
+    """As torch's; `generator` (a gradgen.Generator) is gradgen's, for reproducible masks."""
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    _no_inplace("dropout", inplace)
+    return gradgen.dropout(input, p, training, generator)
+
+
+def embedding(
+    input,
+    weight,
+    padding_idx: Optional[int] = None,
+    max_norm: Optional[float] = None,
+    norm_type: float = 2.0,
+    scale_grad_by_freq: bool = False,
+    sparse: bool = False,
+):
+    if max_norm is not None:
+        raise NotImplementedError("embedding: max_norm is not supported by gradgen")
+    if padding_idx is None:
+        padding_idx = -1
+    else:
+        rows = weight.shape[0]
+        if padding_idx >= rows or padding_idx < -rows:
+            raise AssertionError("Padding_idx must be within num_embeddings")
+        if padding_idx < 0:
+            padding_idx = rows + padding_idx
+    return gradgen.embedding(weight, input, padding_idx, scale_grad_by_freq, sparse)
+
+
+# ---------------------------------------------------------------------------------------------
+# Activations
+# ---------------------------------------------------------------------------------------------
+
+
+def relu(input, inplace: bool = False):
+    return gradgen.relu_(input) if inplace else gradgen.relu(input)
+
+
+def relu6(input, inplace: bool = False):
+    return hardtanh(input, 0.0, 6.0, inplace)
+
+
+def sigmoid(input):
+    return gradgen.sigmoid(input)
+
+
+def tanh(input):
+    return gradgen.tanh(input)
+
+
+def gelu(input, approximate: str = "none"):
+    return gradgen.gelu(input, approximate=approximate)
+
+
+def silu(input, inplace: bool = False):
+    _no_inplace("silu", inplace)
+    return gradgen.silu(input)
+
+
+def mish(input, inplace: bool = False):
+    _no_inplace("mish", inplace)
+    return gradgen.mish(input)
+
+
+def elu(input, alpha: float = 1.0, inplace: bool = False):
+    _no_inplace("elu", inplace)
+    return gradgen.elu(input, alpha)
+
+
+def selu(input, inplace: bool = False):
+    _no_inplace("selu", inplace)
+    return gradgen.selu(input)
+
+
+def celu(input, alpha: float = 1.0, inplace: bool = False):
+    _no_inplace("celu", inplace)
+    return gradgen.celu(input, alpha)
+
+
+def leaky_relu(input, negative_slope: float = 0.01, inplace: bool = False):
+    _no_inplace("leaky_relu", inplace)
+    return gradgen.leaky_relu(input, negative_slope)
+
+
+def hardtanh(input, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False):
+    if min_val > max_val:
+        raise ValueError("min_val cannot be greater than max_val")
+    _no_inplace("hardtanh", inplace)
+    return gradgen.hardtanh(input, min_val, max_val)
+
+
+def hardsigmoid(input, inplace: bool = False):
+    _no_inplace("hardsigmoid", inplace)
+    return gradgen.hardsigmoid(input)
+
+
+def hardswish(input, inplace: bool = False):
+    _no_inplace("hardswish", inplace)
+    return gradgen.hardswish(input)
+
+
+def softplus(input, beta: float = 1.0, threshold: float = 20.0):
+    return gradgen.softplus(input, beta, threshold)
+
+
+def softshrink(input, lambd: float = 0.5):
+    return gradgen.softshrink(input, lambd)
+
+
+def hardshrink(input, lambd: float = 0.5):
+    return gradgen.hardshrink(input, lambd)
+
+
+def tanhshrink(input):
+    return input - gradgen.tanh(input)
+
+
+def logsigmoid(input):
+    return gradgen.log_sigmoid(input)
+
+
+def threshold(input, threshold: float, value: float, inplace: bool = False):
+    _no_inplace("threshold", inplace)
+    return gradgen.threshold(input, threshold, value)
+
+
+def glu(input, dim: int = -1):
+    if input.dim() == 0:
+        raise RuntimeError("glu does not support scalars because halving size must be even")
+    return gradgen.glu(input, dim)
+
+
+def prelu(input, weight):
+    return gradgen.prelu(input, weight)
+
+
+def _softmax_dim(name: str, ndim: int) -> int:
+    # PyTorch's implicit choice (deprecated there too).
+    warnings.warn(
+        f"Implicit dimension choice for {name} has been deprecated. Change the call to include dim=X as an argument.",
+        stacklevel=3,
+    )
+    return 0 if ndim in (0, 1, 3) else 1
+
+
+def softmax(input, dim: Optional[int] = None, _stacklevel: int = 3, dtype=None):
+    if dim is None:
+        dim = _softmax_dim("softmax", input.dim())
+    return gradgen.softmax(input, dim, dtype)
+
+
+def log_softmax(input, dim: Optional[int] = None, _stacklevel: int = 3, dtype=None):
+    if dim is None:
+        dim = _softmax_dim("log_softmax", input.dim())
+    return gradgen.log_softmax(input, dim, dtype)
+
+
+# ---------------------------------------------------------------------------------------------
+# Padding
+# ---------------------------------------------------------------------------------------------
+
+
+def pad(input, pad, mode: str = "constant", value: Optional[float] = None):
+    """mode 'constant' (value, default 0), 'reflect', 'replicate' or 'circular', as torch's."""
+    return gradgen.pad(input, list(pad), mode, value)
+
+
+# ---------------------------------------------------------------------------------------------
+# Losses
+# ---------------------------------------------------------------------------------------------
+
+
+def mse_loss(input, target, size_average=None, reduce=None, reduction: str = "mean", weight=None):
+    if weight is not None:
+        raise NotImplementedError("mse_loss: weight is not supported by gradgen")
+    return gradgen.mse_loss(input, target, _reduction(reduction, size_average, reduce))
+
+
+def l1_loss(input, target, size_average=None, reduce=None, reduction: str = "mean"):
+    return gradgen.l1_loss(input, target, _reduction(reduction, size_average, reduce))
+
+
+def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction: str = "mean", beta: float = 1.0):
+    return gradgen.smooth_l1_loss(input, target, _reduction(reduction, size_average, reduce), beta)
+
+
+def huber_loss(input, target, reduction: str = "mean", delta: float = 1.0, weight=None):
+    if weight is not None:
+        raise NotImplementedError("huber_loss: weight is not supported by gradgen")
+    return gradgen.huber_loss(input, target, _reduction(reduction), delta)
+
+
+def soft_margin_loss(input, target, size_average=None, reduce=None, reduction: str = "mean"):
+    return gradgen.soft_margin_loss(input, target, _reduction(reduction, size_average, reduce))
+
+
+def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None, reduction: str = "mean"):
+    if list(target.shape) != list(input.shape):
+        raise ValueError(
+            f"Using a target size ({list(target.shape)}) that is different to the input size "
+            f"({list(input.shape)}) is deprecated. Please ensure they have the same size."
+        )
+    return gradgen.binary_cross_entropy(input, target, weight, _reduction(reduction, size_average, reduce))
+
+
+def binary_cross_entropy_with_logits(
+    input, target, weight=None, size_average=None, reduce=None, reduction: str = "mean", pos_weight=None
+):
+    r = _reduction(reduction, size_average, reduce)
+    if list(target.shape) != list(input.shape):
+        raise ValueError(f"Target size ({list(target.shape)}) must be the same as input size ({list(input.shape)})")
+    return gradgen.binary_cross_entropy_with_logits(input, target, weight, pos_weight, r)
+
+
+def kl_div(input, target, size_average=None, reduce=None, reduction: str = "mean", log_target: bool = False):
+    if reduction == "batchmean":
+        # The sum divided by the batch size (dim 0), PyTorch's mathematically correct mean.
+        total = gradgen.kl_div(input, target, 2, log_target=log_target)
+        return total / input.shape[0] if input.dim() != 0 else total
+    if reduction == "mean" and size_average is None and reduce is None:
+        warnings.warn(
+            "reduction: 'mean' divides the total loss by both the batch size and the support size."
+            "'batchmean' divides only by the batch size, and aligns with the KL div math definition."
+            "'mean' will be changed to behave the same as 'batchmean' in the next major release.",
+            stacklevel=2,
+        )
+    return gradgen.kl_div(input, target, _reduction(reduction, size_average, reduce), log_target=log_target)
+
+
+def margin_ranking_loss(
+    input1, input2, target, margin: float = 0, size_average=None, reduce=None, reduction: str = "mean"
+):
+    if input1.dim() != input2.dim() or input1.dim() != target.dim():
+        raise RuntimeError(
+            f"margin_ranking_loss : All input tensors should have same dimension but got sizes: "
+            f"input1: {list(input1.shape)}, input2: {list(input2.shape)}, target: {list(target.shape)} "
+        )
+    return gradgen.margin_ranking_loss(input1, input2, target, margin, _reduction(reduction, size_average, reduce))
+
+
+def nll_loss(
+    input, target, weight=None, size_average=None, ignore_index: int = -100, reduce=None, reduction: str = "mean"
+):
+    return gradgen.nll_loss(input, target, weight, _reduction(reduction, size_average, reduce), ignore_index)
+
+
+def cross_entropy(
+    input,
+    target,
+    weight=None,
+    size_average=None,
+    ignore_index: int = -100,
+    reduce=None,
+    reduction: str = "mean",
+    label_smoothing: float = 0.0,
+):
+    r = _reduction(reduction, size_average, reduce)
+    return gradgen.cross_entropy_loss(input, target, weight, r, ignore_index, label_smoothing)
