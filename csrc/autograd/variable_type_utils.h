@@ -215,6 +215,8 @@ struct OutVariantArg {
   OutVariantArg(const Tensor& t) : tensor(&t) {}
   OutVariantArg(const std::optional<Tensor>& t) : tensor(t ? &*t : nullptr) {}
   OutVariantArg(const char* name_, const Tensor& t) : name(name_), tensor(&t) {}
+  OutVariantArg(const char* name_, const std::optional<Tensor>& t)
+      : name(name_), tensor(t ? &*t : nullptr) {}
 
   const char* name = nullptr;
   const Tensor* tensor = nullptr;
