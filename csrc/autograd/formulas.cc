@@ -575,8 +575,6 @@ std::tuple<Tensor, std::vector<Tensor>, Tensor, Tensor, Tensor, Tensor> lstm_cel
 // PyTorch's formula environment
 // ---------------------------------------------------------------------------
 
-Tensor sgn(const Tensor& self) { return gradgen::sign(self); }
-
 Tensor expand_symint(const Tensor& self, IntArrayRef size) { return gradgen::expand(self, size); }
 
 Tensor reshape_symint(const Tensor& self, IntArrayRef shape) {
@@ -590,14 +588,6 @@ Tensor expand_as(const Tensor& self, const Tensor& other) {
 Tensor sum_to_size(const Tensor& self, IntArrayRef size) { return sum_to(self, size); }
 
 Tensor contiguous(const Tensor& self) { return self.is_contiguous() ? self : gradgen::clone(self); }
-
-Tensor where(const Tensor& condition, const Tensor& self, const Scalar& other) {
-  return gradgen::where(condition, self, gradgen::full({}, other, self.scalar_type()));
-}
-
-Tensor where(const Tensor& condition, const Scalar& self, const Tensor& other) {
-  return gradgen::where(condition, gradgen::full({}, self, other.scalar_type()), other);
-}
 
 Tensor unsqueeze_to(const Tensor& grad, IntArrayRef sizes) {
   return grad.sizes().equals(sizes) ? grad : gradgen::reshape(grad, sizes);

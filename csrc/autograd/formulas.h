@@ -194,8 +194,6 @@ inline const Tensor& handle_r_to_c(ScalarType /*self_st*/, const Tensor& gradien
 inline const Tensor& handle_r_to_c(const Tensor& /*self*/, const Tensor& gradient) {
   return gradient;
 }
-/// The sign of a real tensor (PyTorch's sgn is sign for real dtypes).
-Tensor sgn(const Tensor& self);
 /// Tensor methods whose free form gradgen's API spells differently.
 Tensor expand_symint(const Tensor& self, IntArrayRef size);
 Tensor reshape_symint(const Tensor& self, IntArrayRef shape);
@@ -204,9 +202,6 @@ Tensor sum_to_size(const Tensor& self, IntArrayRef size);
 /// self if it is contiguous, else a contiguous copy; differentiable (unlike Tensor::contiguous,
 /// the kernels' helper), as PyTorch's `grad.contiguous()` in a formula is.
 Tensor contiguous(const Tensor& self);
-/// where() with a Scalar branch: `where(condition, grad, 0)`.
-Tensor where(const Tensor& condition, const Tensor& self, const Scalar& other);
-Tensor where(const Tensor& condition, const Scalar& self, const Tensor& other);
 
 /// The inverse of squeeze(): grad reshaped back to the input's sizes (the squeezed dims of size
 /// 1 put back), and of squeeze(dim): grad unsqueezed at dim if that dim had size 1.

@@ -1854,6 +1854,674 @@ std::vector<OpInfo> make_registry() {
           {"replicate 1-D", {leaf({2, 3}, 5)}, with({3, 1}, "replicate", std::nullopt)},
           {"replicate 2-D", {leaf({2, 1, 2, 3}, 6)}, with({1, 2, 3, 0}, "replicate", std::nullopt)},
           {"circular", {leaf({1, 2, 4}, 7)}, with({1, 3}, "circular", std::nullopt)},
+  // Tensor op library (issue 23), first batch: element-wise unary ops ----------
+  {
+    // Leaves of values in (lo, hi): lo + (hi - lo) * sigmoid(randn), for ops defined on an
+    // interval (asin, atanh, logit, erfinv, acosh).
+    auto between = [](double lo, double hi) {
+      return [lo, hi](IntArrayRef sizes, uint64_t seed) {
+        Tensor t;
+        {
+          autograd::NoGradGuard no_grad;
+          t = add(mul(sigmoid(randn(sizes, seed)), hi - lo), lo);
+        }
+        return t.set_requires_grad(true);
+      };
+    };
+    using Make = std::function<Tensor(IntArrayRef, uint64_t)>;
+    const Make any = [](IntArrayRef sizes, uint64_t seed) { return leaf(sizes, seed); };
+    const Make pos = [](IntArrayRef sizes, uint64_t seed) { return positive(sizes, seed); };
+    // unary_samples with the inputs from `make`, plus an expanded (stride-0) input.
+    auto samples_of = [](Unary op, Make make) {
+      auto f = one([op](const Inputs& x) { return op(x[0]); });
+      return std::vector<Sample>{
+          {"0-dim", {make({}, 1)}, f},
+          {"[5]", {make({5}, 2)}, f},
+          {"[2, 3]", {make({2, 3}, 3)}, f},
+          {"transposed [3, 2] view", {make({2, 3}, 4)}, one([op](const Inputs& x) {
+             return op(t(x[0]));
+           })},
+          {"expanded [3, 2] view", {make({2}, 5)}, one([op](const Inputs& x) {
+             return op(expand(x[0], {3, 2}));
+           })},
+      };
+    };
+    auto inplace_of = [](Unary ref, std::function<void(Tensor&)> inplace, Make make) {
+      auto f = one([ref](const Inputs& x) { return ref(x[0]); });
+      InPlaceFn g = [inplace](Tensor& self, const Inputs&) { inplace(self); };
+      return std::vector<Sample>{
+          {"[2, 3]", {make({2, 3}, 1)}, f, g},
+          {"0-dim", {make({}, 2)}, f, g},
+      };
+    };
+    auto out_of = [](Unary ref, std::function<Tensor(const Tensor&, Tensor&)> out, Make make) {
+      return std::vector<Sample>{
+          {"[2, 3]",
+           {make({2, 3}, 1)},
+           one([ref](const Inputs& x) { return ref(x[0]); }),
+           nullptr,
+           [out](const Inputs& x, Tensor& o) { return out(x[0], o); }},
+      };
+    };
+    struct UnaryOp {
+      const char* name;
+      Unary fn;
+      std::function<void(Tensor&)> inplace;
+      std::function<Tensor(const Tensor&, Tensor&)> out;
+      Make make;
+    };
+#define GRADGEN_UNARY_OP(op, make)                                          \
+  UnaryOp {                                                                 \
+    #op, [](const Tensor& a) { return op(a); }, [](Tensor& a) { op##_(a); }, \
+        [](const Tensor& a, Tensor& o) -> Tensor { return op##_out(a, o); }, make  \
+  }
+    const UnaryOp unary_ops[] = {
+        GRADGEN_UNARY_OP(log1p, pos),
+        GRADGEN_UNARY_OP(expm1, any),
+        GRADGEN_UNARY_OP(log2, pos),
+        GRADGEN_UNARY_OP(log10, pos),
+        GRADGEN_UNARY_OP(exp2, any),
+        GRADGEN_UNARY_OP(rsqrt, pos),
+        GRADGEN_UNARY_OP(square, any),
+        GRADGEN_UNARY_OP(erf, any),
+        GRADGEN_UNARY_OP(erfc, any),
+        GRADGEN_UNARY_OP(erfinv, between(-0.9, 0.9)),
+        GRADGEN_UNARY_OP(lgamma, pos),
+        GRADGEN_UNARY_OP(digamma, pos),
+        GRADGEN_UNARY_OP(asin, between(-0.9, 0.9)),
+        GRADGEN_UNARY_OP(acos, between(-0.9, 0.9)),
+        GRADGEN_UNARY_OP(atan, any),
+        GRADGEN_UNARY_OP(sinh, any),
+        GRADGEN_UNARY_OP(cosh, any),
+        GRADGEN_UNARY_OP(asinh, any),
+        GRADGEN_UNARY_OP(acosh, between(1.2, 4.0)),
+        GRADGEN_UNARY_OP(atanh, between(-0.9, 0.9)),
+        GRADGEN_UNARY_OP(tan, between(-1.2, 1.2)),
+        GRADGEN_UNARY_OP(floor, any),
+        GRADGEN_UNARY_OP(ceil, any),
+        GRADGEN_UNARY_OP(round, any),
+        GRADGEN_UNARY_OP(trunc, any),
+        GRADGEN_UNARY_OP(frac, any),
+        GRADGEN_UNARY_OP(sgn, any),
+    };
+#undef GRADGEN_UNARY_OP
+    for (const UnaryOp& u : unary_ops) {
+      const std::string name = u.name;
+      grad_op(name, [=] { return samples_of(u.fn, u.make); });
+      if (name == "asinh" || name == "acosh" || name == "atanh") {
+        // As PyTorch: the in-place variant's derivative is not_implemented (and so has no
+        // forward formula either); its values are the out-of-place op's.
+        add_op(name + "_", Check::kNotImplemented, [=] {
+          auto through_inplace = one([u](const Inputs& x) {
+            Tensor self = clone(x[0]);
+            u.inplace(self);
+            return self;
+          });
+          return std::vector<Sample>{{"[2, 3]", {u.make({2, 3}, 1)}, through_inplace}};
+        });
+        ops.back().forward = Forward::kNotImplemented;
+      } else {
+        add_op(name + "_", Check::kInPlace, [=] { return inplace_of(u.fn, u.inplace, u.make); });
+      }
+      add_op(name + ".out", Check::kOut, [=] { return out_of(u.fn, u.out, u.make); });
+    }
+    grad_op("round.decimals", [=] {
+      auto s = samples_of([](const Tensor& a) { return round(a, 2); }, any);
+      s.push_back({"decimals=-1", {leaf({2, 3}, 9)}, one([](const Inputs& x) {
+                     return round(mul(x[0], 100), -1);
+                   })});
+      return s;
+    });
+    add_op("round_.decimals", Check::kInPlace, [=] {
+      return inplace_of([](const Tensor& a) { return round(a, 1); },
+                        [](Tensor& a) { round_(a, 1); }, any);
+    });
+    add_op("round.decimals_out", Check::kOut, [=] {
+      return out_of([](const Tensor& a) { return round(a, 3); },
+                    [](const Tensor& a, Tensor& o) -> Tensor { return round_out(a, 3, o); }, any);
+    });
+    grad_op("polygamma", [=] {
+      std::vector<Sample> s;
+      for (int64_t n : {0, 1, 2, 3}) {
+        for (Sample& x : samples_of([n](const Tensor& a) { return polygamma(n, a); }, pos)) {
+          x.name = "n=" + std::to_string(n) + " " + x.name;
+          s.push_back(std::move(x));
+        }
+      }
+      return s;
+    });
+    add_op("polygamma_", Check::kInPlace, [=] {
+      return inplace_of([](const Tensor& a) { return polygamma(1, a); },
+                        [](Tensor& a) { polygamma_(a, 1); }, pos);
+    });
+    add_op("polygamma.out", Check::kOut, [=] {
+      return out_of([](const Tensor& a) { return polygamma(2, a); },
+                    [](const Tensor& a, Tensor& o) -> Tensor { return polygamma_out(2, a, o); },
+                    pos);
+    });
+    grad_op("logit", [=] {
+      auto s = samples_of([](const Tensor& a) { return logit(a); }, between(0.1, 0.9));
+      s.push_back({"eps=0.2, values on both sides of the clamp", {between(0.25, 0.75)({2, 3}, 9)},
+                   one([](const Inputs& x) { return logit(x[0], 0.2); })});
+      s.push_back({"eps=0.3, values clamped", {between(0.0, 0.25)({4}, 10)},
+                   one([](const Inputs& x) { return logit(x[0], 0.3); })});
+      return s;
+    });
+    add_op("logit_", Check::kInPlace, [=] {
+      return inplace_of([](const Tensor& a) { return logit(a, 0.05); },
+                        [](Tensor& a) { logit_(a, 0.05); }, between(0.1, 0.9));
+    });
+    add_op("logit.out", Check::kOut, [=] {
+      return out_of([](const Tensor& a) { return logit(a); },
+                    [](const Tensor& a, Tensor& o) -> Tensor { return logit_out(a, std::nullopt, o); },
+                    between(0.1, 0.9));
+    });
+    // As PyTorch: no derivative (backward raises), no forward formula.
+    add_op("logit_backward", Check::kNotImplemented, [=] {
+      return std::vector<Sample>{
+          {"[2, 3] with eps", {leaf({2, 3}, 1), between(0.1, 0.9)({2, 3}, 2)},
+           one([](const Inputs& x) { return logit_backward(x[0], x[1], 0.2); })},
+          {"[3] without eps", {leaf({3}, 3), between(0.1, 0.9)({3}, 4)},
+           one([](const Inputs& x) { return logit_backward(x[0], x[1]); })},
+      };
+    });
+    ops.back().forward = Forward::kNotImplemented;
+    // nan_to_num: finite inputs (the derivative is 1 there); the replaced values' gradient (0)
+    // is checked against PyTorch by the differential test.
+    grad_op("nan_to_num", [=] {
+      auto s = samples_of([](const Tensor& a) { return nan_to_num(a); }, any);
+      s.push_back({"nan=1, posinf=2, neginf=-2", {leaf({2, 3}, 9)}, one([](const Inputs& x) {
+                     return nan_to_num(x[0], 1.0, 2.0, -2.0);
+                   })});
+      return s;
+    });
+    add_op("nan_to_num_", Check::kInPlace, [=] {
+      return inplace_of([](const Tensor& a) { return nan_to_num(a, 0.5); },
+                        [](Tensor& a) { nan_to_num_(a, 0.5); }, any);
+    });
+    add_op("nan_to_num.out", Check::kOut, [=] {
+      return out_of([](const Tensor& a) { return nan_to_num(a); },
+                    [](const Tensor& a, Tensor& o) -> Tensor {
+                      return nan_to_num_out(a, std::nullopt, std::nullopt, std::nullopt, o);
+                    },
+                    any);
+    });
+    const std::pair<const char*, Unary> tests[] = {
+        {"isnan", [](const Tensor& a) { return isnan(a); }},
+        {"isinf", [](const Tensor& a) { return isinf(a); }},
+        {"isfinite", [](const Tensor& a) { return isfinite(a); }},
+        {"logical_not", [](const Tensor& a) { return logical_not(a); }},
+    };
+    for (const auto& [name, fn] : tests) {
+      const Unary f = fn;
+      add_op(name, Check::kNoDerivative, [f] {
+        return std::vector<Sample>{
+            {"[2, 3]", {leaf({2, 3}, 1)}, one([f](const Inputs& x) { return f(x[0]); })},
+            {"[2, 3] / 0 (inf and nan)", {leaf({2, 3}, 2)}, one([f](const Inputs& x) {
+               return f(div(x[0], mul(x[0], 0)));
+             })},
+        };
+      });
+    }
+    add_op("logical_not.out", Check::kOut, [=] {
+      return out_of([](const Tensor& a) { return logical_not(a); },
+                    [](const Tensor& a, Tensor& o) -> Tensor { return logical_not_out(a, o); },
+                    any);
+    });
+  }
+
+  // Tensor op library (issue 23), first batch: element-wise binary ops ---------
+  {
+    auto out2 = [](Binary ref, std::function<Tensor(const Tensor&, const Tensor&, Tensor&)> out,
+                   Domain da = Domain::kAny, Domain db = Domain::kAny) {
+      return std::vector<Sample>{
+          {"[2, 3] and [3]",
+           {in_domain(da, {2, 3}, 1), in_domain(db, {3}, 2)},
+           one([ref](const Inputs& x) { return ref(x[0], x[1]); }),
+           nullptr,
+           [out](const Inputs& x, Tensor& o) { return out(x[0], x[1], o); }},
+      };
+    };
+    grad_op("atan2", [] {
+      return binary_samples([](const Tensor& a, const Tensor& b) { return atan2(a, b); });
+    });
+    add_op("atan2_", Check::kInPlace, [] {
+      return inplace_binary_samples([](const Tensor& a, const Tensor& b) { return atan2(a, b); },
+                                    [](Tensor& a, const Tensor& b) { atan2_(a, b); });
+    });
+    add_op("atan2.out", Check::kOut, [=] {
+      return out2([](const Tensor& a, const Tensor& b) { return atan2(a, b); },
+                  [](const Tensor& a, const Tensor& b, Tensor& o) -> Tensor {
+                    return atan2_out(a, b, o);
+                  });
+    });
+    // fmod / remainder: the divisor at least 0.5 from 0; the quotients are away from integers
+    // for these seeds (the gradient jumps there).
+    for (const bool floor : {false, true}) {
+      const std::string op = floor ? "remainder" : "fmod";
+      const Binary f = floor ? Binary([](const Tensor& a, const Tensor& b) { return remainder(a, b); })
+                             : Binary([](const Tensor& a, const Tensor& b) { return fmod(a, b); });
+      using ScalarFn = std::function<Tensor(const Tensor&, const Scalar&)>;
+      const ScalarFn fs = floor ? ScalarFn([](const Tensor& a, const Scalar& b) { return remainder(a, b); })
+                                : ScalarFn([](const Tensor& a, const Scalar& b) { return fmod(a, b); });
+      grad_op(op + ".Tensor", [=] {
+        return binary_samples(f, Domain::kAny, Domain::kAwayFromZero);
+      });
+      add_op(op + "_.Tensor", Check::kInPlace, [=] {
+        return inplace_binary_samples(f, [=](Tensor& a, const Tensor& b) {
+          if (floor) {
+            remainder_(a, b);
+          } else {
+            fmod_(a, b);
+          }
+        }, Domain::kAwayFromZero);
+      });
+      add_op(op + ".Tensor_out", Check::kOut, [=] {
+        return out2(f, [=](const Tensor& a, const Tensor& b, Tensor& o) -> Tensor {
+          return floor ? remainder_out(a, b, o) : fmod_out(a, b, o);
+        }, Domain::kAny, Domain::kAwayFromZero);
+      });
+      grad_op(op + ".Scalar", [=] {
+        auto s = unary_samples([=](const Tensor& a) { return fs(a, 0.7); });
+        s.push_back({"negative divisor", {leaf({2, 3}, 9)}, one([=](const Inputs& x) {
+                       return fs(x[0], -0.45);
+                     })});
+        return s;
+      });
+      add_op(op + "_.Scalar", Check::kInPlace, [=] {
+        return inplace_unary_samples([=](const Tensor& a) { return fs(a, 0.7); },
+                                     [=](Tensor& a) {
+                                       if (floor) {
+                                         remainder_(a, 0.7);
+                                       } else {
+                                         fmod_(a, 0.7);
+                                       }
+                                     });
+      });
+      add_op(op + ".Scalar_out", Check::kOut, [=] {
+        return std::vector<Sample>{
+            {"[2, 3]", {leaf({2, 3}, 1)}, one([=](const Inputs& x) { return fs(x[0], 0.6); }),
+             nullptr, [=](const Inputs& x, Tensor& o) -> Tensor {
+               return floor ? remainder_out(x[0], 0.6, o) : fmod_out(x[0], 0.6, o);
+             }},
+        };
+      });
+    }
+    grad_op("div.Tensor_mode", [] {
+      std::vector<Sample> s;
+      for (const char* mode : {"none", "trunc", "floor"}) {
+        const std::string m = mode;
+        auto f = [m](const Tensor& a, const Tensor& b) {
+          return m == "none" ? div(a, b, std::nullopt) : div(a, b, std::string_view(m));
+        };
+        for (Sample& x : binary_samples(f, Domain::kAny, Domain::kAwayFromZero)) {
+          x.name = "rounding_mode=" + m + " " + x.name;
+          s.push_back(std::move(x));
+        }
+      }
+      return s;
+    });
+    add_op("div_.Tensor_mode", Check::kInPlace, [] {
+      return inplace_binary_samples(
+          [](const Tensor& a, const Tensor& b) { return div(a, b, std::string_view("trunc")); },
+          [](Tensor& a, const Tensor& b) { div_(a, b, std::string_view("trunc")); },
+          Domain::kAwayFromZero);
+    });
+    add_op("div.out_mode", Check::kOut, [=] {
+      return out2([](const Tensor& a, const Tensor& b) { return div(a, b, std::string_view("floor")); },
+                  [](const Tensor& a, const Tensor& b, Tensor& o) -> Tensor {
+                    return div_out(a, b, std::string_view("floor"), o);
+                  },
+                  Domain::kAny, Domain::kAwayFromZero);
+    });
+    // floor_divide: no derivative in PyTorch (backward raises), no forward formula.
+    add_op("floor_divide", Check::kNotImplemented, [] {
+      return std::vector<Sample>{{"[2, 3] and [3]", {leaf({2, 3}, 1), away_from_zero({3}, 2)},
+                                  one([](const Inputs& x) { return floor_divide(x[0], x[1]); })}};
+    });
+    ops.back().forward = Forward::kNotImplemented;
+    add_op("floor_divide_.Tensor", Check::kNotImplemented, [] {
+      return std::vector<Sample>{{"[2, 3] and [3]", {leaf({2, 3}, 1), away_from_zero({3}, 2)},
+                                  one([](const Inputs& x) {
+                                    Tensor self = clone(x[0]);
+                                    floor_divide_(self, x[1]);
+                                    return self;
+                                  })}};
+    });
+    ops.back().forward = Forward::kNotImplemented;
+    add_op("floor_divide.out", Check::kOut, [=] {
+      return out2([](const Tensor& a, const Tensor& b) { return floor_divide(a, b); },
+                  [](const Tensor& a, const Tensor& b, Tensor& o) -> Tensor {
+                    return floor_divide_out(a, b, o);
+                  },
+                  Domain::kAny, Domain::kAwayFromZero);
+    });
+    add_op("floor_divide.Scalar", Check::kNotImplemented, [] {
+      return std::vector<Sample>{{"[2, 3] by 0.7", {leaf({2, 3}, 1)},
+                                  one([](const Inputs& x) { return floor_divide(x[0], 0.7); })}};
+    });
+    ops.back().forward = Forward::kNotImplemented;
+    const std::pair<const char*, Binary> extrema[] = {
+        {"maximum", [](const Tensor& a, const Tensor& b) { return maximum(a, b); }},
+        {"minimum", [](const Tensor& a, const Tensor& b) { return minimum(a, b); }},
+        {"fmax", [](const Tensor& a, const Tensor& b) { return fmax(a, b); }},
+        {"fmin", [](const Tensor& a, const Tensor& b) { return fmin(a, b); }},
+    };
+    using Out2 = std::function<Tensor(const Tensor&, const Tensor&, Tensor&)>;
+    const Out2 extrema_out[] = {
+        [](const Tensor& a, const Tensor& b, Tensor& o) -> Tensor { return maximum_out(a, b, o); },
+        [](const Tensor& a, const Tensor& b, Tensor& o) -> Tensor { return minimum_out(a, b, o); },
+        [](const Tensor& a, const Tensor& b, Tensor& o) -> Tensor { return fmax_out(a, b, o); },
+        [](const Tensor& a, const Tensor& b, Tensor& o) -> Tensor { return fmin_out(a, b, o); },
+    };
+    for (size_t i = 0; i < 4; ++i) {
+      const Binary f = extrema[i].second;
+      const Out2 o = extrema_out[i];
+      // Ties are checked against PyTorch by the differential test (the gradient jumps there, so
+      // finite differences of it do not apply).
+      grad_op(extrema[i].first, [=] { return binary_samples(f); });
+      add_op(std::string(extrema[i].first) + ".out", Check::kOut, [=] { return out2(f, o); });
+    }
+    grad_op("hypot", [] {
+      return binary_samples([](const Tensor& a, const Tensor& b) { return hypot(a, b); });
+    });
+    add_op("hypot_", Check::kInPlace, [] {
+      return inplace_binary_samples([](const Tensor& a, const Tensor& b) { return hypot(a, b); },
+                                    [](Tensor& a, const Tensor& b) { hypot_(a, b); });
+    });
+    add_op("hypot.out", Check::kOut, [=] {
+      return out2([](const Tensor& a, const Tensor& b) { return hypot(a, b); },
+                  [](const Tensor& a, const Tensor& b, Tensor& o) -> Tensor {
+                    return hypot_out(a, b, o);
+                  });
+    });
+    grad_op("lerp.Scalar", [] {
+      auto s = binary_samples([](const Tensor& a, const Tensor& b) { return lerp(a, b, 0.3); });
+      s.push_back({"weight 0.8 (from the end)", {leaf({2, 3}, 20), leaf({3}, 21)},
+                   one([](const Inputs& x) { return lerp(x[0], x[1], 0.8); })});
+      return s;
+    });
+    // Three operands: equal shapes, all three broadcasting, one not requiring grad.
+    auto ternary = [](std::function<Tensor(const Tensor&, const Tensor&, const Tensor&)> op,
+                      std::function<Tensor(IntArrayRef, uint64_t)> third) {
+      auto f = one([op](const Inputs& x) { return op(x[0], x[1], x[2]); });
+      return std::vector<Sample>{
+          {"[2, 3] x3", {leaf({2, 3}, 1), leaf({2, 3}, 2), third({2, 3}, 3)}, f},
+          {"[2, 1], [3], [1, 3] (broadcast)", {leaf({2, 1}, 4), leaf({3}, 5), third({1, 3}, 6)}, f},
+          {"0-dim self", {leaf({}, 7), leaf({2, 2}, 8), third({2, 2}, 9)}, f},
+          {"transposed view", {leaf({3, 2}, 10), leaf({2, 3}, 11), third({2, 3}, 12)},
+           one([op](const Inputs& x) { return op(t(x[0]), x[1], x[2]); })},
+          {"third needs no grad", {leaf({2, 3}, 13), leaf({2, 3}, 14), third({2, 3}, 15).detach()},
+           f},
+      };
+    };
+    const std::function<Tensor(IntArrayRef, uint64_t)> any3 = [](IntArrayRef s, uint64_t seed) {
+      return leaf(s, seed);
+    };
+    const std::function<Tensor(IntArrayRef, uint64_t)> away3 = [](IntArrayRef s, uint64_t seed) {
+      return away_from_zero(s, seed);
+    };
+    grad_op("lerp.Tensor", [=] {
+      return ternary([](const Tensor& a, const Tensor& b, const Tensor& w) { return lerp(a, b, w); },
+                     any3);
+    });
+    add_op("lerp_.Scalar", Check::kInPlace, [] {
+      return inplace_binary_samples([](const Tensor& a, const Tensor& b) { return lerp(a, b, 0.6); },
+                                    [](Tensor& a, const Tensor& b) { lerp_(a, b, 0.6); });
+    });
+    add_op("lerp_.Tensor", Check::kInPlace, [] {
+      const Tensor w = value({}, 40);  // 0-dim: broadcasts to every sample's self
+      return inplace_binary_samples([w](const Tensor& a, const Tensor& b) { return lerp(a, b, w); },
+                                    [w](Tensor& a, const Tensor& b) { lerp_(a, b, w); });
+    });
+    add_op("lerp.Scalar_out", Check::kOut, [=] {
+      return out2([](const Tensor& a, const Tensor& b) { return lerp(a, b, 0.25); },
+                  [](const Tensor& a, const Tensor& b, Tensor& o) -> Tensor {
+                    return lerp_out(a, b, 0.25, o);
+                  });
+    });
+    add_op("lerp.Tensor_out", Check::kOut, [=] {
+      const Tensor w = value({3}, 41);
+      return out2([w](const Tensor& a, const Tensor& b) { return lerp(a, b, w); },
+                  [w](const Tensor& a, const Tensor& b, Tensor& o) -> Tensor {
+                    return lerp_out(a, b, w, o);
+                  });
+    });
+    for (const bool is_div : {false, true}) {
+      const std::string op = is_div ? "addcdiv" : "addcmul";
+      auto f = [is_div](const Tensor& a, const Tensor& b, const Tensor& c, const Scalar& v) {
+        return is_div ? addcdiv(a, b, c, v) : addcmul(a, b, c, v);
+      };
+      const auto third = is_div ? away3 : any3;
+      grad_op(op, [=] {
+        auto s = ternary([f](const Tensor& a, const Tensor& b, const Tensor& c) { return f(a, b, c, 1); },
+                         third);
+        s.push_back({"value=-1.5", {leaf({2, 3}, 30), leaf({2, 3}, 31), third({3}, 32)},
+                     one([f](const Inputs& x) { return f(x[0], x[1], x[2], -1.5); })});
+        return s;
+      });
+      const Tensor c = is_div ? away_from_zero({}, 50).detach() : value({}, 50);
+      add_op(op + "_", Check::kInPlace, [=] {
+        return inplace_binary_samples(
+            [=](const Tensor& a, const Tensor& b) { return f(a, b, c, 2); },
+            [=](Tensor& a, const Tensor& b) {
+              if (is_div) {
+                addcdiv_(a, b, c, 2);
+              } else {
+                addcmul_(a, b, c, 2);
+              }
+            });
+      });
+      add_op(op + ".out", Check::kOut, [=] {
+        return out2([=](const Tensor& a, const Tensor& b) { return f(a, b, c, 0.5); },
+                    [=](const Tensor& a, const Tensor& b, Tensor& o) -> Tensor {
+                      return is_div ? addcdiv_out(a, b, c, 0.5, o) : addcmul_out(a, b, c, 0.5, o);
+                    });
+      });
+    }
+    grad_op("clamp_min", [] {
+      return unary_samples([](const Tensor& a) { return clamp_min(a, 0.25); }, Domain::kAwayFromZero);
+    });
+    add_op("clamp_min_", Check::kInPlace, [] {
+      return inplace_unary_samples([](const Tensor& a) { return clamp_min(a, -0.25); },
+                                   [](Tensor& a) { clamp_min_(a, -0.25); }, Domain::kAwayFromZero);
+    });
+    add_op("clamp_min.out", Check::kOut, [] {
+      return std::vector<Sample>{{"[2, 3]", {leaf({2, 3}, 1)},
+                                  one([](const Inputs& x) { return clamp_min(x[0], 0.1); }),
+                                  nullptr, [](const Inputs& x, Tensor& o) -> Tensor {
+                                    return clamp_min_out(x[0], 0.1, o);
+                                  }}};
+    });
+    grad_op("clamp_max", [] {
+      return unary_samples([](const Tensor& a) { return clamp_max(a, -0.25); }, Domain::kAwayFromZero);
+    });
+    add_op("clamp_max_", Check::kInPlace, [] {
+      return inplace_unary_samples([](const Tensor& a) { return clamp_max(a, 0.25); },
+                                   [](Tensor& a) { clamp_max_(a, 0.25); }, Domain::kAwayFromZero);
+    });
+    add_op("clamp_max.out", Check::kOut, [] {
+      return std::vector<Sample>{{"[2, 3]", {leaf({2, 3}, 1)},
+                                  one([](const Inputs& x) { return clamp_max(x[0], 0.1); }),
+                                  nullptr, [](const Inputs& x, Tensor& o) -> Tensor {
+                                    return clamp_max_out(x[0], 0.1, o);
+                                  }}};
+    });
+    // clamp with Tensor bounds: self far from the bounds (|self| >= 0.5, bounds within 0.3 of
+    // +-0.2), so no element sits on a bound.
+    grad_op("clamp.Tensor", [] {
+      auto bound = [](IntArrayRef s, uint64_t seed, double centre) {
+        Tensor t;
+        {
+          autograd::NoGradGuard no_grad;
+          t = add(mul(tanh(randn(s, seed)), 0.1), centre);
+        }
+        return t.set_requires_grad(true);
+      };
+      auto both = one([](const Inputs& x) { return clamp(x[0], x[1], x[2]); });
+      return std::vector<Sample>{
+          {"min and max [2, 3]", {away_from_zero({2, 3}, 1), bound({2, 3}, 2, -0.2), bound({2, 3}, 3, 0.2)}, both},
+          {"bounds broadcast [3] and [2, 1]", {away_from_zero({2, 3}, 4), bound({3}, 5, -0.2), bound({2, 1}, 6, 0.2)}, both},
+          {"min only", {away_from_zero({2, 3}, 7), bound({3}, 8, 0.0)},
+           one([](const Inputs& x) { return clamp(x[0], x[1], std::nullopt); })},
+          {"max only", {away_from_zero({2, 3}, 9), bound({2, 3}, 10, 0.0)},
+           one([](const Inputs& x) { return clamp(x[0], std::nullopt, x[1]); })},
+          {"min > max (the result is max)", {away_from_zero({4}, 11), bound({4}, 12, 0.3), bound({4}, 13, -0.3)}, both},
+          {"self broadcast to the bounds", {away_from_zero({3}, 14), bound({2, 3}, 15, -0.2), bound({2, 3}, 16, 0.2)}, both},
+      };
+    });
+    add_op("clamp_.Tensor", Check::kInPlace, [] {
+      const Tensor lo = full({}, -0.25), hi = full({}, 0.25);
+      return inplace_unary_samples([=](const Tensor& a) { return clamp(a, lo, hi); },
+                                   [=](Tensor& a) { clamp_(a, lo, hi); }, Domain::kAwayFromZero);
+    });
+    add_op("clamp.Tensor_out", Check::kOut, [] {
+      return std::vector<Sample>{{"[2, 3] with [3] bounds", {leaf({2, 3}, 1), leaf({3}, 2)},
+                                  one([](const Inputs& x) { return clamp(x[0], x[1], std::nullopt); }),
+                                  nullptr, [](const Inputs& x, Tensor& o) -> Tensor {
+                                    return clamp_out(x[0], x[1], std::nullopt, o);
+                                  }}};
+    });
+    grad_op("copysign.Tensor", [] {
+      return binary_samples([](const Tensor& a, const Tensor& b) { return copysign(a, b); },
+                            Domain::kAwayFromZero, Domain::kAwayFromZero);
+    });
+    add_op("copysign_.Tensor", Check::kInPlace, [] {
+      return inplace_binary_samples([](const Tensor& a, const Tensor& b) { return copysign(a, b); },
+                                    [](Tensor& a, const Tensor& b) { copysign_(a, b); },
+                                    Domain::kAwayFromZero);
+    });
+    add_op("copysign.out", Check::kOut, [=] {
+      return out2([](const Tensor& a, const Tensor& b) { return copysign(a, b); },
+                  [](const Tensor& a, const Tensor& b, Tensor& o) -> Tensor {
+                    return copysign_out(a, b, o);
+                  },
+                  Domain::kAwayFromZero, Domain::kAwayFromZero);
+    });
+    grad_op("copysign.Scalar", [] {
+      auto s = unary_samples([](const Tensor& a) { return copysign(a, -1.0); }, Domain::kAwayFromZero);
+      s.push_back({"positive sign", {away_from_zero({2, 3}, 9)}, one([](const Inputs& x) {
+                     return copysign(x[0], 2);
+                   })});
+      return s;
+    });
+    add_op("copysign_.Scalar", Check::kInPlace, [] {
+      return inplace_unary_samples([](const Tensor& a) { return copysign(a, -0.5); },
+                                   [](Tensor& a) { copysign_(a, -0.5); }, Domain::kAwayFromZero);
+    });
+    add_op("copysign.Scalar_out", Check::kOut, [] {
+      return std::vector<Sample>{{"[2, 3]", {away_from_zero({2, 3}, 1)},
+                                  one([](const Inputs& x) { return copysign(x[0], -1.0); }),
+                                  nullptr, [](const Inputs& x, Tensor& o) -> Tensor {
+                                    return copysign_out(x[0], -1.0, o);
+                                  }}};
+    });
+    grad_op("xlogy.Tensor", [] {
+      return binary_samples([](const Tensor& a, const Tensor& b) { return xlogy(a, b); },
+                            Domain::kAny, Domain::kPositive);
+    });
+    grad_op("xlogy.Scalar_Other", [] {
+      auto s = unary_samples([](const Tensor& a) { return xlogy(a, 2.5); });
+      s.push_back({"other 0.5", {leaf({3}, 9)}, one([](const Inputs& x) { return xlogy(x[0], 0.5); })});
+      return s;
+    });
+    add_op("xlogy_.Tensor", Check::kInPlace, [] {
+      return inplace_binary_samples([](const Tensor& a, const Tensor& b) { return xlogy(a, b); },
+                                    [](Tensor& a, const Tensor& b) { xlogy_(a, b); },
+                                    Domain::kPositive);
+    });
+    add_op("xlogy_.Scalar_Other", Check::kInPlace, [] {
+      return inplace_unary_samples([](const Tensor& a) { return xlogy(a, 3); },
+                                   [](Tensor& a) { xlogy_(a, 3); });
+    });
+    add_op("xlogy.OutTensor", Check::kOut, [=] {
+      return out2([](const Tensor& a, const Tensor& b) { return xlogy(a, b); },
+                  [](const Tensor& a, const Tensor& b, Tensor& o) -> Tensor {
+                    return xlogy_out(a, b, o);
+                  },
+                  Domain::kAny, Domain::kPositive);
+    });
+    // Logical and bitwise ops: Bool / Long results without history (the sweep checks that for
+    // inputs that require grad; the values are checked against PyTorch by the differential test).
+    const std::pair<const char*, Binary> logical[] = {
+        {"logical_and", [](const Tensor& a, const Tensor& b) { return logical_and(a, b); }},
+        {"logical_or", [](const Tensor& a, const Tensor& b) { return logical_or(a, b); }},
+        {"logical_xor", [](const Tensor& a, const Tensor& b) { return logical_xor(a, b); }},
+    };
+    const Out2 logical_out[] = {
+        [](const Tensor& a, const Tensor& b, Tensor& o) -> Tensor { return logical_and_out(a, b, o); },
+        [](const Tensor& a, const Tensor& b, Tensor& o) -> Tensor { return logical_or_out(a, b, o); },
+        [](const Tensor& a, const Tensor& b, Tensor& o) -> Tensor { return logical_xor_out(a, b, o); },
+    };
+    for (size_t i = 0; i < 3; ++i) {
+      const Binary f = logical[i].second;
+      const Out2 o = logical_out[i];
+      add_op(logical[i].first, Check::kNoDerivative, [=] {
+        return std::vector<Sample>{
+            {"[2, 3] and [3]", {leaf({2, 3}, 1), leaf({3}, 2)},
+             one([f](const Inputs& x) { return f(x[0], x[1]); })},
+            {"with zeros", {leaf({2, 3}, 3)},
+             one([f](const Inputs& x) { return f(x[0], relu(x[0])); })},
+        };
+      });
+      add_op(std::string(logical[i].first) + ".out", Check::kOut, [=] { return out2(f, o); });
+    }
+    // Bitwise: integer operands made from inputs that require grad (to() drops the history).
+    const std::pair<const char*, Binary> bitwise[] = {
+        {"bitwise_and", [](const Tensor& a, const Tensor& b) { return bitwise_and(a, b); }},
+        {"bitwise_or", [](const Tensor& a, const Tensor& b) { return bitwise_or(a, b); }},
+        {"bitwise_xor", [](const Tensor& a, const Tensor& b) { return bitwise_xor(a, b); }},
+    };
+    using BinaryScalar = std::function<Tensor(const Tensor&, const Scalar&)>;
+    const BinaryScalar bitwise_scalar[] = {
+        [](const Tensor& a, const Scalar& b) { return bitwise_and(a, b); },
+        [](const Tensor& a, const Scalar& b) { return bitwise_or(a, b); },
+        [](const Tensor& a, const Scalar& b) { return bitwise_xor(a, b); },
+    };
+    auto ints = [](const Tensor& x) { return to(mul(x, 10), ScalarType::Long); };
+    for (size_t i = 0; i < 3; ++i) {
+      const Binary f = bitwise[i].second;
+      const BinaryScalar fs = bitwise_scalar[i];
+      add_op(std::string(bitwise[i].first) + ".Tensor", Check::kNoDerivative, [=] {
+        return std::vector<Sample>{
+            {"Long [2, 3] and [3]", {leaf({2, 3}, 1), leaf({3}, 2)},
+             one([=](const Inputs& x) { return f(ints(x[0]), ints(x[1])); })},
+            {"Bool", {leaf({2, 3}, 3), leaf({2, 3}, 4)},
+             one([=](const Inputs& x) { return f(gt(x[0], 0), gt(x[1], 0)); })},
+        };
+      });
+      add_op(std::string(bitwise[i].first) + ".Scalar", Check::kNoDerivative, [=] {
+        return std::vector<Sample>{
+            {"Long [2, 3] and 6", {leaf({2, 3}, 1)},
+             one([=](const Inputs& x) { return fs(ints(x[0]), 6); })},
+        };
+      });
+    }
+    add_op("bitwise_not", Check::kNoDerivative, [=] {
+      return std::vector<Sample>{
+          {"Long [2, 3]", {leaf({2, 3}, 1)}, one([=](const Inputs& x) { return bitwise_not(ints(x[0])); })},
+          {"Bool [3]", {leaf({3}, 2)}, one([](const Inputs& x) { return bitwise_not(gt(x[0], 0)); })},
+      };
+    });
+    // where with Scalar branches (composite over where.self).
+    grad_op("where.ScalarSelf", [] {
+      const Tensor cond = bools({true, false, true, false, false, true}, {2, 3});
+      return std::vector<Sample>{
+          {"[2, 3]", {leaf({2, 3}, 1)}, one([cond](const Inputs& x) { return where(cond, 1.5, x[0]); })},
+          {"other [3] broadcast", {leaf({3}, 2)}, one([cond](const Inputs& x) { return where(cond, -2, x[0]); })},
+      };
+    });
+    grad_op("where.ScalarOther", [] {
+      const Tensor cond = bools({true, false, true, false, false, true}, {2, 3});
+      return std::vector<Sample>{
+          {"[2, 3]", {leaf({2, 3}, 1)}, one([cond](const Inputs& x) { return where(cond, x[0], 0.5); })},
+          {"self [2, 1] broadcast", {leaf({2, 1}, 2)}, one([cond](const Inputs& x) { return where(cond, x[0], 3); })},
+      };
+    });
+    add_op("where.Scalar", Check::kNoDerivative, [] {
+      return std::vector<Sample>{
+          {"condition from an input that requires grad", {leaf({2, 3}, 1)},
+           one([](const Inputs& x) { return where(gt(x[0], 0), 1.5, -0.5); })},
       };
     });
   }

@@ -1875,3 +1875,414 @@ case("pad/reflect-value-error", lambda T, x: T.pad(x, [1, 1], "reflect", 1.0), R
 case("pad/unknown-mode-error", lambda T, x: T.pad(x, [1, 1], "wrap"), R(1, 2, 4))
 case("pad/reflect-1d-input-error", lambda T, x: T.pad(x, [1, 1], "reflect"), R(4))
 case("pad/reflect-too-large-error", lambda T, x: T.pad(x, [4, 0], "reflect"), R(1, 2, 4))
+# Tensor op library (issue 23), first batch: element-wise unary ops, with their in-place and
+# out= variants, integer and bool inputs, special values (NaN, +-inf, +-0) and poles.
+# ---------------------------------------------------------------------------------------------
+
+
+def _between(lo: float, hi: float):
+    return lambda *shape, seed=0, dtype="float64", grad=True: R(*shape, seed=seed, lo=lo, hi=hi, dtype=dtype, grad=grad)
+
+
+TENSOROPS_UNARY = {
+    "log1p": (lambda T, x: T.log1p(x), P),
+    "expm1": (lambda T, x: T.expm1(x), R),
+    "log2": (lambda T, x: T.log2(x), P),
+    "log10": (lambda T, x: x.log10(), P),
+    "exp2": (lambda T, x: T.exp2(x), R),
+    "rsqrt": (lambda T, x: T.rsqrt(x), P),
+    "square": (lambda T, x: T.square(x), R),
+    "erf": (lambda T, x: T.erf(x), R),
+    "erfc": (lambda T, x: T.erfc(x), R),
+    "erfinv": (lambda T, x: T.erfinv(x), _between(-0.95, 0.95)),
+    "lgamma": (lambda T, x: T.lgamma(x), P),
+    "digamma": (lambda T, x: T.digamma(x), P),
+    "polygamma1": (lambda T, x: T.polygamma(1, x), P),
+    "polygamma2": (lambda T, x: x.polygamma(2), P),
+    "asin": (lambda T, x: T.asin(x), _between(-0.9, 0.9)),
+    "acos": (lambda T, x: T.acos(x), _between(-0.9, 0.9)),
+    "atan": (lambda T, x: T.atan(x), R),
+    "sinh": (lambda T, x: T.sinh(x), R),
+    "cosh": (lambda T, x: T.cosh(x), R),
+    "asinh": (lambda T, x: T.asinh(x), R),
+    "acosh": (lambda T, x: T.acosh(x), _between(1.1, 3.0)),
+    "atanh": (lambda T, x: T.atanh(x), _between(-0.9, 0.9)),
+    "tan": (lambda T, x: x.tan(), R),
+    "floor": (lambda T, x: T.floor(x), R),
+    "ceil": (lambda T, x: T.ceil(x), R),
+    "round": (lambda T, x: T.round(x), R),
+    "round.decimals": (lambda T, x: T.round(x, decimals=1), R),
+    "trunc": (lambda T, x: T.trunc(x), R),
+    "frac": (lambda T, x: T.frac(x), R),
+    "sgn": (lambda T, x: T.sgn(x), R),
+    "logit": (lambda T, x: T.logit(x), _between(0.1, 0.9)),
+    "logit-eps": (lambda T, x: T.logit(x, eps=0.2), _between(0.05, 0.95)),
+    "nan_to_num": (lambda T, x: T.nan_to_num(x), R),
+    "nan_to_num-args": (lambda T, x: T.nan_to_num(x, nan=1.5, posinf=100.0, neginf=-7.0), R),
+}
+
+for op, (f, dom) in TENSOROPS_UNARY.items():
+    case(f"{op}/2x3", f, dom(2, 3, seed=1), second=True)
+    case(f"{op}/0-dim", f, dom(seed=2), second=True)
+    case(f"{op}/empty", f, D([[], []]))
+    case(f"{op}/transposed", lambda T, x, f=f: f(T, x.t()), dom(3, 2, seed=3), second=True)
+    case(f"{op}/expanded", lambda T, x, f=f: f(T, x.expand([3, 2])), dom(1, 2, seed=4), second=True)
+    case(f"{op}/float32", f, dom(4, seed=5, dtype="float32"))
+    case(f"{op}/special", f, D(SPECIAL))
+
+# Values at and around poles, branch points and domain ends.
+TENSOROPS_EDGES = {
+    "log1p": [-1.0, -1.5, -0.5, 1e-20, -1e-20, 1e10],
+    "expm1": [1e-20, -1e-20, 710.0, -800.0],
+    "log2": [0.0, -1.0, 8.0, 0.125],
+    "log10": [0.0, -1.0, 1000.0, 1e-5],
+    "exp2": [1024.0, -1100.0, 10.0, -1.5],
+    "rsqrt": [0.0, -0.0, -1.0, 4.0, 1e-300],
+    "erf": [5.0, -5.0, 1e-10, 30.0],
+    "erfc": [5.0, -5.0, 30.0, -30.0, 1e-10],
+    "erfinv": [1.0, -1.0, 1.5, -1.5, 0.999999, -0.999999, 1e-10, 0.5, -0.5, 0.9999999999],
+    "lgamma": [1.0, 2.0, -0.5, -1.0, -2.5, 1e-8, 1e5, -3.0],
+    "digamma": [1.0, -0.5, -1.0, -2.0, -2.5, 1e-8, 100.0, 1e6, -100.5],
+    "asin": [1.0, -1.0, 1.5, 0.999],
+    "acos": [1.0, -1.0, 1.5, -0.999],
+    "atanh": [1.0, -1.0, 1.5, 0.999],
+    "acosh": [1.0, 0.5, 1.001, 1e10],
+    "tan": [1.5707963267948966, -1.5707963267948966, 3.0],
+    "cosh": [710.0, -710.0, 1e-5],
+    "sinh": [710.0, -710.0, 1e-5],
+    "asinh": [1e10, -1e10, 1e-10],
+    "floor": [2.5, -2.5, 1e300, -0.3, 4.0],
+    "ceil": [2.5, -2.5, 1e300, -0.3, 4.0],
+    "round": [0.5, 1.5, 2.5, -0.5, -1.5, -2.5, 0.49999999999999994, 1e300],
+    "trunc": [2.7, -2.7, 1e300, -0.3],
+    "frac": [2.75, -2.75, 1e300, -0.25, 3.0],
+    "logit": [0.0, 1.0, -0.5, 1.5, 0.5],
+    "nan_to_num": [1e308, -1e308, 0.0, 2.0],
+}
+for op, data in TENSOROPS_EDGES.items():
+    case(f"{op}/edges", TENSOROPS_UNARY[op][0], D(data), second=True)
+case("polygamma/edges-n1", lambda T, x: T.polygamma(1, x), D([0.0, -1.0, -0.5, -2.5, 1e-8, 1e6, 30.0]), second=True)
+case("polygamma/edges-n2", lambda T, x: T.polygamma(2, x), D([0.0, -1.0, -0.5, 1e-3, 1e4, 7.5]), second=True)
+case("polygamma/n0-is-digamma", lambda T, x: T.polygamma(0, x), P(4, seed=3), second=True)
+case("polygamma/n3", lambda T, x: T.polygamma(3, x), P(4, seed=4), second=True)
+case("polygamma/n5-float32", lambda T, x: T.polygamma(5, x), P(4, seed=5, dtype="float32"))
+case("polygamma/negative-n-error", lambda T, x: T.polygamma(-1, x), P(3))
+case("round.decimals/values", lambda T, x: T.round(x, decimals=2), D([1.005, 2.675, -0.125, 0.135, 1e300]))
+case("round.decimals/negative", lambda T, x: T.round(x, decimals=-2), D([1250.0, 1350.0, -149.9, 12345.678]))
+case("round.decimals/zero", lambda T, x: T.round(x, decimals=0), D([0.5, 1.5, -2.5]))
+case("round.decimals/int64-error", lambda T, x: T.round(x, decimals=1), L([1, 2]))
+case("logit/eps-edges", lambda T, x: T.logit(x, eps=0.25), D([0.0, 0.25, 0.75, 1.0, 0.5, NAN, -1.0]), second=True)
+case("logit/eps-zero", lambda T, x: T.logit(x, eps=0.0), D([0.0, 1.0, 0.5]))
+case("logit/eps-float32", lambda T, x: T.logit(x, 0.1), D([0.0, 0.05, 0.5, 1.0], "float32"))
+case("logit/no-grad-graph", lambda T, x: T.logit(x) * 2, _between(0.2, 0.8)(3, seed=7))
+case("nan_to_num/float32-defaults", lambda T, x: T.nan_to_num(x), D([NAN, INF, -INF, 1.0], "float32"))
+case("nan_to_num/grad", lambda T, x: T.nan_to_num(x, 0.0, 1.0, -1.0) * x, D([NAN, INF, -INF, 2.0]))
+case("sgn/zero-nan", lambda T, x: T.sgn(x), D([0.0, -0.0, NAN, INF, -INF, 3.0]), second=True)
+case("square/zero-grad", lambda T, x: T.square(x), D([0.0, -0.0, 2.0]), second=True)
+
+# Integer and bool inputs: the math functions give float32; rounding keeps integers and refuses
+# bool; square keeps integers (bool -> int64); frac refuses integers.
+for op in ["log1p", "expm1", "exp2", "rsqrt", "erf", "erfc", "lgamma", "digamma", "asinh", "atan", "sinh", "sgn", "square", "floor", "ceil", "round", "trunc", "nan_to_num"]:
+    case(f"{op}/int64", TENSOROPS_UNARY[op][0], L([[3, -2, 0], [1, 0, -7]]))
+for op in ["exp2", "erf", "sgn", "square", "nan_to_num", "logit", "erfinv"]:
+    case(f"{op}/bool", TENSOROPS_UNARY[op][0], B([True, False, True]))
+case("polygamma/int64", lambda T, x: T.polygamma(1, x), L([1, 2, 3]))
+
+# In place (method and function spellings as PyTorch has them), on views, and out=.
+def _inplace_on_row(T, x, f):
+    """f applied in place to row 1 of a copy of x: the copy's history is rebased through the view."""
+    y = x.clone()
+    f(T, y.select(0, 1))
+    return y
+
+
+TENSOROPS_INPLACE = {
+    "log1p_": (lambda T, x: T.log1p_(x), P),
+    "expm1_": (lambda T, x: x.expm1_(), R),
+    "log2_": (lambda T, x: T.log2_(x), P),
+    "log10_": (lambda T, x: x.log10_(), P),
+    "exp2_": (lambda T, x: x.exp2_(), R),
+    "rsqrt_": (lambda T, x: T.rsqrt_(x), P),
+    "square_": (lambda T, x: T.square_(x), R),
+    "erf_": (lambda T, x: x.erf_(), R),
+    "erfc_": (lambda T, x: T.erfc_(x), R),
+    "erfinv_": (lambda T, x: x.erfinv_(), _between(-0.9, 0.9)),
+    "lgamma_": (lambda T, x: x.lgamma_(), P),
+    "digamma_": (lambda T, x: x.digamma_(), P),
+    "polygamma_": (lambda T, x: x.polygamma_(1), P),
+    "asin_": (lambda T, x: T.asin_(x), _between(-0.9, 0.9)),
+    "acos_": (lambda T, x: x.acos_(), _between(-0.9, 0.9)),
+    "atan_": (lambda T, x: T.atan_(x), R),
+    "sinh_": (lambda T, x: x.sinh_(), R),
+    "cosh_": (lambda T, x: T.cosh_(x), R),
+    "asinh_": (lambda T, x: x.asinh_(), R),
+    "acosh_": (lambda T, x: T.acosh_(x), _between(1.1, 3.0)),
+    "atanh_": (lambda T, x: x.atanh_(), _between(-0.9, 0.9)),
+    "tan_": (lambda T, x: T.tan_(x), R),
+    "floor_": (lambda T, x: x.floor_(), R),
+    "ceil_": (lambda T, x: T.ceil_(x), R),
+    "round_": (lambda T, x: x.round_(), R),
+    "round_.decimals": (lambda T, x: x.round_(decimals=2), R),
+    "trunc_": (lambda T, x: T.trunc_(x), R),
+    "frac_": (lambda T, x: x.frac_(), R),
+    "sgn_": (lambda T, x: x.sgn_(), R),
+    "logit_": (lambda T, x: x.logit_(0.1), _between(0.05, 0.95)),
+    "nan_to_num_": (lambda T, x: T.nan_to_num_(x, posinf=5.0), R),
+}
+for op, (f, dom) in TENSOROPS_INPLACE.items():
+    case(f"{op}/clone", lambda T, x, f=f: f(T, x.clone()), dom(2, 3, seed=1), second=True)
+    case(f"{op}/leaf-error", f, dom(3, seed=2))
+    case(f"{op}/view", lambda T, x, f=f: _inplace_on_row(T, x, f), dom(2, 3, seed=3), second=True)
+case("exp2_/int64-error", lambda T, x: x.exp2_(), L([1, 2]))
+case("floor_/int64", lambda T, x: x.floor_(), L([1, -2]))
+case("square_/int64", lambda T, x: x.square_(), L([3, -2]))
+case("nan_to_num_/special", lambda T, x: x.nan_to_num_(), D([NAN, INF, -INF, 1.0], grad=False))
+
+TENSOROPS_OUT = {
+    **{f"{op}.out": (lambda T, x, out, op=op: getattr(T, op)(x, out=out)) for op in [
+        "log1p", "expm1", "log2", "log10", "exp2", "rsqrt", "erf", "erfc", "lgamma", "digamma", "asin", "atan",
+        "sinh", "cosh", "asinh", "atanh", "ceil", "round", "trunc", "frac"]},
+    "acos.out": lambda T, x, out: T.acos(x * 0.4, out=out),
+    "acosh.out": lambda T, x, out: T.acosh(x + 1, out=out),
+    "erfinv.out": lambda T, x, out: T.erfinv(x, out=out),
+    "polygamma.out": lambda T, x, out: T.polygamma(2, x, out=out),
+    "round.decimals_out": lambda T, x, out: T.round(x, decimals=1, out=out),
+    "floor.out": lambda T, x, out: T.floor(x, out=out),
+    "sgn.out": lambda T, x, out: T.sgn(x, out=out),
+    "square.out": lambda T, x, out: T.square(x, out=out),
+    "logit.out": lambda T, x, out: T.logit(x, 0.1, out=out),
+    "nan_to_num.out": lambda T, x, out: T.nan_to_num(x, neginf=0.0, out=out),
+    "tan.out": lambda T, x, out: T.tan(x, out=out),
+    "logical_not.out": lambda T, x, out: T.logical_not(x, out=out),
+}
+for op, f in TENSOROPS_OUT.items():
+    case(f"{op}/function", lambda T, x, f=f: f(T, x, T.zeros([4], dtype=T.float64)), P(4, seed=1, grad=False))
+    case(f"{op}/resize", lambda T, x, f=f: f(T, x, T.zeros([0], dtype=T.float64)), P(2, 2, seed=2, grad=False))
+    case(f"{op}/requires-grad-error", lambda T, x, f=f: f(T, x, T.zeros([4], dtype=T.float64)), P(4, seed=3))
+case("log1p.out/int64-out-error", lambda T, x: T.log1p(x, out=T.zeros([3], dtype=T.int64)), P(3, grad=False))
+case("logical_not.out/bool-out", lambda T, x: T.logical_not(x, out=T.zeros([3], dtype=T.bool)), D([0.0, 1.0, NAN], grad=False))
+
+# The tests and logical_not: Bool results of any dtype, no gradient.
+for op in ["isnan", "isinf", "isfinite", "logical_not"]:
+    case(f"{op}/special", lambda T, x, op=op: getattr(T, op)(x), D(SPECIAL))
+    case(f"{op}/float32", lambda T, x, op=op: getattr(x, op)(), D([NAN, 1.0, -INF], "float32"))
+    case(f"{op}/int64", lambda T, x, op=op: getattr(T, op)(x), L([0, 3, -1]))
+    case(f"{op}/bool", lambda T, x, op=op: getattr(T, op)(x), B([True, False]))
+    case(f"{op}/empty", lambda T, x, op=op: getattr(T, op)(x), D([]))
+    case(f"{op}/requires-grad", lambda T, x, op=op: getattr(T, op)(x), R(2, 3, seed=1))
+case("logit_backward/eps", lambda T, g, x: T.logit_backward(g, x, eps=0.2), R(6, seed=1), D([0.1, 0.2, 0.5, 0.8, 0.9, NAN]))
+case("logit_backward/no-eps", lambda T, g, x: T.logit_backward(g, x), R(6, seed=2), D([-0.5, 0.0, 0.5, 1.0, 1.5, NAN]))
+
+# ---------------------------------------------------------------------------------------------
+# Tensor op library (issue 23), first batch: element-wise binary ops, with broadcasting, ties,
+# NaN, integer division and dtype promotion.
+# ---------------------------------------------------------------------------------------------
+
+TENSOROPS_BINARY = {
+    "atan2": (lambda T, a, b: T.atan2(a, b), R, R),
+    "fmod.Tensor": (lambda T, a, b: T.fmod(a, b), R, P),
+    "remainder.Tensor": (lambda T, a, b: a.remainder(b), R, P),
+    "div.Tensor_mode-none": (lambda T, a, b: T.div(a, b, rounding_mode=None), R, P),
+    "div.Tensor_mode-trunc": (lambda T, a, b: T.div(a, b, rounding_mode="trunc"), R, P),
+    "div.Tensor_mode-floor": (lambda T, a, b: a.div(b, rounding_mode="floor"), R, P),
+    "maximum": (lambda T, a, b: T.maximum(a, b), R, R),
+    "minimum": (lambda T, a, b: a.minimum(b), R, R),
+    "fmax": (lambda T, a, b: T.fmax(a, b), R, R),
+    "fmin": (lambda T, a, b: T.fmin(a, b), R, R),
+    "hypot": (lambda T, a, b: T.hypot(a, b), R, R),
+    "lerp.Scalar": (lambda T, a, b: T.lerp(a, b, 0.3), R, R),
+    "lerp.Scalar-far": (lambda T, a, b: a.lerp(b, 0.75), R, R),
+    "copysign.Tensor": (lambda T, a, b: T.copysign(a, b), R, R),
+    "xlogy.Tensor": (lambda T, a, b: T.xlogy(a, b), R, P),
+}
+for op, (f, da, db) in TENSOROPS_BINARY.items():
+    case(f"{op}/same", f, da(2, 3, seed=1), db(2, 3, seed=2), second=True)
+    case(f"{op}/broadcast-row", f, da(2, 3, seed=3), db(3, seed=4), second=True)
+    case(f"{op}/broadcast-both", f, da(2, 1, seed=5), db(1, 3, seed=6), second=True)
+    case(f"{op}/0-dim-left", f, da(seed=7), db(2, 2, seed=8), second=True)
+    case(f"{op}/transposed", lambda T, a, b, f=f: f(T, a.t(), b), da(3, 2, seed=11), db(2, 3, seed=12))
+    case(f"{op}/empty", f, D([[], []]), D([[]]))
+    case(f"{op}/float32", f, da(3, seed=13, dtype="float32"), db(3, seed=14, dtype="float32"))
+    case(f"{op}/one-needs-grad", f, da(2, 2, seed=15), db(2, 2, seed=16, grad=False), second=True)
+    case(f"{op}/special", f, D([NAN, INF, -INF, 0.0, 1.0, INF, -0.0, 2.5]), D([1.0, INF, 2.0, 0.0, NAN, -INF, 0.0, -0.0]))
+    case(f"{op}/float32-float64", f, da(3, seed=17, dtype="float32"), db(3, seed=18))
+
+# Ties: maximum and friends split the gradient evenly.
+for op in ["maximum", "minimum", "fmax", "fmin"]:
+    case(f"{op}/ties", TENSOROPS_BINARY[op][0], D([1.0, -2.0, 0.5, 3.0]), D([1.0, 3.0, 0.5, -1.0]), second=True)
+    case(f"{op}/nan", TENSOROPS_BINARY[op][0], D([NAN, 1.0, NAN]), D([2.0, NAN, NAN]))
+    case(f"{op}/int64", TENSOROPS_BINARY[op][0], L([1, 5, -3]), L([2, 5, -4]))
+    case(f"{op}/int64-float", TENSOROPS_BINARY[op][0], L([1, 5, -3]), D([1.5, 4.0, -3.5], grad=False))
+case("maximum/bool", lambda T, a, b: T.maximum(a, b), B([True, False, False]), B([False, False, True]))
+
+# Integer division and remainders: Python semantics for floor, C for trunc and fmod.
+INTS_A = [7, -7, 7, -7, 0, 5, -1]
+INTS_B = [2, 2, -2, -2, 3, -5, 3]
+for op in ["fmod.Tensor", "remainder.Tensor", "div.Tensor_mode-none", "div.Tensor_mode-trunc", "div.Tensor_mode-floor"]:
+    case(f"{op}/int64", TENSOROPS_BINARY[op][0], L(INTS_A), L(INTS_B))
+    case(f"{op}/float-signs", TENSOROPS_BINARY[op][0], D([7.5, -7.5, 7.5, -7.5, 0.0, -0.0, 1e300]), D([2.0, 2.0, -2.0, -2.0, 3.0, 3.0, 1e-300]))
+    case(f"{op}/int64-zero-division", TENSOROPS_BINARY[op][0], L([1, 2]), L([0, 1]))
+    case(f"{op}/by-zero", TENSOROPS_BINARY[op][0], D([1.0, -1.0, 0.0]), D([0.0, 0.0, 0.0]))
+    case(f"{op}/by-inf", TENSOROPS_BINARY[op][0], D([5.0, -5.0, INF]), D([INF, INF, 2.0]))
+case("div.Tensor_mode/bad-mode", lambda T, a, b: T.div(a, b, rounding_mode="round"), R(3), P(3))
+case("floor_divide/function", lambda T, a, b: T.floor_divide(a, b), D([7.5, -7.5, 1.0]), D([2.0, 2.0, 0.0], grad=False))
+case("floor_divide/grad-error", lambda T, a, b: T.floor_divide(a, b), R(3), P(3))
+case("floor_divide/int64", lambda T, a, b: T.floor_divide(a, b), L(INTS_A), L(INTS_B))
+case("floor_divide.Scalar/function", lambda T, a: T.floor_divide(a, 2), L(INTS_A))
+case("floor_divide.Scalar/float", lambda T, a: a.floor_divide(-0.75), R(4, grad=False))
+case("floor_divide_.Tensor/method", lambda T, a, b: a.clone().floor_divide_(b), D([7.5, -7.5], grad=False), D([2.0, 2.0], grad=False))
+case("floor_divide.out/function", lambda T, a, b: T.floor_divide(a, b, out=T.zeros([3], dtype=T.float64)), D([7.5, -7.5, 1.0], grad=False), D([2.0, 2.0, 0.5], grad=False))
+for op in ["fmod", "remainder"]:
+    case(f"{op}.Scalar/float", lambda T, a, op=op: getattr(T, op)(a, 0.7), R(2, 3, seed=1), second=True)
+    case(f"{op}.Scalar/negative", lambda T, a, op=op: getattr(a, op)(-1.5), R(5, seed=2, lo=-4, hi=4), second=True)
+    case(f"{op}.Scalar/int64", lambda T, a, op=op: getattr(T, op)(a, 3), L(INTS_A))
+    case(f"{op}.Scalar/int64-float", lambda T, a, op=op: getattr(T, op)(a, 2.5), L(INTS_A))
+    case(f"{op}.Scalar/zero", lambda T, a, op=op: getattr(T, op)(a, 0.0), D([1.0, -1.0]))
+    case(f"{op}_.Scalar/clone", lambda T, a, op=op: getattr(a.clone(), op + "_")(0.6), R(2, 3, seed=3), second=True)
+    case(f"{op}_.Tensor/clone", lambda T, a, b, op=op: getattr(a.clone(), op + "_")(b), R(2, 3, seed=4), P(3, seed=5), second=True)
+    case(f"{op}.Scalar_out/function", lambda T, a, op=op: getattr(T, op)(a, 0.6, out=T.zeros([3], dtype=T.float64)), R(3, grad=False))
+    case(f"{op}.Tensor_out/function", lambda T, a, b, op=op: getattr(T, op)(a, b, out=T.zeros([3], dtype=T.float64)), R(3, grad=False), P(3, grad=False))
+case("div_.Tensor_mode/clone", lambda T, a, b: a.clone().div_(b, rounding_mode="floor"), R(2, 3, seed=1), P(3, seed=2), second=True)
+case("div_.Tensor_mode/int64", lambda T, a, b: a.clone().div_(b, rounding_mode="trunc"), L(INTS_A), L(INTS_B))
+case("div_.Tensor_mode/int64-true-division-error", lambda T, a, b: a.clone().div_(b, rounding_mode=None), L(INTS_A), L(INTS_B))
+case("div.out_mode/function", lambda T, a, b: T.div(a, b, rounding_mode="trunc", out=T.zeros([3], dtype=T.float64)), R(3, grad=False), P(3, grad=False))
+
+# In place and out=.
+TENSOROPS_BINARY_INPLACE = {
+    "atan2_": lambda T, a, b: a.atan2_(b),
+    "hypot_": lambda T, a, b: a.hypot_(b),
+    "lerp_.Scalar": lambda T, a, b: a.lerp_(b, 0.4),
+    "lerp_.Tensor": lambda T, a, b: a.lerp_(b, b * 0.5),
+    "copysign_.Tensor": lambda T, a, b: a.copysign_(b),
+    "copysign_.Scalar": lambda T, a, b: a.copysign_(-1.0) + b,
+    "xlogy_.Tensor": lambda T, a, b: T.xlogy_(a, b * b + 0.5),
+    "xlogy_.Scalar_Other": lambda T, a, b: a.xlogy_(2.0) + b,
+    "addcmul_": lambda T, a, b: a.addcmul_(b, b, value=0.5),
+    "addcdiv_": lambda T, a, b: a.addcdiv_(b, b * b + 1, value=2),
+    "clamp_min_": lambda T, a, b: T.clamp_min_(a, 0.1) + b,
+    "clamp_max_": lambda T, a, b: a.clamp_max_(-0.1) + b,
+    "clamp_.Tensor": lambda T, a, b: a.clamp_(min=b, max=b + 0.5),
+}
+for op, f in TENSOROPS_BINARY_INPLACE.items():
+    case(f"{op}/clone", lambda T, a, b, f=f: f(T, a.clone(), b), R(2, 3, seed=1), R(3, seed=2), second=True)
+    case(f"{op}/leaf-error", f, R(3, seed=3), R(3, seed=4))
+    case(f"{op}/broadcast-error", lambda T, a, b, f=f: f(T, a.clone(), b), R(3, seed=5), R(2, 3, seed=6))
+case("hypot_/int64-error", lambda T, a, b: a.hypot_(b), L([3, 4]), L([4, 3]))
+case("atan2_/int64-error", lambda T, a, b: a.atan2_(b), L([3, 4]), L([4, 3]))
+
+TENSOROPS_BINARY_OUT = {
+    "atan2.out": lambda T, a, b, out: T.atan2(a, b, out=out),
+    "maximum.out": lambda T, a, b, out: T.maximum(a, b, out=out),
+    "minimum.out": lambda T, a, b, out: T.minimum(a, b, out=out),
+    "fmax.out": lambda T, a, b, out: T.fmax(a, b, out=out),
+    "fmin.out": lambda T, a, b, out: T.fmin(a, b, out=out),
+    "hypot.out": lambda T, a, b, out: T.hypot(a, b, out=out),
+    "lerp.Scalar_out": lambda T, a, b, out: T.lerp(a, b, 0.5, out=out),
+    "lerp.Tensor_out": lambda T, a, b, out: T.lerp(a, b, b, out=out),
+    "addcmul.out": lambda T, a, b, out: T.addcmul(a, b, b, value=3, out=out),
+    "addcdiv.out": lambda T, a, b, out: T.addcdiv(a, a, b, out=out),
+    "clamp_min.out": lambda T, a, b, out: T.clamp_min(a, 0.2, out=out),
+    "clamp_max.out": lambda T, a, b, out: T.clamp_max(a, 0.2, out=out),
+    "clamp.Tensor_out": lambda T, a, b, out: T.clamp(a, b, None, out=out),
+    "copysign.out": lambda T, a, b, out: T.copysign(a, b, out=out),
+    "copysign.Scalar_out": lambda T, a, b, out: T.copysign(a, -2.0, out=out),
+    "xlogy.OutTensor": lambda T, a, b, out: T.xlogy(a, b, out=out),
+    "logical_and.out": lambda T, a, b, out: T.logical_and(a, b, out=out),
+    "logical_or.out": lambda T, a, b, out: T.logical_or(a, b, out=out),
+    "logical_xor.out": lambda T, a, b, out: T.logical_xor(a, b, out=out),
+}
+for op, f in TENSOROPS_BINARY_OUT.items():
+    case(f"{op}/function", lambda T, a, b, f=f: f(T, a, b, T.zeros([3], dtype=T.float64)), R(3, seed=1, grad=False), P(3, seed=2, grad=False))
+    case(f"{op}/requires-grad-error", lambda T, a, b, f=f: f(T, a, b, T.zeros([3], dtype=T.float64)), R(3, seed=1), P(3, seed=2))
+for op in ["logical_and.out", "logical_or.out", "logical_xor.out"]:
+    case(f"{op}/bool-out", lambda T, a, b, op=op: getattr(T, op.split(".")[0])(a, b, out=T.zeros([3], dtype=T.bool)), D([0.0, 1.0, NAN], grad=False), D([1.0, 0.0, 0.0], grad=False))
+
+# lerp.Tensor, addcmul, addcdiv: three operands.
+TENSOROPS_TERNARY = {
+    "lerp.Tensor": (lambda T, a, b, c: T.lerp(a, b, c), R),
+    "addcmul": (lambda T, a, b, c: T.addcmul(a, b, c), R),
+    "addcmul-value": (lambda T, a, b, c: a.addcmul(b, c, value=-1.5), R),
+    "addcdiv": (lambda T, a, b, c: T.addcdiv(a, b, c), P),
+    "addcdiv-value": (lambda T, a, b, c: a.addcdiv(b, c, value=0.25), P),
+}
+for op, (f, dc) in TENSOROPS_TERNARY.items():
+    case(f"{op}/same", f, R(2, 3, seed=1), R(2, 3, seed=2), dc(2, 3, seed=3), second=True)
+    case(f"{op}/broadcast", f, R(2, 1, seed=4), R(3, seed=5), dc(1, 3, seed=6), second=True)
+    case(f"{op}/0-dim", f, R(seed=7), R(2, 2, seed=8), dc(seed=9), second=True)
+    case(f"{op}/empty", f, D([[], []]), D([[]]), D([]))
+    case(f"{op}/float32", f, R(3, seed=10, dtype="float32"), R(3, seed=11, dtype="float32"), dc(3, seed=12, dtype="float32"))
+case("lerp.Tensor/weights-0-1", lambda T, a, b, c: T.lerp(a, b, c), R(4, seed=1), R(4, seed=2), D([0.0, 1.0, 0.5, 2.0]), second=True)
+case("lerp.Scalar/weight-1", lambda T, a, b: T.lerp(a, b, 1.0), D([1.0, INF]), D([3.0, 1.0]))
+case("lerp.Scalar/dtype-mismatch-error", lambda T, a, b: T.lerp(a, b, 0.5), R(3, dtype="float32"), R(3))
+case("lerp.Scalar/int64-error", lambda T, a, b: T.lerp(a, b, 0.5), L([1, 2]), L([3, 4]))
+case("addcmul/int64", lambda T, a, b, c: T.addcmul(a, b, c, value=2), L([1, 2]), L([3, 4]), L([5, -6]))
+case("addcmul/int64-float-value", lambda T, a, b, c: T.addcmul(a, b, c, value=0.5), L([1, 2]), L([3, 4]), L([5, -6]))
+case("addcdiv/int64-error", lambda T, a, b, c: T.addcdiv(a, b, c), L([1, 2]), L([3, 4]), L([5, -6]))
+case("addcdiv/int64-self", lambda T, a, b, c: T.addcdiv(a, b, c), L([1, 2]), D([3.0, 4.0]), D([2.0, -8.0]))
+case("addcdiv/by-zero", lambda T, a, b, c: T.addcdiv(a, b, c), R(3), R(3, seed=1), D([0.0, -0.0, 1.0]))
+
+# clamp_min / clamp_max / clamp with Tensor bounds: ties (no gradient at a bound for the
+# Scalar bounds, split for the Tensor ones), NaN, min > max.
+case("clamp_min/values", lambda T, a: T.clamp_min(a, 0.0), D([-1.0, 0.0, 1.0, NAN, -INF]), second=True)
+case("clamp_max/values", lambda T, a: a.clamp_max(0.5), D([-1.0, 0.5, 1.0, NAN, INF]), second=True)
+case("clamp_min/int64", lambda T, a: T.clamp_min(a, 2), L([1, 2, 3]))
+case("clamp_max/int64-float", lambda T, a: T.clamp_max(a, 1.5), L([1, 2, 3]))
+case("clamp_min/2x3", lambda T, a: T.clamp_min(a, 0.1), R(2, 3, seed=3), second=True)
+case("clamp_max/transposed", lambda T, a: T.clamp_max(a.t(), 0.1), R(3, 2, seed=4), second=True)
+case("clamp.Tensor/both", lambda T, a, lo, hi: T.clamp(a, lo, hi), R(2, 3, seed=1, lo=-2, hi=2), R(3, seed=2, lo=-1, hi=-0.2), R(2, 1, seed=3, lo=0.2, hi=1), second=True)
+case("clamp.Tensor/min-only", lambda T, a, lo: T.clamp(a, min=lo), R(2, 3, seed=4), R(3, seed=5), second=True)
+case("clamp.Tensor/max-only", lambda T, a, hi: a.clamp(max=hi), R(2, 3, seed=6), R(2, 3, seed=7), second=True)
+case("clamp.Tensor/min-greater-than-max", lambda T, a, lo, hi: T.clamp(a, lo, hi), D([-2.0, 0.0, 2.0]), D([1.0, 1.0, 1.0]), D([-1.0, -1.0, -1.0]), second=True)
+case("clamp.Tensor/ties", lambda T, a, lo, hi: T.clamp(a, lo, hi), D([-1.0, 1.0, 0.0]), D([-1.0, -1.0, -1.0]), D([1.0, 1.0, 1.0]), second=True)
+case("clamp.Tensor/nan", lambda T, a, lo, hi: T.clamp(a, lo, hi), D([NAN, 0.5, 0.5, 3.0]), D([0.0, NAN, 0.0, 0.0]), D([1.0, 1.0, NAN, 1.0]))
+case("clamp.Tensor/none-error", lambda T, a: T.clamp(a, None, None), R(3))
+case("clamp.Tensor/self-broadcast", lambda T, a, lo, hi: T.clamp(a, lo, hi), R(3, seed=8, lo=-2, hi=2), R(2, 3, seed=9, lo=-1, hi=-0.3), R(2, 3, seed=10, lo=0.3, hi=1), second=True)
+case("clamp.Tensor/int64", lambda T, a, lo, hi: T.clamp(a, lo, hi), L([-5, 0, 5]), L([-1, -1, -1]), L([1, 1, 1]))
+
+# copysign / xlogy edge values.
+case("copysign.Tensor/zeros", lambda T, a, b: T.copysign(a, b), D([0.0, -0.0, 2.0, -2.0, 3.0]), D([-1.0, 1.0, -0.0, 0.0, NAN]), second=True)
+case("copysign.Tensor/int64", lambda T, a, b: T.copysign(a, b), L([3, -2, 0]), L([-1, 1, -1]))
+case("copysign.Scalar/float", lambda T, a: T.copysign(a, -0.0), R(2, 3, seed=1), second=True)
+case("copysign.Scalar/positive", lambda T, a: a.copysign(1), D([0.0, -0.0, -2.0, NAN]), second=True)
+case("xlogy.Tensor/zeros", lambda T, a, b: T.xlogy(a, b), D([0.0, 0.0, 0.0, 1.0, 2.0, 0.0]), D([0.0, -1.0, NAN, 0.0, -1.0, 2.0]), second=True)
+case("xlogy.Tensor/int64", lambda T, a, b: T.xlogy(a, b), L([0, 1, 2]), L([0, 3, 5]))
+case("xlogy.Scalar_Other/float", lambda T, a: T.xlogy(a, 2.5), R(2, 3, seed=1), second=True)
+case("xlogy.Scalar_Other/zero", lambda T, a: a.xlogy(0.0), D([0.0, 1.0, -1.0]), second=True)
+case("xlogy.Scalar_Other/negative", lambda T, a: T.xlogy(a, -1.0), D([0.0, 1.0]), second=True)
+
+# Logical and bitwise ops: any dtypes in (non-zero is true), Bool / integer out.
+for op in ["logical_and", "logical_or", "logical_xor"]:
+    case(f"{op}/float", lambda T, a, b, op=op: getattr(T, op)(a, b), D([0.0, 1.0, NAN, -0.0, 2.0]), D([1.0, 0.0, 0.0, 0.0, 3.0]))
+    case(f"{op}/int64-bool", lambda T, a, b, op=op: getattr(a, op)(b), L([0, 1, 2, 0]), B([True, True, False, False]))
+    case(f"{op}/broadcast", lambda T, a, b, op=op: getattr(T, op)(a, b), R(2, 3, seed=1), D([0.0, 1.0, 0.0]))
+    case(f"{op}/requires-grad", lambda T, a, b, op=op: getattr(T, op)(a, b), R(2, 3, seed=1), R(3, seed=2))
+    case(f"{op}/empty", lambda T, a, b, op=op: getattr(T, op)(a, b), D([]), D([]))
+for op in ["bitwise_and", "bitwise_or", "bitwise_xor"]:
+    case(f"{op}.Tensor/int64", lambda T, a, b, op=op: getattr(T, op)(a, b), L([12, -7, 0, 5]), L([10, 3, -1, 5]))
+    case(f"{op}.Tensor/bool", lambda T, a, b, op=op: getattr(a, op)(b), B([True, True, False, False]), B([True, False, True, False]))
+    case(f"{op}.Tensor/broadcast", lambda T, a, b, op=op: getattr(T, op)(a, b), L([[1, 2, 3], [4, 5, 6]]), L([3]))
+    case(f"{op}.Tensor/int64-bool", lambda T, a, b, op=op: getattr(T, op)(a, b), L([12, -7]), B([True, False]))
+    case(f"{op}.Tensor/float-error", lambda T, a, b, op=op: getattr(T, op)(a, b), R(3, grad=False), R(3, grad=False))
+    case(f"{op}.Scalar/int64", lambda T, a, op=op: getattr(T, op)(a, 6), L([12, -7, 0, 5]))
+    case(f"{op}.Scalar/bool", lambda T, a, op=op: getattr(a, op)(True), B([True, False]))
+    case(f"{op}.Scalar/bool-int", lambda T, a, op=op: getattr(T, op)(a, 2), B([True, False]))
+case("bitwise_not/int64", lambda T, a: T.bitwise_not(a), L([0, -1, 5, -8]))
+case("bitwise_not/bool", lambda T, a: a.bitwise_not(), B([True, False]))
+case("bitwise_not/float-error", lambda T, a: T.bitwise_not(a), R(3, grad=False))
+
+# where with Scalar branches: the gradient flows to the tensor branch; dtypes as PyTorch's.
+COND = [[True, False, True], [False, False, True]]
+case("where.ScalarSelf/float", lambda T, c, b: T.where(c, 1.5, b), B(COND), R(2, 3, seed=1), second=True)
+case("where.ScalarSelf/broadcast", lambda T, c, b: T.where(c, -2, b), B(COND), R(3, seed=2), second=True)
+case("where.ScalarOther/float", lambda T, c, a: T.where(c, a, 0.5), B(COND), R(2, 3, seed=3), second=True)
+case("where.ScalarOther/method", lambda T, c, a: a.where(c, 7), B(COND), R(2, 1, seed=4), second=True)
+case("where.ScalarOther/float32", lambda T, c, a: T.where(c, a, 0.1), B(COND), R(2, 3, seed=5, dtype="float32"))
+case("where.ScalarOther/float64-precision", lambda T, c, a: T.where(c, a, 0.1), B(COND), R(2, 3, seed=5))
+case("where.ScalarOther/int64-float", lambda T, c, a: T.where(c, a, 2.5), B(COND), L([[1, 2, 3], [4, 5, 6]]))
+case("where.ScalarOther/int64-int", lambda T, c, a: T.where(c, a, 9), B(COND), L([[1, 2, 3], [4, 5, 6]]))
+case("where.ScalarOther/bool-int", lambda T, c, a: T.where(c, a, 2), B(COND), B(COND))
+case("where.Scalar/floats", lambda T, c: T.where(c, 1.0, 2.5), B(COND))
+case("where.Scalar/ints", lambda T, c: T.where(c, 1, -2), B(COND))
+case("where.Scalar/int-float", lambda T, c: T.where(c, 1, 0.5), B(COND))
+case("where.Scalar/bools", lambda T, c: T.where(c, True, False), B(COND))
+case("where.Scalar/condition-error", lambda T, c: T.where(c, 1.0, 2.0), D([1.0, 0.0]))

@@ -51,6 +51,7 @@ class TorchAsGradgen(types.ModuleType):
         super().__init__("torch_as_gradgen")
         self.lincomb = _lincomb
         self.linear = torch.nn.functional.linear
+        self.logit_backward = torch.ops.aten.logit_backward  # the tensor op library's (issue 23)
         # torch._C._nn's bindings default `reduction` to 0 (None), not to the schema's Mean:
         # the schema's defaults, spelled out.
         # mse_loss as torch.nn.functional.mse_loss, which broadcasts self and target before
