@@ -195,8 +195,9 @@ double trigamma_of(double x) {
 double polygamma_of(int64_t n, double x) {
   if (n == 0) return digamma_of(x);
   if (n == 1) return trigamma_of(x);
+  // n! overflows double past n = 170: stop there (n may be up to 2^63, which would never end).
   double factorial = 1;
-  for (int64_t i = 2; i <= n; ++i) factorial *= static_cast<double>(i);
+  for (int64_t i = 2; i <= n && std::isfinite(factorial); ++i) factorial *= static_cast<double>(i);
   const double sign = (n % 2 == 1) ? 1.0 : -1.0;
   return sign * factorial * hurwitz_zeta(static_cast<double>(n + 1), x);
 }

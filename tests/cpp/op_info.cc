@@ -1854,6 +1854,9 @@ std::vector<OpInfo> make_registry() {
           {"replicate 1-D", {leaf({2, 3}, 5)}, with({3, 1}, "replicate", std::nullopt)},
           {"replicate 2-D", {leaf({2, 1, 2, 3}, 6)}, with({1, 2, 3, 0}, "replicate", std::nullopt)},
           {"circular", {leaf({1, 2, 4}, 7)}, with({1, 3}, "circular", std::nullopt)},
+      };
+    });
+  }
   // Tensor op library (issue 23), first batch: element-wise unary ops ----------
   {
     // Leaves of values in (lo, hi): lo + (hi - lo) * sigmoid(randn), for ops defined on an

@@ -45,6 +45,7 @@ MEMBERS: FrozenSet[str] = frozenset(
     has_value value value_or reset
     empty begin end front back vec data at equals slice
     toDouble toFloat toLong toInt toBool isFloatingPoint isIntegral isBoolean isComplex
+    to_double to_long to_bool is_integral is_boolean
     guard_int expect_int as_int_unchecked
     """.split()
 )
