@@ -82,6 +82,21 @@ enum Reduction : int64_t { None = 0, Mean = 1, Sum = 2 };
 /// Formats a shape for error messages: "[2, 3]" ("[]" for a 0-dim tensor).
 std::string shape_str(IntArrayRef shape);
 
+// PyTorch's symbolic integers, in formulas written as PyTorch writes them: gradgen's shapes are
+// concrete, so a SymInt is a plain integer and a SymIntArrayRef a plain IntArrayRef.
+using SymInt = int64_t;
+using SymIntArrayRef = IntArrayRef;
+
+/// What PyTorch's `Tensor::options()` gives a formula (`split_backward(..., self.options())`):
+/// the properties a new tensor takes from an existing one. gradgen's tensors differ only in
+/// dtype (all are strided, on the CPU).
+struct TensorOptions {
+  ScalarType dtype_ = ScalarType::Float;
+  ScalarType dtype() const noexcept { return dtype_; }
+  Layout layout() const noexcept { return Layout::Strided; }
+  Device device() const noexcept { return Device::CPU; }
+};
+
 namespace internal {
 [[noreturn]] void throw_dim_out_of_range(int64_t dim, int64_t ndim, const char* op);
 /// Returns the number of elements of a tensor of shape `sizes`; throws naming `op`
@@ -138,6 +153,20 @@ class Tensor {
   int64_t numel() const;
   /// Returns the element type.
   ScalarType scalar_type() const;
+
+  // PyTorch's spellings of the above, so that formulas taken from PyTorch's derivatives.yaml
+  // compile as written: sizes are concrete (no SymInt), every tensor is strided and real, so the
+  // layout is Strided and no tensor is a conjugate or negative view.
+  IntArrayRef sym_sizes() const { return sizes(); }
+  int64_t sym_size(int64_t d) const { return size(d); }
+  IntArrayRef sym_strides() const { return strides(); }
+  int64_t sym_stride(int64_t d) const { return stride(d); }
+  int64_t sym_numel() const { return numel(); }
+  Layout layout() const noexcept { return Layout::Strided; }
+  bool is_conj() const noexcept { return false; }
+  bool is_neg() const noexcept { return false; }
+  bool is_complex() const noexcept { return false; }
+  TensorOptions options() const { return TensorOptions{scalar_type()}; }
   /// Returns the offset (in elements) of element 0 within the storage.
   int64_t storage_offset() const;
   /// Returns a pointer to element 0; throws unless T matches scalar_type().

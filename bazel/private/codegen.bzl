@@ -5,6 +5,8 @@ only inputs; every generated file is declared before the build runs (their names
 `shards`), so downstream compile actions are ordinary, cacheable C++ actions.
 """
 
+load("@rules_cc//cc/common:cc_info.bzl", "CcInfo")
+
 AutogradCodegenInfo = provider(
     doc = "The files an autograd_codegen target generated, and how code includes them.",
     fields = {
@@ -232,6 +234,16 @@ def _autograd_codegen_impl(ctx):
     # gradgen's own helpers (csrc/autograd/formulas.h) always, then the user's.
     args.add_all(_GRADGEN_FORMULA_HEADERS + ctx.attr.formula_headers, before_each = "--formula_header")
     args.add_all(_GRADGEN_FORMULA_NAMESPACES + ctx.attr.formula_namespaces, before_each = "--formula_namespace")
+
+    # The formula environment (tools/codegen/formula_env.py): the headers the generated code can
+    # include (the library's own, its deps' and its runtime's, transitively) declare what formulas
+    # may call besides the spec's ops; a formula calling anything else is a spec error at its line.
+    environment = depset(
+        [f for f in ctx.files.environment_hdrs if _has_extension(f.basename, _HEADER_EXTENSIONS)],
+        transitive = [d[CcInfo].compilation_context.headers for d in ctx.attr.environment_deps],
+    )
+    args.add_all(environment, before_each = "--formula_environment_header")
+    args.add_all(ctx.attr.formula_functions, before_each = "--formula_function")
     if ctx.attr.missing_derivative != "error":
         args.add("--missing_derivative", ctx.attr.missing_derivative)
     args.add("--expected_outputs", ",".join(names.all))
@@ -246,7 +258,7 @@ def _autograd_codegen_impl(ctx):
     ctx.actions.run(
         executable = ctx.executable._codegen,
         arguments = [args],
-        inputs = [ctx.file.functions, ctx.file.derivatives],
+        inputs = depset([ctx.file.functions, ctx.file.derivatives], transitive = [environment]),
         outputs = outputs,
         mnemonic = "GradgenCodegen",
         execution_requirements = {"supports-workers": "1"},
@@ -332,6 +344,20 @@ libraries `api_headers` (VariableType.h, NativeFunctions.h), `root_header` (Func
         ),
         "formula_namespaces": attr.string_list(
             doc = "list[string]: namespaces of your formula helpers (such as \"::myproject::formulas\"), made visible in the generated Functions*.cpp with `using namespace`.",
+            default = [],
+        ),
+        "environment_hdrs": attr.label_list(
+            doc = "list[Label]: headers (others are ignored) whose functions formulas may call: autograd_library passes its srcs and hdrs.",
+            allow_files = True,
+            default = [],
+        ),
+        "environment_deps": attr.label_list(
+            doc = "list[Label]: C++ libraries whose headers (transitively) declare functions formulas may call: autograd_library passes its deps and runtime. With neither attribute set, formulas' calls are not checked.",
+            providers = [CcInfo],
+            default = [],
+        ),
+        "formula_functions": attr.string_list(
+            doc = "list[string]: names formulas may call that no header of environment_hdrs / environment_deps declares (a macro, say).",
             default = [],
         ),
         "missing_derivative": attr.string(

@@ -17,6 +17,7 @@ def autograd_library(
         namespace = "gradgen",
         formula_headers = [],
         formula_namespaces = [],
+        formula_functions = [],
         missing_derivative = "error",
         runtime = None,
         python_module = None,
@@ -49,6 +50,9 @@ def autograd_library(
       formula_headers: list[str]: your headers (as included, e.g. "ops/formulas.h") declaring
         formula helpers.
       formula_namespaces: list[str]: namespaces of those helpers.
+      formula_functions: list[str]: names your formulas call that no header of srcs, hdrs, deps
+        or the runtime declares (every other name a formula calls is checked: a misspelt helper
+        is a build error at its line of derivatives.yaml).
       missing_derivative: str: "error" or "not_implemented" (see autograd_codegen).
       runtime: Label: what the generated code links against; default @gradgen//csrc:autograd
         (the runtime plus gradgen's own ops, which your formulas may call).
@@ -79,6 +83,9 @@ def autograd_library(
         namespace = namespace,
         formula_headers = formula_headers,
         formula_namespaces = formula_namespaces,
+        formula_functions = formula_functions,
+        environment_hdrs = srcs + hdrs,
+        environment_deps = deps + [runtime if runtime != None else Label("//csrc:autograd")],
         missing_derivative = missing_derivative,
         visibility = visibility,
         testonly = testonly,

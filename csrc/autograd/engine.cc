@@ -289,6 +289,25 @@ void Engine::compute_should_execute(GraphTask& task, const edge_list& root_edges
   task.needed = std::move(feeds);
 }
 
+namespace {
+
+std::atomic<SumToFn> sum_to_fn{nullptr};
+
+// Whether a tensor of shape `shape` broadcasts to `target` (so a gradient of shape `target` can be
+// summed to `shape`).
+bool expandable_to(IntArrayRef shape, IntArrayRef target) {
+  if (shape.size() > target.size()) return false;
+  const size_t lead = target.size() - shape.size();
+  for (size_t d = 0; d < shape.size(); ++d) {
+    if (shape[d] != 1 && shape[d] != target[lead + d]) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+void set_sum_to_fn(SumToFn fn) noexcept { sum_to_fn.store(fn); }
+
 void Engine::validate_outputs(const Node& node, variable_list& grads) {
   const edge_list& edges = node.next_edges_;
   if (grads.size() != edges.size()) {
@@ -304,9 +323,15 @@ void Engine::validate_outputs(const Node& node, variable_list& grads) {
     if (!expected.is_defined) continue;
     const TensorImpl& impl = *grad.unsafe_impl();
     if (!(impl.sizes == expected.shape)) {
-      throw std::runtime_error(node.name() + " returned a gradient of shape " +
-                               shape_str(grad.sizes()) + " for its input " + std::to_string(i) +
-                               ", expected " + shape_str(expected.shape));
+      // A gradient in the broadcast shape of the op's result is summed to the input's shape, as
+      // PyTorch's validate_outputs does: formulas need no sum_to of their own.
+      const SumToFn reduce = sum_to_fn.load(std::memory_order_relaxed);
+      if (reduce == nullptr || !expandable_to(expected.shape, grad.sizes())) {
+        throw std::runtime_error(node.name() + " returned a gradient of shape " +
+                                 shape_str(grad.sizes()) + " for its input " + std::to_string(i) +
+                                 ", expected " + shape_str(expected.shape));
+      }
+      grads[i] = reduce(grad, expected.shape);
     }
     // Each input's gradient has that input's dtype (PyTorch converts too: mixed-dtype ops).
     if (impl.dtype != expected.dtype) grads[i] = gradgen::internal::to_dtype(grad, expected.dtype);

@@ -55,5 +55,12 @@ variable_list grad(const variable_list& outputs, const variable_list& inputs,
                    const variable_list& grad_outputs = {}, bool retain_graph = false,
                    bool create_graph = false, bool allow_unused = false);
 
+/// The differentiable sum the engine reduces a broadcast gradient with (PyTorch's at::sum_to in
+/// validate_outputs): a node may return the gradient of an input in the broadcast shape of the
+/// op's result, and the engine sums it to the input's shape. The op library registers it (its
+/// `sum_to` helper); without one, such a gradient is an error.
+using SumToFn = Tensor (*)(const Tensor& grad, IntArrayRef shape);
+void set_sum_to_fn(SumToFn fn) noexcept;
+
 }  // namespace autograd
 }  // namespace gradgen

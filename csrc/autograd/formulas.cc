@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "csrc/autograd/engine.h"
 #include "csrc/autograd/grad_mode.h"
 #include "csrc/generated/VariableType.h"
 #include "csrc/native/loops.h"
@@ -39,6 +40,11 @@ Tensor sum_to(const Tensor& grad, IntArrayRef shape) {
   Tensor summed = dims.empty() ? grad : gradgen::sum(grad, dims, /*keepdim=*/true);
   return summed.sizes().equals(shape) ? summed : gradgen::reshape(summed, shape);
 }
+
+namespace {
+// The engine sums a broadcast gradient to its input's shape with sum_to (csrc/autograd/engine.h).
+const bool kSumToRegistered = (set_sum_to_fn(&sum_to), true);
+}  // namespace
 
 Tensor maybe_multiply(const Tensor& t, const Scalar& s) {
   const bool is_one = s.is_boolean() ? s.to_bool() : s.to_double() == 1.0;
@@ -563,6 +569,184 @@ std::tuple<Tensor, std::vector<Tensor>, Tensor, Tensor, Tensor, Tensor> lstm_cel
     if (grad_input_mask[5]) d_b_hh = d_b;
   }
   return {d_input, d_hx, d_w_ih, d_w_hh, d_b_ih, d_b_hh};
+}
+
+// ---------------------------------------------------------------------------
+// PyTorch's formula environment
+// ---------------------------------------------------------------------------
+
+Tensor sgn(const Tensor& self) { return gradgen::sign(self); }
+
+Tensor expand_symint(const Tensor& self, IntArrayRef size) { return gradgen::expand(self, size); }
+
+Tensor reshape_symint(const Tensor& self, IntArrayRef shape) {
+  return gradgen::reshape(self, shape);
+}
+
+Tensor expand_as(const Tensor& self, const Tensor& other) {
+  return gradgen::expand(self, other.sizes());
+}
+
+Tensor sum_to_size(const Tensor& self, IntArrayRef size) { return sum_to(self, size); }
+
+Tensor contiguous(const Tensor& self) { return self.is_contiguous() ? self : gradgen::clone(self); }
+
+Tensor where(const Tensor& condition, const Tensor& self, const Scalar& other) {
+  return gradgen::where(condition, self, gradgen::full({}, other, self.scalar_type()));
+}
+
+Tensor where(const Tensor& condition, const Scalar& self, const Tensor& other) {
+  return gradgen::where(condition, gradgen::full({}, self, other.scalar_type()), other);
+}
+
+Tensor unsqueeze_to(const Tensor& grad, IntArrayRef sizes) {
+  return grad.sizes().equals(sizes) ? grad : gradgen::reshape(grad, sizes);
+}
+
+Tensor unsqueeze_to(const Tensor& grad, int64_t dim, IntArrayRef sizes) {
+  const int64_t ndim = static_cast<int64_t>(sizes.size());
+  if (ndim == 0) return unsqueeze_to(grad, sizes);
+  const int64_t d = wrap_dim(dim, ndim, "unsqueeze_to");
+  return sizes[d] == 1 && grad.dim() < ndim ? gradgen::unsqueeze(grad, d) : grad;
+}
+
+Tensor mm_mat1_backward(const Tensor& grad, const Tensor& mat2, IntArrayRef /*mat1_sizes*/,
+                        IntArrayRef /*mat1_strides*/, Layout /*mat1_layout*/, const Scalar& alpha) {
+  return maybe_multiply(gradgen::mm(grad, gradgen::t(mat2)), alpha);
+}
+
+Tensor mm_mat2_backward(const Tensor& grad, const Tensor& mat1, IntArrayRef /*mat2_sizes*/,
+                        IntArrayRef /*mat2_strides*/, Layout /*mat2_layout*/, const Scalar& alpha) {
+  return maybe_multiply(gradgen::mm(gradgen::t(mat1), grad), alpha);
+}
+
+std::tuple<Tensor, Tensor> matmul_backward(const Tensor& grad, const Tensor& self,
+                                           const Tensor& other,
+                                           std::array<bool, 2> grad_input_mask) {
+  if (!grad.defined()) return {};
+  const int64_t a = self.dim(), b = other.dim();
+  Tensor grad_self, grad_other;
+  if (a == 1 && b == 1) {  // a dot product: grad is 0-dim
+    if (grad_input_mask[0]) grad_self = grad * other;
+    if (grad_input_mask[1]) grad_other = grad * self;
+    return {grad_self, grad_other};
+  }
+  // The ranks matmul promotes its operands to: a 1-D self is a row [1, k], a 1-D other a
+  // column [k, 1]; the gradient gets the dims that promotion added back.
+  const Tensor s = a == 1 ? gradgen::unsqueeze(self, 0) : self;
+  const Tensor o = b == 1 ? gradgen::unsqueeze(other, 1) : other;
+  Tensor g = grad;
+  if (a == 1) g = gradgen::unsqueeze(g, -2);
+  if (b == 1) g = gradgen::unsqueeze(g, -1);
+  if (grad_input_mask[0]) {
+    grad_self = sum_to(gradgen::matmul(g, gradgen::transpose(o, -1, -2)), s.sizes());
+    if (a == 1) grad_self = gradgen::squeeze(grad_self, 0);
+  }
+  if (grad_input_mask[1]) {
+    grad_other = sum_to(gradgen::matmul(gradgen::transpose(s, -1, -2), g), o.sizes());
+    if (b == 1) grad_other = gradgen::squeeze(grad_other, 1);
+  }
+  return {grad_self, grad_other};
+}
+
+Tensor mul_tensor_backward(const Tensor& grad, const Tensor& other, ScalarType /*self_st*/) {
+  return grad * other;
+}
+
+Tensor mul_tensor_backward(const Tensor& grad, const Scalar& other, ScalarType /*self_st*/) {
+  return grad * other;
+}
+
+Tensor div_tensor_self_backward(const Tensor& grad, const Tensor& other, ScalarType /*self_st*/) {
+  return grad / other;
+}
+
+Tensor div_tensor_self_backward(const Tensor& grad, const Scalar& other, ScalarType /*self_st*/) {
+  return grad / other;
+}
+
+Tensor div_tensor_other_backward(const Tensor& grad, const Tensor& self, const Tensor& other) {
+  return -grad * ((self / other) / other);
+}
+
+std::vector<Tensor> cat_tensors_backward(const Tensor& grad,
+                                         const std::vector<std::vector<int64_t>>& sizes,
+                                         const std::vector<ScalarType>& dtypes, int64_t dim) {
+  std::vector<Tensor> grads = cat_tensors_backward(grad, sizes, dim);
+  for (size_t i = 0; i < grads.size() && i < dtypes.size(); ++i) {
+    grads[i] = to_dtype(grads[i], dtypes[i]);
+  }
+  return grads;
+}
+
+std::vector<Tensor> stack_tensors_backward(const Tensor& grad, int64_t dim,
+                                           const std::vector<ScalarType>& dtypes) {
+  std::vector<Tensor> grads = gradgen::unbind(grad, dim);
+  for (size_t i = 0; i < grads.size() && i < dtypes.size(); ++i) {
+    grads[i] = to_dtype(grads[i], dtypes[i]);
+  }
+  return grads;
+}
+
+Tensor unbind_backward(const std::vector<Tensor>& grads, int64_t dim) {
+  const Tensor* like = nullptr;
+  for (const Tensor& g : grads) {
+    if (g.defined()) {
+      like = &g;
+      break;
+    }
+  }
+  if (like == nullptr) {
+    throw std::runtime_error("unbind_backward: none of the " + std::to_string(grads.size()) +
+                             " gradients is defined");
+  }
+  std::vector<Tensor> pieces;
+  pieces.reserve(grads.size());
+  for (const Tensor& g : grads) pieces.push_back(g.defined() ? g : zeros_like(*like));
+  return gradgen::stack(pieces, dim);
+}
+
+Tensor split_backward(const std::vector<Tensor>& grads, int64_t split_size, int64_t dim,
+                      IntArrayRef self_sizes, const TensorOptions& options) {
+  return split_backward(grads, split_size, dim, self_sizes, options.dtype());
+}
+
+Tensor gather_backward(const Tensor& grad, const Tensor& self, int64_t dim, const Tensor& index,
+                       bool sparse_grad) {
+  if (sparse_grad) not_implemented("gather with sparse_grad=True (gradgen has no sparse tensors)");
+  return gather_backward(grad, self.sizes(), dim, index);
+}
+
+Tensor value_selecting_reduction_backward_symint(const Tensor& grad, int64_t dim,
+                                                 const Tensor& indices, IntArrayRef self_sizes,
+                                                 bool keepdim) {
+  return value_selecting_reduction_backward(grad, dim, indices, self_sizes, keepdim);
+}
+
+Tensor index_select_backward_symint(const Tensor& grad, IntArrayRef self_sizes, int64_t dim,
+                                    const Tensor& index) {
+  return index_select_backward(grad, self_sizes, dim, index);
+}
+
+Tensor select_backward_symint(const Tensor& grad, IntArrayRef self_sizes, int64_t dim,
+                              int64_t index) {
+  return select_backward(grad, self_sizes, dim, index);
+}
+
+Tensor embedding_backward_symint(const Tensor& grad, const Tensor& indices, int64_t num_weights,
+                                 int64_t padding_idx, bool scale_grad_by_freq, bool sparse) {
+  if (sparse) not_implemented("embedding with sparse=True (gradgen has no sparse tensors)");
+  return embedding_backward(grad, indices, num_weights, padding_idx, scale_grad_by_freq);
+}
+
+Tensor infinitely_differentiable_native_dropout_backward(const Tensor& grad, const Tensor& mask,
+                                                         double scale) {
+  return grad * (gradgen::to(mask, grad.scalar_type()) * scale);
+}
+
+Tensor native_dropout_double_backward(const Tensor& ggI, const Tensor& /*grad*/, const Tensor& mask,
+                                      double scale) {
+  return infinitely_differentiable_native_dropout_backward(ggI, mask, scale);
 }
 
 // ---------------------------------------------------------------------------

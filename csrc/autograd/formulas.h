@@ -20,6 +20,7 @@
 #include <tuple>
 #include <vector>
 
+#include "csrc/autograd/grad_mode.h"  // GradMode::is_enabled() in PyTorch's formulas
 #include "csrc/generated/VariableType.h"
 #include "csrc/ops.h"
 #include "csrc/tensor.h"
@@ -172,6 +173,104 @@ std::tuple<Tensor, std::vector<Tensor>, Tensor, Tensor, Tensor, Tensor> lstm_cel
     const Tensor& grad_hy, const Tensor& grad_cy, const Tensor& input,
     const std::vector<Tensor>& hx, const Tensor& w_ih, const Tensor& w_hh, const Tensor& b_ih,
     const Tensor& b_hh, std::array<bool, 6> grad_input_mask);
+
+// ---------------------------------------------------------------------------
+// PyTorch's formula environment
+// ---------------------------------------------------------------------------
+// What formulas copied from PyTorch's derivatives.yaml call, with PyTorch's names, signatures and
+// meaning (PyTorch's FunctionsManual.h), written for gradgen. The codegen has already rewritten
+// method calls into free calls (`grad.t()` -> `t(grad)`, tools/codegen/formula_env.py) and dropped
+// `at::` / `c10::`; Tensor has PyTorch's accessor spellings (`sym_sizes()`, `layout()`,
+// `options()`, csrc/tensor.h). gradgen has no complex dtype: the conjugations PyTorch's formulas
+// apply for complex inputs are identities here, and so is handle_r_to_c.
+
+/// The conjugate of a real tensor (or scalar): itself.
+inline const Tensor& conj(const Tensor& t) { return t; }
+inline const Scalar& conj(const Scalar& s) { return s; }
+/// PyTorch takes the real part of a complex gradient of a real input; all of gradgen's are real.
+inline const Tensor& handle_r_to_c(ScalarType /*self_st*/, const Tensor& gradient) {
+  return gradient;
+}
+inline const Tensor& handle_r_to_c(const Tensor& /*self*/, const Tensor& gradient) {
+  return gradient;
+}
+/// The sign of a real tensor (PyTorch's sgn is sign for real dtypes).
+Tensor sgn(const Tensor& self);
+/// Tensor methods whose free form gradgen's API spells differently.
+Tensor expand_symint(const Tensor& self, IntArrayRef size);
+Tensor reshape_symint(const Tensor& self, IntArrayRef shape);
+Tensor expand_as(const Tensor& self, const Tensor& other);
+Tensor sum_to_size(const Tensor& self, IntArrayRef size);
+/// self if it is contiguous, else a contiguous copy; differentiable (unlike Tensor::contiguous,
+/// the kernels' helper), as PyTorch's `grad.contiguous()` in a formula is.
+Tensor contiguous(const Tensor& self);
+/// where() with a Scalar branch: `where(condition, grad, 0)`.
+Tensor where(const Tensor& condition, const Tensor& self, const Scalar& other);
+Tensor where(const Tensor& condition, const Scalar& self, const Tensor& other);
+
+/// The inverse of squeeze(): grad reshaped back to the input's sizes (the squeezed dims of size
+/// 1 put back), and of squeeze(dim): grad unsqueezed at dim if that dim had size 1.
+Tensor unsqueeze_to(const Tensor& grad, IntArrayRef sizes);
+Tensor unsqueeze_to(const Tensor& grad, int64_t dim, IntArrayRef sizes);
+
+/// d/dmat1 and d/dmat2 of alpha * mm(mat1, mat2); the saved sizes, strides and layout of the
+/// input are PyTorch's hint for the gradient's memory layout (gradgen's GEMM takes any strides,
+/// so the gradient is always row-major).
+Tensor mm_mat1_backward(const Tensor& grad, const Tensor& mat2, IntArrayRef mat1_sizes,
+                        IntArrayRef mat1_strides, Layout mat1_layout, const Scalar& alpha);
+Tensor mm_mat2_backward(const Tensor& grad, const Tensor& mat1, IntArrayRef mat2_sizes,
+                        IntArrayRef mat2_strides, Layout mat2_layout, const Scalar& alpha);
+/// The gradients of matmul(self, other) for every combination of ranks (1-D, 2-D, batched and
+/// broadcast), for the inputs grad_input_mask asks for.
+std::tuple<Tensor, Tensor> matmul_backward(const Tensor& grad, const Tensor& self,
+                                           const Tensor& other,
+                                           std::array<bool, 2> grad_input_mask);
+
+/// d/dself of self * other (unreduced: the engine sums a broadcast gradient to self's shape).
+Tensor mul_tensor_backward(const Tensor& grad, const Tensor& other, ScalarType self_st);
+Tensor mul_tensor_backward(const Tensor& grad, const Scalar& other, ScalarType self_st);
+/// d/dself of self / other.
+Tensor div_tensor_self_backward(const Tensor& grad, const Tensor& other, ScalarType self_st);
+Tensor div_tensor_self_backward(const Tensor& grad, const Scalar& other, ScalarType self_st);
+/// d/dother of self / other: -grad * self / other^2, computed as (self / other) / other.
+Tensor div_tensor_other_backward(const Tensor& grad, const Tensor& self, const Tensor& other);
+
+/// cat's gradient with the inputs' dtypes (each piece converted back to its input's dtype).
+std::vector<Tensor> cat_tensors_backward(const Tensor& grad,
+                                         const std::vector<std::vector<int64_t>>& sizes,
+                                         const std::vector<ScalarType>& dtypes, int64_t dim);
+/// stack's gradient: grad unbound along dim, each piece in its input's dtype.
+std::vector<Tensor> stack_tensors_backward(const Tensor& grad, int64_t dim,
+                                           const std::vector<ScalarType>& dtypes);
+
+/// unbind's gradient (PyTorch's two-argument form): undefined pieces become zeros shaped like a
+/// defined one.
+Tensor unbind_backward(const std::vector<Tensor>& grads, int64_t dim);
+/// split's gradient, with the input's options instead of its dtype.
+Tensor split_backward(const std::vector<Tensor>& grads, int64_t split_size, int64_t dim,
+                      IntArrayRef self_sizes, const TensorOptions& options);
+/// gather's gradient from the input itself (PyTorch's signature); sparse_grad must be false.
+Tensor gather_backward(const Tensor& grad, const Tensor& self, int64_t dim, const Tensor& index,
+                       bool sparse_grad);
+/// PyTorch's _symint spellings of gradgen's helpers (sizes are plain integers).
+Tensor value_selecting_reduction_backward_symint(const Tensor& grad, int64_t dim,
+                                                 const Tensor& indices, IntArrayRef self_sizes,
+                                                 bool keepdim);
+Tensor index_select_backward_symint(const Tensor& grad, IntArrayRef self_sizes, int64_t dim,
+                                    const Tensor& index);
+Tensor select_backward_symint(const Tensor& grad, IntArrayRef self_sizes, int64_t dim,
+                              int64_t index);
+/// embedding's gradient; `sparse` (a sparse gradient) is not supported: gradgen has no sparse
+/// tensors.
+Tensor embedding_backward_symint(const Tensor& grad, const Tensor& indices, int64_t num_weights,
+                                 int64_t padding_idx, bool scale_grad_by_freq, bool sparse);
+
+/// native_dropout's gradient: grad * mask * scale, differentiable (PyTorch uses it when grad
+/// mode is on), and the gradient of native_dropout_backward with respect to its grad_output.
+Tensor infinitely_differentiable_native_dropout_backward(const Tensor& grad, const Tensor& mask,
+                                                         double scale);
+Tensor native_dropout_double_backward(const Tensor& ggI, const Tensor& grad, const Tensor& mask,
+                                      double scale);
 
 // ---------------------------------------------------------------------------
 // The skeleton's lincomb

@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "csrc/autograd/forward_ad.h"
+
 namespace gradgen {
 namespace autograd {
 namespace generated {
@@ -63,6 +65,16 @@ Tensor linear_jvp(const Tensor& input_p, const Tensor& input_t, const Tensor& we
                   const Tensor& weight_t, const Tensor& bias_t) {
   Tensor out = linear(input_t, weight_p) + linear(input_p, weight_t);
   return bias_t.defined() ? out + bias_t : out;
+}
+
+Tensor cat_jvp(TensorList tensors, int64_t dim) {
+  if (!forward_ad::has_fw_grad(tensors)) return Tensor();
+  return cat(forward_ad::tangent_or_zeros(tensors), dim);
+}
+
+Tensor stack_jvp(TensorList tensors, int64_t dim) {
+  if (!forward_ad::has_fw_grad(tensors)) return Tensor();
+  return stack(forward_ad::tangent_or_zeros(tensors), dim);
 }
 
 }  // namespace details

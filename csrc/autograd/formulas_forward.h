@@ -46,6 +46,12 @@ Tensor apply_loss_reduction(const Tensor& t, int64_t reduction);
 Tensor linear_jvp(const Tensor& input_p, const Tensor& input_t, const Tensor& weight_p,
                   const Tensor& weight_t, const Tensor& bias_t);
 
+/// The tangents of cat(tensors, dim) and stack(tensors, dim), PyTorch's forward formulas: the
+/// tangents of the inputs (zeros for an input without one at the current level), concatenated or
+/// stacked; undefined when no input has a tangent.
+Tensor cat_jvp(TensorList tensors, int64_t dim);
+Tensor stack_jvp(TensorList tensors, int64_t dim);
+
 }  // namespace details
 }  // namespace generated
 }  // namespace autograd

@@ -117,6 +117,17 @@ std::vector<std::vector<int64_t>> to_args_sizes(TensorList tensors) {
   return sizes;
 }
 
+std::vector<ScalarType> to_args_scalartypes(TensorList tensors) {
+  std::vector<ScalarType> dtypes;
+  dtypes.reserve(tensors.size());
+  for (const Tensor& t : tensors) dtypes.push_back(t.scalar_type());
+  return dtypes;
+}
+
+std::vector<int64_t> strides_or_error(const Tensor& t, const char* /*name*/) {
+  return t.strides().vec();
+}
+
 void check_out_no_requires_grad(const char* op, std::initializer_list<OutVariantArg> args) {
   if (!GradMode::is_enabled()) return;
   size_t position = 0;

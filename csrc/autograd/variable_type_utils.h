@@ -209,6 +209,14 @@ inline void rebase_history(Tensor& self, const std::shared_ptr<Node>& grad_fn) {
 /// Returns the sizes of each tensor (saved by `to_args_sizes(tensors)` in a formula).
 std::vector<std::vector<int64_t>> to_args_sizes(TensorList tensors);
 
+/// Returns the dtype of each tensor (saved by `to_args_scalartypes(tensors)` in a formula).
+std::vector<ScalarType> to_args_scalartypes(TensorList tensors);
+
+/// Returns t's strides, saved for a formula reading `t.strides()` / `t.sym_strides()`; `name` is
+/// the argument's, for the error PyTorch gives where strides cannot be had (never in gradgen:
+/// every tensor is strided).
+std::vector<int64_t> strides_or_error(const Tensor& t, const char* name);
+
 /// One argument checked by check_out_no_requires_grad: a tensor and, optionally,
 /// its name for the error message.
 struct OutVariantArg {

@@ -190,6 +190,44 @@ TEST(EngineTest, ChecksEveryGradientAgainstTheInputMetadata) {
   EXPECT_TRUE(allclose(x.grad(), ones({2, 3})));
 }
 
+// A node returning a gradient in a shape its input broadcasts to: the engine sums it to the
+// input's shape (PyTorch's validate_outputs), differentiably, so formulas need no sum_to.
+struct BroadcastBackward : public Node {
+  explicit BroadcastBackward(Tensor g) : g_(std::move(g)) {}
+  variable_list apply(variable_list&& grads) override { return {mul(grads[0], g_)}; }
+  std::string name() const override { return "BroadcastBackward"; }
+  Tensor g_;
+};
+
+TEST(EngineTest, SumsABroadcastGradientToItsInputsShape) {
+  Tensor x = randn({3, 1}, 4).set_requires_grad(true);  // broadcasts to [2, 3, 4], not [2, 4, 4]
+  // The gradient arrives as [2, 3, 4]: x's [3, 1] broadcast (a leading dim, the last expanded).
+  Tensor weights = randn({2, 3, 4}, 5);
+  auto node = std::make_shared<BroadcastBackward>(weights);
+  node->set_next_edges(autograd::collect_next_edges(x));
+  output_of(node, {2, 3, 4}).backward(ones({2, 3, 4}));
+  ASSERT_TRUE(x.grad().defined());
+  EXPECT_EQ(x.grad().sizes().vec(), (std::vector<int64_t>{3, 1}));
+  EXPECT_TRUE(allclose(x.grad(), sum(sum(weights, {0}), {1}, /*keepdim=*/true)));
+
+  // Under create_graph the sum is recorded: the gradient is differentiable again.
+  Tensor w = randn({2, 3, 4}, 6).set_requires_grad(true);
+  auto node2 = std::make_shared<BroadcastBackward>(w);
+  node2->set_next_edges(autograd::collect_next_edges(x));
+  variable_list g = autograd::grad({sum(output_of(node2, {2, 3, 4}))}, {x}, {}, true, true);
+  ASSERT_EQ(g[0].sizes().vec(), (std::vector<int64_t>{3, 1}));
+  EXPECT_TRUE(g[0].requires_grad());
+  sum(g[0]).backward();
+  EXPECT_TRUE(allclose(w.grad(), ones({2, 3, 4})));
+
+  // A shape the input does not broadcast to is still an error.
+  auto bad = std::make_shared<BroadcastBackward>(randn({2, 4, 4}, 7));
+  bad->set_next_edges(autograd::collect_next_edges(x));
+  EXPECT_THROW_MESSAGE(output_of(bad, {2, 4, 4}).backward(ones({2, 4, 4})), std::runtime_error,
+                       "BroadcastBackward returned a gradient of shape [2, 4, 4] for its input 0, "
+                       "expected [3, 1]");
+}
+
 TEST(EngineTest, CreatesImplicitGradientsOnlyForOneElementRoots) {
   Tensor a = randn({1, 3}, 0).set_requires_grad(true);
   Tensor b = randn({3, 1}, 1);

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from typing import Optional, Tuple
 
-__all__ = ["expression_problem", "one_line"]
+__all__ = ["TOKEN", "expression_problem", "one_line"]
 
 _CLOSING = {")": "(", "]": "[", "}": "{"}
 _OPENING = {v: k for k, v in _CLOSING.items()}
@@ -35,8 +35,9 @@ _FORBIDDEN = {
 
 _WHITESPACE_WITH_NEWLINE = re.compile(r"[ \t]*\n\s*")
 
-# Tokens for the operand/operator check, in order of preference (longest operators first).
-_TOKEN = re.compile(
+# C++ tokens, as far as an expression needs them, in order of preference (longest operators first):
+# the operand/operator check below and the rewriting of formula_env.py read formulas with them.
+TOKEN = re.compile(
     r"""(?P<space>\s+)
     | (?P<comment>/\*.*?\*/)
     | (?P<literal>"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*')
@@ -127,7 +128,7 @@ def _operator_problem(text: str) -> Optional[Tuple[int, str]]:
     operand is expected) is skipped up to the end of its body: its parameters and statements are
     not an expression.
     """
-    tokens = [(m.lastgroup, m.group(), m.start()) for m in _TOKEN.finditer(text)]
+    tokens = [(m.lastgroup, m.group(), m.start()) for m in TOKEN.finditer(text)]
     tokens = [t for t in tokens if t[0] not in ("space", "comment")]
     expect_operand = True  # at the start, after an operator, a '(' or a ','
     prev = ""

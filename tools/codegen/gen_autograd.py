@@ -52,6 +52,7 @@ from tools.codegen import gen_autograd_functions, gen_python_functions, gen_vari
 from tools.codegen.autogen import add_autogen_variants  # noqa: E402
 from tools.codegen.autograd_info import DifferentiabilityInfo, match_infos, wrapper_kinds  # noqa: E402
 from tools.codegen.errors import SpecError  # noqa: E402
+from tools.codegen.formula_env import FormulaEnvironment, header_function_names  # noqa: E402
 from tools.codegen.load_derivatives import load_derivatives  # noqa: E402
 from tools.codegen.load_native_functions import NativeFunction, parse_native_functions  # noqa: E402
 from tools.codegen.model import CPP_KEYWORDS, FunctionSchema, is_cpp_identifier  # noqa: E402
@@ -91,6 +92,18 @@ flags.DEFINE_multi_string(
     "formula_namespace",
     list(DEFAULT_FORMULA_NAMESPACES),
     "Namespace(s) of formula helpers, made visible in Functions.cpp with `using namespace`.",
+)
+flags.DEFINE_multi_string(
+    "formula_environment_header",
+    [],
+    "A header whose functions formulas may call (the rule passes every header of the library's "
+    "hdrs, deps and runtime); with any given, each function a formula calls must be one of "
+    "theirs, an op of the spec, or a --formula_function: else a spec error at the formula.",
+)
+flags.DEFINE_multi_string(
+    "formula_function",
+    [],
+    "A name formulas may call besides those of --formula_environment_header and the spec's ops.",
 )
 flags.DEFINE_enum(
     "missing_derivative",
@@ -218,14 +231,22 @@ def generate(
     implicit_composite: bool = False,
     timing: bool = False,
     shards: int = 1,
+    environment_headers: Sequence[str] = (),
+    environment_functions: Sequence[str] = (),
 ) -> Dict[str, str]:
-    """Runs the whole codegen in memory: file name -> contents. Raises SpecError."""
+    """Runs the whole codegen in memory: file name -> contents. Raises SpecError.
+
+    With `environment_headers` or `environment_functions`, every function a formula calls must be
+    an op of the spec, a function of those headers or one of those names (formula_env.py)."""
     timer = _Timer(timing)
     nf_name = native_functions_name or native_functions_path
     d_name = derivatives_name or derivatives_path
     functions = add_autogen_variants(parse_native_functions(native_functions_path, nf_name))
     timer.lap("parse declarations")
-    infos = load_derivatives(derivatives_path, functions, d_name)
+    environment = None
+    if environment_headers or environment_functions:
+        environment = _formula_environment(functions, environment_headers, environment_functions)
+    infos = load_derivatives(derivatives_path, functions, d_name, environment)
     timer.lap("load derivatives")
     code = _analyse(functions, infos, missing_derivative, implicit_composite)
     timer.lap("analyse")
@@ -244,6 +265,30 @@ def generate(
     out["manifest.json"] = _manifest(code, layout)
     timer.lap("render")
     return out
+
+
+def _formula_environment(
+    functions: Sequence[NativeFunction], headers: Sequence[str], names: Sequence[str]
+) -> FormulaEnvironment:
+    """What formulas may call: the spec's ops (their C++ names and base names), the functions and
+    types of `headers`, and `names`."""
+    found = set(names)
+    for f in functions:
+        # The C++ names of the op's variants (gen_variable_type.cpp_name's rule, without calling
+        # an emitter from the analysis): foo, foo_ (in-place), foo_out, foo_functional, __foo__.
+        base = f.func.name.name.base
+        found.update([base, base + "_", base + "_out", base + "_functional", f"__{base}__"])
+    for path in headers:
+        # A directory of headers (a tree artifact, such as another library's shard directory).
+        files = (
+            [os.path.join(d, n) for d, _, ns in sorted(os.walk(path)) for n in sorted(ns)]
+            if os.path.isdir(path)
+            else [path]
+        )
+        for name in files:
+            with open(name, encoding="utf-8", errors="replace") as fh:
+                found |= header_function_names(fh.read())
+    return FormulaEnvironment.of(found)
 
 
 @dataclass(frozen=True)
@@ -508,6 +553,8 @@ def main(argv: List[str]) -> int:
             implicit_composite=FLAGS.implicit_composite,
             timing=FLAGS.timing,
             shards=FLAGS.shards,
+            environment_headers=FLAGS.formula_environment_header,
+            environment_functions=FLAGS.formula_function,
         )
     except SpecError as e:
         print(str(e), file=sys.stderr)

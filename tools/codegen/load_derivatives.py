@@ -39,6 +39,7 @@ from tools.codegen.autograd_info import (
 )
 from tools.codegen.errors import Location, SchemaParseError, SpecError
 from tools.codegen.formula_check import expression_problem, one_line
+from tools.codegen.formula_env import FormulaEnvironment, to_cpp
 from tools.codegen.load_native_functions import NativeFunction
 from tools.codegen.model import Argument, FunctionSchema, ListType, SchemaKind, Type, is_cpp_identifier
 from tools.codegen.yaml_loader import Node, Seq, load_yaml
@@ -678,6 +679,7 @@ def _create_derivative(
     facts: bool = True,
 ) -> Derivative:
     original = formula
+    formula = to_cpp(formula)
     outputs = [n for n, _ in output_vars]
     for m in _RESULT_NAME.finditer(formula):
         if m.group() not in outputs and not any(a.name == m.group() for a in func.arguments.flat_all):
@@ -791,6 +793,7 @@ def _forward_derivatives(
             diff = {a.name for a in args_with_derivatives}
             formula = f"{defn_name}({', '.join(n + '_t' if n in diff else n for n in all_arg_names)})"
             tangents = tuple(a.name for a in args_with_derivatives)
+        formula = to_cpp(formula)
         if tangents is None:
             tangents = _required_inputs(formula, "_t", args_with_derivatives, defn_name, loc)
         primals = _required_inputs(formula, "_p", args_with_derivatives, defn_name, loc)
@@ -842,9 +845,11 @@ def _auto_element_wise(d: Derivative, args_with_derivatives: Sequence[Argument])
     result (`(grad_formula(self_t.conj())).conj()`); gradgen's dtypes are all real, where the
     conjugate is the identity, so the expansion leaves it out and the formula compiles as is."""
     inp = args_with_derivatives[0].name
-    fw = re.sub(IDENT_REGEX.format("grad"), lambda m: f"{m.group(1)}{inp}_t{m.group(2)}", d.original_formula)
+    # Lookarounds, not IDENT_REGEX: that one consumes the characters around a name, so the second
+    # of two adjacent uses (`grad * self * self`) would be left unreplaced.
+    fw = re.sub(r"(?<![\w.>:])grad(?!\w)", f"{inp}_t", d.original_formula)
     for a in args_with_derivatives:
-        fw = re.sub(IDENT_REGEX.format(a.name), lambda m, n=a.name: f"{m.group(1)}{n}_p{m.group(2)}", fw)
+        fw = re.sub(rf"(?<![\w.>:]){a.name}(?!\w)", f"{a.name}_p", fw)
     return fw
 
 
@@ -983,12 +988,34 @@ def _foreach_info(f: NativeFunction, ref_schema: FunctionSchema, ref: Differenti
     return _with_facts(info)
 
 
+def _check_names(infos: Dict[FunctionSchema, Dict[str, DifferentiabilityInfo]], env: FormulaEnvironment) -> None:
+    """Every function a formula calls is one the environment defines (point 3 of PyTorch's formula
+    environment): a misspelt helper is an error at its formula, not a C++ error in Functions.cpp."""
+    for per_key in infos.values():
+        for info in per_key.values():
+            formulas = [(", ".join(d.var_names), d.formula, d.loc) for d in info.derivatives]
+            formulas += [(", ".join(f.var_names), f.formula, f.loc) for f in info.forward_derivatives]
+            for names, formula, loc in formulas:
+                unknown = env.unknown(formula)
+                if unknown:
+                    name = unknown[0][0]
+                    raise SpecError(
+                        f"the formula for {names} of {info.name} calls '{name}', which the formula "
+                        f"environment does not define{env.suggestion(name)}: it is no op of this library "
+                        "or of gradgen and no function of the headers the generated code includes "
+                        "(gradgen's csrc/autograd/formulas.h, your hdrs and deps)",
+                        loc,
+                    )
+
+
 def load_derivatives(
     path: str,
     functions: Sequence[NativeFunction],
     display_name: Optional[str] = None,
+    environment: Optional[FormulaEnvironment] = None,
 ) -> Dict[FunctionSchema, Dict[str, DifferentiabilityInfo]]:
-    """Parses derivatives.yaml against `functions`: canonical schema -> dispatch key -> info."""
+    """Parses derivatives.yaml against `functions`: canonical schema -> dispatch key -> info.
+    With an `environment`, the functions every formula calls are checked against it."""
     file = display_name or path
     entries = load_yaml(path, file)
     if entries is None:
@@ -1017,4 +1044,6 @@ def load_derivatives(
         infos[canonical.func] = per_key
     _add_view_copy_infos(infos, functions, set(infos))
     _add_foreach_infos(infos, functions)
+    if environment is not None:
+        _check_names(infos, environment)
     return infos

@@ -1,0 +1,287 @@
+"""PyTorch 2.14.1's own formulas, unchanged, compile in gradgen and pass its op sweep.
+
+For every op gradgen declares (specs/native_functions.yaml) that PyTorch's derivatives.yaml has
+an entry for (but those gradgen, like PyTorch, makes CompositeImplicitAutograd: their gradient
+comes from the ops their kernel calls, and PyTorch's entry serves nested tensors only), this test
+takes *PyTorch's* entry, read at test time from ../shared/pytorch beside
+the checkout (never copied into the repository): its formulas as PyTorch writes them (the Default
+section of a `dispatch:` entry), under gradgen's schema line. Ops PyTorch has no entry for keep
+gradgen's own. From that derivatives.yaml it builds, in a workspace of its own (a nested Bazel
+that uses gradgen as an external repository, as a user's workspace would), gradgen's op library:
+the same declarations, kernels and formula environment (csrc/autograd/formulas.h), the code
+generated from PyTorch's formulas instead of gradgen's; then it runs gradgen's op sweep
+(tests/cpp/op_sweep_test.cc: gradcheck and gradgradcheck in float64 against finite differences,
+fwgradcheck where the entry has a forward formula, in-place and out= variants) against it.
+
+It prints `PyTorch formulas: N of M entries compile and pass (K listed exceptions)` and fails on
+a failure not in EXCEPTIONS, or on a listed exception that now passes. An exception is allowed
+only where PyTorch's formula is wrong for the op's meaning or needs what gradgen lacks on purpose.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pwd
+import re
+import shutil
+import unittest
+
+import nested_bazel as nb
+import yaml
+
+# entry (name.overload) -> why PyTorch's formula, compiled as written, fails gradgen's sweep.
+EXCEPTIONS = {
+    "chunk": (
+        'PyTorch\'s Default formula is not_implemented("chunk"): its chunk is a composite of split '
+        "(CompositeImplicitAutograd), the entry serves nested tensors only; gradgen's chunk is a "
+        "primitive with a formula of its own"
+    ),
+    "native_dropout": (
+        "with train unset, PyTorch's input formula scales the gradient by 1 while the kernel (its "
+        "and gradgen's) trains and scales by 1 / (1 - p): PyTorch 2.13 itself reports dy/dx = 1 "
+        "for y = 1.25 x at p = 0.2"
+    ),
+}
+
+# Declarations of gradgen's own (no PyTorch entry) that fail only through an exception: their
+# kernel or formula calls the excepted op, whose PyTorch formula raises. Each must fail with that
+# op's "not implemented" message, and is reported.
+KNOCK_ON = {
+    "lstm_cell": "chunk",  # its kernel and its backward split the gates with chunk (double backward)
+}
+
+_NO_FORWARD = re.compile(r'forward_ad::throw_not_implemented\("([^"]+)", "its derivatives.yaml entry has no forward')
+_RESULT = re.compile(r"^\[\s+(OK|FAILED)\s+\] Declared/OpSweepTest\.ChecksEverySample/(\w+)", re.M)
+_RUN = re.compile(r"^\[ RUN      \] Declared/OpSweepTest\.ChecksEverySample/(\w+)$", re.M)
+
+
+def _sections(log: str) -> dict:
+    """The sweep's output per op: test name -> its lines, from its RUN line to the next."""
+    marks = [(m.group(1), m.start()) for m in _RUN.finditer(log)] + [("", len(log))]
+    return {name: log[start : marks[i + 1][1]] for i, (name, start) in enumerate(marks[:-1])}
+
+
+def _key(schema: str) -> str:
+    return schema.split("(", 1)[0]
+
+
+def _param(key: str) -> str:
+    """The sweep's test name of a declaration: "add.Tensor" -> "add_Tensor"."""
+    return re.sub(r"\W", "_", key)
+
+
+def _formulas(entry: dict) -> dict:
+    """The formulas of a derivatives.yaml entry: its Default dispatch section if it has one."""
+    if "dispatch" in entry:
+        return dict(entry["dispatch"]["Default"])
+    return {k: v for k, v in entry.items() if k not in ("name", "output_differentiability")}
+
+
+def _composite_implicit(decl: dict) -> bool:
+    dispatch = decl.get("dispatch") or {}
+    return any("CompositeImplicitAutograd" in str(k) for k in dispatch)
+
+
+def _yaml_value(text: str) -> str:
+    text = str(text)
+    try:
+        plain = yaml.safe_load(f"k: {text}") == {"k": text}
+    except yaml.YAMLError:
+        plain = False
+    return text if plain else json.dumps(text)
+
+
+def assemble(native_functions: list, ours: list, pytorch: list):
+    """derivatives.yaml text with PyTorch's entry for every declaration PyTorch has, gradgen's
+    entry for the others; and the keys whose entry is PyTorch's."""
+    theirs = {_key(e["name"]): e for e in pytorch}
+    own = {_key(e["name"]): e for e in ours}
+    lines = ["# Assembled by tests/pytorch/formulas_test.py: PyTorch's entries, gradgen's schemas.", ""]
+    taken = []
+    for decl in native_functions:
+        key = _key(decl["func"])
+        entry = theirs.get(key)
+        if entry is not None and _composite_implicit(decl):
+            # As in PyTorch: a CompositeImplicitAutograd kernel differentiates through the ops it
+            # calls, and an entry for the op serves other dispatch keys only (matmul's, nested).
+            entry = None
+        if entry is not None:
+            taken.append(key)
+        else:
+            entry = own.get(key)
+            if entry is None:
+                continue
+        lines.append(f"- name: {decl['func']}")
+        for names, formula in _formulas(entry).items():
+            lines.append(f"  {names}: {_yaml_value(formula)}")
+        if "output_differentiability" in entry:
+            od = ", ".join(str(x) for x in entry["output_differentiability"])
+            lines.append(f"  output_differentiability: [{od}]")
+        lines.append("")
+    return "\n".join(lines), taken
+
+
+def declarations_without_forward_formula(native_functions: str, derivatives: str) -> set:
+    from tools.codegen.gen_autograd import generate
+
+    code = generate(native_functions, derivatives, shards=1)["VariableType.cpp"]
+    return set(_NO_FORWARD.findall(code))
+
+
+_LIBRARY_BUILD = """\
+load("@gradgen//bazel:defs.bzl", "autograd_library")
+
+package(default_visibility = ["//visibility:public"])
+
+# gradgen's op library (//csrc:autograd in gradgen) from the same declarations, kernels and
+# formula environment, with the code generated from PyTorch's formulas (//specs:derivatives.yaml).
+autograd_library(
+    name = "autograd",
+    srcs = ["@gradgen//csrc:op_library_srcs"],
+    hdrs = ["@gradgen//csrc:op_library_hdrs"],
+    derivatives = "//specs:derivatives.yaml",
+    formula_headers = ["csrc/autograd/formulas_forward.h"],
+    functions = "//specs:native_functions.yaml",
+    runtime = "@gradgen//csrc:runtime",
+    shards = 1,
+    deps = [
+        "@gradgen//csrc:vectorized_api",
+        "@gradgen//csrc:vectorized_objects",
+    ],
+)
+"""
+
+_SWEEP_BUILD = """\
+load("@rules_cc//cc:defs.bzl", "cc_library", "cc_test")
+
+cc_library(
+    name = "op_info",
+    testonly = True,
+    srcs = ["@gradgen//tests/cpp:op_info.cc"],
+    hdrs = ["@gradgen//tests/cpp:op_info.h"],
+    deps = ["//csrc:autograd"],
+)
+
+cc_test(
+    name = "op_sweep_test",
+    size = "medium",
+    srcs = ["@gradgen//tests/cpp:op_sweep_test.cc"],
+    data = ["//specs:native_functions.yaml"],
+    deps = [
+        ":op_info",
+        "//csrc:autograd",
+        "@com_google_googletest//:gtest_main",
+        "@gradgen//csrc:testing",
+    ],
+)
+"""
+
+
+class PyTorchFormulasTest(unittest.TestCase):
+    def test_pytorch_formulas_compile_and_pass_the_sweep(self):
+        checkout = nb.gradgen_checkout()
+        specs = os.environ.get("GRADGEN_PYTORCH_SPECS") or os.path.join(os.path.dirname(checkout), "shared", "pytorch")
+        pytorch_derivatives = os.path.join(specs, "derivatives.yaml")
+        if not os.path.isfile(pytorch_derivatives):
+            self.skipTest(
+                f"PyTorch's derivatives.yaml is not at {pytorch_derivatives} (it sits in ../shared beside "
+                "every developer checkout and CI's); set GRADGEN_PYTORCH_SPECS to run this test"
+            )
+        ours_nf = os.path.join(checkout, "specs", "native_functions.yaml")
+        ours_d = os.path.join(checkout, "specs", "derivatives.yaml")
+        with open(ours_nf, encoding="utf-8") as fh:
+            native_functions = yaml.safe_load(fh)
+        with open(ours_d, encoding="utf-8") as fh:
+            ours = yaml.safe_load(fh)
+        with open(pytorch_derivatives, encoding="utf-8") as fh:
+            pytorch = yaml.safe_load(fh)
+        text, taken = assemble(native_functions, ours, pytorch)
+        self.assertGreaterEqual(len(taken), 60, "PyTorch has entries for most of gradgen's ops")
+
+        workspace = os.path.join(nb.test_tmpdir(), "pytorch_formulas")
+        nb.write_external_workspace(
+            workspace,
+            "pytorch_formulas",
+            checkout,
+            {
+                "specs/BUILD.bazel": 'exports_files(["native_functions.yaml", "derivatives.yaml"])\n',
+                "specs/derivatives.yaml": text,
+                "csrc/BUILD.bazel": _LIBRARY_BUILD,
+                "tests/BUILD.bazel": _SWEEP_BUILD,
+            },
+        )
+        shutil.copyfile(ours_nf, os.path.join(workspace, "specs", "native_functions.yaml"))
+        assembled = os.path.join(workspace, "specs", "derivatives.yaml")
+
+        # gradgen's OpInfo says which ops have a forward formula in gradgen's entries; where
+        # PyTorch's entry has none, the sweep checks that forward mode says "not implemented".
+        no_forward = sorted(
+            declarations_without_forward_formula(ours_nf, assembled)
+            - declarations_without_forward_formula(ours_nf, ours_d)
+        )
+        nb.log(f"{len(taken)} entries are PyTorch's; without a forward formula there: {no_forward}")
+
+        bazel = nb.NestedBazel(workspace, "pytorch_formulas")
+        # Nothing here is timed or counted, so the nested build may share gradgen's disk cache
+        # (.bazelrc's): @gradgen's runtime and kernels compile to the same actions every run.
+        home = pwd.getpwuid(os.getuid()).pw_dir
+        try:
+            proc = bazel.run(
+                "test",
+                [
+                    f"--disk_cache={home}/.cache/gradgen/bazel-disk-cache",
+                    "--test_output=all",
+                    "--test_sharding_strategy=disabled",
+                    "--cache_test_results=no",
+                    f"--test_env=GRADGEN_SWEEP_NO_FORWARD_FORMULA={','.join(no_forward)}",
+                    "//tests:op_sweep_test",
+                ],
+                check=False,
+                timeout=2400,
+            )
+        finally:
+            bazel.shutdown()
+        results = dict((name, status) for status, name in _RESULT.findall(proc.stdout))
+        if not results:
+            self.fail("the library built from PyTorch's formulas did not compile or run:\n" + proc.stdout[-8000:])
+
+        passed = [k for k in taken if results.get(_param(k)) == "OK"]
+        failed = [k for k in taken if results.get(_param(k)) != "OK"]
+        # Declarations whose entry is not PyTorch's (gradgen's own, or variants: in-place, out=)
+        # must pass too.
+        by_param = {_param(k): k for k in taken}
+        sections = _sections(proc.stdout)
+        knock_on = sorted(
+            p
+            for p, status in results.items()
+            if status != "OK"
+            and p in KNOCK_ON
+            and f"the derivative for '{KNOCK_ON[p]}' is not implemented" in sections.get(p, "")
+        )
+        others = sorted(
+            p for p, status in results.items() if status != "OK" and p not in by_param and p not in knock_on
+        )
+        listed = sorted(set(EXCEPTIONS))
+        print(
+            f"PyTorch formulas: {len(passed)} of {len(taken)} entries compile and pass "
+            f"({len(EXCEPTIONS)} listed exceptions)"
+        )
+        for key in listed:
+            print(f"  exception {key}: {EXCEPTIONS[key]}")
+        for p in knock_on:
+            print(f"  {p} (gradgen's own entry) fails only through {KNOCK_ON[p]}'s exception")
+        unlisted = sorted(set(failed) - set(EXCEPTIONS))
+        now_passing = sorted(set(EXCEPTIONS) - set(failed))
+        self.assertEqual(
+            unlisted, [], "PyTorch entries failing the sweep without a listed reason:\n" + proc.stdout[-8000:]
+        )
+        self.assertEqual(others, [], "other declarations failing the sweep:\n" + proc.stdout[-8000:])
+        self.assertEqual(now_passing, [], "listed exceptions that now pass: take them off EXCEPTIONS")
+        passing_knock_on = sorted(set(KNOCK_ON) - set(knock_on))
+        self.assertEqual(passing_knock_on, [], "KNOCK_ON entries that no longer fail through their exception")
+        self.assertGreaterEqual(len(passed), 0.95 * len(taken))
+
+
+if __name__ == "__main__":
+    nb.main_unittest()
