@@ -106,13 +106,6 @@ Tensor glu_backward_jvp(const Tensor& /*grad_x*/, const Tensor& grad_glu, const 
   return glu_backward(dgrad_glu, x, dim) + glu_double_backward(dx, grad_glu, x, dim);
 }
 
-std::tuple<Tensor, Tensor> prelu_kernel_backward_reduced(const Tensor& grad, const Tensor& self,
-                                                         const Tensor& weight) {
-  if (!grad.defined()) return {};
-  auto [grad_self, grad_weight] = _prelu_kernel_backward(grad, self, weight);
-  return {sum_to(grad_self, self.sizes()), sum_to(grad_weight, weight.sizes())};
-}
-
 Tensor prelu_double_backward_grad_output(const Tensor& ggs, const Tensor& ggw, const Tensor& self,
                                          const Tensor& weight) {
   const Tensor nonnegative = ge(self, 0);

@@ -58,10 +58,6 @@ Tensor glu_double_backward(const Tensor& grad, const Tensor& grad_output, const 
 Tensor glu_backward_jvp(const Tensor& grad_x, const Tensor& grad_glu, const Tensor& x,
                         const Tensor& dgrad_glu, const Tensor& dx, int64_t dim);
 
-/// _prelu_kernel_backward(grad, self, weight) with each gradient summed to its operand's shape;
-/// undefined gradients when grad is undefined.
-std::tuple<Tensor, Tensor> prelu_kernel_backward_reduced(const Tensor& grad, const Tensor& self,
-                                                         const Tensor& weight);
 /// The gradients of _prelu_kernel_backward's inputs from the gradients ggs (of grad_self) and
 /// ggw (of grad_weight), either possibly undefined; in the broadcast shape.
 Tensor prelu_double_backward_grad_output(const Tensor& ggs, const Tensor& ggw, const Tensor& self,
@@ -127,6 +123,40 @@ Tensor binary_cross_entropy_with_logits_target_backward(const Tensor& grad, cons
 // ---------------------------------------------------------------------------
 // Padding
 // ---------------------------------------------------------------------------
+
+/// PyTorch's *_symint spellings of the padding ops, which its formulas call (SymInt lists are
+/// plain integers in gradgen).
+inline Tensor constant_pad_nd_symint(const Tensor& self, IntArrayRef pad, const Scalar& value) {
+  return constant_pad_nd(self, pad, value);
+}
+inline Tensor reflection_pad1d_symint(const Tensor& self, IntArrayRef padding) {
+  return reflection_pad1d(self, padding);
+}
+inline Tensor reflection_pad1d_backward_symint(const Tensor& grad_output, const Tensor& self,
+                                               IntArrayRef padding) {
+  return reflection_pad1d_backward(grad_output, self, padding);
+}
+inline Tensor reflection_pad2d_symint(const Tensor& self, IntArrayRef padding) {
+  return reflection_pad2d(self, padding);
+}
+inline Tensor reflection_pad2d_backward_symint(const Tensor& grad_output, const Tensor& self,
+                                               IntArrayRef padding) {
+  return reflection_pad2d_backward(grad_output, self, padding);
+}
+inline Tensor replication_pad1d_symint(const Tensor& self, IntArrayRef padding) {
+  return replication_pad1d(self, padding);
+}
+inline Tensor replication_pad1d_backward_symint(const Tensor& grad_output, const Tensor& self,
+                                                IntArrayRef padding) {
+  return replication_pad1d_backward(grad_output, self, padding);
+}
+inline Tensor replication_pad2d_symint(const Tensor& self, IntArrayRef padding) {
+  return replication_pad2d(self, padding);
+}
+inline Tensor replication_pad2d_backward_symint(const Tensor& grad_output, const Tensor& self,
+                                                IntArrayRef padding) {
+  return replication_pad2d_backward(grad_output, self, padding);
+}
 
 /// The gradient of constant_pad_nd(self, pad): grad with the padding cut off (and, where pad
 /// cropped, zeros put back), i.e. constant_pad_nd(grad, -pad).
