@@ -21,6 +21,42 @@ namespace autograd {
 namespace generated {
 namespace details {
 
+// ---------------------------------------------------------------------------
+// PyTorch's formula vocabulary the nn entries use
+// ---------------------------------------------------------------------------
+
+/// A tensor compared with a number, as PyTorch's operators: Bool tensors (no gradient).
+inline Tensor operator>(const Tensor& a, const Scalar& b) { return gt(a, b); }
+inline Tensor operator<(const Tensor& a, const Scalar& b) { return lt(a, b); }
+inline Tensor operator>=(const Tensor& a, const Scalar& b) { return ge(a, b); }
+inline Tensor operator<=(const Tensor& a, const Scalar& b) { return le(a, b); }
+inline Tensor operator<(const Scalar& a, const Tensor& b) { return gt(b, a); }
+inline Tensor operator>(const Scalar& a, const Tensor& b) { return lt(b, a); }
+/// -x of a number, of its kind (PyTorch's `self_p < -lambd`).
+inline Scalar operator-(const Scalar& s) {
+  return s.is_floating_point() ? Scalar(-s.to_double()) : Scalar(-s.to_long());
+}
+/// Element-wise `and` / `or` of the truth (non-zero) of a and b, broadcasting: a Bool tensor.
+Tensor logical_and(const Tensor& a, const Tensor& b);
+Tensor logical_or(const Tensor& a, const Tensor& b);
+/// at::zeros(sizes, options): zeros of options' dtype. The dtype form stays available here.
+Tensor zeros(IntArrayRef sizes, const TensorOptions& options);
+inline Tensor zeros(IntArrayRef sizes, ScalarType dtype = ScalarType::Double) {
+  return ::gradgen::zeros(sizes, dtype);
+}
+/// PyTorch's infinitely differentiable backwards of silu and mish: gradgen's silu_backward and
+/// mish_backward are those (composites of differentiable ops).
+inline Tensor infinitely_differentiable_silu_backward(const Tensor& grad, const Tensor& self) {
+  return silu_backward(grad, self);
+}
+inline Tensor infinitely_differentiable_mish_backward(const Tensor& grad, const Tensor& self) {
+  return mish_backward(grad, self);
+}
+
+// ---------------------------------------------------------------------------
+// Activations
+// ---------------------------------------------------------------------------
+
 /// d/dself of gelu_backward(grad_output, self, approximate), applied to grad:
 /// grad * grad_output * gelu''(self), for approximate 'none' (erf) or 'tanh'.
 Tensor gelu_double_backward(const Tensor& grad, const Tensor& grad_output, const Tensor& self,
