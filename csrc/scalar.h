@@ -84,6 +84,11 @@ class Scalar {
     }
     return 0.0;
   }
+  /// PyTorch's spellings (c10::Scalar::toDouble, toFloat, toLong), which derivative formulas
+  /// written in PyTorch's language call (celu's `1.0/alpha.toFloat()`).
+  double toDouble() const { return to_double(); }
+  float toFloat() const { return static_cast<float>(to_double()); }
+  int64_t toLong() const { return to_long(); }
   /// Returns the value converted to int64 (doubles truncate toward zero).
   int64_t to_long() const {
     switch (kind_) {

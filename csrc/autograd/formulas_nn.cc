@@ -23,7 +23,17 @@ std::pair<Tensor, Tensor> halves(const Tensor& x, int64_t dim) {
   return {narrow(x, dim, 0, n), narrow(x, dim, n, n)};
 }
 
+Tensor truth(const Tensor& t) { return t.scalar_type() == ScalarType::Bool ? t : ne(t, 0); }
+
 }  // namespace
+
+Tensor logical_and(const Tensor& a, const Tensor& b) { return mul(truth(a), truth(b)); }
+
+Tensor logical_or(const Tensor& a, const Tensor& b) { return add(truth(a), truth(b)); }
+
+Tensor zeros(IntArrayRef sizes, const TensorOptions& options) {
+  return ::gradgen::zeros(sizes, options.dtype());
+}
 
 Tensor gelu_double_backward(const Tensor& grad, const Tensor& grad_output, const Tensor& self,
                             std::string_view approximate) {
@@ -104,13 +114,6 @@ Tensor glu_backward_jvp(const Tensor& /*grad_x*/, const Tensor& grad_glu, const 
   // Linear in grad_glu; in x, glu_backward is the gradient of <grad_glu, glu(x)>, whose
   // Jacobian (a Hessian) is symmetric: the double backward applied to dx is its tangent.
   return glu_backward(dgrad_glu, x, dim) + glu_double_backward(dx, grad_glu, x, dim);
-}
-
-std::tuple<Tensor, Tensor> prelu_kernel_backward_reduced(const Tensor& grad, const Tensor& self,
-                                                         const Tensor& weight) {
-  if (!grad.defined()) return {};
-  auto [grad_self, grad_weight] = _prelu_kernel_backward(grad, self, weight);
-  return {sum_to(grad_self, self.sizes()), sum_to(grad_weight, weight.sizes())};
 }
 
 Tensor prelu_double_backward_grad_output(const Tensor& ggs, const Tensor& ggw, const Tensor& self,

@@ -21,6 +21,42 @@ namespace autograd {
 namespace generated {
 namespace details {
 
+// ---------------------------------------------------------------------------
+// PyTorch's formula vocabulary the nn entries use
+// ---------------------------------------------------------------------------
+
+/// A tensor compared with a number, as PyTorch's operators: Bool tensors (no gradient).
+inline Tensor operator>(const Tensor& a, const Scalar& b) { return gt(a, b); }
+inline Tensor operator<(const Tensor& a, const Scalar& b) { return lt(a, b); }
+inline Tensor operator>=(const Tensor& a, const Scalar& b) { return ge(a, b); }
+inline Tensor operator<=(const Tensor& a, const Scalar& b) { return le(a, b); }
+inline Tensor operator<(const Scalar& a, const Tensor& b) { return gt(b, a); }
+inline Tensor operator>(const Scalar& a, const Tensor& b) { return lt(b, a); }
+/// -x of a number, of its kind (PyTorch's `self_p < -lambd`).
+inline Scalar operator-(const Scalar& s) {
+  return s.is_floating_point() ? Scalar(-s.to_double()) : Scalar(-s.to_long());
+}
+/// Element-wise `and` / `or` of the truth (non-zero) of a and b, broadcasting: a Bool tensor.
+Tensor logical_and(const Tensor& a, const Tensor& b);
+Tensor logical_or(const Tensor& a, const Tensor& b);
+/// at::zeros(sizes, options): zeros of options' dtype. The dtype form stays available here.
+Tensor zeros(IntArrayRef sizes, const TensorOptions& options);
+inline Tensor zeros(IntArrayRef sizes, ScalarType dtype = ScalarType::Double) {
+  return ::gradgen::zeros(sizes, dtype);
+}
+/// PyTorch's infinitely differentiable backwards of silu and mish: gradgen's silu_backward and
+/// mish_backward are those (composites of differentiable ops).
+inline Tensor infinitely_differentiable_silu_backward(const Tensor& grad, const Tensor& self) {
+  return silu_backward(grad, self);
+}
+inline Tensor infinitely_differentiable_mish_backward(const Tensor& grad, const Tensor& self) {
+  return mish_backward(grad, self);
+}
+
+// ---------------------------------------------------------------------------
+// Activations
+// ---------------------------------------------------------------------------
+
 /// d/dself of gelu_backward(grad_output, self, approximate), applied to grad:
 /// grad * grad_output * gelu''(self), for approximate 'none' (erf) or 'tanh'.
 Tensor gelu_double_backward(const Tensor& grad, const Tensor& grad_output, const Tensor& self,
@@ -58,10 +94,6 @@ Tensor glu_double_backward(const Tensor& grad, const Tensor& grad_output, const 
 Tensor glu_backward_jvp(const Tensor& grad_x, const Tensor& grad_glu, const Tensor& x,
                         const Tensor& dgrad_glu, const Tensor& dx, int64_t dim);
 
-/// _prelu_kernel_backward(grad, self, weight) with each gradient summed to its operand's shape;
-/// undefined gradients when grad is undefined.
-std::tuple<Tensor, Tensor> prelu_kernel_backward_reduced(const Tensor& grad, const Tensor& self,
-                                                         const Tensor& weight);
 /// The gradients of _prelu_kernel_backward's inputs from the gradients ggs (of grad_self) and
 /// ggw (of grad_weight), either possibly undefined; in the broadcast shape.
 Tensor prelu_double_backward_grad_output(const Tensor& ggs, const Tensor& ggw, const Tensor& self,
@@ -127,6 +159,40 @@ Tensor binary_cross_entropy_with_logits_target_backward(const Tensor& grad, cons
 // ---------------------------------------------------------------------------
 // Padding
 // ---------------------------------------------------------------------------
+
+/// PyTorch's *_symint spellings of the padding ops, which its formulas call (SymInt lists are
+/// plain integers in gradgen).
+inline Tensor constant_pad_nd_symint(const Tensor& self, IntArrayRef pad, const Scalar& value) {
+  return constant_pad_nd(self, pad, value);
+}
+inline Tensor reflection_pad1d_symint(const Tensor& self, IntArrayRef padding) {
+  return reflection_pad1d(self, padding);
+}
+inline Tensor reflection_pad1d_backward_symint(const Tensor& grad_output, const Tensor& self,
+                                               IntArrayRef padding) {
+  return reflection_pad1d_backward(grad_output, self, padding);
+}
+inline Tensor reflection_pad2d_symint(const Tensor& self, IntArrayRef padding) {
+  return reflection_pad2d(self, padding);
+}
+inline Tensor reflection_pad2d_backward_symint(const Tensor& grad_output, const Tensor& self,
+                                               IntArrayRef padding) {
+  return reflection_pad2d_backward(grad_output, self, padding);
+}
+inline Tensor replication_pad1d_symint(const Tensor& self, IntArrayRef padding) {
+  return replication_pad1d(self, padding);
+}
+inline Tensor replication_pad1d_backward_symint(const Tensor& grad_output, const Tensor& self,
+                                                IntArrayRef padding) {
+  return replication_pad1d_backward(grad_output, self, padding);
+}
+inline Tensor replication_pad2d_symint(const Tensor& self, IntArrayRef padding) {
+  return replication_pad2d(self, padding);
+}
+inline Tensor replication_pad2d_backward_symint(const Tensor& grad_output, const Tensor& self,
+                                                IntArrayRef padding) {
+  return replication_pad2d_backward(grad_output, self, padding);
+}
 
 /// The gradient of constant_pad_nd(self, pad): grad with the padding cut off (and, where pad
 /// cropped, zeros put back), i.e. constant_pad_nd(grad, -pad).

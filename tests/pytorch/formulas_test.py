@@ -141,7 +141,10 @@ autograd_library(
     srcs = ["@gradgen//csrc:op_library_srcs"],
     hdrs = ["@gradgen//csrc:op_library_hdrs"],
     derivatives = "//specs:derivatives.yaml",
-    formula_headers = ["csrc/autograd/formulas_forward.h"],
+    formula_headers = [
+        "csrc/autograd/formulas_forward.h",
+        "csrc/autograd/formulas_nn.h",
+    ],
     functions = "//specs:native_functions.yaml",
     runtime = "@gradgen//csrc:runtime",
     shards = 1,
