@@ -122,6 +122,16 @@ def assemble(native_functions: list, ours: list, pytorch: list):
     return "\n".join(lines), taken
 
 
+def _formula_headers(checkout: str) -> list:
+    """The headers //csrc:autograd gives its Functions.cpp (formula_headers in csrc/BUILD.bazel):
+    gradgen's forward helpers and each op family's, csrc/autograd/formulas_<family>.h."""
+    with open(os.path.join(checkout, "csrc", "BUILD.bazel"), encoding="utf-8") as fh:
+        build = fh.read()
+    block = build[build.index("formula_headers = [") :]
+    block = block[: block.index("]")]
+    return re.findall(r'"(csrc/[^"]+\.h)"', block)
+
+
 def declarations_without_forward_formula(native_functions: str, derivatives: str) -> set:
     from tools.codegen.gen_autograd import generate
 
@@ -141,10 +151,7 @@ autograd_library(
     srcs = ["@gradgen//csrc:op_library_srcs"],
     hdrs = ["@gradgen//csrc:op_library_hdrs"],
     derivatives = "//specs:derivatives.yaml",
-    formula_headers = [
-        "csrc/autograd/formulas_forward.h",
-        "csrc/autograd/formulas_nn.h",
-    ],
+    formula_headers = {formula_headers},
     functions = "//specs:native_functions.yaml",
     runtime = "@gradgen//csrc:runtime",
     shards = 1,
@@ -210,7 +217,7 @@ class PyTorchFormulasTest(unittest.TestCase):
             {
                 "specs/BUILD.bazel": 'exports_files(["native_functions.yaml", "derivatives.yaml"])\n',
                 "specs/derivatives.yaml": text,
-                "csrc/BUILD.bazel": _LIBRARY_BUILD,
+                "csrc/BUILD.bazel": _LIBRARY_BUILD.replace("{formula_headers}", json.dumps(_formula_headers(checkout))),
                 "tests/BUILD.bazel": _SWEEP_BUILD,
             },
         )
