@@ -36,9 +36,7 @@ inline Tensor operator>(const Scalar& a, const Tensor& b) { return lt(b, a); }
 inline Scalar operator-(const Scalar& s) {
   return s.is_floating_point() ? Scalar(-s.to_double()) : Scalar(-s.to_long());
 }
-/// Element-wise `and` / `or` of the truth (non-zero) of a and b, broadcasting: a Bool tensor.
-Tensor logical_and(const Tensor& a, const Tensor& b);
-Tensor logical_or(const Tensor& a, const Tensor& b);
+// logical_and / logical_or are ops (the tensor op library's); the formulas call those.
 /// at::zeros(sizes, options): zeros of options' dtype. The dtype form stays available here.
 Tensor zeros(IntArrayRef sizes, const TensorOptions& options);
 inline Tensor zeros(IntArrayRef sizes, ScalarType dtype = ScalarType::Double) {
