@@ -23,13 +23,7 @@ std::pair<Tensor, Tensor> halves(const Tensor& x, int64_t dim) {
   return {narrow(x, dim, 0, n), narrow(x, dim, n, n)};
 }
 
-Tensor truth(const Tensor& t) { return t.scalar_type() == ScalarType::Bool ? t : ne(t, 0); }
-
 }  // namespace
-
-Tensor logical_and(const Tensor& a, const Tensor& b) { return mul(truth(a), truth(b)); }
-
-Tensor logical_or(const Tensor& a, const Tensor& b) { return add(truth(a), truth(b)); }
 
 Tensor zeros(IntArrayRef sizes, const TensorOptions& options) {
   return ::gradgen::zeros(sizes, options.dtype());

@@ -22,7 +22,7 @@ namespace generated {
 namespace details {
 
 // ---------------------------------------------------------------------------
-// PyTorch's formula vocabulary the nn entries use
+// PyTorch's formula vocabulary the nn entries use (logical_and / logical_or are ops)
 // ---------------------------------------------------------------------------
 
 /// A tensor compared with a number, as PyTorch's operators: Bool tensors (no gradient).
@@ -36,9 +36,6 @@ inline Tensor operator>(const Scalar& a, const Tensor& b) { return lt(b, a); }
 inline Scalar operator-(const Scalar& s) {
   return s.is_floating_point() ? Scalar(-s.to_double()) : Scalar(-s.to_long());
 }
-/// Element-wise `and` / `or` of the truth (non-zero) of a and b, broadcasting: a Bool tensor.
-Tensor logical_and(const Tensor& a, const Tensor& b);
-Tensor logical_or(const Tensor& a, const Tensor& b);
 /// at::zeros(sizes, options): zeros of options' dtype. The dtype form stays available here.
 Tensor zeros(IntArrayRef sizes, const TensorOptions& options);
 inline Tensor zeros(IntArrayRef sizes, ScalarType dtype = ScalarType::Double) {
