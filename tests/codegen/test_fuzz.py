@@ -51,8 +51,8 @@ from tools.codegen.errors import SpecError
 from tools.codegen.gen_autograd import generate
 
 LONG = os.environ.get("GRADGEN_FUZZ_LONG", "") not in ("", "0")
-EXAMPLES = int(os.environ.get("GRADGEN_FUZZ_EXAMPLES", "2000" if LONG else "20"))
-STRUCTURED = int(os.environ.get("GRADGEN_FUZZ_STRUCTURED", "400" if LONG else "4"))
+EXAMPLES = int(os.environ.get("GRADGEN_FUZZ_EXAMPLES", "2000" if LONG else "15"))
+STRUCTURED = int(os.environ.get("GRADGEN_FUZZ_STRUCTURED", "400" if LONG else "3"))
 GXX = shutil.which("g++")
 # The runtime headers generated code includes (csrc/...), from the source tree.
 HEADERS = REPO / "csrc" / "autograd" / "formulas.h"
@@ -309,7 +309,7 @@ FILE_NAMES = ["{}.yaml", "specs/{}.yaml", "a b/{}.yaml", "x\n{}.yaml", "é/{}.ya
 
 
 def _kind(t: str) -> str:
-    """"x" Tensor, "o" Tensor?, "l" Tensor[], "" anything else (no gradient of its own)."""
+    """ "x" Tensor, "o" Tensor?, "l" Tensor[], "" anything else (no gradient of its own)."""
     return {"Tensor": "x", "Tensor?": "o", "Tensor[]": "l"}.get(t, "")
 
 
@@ -349,7 +349,8 @@ def declarations(draw, i: int):
     texts = []
     for k, (n, t, default) in enumerate(args):
         shown = "Tensor(a!)" + t[6:] if annotate and n == "self" and t.startswith("Tensor") else t
-        texts.append(("*, " if star and k == len(args) - 1 else "") + f"{shown} {n}" + (f"={default}" if default else ""))
+        star_text = "*, " if star and k == len(args) - 1 else ""
+        texts.append(star_text + f"{shown} {n}" + (f"={default}" if default else ""))
     if annotate and draw(st.integers(0, 3)) > 0:
         returns = "Tensor(a!)" if args[0][1] == "Tensor" else "()"
     else:
@@ -545,7 +546,12 @@ def _op(schema: str, *formulas: str):
 ISSUE_28 = (
     [
         _op("op0(Tensor self) -> Tensor", "self: grad", "result: mul(grad, 2)"),
-        _op("op1(Tensor self, Tensor other) -> Tensor", "self: grad", "other: non_differentiable", "result: mul(self_t, other_p)"),
+        _op(
+            "op1(Tensor self, Tensor other) -> Tensor",
+            "self: grad",
+            "other: non_differentiable",
+            "result: mul(self_t, other_p)",
+        ),
         _op("op2(Tensor self, Tensor other) -> Tensor", "self: grad", "result: add(self_t, other_t)"),
         _op("op3_(Tensor self) -> Tensor", "self: grad"),
         _op("op4_(Tensor self, Tensor other) -> (Tensor, Tensor)", "self: grads[0]", "other: grads[1]"),
