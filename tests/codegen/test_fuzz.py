@@ -626,3 +626,16 @@ def test_an_op_and_a_functional_variant_of_its_name_are_two_functions(tmp_path):
 @pytest.mark.skipif("TEST_SRCDIR" not in os.environ, reason="outside Bazel, nanobind may not be at hand")
 def test_the_python_bindings_are_compiled_too():
     assert PYTHON_FLAGS is not None, f"nanobind's headers are not at {_NANOBIND} or Python's at {_PYTHON_INCLUDE}"
+
+
+@pytest.mark.skipif(GXX is None, reason="g++ is not installed")
+@pytest.mark.skipif(not HEADERS.is_file(), reason=f"the runtime headers are not at {REPO}/csrc")
+def test_sizes_of_an_optional_tensor_are_saved_as_a_vector(tmp_path):
+    # Found by a structured campaign: `o->sizes()` saved an optional IntArrayRef into the node's
+    # std::optional<std::vector<int64_t>>, which does not convert.
+    schema = "o(Tensor self, Tensor? w) -> Tensor"
+    (tmp_path / "nf.yaml").write_text(SUPPORT + f"- func: {schema}\n")
+    (tmp_path / "d.yaml").write_text(f"- name: {schema}\n  self: mul(grad, static_cast<double>(sizeof(w->sizes())))\n")
+    files = generate(str(tmp_path / "nf.yaml"), str(tmp_path / "d.yaml"))
+    assert "w->sizes().vec()" in files["VariableType.cpp"]
+    assert not _syntax_errors(files, tmp_path)
