@@ -85,7 +85,8 @@ variable_list HandLincombBackward::apply(variable_list&& grads) {
 struct HandCatBackward : public Node {
   variable_list apply(variable_list&& grads) override;
   std::string name() const override { return "HandCatBackward"; }
-  std::vector<std::vector<int64_t>> tensors_args_sizes;
+  std::vector<std::vector<int64_t>> tensors_args_sizes_symint;
+  std::vector<ScalarType> tensors_args_scalartypes;
   int64_t dim = 0;
   size_t tensors_size_ = 0;
 };
@@ -97,7 +98,8 @@ variable_list HandCatBackward::apply(variable_list&& grads) {
   if (should_compute_output(0) || should_compute_output(1) || should_compute_output(2) ||
       should_compute_output(3) || should_compute_output(4) || should_compute_output(5) ||
       should_compute_output(6) || should_compute_output(7)) {
-    auto grad_result = any_grad_defined ? (cat_tensors_backward(grad, tensors_args_sizes, dim))
+    auto grad_result = any_grad_defined ? (cat_tensors_backward(grad, tensors_args_sizes_symint,
+                                                                tensors_args_scalartypes, dim))
                                         : std::vector<Tensor>();
     if (!grad_result.empty()) {
       for (size_t i = 0; i < 8; ++i) grad_inputs[i] = grad_result[i];
@@ -116,8 +118,8 @@ struct HandMulBackward : public Node {
     other_.reset_data();
   }
   SavedVariable self_;
-  std::vector<int64_t> other_sizes;
-  std::vector<int64_t> self_sizes;
+  ScalarType other_scalar_type;
+  ScalarType self_scalar_type;
   SavedVariable other_;
 };
 
@@ -128,11 +130,13 @@ variable_list HandMulBackward::apply(variable_list&& grads) {
   auto other = other_.unpack(this, "other");
   bool any_grad_defined = any_variable_defined(grads);
   if (should_compute_output(1)) {
-    auto grad_result = any_grad_defined ? (sum_to(grad * self, other_sizes)) : Tensor();
+    auto grad_result =
+        any_grad_defined ? (mul_tensor_backward(grad, self, other_scalar_type)) : Tensor();
     grad_inputs[1] = grad_result;
   }
   if (should_compute_output(0)) {
-    auto grad_result = any_grad_defined ? (sum_to(grad * other, self_sizes)) : Tensor();
+    auto grad_result =
+        any_grad_defined ? (mul_tensor_backward(grad, other, self_scalar_type)) : Tensor();
     grad_inputs[0] = grad_result;
   }
   return grad_inputs;
@@ -169,7 +173,8 @@ Pair make_cat() {
   if (!gen) throw std::runtime_error("cat did not record a CatBackward0");
   auto hand = std::make_shared<HandCatBackward>();
   hand->set_next_edges(edge_list(gen->next_edges()));
-  hand->tensors_args_sizes = gen->tensors_args_sizes;
+  hand->tensors_args_sizes_symint = gen->tensors_args_sizes_symint;
+  hand->tensors_args_scalartypes = gen->tensors_args_scalartypes;
   hand->dim = gen->dim;
   hand->tensors_size_ = gen->tensors_size_;
   hand->add_input_metadata(out);
@@ -186,8 +191,8 @@ Pair make_mul() {
   hand->set_next_edges(edge_list(gen->next_edges()));
   hand->self_ = gen->self_;
   hand->other_ = gen->other_;
-  hand->self_sizes = gen->self_sizes;
-  hand->other_sizes = gen->other_sizes;
+  hand->self_scalar_type = gen->self_scalar_type;
+  hand->other_scalar_type = gen->other_scalar_type;
   hand->add_input_metadata(out);
   return {gen, hand, ones({16}), 2};
 }

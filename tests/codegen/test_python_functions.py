@@ -221,5 +221,7 @@ def test_a_declaration_too_wide_for_nanobind_is_not_bound():
         return FunctionSchema.parse(f"w({', '.join(f'Tensor a{i}' for i in range(n))}) -> Tensor")
 
     assert len(python.overload(schema(python.MAX_PARAMETERS), "w", "function").params) == python.MAX_PARAMETERS
-    with pytest.raises(python.Unbindable, match=f"it has {python.MAX_PARAMETERS + 1} parameters; a Python binding has at most"):
+    with pytest.raises(
+        python.Unbindable, match=f"it has {python.MAX_PARAMETERS + 1} parameters; a Python binding has at most"
+    ):
         python.overload(schema(python.MAX_PARAMETERS + 1), "w", "function")

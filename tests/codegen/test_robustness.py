@@ -329,14 +329,18 @@ def test_forward_formula_may_read_a_nondifferentiable_input_by_its_name(specs):
             "f_(Tensor(a!) self, Tensor other) -> (Tensor(a!), Tensor)",
             "nf.yaml:1:9: in-place operator 'f_' must return self alone: '-> Tensor(a!)'",
         ),
-        ("f_(Tensor(a!) self) -> Tensor", "nf.yaml:1:9: in-place operator 'f_' must return self alone: '-> Tensor(a!)'"),
+        (
+            "f_(Tensor(a!) self) -> Tensor",
+            "nf.yaml:1:9: in-place operator 'f_' must return self alone: '-> Tensor(a!)'",
+        ),
         (
             "f_(Tensor(a!)[] self) -> Tensor[]",
             "nf.yaml:1:9: in-place operator 'f_' with a self of type Tensor[] returns nothing: '-> ()'",
         ),
         (
             "f(Tensor self) -> Tensor?",
-            "nf.yaml:1:9: a return of type Tensor? is not supported: return a Tensor, a Tensor[] or a non-optional value",
+            "nf.yaml:1:9: a return of type Tensor? is not supported: return a Tensor, a Tensor[] or a non-optional "
+            "value",
         ),
         (
             "f(Tensor self) -> (Tensor a, Tensor?[] b)",
@@ -348,13 +352,26 @@ def test_forward_formula_may_read_a_nondifferentiable_input_by_its_name(specs):
             "nf.yaml:1:23: default 'False' of 'self' does not fit its type Tensor: a value of this type has no "
             "default but None (for its optional type)",
         ),
-        ("f(Tensor self, int n=1.5) -> Tensor", "nf.yaml:1:30: default '1.5' of 'n' does not fit its type int: expected an integer"),
-        ('f(Tensor self, float x="a") -> Tensor', "nf.yaml:1:32: default '\"a\"' of 'x' does not fit its type float: expected a number"),
-        ("f(Tensor self, bool b=1) -> Tensor", "nf.yaml:1:31: default '1' of 'b' does not fit its type bool: expected True or False"),
-        ("f(Tensor self, str s=Mean) -> Tensor", "nf.yaml:1:30: default 'Mean' of 's' does not fit its type str: expected a string literal"),
+        (
+            "f(Tensor self, int n=1.5) -> Tensor",
+            "nf.yaml:1:30: default '1.5' of 'n' does not fit its type int: expected an integer",
+        ),
+        (
+            'f(Tensor self, float x="a") -> Tensor',
+            "nf.yaml:1:32: default '\"a\"' of 'x' does not fit its type float: expected a number",
+        ),
+        (
+            "f(Tensor self, bool b=1) -> Tensor",
+            "nf.yaml:1:31: default '1' of 'b' does not fit its type bool: expected True or False",
+        ),
+        (
+            "f(Tensor self, str s=Mean) -> Tensor",
+            "nf.yaml:1:30: default 'Mean' of 's' does not fit its type str: expected a string literal",
+        ),
         (
             "f(Tensor self, int n=None) -> Tensor",
-            "nf.yaml:1:30: default 'None' of 'n' does not fit its type int: None is the default of an optional type only (T?)",
+            "nf.yaml:1:30: default 'None' of 'n' does not fit its type int: None is the default of an optional type "
+            "only (T?)",
         ),
         (
             "f(Tensor self, int[] d=[0,x]) -> Tensor",

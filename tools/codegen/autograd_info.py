@@ -271,7 +271,8 @@ def hook_facts(f: NativeFunction) -> HookFacts:
     func = f.func
     params = ", ".join(cpp.argument_type(a) for a in func.arguments.flat_all)
     recordable = all(
-        (cpp.is_tensor(r.type) or cpp.is_tensor_list(r.type)) and not isinstance(r.type, OptionalType)
+        (cpp.is_tensor(r.type) or cpp.is_tensor_list(r.type))
+        and not isinstance(r.type, OptionalType)
         and not (isinstance(r.type, ListType) and isinstance(r.type.elem, OptionalType))
         for r in func.returns
     )

@@ -97,7 +97,12 @@ def _argsize_suffix(prefix: str) -> Callable[["re.Match[str]"], str]:
 
 
 _SIZES = SavedFact("sizes", "{var}.sizes().vec()")
-_SIZES_OPT = SavedFact("sizes_opt", "{var}.has_value() ? std::optional<IntArrayRef>({var}->sizes()) : std::nullopt")
+# The member is a std::optional<std::vector<int64_t>>: an optional IntArrayRef does not convert to
+# it (found by fuzz_test's structured specs), so the sizes are copied into a vector here.
+_SIZES_OPT = SavedFact(
+    "sizes_opt",
+    "{var}.has_value() ? std::optional<std::vector<int64_t>>({var}->sizes().vec()) : std::nullopt",
+)
 _ARGSIZE = SavedFact("argsize", "{var}.size({arg})")
 _NUMEL = SavedFact("numel", "{var}.numel()")
 _ARGS_SIZES = SavedFact("args_sizes", "to_args_sizes({var})")

@@ -720,7 +720,8 @@ def default_problem(ty: "Type", default: str) -> Optional[str]:
     if base in (BaseTy.float, BaseTy.Scalar):
         return None if _FLOAT_LITERAL.fullmatch(default) else "expected a number"
     if base is BaseTy.str:
-        return None if default[:1] in "\"'" and len(default) >= 2 and default[-1] == default[0] else "expected a string literal"
+        quoted = default[:1] in "\"'" and len(default) >= 2 and default[-1] == default[0]
+        return None if quoted else "expected a string literal"
     names = _NAMED_DEFAULTS.get(base)
     if names:
         return f"expected one of {', '.join(names)}" + (" or None" if optional else "")
@@ -782,8 +783,12 @@ class _Parser:
         for r in returns:
             # The wrappers record history on Tensor and Tensor[] returns; an optional one has no
             # way to say "no tensor" to the tracer (PyTorch's specs return none).
-            if isinstance(r.type, OptionalType) or (isinstance(r.type, ListType) and isinstance(r.type.elem, OptionalType)):
-                raise self.fail(f"a return of type {r.type} is not supported: return a Tensor, a Tensor[] or a non-optional value", 0)
+            t = r.type.elem if isinstance(r.type, ListType) else r.type
+            if isinstance(t, OptionalType):
+                raise self.fail(
+                    f"a return of type {r.type} is not supported: return a Tensor, a Tensor[] or a non-optional value",
+                    0,
+                )
         return FunctionSchema(name, arguments, returns)
 
     def _with_offset(self, parse, token: str, start: int):
