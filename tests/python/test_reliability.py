@@ -231,3 +231,29 @@ def test_running_out_of_memory_while_making_tensors_raises_memory_error():
         out, err = proc.communicate(timeout=300)
         assert proc.returncode == 0, "limit %d MB: exit code %d\n%s" % (mb, proc.returncode, err[-2000:])
         assert out.split("\n")[:2] == ["True", "2.0"], (mb, out)
+
+
+# --- found by a longer campaign (seed 7, 100,000 calls) -----------------------------------------
+
+
+def test_narrow_with_huge_start_and_length_is_an_error():
+    # start + length overflowed int64, passed the bounds check and made a view outside the
+    # storage (a segfault on use).
+    out = run_child(
+        """
+        import gradgen
+        for x in (gradgen.zeros(0), gradgen.zeros(4)):
+            try:
+                x.narrow(0, 2**63 - 1, 2**40).tolist()
+            except RuntimeError as e:
+                print("narrow" in str(e))
+        """
+    )
+    assert out.split() == ["True", "True"]
+
+
+def test_split_of_an_empty_tensor_into_too_many_pieces_is_an_error():
+    x = gradgen.ones(1).expand([0, 2**62])
+    with pytest.raises(RuntimeError, match="at most 65536 pieces"):
+        x.split(3, dim=-1)
+    assert len(gradgen.zeros(0, 6).split(3, dim=1)) == 2
