@@ -137,7 +137,9 @@ Tensor narrow(const Tensor& self, int64_t dim, int64_t start, int64_t length) {
   const int64_t d = wrap_dim(dim, self.dim(), "narrow");
   const int64_t size = self.size(d);
   const int64_t begin = start < 0 && start >= -size ? start + size : start;
-  if (begin < 0 || length < 0 || begin + length > size) {
+  // begin > size - length, not begin + length > size: that sum overflows for huge arguments
+  // (start 2**63 - 1, length 2**40 passed the check and made a view far outside the storage).
+  if (begin < 0 || length < 0 || begin > size - length) {
     throw std::invalid_argument(
         "narrow: expected 0 <= start <= start + length <= " + std::to_string(size) + " for dim " +
         std::to_string(d) + " of self of shape " + shape_str(self.sizes()) + ", got start " +
@@ -416,6 +418,16 @@ std::vector<Tensor> split(const Tensor& self, int64_t split_size, int64_t dim) {
   if (size == 0) {
     pieces.push_back(narrow(self, d, 0, 0));
     return multi_output_views(std::move(pieces));
+  }
+  // Without elements the pieces cost no memory to describe but one view each: a bound, so that
+  // ones(1).expand([0, 2**62]).split(3, 1) raises instead of making 2**62 / 3 views.
+  constexpr int64_t kMaxEmptyPieces = int64_t{1} << 16;
+  if (self.numel() == 0 && (size - 1) / split_size + 1 > kMaxEmptyPieces) {
+    throw std::invalid_argument("split: expected at most " + std::to_string(kMaxEmptyPieces) +
+                                " pieces of a tensor without elements, got " +
+                                std::to_string((size - 1) / split_size + 1) + " (split_size " +
+                                std::to_string(split_size) + " of dim " + std::to_string(d) +
+                                ", of size " + std::to_string(size) + ")");
   }
   for (int64_t start = 0; start < size; start += split_size) {
     pieces.push_back(narrow(self, d, start, std::min(split_size, size - start)));

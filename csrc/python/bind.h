@@ -93,6 +93,17 @@ bool layout_from_object(PyObject* o, Layout* out) noexcept;
 bool memory_format_from_object(PyObject* o, MemoryFormat* out) noexcept;
 bool device_from_object(PyObject* o, bool convert, Device* out) noexcept;
 
+/// Out of memory where C++ cannot throw. nanobind registers each new Python object in its
+/// instance table inside noexcept functions: a std::bad_alloc from the table's growth there
+/// aborts the process. install_memory_reserve() (gradgen._C's init) keeps a reserve that the
+/// process's new_handler frees on the first failed allocation, so that one succeeds; the next
+/// Tensor handed to Python then raises MemoryError (memory_is_low()) until the reserve can be
+/// taken again.
+void install_memory_reserve() noexcept;
+
+/// True, with MemoryError set, when the reserve is spent and cannot be taken back.
+bool memory_is_low() noexcept;
+
 /// Returns the dtype's Python name without the module: "float64".
 const char* dtype_name(ScalarType t) noexcept;
 
@@ -130,6 +141,7 @@ struct type_caster<gradgen::Tensor> : type_caster_base<gradgen::Tensor> {
       p = &value;
     }
     if (!p || !p->defined()) return none().release();
+    if (gradgen::python::memory_is_low()) return handle();  // MemoryError (see bind.h)
     return Base::from_cpp(std::forward<T>(value), policy, cleanup);
   }
 };

@@ -23,6 +23,7 @@ NB_MODULE(_C, m) {
   // The dtype objects and gradgen.Tensor's type are kept for the life of the process on
   // purpose (the casters of every module use them): no leak report at exit.
   nanobind::set_leak_warnings(false);
+  gradgen::python::install_memory_reserve();  // MemoryError, not an abort, when memory runs out
   gradgen::internal::set_warning_handler(warn_in_python);
   gradgen::python::register_types(m);
   gradgen::python::bind_tensor(m);

@@ -60,6 +60,9 @@ void register_types(nb::module_& m) {
     } catch (const std::runtime_error& e) {
       PyErr_SetString(is_index_message(e.what()) ? PyExc_IndexError : PyExc_RuntimeError, e.what());
     } catch (const std::bad_cast&) {
+      // A result that could not become a Python object because memory ran out (bind.h's
+      // memory_is_low): its MemoryError stands.
+      if (PyErr_Occurred() && PyErr_ExceptionMatches(PyExc_MemoryError)) return;
       // nb::cast_error from an nb::cast<T> in C++ code whose object is not a T. The call sites
       // check their objects and raise saying what they expected; this is the last resort, so
       // that no error reads a bare "std::bad_cast".

@@ -198,3 +198,62 @@ def test_no_error_reads_a_bare_bad_cast():
     x = gradgen.ones(2)
     with pytest.raises(TypeError, match="expected a Tensor or a number"):
         x[0] = gradgen.Tensor.__new__(gradgen.Tensor)
+
+
+# --- out of memory -----------------------------------------------------------------------------
+
+
+def test_running_out_of_memory_while_making_tensors_raises_memory_error():
+    # nanobind's instance table grows inside noexcept code: its std::bad_alloc aborted the
+    # process. Where memory runs out depends on the limit: several limits, in children.
+    code = """
+        import resource, sys, gradgen
+        limit = int(sys.argv[1]) << 20
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+        keep = []
+        try:
+            while True:
+                keep.append(gradgen.ones(1))
+        except (MemoryError, RuntimeError) as e:  # RuntimeError: the tensor's own allocation
+            keep.clear()
+            print(type(e).__name__ == "MemoryError" or "can't allocate memory" in str(e))
+        print(gradgen.ones(2).sum().item())  # and the process goes on
+    """
+    source = "import sys; sys.path[:0] = %r\n" % sys.path + textwrap.dedent(code)
+    limits = [458, 495, 560]  # 458 and 495 aborted before the fix
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", source, str(mb)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        )
+        for mb in limits
+    ]
+    for mb, proc in zip(limits, procs):
+        out, err = proc.communicate(timeout=300)
+        assert proc.returncode == 0, "limit %d MB: exit code %d\n%s" % (mb, proc.returncode, err[-2000:])
+        assert out.split("\n")[:2] == ["True", "2.0"], (mb, out)
+
+
+# --- found by a longer campaign (seed 7, 100,000 calls) -----------------------------------------
+
+
+def test_narrow_with_huge_start_and_length_is_an_error():
+    # start + length overflowed int64, passed the bounds check and made a view outside the
+    # storage (a segfault on use).
+    out = run_child(
+        """
+        import gradgen
+        for x in (gradgen.zeros(0), gradgen.zeros(4)):
+            try:
+                x.narrow(0, 2**63 - 1, 2**40).tolist()
+            except RuntimeError as e:
+                print("narrow" in str(e))
+        """
+    )
+    assert out.split() == ["True", "True"]
+
+
+def test_split_of_an_empty_tensor_into_too_many_pieces_is_an_error():
+    x = gradgen.ones(1).expand([0, 2**62])
+    with pytest.raises(RuntimeError, match="at most 65536 pieces"):
+        x.split(3, dim=-1)
+    assert len(gradgen.zeros(0, 6).split(3, dim=1)) == 2
