@@ -2,7 +2,9 @@
 
 #include "csrc/autograd/formulas.h"
 
+#include <algorithm>
 #include <limits>
+#include <vector>
 
 namespace gradgen {
 namespace autograd {
@@ -29,13 +31,13 @@ Tensor infinitely_differentiable_logit_backward(const Tensor& grad, const Tensor
   return where(inside, d, add(zeros_like(d), outside));
 }
 
-
 // ---------------------------------------------------------------------------------------------
 // Element-wise binary
 // ---------------------------------------------------------------------------------------------
 
 std::tuple<Tensor, Tensor> atan2_backward(const Tensor& grad, const Tensor& self,
-                                          const Tensor& other, std::array<bool, 2> grad_input_mask) {
+                                          const Tensor& other,
+                                          std::array<bool, 2> grad_input_mask) {
   if (!grad.defined()) return {Tensor(), Tensor()};
   // 1 / (self^2 + other^2), 0 where that is 0 (self = other = 0: the gradient PyTorch gives).
   Tensor recip = reciprocal(self * self + other * other);
@@ -107,6 +109,172 @@ Tensor clamp_jvp(const Tensor& self_p, const Tensor& self_t, const std::optional
 
 Tensor copysign_tensor_self_backward(const Tensor& grad, const Tensor& self, const Tensor& result) {
   return grad * masked_fill(result / self, eq(self, 0), 0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reductions and scans
+// ---------------------------------------------------------------------------------------------
+
+namespace {
+
+// dims wrapped for a tensor of ndim dims, sorted; every dim when dims is empty.
+std::vector<int64_t> wrapped_dims(IntArrayRef dims, int64_t ndim) {
+  std::vector<int64_t> out;
+  if (dims.empty()) {
+    for (int64_t d = 0; d < ndim; ++d) out.push_back(d);
+    return out;
+  }
+  for (int64_t d : dims) out.push_back(d < 0 ? d + std::max<int64_t>(ndim, 1) : d);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// t reversed along dim (index_select with the reversed indices: differentiable).
+Tensor flip_dim(const Tensor& t, int64_t dim) {
+  const int64_t n = t.size(dim);
+  Tensor index = empty({n}, ScalarType::Long);
+  for (int64_t i = 0; i < n; ++i) index.data_ptr<int64_t>()[i] = n - 1 - i;
+  return index_select(t, dim, index);
+}
+
+// The product of every element of input along dim but the one at each position (exact with
+// zeros): exclusive cumulative products from the left times those from the right.
+Tensor prod_safe_zeros_backward(const Tensor& grad, const Tensor& input, int64_t dim) {
+  if (input.numel() == 0) return expand(grad, input.sizes());
+  const int64_t n = input.size(dim);
+  const Tensor ones = ones_like(narrow(input, dim, 0, 1));
+  const Tensor left = cumprod(cat({ones, narrow(input, dim, 0, n - 1)}, dim), dim);
+  const Tensor right =
+      flip_dim(cumprod(cat({ones, flip_dim(narrow(input, dim, 1, n - 1), dim)}, dim), dim), dim);
+  return grad * (left * right);
+}
+
+}  // namespace
+
+Tensor restore_reduced_dims(const Tensor& output, IntArrayRef dims, bool keepdim) {
+  if (keepdim) return output;
+  const int64_t total = output.dim() + static_cast<int64_t>(dims.size());
+  std::vector<int64_t> shape(static_cast<size_t>(total), 0);
+  for (int64_t d : dims) shape[static_cast<size_t>(d < 0 ? d + total : d)] = 1;
+  int64_t j = 0;
+  for (int64_t& s : shape) {
+    if (s == 0) s = output.size(j++);
+  }
+  return reshape(output, shape);
+}
+
+Tensor scale_grad_by_count(const Tensor& grad, const Tensor& mask, IntArrayRef dims) {
+  return (grad / sum(mask, dims, true)) * mask;
+}
+
+Tensor amaxamin_jvp(const Tensor& x, const Tensor& dx, const Tensor& result, IntArrayRef dim,
+                    bool keepdim) {
+  const Tensor mask = eq(x, restore_reduced_dims(result, dim, keepdim));
+  return sum(where(mask, dx, 0), dim, keepdim) / sum(mask, dim, keepdim);
+}
+
+namespace {
+
+// Where input is the selected value (input is NaN where value is: NaN != NaN).
+Tensor selected_mask(const Tensor& input, const Tensor& value) {
+  return logical_or(eq(input, value), logical_and(isnan(input), isnan(value)));
+}
+
+}  // namespace
+
+Tensor evenly_distribute_backward(const Tensor& grad, const Tensor& input, const Tensor& value) {
+  const Tensor mask = selected_mask(input, value);
+  return where(mask, grad / sum(mask), zeros_like(input));
+}
+
+Tensor evenly_read_jvp(const Tensor& fw_grad, const Tensor& input, const Tensor& value) {
+  const Tensor mask = selected_mask(input, value);
+  return sum(where(mask, fw_grad, 0)) / sum(mask);
+}
+
+Tensor nansum_backward(const Tensor& grad, const Tensor& self, OptionalIntArrayRef dims,
+                       bool keepdim) {
+  // A product with the mask, as PyTorch: an inf or NaN gradient gives NaN at the NaNs too.
+  return sum_backward(grad, self.sizes(), dims, keepdim) * logical_not(isnan(self));
+}
+
+Tensor prod_backward(const Tensor& grad, const Tensor& input, const Tensor& result) {
+  if (input.dim() == 0) return grad;
+  if (!any(eq(input, 0)).item<bool>()) return grad * (result / input);
+  const Tensor flat = reshape(input, {-1});
+  return reshape(prod_safe_zeros_backward(expand(grad, flat.sizes()), flat, 0), input.sizes());
+}
+
+Tensor prod_backward(const Tensor& grad_, const Tensor& input, const Tensor& result_, int64_t dim,
+                     bool keepdim) {
+  if (input.dim() == 0) return grad_;
+  const int64_t d = dim < 0 ? dim + input.dim() : dim;
+  const Tensor grad = keepdim ? grad_ : unsqueeze(grad_, d);
+  const Tensor result = keepdim ? result_ : unsqueeze(result_, d);
+  if (!any(eq(input, 0)).item<bool>()) return grad * (result / input);
+  return prod_safe_zeros_backward(grad, input, d);
+}
+
+Tensor cumsum_backward(const Tensor& grad, int64_t dim) {
+  if (grad.numel() <= 1 || grad.dim() == 0) return grad;
+  const int64_t d = dim < 0 ? dim + grad.dim() : dim;
+  if (grad.size(d) == 1) return grad;
+  return flip_dim(cumsum(flip_dim(grad, d), d), d);
+}
+
+Tensor var_backward(const Tensor& grad_, const Tensor& self, OptionalIntArrayRef dim,
+                    const std::optional<Scalar>& correction_, bool keepdim) {
+  const double correction = correction_.has_value() ? correction_->to_double() : 1.0;
+  const bool all = self.dim() == 0 || !dim.has_value() || dim->empty();
+  if (all) {
+    const double dof = static_cast<double>(self.numel()) - correction;
+    if (dof <= 0) {
+      // 2 / dof is inf; 0 * inf is NaN where self equals its mean.
+      return grad_ * where(eq(self, mean(self)), std::numeric_limits<double>::quiet_NaN(),
+                           std::numeric_limits<double>::infinity());
+    }
+    return (2.0 / dof) * grad_ * (self - mean(self));
+  }
+  const std::vector<int64_t> dims = wrapped_dims(*dim, self.dim());
+  Tensor grad = grad_;
+  if (!keepdim && self.dim() > 1) {
+    for (int64_t d : dims) grad = unsqueeze(grad, d);
+  }
+  int64_t n = 1;
+  for (int64_t d : dims) n *= self.size(d);
+  return (2.0 / (static_cast<double>(n) - correction)) * grad *
+         (self - mean(self, IntArrayRef(dims), true));
+}
+
+Tensor std_backward(const Tensor& result, const Tensor& grad, const Tensor& self,
+                    OptionalIntArrayRef dim, const std::optional<Scalar>& correction,
+                    bool keepdim) {
+  const Tensor grad_var = masked_fill(grad / (result * 2), eq(result, 0), 0);
+  return var_backward(grad_var, self, dim, correction, keepdim);
+}
+
+Tensor var_mean_backward(const Tensor& gvar, const Tensor& gmean, const Tensor& self,
+                         OptionalIntArrayRef dim, const std::optional<Scalar>& correction,
+                         bool keepdim) {
+  Tensor gself;
+  if (gvar.defined()) gself = var_backward(gvar, self, dim, correction, keepdim);
+  if (gmean.defined()) {
+    const Tensor aux = mean_backward(gmean, self.sizes(), dim, self.numel(), keepdim);
+    gself = gself.defined() ? gself + aux : aux;
+  }
+  return gself;
+}
+
+Tensor std_mean_backward(const Tensor& gstd, const Tensor& gmean, const Tensor& self,
+                         const Tensor& std_result, OptionalIntArrayRef dim,
+                         const std::optional<Scalar>& correction, bool keepdim) {
+  Tensor gself;
+  if (gstd.defined()) gself = std_backward(std_result, gstd, self, dim, correction, keepdim);
+  if (gmean.defined()) {
+    const Tensor aux = mean_backward(gmean, self.sizes(), dim, self.numel(), keepdim);
+    gself = gself.defined() ? gself + aux : aux;
+  }
+  return gself;
 }
 
 }  // namespace details

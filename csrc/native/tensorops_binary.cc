@@ -46,9 +46,8 @@ Tensor scalar_operand(const Scalar& s, ScalarType dtype) { return full({}, s, dt
 // Writes an out-of-place result into self (an in-place variant); bumps self's version.
 Tensor& write_inplace(const char* op, Tensor& self, const Tensor& result) {
   if (!result.sizes().equals(self.sizes())) {
-    throw std::invalid_argument(std::string(op) + ": output with shape " +
-                                shape_str(self.sizes()) + " doesn't match the broadcast shape " +
-                                shape_str(result.sizes()));
+    throw std::invalid_argument(std::string(op) + ": output with shape " + shape_str(self.sizes()) +
+                                " doesn't match the broadcast shape " + shape_str(result.sizes()));
   }
   check_can_cast(op, result.scalar_type(), self.scalar_type());
   gradgen::internal::assert_no_internal_overlap(self, op);
@@ -115,8 +114,8 @@ Tensor ternary_map(const char* op, const Tensor& a, const Tensor& b, const Tenso
       op, shape, {IntArrayRef(so), IntArrayRef(sa), IntArrayRef(sb), IntArrayRef(sc)},
       [&](const std::array<int64_t, 4>& off, int64_t n, const std::array<int64_t, 4>& is) {
         for (int64_t i = 0; i < n; ++i) {
-          o[off[0] + i * is[0]] = f(pa[off[1] + i * is[1]], pb[off[2] + i * is[2]],
-                                    pc[off[3] + i * is[3]]);
+          o[off[0] + i * is[0]] =
+              f(pa[off[1] + i * is[1]], pb[off[2] + i * is[2]], pc[off[3] + i * is[3]]);
         }
       });
   return out;
@@ -409,8 +408,7 @@ Tensor addcmul(const Tensor& self, const Tensor& tensor1, const Tensor& tensor2,
   return pointwise_ternary("addcmul", self, tensor1, tensor2, value,
                            [](auto y, auto z) { return y * z; });
 }
-Tensor& addcmul_(Tensor& self, const Tensor& tensor1, const Tensor& tensor2,
-                 const Scalar& value) {
+Tensor& addcmul_(Tensor& self, const Tensor& tensor1, const Tensor& tensor2, const Scalar& value) {
   return write_inplace("addcmul_", self, addcmul(self, tensor1, tensor2, value));
 }
 Tensor& addcmul_out(const Tensor& self, const Tensor& tensor1, const Tensor& tensor2,
@@ -432,8 +430,7 @@ Tensor addcdiv(const Tensor& self, const Tensor& tensor1, const Tensor& tensor2,
   return pointwise_ternary("addcdiv", self, tensor1, tensor2, value,
                            [](auto y, auto z) { return y / z; });
 }
-Tensor& addcdiv_(Tensor& self, const Tensor& tensor1, const Tensor& tensor2,
-                 const Scalar& value) {
+Tensor& addcdiv_(Tensor& self, const Tensor& tensor1, const Tensor& tensor2, const Scalar& value) {
   return write_inplace("addcdiv_", self, addcdiv(self, tensor1, tensor2, value));
 }
 Tensor& addcdiv_out(const Tensor& self, const Tensor& tensor1, const Tensor& tensor2,
@@ -585,9 +582,8 @@ Tensor& logical_xor_out(const Tensor& self, const Tensor& other, Tensor& out) {
 
 #define GRADGEN_BITWISE(name, op)                                                           \
   Tensor name(const Tensor& self, const Tensor& other) {                                    \
-    return bitwise_binary(#name, self, other, [](auto a, auto b) {                          \
-      return static_cast<decltype(a)>(a op b);                                              \
-    });                                                                                     \
+    return bitwise_binary(#name, self, other,                                               \
+                          [](auto a, auto b) { return static_cast<decltype(a)>(a op b); }); \
   }                                                                                         \
   Tensor name(const Tensor& self, const Scalar& other) {                                    \
     const ScalarType dtype = result_type(self, other);                                      \

@@ -1,6 +1,9 @@
 // The tensor op library's CompositeImplicitAutograd kernels (issue 23): written with the
 // differentiable API, so their gradients flow through the ops they call (as composite.cc's).
 // Calls are qualified `gradgen::` to reach the differentiable op, not the kernel.
+#include <stdexcept>
+#include <string>
+
 #include "csrc/generated/NativeFunctions.h"
 #include "csrc/generated/VariableType.h"
 #include "csrc/native/type_promotion.h"
@@ -33,6 +36,22 @@ Tensor where(const Tensor& condition, const Scalar& self, const Scalar& other) {
   promotion.add(self).add(other);
   const ScalarType dtype = promotion.get();
   return gradgen::where(condition, scalar_operand(self, dtype), scalar_operand(other, dtype));
+}
+
+// max.other / min.other: maximum / minimum under max's and min's names, as in PyTorch.
+Tensor max(const Tensor& self, const Tensor& other) { return gradgen::maximum(self, other); }
+Tensor min(const Tensor& self, const Tensor& other) { return gradgen::minimum(self, other); }
+
+// nansum over the number of non-NaN elements (PyTorch's nanmean): NaN where every element is.
+Tensor nanmean(const Tensor& self, OptionalIntArrayRef dim, bool keepdim,
+               std::optional<ScalarType> dtype) {
+  if (!is_floating_point(self.scalar_type())) {
+    throw std::invalid_argument(
+        std::string("nanmean(): expected input to have floating point or complex dtype but got ") +
+        to_string(self.scalar_type()));
+  }
+  const Tensor count = gradgen::sum(gradgen::logical_not(gradgen::isnan(self)), dim, keepdim);
+  return gradgen::div(gradgen::nansum(self, dim, keepdim, dtype), count);
 }
 
 }  // namespace native

@@ -59,7 +59,8 @@ Tensor floating_unary(const char* op, const Tensor& self, F&& f) {
 template <typename F>
 Tensor rounding_unary(const char* op, const Tensor& self, bool integers_unchanged, F&& f) {
   const ScalarType dtype = self.scalar_type();
-  if (dtype == ScalarType::Long && integers_unchanged) return gradgen::internal::copy_contiguous(self);
+  if (dtype == ScalarType::Long && integers_unchanged)
+    return gradgen::internal::copy_contiguous(self);
   if (!is_floating_point(dtype)) throw_not_implemented(op, dtype);
   return floating_unary(op, self, f);
 }
@@ -99,9 +100,8 @@ double digamma_of(double x) {
     x += 1;
   }
   // B_2k / (2k) for k = 1..7.
-  static const double kB[] = {1.0 / 12,          -1.0 / 120, 1.0 / 252, -1.0 / 240,
-                              1.0 / 132,         -691.0 / 32760,
-                              1.0 / 12};
+  static const double kB[] = {1.0 / 12,  -1.0 / 120,     1.0 / 252, -1.0 / 240,
+                              1.0 / 132, -691.0 / 32760, 1.0 / 12};
   const double z = 1 / (x * x);
   double series = 0, zk = z;
   for (double b : kB) {
@@ -263,16 +263,16 @@ T round_half_even(T x) {
 // The floating math functions: op, op_ and op.out from one element function.
 // ---------------------------------------------------------------------------------------------
 
-#define GRADGEN_FLOATING_UNARY(name, expr)                                                   \
-  Tensor name(const Tensor& self) {                                                          \
-    return floating_unary(#name, self, [](auto x) {                                          \
-      using T = decltype(x);                                                                 \
-      return static_cast<T>(expr);                                                           \
-    });                                                                                      \
-  }                                                                                          \
-  Tensor& name##_(Tensor& self) { return write_inplace(#name "_", self, name(self)); }        \
-  Tensor& name##_out(const Tensor& self, Tensor& out) {                                      \
-    return write_out(#name ".out", name(self), out);                                         \
+#define GRADGEN_FLOATING_UNARY(name, expr)                                             \
+  Tensor name(const Tensor& self) {                                                    \
+    return floating_unary(#name, self, [](auto x) {                                    \
+      using T = decltype(x);                                                           \
+      return static_cast<T>(expr);                                                     \
+    });                                                                                \
+  }                                                                                    \
+  Tensor& name##_(Tensor& self) { return write_inplace(#name "_", self, name(self)); } \
+  Tensor& name##_out(const Tensor& self, Tensor& out) {                                \
+    return write_out(#name ".out", name(self), out);                                   \
   }
 
 GRADGEN_FLOATING_UNARY(log1p, std::log1p(x))
@@ -317,16 +317,16 @@ Tensor& polygamma_out(int64_t n, const Tensor& self, Tensor& out) {
 // Rounding
 // ---------------------------------------------------------------------------------------------
 
-#define GRADGEN_ROUNDING_UNARY(name, integers_unchanged, expr)                               \
-  Tensor name(const Tensor& self) {                                                          \
-    return rounding_unary(#name, self, integers_unchanged, [](auto x) {                      \
-      using T = decltype(x);                                                                 \
-      return static_cast<T>(expr);                                                           \
-    });                                                                                      \
-  }                                                                                          \
-  Tensor& name##_(Tensor& self) { return write_inplace(#name "_", self, name(self)); }        \
-  Tensor& name##_out(const Tensor& self, Tensor& out) {                                      \
-    return write_out(#name ".out", name(self), out);                                         \
+#define GRADGEN_ROUNDING_UNARY(name, integers_unchanged, expr)                         \
+  Tensor name(const Tensor& self) {                                                    \
+    return rounding_unary(#name, self, integers_unchanged, [](auto x) {                \
+      using T = decltype(x);                                                           \
+      return static_cast<T>(expr);                                                     \
+    });                                                                                \
+  }                                                                                    \
+  Tensor& name##_(Tensor& self) { return write_inplace(#name "_", self, name(self)); } \
+  Tensor& name##_out(const Tensor& self, Tensor& out) {                                \
+    return write_out(#name ".out", name(self), out);                                   \
   }
 
 GRADGEN_ROUNDING_UNARY(floor, true, std::floor(x))
@@ -344,7 +344,8 @@ Tensor round(const Tensor& self, int64_t decimals) {
   const bool negative = decimals < 0;
   return floating_unary("round", self, [=](auto x) {
     using T = decltype(x);
-    const T ten_pow = static_cast<T>(std::pow(T(10), static_cast<T>(negative ? -decimals : decimals)));
+    const T ten_pow =
+        static_cast<T>(std::pow(T(10), static_cast<T>(negative ? -decimals : decimals)));
     return negative ? static_cast<T>(round_half_even(x / ten_pow) * ten_pow)
                     : static_cast<T>(round_half_even(x * ten_pow) / ten_pow);
   });
@@ -463,8 +464,8 @@ Tensor& nan_to_num_(Tensor& self, std::optional<double> nan, std::optional<doubl
   return write_inplace("nan_to_num_", self, nan_to_num(self, nan, posinf, neginf));
 }
 
-Tensor& nan_to_num_out(const Tensor& self, std::optional<double> nan,
-                       std::optional<double> posinf, std::optional<double> neginf, Tensor& out) {
+Tensor& nan_to_num_out(const Tensor& self, std::optional<double> nan, std::optional<double> posinf,
+                       std::optional<double> neginf, Tensor& out) {
   return write_out("nan_to_num.out", nan_to_num(self, nan, posinf, neginf), out);
 }
 

@@ -1913,10 +1913,15 @@ std::vector<OpInfo> make_registry() {
       std::function<Tensor(const Tensor&, Tensor&)> out;
       Make make;
     };
-#define GRADGEN_UNARY_OP(op, make)                                          \
-  UnaryOp {                                                                 \
-    #op, [](const Tensor& a) { return op(a); }, [](Tensor& a) { op##_(a); }, \
-        [](const Tensor& a, Tensor& o) -> Tensor { return op##_out(a, o); }, make  \
+#define GRADGEN_UNARY_OP(op, make)                                                                \
+  UnaryOp {                                                                                       \
+#op, [](const Tensor&                                                                         \
+                a) { return op(a); },                                                             \
+                                   [](Tensor &                                                    \
+                                      a) { op##_(a); },                                           \
+                                                     [](const Tensor& a, Tensor& o)               \
+                                                          -> Tensor { return op##_out(a, o); },   \
+                                                                                             make \
   }
     const UnaryOp unary_ops[] = {
         GRADGEN_UNARY_OP(log1p, pos),
@@ -2004,9 +2009,11 @@ std::vector<OpInfo> make_registry() {
     });
     grad_op("logit", [=] {
       auto s = samples_of([](const Tensor& a) { return logit(a); }, between(0.1, 0.9));
-      s.push_back({"eps=0.2, values on both sides of the clamp", {between(0.25, 0.75)({2, 3}, 9)},
+      s.push_back({"eps=0.2, values on both sides of the clamp",
+                   {between(0.25, 0.75)({2, 3}, 9)},
                    one([](const Inputs& x) { return logit(x[0], 0.2); })});
-      s.push_back({"eps=0.3, values clamped", {between(0.0, 0.25)({4}, 10)},
+      s.push_back({"eps=0.3, values clamped",
+                   {between(0.0, 0.25)({4}, 10)},
                    one([](const Inputs& x) { return logit(x[0], 0.3); })});
       return s;
     });
@@ -2016,16 +2023,20 @@ std::vector<OpInfo> make_registry() {
     });
     add_op("logit.out", Check::kOut, [=] {
       return out_of([](const Tensor& a) { return logit(a); },
-                    [](const Tensor& a, Tensor& o) -> Tensor { return logit_out(a, std::nullopt, o); },
+                    [](const Tensor& a, Tensor& o) -> Tensor {
+                      return logit_out(a, std::nullopt, o);
+                    },
                     between(0.1, 0.9));
     });
     // As PyTorch: no derivative (backward raises), no forward formula.
     add_op("logit_backward", Check::kNotImplemented, [=] {
       return std::vector<Sample>{
-          {"[2, 3] with eps", {leaf({2, 3}, 1), between(0.1, 0.9)({2, 3}, 2)},
+          {"[2, 3] with eps",
+           {leaf({2, 3}, 1), between(0.1, 0.9)({2, 3}, 2)},
            one([](const Inputs& x) { return logit_backward(x[0], x[1], 0.2); })},
-          {"[3] without eps", {leaf({3}, 3), between(0.1, 0.9)({3}, 4)},
-           one([](const Inputs& x) { return logit_backward(x[0], x[1]); })},
+          {"[3] without eps", {leaf({3}, 3), between(0.1, 0.9)({3}, 4)}, one([](const Inputs& x) {
+             return logit_backward(x[0], x[1]);
+           })},
       };
     });
     ops.back().forward = Forward::kNotImplemented;
@@ -2102,27 +2113,34 @@ std::vector<OpInfo> make_registry() {
     // for these seeds (the gradient jumps there).
     for (const bool floor : {false, true}) {
       const std::string op = floor ? "remainder" : "fmod";
-      const Binary f = floor ? Binary([](const Tensor& a, const Tensor& b) { return remainder(a, b); })
-                             : Binary([](const Tensor& a, const Tensor& b) { return fmod(a, b); });
+      const Binary f =
+          floor ? Binary([](const Tensor& a, const Tensor& b) { return remainder(a, b); })
+                : Binary([](const Tensor& a, const Tensor& b) { return fmod(a, b); });
       using ScalarFn = std::function<Tensor(const Tensor&, const Scalar&)>;
-      const ScalarFn fs = floor ? ScalarFn([](const Tensor& a, const Scalar& b) { return remainder(a, b); })
-                                : ScalarFn([](const Tensor& a, const Scalar& b) { return fmod(a, b); });
-      grad_op(op + ".Tensor", [=] {
-        return binary_samples(f, Domain::kAny, Domain::kAwayFromZero);
-      });
+      const ScalarFn fs =
+          floor ? ScalarFn([](const Tensor& a, const Scalar& b) { return remainder(a, b); })
+                : ScalarFn([](const Tensor& a, const Scalar& b) { return fmod(a, b); });
+      grad_op(op + ".Tensor",
+              [=] { return binary_samples(f, Domain::kAny, Domain::kAwayFromZero); });
       add_op(op + "_.Tensor", Check::kInPlace, [=] {
-        return inplace_binary_samples(f, [=](Tensor& a, const Tensor& b) {
-          if (floor) {
-            remainder_(a, b);
-          } else {
-            fmod_(a, b);
-          }
-        }, Domain::kAwayFromZero);
+        return inplace_binary_samples(
+            f,
+            [=](Tensor& a, const Tensor& b) {
+              if (floor) {
+                remainder_(a, b);
+              } else {
+                fmod_(a, b);
+              }
+            },
+            Domain::kAwayFromZero);
       });
       add_op(op + ".Tensor_out", Check::kOut, [=] {
-        return out2(f, [=](const Tensor& a, const Tensor& b, Tensor& o) -> Tensor {
-          return floor ? remainder_out(a, b, o) : fmod_out(a, b, o);
-        }, Domain::kAny, Domain::kAwayFromZero);
+        return out2(
+            f,
+            [=](const Tensor& a, const Tensor& b, Tensor& o) -> Tensor {
+              return floor ? remainder_out(a, b, o) : fmod_out(a, b, o);
+            },
+            Domain::kAny, Domain::kAwayFromZero);
       });
       grad_op(op + ".Scalar", [=] {
         auto s = unary_samples([=](const Tensor& a) { return fs(a, 0.7); });
@@ -2143,8 +2161,11 @@ std::vector<OpInfo> make_registry() {
       });
       add_op(op + ".Scalar_out", Check::kOut, [=] {
         return std::vector<Sample>{
-            {"[2, 3]", {leaf({2, 3}, 1)}, one([=](const Inputs& x) { return fs(x[0], 0.6); }),
-             nullptr, [=](const Inputs& x, Tensor& o) -> Tensor {
+            {"[2, 3]",
+             {leaf({2, 3}, 1)},
+             one([=](const Inputs& x) { return fs(x[0], 0.6); }),
+             nullptr,
+             [=](const Inputs& x, Tensor& o) -> Tensor {
                return floor ? remainder_out(x[0], 0.6, o) : fmod_out(x[0], 0.6, o);
              }},
         };
@@ -2171,7 +2192,8 @@ std::vector<OpInfo> make_registry() {
           Domain::kAwayFromZero);
     });
     add_op("div.out_mode", Check::kOut, [=] {
-      return out2([](const Tensor& a, const Tensor& b) { return div(a, b, std::string_view("floor")); },
+      return out2([](const Tensor& a,
+                     const Tensor& b) { return div(a, b, std::string_view("floor")); },
                   [](const Tensor& a, const Tensor& b, Tensor& o) -> Tensor {
                     return div_out(a, b, std::string_view("floor"), o);
                   },
@@ -2179,17 +2201,18 @@ std::vector<OpInfo> make_registry() {
     });
     // floor_divide: no derivative in PyTorch (backward raises), no forward formula.
     add_op("floor_divide", Check::kNotImplemented, [] {
-      return std::vector<Sample>{{"[2, 3] and [3]", {leaf({2, 3}, 1), away_from_zero({3}, 2)},
+      return std::vector<Sample>{{"[2, 3] and [3]",
+                                  {leaf({2, 3}, 1), away_from_zero({3}, 2)},
                                   one([](const Inputs& x) { return floor_divide(x[0], x[1]); })}};
     });
     ops.back().forward = Forward::kNotImplemented;
     add_op("floor_divide_.Tensor", Check::kNotImplemented, [] {
-      return std::vector<Sample>{{"[2, 3] and [3]", {leaf({2, 3}, 1), away_from_zero({3}, 2)},
-                                  one([](const Inputs& x) {
-                                    Tensor self = clone(x[0]);
-                                    floor_divide_(self, x[1]);
-                                    return self;
-                                  })}};
+      return std::vector<Sample>{
+          {"[2, 3] and [3]", {leaf({2, 3}, 1), away_from_zero({3}, 2)}, one([](const Inputs& x) {
+             Tensor self = clone(x[0]);
+             floor_divide_(self, x[1]);
+             return self;
+           })}};
     });
     ops.back().forward = Forward::kNotImplemented;
     add_op("floor_divide.out", Check::kOut, [=] {
@@ -2200,8 +2223,9 @@ std::vector<OpInfo> make_registry() {
                   Domain::kAny, Domain::kAwayFromZero);
     });
     add_op("floor_divide.Scalar", Check::kNotImplemented, [] {
-      return std::vector<Sample>{{"[2, 3] by 0.7", {leaf({2, 3}, 1)},
-                                  one([](const Inputs& x) { return floor_divide(x[0], 0.7); })}};
+      return std::vector<Sample>{{"[2, 3] by 0.7", {leaf({2, 3}, 1)}, one([](const Inputs& x) {
+                                    return floor_divide(x[0], 0.7);
+                                  })}};
     });
     ops.back().forward = Forward::kNotImplemented;
     const std::pair<const char*, Binary> extrema[] = {
@@ -2240,7 +2264,8 @@ std::vector<OpInfo> make_registry() {
     });
     grad_op("lerp.Scalar", [] {
       auto s = binary_samples([](const Tensor& a, const Tensor& b) { return lerp(a, b, 0.3); });
-      s.push_back({"weight 0.8 (from the end)", {leaf({2, 3}, 20), leaf({3}, 21)},
+      s.push_back({"weight 0.8 (from the end)",
+                   {leaf({2, 3}, 20), leaf({3}, 21)},
                    one([](const Inputs& x) { return lerp(x[0], x[1], 0.8); })});
       return s;
     });
@@ -2252,9 +2277,11 @@ std::vector<OpInfo> make_registry() {
           {"[2, 3] x3", {leaf({2, 3}, 1), leaf({2, 3}, 2), third({2, 3}, 3)}, f},
           {"[2, 1], [3], [1, 3] (broadcast)", {leaf({2, 1}, 4), leaf({3}, 5), third({1, 3}, 6)}, f},
           {"0-dim self", {leaf({}, 7), leaf({2, 2}, 8), third({2, 2}, 9)}, f},
-          {"transposed view", {leaf({3, 2}, 10), leaf({2, 3}, 11), third({2, 3}, 12)},
+          {"transposed view",
+           {leaf({3, 2}, 10), leaf({2, 3}, 11), third({2, 3}, 12)},
            one([op](const Inputs& x) { return op(t(x[0]), x[1], x[2]); })},
-          {"third needs no grad", {leaf({2, 3}, 13), leaf({2, 3}, 14), third({2, 3}, 15).detach()},
+          {"third needs no grad",
+           {leaf({2, 3}, 13), leaf({2, 3}, 14), third({2, 3}, 15).detach()},
            f},
       };
     };
@@ -2265,11 +2292,13 @@ std::vector<OpInfo> make_registry() {
       return away_from_zero(s, seed);
     };
     grad_op("lerp.Tensor", [=] {
-      return ternary([](const Tensor& a, const Tensor& b, const Tensor& w) { return lerp(a, b, w); },
+      return ternary([](const Tensor& a, const Tensor& b,
+                        const Tensor& w) { return lerp(a, b, w); },
                      any3);
     });
     add_op("lerp_.Scalar", Check::kInPlace, [] {
-      return inplace_binary_samples([](const Tensor& a, const Tensor& b) { return lerp(a, b, 0.6); },
+      return inplace_binary_samples([](const Tensor& a,
+                                       const Tensor& b) { return lerp(a, b, 0.6); },
                                     [](Tensor& a, const Tensor& b) { lerp_(a, b, 0.6); });
     });
     add_op("lerp_.Tensor", Check::kInPlace, [] {
@@ -2297,23 +2326,25 @@ std::vector<OpInfo> make_registry() {
       };
       const auto third = is_div ? away3 : any3;
       grad_op(op, [=] {
-        auto s = ternary([f](const Tensor& a, const Tensor& b, const Tensor& c) { return f(a, b, c, 1); },
+        auto s = ternary([f](const Tensor& a, const Tensor& b,
+                             const Tensor& c) { return f(a, b, c, 1); },
                          third);
-        s.push_back({"value=-1.5", {leaf({2, 3}, 30), leaf({2, 3}, 31), third({3}, 32)},
+        s.push_back({"value=-1.5",
+                     {leaf({2, 3}, 30), leaf({2, 3}, 31), third({3}, 32)},
                      one([f](const Inputs& x) { return f(x[0], x[1], x[2], -1.5); })});
         return s;
       });
       const Tensor c = is_div ? away_from_zero({}, 50).detach() : value({}, 50);
       add_op(op + "_", Check::kInPlace, [=] {
-        return inplace_binary_samples(
-            [=](const Tensor& a, const Tensor& b) { return f(a, b, c, 2); },
-            [=](Tensor& a, const Tensor& b) {
-              if (is_div) {
-                addcdiv_(a, b, c, 2);
-              } else {
-                addcmul_(a, b, c, 2);
-              }
-            });
+        return inplace_binary_samples([=](const Tensor& a,
+                                          const Tensor& b) { return f(a, b, c, 2); },
+                                      [=](Tensor& a, const Tensor& b) {
+                                        if (is_div) {
+                                          addcdiv_(a, b, c, 2);
+                                        } else {
+                                          addcmul_(a, b, c, 2);
+                                        }
+                                      });
       });
       add_op(op + ".out", Check::kOut, [=] {
         return out2([=](const Tensor& a, const Tensor& b) { return f(a, b, c, 0.5); },
@@ -2323,32 +2354,36 @@ std::vector<OpInfo> make_registry() {
       });
     }
     grad_op("clamp_min", [] {
-      return unary_samples([](const Tensor& a) { return clamp_min(a, 0.25); }, Domain::kAwayFromZero);
+      return unary_samples([](const Tensor& a) { return clamp_min(a, 0.25); },
+                           Domain::kAwayFromZero);
     });
     add_op("clamp_min_", Check::kInPlace, [] {
       return inplace_unary_samples([](const Tensor& a) { return clamp_min(a, -0.25); },
                                    [](Tensor& a) { clamp_min_(a, -0.25); }, Domain::kAwayFromZero);
     });
     add_op("clamp_min.out", Check::kOut, [] {
-      return std::vector<Sample>{{"[2, 3]", {leaf({2, 3}, 1)},
-                                  one([](const Inputs& x) { return clamp_min(x[0], 0.1); }),
-                                  nullptr, [](const Inputs& x, Tensor& o) -> Tensor {
-                                    return clamp_min_out(x[0], 0.1, o);
-                                  }}};
+      return std::vector<Sample>{
+          {"[2, 3]",
+           {leaf({2, 3}, 1)},
+           one([](const Inputs& x) { return clamp_min(x[0], 0.1); }),
+           nullptr,
+           [](const Inputs& x, Tensor& o) -> Tensor { return clamp_min_out(x[0], 0.1, o); }}};
     });
     grad_op("clamp_max", [] {
-      return unary_samples([](const Tensor& a) { return clamp_max(a, -0.25); }, Domain::kAwayFromZero);
+      return unary_samples([](const Tensor& a) { return clamp_max(a, -0.25); },
+                           Domain::kAwayFromZero);
     });
     add_op("clamp_max_", Check::kInPlace, [] {
       return inplace_unary_samples([](const Tensor& a) { return clamp_max(a, 0.25); },
                                    [](Tensor& a) { clamp_max_(a, 0.25); }, Domain::kAwayFromZero);
     });
     add_op("clamp_max.out", Check::kOut, [] {
-      return std::vector<Sample>{{"[2, 3]", {leaf({2, 3}, 1)},
-                                  one([](const Inputs& x) { return clamp_max(x[0], 0.1); }),
-                                  nullptr, [](const Inputs& x, Tensor& o) -> Tensor {
-                                    return clamp_max_out(x[0], 0.1, o);
-                                  }}};
+      return std::vector<Sample>{
+          {"[2, 3]",
+           {leaf({2, 3}, 1)},
+           one([](const Inputs& x) { return clamp_max(x[0], 0.1); }),
+           nullptr,
+           [](const Inputs& x, Tensor& o) -> Tensor { return clamp_max_out(x[0], 0.1, o); }}};
     });
     // clamp with Tensor bounds: self far from the bounds (|self| >= 0.5, bounds within 0.3 of
     // +-0.2), so no element sits on a bound.
@@ -2363,14 +2398,24 @@ std::vector<OpInfo> make_registry() {
       };
       auto both = one([](const Inputs& x) { return clamp(x[0], x[1], x[2]); });
       return std::vector<Sample>{
-          {"min and max [2, 3]", {away_from_zero({2, 3}, 1), bound({2, 3}, 2, -0.2), bound({2, 3}, 3, 0.2)}, both},
-          {"bounds broadcast [3] and [2, 1]", {away_from_zero({2, 3}, 4), bound({3}, 5, -0.2), bound({2, 1}, 6, 0.2)}, both},
-          {"min only", {away_from_zero({2, 3}, 7), bound({3}, 8, 0.0)},
-           one([](const Inputs& x) { return clamp(x[0], x[1], std::nullopt); })},
-          {"max only", {away_from_zero({2, 3}, 9), bound({2, 3}, 10, 0.0)},
+          {"min and max [2, 3]",
+           {away_from_zero({2, 3}, 1), bound({2, 3}, 2, -0.2), bound({2, 3}, 3, 0.2)},
+           both},
+          {"bounds broadcast [3] and [2, 1]",
+           {away_from_zero({2, 3}, 4), bound({3}, 5, -0.2), bound({2, 1}, 6, 0.2)},
+           both},
+          {"min only", {away_from_zero({2, 3}, 7), bound({3}, 8, 0.0)}, one([](const Inputs& x) {
+             return clamp(x[0], x[1], std::nullopt);
+           })},
+          {"max only",
+           {away_from_zero({2, 3}, 9), bound({2, 3}, 10, 0.0)},
            one([](const Inputs& x) { return clamp(x[0], std::nullopt, x[1]); })},
-          {"min > max (the result is max)", {away_from_zero({4}, 11), bound({4}, 12, 0.3), bound({4}, 13, -0.3)}, both},
-          {"self broadcast to the bounds", {away_from_zero({3}, 14), bound({2, 3}, 15, -0.2), bound({2, 3}, 16, 0.2)}, both},
+          {"min > max (the result is max)",
+           {away_from_zero({4}, 11), bound({4}, 12, 0.3), bound({4}, 13, -0.3)},
+           both},
+          {"self broadcast to the bounds",
+           {away_from_zero({3}, 14), bound({2, 3}, 15, -0.2), bound({2, 3}, 16, 0.2)},
+           both},
       };
     });
     add_op("clamp_.Tensor", Check::kInPlace, [] {
@@ -2379,11 +2424,14 @@ std::vector<OpInfo> make_registry() {
                                    [=](Tensor& a) { clamp_(a, lo, hi); }, Domain::kAwayFromZero);
     });
     add_op("clamp.Tensor_out", Check::kOut, [] {
-      return std::vector<Sample>{{"[2, 3] with [3] bounds", {leaf({2, 3}, 1), leaf({3}, 2)},
-                                  one([](const Inputs& x) { return clamp(x[0], x[1], std::nullopt); }),
-                                  nullptr, [](const Inputs& x, Tensor& o) -> Tensor {
-                                    return clamp_out(x[0], x[1], std::nullopt, o);
-                                  }}};
+      return std::vector<Sample>{
+          {"[2, 3] with [3] bounds",
+           {leaf({2, 3}, 1), leaf({3}, 2)},
+           one([](const Inputs& x) { return clamp(x[0], x[1], std::nullopt); }),
+           nullptr,
+           [](const Inputs& x, Tensor& o) -> Tensor {
+             return clamp_out(x[0], x[1], std::nullopt, o);
+           }}};
     });
     grad_op("copysign.Tensor", [] {
       return binary_samples([](const Tensor& a, const Tensor& b) { return copysign(a, b); },
@@ -2402,7 +2450,8 @@ std::vector<OpInfo> make_registry() {
                   Domain::kAwayFromZero, Domain::kAwayFromZero);
     });
     grad_op("copysign.Scalar", [] {
-      auto s = unary_samples([](const Tensor& a) { return copysign(a, -1.0); }, Domain::kAwayFromZero);
+      auto s =
+          unary_samples([](const Tensor& a) { return copysign(a, -1.0); }, Domain::kAwayFromZero);
       s.push_back({"positive sign", {away_from_zero({2, 3}, 9)}, one([](const Inputs& x) {
                      return copysign(x[0], 2);
                    })});
@@ -2413,11 +2462,12 @@ std::vector<OpInfo> make_registry() {
                                    [](Tensor& a) { copysign_(a, -0.5); }, Domain::kAwayFromZero);
     });
     add_op("copysign.Scalar_out", Check::kOut, [] {
-      return std::vector<Sample>{{"[2, 3]", {away_from_zero({2, 3}, 1)},
-                                  one([](const Inputs& x) { return copysign(x[0], -1.0); }),
-                                  nullptr, [](const Inputs& x, Tensor& o) -> Tensor {
-                                    return copysign_out(x[0], -1.0, o);
-                                  }}};
+      return std::vector<Sample>{
+          {"[2, 3]",
+           {away_from_zero({2, 3}, 1)},
+           one([](const Inputs& x) { return copysign(x[0], -1.0); }),
+           nullptr,
+           [](const Inputs& x, Tensor& o) -> Tensor { return copysign_out(x[0], -1.0, o); }}};
     });
     grad_op("xlogy.Tensor", [] {
       return binary_samples([](const Tensor& a, const Tensor& b) { return xlogy(a, b); },
@@ -2425,7 +2475,8 @@ std::vector<OpInfo> make_registry() {
     });
     grad_op("xlogy.Scalar_Other", [] {
       auto s = unary_samples([](const Tensor& a) { return xlogy(a, 2.5); });
-      s.push_back({"other 0.5", {leaf({3}, 9)}, one([](const Inputs& x) { return xlogy(x[0], 0.5); })});
+      s.push_back(
+          {"other 0.5", {leaf({3}, 9)}, one([](const Inputs& x) { return xlogy(x[0], 0.5); })});
       return s;
     });
     add_op("xlogy_.Tensor", Check::kInPlace, [] {
@@ -2452,19 +2503,27 @@ std::vector<OpInfo> make_registry() {
         {"logical_xor", [](const Tensor& a, const Tensor& b) { return logical_xor(a, b); }},
     };
     const Out2 logical_out[] = {
-        [](const Tensor& a, const Tensor& b, Tensor& o) -> Tensor { return logical_and_out(a, b, o); },
-        [](const Tensor& a, const Tensor& b, Tensor& o) -> Tensor { return logical_or_out(a, b, o); },
-        [](const Tensor& a, const Tensor& b, Tensor& o) -> Tensor { return logical_xor_out(a, b, o); },
+        [](const Tensor& a, const Tensor& b, Tensor& o) -> Tensor {
+          return logical_and_out(a, b, o);
+        },
+        [](const Tensor& a, const Tensor& b, Tensor& o) -> Tensor {
+          return logical_or_out(a, b, o);
+        },
+        [](const Tensor& a, const Tensor& b, Tensor& o) -> Tensor {
+          return logical_xor_out(a, b, o);
+        },
     };
     for (size_t i = 0; i < 3; ++i) {
       const Binary f = logical[i].second;
       const Out2 o = logical_out[i];
       add_op(logical[i].first, Check::kNoDerivative, [=] {
         return std::vector<Sample>{
-            {"[2, 3] and [3]", {leaf({2, 3}, 1), leaf({3}, 2)},
-             one([f](const Inputs& x) { return f(x[0], x[1]); })},
-            {"with zeros", {leaf({2, 3}, 3)},
-             one([f](const Inputs& x) { return f(x[0], relu(x[0])); })},
+            {"[2, 3] and [3]", {leaf({2, 3}, 1), leaf({3}, 2)}, one([f](const Inputs& x) {
+               return f(x[0], x[1]);
+             })},
+            {"with zeros", {leaf({2, 3}, 3)}, one([f](const Inputs& x) {
+               return f(x[0], relu(x[0]));
+             })},
         };
       });
       add_op(std::string(logical[i].first) + ".out", Check::kOut, [=] { return out2(f, o); });
@@ -2487,45 +2546,283 @@ std::vector<OpInfo> make_registry() {
       const BinaryScalar fs = bitwise_scalar[i];
       add_op(std::string(bitwise[i].first) + ".Tensor", Check::kNoDerivative, [=] {
         return std::vector<Sample>{
-            {"Long [2, 3] and [3]", {leaf({2, 3}, 1), leaf({3}, 2)},
-             one([=](const Inputs& x) { return f(ints(x[0]), ints(x[1])); })},
-            {"Bool", {leaf({2, 3}, 3), leaf({2, 3}, 4)},
-             one([=](const Inputs& x) { return f(gt(x[0], 0), gt(x[1], 0)); })},
+            {"Long [2, 3] and [3]", {leaf({2, 3}, 1), leaf({3}, 2)}, one([=](const Inputs& x) {
+               return f(ints(x[0]), ints(x[1]));
+             })},
+            {"Bool", {leaf({2, 3}, 3), leaf({2, 3}, 4)}, one([=](const Inputs& x) {
+               return f(gt(x[0], 0), gt(x[1], 0));
+             })},
         };
       });
       add_op(std::string(bitwise[i].first) + ".Scalar", Check::kNoDerivative, [=] {
         return std::vector<Sample>{
-            {"Long [2, 3] and 6", {leaf({2, 3}, 1)},
-             one([=](const Inputs& x) { return fs(ints(x[0]), 6); })},
+            {"Long [2, 3] and 6", {leaf({2, 3}, 1)}, one([=](const Inputs& x) {
+               return fs(ints(x[0]), 6);
+             })},
         };
       });
     }
     add_op("bitwise_not", Check::kNoDerivative, [=] {
       return std::vector<Sample>{
-          {"Long [2, 3]", {leaf({2, 3}, 1)}, one([=](const Inputs& x) { return bitwise_not(ints(x[0])); })},
-          {"Bool [3]", {leaf({3}, 2)}, one([](const Inputs& x) { return bitwise_not(gt(x[0], 0)); })},
+          {"Long [2, 3]", {leaf({2, 3}, 1)}, one([=](const Inputs& x) {
+             return bitwise_not(ints(x[0]));
+           })},
+          {"Bool [3]", {leaf({3}, 2)}, one([](const Inputs& x) {
+             return bitwise_not(gt(x[0], 0));
+           })},
       };
     });
     // where with Scalar branches (composite over where.self).
     grad_op("where.ScalarSelf", [] {
       const Tensor cond = bools({true, false, true, false, false, true}, {2, 3});
       return std::vector<Sample>{
-          {"[2, 3]", {leaf({2, 3}, 1)}, one([cond](const Inputs& x) { return where(cond, 1.5, x[0]); })},
-          {"other [3] broadcast", {leaf({3}, 2)}, one([cond](const Inputs& x) { return where(cond, -2, x[0]); })},
+          {"[2, 3]", {leaf({2, 3}, 1)}, one([cond](const Inputs& x) {
+             return where(cond, 1.5, x[0]);
+           })},
+          {"other [3] broadcast", {leaf({3}, 2)}, one([cond](const Inputs& x) {
+             return where(cond, -2, x[0]);
+           })},
       };
     });
     grad_op("where.ScalarOther", [] {
       const Tensor cond = bools({true, false, true, false, false, true}, {2, 3});
       return std::vector<Sample>{
-          {"[2, 3]", {leaf({2, 3}, 1)}, one([cond](const Inputs& x) { return where(cond, x[0], 0.5); })},
-          {"self [2, 1] broadcast", {leaf({2, 1}, 2)}, one([cond](const Inputs& x) { return where(cond, x[0], 3); })},
+          {"[2, 3]", {leaf({2, 3}, 1)}, one([cond](const Inputs& x) {
+             return where(cond, x[0], 0.5);
+           })},
+          {"self [2, 1] broadcast", {leaf({2, 1}, 2)}, one([cond](const Inputs& x) {
+             return where(cond, x[0], 3);
+           })},
       };
     });
     add_op("where.Scalar", Check::kNoDerivative, [] {
       return std::vector<Sample>{
-          {"condition from an input that requires grad", {leaf({2, 3}, 1)},
+          {"condition from an input that requires grad",
+           {leaf({2, 3}, 1)},
            one([](const Inputs& x) { return where(gt(x[0], 0), 1.5, -0.5); })},
       };
+    });
+  }
+
+  // Tensor op library (issue 23), first batch: reductions and scans ------------
+  {
+    // Distinct values (no ties: the tie gradients are checked against PyTorch by the
+    // differential test, as finite differences do not apply there).
+    auto dims_samples = [](std::function<Tensor(const Tensor&, IntArrayRef, bool)> op) {
+      std::vector<Sample> s;
+      for (bool keepdim : {false, true}) {
+        const std::string k = keepdim ? " keepdim" : "";
+        s.push_back({"dim 1" + k, {leaf({2, 3, 4}, 1)}, one([=](const Inputs& x) {
+                       return op(x[0], {1}, keepdim);
+                     })});
+        s.push_back({"dims {0, -1}" + k, {leaf({2, 3, 4}, 2)}, one([=](const Inputs& x) {
+                       return op(x[0], {0, -1}, keepdim);
+                     })});
+        s.push_back({"all dims" + k, {leaf({2, 3}, 3)}, one([=](const Inputs& x) {
+                       return op(x[0], {}, keepdim);
+                     })});
+        s.push_back({"0-dim" + k, {leaf({}, 4)}, one([=](const Inputs& x) {
+                       return op(x[0], {}, keepdim);
+                     })});
+        s.push_back({"transposed view, dim 0" + k, {leaf({2, 3}, 5)}, one([=](const Inputs& x) {
+                       return op(t(x[0]), {0}, keepdim);
+                     })});
+      }
+      return s;
+    };
+    grad_op("amax", [=] {
+      return dims_samples([](const Tensor& a, IntArrayRef d, bool k) { return amax(a, d, k); });
+    });
+    grad_op("amin", [=] {
+      return dims_samples([](const Tensor& a, IntArrayRef d, bool k) { return amin(a, d, k); });
+    });
+    add_op("amax.out", Check::kOut, [] {
+      return std::vector<Sample>{
+          {"[2, 3] dim 1",
+           {leaf({2, 3}, 1)},
+           one([](const Inputs& x) { return amax(x[0], {1}); }),
+           nullptr,
+           [](const Inputs& x, Tensor& o) -> Tensor { return amax_out(x[0], {1}, false, o); }}};
+    });
+    add_op("amin.out", Check::kOut, [] {
+      return std::vector<Sample>{
+          {"[2, 3] all dims keepdim",
+           {leaf({2, 3}, 1)},
+           one([](const Inputs& x) { return amin(x[0], {}, true); }),
+           nullptr,
+           [](const Inputs& x, Tensor& o) -> Tensor { return amin_out(x[0], {}, true, o); }}};
+    });
+    grad_op("max", [] { return unary_samples([](const Tensor& a) { return max(a); }); });
+    grad_op("min", [] { return unary_samples([](const Tensor& a) { return min(a); }); });
+    grad_op("min.dim", [] {
+      std::vector<Sample> s;
+      for (bool keepdim : {false, true}) {
+        for (int64_t d : {0, 1, -1}) {
+          s.push_back({"[3, 4] dim " + std::to_string(d) + (keepdim ? " keepdim" : ""),
+                       {leaf({3, 4}, 1 + d)},
+                       one([=](const Inputs& x) { return std::get<0>(min(x[0], d, keepdim)); })});
+        }
+      }
+      s.push_back(
+          {"0-dim", {leaf({}, 9)}, one([](const Inputs& x) { return std::get<0>(min(x[0], 0)); })});
+      return s;
+    });
+    grad_op("max.other", [] {
+      return binary_samples([](const Tensor& a, const Tensor& b) { return max(a, b); });
+    });
+    grad_op("min.other", [] {
+      return binary_samples([](const Tensor& a, const Tensor& b) { return min(a, b); });
+    });
+    add_op("argmin", Check::kNoDerivative, [] {
+      return std::vector<Sample>{
+          {"all elements", {leaf({3, 4}, 1)}, one([](const Inputs& x) { return argmin(x[0]); })},
+          {"dim 1 keepdim", {leaf({3, 4}, 2)}, one([](const Inputs& x) {
+             return argmin(x[0], 1, true);
+           })},
+      };
+    });
+    using Reduce = std::function<Tensor(const Tensor&)>;
+    const std::pair<const char*, Reduce> bool_reductions[] = {
+        {"all", [](const Tensor& a) { return all(a); }},
+        {"all.dim", [](const Tensor& a) { return all(a, 1, true); }},
+        {"any", [](const Tensor& a) { return any(a); }},
+        {"any.dim", [](const Tensor& a) { return any(a, 0); }},
+        {"count_nonzero.dim_IntList",
+         [](const Tensor& a) {
+           return count_nonzero(a, IntArrayRef({0, 1}));
+         }},
+        {"count_nonzero",
+         [](const Tensor& a) { return count_nonzero(a, std::optional<int64_t>(1)); }},
+    };
+    for (const auto& [name, fn] : bool_reductions) {
+      const Reduce f = fn;
+      add_op(name, Check::kNoDerivative, [f] {
+        return std::vector<Sample>{
+            {"[2, 3]", {leaf({2, 3}, 1)}, one([f](const Inputs& x) { return f(x[0]); })},
+            {"[2, 3] with zeros", {leaf({2, 3}, 2)}, one([f](const Inputs& x) {
+               return f(relu(x[0]));
+             })},
+        };
+      });
+    }
+    grad_op("nansum", [=] {
+      auto s = dims_samples([](const Tensor& a, IntArrayRef d, bool k) { return nansum(a, d, k); });
+      s.push_back(
+          {"dim None", {leaf({2, 3}, 20)}, one([](const Inputs& x) { return nansum(x[0]); })});
+      s.push_back(in_float32({"dtype=Double of float32", {leaf({3}, 21)}, one([](const Inputs& x) {
+                                return nansum(to(x[0], ScalarType::Float), std::nullopt, false,
+                                              ScalarType::Double);
+                              })}));
+      return s;
+    });
+    grad_op("nanmean", [=] {
+      auto s =
+          dims_samples([](const Tensor& a, IntArrayRef d, bool k) { return nanmean(a, d, k); });
+      s.push_back(
+          {"dim None", {leaf({2, 3}, 20)}, one([](const Inputs& x) { return nanmean(x[0]); })});
+      return s;
+    });
+    // prod: without zeros, and with one, two and a row of zeros (PyTorch's exact gradient).
+    auto with_zeros = [](std::vector<double> data, IntArrayRef sizes) {
+      return tensor(std::move(data), sizes).set_requires_grad(true);
+    };
+    grad_op("prod", [=] {
+      auto s = unary_samples([](const Tensor& a) { return prod(a); });
+      s.push_back({"one zero", {with_zeros({1.5, 0, -0.7, 2}, {4})}, one([](const Inputs& x) {
+                     return prod(x[0]);
+                   })});
+      s.push_back({"two zeros", {with_zeros({0, 1.5, 0, 2}, {2, 2})}, one([](const Inputs& x) {
+                     return prod(x[0]);
+                   })});
+      return s;
+    });
+    grad_op("prod.dim_int", [=] {
+      std::vector<Sample> s;
+      for (bool keepdim : {false, true}) {
+        const std::string k = keepdim ? " keepdim" : "";
+        s.push_back({"[3, 4] dim 1" + k, {leaf({3, 4}, 1)}, one([=](const Inputs& x) {
+                       return prod(x[0], 1, keepdim);
+                     })});
+        s.push_back({"[2, 4] zeros, dim -1" + k,
+                     {with_zeros({0, 1.2, -0.8, 1.1, 0.9, 0, 0.6, 0}, {2, 4})},
+                     one([=](const Inputs& x) { return prod(x[0], -1, keepdim); })});
+        s.push_back({"[3, 2] a column of zeros, dim 0" + k,
+                     {with_zeros({0, 1.1, 0, -0.9, 0, 1.3}, {3, 2})},
+                     one([=](const Inputs& x) { return prod(x[0], 0, keepdim); })});
+      }
+      s.push_back({"0-dim", {leaf({}, 9)}, one([](const Inputs& x) { return prod(x[0], 0); })});
+      return s;
+    });
+    grad_op("cumsum", [] {
+      auto along = [](int64_t d) { return one([d](const Inputs& x) { return cumsum(x[0], d); }); };
+      return std::vector<Sample>{
+          {"[2, 3] dim 1", {leaf({2, 3}, 1)}, along(1)},
+          {"[3, 2] dim 0", {leaf({3, 2}, 2)}, along(0)},
+          {"[2, 3, 2] dim -2", {leaf({2, 3, 2}, 3)}, along(-2)},
+          {"transposed view", {leaf({3, 4}, 4)}, one([](const Inputs& x) {
+             return cumsum(t(x[0]), -1);
+           })},
+          {"0-dim", {leaf({}, 5)}, along(0)},
+          in_float32({"dtype=Double of float32", {leaf({4}, 6)}, one([](const Inputs& x) {
+                        return cumsum(to(x[0], ScalarType::Float), 0, ScalarType::Double);
+                      })}),
+      };
+    });
+    add_op("cumsum_", Check::kInPlace, [] {
+      return inplace_unary_samples([](const Tensor& a) { return cumsum(a, 0); },
+                                   [](Tensor& a) { cumsum_(a, 0); });
+    });
+    using VarFn = std::function<std::vector<Tensor>(const Tensor&, OptionalIntArrayRef,
+                                                    std::optional<Scalar>, bool)>;
+    auto var_samples = [](VarFn op) {
+      std::vector<Sample> s;
+      for (bool keepdim : {false, true}) {
+        const std::string k = keepdim ? " keepdim" : "";
+        s.push_back({"dim 1" + k, {leaf({2, 3, 4}, 1)}, [=](const Inputs& x) {
+                       return op(x[0], IntArrayRef({1}), std::nullopt, keepdim);
+                     }});
+        s.push_back({"dims {0, -1} correction 0" + k, {leaf({2, 3, 4}, 2)}, [=](const Inputs& x) {
+                       return op(x[0], IntArrayRef({0, -1}), Scalar(0), keepdim);
+                     }});
+        s.push_back({"all dims correction 2" + k, {leaf({2, 3}, 3)}, [=](const Inputs& x) {
+                       return op(x[0], std::nullopt, Scalar(2), keepdim);
+                     }});
+        s.push_back(
+            {"transposed view, dim 0, correction 0.5" + k, {leaf({2, 3}, 4)}, [=](const Inputs& x) {
+               return op(t(x[0]), IntArrayRef({0}), Scalar(0.5), keepdim);
+             }});
+      }
+      return s;
+    };
+    grad_op("var.correction", [=] {
+      return var_samples([](const Tensor& a, OptionalIntArrayRef d, std::optional<Scalar> c,
+                            bool k) { return std::vector<Tensor>{var(a, d, c, k)}; });
+    });
+    grad_op("std.correction", [=] {
+      return var_samples([](const Tensor& a, OptionalIntArrayRef d, std::optional<Scalar> c,
+                            bool k) { return std::vector<Tensor>{std(a, d, c, k)}; });
+    });
+    grad_op("var_mean.correction", [=] {
+      auto s =
+          var_samples([](const Tensor& a, OptionalIntArrayRef d, std::optional<Scalar> c, bool k) {
+            auto [v, m] = var_mean(a, d, c, k);
+            return std::vector<Tensor>{v, m};
+          });
+      s.push_back({"only the mean used", {leaf({2, 3}, 9)}, one([](const Inputs& x) {
+                     return std::get<1>(var_mean(x[0], IntArrayRef({1})));
+                   })});
+      return s;
+    });
+    grad_op("std_mean.correction", [=] {
+      auto s =
+          var_samples([](const Tensor& a, OptionalIntArrayRef d, std::optional<Scalar> c, bool k) {
+            auto [v, m] = std_mean(a, d, c, k);
+            return std::vector<Tensor>{v, m};
+          });
+      s.push_back({"only the std used", {leaf({2, 3}, 9)}, one([](const Inputs& x) {
+                     return std::get<0>(std_mean(x[0], IntArrayRef({1})));
+                   })});
+      return s;
     });
   }
   return ops;

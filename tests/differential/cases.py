@@ -1982,11 +1982,31 @@ case("square/zero-grad", lambda T, x: T.square(x), D([0.0, -0.0, 2.0]), second=T
 
 # Integer and bool inputs: the math functions give float32; rounding keeps integers and refuses
 # bool; square keeps integers (bool -> int64); frac refuses integers.
-for op in ["log1p", "expm1", "exp2", "rsqrt", "erf", "erfc", "lgamma", "digamma", "asinh", "atan", "sinh", "sgn", "square", "floor", "ceil", "round", "trunc", "nan_to_num"]:
+for op in [
+    "log1p",
+    "expm1",
+    "exp2",
+    "rsqrt",
+    "erf",
+    "erfc",
+    "lgamma",
+    "digamma",
+    "asinh",
+    "atan",
+    "sinh",
+    "sgn",
+    "square",
+    "floor",
+    "ceil",
+    "round",
+    "trunc",
+    "nan_to_num",
+]:
     case(f"{op}/int64", TENSOROPS_UNARY[op][0], L([[3, -2, 0], [1, 0, -7]]))
 for op in ["exp2", "erf", "sgn", "square", "nan_to_num", "logit", "erfinv"]:
     case(f"{op}/bool", TENSOROPS_UNARY[op][0], B([True, False, True]))
 case("polygamma/int64", lambda T, x: T.polygamma(1, x), L([1, 2, 3]))
+
 
 # In place (method and function spellings as PyTorch has them), on views, and out=.
 def _inplace_on_row(T, x, f):
@@ -2039,9 +2059,31 @@ case("square_/int64", lambda T, x: x.square_(), L([3, -2]))
 case("nan_to_num_/special", lambda T, x: x.nan_to_num_(), D([NAN, INF, -INF, 1.0], grad=False))
 
 TENSOROPS_OUT = {
-    **{f"{op}.out": (lambda T, x, out, op=op: getattr(T, op)(x, out=out)) for op in [
-        "log1p", "expm1", "log2", "log10", "exp2", "rsqrt", "erf", "erfc", "lgamma", "digamma", "asin", "atan",
-        "sinh", "cosh", "asinh", "atanh", "ceil", "round", "trunc", "frac"]},
+    **{
+        f"{op}.out": (lambda T, x, out, op=op: getattr(T, op)(x, out=out))
+        for op in [
+            "log1p",
+            "expm1",
+            "log2",
+            "log10",
+            "exp2",
+            "rsqrt",
+            "erf",
+            "erfc",
+            "lgamma",
+            "digamma",
+            "asin",
+            "atan",
+            "sinh",
+            "cosh",
+            "asinh",
+            "atanh",
+            "ceil",
+            "round",
+            "trunc",
+            "frac",
+        ]
+    },
     "acos.out": lambda T, x, out: T.acos(x * 0.4, out=out),
     "acosh.out": lambda T, x, out: T.acosh(x + 1, out=out),
     "erfinv.out": lambda T, x, out: T.erfinv(x, out=out),
@@ -2060,7 +2102,11 @@ for op, f in TENSOROPS_OUT.items():
     case(f"{op}/resize", lambda T, x, f=f: f(T, x, T.zeros([0], dtype=T.float64)), P(2, 2, seed=2, grad=False))
     case(f"{op}/requires-grad-error", lambda T, x, f=f: f(T, x, T.zeros([4], dtype=T.float64)), P(4, seed=3))
 case("log1p.out/int64-out-error", lambda T, x: T.log1p(x, out=T.zeros([3], dtype=T.int64)), P(3, grad=False))
-case("logical_not.out/bool-out", lambda T, x: T.logical_not(x, out=T.zeros([3], dtype=T.bool)), D([0.0, 1.0, NAN], grad=False))
+case(
+    "logical_not.out/bool-out",
+    lambda T, x: T.logical_not(x, out=T.zeros([3], dtype=T.bool)),
+    D([0.0, 1.0, NAN], grad=False),
+)
 
 # The tests and logical_not: Bool results of any dtype, no gradient.
 for op in ["isnan", "isinf", "isfinite", "logical_not"]:
@@ -2070,7 +2116,12 @@ for op in ["isnan", "isinf", "isfinite", "logical_not"]:
     case(f"{op}/bool", lambda T, x, op=op: getattr(T, op)(x), B([True, False]))
     case(f"{op}/empty", lambda T, x, op=op: getattr(T, op)(x), D([]))
     case(f"{op}/requires-grad", lambda T, x, op=op: getattr(T, op)(x), R(2, 3, seed=1))
-case("logit_backward/eps", lambda T, g, x: T.logit_backward(g, x, eps=0.2), R(6, seed=1), D([0.1, 0.2, 0.5, 0.8, 0.9, NAN]))
+case(
+    "logit_backward/eps",
+    lambda T, g, x: T.logit_backward(g, x, eps=0.2),
+    R(6, seed=1),
+    D([0.1, 0.2, 0.5, 0.8, 0.9, NAN]),
+)
 case("logit_backward/no-eps", lambda T, g, x: T.logit_backward(g, x), R(6, seed=2), D([-0.5, 0.0, 0.5, 1.0, 1.5, NAN]))
 
 # ---------------------------------------------------------------------------------------------
@@ -2104,7 +2155,9 @@ for op, (f, da, db) in TENSOROPS_BINARY.items():
     case(f"{op}/empty", f, D([[], []]), D([[]]))
     case(f"{op}/float32", f, da(3, seed=13, dtype="float32"), db(3, seed=14, dtype="float32"))
     case(f"{op}/one-needs-grad", f, da(2, 2, seed=15), db(2, 2, seed=16, grad=False), second=True)
-    case(f"{op}/special", f, D([NAN, INF, -INF, 0.0, 1.0, INF, -0.0, 2.5]), D([1.0, INF, 2.0, 0.0, NAN, -INF, 0.0, -0.0]))
+    case(
+        f"{op}/special", f, D([NAN, INF, -INF, 0.0, 1.0, INF, -0.0, 2.5]), D([1.0, INF, 2.0, 0.0, NAN, -INF, 0.0, -0.0])
+    )
     case(f"{op}/float32-float64", f, da(3, seed=17, dtype="float32"), db(3, seed=18))
 
 # Ties: maximum and friends split the gradient evenly.
@@ -2120,7 +2173,12 @@ INTS_A = [7, -7, 7, -7, 0, 5, -1]
 INTS_B = [2, 2, -2, -2, 3, -5, 3]
 for op in ["fmod.Tensor", "remainder.Tensor", "div.Tensor_mode-none", "div.Tensor_mode-trunc", "div.Tensor_mode-floor"]:
     case(f"{op}/int64", TENSOROPS_BINARY[op][0], L(INTS_A), L(INTS_B))
-    case(f"{op}/float-signs", TENSOROPS_BINARY[op][0], D([7.5, -7.5, 7.5, -7.5, 0.0, -0.0, 1e300]), D([2.0, 2.0, -2.0, -2.0, 3.0, 3.0, 1e-300]))
+    case(
+        f"{op}/float-signs",
+        TENSOROPS_BINARY[op][0],
+        D([7.5, -7.5, 7.5, -7.5, 0.0, -0.0, 1e300]),
+        D([2.0, 2.0, -2.0, -2.0, 3.0, 3.0, 1e-300]),
+    )
     case(f"{op}/int64-zero-division", TENSOROPS_BINARY[op][0], L([1, 2]), L([0, 1]))
     case(f"{op}/by-zero", TENSOROPS_BINARY[op][0], D([1.0, -1.0, 0.0]), D([0.0, 0.0, 0.0]))
     case(f"{op}/by-inf", TENSOROPS_BINARY[op][0], D([5.0, -5.0, INF]), D([INF, INF, 2.0]))
@@ -2130,8 +2188,18 @@ case("floor_divide/grad-error", lambda T, a, b: T.floor_divide(a, b), R(3), P(3)
 case("floor_divide/int64", lambda T, a, b: T.floor_divide(a, b), L(INTS_A), L(INTS_B))
 case("floor_divide.Scalar/function", lambda T, a: T.floor_divide(a, 2), L(INTS_A))
 case("floor_divide.Scalar/float", lambda T, a: a.floor_divide(-0.75), R(4, grad=False))
-case("floor_divide_.Tensor/method", lambda T, a, b: a.clone().floor_divide_(b), D([7.5, -7.5], grad=False), D([2.0, 2.0], grad=False))
-case("floor_divide.out/function", lambda T, a, b: T.floor_divide(a, b, out=T.zeros([3], dtype=T.float64)), D([7.5, -7.5, 1.0], grad=False), D([2.0, 2.0, 0.5], grad=False))
+case(
+    "floor_divide_.Tensor/method",
+    lambda T, a, b: a.clone().floor_divide_(b),
+    D([7.5, -7.5], grad=False),
+    D([2.0, 2.0], grad=False),
+)
+case(
+    "floor_divide.out/function",
+    lambda T, a, b: T.floor_divide(a, b, out=T.zeros([3], dtype=T.float64)),
+    D([7.5, -7.5, 1.0], grad=False),
+    D([2.0, 2.0, 0.5], grad=False),
+)
 for op in ["fmod", "remainder"]:
     case(f"{op}.Scalar/float", lambda T, a, op=op: getattr(T, op)(a, 0.7), R(2, 3, seed=1), second=True)
     case(f"{op}.Scalar/negative", lambda T, a, op=op: getattr(a, op)(-1.5), R(5, seed=2, lo=-4, hi=4), second=True)
@@ -2139,13 +2207,44 @@ for op in ["fmod", "remainder"]:
     case(f"{op}.Scalar/int64-float", lambda T, a, op=op: getattr(T, op)(a, 2.5), L(INTS_A))
     case(f"{op}.Scalar/zero", lambda T, a, op=op: getattr(T, op)(a, 0.0), D([1.0, -1.0]))
     case(f"{op}_.Scalar/clone", lambda T, a, op=op: getattr(a.clone(), op + "_")(0.6), R(2, 3, seed=3), second=True)
-    case(f"{op}_.Tensor/clone", lambda T, a, b, op=op: getattr(a.clone(), op + "_")(b), R(2, 3, seed=4), P(3, seed=5), second=True)
-    case(f"{op}.Scalar_out/function", lambda T, a, op=op: getattr(T, op)(a, 0.6, out=T.zeros([3], dtype=T.float64)), R(3, grad=False))
-    case(f"{op}.Tensor_out/function", lambda T, a, b, op=op: getattr(T, op)(a, b, out=T.zeros([3], dtype=T.float64)), R(3, grad=False), P(3, grad=False))
-case("div_.Tensor_mode/clone", lambda T, a, b: a.clone().div_(b, rounding_mode="floor"), R(2, 3, seed=1), P(3, seed=2), second=True)
+    case(
+        f"{op}_.Tensor/clone",
+        lambda T, a, b, op=op: getattr(a.clone(), op + "_")(b),
+        R(2, 3, seed=4),
+        P(3, seed=5),
+        second=True,
+    )
+    case(
+        f"{op}.Scalar_out/function",
+        lambda T, a, op=op: getattr(T, op)(a, 0.6, out=T.zeros([3], dtype=T.float64)),
+        R(3, grad=False),
+    )
+    case(
+        f"{op}.Tensor_out/function",
+        lambda T, a, b, op=op: getattr(T, op)(a, b, out=T.zeros([3], dtype=T.float64)),
+        R(3, grad=False),
+        P(3, grad=False),
+    )
+case(
+    "div_.Tensor_mode/clone",
+    lambda T, a, b: a.clone().div_(b, rounding_mode="floor"),
+    R(2, 3, seed=1),
+    P(3, seed=2),
+    second=True,
+)
 case("div_.Tensor_mode/int64", lambda T, a, b: a.clone().div_(b, rounding_mode="trunc"), L(INTS_A), L(INTS_B))
-case("div_.Tensor_mode/int64-true-division-error", lambda T, a, b: a.clone().div_(b, rounding_mode=None), L(INTS_A), L(INTS_B))
-case("div.out_mode/function", lambda T, a, b: T.div(a, b, rounding_mode="trunc", out=T.zeros([3], dtype=T.float64)), R(3, grad=False), P(3, grad=False))
+case(
+    "div_.Tensor_mode/int64-true-division-error",
+    lambda T, a, b: a.clone().div_(b, rounding_mode=None),
+    L(INTS_A),
+    L(INTS_B),
+)
+case(
+    "div.out_mode/function",
+    lambda T, a, b: T.div(a, b, rounding_mode="trunc", out=T.zeros([3], dtype=T.float64)),
+    R(3, grad=False),
+    P(3, grad=False),
+)
 
 # In place and out=.
 TENSOROPS_BINARY_INPLACE = {
@@ -2192,10 +2291,25 @@ TENSOROPS_BINARY_OUT = {
     "logical_xor.out": lambda T, a, b, out: T.logical_xor(a, b, out=out),
 }
 for op, f in TENSOROPS_BINARY_OUT.items():
-    case(f"{op}/function", lambda T, a, b, f=f: f(T, a, b, T.zeros([3], dtype=T.float64)), R(3, seed=1, grad=False), P(3, seed=2, grad=False))
-    case(f"{op}/requires-grad-error", lambda T, a, b, f=f: f(T, a, b, T.zeros([3], dtype=T.float64)), R(3, seed=1), P(3, seed=2))
+    case(
+        f"{op}/function",
+        lambda T, a, b, f=f: f(T, a, b, T.zeros([3], dtype=T.float64)),
+        R(3, seed=1, grad=False),
+        P(3, seed=2, grad=False),
+    )
+    case(
+        f"{op}/requires-grad-error",
+        lambda T, a, b, f=f: f(T, a, b, T.zeros([3], dtype=T.float64)),
+        R(3, seed=1),
+        P(3, seed=2),
+    )
 for op in ["logical_and.out", "logical_or.out", "logical_xor.out"]:
-    case(f"{op}/bool-out", lambda T, a, b, op=op: getattr(T, op.split(".")[0])(a, b, out=T.zeros([3], dtype=T.bool)), D([0.0, 1.0, NAN], grad=False), D([1.0, 0.0, 0.0], grad=False))
+    case(
+        f"{op}/bool-out",
+        lambda T, a, b, op=op: getattr(T, op.split(".")[0])(a, b, out=T.zeros([3], dtype=T.bool)),
+        D([0.0, 1.0, NAN], grad=False),
+        D([1.0, 0.0, 0.0], grad=False),
+    )
 
 # lerp.Tensor, addcmul, addcdiv: three operands.
 TENSOROPS_TERNARY = {
@@ -2210,8 +2324,21 @@ for op, (f, dc) in TENSOROPS_TERNARY.items():
     case(f"{op}/broadcast", f, R(2, 1, seed=4), R(3, seed=5), dc(1, 3, seed=6), second=True)
     case(f"{op}/0-dim", f, R(seed=7), R(2, 2, seed=8), dc(seed=9), second=True)
     case(f"{op}/empty", f, D([[], []]), D([[]]), D([]))
-    case(f"{op}/float32", f, R(3, seed=10, dtype="float32"), R(3, seed=11, dtype="float32"), dc(3, seed=12, dtype="float32"))
-case("lerp.Tensor/weights-0-1", lambda T, a, b, c: T.lerp(a, b, c), R(4, seed=1), R(4, seed=2), D([0.0, 1.0, 0.5, 2.0]), second=True)
+    case(
+        f"{op}/float32",
+        f,
+        R(3, seed=10, dtype="float32"),
+        R(3, seed=11, dtype="float32"),
+        dc(3, seed=12, dtype="float32"),
+    )
+case(
+    "lerp.Tensor/weights-0-1",
+    lambda T, a, b, c: T.lerp(a, b, c),
+    R(4, seed=1),
+    R(4, seed=2),
+    D([0.0, 1.0, 0.5, 2.0]),
+    second=True,
+)
 case("lerp.Scalar/weight-1", lambda T, a, b: T.lerp(a, b, 1.0), D([1.0, INF]), D([3.0, 1.0]))
 case("lerp.Scalar/dtype-mismatch-error", lambda T, a, b: T.lerp(a, b, 0.5), R(3, dtype="float32"), R(3))
 case("lerp.Scalar/int64-error", lambda T, a, b: T.lerp(a, b, 0.5), L([1, 2]), L([3, 4]))
@@ -2229,22 +2356,68 @@ case("clamp_min/int64", lambda T, a: T.clamp_min(a, 2), L([1, 2, 3]))
 case("clamp_max/int64-float", lambda T, a: T.clamp_max(a, 1.5), L([1, 2, 3]))
 case("clamp_min/2x3", lambda T, a: T.clamp_min(a, 0.1), R(2, 3, seed=3), second=True)
 case("clamp_max/transposed", lambda T, a: T.clamp_max(a.t(), 0.1), R(3, 2, seed=4), second=True)
-case("clamp.Tensor/both", lambda T, a, lo, hi: T.clamp(a, lo, hi), R(2, 3, seed=1, lo=-2, hi=2), R(3, seed=2, lo=-1, hi=-0.2), R(2, 1, seed=3, lo=0.2, hi=1), second=True)
+case(
+    "clamp.Tensor/both",
+    lambda T, a, lo, hi: T.clamp(a, lo, hi),
+    R(2, 3, seed=1, lo=-2, hi=2),
+    R(3, seed=2, lo=-1, hi=-0.2),
+    R(2, 1, seed=3, lo=0.2, hi=1),
+    second=True,
+)
 case("clamp.Tensor/min-only", lambda T, a, lo: T.clamp(a, min=lo), R(2, 3, seed=4), R(3, seed=5), second=True)
 case("clamp.Tensor/max-only", lambda T, a, hi: a.clamp(max=hi), R(2, 3, seed=6), R(2, 3, seed=7), second=True)
-case("clamp.Tensor/min-greater-than-max", lambda T, a, lo, hi: T.clamp(a, lo, hi), D([-2.0, 0.0, 2.0]), D([1.0, 1.0, 1.0]), D([-1.0, -1.0, -1.0]), second=True)
-case("clamp.Tensor/ties", lambda T, a, lo, hi: T.clamp(a, lo, hi), D([-1.0, 1.0, 0.0]), D([-1.0, -1.0, -1.0]), D([1.0, 1.0, 1.0]), second=True)
-case("clamp.Tensor/nan", lambda T, a, lo, hi: T.clamp(a, lo, hi), D([NAN, 0.5, 0.5, 3.0]), D([0.0, NAN, 0.0, 0.0]), D([1.0, 1.0, NAN, 1.0]))
+case(
+    "clamp.Tensor/min-greater-than-max",
+    lambda T, a, lo, hi: T.clamp(a, lo, hi),
+    D([-2.0, 0.0, 2.0]),
+    D([1.0, 1.0, 1.0]),
+    D([-1.0, -1.0, -1.0]),
+    second=True,
+)
+case(
+    "clamp.Tensor/ties",
+    lambda T, a, lo, hi: T.clamp(a, lo, hi),
+    D([-1.0, 1.0, 0.0]),
+    D([-1.0, -1.0, -1.0]),
+    D([1.0, 1.0, 1.0]),
+    second=True,
+)
+case(
+    "clamp.Tensor/nan",
+    lambda T, a, lo, hi: T.clamp(a, lo, hi),
+    D([NAN, 0.5, 0.5, 3.0]),
+    D([0.0, NAN, 0.0, 0.0]),
+    D([1.0, 1.0, NAN, 1.0]),
+)
 case("clamp.Tensor/none-error", lambda T, a: T.clamp(a, None, None), R(3))
-case("clamp.Tensor/self-broadcast", lambda T, a, lo, hi: T.clamp(a, lo, hi), R(3, seed=8, lo=-2, hi=2), R(2, 3, seed=9, lo=-1, hi=-0.3), R(2, 3, seed=10, lo=0.3, hi=1), second=True)
+case(
+    "clamp.Tensor/self-broadcast",
+    lambda T, a, lo, hi: T.clamp(a, lo, hi),
+    R(3, seed=8, lo=-2, hi=2),
+    R(2, 3, seed=9, lo=-1, hi=-0.3),
+    R(2, 3, seed=10, lo=0.3, hi=1),
+    second=True,
+)
 case("clamp.Tensor/int64", lambda T, a, lo, hi: T.clamp(a, lo, hi), L([-5, 0, 5]), L([-1, -1, -1]), L([1, 1, 1]))
 
 # copysign / xlogy edge values.
-case("copysign.Tensor/zeros", lambda T, a, b: T.copysign(a, b), D([0.0, -0.0, 2.0, -2.0, 3.0]), D([-1.0, 1.0, -0.0, 0.0, NAN]), second=True)
+case(
+    "copysign.Tensor/zeros",
+    lambda T, a, b: T.copysign(a, b),
+    D([0.0, -0.0, 2.0, -2.0, 3.0]),
+    D([-1.0, 1.0, -0.0, 0.0, NAN]),
+    second=True,
+)
 case("copysign.Tensor/int64", lambda T, a, b: T.copysign(a, b), L([3, -2, 0]), L([-1, 1, -1]))
 case("copysign.Scalar/float", lambda T, a: T.copysign(a, -0.0), R(2, 3, seed=1), second=True)
 case("copysign.Scalar/positive", lambda T, a: a.copysign(1), D([0.0, -0.0, -2.0, NAN]), second=True)
-case("xlogy.Tensor/zeros", lambda T, a, b: T.xlogy(a, b), D([0.0, 0.0, 0.0, 1.0, 2.0, 0.0]), D([0.0, -1.0, NAN, 0.0, -1.0, 2.0]), second=True)
+case(
+    "xlogy.Tensor/zeros",
+    lambda T, a, b: T.xlogy(a, b),
+    D([0.0, 0.0, 0.0, 1.0, 2.0, 0.0]),
+    D([0.0, -1.0, NAN, 0.0, -1.0, 2.0]),
+    second=True,
+)
 case("xlogy.Tensor/int64", lambda T, a, b: T.xlogy(a, b), L([0, 1, 2]), L([0, 3, 5]))
 case("xlogy.Scalar_Other/float", lambda T, a: T.xlogy(a, 2.5), R(2, 3, seed=1), second=True)
 case("xlogy.Scalar_Other/zero", lambda T, a: a.xlogy(0.0), D([0.0, 1.0, -1.0]), second=True)
@@ -2252,14 +2425,24 @@ case("xlogy.Scalar_Other/negative", lambda T, a: T.xlogy(a, -1.0), D([0.0, 1.0])
 
 # Logical and bitwise ops: any dtypes in (non-zero is true), Bool / integer out.
 for op in ["logical_and", "logical_or", "logical_xor"]:
-    case(f"{op}/float", lambda T, a, b, op=op: getattr(T, op)(a, b), D([0.0, 1.0, NAN, -0.0, 2.0]), D([1.0, 0.0, 0.0, 0.0, 3.0]))
+    case(
+        f"{op}/float",
+        lambda T, a, b, op=op: getattr(T, op)(a, b),
+        D([0.0, 1.0, NAN, -0.0, 2.0]),
+        D([1.0, 0.0, 0.0, 0.0, 3.0]),
+    )
     case(f"{op}/int64-bool", lambda T, a, b, op=op: getattr(a, op)(b), L([0, 1, 2, 0]), B([True, True, False, False]))
     case(f"{op}/broadcast", lambda T, a, b, op=op: getattr(T, op)(a, b), R(2, 3, seed=1), D([0.0, 1.0, 0.0]))
     case(f"{op}/requires-grad", lambda T, a, b, op=op: getattr(T, op)(a, b), R(2, 3, seed=1), R(3, seed=2))
     case(f"{op}/empty", lambda T, a, b, op=op: getattr(T, op)(a, b), D([]), D([]))
 for op in ["bitwise_and", "bitwise_or", "bitwise_xor"]:
     case(f"{op}.Tensor/int64", lambda T, a, b, op=op: getattr(T, op)(a, b), L([12, -7, 0, 5]), L([10, 3, -1, 5]))
-    case(f"{op}.Tensor/bool", lambda T, a, b, op=op: getattr(a, op)(b), B([True, True, False, False]), B([True, False, True, False]))
+    case(
+        f"{op}.Tensor/bool",
+        lambda T, a, b, op=op: getattr(a, op)(b),
+        B([True, True, False, False]),
+        B([True, False, True, False]),
+    )
     case(f"{op}.Tensor/broadcast", lambda T, a, b, op=op: getattr(T, op)(a, b), L([[1, 2, 3], [4, 5, 6]]), L([3]))
     case(f"{op}.Tensor/int64-bool", lambda T, a, b, op=op: getattr(T, op)(a, b), L([12, -7]), B([True, False]))
     case(f"{op}.Tensor/float-error", lambda T, a, b, op=op: getattr(T, op)(a, b), R(3, grad=False), R(3, grad=False))
@@ -2286,3 +2469,166 @@ case("where.Scalar/ints", lambda T, c: T.where(c, 1, -2), B(COND))
 case("where.Scalar/int-float", lambda T, c: T.where(c, 1, 0.5), B(COND))
 case("where.Scalar/bools", lambda T, c: T.where(c, True, False), B(COND))
 case("where.Scalar/condition-error", lambda T, c: T.where(c, 1.0, 2.0), D([1.0, 0.0]))
+
+# ---------------------------------------------------------------------------------------------
+# Tensor op library (issue 23), first batch: reductions and scans, with ties (amax / amin / max /
+# min split the gradient evenly, min.dim picks its index), NaN, zeros (prod), empty tensors,
+# corrections larger than the count (var / std), integer promotion and overflow (cumsum).
+# ---------------------------------------------------------------------------------------------
+
+TIES = [[1.0, 3.0, 3.0, -1.0], [2.0, 2.0, 2.0, 2.0], [-5.0, 0.5, -5.0, 0.25]]
+WITH_NAN = [[1.0, NAN, 3.0], [2.0, 0.5, -1.0]]
+for op in ["amax", "amin"]:
+    f = lambda T, x, *a, op=op, **k: getattr(T, op)(x, *a, **k)  # noqa: E731
+    case(f"{op}/all", lambda T, x, f=f: f(T, x), R(2, 3, seed=1), second=True)
+    case(f"{op}/dim", lambda T, x, f=f: f(T, x, 1), R(2, 3, seed=2), second=True)
+    case(f"{op}/dims-keepdim", lambda T, x, f=f: f(T, x, [0, -1], keepdim=True), R(2, 3, 2, seed=3), second=True)
+    case(f"{op}/ties", lambda T, x, f=f: f(T, x, 1), D(TIES), second=True)
+    case(f"{op}/ties-all", lambda T, x, f=f: f(T, x), D(TIES), second=True)
+    case(f"{op}/nan", lambda T, x, f=f: f(T, x, 1), D(WITH_NAN))
+    case(f"{op}/int64", lambda T, x, f=f: f(T, x, 0), L([[1, 5], [7, -2]]))
+    case(f"{op}/bool", lambda T, x, f=f: f(T, x, 0), B([[True, False], [False, False]]))
+    case(f"{op}/0-dim", lambda T, x, f=f: f(T, x), R(seed=4), second=True)
+    case(f"{op}/empty-error", lambda T, x, f=f: f(T, x), D([]))
+    case(f"{op}/empty-dim-error", lambda T, x, f=f: f(T, x.reshape([0, 3]), 0), D([]))
+    case(f"{op}/empty-other-dim", lambda T, x, f=f: f(T, x.reshape([0, 3]), 1), D([]))
+    case(f"{op}/float32", lambda T, x, f=f: f(T, x, 1), R(2, 3, seed=5, dtype="float32"))
+    case(f"{op}/transposed", lambda T, x, f=f: f(T, x.t(), 0), R(2, 3, seed=6), second=True)
+case("amax.out/function", lambda T, x: T.amax(x, 1, out=T.zeros([2], dtype=T.float64)), R(2, 3, grad=False))
+case("amax.out/requires-grad-error", lambda T, x: T.amax(x, 1, out=T.zeros([2], dtype=T.float64)), R(2, 3))
+case(
+    "amin.out/function",
+    lambda T, x: T.amin(x, [0, 1], keepdim=True, out=T.zeros([0], dtype=T.float64)),
+    R(2, 3, grad=False),
+)
+
+for op in ["max", "min"]:
+    case(f"{op}/all", lambda T, x, op=op: getattr(T, op)(x), R(2, 3, seed=1), second=True)
+    case(f"{op}/method", lambda T, x, op=op: getattr(x, op)(), R(4, seed=2), second=True)
+    case(f"{op}/ties", lambda T, x, op=op: getattr(T, op)(x), D([[1.0, 3.0, 3.0], [-5.0, 3.0, -5.0]]), second=True)
+    case(f"{op}/nan", lambda T, x, op=op: getattr(T, op)(x), D(WITH_NAN), second=True)
+    case(f"{op}/two-nans", lambda T, x, op=op: getattr(T, op)(x), D([NAN, 1.0, NAN]), second=True)
+    case(f"{op}/int64", lambda T, x, op=op: getattr(T, op)(x), L([3, -1, 7]))
+    case(f"{op}/empty-error", lambda T, x, op=op: getattr(T, op)(x), D([]))
+    case(f"{op}/0-dim", lambda T, x, op=op: getattr(T, op)(x), R(seed=3), second=True)
+    case(
+        f"{op}.other/function", lambda T, a, b, op=op: getattr(T, op)(a, b), R(2, 3, seed=4), R(3, seed=5), second=True
+    )
+    case(
+        f"{op}.other/ties",
+        lambda T, a, b, op=op: getattr(a, op)(b),
+        D([1.0, 2.0, NAN]),
+        D([1.0, -1.0, 0.0]),
+        second=True,
+    )
+case("min.dim/values", lambda T, x: T.min(x, 1)[0], R(3, 4, seed=1), second=True)
+case("min.dim/indices", lambda T, x: T.min(x, 1)[1], R(3, 4, seed=1))
+case("min.dim/keepdim", lambda T, x: T.min(x, 0, keepdim=True)[0], R(3, 4, seed=2), second=True)
+case("min.dim/ties-first-index", lambda T, x: T.min(x, 1), D(TIES), second=True)
+case("min.dim/nan", lambda T, x: T.min(x, 1), D(WITH_NAN))
+case("min.dim/int64", lambda T, x: x.min(0), L([[1, 5], [7, -2]]))
+case("min.dim/empty-error", lambda T, x: T.min(x.reshape([0, 3]), 0), D([]))
+case("min.dim/empty-other-dim", lambda T, x: T.min(x.reshape([0, 3]), 1), D([]))
+case("min.dim/0-dim", lambda T, x: T.min(x, 0), R(seed=3), second=True)
+case("max.dim/ties-first-index", lambda T, x: T.max(x, 1), D(TIES), second=True)
+case("argmin/all", lambda T, x: T.argmin(x), R(3, 4, seed=1))
+case("argmin/dim", lambda T, x: x.argmin(1, keepdim=True), D(TIES))
+case("argmin/nan", lambda T, x: T.argmin(x), D([3.0, NAN, 1.0]))
+case("argmin/empty-error", lambda T, x: T.argmin(x), D([]))
+case("argmin/int64", lambda T, x: T.argmin(x, 0), L([[1, 5], [7, -2]]))
+
+for op in ["all", "any"]:
+    case(f"{op}/float", lambda T, x, op=op: getattr(T, op)(x), D([[0.0, 1.0], [NAN, 2.0]]))
+    case(f"{op}/dim", lambda T, x, op=op: getattr(T, op)(x, 1), D([[0.0, 1.0], [NAN, 2.0], [0.0, 0.0]]))
+    case(f"{op}/dim-keepdim", lambda T, x, op=op: getattr(x, op)(0, keepdim=True), L([[0, 1], [3, 2]]))
+    case(f"{op}/bool", lambda T, x, op=op: getattr(T, op)(x), B([True, False]))
+    case(f"{op}/empty", lambda T, x, op=op: getattr(T, op)(x), D([]))
+    case(f"{op}/empty-dim", lambda T, x, op=op: getattr(T, op)(x.reshape([0, 3]), 0), D([]))
+    case(f"{op}/requires-grad", lambda T, x, op=op: getattr(T, op)(x), R(2, 3, seed=1))
+case("all.dim/function", lambda T, x: T.all(x, -1), B([[True, False], [True, True]]))
+case("any.dim/function", lambda T, x: T.any(x, -1), B([[True, False], [False, False]]))
+case("count_nonzero/all", lambda T, x: T.count_nonzero(x), D([[0.0, 1.0, NAN], [-0.0, 2.0, 0.0]]))
+case("count_nonzero/dim", lambda T, x: x.count_nonzero(1), D([[0.0, 1.0, NAN], [-0.0, 2.0, 0.0]]))
+case("count_nonzero/int64", lambda T, x: T.count_nonzero(x, 0), L([[0, 1], [3, 0]]))
+case("count_nonzero/empty", lambda T, x: T.count_nonzero(x), D([]))
+case("count_nonzero.dim_IntList/dims", lambda T, x: T.count_nonzero(x, [0, 1]), D([[0.0, 1.0], [3.0, 0.0]]))
+case("count_nonzero.dim_IntList/requires-grad", lambda T, x: T.count_nonzero(x, [1]), R(2, 3, seed=1))
+
+for op in ["nansum", "nanmean"]:
+    case(f"{op}/all", lambda T, x, op=op: getattr(T, op)(x), D(WITH_NAN), second=True)
+    case(f"{op}/dim", lambda T, x, op=op: getattr(T, op)(x, 1), D(WITH_NAN), second=True)
+    case(f"{op}/dims-keepdim", lambda T, x, op=op: getattr(x, op)([0, 1], keepdim=True), D(WITH_NAN), second=True)
+    case(f"{op}/all-nan", lambda T, x, op=op: getattr(T, op)(x, 0), D([[NAN, 1.0], [NAN, 2.0]]), second=True)
+    case(f"{op}/no-nan", lambda T, x, op=op: getattr(T, op)(x, 0), R(3, 2, seed=1), second=True)
+    case(f"{op}/empty", lambda T, x, op=op: getattr(T, op)(x), D([]))
+    case(f"{op}/float32", lambda T, x, op=op: getattr(T, op)(x), D([1.5, NAN, 2.0], "float32"))
+    case(f"{op}/inf", lambda T, x, op=op: getattr(T, op)(x), D([INF, NAN, -INF]))
+case("nansum/int64", lambda T, x: T.nansum(x), L([1, 2, 3]))
+case("nansum/dtype", lambda T, x: T.nansum(x, dtype=T.float64), D([1.5, NAN, 2.0], "float32"))
+case("nanmean/int64-error", lambda T, x: T.nanmean(x), L([1, 2, 3]))
+
+PROD = {
+    "no-zero": [[1.5, -0.5, 2.0, 0.75]],
+    "zero-first": [[0.0, 1.5, -2.0, 0.5]],
+    "zero-middle": [[1.5, 0.0, -2.0, 0.5]],
+    "two-zeros": [[1.5, 0.0, -2.0, 0.0]],
+    "all-zeros": [[0.0, 0.0, 0.0, 0.0]],
+    "rows": [[1.5, 0.0, -2.0, 0.5], [0.0, 1.25, 3.0, -1.0], [2.0, 0.5, 0.0, 0.0]],
+}
+for label, data in PROD.items():
+    case(f"prod/{label}", lambda T, x: T.prod(x), D(data), second=True)
+    case(f"prod.dim_int/{label}", lambda T, x: T.prod(x, -1), D(data), second=True)
+    case(f"prod.dim_int/{label}/dim=0-keepdim", lambda T, x: x.prod(0, keepdim=True), D(data), second=True)
+case("prod/0-dim", lambda T, x: T.prod(x), R(seed=1), second=True)
+case("prod/empty", lambda T, x: T.prod(x), D([]))
+case("prod.dim_int/empty", lambda T, x: T.prod(x.reshape([0, 3]), 0), D([]))
+case("prod/int64", lambda T, x: T.prod(x), L([3, -2, 7]))
+case("prod/int64-overflow", lambda T, x: T.prod(x), L([4611686018427387904, 4]))
+case("prod/bool", lambda T, x: T.prod(x), B([True, True]))
+case("prod/dtype", lambda T, x: T.prod(x, dtype=T.float64), D([1.5, 0.0, 2.0], "float32"))
+case("prod/nan-inf", lambda T, x: T.prod(x), D([1.5, NAN, 0.0, INF]))
+case("prod/float32", lambda T, x: T.prod(x), R(5, seed=2, dtype="float32"))
+case("prod.dim_int/0-dim", lambda T, x: T.prod(x, 0), R(seed=3), second=True)
+case("prod.dim_int/transposed", lambda T, x: T.prod(x.t(), 1), R(2, 3, seed=4), second=True)
+
+case("cumsum/dim1", lambda T, x: T.cumsum(x, 1), R(2, 3, seed=1), second=True)
+case("cumsum/dim0", lambda T, x: x.cumsum(0), R(3, 2, seed=2), second=True)
+case("cumsum/negative-dim", lambda T, x: T.cumsum(x, -1), R(2, 2, 3, seed=3), second=True)
+case("cumsum/0-dim", lambda T, x: T.cumsum(x, 0), R(seed=4), second=True)
+case("cumsum/empty", lambda T, x: T.cumsum(x.reshape([0, 3]), 0), D([]))
+case("cumsum/int64", lambda T, x: T.cumsum(x, 0), L([3, -2, 7]))
+case("cumsum/int64-overflow-wraps", lambda T, x: T.cumsum(x, 0), L([9223372036854775807, 1, 1]))
+case("cumsum/bool-to-int64", lambda T, x: T.cumsum(x, 0), B([True, True, False, True]))
+case("cumsum/dtype", lambda T, x: T.cumsum(x, 0, dtype=T.float64), D([1.5, 0.25, 2.0], "float32"))
+case("cumsum/float32", lambda T, x: T.cumsum(x, 0), R(5, seed=5, dtype="float32"))
+case("cumsum/nan-inf", lambda T, x: T.cumsum(x, 0), D([1.0, NAN, INF, -INF]))
+case("cumsum/dim-error", lambda T, x: T.cumsum(x, 2), R(2, 3))
+case("cumsum/transposed", lambda T, x: T.cumsum(x.t(), 1), R(2, 3, seed=6), second=True)
+case("cumsum_/clone", lambda T, x: x.clone().cumsum_(1), R(2, 3, seed=7), second=True)
+case("cumsum_/int64", lambda T, x: x.clone().cumsum_(0), L([3, -2, 7]))
+
+VAR_OPS = {
+    "var.correction": lambda T, x, *a, **k: T.var(x, *a, **k),
+    "std.correction": lambda T, x, *a, **k: T.std(x, *a, **k),
+    "var_mean.correction": lambda T, x, *a, **k: T.var_mean(x, *a, **k),
+    "std_mean.correction": lambda T, x, *a, **k: T.std_mean(x, *a, **k),
+}
+for op, f in VAR_OPS.items():
+    case(f"{op}/all", lambda T, x, f=f: f(T, x), R(2, 3, seed=1), second=True)
+    case(f"{op}/dim", lambda T, x, f=f: f(T, x, 1), R(2, 3, seed=2), second=True)
+    case(f"{op}/dims-keepdim", lambda T, x, f=f: f(T, x, [0, -1], keepdim=True), R(2, 3, 2, seed=3), second=True)
+    case(f"{op}/correction-0", lambda T, x, f=f: f(T, x, 1, correction=0), R(2, 3, seed=4), second=True)
+    case(f"{op}/correction-fraction", lambda T, x, f=f: f(T, x, correction=0.5), R(2, 3, seed=5), second=True)
+    case(f"{op}/correction-equals-count", lambda T, x, f=f: f(T, x, correction=2), D([1.0, 3.0]))
+    case(f"{op}/correction-exceeds-count", lambda T, x, f=f: f(T, x, correction=3), D([1.0, 3.0]))
+    case(f"{op}/constant", lambda T, x, f=f: f(T, x, correction=2), D([1.0, 1.0]))
+    case(f"{op}/single", lambda T, x, f=f: f(T, x), D([2.0]))
+    case(f"{op}/empty", lambda T, x, f=f: f(T, x), D([]))
+    case(f"{op}/nan", lambda T, x, f=f: f(T, x, 1), D(WITH_NAN))
+    case(f"{op}/float32", lambda T, x, f=f: f(T, x, 0), R(3, 2, seed=6, dtype="float32"))
+    case(f"{op}/int64-error", lambda T, x, f=f: f(T, x), L([1, 2, 3]))
+    case(f"{op}/0-dim", lambda T, x, f=f: f(T, x, correction=0), R(seed=7), second=True)
+    case(f"{op}/transposed", lambda T, x, f=f: f(T, x.t(), 0), R(2, 3, seed=8), second=True)
+case("std.correction/zero-spread-grad", lambda T, x: T.std(x, 1), D([[1.0, 1.0, 1.0], [1.0, 2.0, 3.0]]), second=True)
+case("var_mean.correction/mean-only-grad", lambda T, x: T.var_mean(x, 1)[1], R(2, 3, seed=9), second=True)
+case("std_mean.correction/std-only-grad", lambda T, x: T.std_mean(x, 1)[0], R(2, 3, seed=10), second=True)

@@ -586,6 +586,469 @@ SAMPLES.update(_nn_samples())
 VALUE_CHECKS.update(_nn_out_checks())
 
 
+# ---------------------------------------------------------------------------------------------
+# Tensor op library (issue 23), first batch
+# ---------------------------------------------------------------------------------------------
+
+
+def _in(lo: float, hi: float):
+    def make(*shape: int, seed: int = 0) -> gradgen.Tensor:
+        return gradgen.tensor(_rand(shape, seed, lo, hi), dtype=gradgen.float64, requires_grad=True)
+
+    return make
+
+
+def _tensorops_samples() -> Dict[str, List[Sample]]:
+    unit = _in(-0.8, 0.8)
+    domains = {
+        "log1p": positive,
+        "expm1": leaf,
+        "log2": positive,
+        "log10": positive,
+        "exp2": leaf,
+        "rsqrt": positive,
+        "square": leaf,
+        "erf": leaf,
+        "erfc": leaf,
+        "erfinv": unit,
+        "lgamma": positive,
+        "digamma": positive,
+        "asin": unit,
+        "acos": unit,
+        "atan": leaf,
+        "sinh": leaf,
+        "cosh": leaf,
+        "asinh": leaf,
+        "acosh": _in(1.2, 3.0),
+        "atanh": unit,
+        "tan": leaf,
+        "floor": leaf,
+        "ceil": leaf,
+        "round": leaf,
+        "trunc": leaf,
+        "frac": leaf,
+        "sgn": away_from_zero,
+    }
+    s: Dict[str, List[Sample]] = {}
+    for op, dom in domains.items():
+        s[op] = [
+            Sample("function", getattr(gradgen, op), [dom(2, 3, seed=1)]),
+            Sample("method", lambda x, op=op: getattr(x, op)(), [dom(3, seed=2)]),
+        ]
+        if op not in ("asinh", "acosh", "atanh"):  # their in-place variants have no derivative
+            s[op + "_"] = [
+                Sample("method on a clone", lambda x, op=op: getattr(x.clone(), op + "_")(), [dom(3, seed=3)])
+            ]
+    s["round.decimals"] = [Sample("decimals=2", lambda x: gradgen.round(x, decimals=2), [leaf(4)])]
+    s["round_.decimals"] = [Sample("method on a clone", lambda x: x.clone().round_(decimals=1), [leaf(3)])]
+    s["polygamma"] = [
+        Sample("n=1", lambda x: gradgen.polygamma(1, x), [positive(3, seed=1)]),
+        Sample("n=2, method", lambda x: x.polygamma(2), [positive(3, seed=2)]),
+    ]
+    s["polygamma_"] = [Sample("method on a clone", lambda x: x.clone().polygamma_(1), [positive(3)])]
+    s["logit"] = [
+        Sample("no eps", gradgen.logit, [_in(0.1, 0.9)(4, seed=1)]),
+        Sample("eps=0.2, method", lambda x: x.logit(eps=0.2), [_in(0.25, 0.75)(4, seed=2)]),
+    ]
+    s["logit_"] = [Sample("method on a clone", lambda x: x.clone().logit_(0.05), [_in(0.1, 0.9)(3)])]
+    s["nan_to_num"] = [Sample("keywords", lambda x: gradgen.nan_to_num(x, nan=0.0, posinf=1.0), [leaf(4)])]
+    s["nan_to_num_"] = [Sample("method on a clone", lambda x: x.clone().nan_to_num_(), [leaf(3)])]
+    b = binary
+    s["atan2"] = b(gradgen.atan2)
+    s["atan2_"] = [Sample("method on a clone", lambda a, c: a.clone().atan2_(c), [leaf(2, 3, seed=1), leaf(3, seed=2)])]
+    for op in ["fmod", "remainder"]:
+        s[op + ".Tensor"] = b(getattr(gradgen, op), leaf, away_from_zero)
+        s[op + "_.Tensor"] = [
+            Sample(
+                "method on a clone",
+                lambda a, c, op=op: getattr(a.clone(), op + "_")(c),
+                [leaf(3, seed=1), away_from_zero(3, seed=2)],
+            )
+        ]
+        s[op + ".Scalar"] = [Sample("0.7", lambda a, op=op: getattr(gradgen, op)(a, 0.7), [leaf(2, 3)])]
+        s[op + "_.Scalar"] = [
+            Sample("method on a clone", lambda a, op=op: getattr(a.clone(), op + "_")(-0.6), [leaf(3)])
+        ]
+    s["div.Tensor_mode"] = b(lambda a, c: gradgen.div(a, c, rounding_mode="floor"), leaf, away_from_zero) + [
+        Sample("None, method", lambda a, c: a.div(c, rounding_mode=None), [leaf(3, seed=7), away_from_zero(3, seed=8)])
+    ]
+    s["div_.Tensor_mode"] = [
+        Sample(
+            "method on a clone",
+            lambda a, c: a.clone().div_(c, rounding_mode="trunc"),
+            [leaf(3, seed=1), away_from_zero(3, seed=2)],
+        )
+    ]
+    for op in ["maximum", "minimum", "fmax", "fmin", "hypot"]:
+        s[op] = b(getattr(gradgen, op))
+    s["hypot_"] = [Sample("method on a clone", lambda a, c: a.clone().hypot_(c), [leaf(3, seed=1), leaf(3, seed=2)])]
+    s["lerp.Scalar"] = b(lambda a, c: gradgen.lerp(a, c, 0.3))
+    s["lerp.Tensor"] = [Sample("function", gradgen.lerp, [leaf(2, 3, seed=1), leaf(3, seed=2), leaf(2, 1, seed=3)])]
+    s["lerp_.Scalar"] = [
+        Sample("method on a clone", lambda a, c: a.clone().lerp_(c, 0.7), [leaf(3, seed=1), leaf(3, seed=2)])
+    ]
+    s["lerp_.Tensor"] = [
+        Sample(
+            "method on a clone",
+            lambda a, c, w: a.clone().lerp_(c, w),
+            [leaf(3, seed=1), leaf(3, seed=2), leaf(3, seed=3)],
+        )
+    ]
+    s["addcmul"] = [
+        Sample(
+            "value=2",
+            lambda a, c, d: gradgen.addcmul(a, c, d, value=2),
+            [leaf(2, 3, seed=1), leaf(3, seed=2), leaf(2, 1, seed=3)],
+        )
+    ]
+    s["addcmul_"] = [
+        Sample(
+            "method on a clone",
+            lambda a, c, d: a.clone().addcmul_(c, d),
+            [leaf(3, seed=1), leaf(3, seed=2), leaf(3, seed=3)],
+        )
+    ]
+    s["addcdiv"] = [
+        Sample(
+            "value=0.5",
+            lambda a, c, d: a.addcdiv(c, d, value=0.5),
+            [leaf(2, 3, seed=1), leaf(3, seed=2), away_from_zero(2, 1, seed=3)],
+        )
+    ]
+    s["addcdiv_"] = [
+        Sample(
+            "method on a clone",
+            lambda a, c, d: a.clone().addcdiv_(c, d),
+            [leaf(3, seed=1), leaf(3, seed=2), away_from_zero(3, seed=3)],
+        )
+    ]
+    s["clamp_min"] = [Sample("function", lambda a: gradgen.clamp_min(a, 0.25), [away_from_zero(4)])]
+    s["clamp_min_"] = [Sample("method on a clone", lambda a: a.clone().clamp_min_(-0.25), [away_from_zero(4)])]
+    s["clamp_max"] = [Sample("method", lambda a: a.clamp_max(0.25), [away_from_zero(4)])]
+    s["clamp_max_"] = [
+        Sample("function on a clone", lambda a: gradgen.clamp_max_(a.clone(), -0.25), [away_from_zero(4)])
+    ]
+    bound = _in(-0.3, 0.3)
+    s["clamp.Tensor"] = [
+        Sample(
+            "min and max",
+            lambda a, lo, hi: gradgen.clamp(a, lo, hi + 1),
+            [away_from_zero(2, 3, seed=1), bound(3, seed=2), bound(3, seed=3)],
+        ),
+        Sample("min only, method", lambda a, lo: a.clamp(min=lo), [away_from_zero(3, seed=4), bound(3, seed=5)]),
+    ]
+    s["clamp_.Tensor"] = [
+        Sample(
+            "method on a clone", lambda a, lo: a.clone().clamp_(max=lo), [away_from_zero(3, seed=1), bound(3, seed=2)]
+        )
+    ]
+    s["copysign.Tensor"] = b(gradgen.copysign, away_from_zero, away_from_zero)
+    s["copysign_.Tensor"] = [
+        Sample(
+            "method on a clone",
+            lambda a, c: a.clone().copysign_(c),
+            [away_from_zero(3, seed=1), away_from_zero(3, seed=2)],
+        )
+    ]
+    s["copysign.Scalar"] = [Sample("-1.0", lambda a: gradgen.copysign(a, -1.0), [away_from_zero(4)])]
+    s["copysign_.Scalar"] = [Sample("method on a clone", lambda a: a.clone().copysign_(2), [away_from_zero(4)])]
+    s["xlogy.Tensor"] = b(gradgen.xlogy, leaf, positive)
+    s["xlogy.Scalar_Other"] = [Sample("2.5", lambda a: gradgen.xlogy(a, 2.5), [leaf(4)])]
+    s["xlogy_.Tensor"] = [
+        Sample("method on a clone", lambda a, c: a.clone().xlogy_(c), [leaf(3, seed=1), positive(3, seed=2)])
+    ]
+    s["xlogy_.Scalar_Other"] = [Sample("function on a clone", lambda a: gradgen.xlogy_(a.clone(), 3.0), [leaf(3)])]
+    cond = bools([[True, False, True], [False, False, True]])
+    s["where.ScalarSelf"] = [Sample("1.5", lambda o: gradgen.where(cond, 1.5, o), [leaf(2, 3)])]
+    s["where.ScalarOther"] = [Sample("method, 0.5", lambda a: a.where(cond, 0.5), [leaf(2, 3)])]
+    return s
+
+
+def _tensorops_value_checks():
+    def same(got, want):
+        g, w = flat(got.tolist()), flat(want.tolist())
+        assert got.dtype == want.dtype and list(got.shape) == list(want.shape), (got, want)
+        for x, y in zip(g, w):
+            assert x == y or (x != x and y != y) or abs(x - y) <= 1e-12 * (1 + abs(y)), (g, w)
+
+    def out_check(call, ref, make_inputs, name):
+        def check():
+            xs = make_inputs()
+            want = ref(*xs)
+            out = gradgen.zeros(list(want.shape), dtype=want.dtype)
+            assert call(*xs, out) is out
+            same(out, want)
+            with pytest.raises((RuntimeError, ValueError), match=name):
+                call(*[leaf(*x.shape) if x.dtype == gradgen.float64 else x for x in xs], out)
+
+        return check
+
+    checks = {}
+    one = lambda: [value(2, 3, seed=1).abs() + 0.5]  # noqa: E731
+    for op in [
+        "log1p",
+        "expm1",
+        "log2",
+        "log10",
+        "exp2",
+        "rsqrt",
+        "square",
+        "erf",
+        "erfc",
+        "lgamma",
+        "digamma",
+        "atan",
+        "sinh",
+        "cosh",
+        "asinh",
+        "tan",
+        "floor",
+        "ceil",
+        "round",
+        "trunc",
+        "frac",
+        "sgn",
+    ]:
+        checks[op + ".out"] = out_check(
+            lambda x, o, op=op: getattr(gradgen, op)(x, out=o), getattr(gradgen, op), one, op + ".out"
+        )
+    small = lambda: [value(2, 3, seed=1) * 0.5]  # noqa: E731
+    for op in ["erfinv", "asin", "acos", "atanh"]:
+        checks[op + ".out"] = out_check(
+            lambda x, o, op=op: getattr(gradgen, op)(x, out=o), getattr(gradgen, op), small, op + ".out"
+        )
+    checks["acosh.out"] = out_check(
+        lambda x, o: gradgen.acosh(x, out=o), gradgen.acosh, lambda: [value(3).abs() + 1.5], "acosh.out"
+    )
+    checks["polygamma.out"] = out_check(
+        lambda x, o: gradgen.polygamma(2, x, out=o), lambda x: gradgen.polygamma(2, x), one, "polygamma.out"
+    )
+    checks["round.decimals_out"] = out_check(
+        lambda x, o: gradgen.round(x, decimals=1, out=o),
+        lambda x: gradgen.round(x, decimals=1),
+        one,
+        "round.decimals_out",
+    )
+    checks["logit.out"] = out_check(
+        lambda x, o: gradgen.logit(x, 0.1, out=o), lambda x: gradgen.logit(x, 0.1), small, "logit.out"
+    )
+    checks["nan_to_num.out"] = out_check(
+        lambda x, o: gradgen.nan_to_num(x, out=o), gradgen.nan_to_num, one, "nan_to_num.out"
+    )
+    checks["logical_not.out"] = out_check(
+        lambda x, o: gradgen.logical_not(x, out=o), gradgen.logical_not, one, "logical_not.out"
+    )
+
+    def inplace_without_derivative():
+        for op in ["asinh", "acosh", "atanh"]:
+            x = (
+                gradgen.tensor([1.5, 2.0], dtype=gradgen.float64)
+                if op == "acosh"
+                else gradgen.tensor([0.25, -0.5], dtype=gradgen.float64)
+            )
+            same(getattr(x.clone(), op + "_")(), getattr(gradgen, op)(x))
+            y = gradgen.tensor(x.tolist(), dtype=gradgen.float64, requires_grad=True).clone()
+            getattr(y, op + "_")()
+            with pytest.raises(RuntimeError, match="not implemented"):
+                y.sum().backward()
+
+    for op in ["asinh_", "acosh_", "atanh_"]:
+        checks[op] = inplace_without_derivative
+
+    def tests():
+        x = gradgen.tensor([1.0, float("nan"), float("inf"), -float("inf"), 0.0], dtype=gradgen.float64)
+        assert gradgen.isnan(x).tolist() == [False, True, False, False, False]
+        assert x.isinf().tolist() == [False, False, True, True, False]
+        assert gradgen.isfinite(x).tolist() == [True, False, False, False, True]
+        assert gradgen.logical_not(x).tolist() == [False, False, False, False, True]
+        assert gradgen.isfinite(longs([1, 2])).tolist() == [True, True]
+
+    for op in ["isnan", "isinf", "isfinite", "logical_not"]:
+        checks[op] = tests
+
+    def logit_backward():
+        g = value(3, seed=1)
+        x = gradgen.tensor([0.1, 0.5, 0.95], dtype=gradgen.float64)
+        got = flat(gradgen.logit_backward(g, x, eps=0.2).tolist())
+        want = [0.0, flat(g.tolist())[1] / 0.25, 0.0]
+        assert all(abs(a - b) <= 1e-12 for a, b in zip(got, want)), (got, want)
+
+    checks["logit_backward"] = logit_backward
+
+    def floor_divide():
+        a = gradgen.tensor([7.5, -7.5, 1.0], dtype=gradgen.float64)
+        c = gradgen.tensor([2.0, 2.0, -0.5], dtype=gradgen.float64)
+        assert gradgen.floor_divide(a, c).tolist() == [3.0, -4.0, -2.0]
+        assert a.floor_divide(2).tolist() == [3.0, -4.0, 0.0]
+        assert a.clone().floor_divide_(c).tolist() == [3.0, -4.0, -2.0]
+        assert gradgen.floor_divide(longs([7, -7]), longs([2, 2])).tolist() == [3, -4]
+        out = gradgen.zeros([3], dtype=gradgen.float64)
+        assert gradgen.floor_divide(a, c, out=out) is out and out.tolist() == [3.0, -4.0, -2.0]
+        with pytest.raises(RuntimeError, match="floor_divide"):
+            gradgen.floor_divide(leaf(3), c).sum().backward()
+
+    for op in ["floor_divide", "floor_divide_.Tensor", "floor_divide.out", "floor_divide.Scalar"]:
+        checks[op] = floor_divide
+
+    two = lambda: [value(2, 3, seed=1), value(3, seed=2).abs() + 0.5]  # noqa: E731
+    binary_out = {
+        "atan2.out": ("atan2", {}),
+        "fmod.Tensor_out": ("fmod", {}),
+        "remainder.Tensor_out": ("remainder", {}),
+        "maximum.out": ("maximum", {}),
+        "minimum.out": ("minimum", {}),
+        "fmax.out": ("fmax", {}),
+        "fmin.out": ("fmin", {}),
+        "hypot.out": ("hypot", {}),
+        "copysign.out": ("copysign", {}),
+        "xlogy.OutTensor": ("xlogy", {}),
+        "div.out_mode": ("div", {"rounding_mode": "floor"}),
+        "logical_and.out": ("logical_and", {}),
+        "logical_or.out": ("logical_or", {}),
+        "logical_xor.out": ("logical_xor", {}),
+    }
+    for name, (op, kw) in binary_out.items():
+        checks[name] = out_check(
+            lambda a, c, o, op=op, kw=kw: getattr(gradgen, op)(a, c, out=o, **kw),
+            lambda a, c, op=op, kw=kw: getattr(gradgen, op)(a, c, **kw),
+            two,
+            name.split(".")[0],
+        )
+    scalar_out = {
+        "fmod.Scalar_out": lambda a, o=None: gradgen.fmod(a, 0.7, **({"out": o} if o is not None else {})),
+        "remainder.Scalar_out": lambda a, o=None: gradgen.remainder(a, -0.7, **({"out": o} if o is not None else {})),
+        "clamp_min.out": lambda a, o=None: gradgen.clamp_min(a, 0.1, **({"out": o} if o is not None else {})),
+        "clamp_max.out": lambda a, o=None: gradgen.clamp_max(a, 0.1, **({"out": o} if o is not None else {})),
+        "copysign.Scalar_out": lambda a, o=None: gradgen.copysign(a, -1.0, **({"out": o} if o is not None else {})),
+        "lerp.Scalar_out": lambda a, o=None: gradgen.lerp(a, a * 2, 0.25, **({"out": o} if o is not None else {})),
+    }
+    for name, f in scalar_out.items():
+        checks[name] = out_check(lambda a, o, f=f: f(a, o), f, lambda: [value(2, 3, seed=3)], name.split(".")[0])
+    three = lambda: [value(2, 3, seed=1), value(3, seed=2), value(3, seed=3).abs() + 0.5]  # noqa: E731
+    ternary_out = {
+        "lerp.Tensor_out": lambda a, c, d, o=None: gradgen.lerp(a, c, d, **({"out": o} if o is not None else {})),
+        "addcmul.out": lambda a, c, d, o=None: gradgen.addcmul(
+            a, c, d, value=2, **({"out": o} if o is not None else {})
+        ),
+        "addcdiv.out": lambda a, c, d, o=None: gradgen.addcdiv(a, c, d, **({"out": o} if o is not None else {})),
+        "clamp.Tensor_out": lambda a, c, d, o=None: gradgen.clamp(a, c, c + d, **({"out": o} if o is not None else {})),
+    }
+    for name, f in ternary_out.items():
+        checks[name] = out_check(lambda a, c, d, o, f=f: f(a, c, d, o), f, three, name.split(".")[0])
+
+    def logical():
+        a = gradgen.tensor([0.0, 1.0, float("nan"), 2.0], dtype=gradgen.float64)
+        c = longs([1, 0, 0, 3])
+        assert gradgen.logical_and(a, c).tolist() == [False, False, False, True]
+        assert a.logical_or(c).tolist() == [True, True, True, True]
+        assert gradgen.logical_xor(a, c).tolist() == [True, True, True, False]
+
+    for op in ["logical_and", "logical_or", "logical_xor"]:
+        checks[op] = logical
+
+    def bitwise():
+        a, c = longs([12, -7, 0, 5]), longs([10, 3, -1, 5])
+        assert gradgen.bitwise_and(a, c).tolist() == [8, 1, 0, 5]
+        assert a.bitwise_or(c).tolist() == [14, -5, -1, 5]
+        assert gradgen.bitwise_xor(a, c).tolist() == [6, -6, -1, 0]
+        assert gradgen.bitwise_and(a, 6).tolist() == [4, 0, 0, 4]
+        assert a.bitwise_or(1).tolist() == [13, -7, 1, 5]
+        assert gradgen.bitwise_xor(bools([True, False]), True).tolist() == [False, True]
+        assert gradgen.bitwise_not(a).tolist() == [-13, 6, -1, -6]
+        assert bools([True, False]).bitwise_not().tolist() == [False, True]
+        with pytest.raises(RuntimeError, match="bitwise_and"):
+            gradgen.bitwise_and(value(2), value(2))
+
+    for op in [
+        "bitwise_and.Tensor",
+        "bitwise_and.Scalar",
+        "bitwise_or.Tensor",
+        "bitwise_or.Scalar",
+        "bitwise_xor.Tensor",
+        "bitwise_xor.Scalar",
+        "bitwise_not",
+    ]:
+        checks[op] = bitwise
+
+    def where_scalars():
+        cond = bools([True, False])
+        r = gradgen.where(cond, 1.0, 2.5)
+        assert r.dtype == gradgen.float32 and r.tolist() == [1.0, 2.5]
+        r = gradgen.where(cond, 1, -2)
+        assert r.dtype == gradgen.int64 and r.tolist() == [1, -2]
+
+    checks["where.Scalar"] = where_scalars
+    return checks
+
+
+SAMPLES.update(_tensorops_samples())
+VALUE_CHECKS.update(_tensorops_value_checks())
+
+
+def _tensorops_reduction_samples() -> Dict[str, List[Sample]]:
+    s: Dict[str, List[Sample]] = {
+        "amax": [
+            Sample("dim 1", lambda x: gradgen.amax(x, 1), [leaf(2, 3)]),
+            Sample("method, all", lambda x: x.amax(), [leaf(4)]),
+        ],
+        "amin": [Sample("dims keepdim", lambda x: gradgen.amin(x, [0, 1], keepdim=True), [leaf(2, 3)])],
+        "max": [Sample("method", lambda x: x.max(), [leaf(2, 3)])],
+        "min": [Sample("function", lambda x: gradgen.min(x), [leaf(2, 3)])],
+        "min.dim": [Sample("values", lambda x: gradgen.min(x, 1)[0], [leaf(2, 3)])],
+        "max.other": binary(gradgen.max),
+        "min.other": [Sample("method", lambda a, b: a.min(b), [leaf(3, seed=1), leaf(3, seed=2)])],
+        "nansum": [Sample("dim 0", lambda x: gradgen.nansum(x, 0), [leaf(2, 3)])],
+        "nanmean": [Sample("method", lambda x: x.nanmean(), [leaf(2, 3)])],
+        "prod": [Sample("function", gradgen.prod, [leaf(4)])],
+        "prod.dim_int": [Sample("dim 1 keepdim", lambda x: x.prod(1, keepdim=True), [leaf(2, 3)])],
+        "cumsum": [Sample("dim 1", lambda x: gradgen.cumsum(x, 1), [leaf(2, 3)])],
+        "cumsum_": [Sample("method on a clone", lambda x: x.clone().cumsum_(0), [leaf(3)])],
+        "var.correction": [Sample("dim 1, correction 0", lambda x: gradgen.var(x, 1, correction=0), [leaf(2, 3)])],
+        "std.correction": [Sample("method", lambda x: x.std(), [leaf(2, 3)])],
+        "var_mean.correction": [
+            Sample("both", lambda x: gradgen.var_mean(x, 0)[0] + gradgen.var_mean(x, 0)[1], [leaf(3, 2)])
+        ],
+        "std_mean.correction": [Sample("both", lambda x: gradgen.std_mean(x)[0] * gradgen.std_mean(x)[1], [leaf(4)])],
+    }
+    return s
+
+
+def _tensorops_reduction_checks():
+    def out():
+        x = value(2, 3, seed=1)
+        o = gradgen.zeros([2], dtype=gradgen.float64)
+        assert gradgen.amax(x, 1, out=o) is o and o.tolist() == gradgen.amax(x, 1).tolist()
+        o = gradgen.zeros([3], dtype=gradgen.float64)
+        assert gradgen.amin(x, 0, out=o) is o and o.tolist() == gradgen.amin(x, 0).tolist()
+        with pytest.raises(RuntimeError, match="amax.out"):
+            gradgen.amax(leaf(2, 3), 1, out=gradgen.zeros([2], dtype=gradgen.float64))
+
+    def indices_and_bools():
+        x = gradgen.tensor([[1.0, 5.0, 1.0], [7.0, 0.0, 0.0]], dtype=gradgen.float64)
+        assert gradgen.argmin(x).tolist() == 4
+        assert x.argmin(1).tolist() == [0, 1]
+        assert gradgen.all(x).tolist() is False and x.any().tolist() is True
+        assert gradgen.all(x, 0).tolist() == [True, False, False] and x.any(1, keepdim=True).tolist() == [
+            [True],
+            [True],
+        ]
+        assert gradgen.count_nonzero(x).tolist() == 4 and x.count_nonzero(0).tolist() == [2, 1, 1]
+        assert gradgen.count_nonzero(x, [0, 1]).tolist() == 4
+
+    return {
+        "amax.out": out,
+        "amin.out": out,
+        **{
+            op: indices_and_bools
+            for op in ["argmin", "all", "all.dim", "any", "any.dim", "count_nonzero", "count_nonzero.dim_IntList"]
+        },
+    }
+
+
+SAMPLES.update(_tensorops_reduction_samples())
+VALUE_CHECKS.update(_tensorops_reduction_checks())
+
+
 def _declared() -> List[str]:
     with open(os.path.join(SPECS, "native_functions.yaml")) as f:
         return [e["func"].split("(")[0] for e in yaml.safe_load(f)]
