@@ -98,9 +98,10 @@ variable_list HandCatBackward::apply(variable_list&& grads) {
   if (should_compute_output(0) || should_compute_output(1) || should_compute_output(2) ||
       should_compute_output(3) || should_compute_output(4) || should_compute_output(5) ||
       should_compute_output(6) || should_compute_output(7)) {
-    auto grad_result = any_grad_defined ? (cat_tensors_backward(grad, tensors_args_sizes_symint,
-                                                                tensors_args_scalartypes, dim))
-                                        : std::vector<Tensor>();
+    auto grad_result =
+        any_grad_defined
+            ? (cat_tensors_backward(grad, tensors_args_sizes_symint, tensors_args_scalartypes, dim))
+            : std::vector<Tensor>();
     if (!grad_result.empty()) {
       for (size_t i = 0; i < 8; ++i) grad_inputs[i] = grad_result[i];
     }
