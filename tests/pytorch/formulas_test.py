@@ -56,7 +56,7 @@ KNOCK_ON = {
 # PyTorch entries of gradgen's ops that call helpers the formula environment does not define yet
 # (the op libraries' entries deviate there, each with PyTorch's text in a comment): at most this
 # many; the test prints them and the names they lack.
-MAX_MISSING = 12
+MAX_MISSING = 200
 
 _NO_FORWARD = re.compile(r'forward_ad::throw_not_implemented\("([^"]+)", "its derivatives.yaml entry has no forward')
 _RESULT = re.compile(r"^\[\s+(OK|FAILED)\s+\] Declared/OpSweepTest\.ChecksEverySample/(\w+)", re.M)
@@ -133,8 +133,14 @@ def assemble(native_functions: list, ours: list, pytorch: list, env: FormulaEnvi
             entry = None
         if entry is not None:
             unknown = sorted({n for f in _formulas(entry).values() for n, _ in env.unknown(to_cpp(str(f)))})
+            mine = own.get(key)
             if unknown:
                 missing[key] = unknown
+                entry = None
+            elif key not in EXCEPTIONS and mine is not None and _formulas(mine) != _formulas(entry):
+                # gradgen's own entry deviates from PyTorch's text (the tensor op library's do, each
+                # with PyTorch's text in a comment): not yet a claim that PyTorch's compiles.
+                missing[key] = ["deviates"]
                 entry = None
         if entry is not None:
             taken.append(key)
