@@ -334,7 +334,10 @@ void Engine::validate_outputs(const Node& node, variable_list& grads) {
       grads[i] = reduce(grad, expected.shape);
     }
     // Each input's gradient has that input's dtype (PyTorch converts too: mixed-dtype ops).
-    if (impl.dtype != expected.dtype) grads[i] = gradgen::internal::to_dtype(grad, expected.dtype);
+    // (grads[i], not impl: the sum above may have replaced the tensor impl referred to.)
+    if (grads[i].unsafe_impl()->dtype != expected.dtype) {
+      grads[i] = gradgen::internal::to_dtype(grads[i], expected.dtype);
+    }
   }
 }
 
