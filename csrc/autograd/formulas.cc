@@ -575,6 +575,18 @@ std::tuple<Tensor, std::vector<Tensor>, Tensor, Tensor, Tensor, Tensor> lstm_cel
 // PyTorch's formula environment
 // ---------------------------------------------------------------------------
 
+// PyTorch's comparison and mask operators (formulas.h).
+Tensor operator==(const Tensor& a, const Scalar& b) { return gradgen::eq(a, b); }
+Tensor operator!=(const Tensor& a, const Scalar& b) { return gradgen::ne(a, b); }
+Tensor operator==(const Tensor& a, const Tensor& b) { return gradgen::eq(a, b); }
+Tensor operator!=(const Tensor& a, const Tensor& b) { return gradgen::ne(a, b); }
+Tensor operator<(const Tensor& a, const Tensor& b) { return gradgen::lt(a, b); }
+Tensor operator>(const Tensor& a, const Tensor& b) { return gradgen::gt(a, b); }
+Tensor operator<=(const Tensor& a, const Tensor& b) { return gradgen::le(a, b); }
+Tensor operator>=(const Tensor& a, const Tensor& b) { return gradgen::ge(a, b); }
+Tensor operator&(const Tensor& a, const Tensor& b) { return gradgen::logical_and(a, b); }
+Tensor operator|(const Tensor& a, const Tensor& b) { return gradgen::logical_or(a, b); }
+
 Tensor expand_symint(const Tensor& self, IntArrayRef size) { return gradgen::expand(self, size); }
 
 Tensor reshape_symint(const Tensor& self, IntArrayRef shape) {

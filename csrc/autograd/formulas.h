@@ -196,17 +196,17 @@ inline const Tensor& handle_r_to_c(const Tensor& /*self*/, const Tensor& gradien
 }
 /// Element-wise comparisons written as operators, as PyTorch's formulas do (`self == 0`,
 /// `self == other`): Bool tensors (the ordering operators are in formulas_nn.h).
-inline Tensor operator==(const Tensor& a, const Scalar& b) { return gradgen::eq(a, b); }
-inline Tensor operator!=(const Tensor& a, const Scalar& b) { return gradgen::ne(a, b); }
-inline Tensor operator==(const Tensor& a, const Tensor& b) { return gradgen::eq(a, b); }
-inline Tensor operator!=(const Tensor& a, const Tensor& b) { return gradgen::ne(a, b); }
-inline Tensor operator<(const Tensor& a, const Tensor& b) { return gradgen::lt(a, b); }
-inline Tensor operator>(const Tensor& a, const Tensor& b) { return gradgen::gt(a, b); }
-inline Tensor operator<=(const Tensor& a, const Tensor& b) { return gradgen::le(a, b); }
-inline Tensor operator>=(const Tensor& a, const Tensor& b) { return gradgen::ge(a, b); }
+Tensor operator==(const Tensor& a, const Scalar& b);
+Tensor operator!=(const Tensor& a, const Scalar& b);
+Tensor operator==(const Tensor& a, const Tensor& b);
+Tensor operator!=(const Tensor& a, const Tensor& b);
+Tensor operator<(const Tensor& a, const Tensor& b);
+Tensor operator>(const Tensor& a, const Tensor& b);
+Tensor operator<=(const Tensor& a, const Tensor& b);
+Tensor operator>=(const Tensor& a, const Tensor& b);
 /// `&` and `|` of Bool masks (`(self == 0) & (other <= 0)`): logical and / or.
-inline Tensor operator&(const Tensor& a, const Tensor& b) { return gradgen::logical_and(a, b); }
-inline Tensor operator|(const Tensor& a, const Tensor& b) { return gradgen::logical_or(a, b); }
+Tensor operator&(const Tensor& a, const Tensor& b);
+Tensor operator|(const Tensor& a, const Tensor& b);
 /// Tensor methods whose free form gradgen's API spells differently.
 Tensor expand_symint(const Tensor& self, IntArrayRef size);
 Tensor reshape_symint(const Tensor& self, IntArrayRef shape);
