@@ -89,6 +89,11 @@ class Scalar {
   double toDouble() const { return to_double(); }
   float toFloat() const { return static_cast<float>(to_double()); }
   int64_t toLong() const { return to_long(); }
+  bool isFloatingPoint() const { return is_floating_point(); }
+  /// gradgen has no complex numbers: never complex, and toComplexDouble() is the real value (so
+  /// `weight.isComplex() ? ... toComplexDouble() ... : ... toDouble() ...` compiles, lerp's).
+  bool isComplex() const { return false; }
+  double toComplexDouble() const { return to_double(); }
   /// Returns the value converted to int64 (doubles truncate toward zero).
   int64_t to_long() const {
     switch (kind_) {

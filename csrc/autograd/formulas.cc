@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "csrc/autograd/engine.h"
 #include "csrc/autograd/grad_mode.h"
@@ -586,6 +587,18 @@ Tensor operator<=(const Tensor& a, const Tensor& b) { return gradgen::le(a, b); 
 Tensor operator>=(const Tensor& a, const Tensor& b) { return gradgen::ge(a, b); }
 Tensor operator&(const Tensor& a, const Tensor& b) { return gradgen::logical_and(a, b); }
 Tensor operator|(const Tensor& a, const Tensor& b) { return gradgen::logical_or(a, b); }
+
+Tensor ones(IntArrayRef sizes, const TensorOptions& options) { return gradgen::ones(sizes, options.dtype()); }
+Tensor scalar_tensor(const Scalar& s, const TensorOptions& options) { return gradgen::full({}, s, options.dtype()); }
+Tensor new_zeros_symint(const Tensor& self, IntArrayRef size) { return gradgen::zeros(size, self.scalar_type()); }
+Tensor masked_fill_inplace_if_safe(const Tensor& self, const Tensor& mask, const Scalar& value) {
+  return gradgen::masked_fill(self, mask, value);
+}
+
+Tensor masked_fill_(Tensor&& self, const Tensor& mask, const Scalar& value) {
+  gradgen::masked_fill_(self, mask, value);
+  return std::move(self);
+}
 
 Tensor expand_symint(const Tensor& self, IntArrayRef size) { return gradgen::expand(self, size); }
 

@@ -207,6 +207,25 @@ Tensor operator>=(const Tensor& a, const Tensor& b);
 /// `&` and `|` of Bool masks (`(self == 0) & (other <= 0)`): logical and / or.
 Tensor operator&(const Tensor& a, const Tensor& b);
 Tensor operator|(const Tensor& a, const Tensor& b);
+/// The real part of a real tensor: itself (PyTorch's `at::real(...)` in var's and std's tangents).
+inline const Tensor& real(const Tensor& t) { return t; }
+/// at::ones(sizes, options): ones of options' dtype (the dtype form stays available here).
+Tensor ones(IntArrayRef sizes, const TensorOptions& options);
+inline Tensor ones(IntArrayRef sizes, ScalarType dtype = ScalarType::Double) {
+  return ::gradgen::ones(sizes, dtype);
+}
+/// at::scalar_tensor(s, options): a 0-dim tensor holding s, of options' dtype.
+Tensor scalar_tensor(const Scalar& s, const TensorOptions& options);
+/// self.new_zeros(size): zeros of self's dtype.
+Tensor new_zeros_symint(const Tensor& self, IntArrayRef size);
+/// PyTorch fills in place when no graph is being recorded and out of place otherwise (the
+/// filled tensor may be saved); gradgen always fills a new tensor: the same values, and
+/// differentiable when a formula is differentiated again.
+Tensor masked_fill_inplace_if_safe(const Tensor& self, const Tensor& mask, const Scalar& value);
+/// PyTorch's in-place method on a temporary (std's tangent `(...).masked_fill_(result == 0, 0)`):
+/// a Tensor is a handle, so the call fills the temporary and returns it. gradgen's free
+/// masked_fill_ takes an lvalue; this overload takes the rvalue the rewritten formula passes.
+Tensor masked_fill_(Tensor&& self, const Tensor& mask, const Scalar& value);
 /// Tensor methods whose free form gradgen's API spells differently.
 Tensor expand_symint(const Tensor& self, IntArrayRef size);
 Tensor reshape_symint(const Tensor& self, IntArrayRef shape);

@@ -262,6 +262,18 @@ Tensor masked_fill(const Tensor& self, const Tensor& mask, const Scalar& value) 
   return out;
 }
 
+// In place: mask broadcasts to self's shape, which cannot grow (PyTorch's message).
+Tensor& masked_fill_(Tensor& self, const Tensor& mask, const Scalar& value) {
+  Tensor filled = masked_fill(self, mask, value);
+  if (!filled.sizes().equals(self.sizes())) {
+    throw std::invalid_argument("masked_fill_: output with shape " + shape_str(self.sizes()) +
+                                " doesn't match the broadcast shape " + shape_str(filled.sizes()));
+  }
+  gradgen::internal::assert_no_internal_overlap(self, "masked_fill_");
+  gradgen::internal::copy_(self, filled);  // bumps the version
+  return self;
+}
+
 namespace {
 
 // self <cmp> other elementwise with broadcasting, compared in the operands' result type

@@ -48,6 +48,9 @@ class OptionalArrayRef {
   explicit operator bool() const noexcept { return has_value_; }
   /// Returns the list; only meaningful when has_value().
   const ArrayRef<T>& value() const noexcept { return ref_; }
+  /// Returns the list, or `fallback` when there is none (PyTorch's
+  /// `dim.value_or(IntArrayRef({}))`).
+  ArrayRef<T> value_or(ArrayRef<T> fallback) const noexcept { return has_value_ ? ref_ : fallback; }
   const ArrayRef<T>& operator*() const noexcept { return ref_; }
   const ArrayRef<T>* operator->() const noexcept { return &ref_; }
 

@@ -385,6 +385,9 @@ SAMPLES: Dict[str, List[Sample]] = {
     "masked_fill.Scalar": [
         Sample("method", lambda x: x.masked_fill(bools([[True, False], [False, False]]), 2.0), [leaf(2, 2)])
     ],
+    "masked_fill_.Scalar": [
+        Sample("method on a clone", lambda x: x.clone().masked_fill_(bools([True, False]), 2.0), [leaf(2, 2)])
+    ],
     "softmax.int": [Sample("function", lambda x: gradgen.softmax(x, 1), [leaf(2, 3)])],
     "log_softmax.int": [Sample("method", lambda x: x.log_softmax(-1), [leaf(2, 3)])],
     "mse_loss": [

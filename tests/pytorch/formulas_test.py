@@ -31,6 +31,7 @@ import nested_bazel as nb
 import yaml
 
 from tools.codegen.formula_env import FormulaEnvironment, header_function_names, to_cpp
+from tools.codegen.model import FunctionSchema
 
 # entry (name.overload) -> why PyTorch's formula, compiled as written, fails gradgen's sweep.
 EXCEPTIONS = {
@@ -53,10 +54,11 @@ KNOCK_ON = {
     "lstm_cell": "chunk",  # its kernel and its backward split the gates with chunk (double backward)
 }
 
-# PyTorch entries of gradgen's ops that call helpers the formula environment does not define yet
-# (the op libraries' entries deviate there, each with PyTorch's text in a comment): at most this
-# many; the test prints them and the names they lack.
-MAX_MISSING = 200
+# PyTorch entries of gradgen's ops that call what the formula environment does not define (the
+# op keeps gradgen's own entry; they count as not passing): at most this many, and the test prints
+# them with the names they lack. None today; a new op whose PyTorch entry needs a helper not
+# written yet may take one, while the 95% below holds.
+MAX_MISSING = 5
 
 _NO_FORWARD = re.compile(r'forward_ad::throw_not_implemented\("([^"]+)", "its derivatives.yaml entry has no forward')
 _RESULT = re.compile(r"^\[\s+(OK|FAILED)\s+\] Declared/OpSweepTest\.ChecksEverySample/(\w+)", re.M)
@@ -105,8 +107,7 @@ def environment_names(checkout: str, native_functions: list) -> FormulaEnvironme
     # The saved-value rewritings of the analysis, which never reach C++ as calls.
     names = {"to_args_sizes", "to_args_sizes_symint", "to_args_scalartypes", "TensorGeometry", "zeros_like"}
     for decl in native_functions:
-        base = _key(decl["func"]).split(".")[0]
-        names.update([base, base + "_", base + "_out", base.rstrip("_")])
+        names.add(FunctionSchema.parse(decl["func"]).cpp_name())
     for root, _, files in os.walk(os.path.join(checkout, "csrc")):
         for f in files:
             if f.endswith(".h"):
@@ -133,14 +134,8 @@ def assemble(native_functions: list, ours: list, pytorch: list, env: FormulaEnvi
             entry = None
         if entry is not None:
             unknown = sorted({n for f in _formulas(entry).values() for n, _ in env.unknown(to_cpp(str(f)))})
-            mine = own.get(key)
             if unknown:
                 missing[key] = unknown
-                entry = None
-            elif key not in EXCEPTIONS and mine is not None and _formulas(mine) != _formulas(entry):
-                # gradgen's own entry deviates from PyTorch's text (the tensor op library's do, each
-                # with PyTorch's text in a comment): not yet a claim that PyTorch's compiles.
-                missing[key] = ["deviates"]
                 entry = None
         if entry is not None:
             taken.append(key)
@@ -308,13 +303,30 @@ class PyTorchFormulasTest(unittest.TestCase):
         others = sorted(
             p for p, status in results.items() if status != "OK" and p not in by_param and p not in knock_on
         )
+        # PyTorch's own limit, not gradgen's: forward-over-reverse (the sweep's Hessian-vector
+        # check) of an op whose backward op has no forward formula in PyTorch's entries
+        # (huber_loss through huber_loss_backward). PyTorch 2.13 raises NotImplementedError
+        # ("Trying to use forward AD with huber_loss_backward ...") for `jvp(grad(f))` there too.
+        # They count as not passing.
+        as_pytorch = {
+            k: op
+            for k in failed
+            if k not in EXCEPTIONS
+            for op in no_forward
+            if f"forward-mode AD not implemented for {op}" in sections.get(_param(k), "")
+        }
         listed = sorted(set(EXCEPTIONS))
         print(
-            f"PyTorch formulas: {len(passed)} of {len(taken)} entries compile and pass "
+            f"PyTorch formulas: {len(passed)} of {len(taken) + len(missing)} entries compile and pass "
             f"({len(EXCEPTIONS)} listed exceptions)"
         )
         for key in listed:
             print(f"  exception {key}: {EXCEPTIONS[key]}")
+        for key, op in sorted(as_pytorch.items()):
+            print(
+                f"  {key}: forward-over-reverse needs {op}'s forward formula, which PyTorch's entry lacks "
+                "(PyTorch raises NotImplementedError there too)"
+            )
         for p in knock_on:
             print(f"  {p} (gradgen's own entry) fails only through {KNOCK_ON[p]}'s exception")
         print(
@@ -322,7 +334,7 @@ class PyTorchFormulasTest(unittest.TestCase):
             f"does not define yet (gradgen's own entry used): "
             + "; ".join(f"{k} ({', '.join(v)})" for k, v in sorted(missing.items()))
         )
-        unlisted = sorted(set(failed) - set(EXCEPTIONS))
+        unlisted = sorted(set(failed) - set(EXCEPTIONS) - set(as_pytorch))
         now_passing = sorted(set(EXCEPTIONS) - set(failed))
         self.assertEqual(
             unlisted, [], "PyTorch entries failing the sweep without a listed reason:\n" + proc.stdout[-8000:]
@@ -331,7 +343,9 @@ class PyTorchFormulasTest(unittest.TestCase):
         self.assertEqual(now_passing, [], "listed exceptions that now pass: take them off EXCEPTIONS")
         passing_knock_on = sorted(set(KNOCK_ON) - set(knock_on))
         self.assertEqual(passing_knock_on, [], "KNOCK_ON entries that no longer fail through their exception")
-        self.assertGreaterEqual(len(passed), 0.95 * len(taken))
+        # Issue 21's bar: 95% of PyTorch's entries for gradgen's declared ops, those the
+        # environment cannot take counted as failing.
+        self.assertGreaterEqual(len(passed), 0.95 * (len(taken) + len(missing)))
         # A ratchet: entries whose names the environment lacks may only become fewer.
         self.assertLessEqual(len(missing), MAX_MISSING, sorted(missing))
 

@@ -495,7 +495,10 @@ def forward_ad_of(f: NativeFunction, info: Optional[DifferentiabilityInfo], kind
         fw = by_output[formula_names[i]]
         text = fw.formula
         for name in diff_inputs:
-            if inplace and name == "self" and _uses_ident("self_p", text):
+            if inplace and name == "self" and (_uses_ident("self_p", text) or _uses_ident("original_self_p", text)):
+                # PyTorch's in-place entries name it themselves (`polygamma_`'s
+                # `self_t.mul_(polygamma(n + 1, original_self_p))`); others reuse the out-of-place
+                # op's formula, whose `self_p` is self's value before the kernel.
                 needs_original_self = True
                 text = _replace_ident("self_p", "original_self_p", text)
             else:

@@ -44,7 +44,7 @@ MEMBERS: FrozenSet[str] = frozenset(
     is_cuda is_cpu is_nested is_quantized element_size itemsize suggest_memory_format sym_blocksize
     has_value value value_or reset
     empty begin end front back vec data at equals slice
-    toDouble toFloat toLong toInt toBool isFloatingPoint isIntegral isBoolean isComplex
+    toDouble toFloat toLong toInt toBool isFloatingPoint isIntegral isBoolean isComplex toComplexDouble
     to_double to_long to_bool is_integral is_boolean
     guard_int expect_int as_int_unchecked
     """.split()

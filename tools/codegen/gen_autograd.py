@@ -274,10 +274,9 @@ def _formula_environment(
     types of `headers`, and `names`."""
     found = set(names)
     for f in functions:
-        # The C++ names of the op's variants (gen_variable_type.cpp_name's rule, without calling
-        # an emitter from the analysis): foo, foo_ (in-place), foo_out, foo_functional, __foo__.
-        base = f.func.name.name.base
-        found.update([base, base + "_", base + "_out", base + "_functional", f"__{base}__"])
+        # The C++ name of the declaration (`add`, `add_`, `add_out`): a variant the spec does
+        # not declare (`masked_fill_` of a spec with masked_fill only) is not callable.
+        found.add(f.func.cpp_name())
     for path in headers:
         # A directory of headers (a tree artifact, such as another library's shard directory).
         files = (

@@ -158,20 +158,8 @@ def header_runtime_names(wrappers: Sequence[WrapperCode], with_defaults: bool) -
 
 
 def cpp_name(func: FunctionSchema) -> str:
-    """C++ function name: `add`, `add_` for in-place, `add_out` for out= variants; a functional
-    variant keeps its suffix (`foo_functional`, as torchgen names it), since `foo` may be an op
-    of its own with the same parameters."""
-    name = func.name.name
-    base = name.base
-    if name.dunder_method:
-        base = f"__{base}__"
-    if name.functional_overload:
-        base += "_functional"
-    if name.inplace:
-        return base + "_"
-    if func.is_out_fn():
-        return base + "_out"
-    return base
+    """C++ function name (the model's rule, FunctionSchema.cpp_name)."""
+    return func.cpp_name()
 
 
 def _params(func: FunctionSchema, with_defaults: bool) -> str:

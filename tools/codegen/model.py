@@ -568,6 +568,22 @@ class FunctionSchema:
         """Whether this is an out= overload (it has out arguments): `add.out`."""
         return bool(self.arguments.out)
 
+    def cpp_name(self) -> str:
+        """The C++ function's name: `add`, `add_` for in-place, `add_out` for out= variants; a
+        functional variant keeps its suffix (`foo_functional`, as torchgen names it), since `foo`
+        may be an op of its own with the same parameters."""
+        name = self.name.name
+        base = name.base
+        if name.dunder_method:
+            base = f"__{base}__"
+        if name.functional_overload:
+            base += "_functional"
+        if name.inplace:
+            return base + "_"
+        if self.is_out_fn():
+            return base + "_out"
+        return base
+
     def kind(self) -> SchemaKind:
         """Returns whether the op is functional, in-place, out=, mutable or scratch.
 
