@@ -588,9 +588,15 @@ Tensor operator>=(const Tensor& a, const Tensor& b) { return gradgen::ge(a, b); 
 Tensor operator&(const Tensor& a, const Tensor& b) { return gradgen::logical_and(a, b); }
 Tensor operator|(const Tensor& a, const Tensor& b) { return gradgen::logical_or(a, b); }
 
-Tensor ones(IntArrayRef sizes, const TensorOptions& options) { return gradgen::ones(sizes, options.dtype()); }
-Tensor scalar_tensor(const Scalar& s, const TensorOptions& options) { return gradgen::full({}, s, options.dtype()); }
-Tensor new_zeros_symint(const Tensor& self, IntArrayRef size) { return gradgen::zeros(size, self.scalar_type()); }
+Tensor ones(IntArrayRef sizes, const TensorOptions& options) {
+  return gradgen::ones(sizes, options.dtype());
+}
+Tensor scalar_tensor(const Scalar& s, const TensorOptions& options) {
+  return gradgen::full({}, s, options.dtype());
+}
+Tensor new_zeros_symint(const Tensor& self, IntArrayRef size) {
+  return gradgen::zeros(size, self.scalar_type());
+}
 Tensor masked_fill_inplace_if_safe(const Tensor& self, const Tensor& mask, const Scalar& value) {
   return gradgen::masked_fill(self, mask, value);
 }

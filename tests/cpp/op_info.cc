@@ -764,9 +764,13 @@ std::vector<OpInfo> make_registry() {
     auto f = one([](const Inputs& x) { return masked_fill(x[0], x[1], 2.5); });
     InPlaceFn g = [](Tensor& self, const Inputs& x) { masked_fill_(self, x[1], 2.5); };
     return std::vector<Sample>{
-        {"[2, 3] mask", {leaf({2, 3}, 1), bools({true, false, false, true, true, false}, {2, 3})}, f,
+        {"[2, 3] mask",
+         {leaf({2, 3}, 1), bools({true, false, false, true, true, false}, {2, 3})},
+         f,
          g},
-        {"[3] mask broadcast to self's [2, 3]", {leaf({2, 3}, 2), bools({false, true, false}, {3})}, f,
+        {"[3] mask broadcast to self's [2, 3]",
+         {leaf({2, 3}, 2), bools({false, true, false}, {3})},
+         f,
          g},
     };
   });

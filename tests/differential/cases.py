@@ -505,7 +505,12 @@ case(
     second=True,
 )
 # In place, self's shape cannot grow to the mask's: an error in both.
-case("masked_fill_.Scalar/mask-larger-than-self", lambda T, x, m: x.clone().masked_fill_(m, 1.0), R(3), B([[True, False, True]] * 2))
+case(
+    "masked_fill_.Scalar/mask-larger-than-self",
+    lambda T, x, m: x.clone().masked_fill_(m, 1.0),
+    R(3),
+    B([[True, False, True]] * 2),
+)
 case("eq.Tensor/values", lambda T, a, b: T.eq(a, b), D([1.0, 2.0, NAN, INF]), D([1.0, 0.0, NAN, INF]))
 case("eq.Tensor/broadcast", lambda T, a, b: a.eq(b), D([[1.0], [2.0]]), D([1.0, 2.0, 3.0]))
 case("eq.Tensor/int64", lambda T, a, b: T.eq(a, b), L([1, 2, 3]), L([1, 0, 3]))
