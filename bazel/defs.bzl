@@ -11,7 +11,8 @@
         formula_headers = ["ops/formulas.h"],
     )
 
-See README.md for the spec language and a full example.
+README.md's tour is a full example; docs/spec-language.md is the spec language, docs/starlark.md
+(generated from these files' doc strings) the reference of everything here.
 """
 
 load("//bazel/private:codegen.bzl", _AutogradCodegenInfo = "AutogradCodegenInfo", _autograd_codegen = "autograd_codegen")

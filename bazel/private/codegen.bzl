@@ -310,7 +310,12 @@ autograd_codegen = rule(
 Outputs, under `<package>/<out_dir>/`: Functions.h, Functions[_<k>].h/.cpp (Backward nodes),
 VariableType.h, VariableType[_<k>].cpp (the differentiable API), NativeFunctions.h (kernel
 declarations you implement), python_functions.h and python_functions[_<k>].cpp (nanobind bindings of
-every op, compiled only by `autograd_python_module`) and manifest.json. Output groups: `headers`,
+every op, compiled only when autograd_library is given a `python_module`) and manifest.json.
+One action, mnemonic `GradgenCodegen`, run by default in the codegen's persistent worker
+(`--strategy=GradgenCodegen=sandboxed` or remote execution run it as a process of its own; the
+files are the same). The action is handed the list of files the rule declared and fails, naming
+the difference, if the codegen would write any other; bad attributes fail at analysis with a
+message saying what to change. Output groups: `headers`,
 `sources`, `python_headers`, `python_sources`, `manifest`, and for autograd_library's per-shard
 libraries `api_headers` (VariableType.h, NativeFunctions.h), `root_header` (Functions.h) and
 `shard_<k>_headers` / `shard_<k>_sources` (shard k's header and its two .cpp files).

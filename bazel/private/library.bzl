@@ -34,6 +34,16 @@ def autograd_library(
     those headers in `formula_headers`). Code using the library includes
     `"<package>/<out_dir>/VariableType.h"` and calls `<namespace>::<op>(...)`.
 
+    The generated code is compiled in parts, so that a compile declares only the headers it
+    includes (a remote cache keys an action on every declared input): `<name>_api`
+    (`VariableType.h`, `NativeFunctions.h`, your `hdrs`, over `deps` and the runtime), one
+    `<name>_shard_<k>` per shard (its `Functions_<k>.cpp`, `VariableType_<k>.cpp` and
+    `Functions_<k>.h`, `alwayslink`) or, with `shards` unset, the one `<name>_shards`,
+    `<name>_kernels` (your `srcs`, over `<name>_api`) and `<name>` (the umbrella `Functions.h`
+    over all of them: what you depend on). Your `srcs` therefore see `VariableType.h`,
+    `NativeFunctions.h` and your `hdrs`, not the nodes' headers. With `python_module`, also the
+    extension module and the py_library `<name>_py`.
+
     Args:
       name: str: the cc_library's name.
       functions: Label: op declarations (native_functions.yaml language).
@@ -62,7 +72,8 @@ def autograd_library(
         py_library `<name>_py` (put it in a py_test's deps; it brings @gradgen//python:gradgen).
         None: no Python module.
       copts: list[str]: extra compiler options for the cc_library.
-      visibility: list[Label]: as for any rule; given to both targets.
+      visibility: list[Label]: as for any rule; given to `<name>`, `<name>_codegen`, the parts
+        above and the Python module.
       testonly: bool: as for any rule; given to every target created.
       tags: list[str]: as for any rule; given to every target created.
       **kwargs: passed to the cc_library (linkopts, defines, ...).

@@ -421,7 +421,7 @@ def fmt_us(v):
 
 
 def size_report(args, best, checks, sizes, threads, torch_label):
-    """One Markdown table per thread count: ready to paste into README."""
+    """One Markdown table per thread count: ready to paste into docs/benchmarks.md."""
     have_torch = any(label == "libtorch" for (label, _, _) in best)
     for t in threads:
         log("")

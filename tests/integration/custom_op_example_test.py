@@ -1,13 +1,14 @@
-"""examples/custom_op, a workspace of its own, builds and passes its tests from README's text.
+"""examples/custom_op, a workspace of its own, builds and passes its tests from the docs' text.
 
-The workspace is made the way a reader of README.md would make it, in an empty directory: every
-block README.md marks with a file name (`<!-- file: examples/custom_op/... -->` before it) is
-written as that file, and the only other files are the ones README's text says it does not
-show and names as in the example (the kernel, the formula helpers and the two tests, each
-named in backquotes in the paragraph before ops/BUILD.bazel), copied from examples/custom_op.
+The workspace is made the way a reader of the docs would make it, in an empty directory: every
+block that README.md's tour and docs/workspace.md mark with a file name (`<!-- file:
+examples/custom_op/... -->` before it, read by //tests/docs:doc_blocks) is written as that file,
+and the only other files are the ones the text says it does not show and names as in the
+example (the kernel, the formula helpers and the two tests, each named in backquotes in the
+paragraph before ops/BUILD.bazel), copied from examples/custom_op.
 Its `local_repository(name = "gradgen", path = "../..")` is pointed at this work tree, and
 `bazel test //...` runs in it in a nested Bazel. No other file of the example (its .bazelrc
-included) reaches the build, so a line README leaves out breaks this test.
+included) reaches the build, so a line the docs leave out breaks this test.
 This is what a user does: load @gradgen//bazel:defs.bzl, write a spec, a kernel and formula
 helpers, and test the gradients.
 """
@@ -16,32 +17,8 @@ import os
 import re
 import unittest
 
+import doc_blocks
 import nested_bazel as nb
-
-_README_FILE = re.compile(r"^<!-- file: examples/custom_op/(\S+) -->\n```\w*\n(.*?)^```$", re.M | re.S)
-# The paragraph that names the example's files README does not show: "(the kernel
-# `polyval_kernels.cc`, the formula helpers `polyval_formulas.cc/.h` and the tests ...)".
-_NOT_SHOWN = re.compile(r"^`ops/BUILD.bazel` \((.*?) are in the example\):$", re.M | re.S)
-
-
-def readme_files(checkout):
-    """{path inside examples/custom_op: text} of the blocks README.md marks with a file name."""
-    with open(os.path.join(checkout, "README.md"), encoding="utf-8") as fh:
-        return {path: text for path, text in _README_FILE.findall(fh.read())}
-
-
-def readme_unshown_files(checkout):
-    """Paths (inside examples/custom_op) of the files README names but does not show."""
-    with open(os.path.join(checkout, "README.md"), encoding="utf-8") as fh:
-        m = _NOT_SHOWN.search(fh.read())
-    assert m, "README.md no longer names the example's files it does not show (see _NOT_SHOWN)"
-    paths = []
-    for name in re.findall(r"`([^`]+)`", m.group(1)):
-        if name.endswith(".cc/.h"):  # polyval_formulas.cc/.h
-            paths += ["ops/" + name[: -len("/.h")], "ops/" + name[: -len(".cc/.h")] + ".h"]
-        else:
-            paths.append("ops/" + name)
-    return sorted(paths)
 
 
 class CustomOpExampleTest(unittest.TestCase):
@@ -49,10 +26,10 @@ class CustomOpExampleTest(unittest.TestCase):
     def setUpClass(cls):
         cls.checkout = nb.gradgen_checkout()
         cls.workspace = os.path.join(nb.test_tmpdir(), "somewhere", "custom_op")
-        cls.readme_files = readme_files(cls.checkout)
-        cls.unshown = readme_unshown_files(cls.checkout)
+        cls.shown_files = doc_blocks.example_blocks(cls.checkout)
+        cls.unshown = doc_blocks.unshown_files(cls.checkout)
         example = os.path.join(cls.checkout, "examples", "custom_op")
-        files = dict(cls.readme_files)
+        files = dict(cls.shown_files)
         for path in cls.unshown:
             with open(os.path.join(example, path), encoding="utf-8") as fh:
                 files[path] = fh.read()
@@ -80,19 +57,19 @@ class CustomOpExampleTest(unittest.TestCase):
         finally:
             cls.bazel.shutdown()
 
-    def test_readme_shows_the_example_files(self):
-        # What README shows is what was built, and is the example in the repository.
+    def test_docs_show_the_example_files(self):
+        # What the docs show is what was built, and is the example in the repository.
         self.assertEqual(
-            sorted(self.readme_files),
+            sorted(self.shown_files),
             [".bazelrc", "WORKSPACE", "ops/BUILD.bazel", "ops/derivatives.yaml", "ops/native_functions.yaml"],
         )
-        for path, text in self.readme_files.items():
+        for path, text in self.shown_files.items():
             with open(os.path.join(self.checkout, "examples", "custom_op", path), encoding="utf-8") as fh:
                 self.assertEqual(
-                    fh.read(), text, f"README.md's block for examples/custom_op/{path} differs from the file"
+                    fh.read(), text, f"the docs' block for examples/custom_op/{path} differs from the file"
                 )
 
-    def test_the_workspace_is_readme_and_the_files_it_names(self):
+    def test_the_workspace_is_the_docs_and_the_files_they_name(self):
         self.assertEqual(
             [
                 "ops/polyval_formulas.cc",
@@ -109,7 +86,7 @@ class CustomOpExampleTest(unittest.TestCase):
             for f in names
             if not os.path.relpath(root, self.workspace).startswith("bazel-")
         )
-        self.assertEqual(sorted(list(self.readme_files) + self.unshown), written)
+        self.assertEqual(sorted(list(self.shown_files) + self.unshown), written)
 
     def test_bazel_test_passes(self):
         if self.error:

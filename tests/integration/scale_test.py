@@ -22,12 +22,12 @@ What is asserted:
     one machine, so it holds on a slow machine and still fails when an edit stops being local;
   - the edits' codegen ran in gradgen's persistent worker (the execution log's runner), which the
     first build started: the figures are those of a build session's second and later builds.
-Issue 14's targets in seconds (the full compile within half of the 136 s before, README's figure of
-commit 087b6fd; one edit within 5 s) are printed beside the figures, not asserted: seconds depend on
-the machine (the same code and spec measure 83 compile CPU s on the machine README's first figures
-came from and 164-176 s on a 2-core EPYC of 2026-12; `bench/scale_bench.py` shows it), and a test
+Issue 14's targets in seconds (the full compile within half of the 136 s before, docs/benchmarks.md's
+figure of commit 087b6fd; one edit within 5 s) are printed beside the figures, not asserted: seconds depend on
+the machine (the same code and spec measure 83 compile CPU s on the machine docs/benchmarks.md's first
+figures came from and 164-176 s on a 2-core EPYC of 2026-12; `bench/scale_bench.py` shows it), and a test
 that fails on a slower machine with nothing changed cannot tell a regression from the hardware.
-The figures are printed (and are what README reports). The test is exclusive, so no other test
+The figures are printed (and are what docs/benchmarks.md reports). The test is exclusive, so no other test
 shares the 2 cores while it measures.
 """
 
