@@ -206,6 +206,17 @@ inline void rebase_history(Tensor& self, const std::shared_ptr<Node>& grad_fn) {
   if (__builtin_expect(AnomalyMode::is_enabled(), 0)) internal::record_anomaly_metadata(*grad_fn);
 }
 
+/// An in-place op on a list (`Tensor(a!)[] self`, PyTorch's `_foreach_add_` family): every
+/// element is checked as check_inplace checks one tensor.
+inline void check_inplace(TensorList self, const char* op) {
+  for (const Tensor& t : self) check_inplace(t, op);
+}
+
+/// rebase_history of each element of an in-place op's list: element i becomes grad_fn's input i.
+inline void rebase_history(TensorList self, const std::shared_ptr<Node>& grad_fn) {
+  for (Tensor t : self) rebase_history(t, grad_fn);  // a handle: its impl is the element's
+}
+
 /// Returns the sizes of each tensor (saved by `to_args_sizes(tensors)` in a formula).
 std::vector<std::vector<int64_t>> to_args_sizes(TensorList tensors);
 

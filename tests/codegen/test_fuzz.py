@@ -639,3 +639,17 @@ def test_sizes_of_an_optional_tensor_are_saved_as_a_vector(tmp_path):
     files = generate(str(tmp_path / "nf.yaml"), str(tmp_path / "d.yaml"))
     assert "w->sizes().vec()" in files["VariableType.cpp"]
     assert not _syntax_errors(files, tmp_path)
+
+
+@pytest.mark.skipif(GXX is None, reason="g++ is not installed")
+@pytest.mark.skipif(not HEADERS.is_file(), reason=f"the runtime headers are not at {REPO}/csrc")
+def test_an_in_place_op_on_a_list_returning_nothing_compiles(tmp_path):
+    # Found by a 5,000-spec campaign: `op0_(Tensor(a!)[] self) -> ()` (the shape of PyTorch's
+    # _foreach_add_) assigned the kernel's void to `std::tie()` and checked / rebased a TensorList
+    # as one Tensor.
+    schema = "op0_(Tensor(a!)[] self, *, Layout? other=None) -> ()"
+    (tmp_path / "nf.yaml").write_text(SUPPORT + f"- func: {schema}\n")
+    (tmp_path / "d.yaml").write_text(f'- name: {schema}\n  self: not_implemented("self")\n')
+    files = generate(str(tmp_path / "nf.yaml"), str(tmp_path / "d.yaml"))
+    assert "std::tie() =" not in files["VariableType.cpp"]
+    assert not _syntax_errors(files, tmp_path)

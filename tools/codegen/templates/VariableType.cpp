@@ -111,7 +111,7 @@ ${save(s)}\
     grad_fn->${name}_size_ = ${name}.size();
 % endfor
   }
-% if len(n.outputs) == 1 and n.inplace:
+% if not n.outputs or (len(n.outputs) == 1 and n.inplace):
   ${w.call};
 % elif len(n.outputs) == 1:
   ${w.return_type} ${n.outputs[0].name} = ${w.call};
