@@ -217,6 +217,19 @@ inline void rebase_history(TensorList self, const std::shared_ptr<Node>& grad_fn
   for (Tensor t : self) rebase_history(t, grad_fn);  // a handle: its impl is the element's
 }
 
+/// The same for a list of optional tensors (`Tensor(a!)?[] self`); absent elements are skipped.
+inline void check_inplace(const std::vector<std::optional<Tensor>>& self, const char* op) {
+  for (const std::optional<Tensor>& t : self) {
+    if (t) check_inplace(*t, op);
+  }
+}
+inline void rebase_history(const std::vector<std::optional<Tensor>>& self,
+                           const std::shared_ptr<Node>& grad_fn) {
+  for (std::optional<Tensor> t : self) {
+    if (t) rebase_history(*t, grad_fn);
+  }
+}
+
 /// Returns the sizes of each tensor (saved by `to_args_sizes(tensors)` in a formula).
 std::vector<std::vector<int64_t>> to_args_sizes(TensorList tensors);
 

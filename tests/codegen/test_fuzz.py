@@ -646,10 +646,13 @@ def test_sizes_of_an_optional_tensor_are_saved_as_a_vector(tmp_path):
 def test_an_in_place_op_on_a_list_returning_nothing_compiles(tmp_path):
     # Found by a 5,000-spec campaign: `op0_(Tensor(a!)[] self) -> ()` (the shape of PyTorch's
     # _foreach_add_) assigned the kernel's void to `std::tie()` and checked / rebased a TensorList
-    # as one Tensor.
-    schema = "op0_(Tensor(a!)[] self, *, Layout? other=None) -> ()"
-    (tmp_path / "nf.yaml").write_text(SUPPORT + f"- func: {schema}\n")
-    (tmp_path / "d.yaml").write_text(f'- name: {schema}\n  self: not_implemented("self")\n')
+    # as one Tensor; then `Tensor(a!)?[] self`, a list of optional tensors.
+    schemas = ["op0_(Tensor(a!)[] self, *, Layout? other=None) -> ()", "op1_(Tensor(a!)?[] self, Tensor[] other) -> ()"]
+    (tmp_path / "nf.yaml").write_text(SUPPORT + "".join(f"- func: {s}\n" for s in schemas))
+    (tmp_path / "d.yaml").write_text(
+        f'- name: {schemas[0]}\n  self: not_implemented("self")\n'
+        f'- name: {schemas[1]}\n  self: non_differentiable\n  other: not_implemented("other")\n'
+    )
     files = generate(str(tmp_path / "nf.yaml"), str(tmp_path / "d.yaml"))
     assert "std::tie() =" not in files["VariableType.cpp"]
     assert not _syntax_errors(files, tmp_path)
