@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 
 #include "csrc/generated/VariableType.h"
 #include "csrc/tensor.h"
@@ -20,6 +21,27 @@ inline Tensor tril_symint(const Tensor& self, int64_t diagonal) {
 }
 inline Tensor triu_symint(const Tensor& self, int64_t diagonal) {
   return ::gradgen::triu(self, diagonal);
+}
+
+/// d/dself of self.repeat(repeats) (PyTorch's repeat_backward): grad viewed as
+/// [r0, s0, r1, s1, ...] (self's sizes padded with leading 1s to repeats' length) summed over the
+/// repeat dims, in self's shape.
+Tensor repeat_backward(const Tensor& grad, IntArrayRef repeats, IntArrayRef input_sizes);
+
+/// d/dself of squeeze(self, dims): grad with the squeezed dims of size 1 put back.
+Tensor unsqueeze_to(const Tensor& grad, IntArrayRef dims, IntArrayRef sizes);
+
+/// PyTorch's slice_backward_wrapper: zeros of input_sizes with grad in self[start:end] along
+/// dim (Python's slice rules: negative bounds count from the end, clamped; absent: the ends).
+/// Only step 1 (the one narrow_copy's formula passes).
+Tensor slice_backward_wrapper(const Tensor& grad, IntArrayRef input_sizes, int64_t dim,
+                              std::optional<int64_t> start, std::optional<int64_t> end,
+                              int64_t step);
+
+/// PyTorch's SymInt spelling of the op diagonal_backward.
+inline Tensor diagonal_backward_symint(const Tensor& grad, IntArrayRef input_sizes, int64_t offset,
+                                       int64_t dim1, int64_t dim2) {
+  return ::gradgen::diagonal_backward(grad, input_sizes, offset, dim1, dim2);
 }
 
 }  // namespace details

@@ -14,6 +14,7 @@
 #include "csrc/core_kernels.h"
 #include "csrc/generated/NativeFunctions.h"
 #include "csrc/generated/VariableType.h"
+#include "csrc/native/loops.h"
 #include "csrc/native/type_promotion.h"
 
 namespace gradgen {
@@ -293,6 +294,196 @@ Tensor triu(const Tensor& self, int64_t diagonal) {
 Tensor& triu_(Tensor& self, int64_t diagonal) { return triangle_(self, diagonal, false, "triu_"); }
 Tensor& triu_out(const Tensor& self, int64_t diagonal, Tensor& out) {
   return write_out("triu.out", native::triu(self, diagonal), out);
+}
+
+// ---------------------------------------------------------------------------------------------
+// repeat, tile
+// ---------------------------------------------------------------------------------------------
+
+Tensor repeat(const Tensor& self, IntArrayRef repeats) {
+  const int64_t n = static_cast<int64_t>(repeats.size());
+  if (n < self.dim()) {
+    throw std::runtime_error("repeat: number of dimensions of repeat dims (" + std::to_string(n) +
+                             ") can not be smaller than number of dimensions of tensor (" +
+                             std::to_string(self.dim()) + ")");
+  }
+  for (int64_t r : repeats) {
+    if (r < 0) {
+      throw std::runtime_error("repeat: repeats can not be negative, got " + list_str(repeats));
+    }
+  }
+  // The input seen as [1, s0, 1, s1, ...] expanded to [r0, s0, r1, s1, ...] (stride 0 along
+  // the repeats), copied into a contiguous tensor of that shape: viewed as [r0 * s0, ...].
+  const int64_t lead = n - self.dim();
+  DimVector split_sizes, split_strides, out_sizes;
+  for (int64_t i = 0; i < n; ++i) {
+    const int64_t s = i < lead ? 1 : self.size(i - lead);
+    const int64_t st = i < lead ? 0 : self.stride(i - lead);
+    split_sizes.push_back(repeats[i]);
+    split_strides.push_back(0);
+    split_sizes.push_back(s);
+    split_strides.push_back(st);
+    out_sizes.push_back(repeats[i] * s);
+  }
+  Tensor result = empty(out_sizes, self.scalar_type());
+  if (result.numel() == 0) return result;
+  const DimVector dst_strides = loops::contiguous_strides(split_sizes);
+  internal::dispatch_all(self.scalar_type(), [&](auto tag) {
+    using scalar_t = decltype(tag);
+    scalar_t* out = result.data_ptr<scalar_t>();
+    const scalar_t* in = self.data_ptr<scalar_t>();
+    internal::for_each_offset(split_sizes, dst_strides, split_strides,
+                              [&](int64_t o, int64_t i) { out[o] = in[i]; });
+  });
+  return result;
+}
+
+Tensor tile(const Tensor& self, IntArrayRef dims) {
+  // Fewer dims than self's: ones in front (numpy.tile's rule), then repeat.
+  std::vector<int64_t> repeats(dims.begin(), dims.end());
+  if (static_cast<int64_t>(repeats.size()) < self.dim()) {
+    repeats.insert(repeats.begin(), static_cast<size_t>(self.dim()) - repeats.size(), 1);
+  }
+  return gradgen::repeat(self, repeats);
+}
+
+// ---------------------------------------------------------------------------------------------
+// squeeze.dims, narrow_copy, diagonal, diag_embed
+// ---------------------------------------------------------------------------------------------
+
+Tensor squeeze(const Tensor& self, IntArrayRef dim) {
+  const int64_t n = self.dim();
+  std::vector<bool> drop(static_cast<size_t>(std::max<int64_t>(n, 1)), false);
+  std::vector<bool> seen(drop.size(), false);
+  for (int64_t d : dim) {
+    const int64_t k = dim_index(d, n, "squeeze");
+    if (seen[static_cast<size_t>(k)]) {
+      throw std::runtime_error("squeeze: dim " + std::to_string(k) +
+                               " appears multiple times in the list of dims " + list_str(dim));
+    }
+    seen[static_cast<size_t>(k)] = true;
+    if (n > 0 && self.size(k) == 1) drop[static_cast<size_t>(k)] = true;
+  }
+  DimVector sizes, strides;
+  for (int64_t k = 0; k < n; ++k) {
+    if (drop[static_cast<size_t>(k)]) continue;
+    sizes.push_back(self.size(k));
+    strides.push_back(self.stride(k));
+  }
+  return loops::make_view(self, sizes, strides, self.storage_offset());
+}
+
+Tensor narrow_copy(const Tensor& self, int64_t dim, int64_t start, int64_t length) {
+  if (self.dim() == 0) {
+    throw std::runtime_error("narrow_copy: expected a tensor with at least 1 dim, got shape []");
+  }
+  // PyTorch's narrow_copy checks its dim as a RuntimeError, not an IndexError.
+  if (dim < -self.dim() || dim >= self.dim()) {
+    throw std::runtime_error("narrow_copy: dim " + std::to_string(dim) +
+                             " out of range for a tensor with " + std::to_string(self.dim()) +
+                             " dims");
+  }
+  const int64_t d = dim < 0 ? dim + self.dim() : dim;
+  const int64_t size = self.size(d);
+  const int64_t begin = start < 0 && start >= -size ? start + size : start;
+  if (begin < 0 || length < 0 || begin > size - length) {
+    throw std::runtime_error("narrow_copy: start (" + std::to_string(start) + ") + length (" +
+                             std::to_string(length) + ") exceeds dimension size (" +
+                             std::to_string(size) + ") of dim " + std::to_string(d));
+  }
+  const Tensor view = native::narrow(self, d, begin, length);
+  Tensor result = empty(view.sizes(), self.scalar_type());
+  internal::copy_(result, view);
+  return result;
+}
+
+Tensor& narrow_copy_out(const Tensor& self, int64_t dim, int64_t start, int64_t length,
+                        Tensor& out) {
+  return write_out("narrow_copy.out", native::narrow_copy(self, dim, start, length), out);
+}
+
+namespace {
+
+struct DiagonalGeometry {
+  DimVector sizes, strides;
+  int64_t storage_offset;
+};
+
+// The view of the diagonal `offset` of dims (dim1, dim2) of a tensor of these sizes and
+// strides: those dims removed, the diagonal appended as the last dim.
+DiagonalGeometry diagonal_geometry(const char* op, IntArrayRef sizes, IntArrayRef strides,
+                                   int64_t storage_offset, int64_t offset, int64_t dim1,
+                                   int64_t dim2) {
+  // Fewer than 2 dims: one of the dims is out of range (an IndexError, as PyTorch's).
+  const int64_t n = static_cast<int64_t>(sizes.size());
+  const int64_t d1 = dim_index(dim1, n, op), d2 = dim_index(dim2, n, op);
+  if (d1 == d2) {
+    throw std::runtime_error(std::string(op) + ": diagonal dimensions cannot be identical " +
+                             std::to_string(dim1) + ", " + std::to_string(dim2));
+  }
+  int64_t length;
+  DiagonalGeometry g;
+  g.storage_offset = storage_offset;
+  if (offset >= 0) {
+    length = std::max<int64_t>(std::min(sizes[d1], sizes[d2] - offset), 0);
+    if (length > 0) g.storage_offset += offset * strides[d2];
+  } else {
+    length = std::max<int64_t>(std::min(sizes[d1] + offset, sizes[d2]), 0);
+    if (length > 0) g.storage_offset -= offset * strides[d1];
+  }
+  for (int64_t k = 0; k < n; ++k) {
+    if (k == d1 || k == d2) continue;
+    g.sizes.push_back(sizes[k]);
+    g.strides.push_back(strides[k]);
+  }
+  g.sizes.push_back(length);
+  g.strides.push_back(strides[d1] + strides[d2]);
+  return g;
+}
+
+}  // namespace
+
+Tensor diagonal(const Tensor& self, int64_t offset, int64_t dim1, int64_t dim2) {
+  const DiagonalGeometry g = diagonal_geometry("diagonal", self.sizes(), self.strides(),
+                                               self.storage_offset(), offset, dim1, dim2);
+  return loops::make_view(self, g.sizes, g.strides, g.storage_offset);
+}
+
+Tensor diagonal_backward(const Tensor& grad_output, IntArrayRef input_sizes, int64_t offset,
+                         int64_t dim1, int64_t dim2) {
+  Tensor result = zeros(input_sizes, grad_output.scalar_type());
+  const DiagonalGeometry g = diagonal_geometry("diagonal_backward", result.sizes(),
+                                               result.strides(), 0, offset, dim1, dim2);
+  if (!grad_output.sizes().equals(IntArrayRef(g.sizes))) {
+    throw std::runtime_error("diagonal_backward: expected grad_output of shape " +
+                             shape_str(g.sizes) + ", got " + shape_str(grad_output.sizes()));
+  }
+  internal::copy_(internal::as_strided(result, g.sizes, g.strides, g.storage_offset), grad_output);
+  return result;
+}
+
+Tensor diag_embed(const Tensor& self, int64_t offset, int64_t dim1, int64_t dim2) {
+  if (self.dim() == 0) {
+    throw std::runtime_error("diag_embed: expected a tensor with at least 1 dim, got shape []");
+  }
+  const int64_t n = self.dim() + 1;
+  const int64_t d1 = dim_index(dim1, n, "diag_embed"), d2 = dim_index(dim2, n, "diag_embed");
+  if (d1 == d2) {
+    throw std::runtime_error("diag_embed: diagonal dimensions cannot be identical " +
+                             std::to_string(dim1) + ", " + std::to_string(dim2));
+  }
+  // The result's sizes: self's batch dims with two dims of size last + |offset| inserted.
+  const int64_t side = self.size(-1) + (offset < 0 ? -offset : offset);
+  DimVector sizes;
+  int64_t next = 0;
+  for (int64_t k = 0; k < n; ++k) {
+    sizes.push_back(k == d1 || k == d2 ? side : self.size(next++));
+  }
+  Tensor result = zeros(sizes, self.scalar_type());
+  const DiagonalGeometry g =
+      diagonal_geometry("diag_embed", result.sizes(), result.strides(), 0, offset, d1, d2);
+  internal::copy_(internal::as_strided(result, g.sizes, g.strides, g.storage_offset), self);
+  return result;
 }
 
 }  // namespace native

@@ -2978,6 +2978,98 @@ std::vector<OpInfo> make_registry() {
         };
       });
     }
+    grad_op("repeat", [=] {
+      auto s = shape_samples([](const Tensor& a) { return repeat(a, {2, 1, 3}); });
+      s.push_back({"more repeats than dims", {leaf({2, 3}, 5)}, f1([](const Tensor& a) {
+                     return repeat(a, {2, 1, 2});
+                   })});
+      s.push_back({"a zero repeat", {leaf({2, 3}, 6)}, f1([](const Tensor& a) {
+                     return repeat(a, {0, 2});
+                   })});
+      s.push_back({"0-dim", {leaf({}, 7)}, f1([](const Tensor& a) { return repeat(a, {3}); })});
+      return s;
+    });
+    grad_op("tile", [=] {
+      auto s = shape_samples([](const Tensor& a) { return tile(a, {2, 1, 2}); });
+      s.push_back({"fewer dims than self", {leaf({2, 3}, 5)}, f1([](const Tensor& a) {
+                     return tile(a, {2});
+                   })});
+      return s;
+    });
+    grad_op("squeeze.dims", [=] {
+      return std::vector<Sample>{
+          {"[1, 3, 1, 2] dims 0, 2", {leaf({1, 3, 1, 2}, 1)}, f1([](const Tensor& a) {
+             return squeeze(a, IntArrayRef({0, 2}));
+           })},
+          {"a dim not of size 1, negative dims", {leaf({1, 3, 1}, 2)}, f1([](const Tensor& a) {
+             return squeeze(a, IntArrayRef({-1, 1}));
+           })},
+          {"expanded", {leaf({3, 1}, 3)}, f1([](const Tensor& a) {
+             return squeeze(expand(a, {1, 3, 1}), IntArrayRef({0, 2}));
+           })},
+          {"0-dim", {leaf({}, 4)}, f1([](const Tensor& a) {
+             return squeeze(a, IntArrayRef({0}));
+           })},
+      };
+    });
+    grad_op("narrow_copy", [=] {
+      auto s = shape_samples([](const Tensor& a) { return narrow_copy(a, 2, 1, 2); });
+      s.push_back({"dim -2", {leaf({3, 4}, 5)}, f1([](const Tensor& a) {
+                     return narrow_copy(a, -2, 1, 2);
+                   })});
+      return s;
+    });
+    add_op("narrow_copy.out", Check::kOut, [=] {
+      return std::vector<Sample>{
+          {"[3, 4]",
+           {leaf({3, 4}, 1)},
+           one([](const Inputs& x) { return narrow_copy(x[0], 1, 1, 2); }),
+           nullptr,
+           [](const Inputs& x, Tensor& o) -> Tensor { return narrow_copy_out(x[0], 1, 1, 2, o); }},
+      };
+    });
+    grad_op("diagonal", [=] {
+      std::vector<Sample> s;
+      for (int64_t offset : {0, 1, -2, 9}) {
+        s.push_back({"[3, 4] offset " + std::to_string(offset),
+                     {leaf({3, 4}, 1)},
+                     f1([offset](const Tensor& a) { return diagonal(a, offset); })});
+      }
+      s.push_back({"dims (2, 0) of [3, 2, 4]", {leaf({3, 2, 4}, 2)}, f1([](const Tensor& a) {
+                     return diagonal(a, 1, 2, 0);
+                   })});
+      s.push_back({"transposed view", {leaf({4, 3}, 3)}, f1([](const Tensor& a) {
+                     return diagonal(t(a));
+                   })});
+      s.push_back({"expanded", {leaf({1, 3}, 4)}, f1([](const Tensor& a) {
+                     return diagonal(expand(a, {3, 3}), -1);
+                   })});
+      return s;
+    });
+    grad_op("diagonal_backward", [=] {
+      return std::vector<Sample>{
+          {"[3, 4] offset 1", {leaf({3}, 1)}, f1([](const Tensor& g) {
+             return diagonal_backward(g, {3, 4}, 1, 0, 1);
+           })},
+          {"[2, 3, 3] dims (-1, 1)", {leaf({2, 3}, 2)}, f1([](const Tensor& g) {
+             return diagonal_backward(g, {2, 3, 3}, 0, -1, 1);
+           })},
+      };
+    });
+    grad_op("diag_embed", [=] {
+      return std::vector<Sample>{
+          {"[3]", {leaf({3}, 1)}, f1([](const Tensor& a) { return diag_embed(a); })},
+          {"[2, 3] offset 1", {leaf({2, 3}, 2)}, f1([](const Tensor& a) {
+             return diag_embed(a, 1);
+           })},
+          {"[2, 3] offset -2, dims (0, 2)", {leaf({2, 3}, 3)}, f1([](const Tensor& a) {
+             return diag_embed(a, -2, 0, 2);
+           })},
+          {"transposed view", {leaf({3, 2}, 4)}, f1([](const Tensor& a) {
+             return diag_embed(t(a));
+           })},
+      };
+    });
   }
   return ops;
 }

@@ -2721,3 +2721,68 @@ for op in ("tril", "triu"):
         lambda T, x, op=op: getattr(T, op)(x, out=T.zeros([3, 4], dtype=T.float64)),
         R(3, 4, seed=11),
     )
+
+case("repeat/varargs", lambda T, x: x.repeat(2, 1, 3), R(2, 3, seed=1), second=True)
+case("repeat/same-dims", lambda T, x: x.repeat([2, 2]), R(2, 3, seed=2), second=True)
+case("repeat/zero", lambda T, x: x.repeat(0, 2), R(2, 3, seed=3), second=True)
+case("repeat/0-dim", lambda T, x: x.repeat(3), R(seed=4), second=True)
+case("repeat/empty", lambda T, x: x.reshape([0, 2]).repeat(2, 2), D([]))
+case("repeat/transposed", lambda T, x: x.t().repeat(1, 2), R(2, 3, seed=5), second=True)
+case("repeat/expanded", lambda T, x: x.expand([3, 4]).repeat(2, 1), R(3, 1, seed=6), second=True)
+case("repeat/int64", lambda T, x: x.repeat(2), L([1, 2]))
+case("repeat/too-few-error", lambda T, x: x.repeat(2), R(2, 3))
+case("repeat/negative-error", lambda T, x: x.repeat(-1, 2), R(2, 3))
+case("tile/function", lambda T, x: T.tile(x, [2, 1, 2]), R(2, 3, seed=7), second=True)
+case("tile/fewer-dims", lambda T, x: x.tile(2), R(2, 3, seed=8), second=True)
+case("tile/empty-dims", lambda T, x: T.tile(x, []), R(2, seed=9), second=True)
+
+case("squeeze.dims/two", lambda T, x: T.squeeze(x, [0, 2]), R(1, 3, 1, 2, seed=1), second=True)
+case("squeeze.dims/not-one", lambda T, x: x.squeeze(-1, 1), R(1, 3, 1, seed=2), second=True)
+case("squeeze.dims/repeated", lambda T, x: T.squeeze(x, [0, 0, -3]), R(1, 2, 3, seed=3), second=True)
+case("squeeze.dims/empty", lambda T, x: T.squeeze(x.reshape([0, 1]), [1]), D([]))
+case("squeeze.dims/0-dim", lambda T, x: T.squeeze(x, [0]), R(seed=4), second=True)
+case("squeeze.dims/expanded", lambda T, x: T.squeeze(x.expand([1, 3, 1]), [0, 2]), R(3, 1, seed=5), second=True)
+case("squeeze.dims/dim-error", lambda T, x: T.squeeze(x, [0, 2]), R(1, 3))
+
+case("narrow_copy/dim1", lambda T, x: T.narrow_copy(x, 1, 1, 2), R(2, 4, seed=1), second=True)
+case("narrow_copy/negative-dim", lambda T, x: x.narrow_copy(-1, 0, 3), R(2, 4, seed=2), second=True)
+case("narrow_copy/negative-start", lambda T, x: T.narrow_copy(x, 0, -2, 2), R(3, 2, seed=3), second=True)
+case("narrow_copy/transposed", lambda T, x: T.narrow_copy(x.t(), 0, 1, 2), R(2, 4, seed=4), second=True)
+case("narrow_copy/expanded", lambda T, x: T.narrow_copy(x.expand([3, 4]), 1, 1, 2), R(3, 1, seed=5), second=True)
+case("narrow_copy/empty", lambda T, x: T.narrow_copy(x, 0, 1, 0), R(3, 2, seed=6), second=True)
+case("narrow_copy/int64", lambda T, x: T.narrow_copy(x, 0, 1, 2), L([1, 2, 3]))
+case("narrow_copy/range-error", lambda T, x: T.narrow_copy(x, 0, 2, 2), R(3))
+case("narrow_copy/dim-error", lambda T, x: T.narrow_copy(x, 1, 0, 1), R(3))
+case(
+    "narrow_copy.out/function",
+    lambda T, x: T.narrow_copy(x, 1, 1, 2, out=T.zeros([3, 2], dtype=T.float64)),
+    R(3, 4, grad=False),
+)
+case(
+    "narrow_copy.out/requires-grad-error",
+    lambda T, x: T.narrow_copy(x, 1, 1, 2, out=T.zeros([3, 2], dtype=T.float64)),
+    R(3, 4),
+)
+
+for off in (0, 1, -2, 9):
+    case(f"diagonal/offset{off}", lambda T, x, off=off: T.diagonal(x, off), R(3, 4, seed=1), second=True)
+case("diagonal/dims", lambda T, x: x.diagonal(1, 2, 0), R(3, 2, 4, seed=2), second=True)
+case("diagonal/negative-dims", lambda T, x: T.diagonal(x, 0, -1, -2), R(2, 3, 3, seed=3), second=True)
+case("diagonal/transposed", lambda T, x: T.diagonal(x.t()), R(4, 3, seed=4), second=True)
+case("diagonal/expanded", lambda T, x: T.diagonal(x.expand([3, 3]), -1), R(1, 3, seed=5), second=True)
+case("diagonal/empty", lambda T, x: T.diagonal(x.reshape([0, 3])), D([]))
+case("diagonal/int64", lambda T, x: T.diagonal(x), L([[1, 2], [3, 4]]))
+case("diagonal/same-dims-error", lambda T, x: T.diagonal(x, 0, 1, 1), R(2, 3))
+case("diagonal/dim-error", lambda T, x: T.diagonal(x, 0, 0, 2), R(2, 3))
+case("diagonal/1-dim-error", lambda T, x: T.diagonal(x), R(3))
+case("diagonal_backward/offset", lambda T, g: T.diagonal_backward(g, [3, 4], 1, 0, 1), R(3, seed=6), second=True)
+case("diagonal_backward/dims", lambda T, g: T.diagonal_backward(g, [2, 3, 3], 0, -1, 1), R(2, 3, seed=7), second=True)
+
+case("diag_embed/vector", lambda T, x: T.diag_embed(x), R(3, seed=1), second=True)
+case("diag_embed/offset", lambda T, x: x.diag_embed(1), R(2, 3, seed=2), second=True)
+case("diag_embed/negative-offset-dims", lambda T, x: T.diag_embed(x, -2, 0, 2), R(2, 3, seed=3), second=True)
+case("diag_embed/transposed", lambda T, x: T.diag_embed(x.t()), R(2, 3, seed=4), second=True)
+case("diag_embed/empty", lambda T, x: T.diag_embed(x.reshape([0, 2])), D([]))
+case("diag_embed/int64", lambda T, x: T.diag_embed(x), L([1, 2]))
+case("diag_embed/same-dims-error", lambda T, x: T.diag_embed(x, 0, 1, 1), R(2, 3))
+case("diag_embed/dim-error", lambda T, x: T.diag_embed(x, 0, 0, 3), R(2, 3))

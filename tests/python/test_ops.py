@@ -1350,12 +1350,41 @@ def _tensor2_shape_samples() -> Dict[str, List[Sample]]:
         ],
         "tril_": [Sample("method on a clone", lambda x: x.clone().tril_(1), [leaf(3, 3)])],
         "triu_": [Sample("method on a clone", lambda x: x.clone().triu_(-1), [leaf(3, 3)])],
+        "repeat": [
+            Sample("method, varargs", lambda x: x.repeat(2, 1, 3), [leaf(2, 3)]),
+            Sample("method, a list", lambda x: x.repeat([2, 2]), [leaf(3)]),
+        ],
+        "tile": [
+            Sample("function", lambda x: gradgen.tile(x, [2]), [leaf(2, 3)]),
+            Sample("method, varargs", lambda x: x.tile(2, 1, 2), [leaf(2, 3)]),
+        ],
+        "squeeze.dims": [
+            Sample("function", lambda x: gradgen.squeeze(x, [0, 2]), [leaf(1, 3, 1, 2)]),
+            Sample("method, varargs", lambda x: x.squeeze(0, -1), [leaf(1, 3, 1)]),
+        ],
+        "narrow_copy": [
+            Sample("function", lambda x: gradgen.narrow_copy(x, 1, 1, 2), [leaf(2, 4)]),
+            Sample("method", lambda x: x.narrow_copy(0, -2, 2), [leaf(3, 2)]),
+        ],
+        "diagonal": [
+            Sample("function", gradgen.diagonal, [leaf(3, 4)]),
+            Sample("method, keywords", lambda x: x.diagonal(offset=1, dim1=2, dim2=0), [leaf(3, 2, 4)]),
+        ],
+        "diagonal_backward": [
+            Sample("function", lambda g: gradgen.diagonal_backward(g, [3, 4], 1, 0, 1), [leaf(3)]),
+        ],
+        "diag_embed": [
+            Sample("function", gradgen.diag_embed, [leaf(2, 3)]),
+            Sample("method, offset", lambda x: x.diag_embed(-1, 0, 2), [leaf(2, 3)]),
+        ],
     }
 
 
 def _tensor2_shape_checks():
     def out():
         x = value(3, 4)
+        o = gradgen.zeros([3, 2], dtype=gradgen.float64)
+        assert gradgen.narrow_copy(x, 1, 1, 2, out=o) is o and o.tolist() == x.narrow(1, 1, 2).tolist()
         for op in ("tril", "triu"):
             o = gradgen.zeros([3, 4], dtype=gradgen.float64)
             assert getattr(gradgen, op)(x, 1, out=o) is o
@@ -1370,6 +1399,8 @@ def _tensor2_shape_checks():
             lambda: gradgen.movedim(x, 0, -3),
             lambda: gradgen.unflatten(x, 2, [1, 3]),
             lambda: gradgen.tensor_split(x, 2, dim=-3),
+            lambda: x.squeeze(0, 2),
+            lambda: gradgen.diagonal(x, 0, 0, 2),
         ):
             with pytest.raises(
                 IndexError,
@@ -1386,13 +1417,15 @@ def _tensor2_shape_checks():
             gradgen.movedim(x, [0, 0], [0, 1])
         with pytest.raises(RuntimeError, match="flip: dim 1 appears multiple times"):
             x.flip(1, -1)
+        with pytest.raises(RuntimeError, match="squeeze: dim 0 appears multiple times"):
+            gradgen.squeeze(value(1, 2), [0, -2])
 
     # The errors of every op of this batch, run with flatten's checks.
     def flatten_and_errors():
         assert gradgen.flatten(value(2, 3, 2), 1).shape == (2, 6)
         errors()
 
-    return {"tril.out": out, "triu.out": out, "flatten.using_ints": flatten_and_errors}
+    return {"tril.out": out, "triu.out": out, "narrow_copy.out": out, "flatten.using_ints": flatten_and_errors}
 
 
 SAMPLES.update(_tensor2_shape_samples())
