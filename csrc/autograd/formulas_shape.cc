@@ -69,6 +69,22 @@ Tensor slice_backward_wrapper(const Tensor& grad, IntArrayRef input_sizes, int64
   return narrow_backward(grad, input_sizes, d, s, e - s);
 }
 
+Tensor split_with_sizes_backward(const std::vector<Tensor>& grads, IntArrayRef split_sizes,
+                                 int64_t dim, IntArrayRef sizes, const TensorOptions& options) {
+  const int64_t d = wrap_dim(dim, static_cast<int64_t>(sizes.size()), "split_with_sizes");
+  std::vector<Tensor> pieces;
+  for (size_t i = 0; i < grads.size(); ++i) {
+    if (grads[i].defined()) {
+      pieces.push_back(grads[i]);
+      continue;
+    }
+    std::vector<int64_t> piece(sizes.begin(), sizes.end());
+    piece[static_cast<size_t>(d)] = split_sizes[i];
+    pieces.push_back(zeros(piece, options.dtype()));
+  }
+  return ::gradgen::cat(pieces, d);
+}
+
 }  // namespace details
 }  // namespace generated
 }  // namespace autograd

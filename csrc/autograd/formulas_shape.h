@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 #include "csrc/generated/VariableType.h"
 #include "csrc/tensor.h"
@@ -37,6 +38,11 @@ Tensor unsqueeze_to(const Tensor& grad, IntArrayRef dims, IntArrayRef sizes);
 Tensor slice_backward_wrapper(const Tensor& grad, IntArrayRef input_sizes, int64_t dim,
                               std::optional<int64_t> start, std::optional<int64_t> end,
                               int64_t step);
+
+/// d/dself of split_with_sizes(self, split_sizes, dim): the pieces' gradients (zeros where
+/// none arrived) concatenated along dim.
+Tensor split_with_sizes_backward(const std::vector<Tensor>& grads, IntArrayRef split_sizes,
+                                 int64_t dim, IntArrayRef sizes, const TensorOptions& options);
 
 /// PyTorch's SymInt spelling of the op diagonal_backward.
 inline Tensor diagonal_backward_symint(const Tensor& grad, IntArrayRef input_sizes, int64_t offset,

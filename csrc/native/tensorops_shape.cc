@@ -486,5 +486,42 @@ Tensor diag_embed(const Tensor& self, int64_t offset, int64_t dim1, int64_t dim2
   return result;
 }
 
+// ---------------------------------------------------------------------------------------------
+// split_with_sizes: narrow views, marked as one op's outputs (no in-place op on them)
+// ---------------------------------------------------------------------------------------------
+
+std::vector<Tensor> split_with_sizes(const Tensor& self, IntArrayRef split_sizes, int64_t dim) {
+  check_splittable(self, "split_with_sizes");
+  const int64_t d = dim_index(dim, self.dim(), "split_with_sizes");
+  const int64_t size = self.size(d);
+  int64_t total = 0;
+  for (int64_t s : split_sizes) {
+    if (s < 0) {
+      throw std::runtime_error(
+          "split_with_sizes: expects split_sizes to have non-negative "
+          "entries, but got split_sizes=" +
+          list_str(split_sizes));
+    }
+    total += s;
+  }
+  if (total != size) {
+    throw std::runtime_error("split_with_sizes: expects split_sizes to sum exactly to " +
+                             std::to_string(size) + " (input tensor's size at dimension " +
+                             std::to_string(d) + "), but got split_sizes=" + list_str(split_sizes));
+  }
+  std::vector<Tensor> out;
+  int64_t start = 0;
+  for (int64_t s : split_sizes) {
+    Tensor piece = native::narrow(self, d, start, s);
+    TensorImpl* impl = piece.unsafe_impl();
+    if (impl->view->creation == ViewCreation::Default) {
+      impl->view->creation = ViewCreation::MultiOutput;
+    }
+    out.push_back(std::move(piece));
+    start += s;
+  }
+  return out;
+}
+
 }  // namespace native
 }  // namespace gradgen

@@ -3070,6 +3070,22 @@ std::vector<OpInfo> make_registry() {
            })},
       };
     });
+    grad_op("split_with_sizes", [=] {
+      return std::vector<Sample>{
+          {"[6, 2] into 1, 3, 2", {leaf({6, 2}, 1)}, pieces([](const Tensor& a) {
+             return split_with_sizes(a, {1, 3, 2});
+           })},
+          {"dim -1 with an empty piece", {leaf({2, 5}, 2)}, pieces([](const Tensor& a) {
+             return split_with_sizes(a, {2, 0, 3}, -1);
+           })},
+          {"transposed view", {leaf({3, 4}, 3)}, pieces([](const Tensor& a) {
+             return split_with_sizes(t(a), {3, 1});
+           })},
+          {"only one piece used", {leaf({4, 2}, 4)}, one([](const Inputs& x) {
+             return split_with_sizes(x[0], {1, 3})[1];
+           })},
+      };
+    });
   }
   return ops;
 }

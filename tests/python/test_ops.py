@@ -1373,6 +1373,10 @@ def _tensor2_shape_samples() -> Dict[str, List[Sample]]:
         "diagonal_backward": [
             Sample("function", lambda g: gradgen.diagonal_backward(g, [3, 4], 1, 0, 1), [leaf(3)]),
         ],
+        "split_with_sizes": [
+            Sample("function", lambda x: total(gradgen.split_with_sizes(x, [1, 3, 2])), [leaf(6, 2)]),
+            Sample("method, dim", lambda x: total(x.split_with_sizes((2, 3), dim=-1)), [leaf(2, 5)]),
+        ],
         "diag_embed": [
             Sample("function", gradgen.diag_embed, [leaf(2, 3)]),
             Sample("method, offset", lambda x: x.diag_embed(-1, 0, 2), [leaf(2, 3)]),
