@@ -168,6 +168,15 @@ std::vector<Tensor> tensor_split(const Tensor& self, int64_t sections, int64_t d
   }
   // The first size % sections pieces have one element more (numpy.array_split's rule).
   const int64_t size = self.size(d);
+  // Beyond the dim's size every piece is empty: a huge count (2**40) would only spend the
+  // process's time and memory making them (PyTorch tries), so it is refused.
+  constexpr int64_t kMaxEmptyPieces = int64_t{1} << 20;
+  if (sections > size && sections - size > kMaxEmptyPieces) {
+    throw std::runtime_error("tensor_split: " + std::to_string(sections) +
+                             " sections of a dim of size " + std::to_string(size) +
+                             " would make more than " + std::to_string(kMaxEmptyPieces) +
+                             " empty tensors");
+  }
   const int64_t base = size / sections, extra = size % sections;
   std::vector<Tensor> out;
   int64_t start = 0;

@@ -1417,6 +1417,10 @@ def _tensor2_shape_checks():
             gradgen.unflatten(x, 1, [2, 2])
         with pytest.raises(RuntimeError, match="number of sections must be larger than 0"):
             gradgen.tensor_split(x, 0)
+        # Not 2**40 empty views (the robustness test's hang): refused at once.
+        with pytest.raises(RuntimeError, match="would make more than 1048576 empty tensors"):
+            gradgen.tensor_split(x, 2**40)
+        assert len(gradgen.tensor_split(x, 5)) == 5  # a few empty pieces are fine
         with pytest.raises(RuntimeError, match="repeated dim in `source`"):
             gradgen.movedim(x, [0, 0], [0, 1])
         with pytest.raises(RuntimeError, match="flip: dim 1 appears multiple times"):
