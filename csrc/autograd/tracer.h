@@ -282,10 +282,11 @@ decltype(auto) from_value(Value& v) {
   }
 }
 
-inline std::vector<Tensor> flatten(const Tensor& t) { return {t}; }
-inline std::vector<Tensor> flatten(std::vector<Tensor> ts) { return ts; }
+// (Not `flatten`: argument-dependent lookup would find the op gradgen::flatten too.)
+inline std::vector<Tensor> flatten_outputs(const Tensor& t) { return {t}; }
+inline std::vector<Tensor> flatten_outputs(std::vector<Tensor> ts) { return ts; }
 template <typename... Ts>
-std::vector<Tensor> flatten(const std::tuple<Ts...>& ts) {
+std::vector<Tensor> flatten_outputs(const std::tuple<Ts...>& ts) {
   return std::apply([](const auto&... t) { return std::vector<Tensor>{t...}; }, ts);
 }
 
@@ -300,7 +301,7 @@ struct Replayer {
       fn(from_value<P>(stack[I])...);
       return {};
     } else {
-      return flatten(fn(from_value<P>(stack[I])...));
+      return flatten_outputs(fn(from_value<P>(stack[I])...));
     }
   }
   static std::vector<Tensor> call(void (*fn)(), Stack& stack) {

@@ -99,6 +99,103 @@ nb::object item(const Tensor& t) {
   return nb::steal(element_to_python(element_address(t, 0), t.scalar_type()));
 }
 
+// float(t), int(t): one element, else PyTorch's ValueError.
+void check_one_element(const Tensor& t) {
+  if (t.numel() != 1) {
+    throw nb::value_error(("only one element tensors can be converted to Python scalars (got " +
+                           std::to_string(t.numel()) + " elements, shape " + shape_str(t.sizes()) +
+                           ")")
+                              .c_str());
+  }
+}
+
+// --- type names -----------------------------------------------------------------------------
+
+// Tensor.type(): PyTorch's legacy type names with gradgen's prefix ('torch.FloatTensor' is
+// 'gradgen.FloatTensor'). Both prefixes are read back, so ported code's strings work.
+const char* legacy_type_stem(ScalarType t) {
+  switch (t) {
+    case ScalarType::Float: return "FloatTensor";
+    case ScalarType::Double: return "DoubleTensor";
+    case ScalarType::Long: return "LongTensor";
+    case ScalarType::Bool: return "BoolTensor";
+  }
+  return "Tensor";
+}
+
+std::string tensor_type_name(const Tensor& t) {
+  return std::string("gradgen.") + legacy_type_stem(t.scalar_type());
+}
+
+nb::object tensor_as_type(nb::pointer_and_handle<Tensor> self, nb::handle type, bool) {
+  ScalarType target;
+  if (PyUnicode_Check(type.ptr())) {
+    const std::string name = nb::cast<std::string>(type);
+    bool found = false;
+    for (ScalarType t :
+         {ScalarType::Float, ScalarType::Double, ScalarType::Long, ScalarType::Bool}) {
+      const std::string stem = legacy_type_stem(t);
+      if (name == "gradgen." + stem || name == "torch." + stem) {
+        target = t;
+        found = true;
+      }
+    }
+    if (!found) {
+      throw nb::value_error(("invalid type: '" + name +
+                             "' (expected 'gradgen.FloatTensor', 'gradgen.DoubleTensor', "
+                             "'gradgen.LongTensor' or 'gradgen.BoolTensor')")
+                                .c_str());
+    }
+  } else if (!dtype_from_object(type.ptr(), false, &target)) {
+    throw nb::type_error(("type(): expected a dtype or a type name (str), got " +
+                          std::string(Py_TYPE(type.ptr())->tp_name))
+                             .c_str());
+  }
+  if (target == self.p->scalar_type()) return nb::borrow(self.h);  // as PyTorch: itself
+  return nb::cast(gradgen::to(*self.p, target));
+}
+
+// --- transposes -----------------------------------------------------------------------------
+
+void warn(const std::string& message) {
+  if (PyErr_WarnEx(PyExc_UserWarning, message.c_str(), 1) < 0) throw nb::python_error();
+}
+
+// PyTorch's deprecation: the transposes of a 0-D tensor are the identity, with a warning.
+void warn_zero_dim(const Tensor& t, const char* name) {
+  if (t.dim() == 0) {
+    warn(std::string("Tensor.") + name +
+         " is deprecated on 0-D tensors (as in PyTorch); it is the identity on them.");
+  }
+}
+
+Tensor numpy_transpose(const Tensor& t) {
+  const int64_t n = t.dim();
+  warn_zero_dim(t, "T");
+  if (n != 2 && n != 0) {
+    warn(
+        "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is "
+        "deprecated (as in PyTorch). Consider `x.mT` to transpose batches of matrices or "
+        "`x.permute(*reversed(range(x.ndim)))` to reverse the dimensions of a tensor.");
+  }
+  std::vector<int64_t> dims(static_cast<size_t>(n));
+  for (int64_t d = 0; d < n; ++d) dims[static_cast<size_t>(d)] = n - 1 - d;
+  return gradgen::permute(t, dims);
+}
+
+Tensor matrix_transpose(const Tensor& t, const char* name) {
+  if (t.dim() == 0) {
+    warn_zero_dim(t, name);
+    return gradgen::permute(t, std::vector<int64_t>());
+  }
+  if (t.dim() < 2) {
+    throw std::runtime_error(std::string("tensor.") + name +
+                             " is only supported on matrices or batches of matrices. Got " +
+                             std::to_string(t.dim()) + "-D tensor.");
+  }
+  return gradgen::transpose(t, -2, -1);
+}
+
 // --- NumPy ----------------------------------------------------------------------------------
 
 nb::dlpack::dtype dlpack_dtype(ScalarType t) {
@@ -745,25 +842,70 @@ void bind_tensor(nb::module_& m) {
              for (int64_t i = 0; i < t.size(0); ++i) items.append(gradgen::select(t, 0, i));
              return nb::iter(items);
            })
+      // Python's conversions, with PyTorch's error types and messages.
       .def("__bool__",
            [](const Tensor& t) {
              if (t.numel() != 1) {
-               throw std::runtime_error("bool: the truth value of a Tensor with " +
-                                        std::to_string(t.numel()) +
-                                        " elements is ambiguous (use .any() or .all())");
+               throw std::runtime_error(std::string("Boolean value of Tensor with ") +
+                                        (t.numel() == 0 ? "no values" : "more than one value") +
+                                        " is ambiguous (shape " + shape_str(t.sizes()) +
+                                        "; use .any() or .all())");
              }
              return t.item<bool>();
            })
-      .def("__float__", [](const Tensor& t) { return t.item<double>(); })
-      .def("__int__", [](const Tensor& t) { return t.item<int64_t>(); })
+      .def("__float__",
+           [](const Tensor& t) {
+             check_one_element(t);
+             return t.item<double>();
+           })
+      .def("__int__",
+           [](const Tensor& t) {
+             check_one_element(t);
+             return t.item<int64_t>();
+           })
       .def("__index__",
            [](const Tensor& t) {
-             if (t.scalar_type() != ScalarType::Long || t.numel() != 1) {
+             // As PyTorch: integer and bool tensors only (a float is no index).
+             if ((t.scalar_type() != ScalarType::Long && t.scalar_type() != ScalarType::Bool) ||
+                 t.numel() != 1) {
                throw nb::type_error(
                    "only integer tensors of a single element can be converted to an index");
              }
              return t.item<int64_t>();
            })
+      .def("type", &tensor_type_name,
+           "The type's name, as PyTorch's 'torch.FloatTensor': 'gradgen.FloatTensor', "
+           "'gradgen.DoubleTensor', 'gradgen.LongTensor' or 'gradgen.BoolTensor'.")
+      .def("type", &tensor_as_type, "dtype"_a, "non_blocking"_a = false,
+           "This tensor converted to `dtype` (a dtype or a type name such as "
+           "'gradgen.DoubleTensor'; PyTorch's 'torch.DoubleTensor' is accepted too); the tensor "
+           "itself when it has that type already.")
+      // Transposes (a real tensor is its own conjugate: H and mH are T and mT of matrices).
+      .def_prop_ro("T", &numpy_transpose,
+                   "The dims reversed (a matrix transposed); PyTorch deprecates it for other "
+                   "than 2 dims, and so warns.")
+      .def_prop_ro(
+          "mT", [](const Tensor& t) { return matrix_transpose(t, "mT"); },
+          "The last two dims swapped (each matrix of a batch transposed).")
+      .def_prop_ro(
+          "H",
+          [](const Tensor& t) {
+            if (t.dim() == 0) {
+              warn_zero_dim(t, "H");
+              return gradgen::permute(t, std::vector<int64_t>());
+            }
+            if (t.dim() != 2) {
+              throw std::runtime_error(
+                  "tensor.H is only supported on matrices (2-D tensors). Got " +
+                  std::to_string(t.dim()) + "-D tensor." +
+                  (t.dim() > 2 ? " For batches of matrices, consider using tensor.mH" : ""));
+            }
+            return numpy_transpose(t);
+          },
+          "The conjugate transpose of a matrix (its transpose: gradgen's tensors are real).")
+      .def_prop_ro(
+          "mH", [](const Tensor& t) { return matrix_transpose(t, "mH"); },
+          "The conjugate transpose of each matrix of a batch (mT: the tensors are real).")
       .def("__hash__", [](nb::handle self) { return reinterpret_cast<intptr_t>(self.ptr()) >> 4; })
 
       // Autograd.
@@ -934,6 +1076,11 @@ void bind_tensor(nb::module_& m) {
     cls.def(
         name, [cmp](const Tensor& a, const Scalar& b) { return compare_scalar(a, b, cmp); },
         nb::is_operator());
+  }
+
+  // `x.size(axis=0)`, as PyTorch's argument parser allows for every `dim`.
+  for (const char* name : {"size", "stride"}) {
+    if (!apply_conventions(cls.ptr(), name, kAxisAlias)) throw nb::python_error();
   }
 
   nb::class_<RemovableHandle>(m, "RemovableHandle",

@@ -225,3 +225,41 @@ def test_a_declaration_too_wide_for_nanobind_is_not_bound():
         python.Unbindable, match=f"it has {python.MAX_PARAMETERS + 1} parameters; a Python binding has at most"
     ):
         python.overload(schema(python.MAX_PARAMETERS + 1), "w", "function")
+
+
+def test_conventions_numpy_aliases_and_varargs_sizes():
+    # PyTorch's python_arg_parser: `axis=` for `dim`, `keepdims=` for `keepdim` wherever an
+    # overload has them; sizes as varargs where an overload's only positional parameter (a
+    # method's self aside) is an unsized int[] (x.view(2, 3), x.permute(2, 0, 1)), never a sized
+    # one (PyTorch refuses x.std(0, 1)).
+    def g(kind, *schemas):
+        return python.group("f", kind, [python.overload(FunctionSchema.parse(s), "f", kind) for s in schemas])
+
+    assert g("method", "f(Tensor self, int dim, bool keepdim=False) -> Tensor").conventions == (
+        "kAxisAlias",
+        "kKeepdimsAlias",
+    )
+    assert g(
+        "method", "f(Tensor self, SymInt[] size) -> Tensor", "f.dtype(Tensor self, ScalarType dtype) -> Tensor"
+    ).conventions == ("kVarargsIntList",)
+    # As a function, `input` is positional too: torch.permute(x, 2, 0, 1) is refused.
+    assert g("function", "f(Tensor self, int[] dims) -> Tensor").conventions == ()
+    assert g("function", "f(SymInt[] size, *, ScalarType? dtype=None) -> Tensor").conventions == ("kVarargsIntList",)
+    assert g("method", "f(Tensor self, int[1]? dim=None, *, bool keepdim=False) -> Tensor").conventions == (
+        "kAxisAlias",
+        "kKeepdimsAlias",
+    )
+    assert g("method", "f(Tensor self, int[] dims, bool flag=False) -> Tensor").conventions == ()
+
+
+def test_groups_with_conventions_are_wrapped_after_their_overloads(files):
+    text = files["python_functions.cpp"]
+    # Methods and functions with a `dim`/`keepdim` get apply_conventions after their last def.
+    assert (
+        'apply_conventions(tensor.ptr(), "max", ::gradgen::python::kAxisAlias | ::gradgen::python::kKeepdimsAlias)'
+        in text
+    )
+    assert 'apply_conventions(m.ptr(), "cat", ::gradgen::python::kAxisAlias)' in text
+    assert 'apply_conventions(m.ptr(), "add"' not in text
+    last_max = text.rindex('nanobind::name("max")')
+    assert text.index('apply_conventions(tensor.ptr(), "max"') > last_max

@@ -2839,6 +2839,268 @@ std::vector<OpInfo> make_registry() {
       return s;
     });
   }
+
+  // tensor ops, second batch (issue 23): shape ops ----------------------------------------
+  {
+    auto f1 = [](std::function<Tensor(const Tensor&)> op) {
+      return one([op](const Inputs& x) { return op(x[0]); });
+    };
+    // A shape op on a [2, 3, 4] leaf, a transposed view, an expanded (stride 0) input and an
+    // empty one, each through `op`.
+    auto shape_samples = [f1](std::function<Tensor(const Tensor&)> op) {
+      return std::vector<Sample>{
+          {"[2, 3, 4]", {leaf({2, 3, 4}, 1)}, f1(op)},
+          {"transposed view", {leaf({4, 3, 2}, 2)}, f1([op](const Tensor& a) {
+             return op(transpose(a, 0, 2));
+           })},
+          {"expanded [3, 1] -> [2, 3, 4]", {leaf({3, 1}, 3)}, f1([op](const Tensor& a) {
+             return op(expand(a, {2, 3, 4}));
+           })},
+          {"empty [2, 0, 4]", {leaf({2, 0, 4}, 4)}, f1(op)},
+      };
+    };
+    grad_op("flatten.using_ints", [=] {
+      auto s = shape_samples([](const Tensor& a) { return flatten(a); });
+      for (auto& [lo, hi] : std::vector<std::pair<int64_t, int64_t>>{{1, 2}, {0, 1}, {-2, -1}}) {
+        s.push_back({"dims " + std::to_string(lo) + ".." + std::to_string(hi),
+                     {leaf({2, 3, 4}, 5)},
+                     f1([lo = lo, hi = hi](const Tensor& a) { return flatten(a, lo, hi); })});
+      }
+      s.push_back({"0-dim", {leaf({}, 6)}, f1([](const Tensor& a) { return flatten(a); })});
+      return s;
+    });
+    grad_op("unflatten.int", [=] {
+      auto s = shape_samples([](const Tensor& a) { return unflatten(a, -1, {2, 2}); });
+      s.push_back({"-1 inferred", {leaf({6, 2}, 5)}, f1([](const Tensor& a) {
+                     return unflatten(a, 0, {3, -1});
+                   })});
+      return s;
+    });
+    grad_op("movedim.intlist", [=] {
+      auto s = shape_samples([](const Tensor& a) { return movedim(a, {0, 2}, {2, 0}); });
+      s.push_back({"one dim to the front", {leaf({2, 3, 4}, 5)}, f1([](const Tensor& a) {
+                     return movedim(a, IntArrayRef({-1}), IntArrayRef({0}));
+                   })});
+      return s;
+    });
+    grad_op("movedim.int",
+            [=] { return shape_samples([](const Tensor& a) { return movedim(a, 0, -1); }); });
+    grad_op("broadcast_to", [=] {
+      return std::vector<Sample>{
+          {"[3] -> [2, 3]", {leaf({3}, 1)}, f1([](const Tensor& a) {
+             return broadcast_to(a, {2, 3});
+           })},
+          {"[3, 1] -> [2, 3, 4] with -1", {leaf({3, 1}, 2)}, f1([](const Tensor& a) {
+             return broadcast_to(a, {2, -1, 4});
+           })},
+          {"0-dim -> [2]", {leaf({}, 3)}, f1([](const Tensor& a) { return broadcast_to(a, {2}); })},
+          {"transposed view", {leaf({1, 3}, 4)}, f1([](const Tensor& a) {
+             return broadcast_to(t(a), {3, 2});
+           })},
+      };
+    });
+    auto pieces = [](std::function<std::vector<Tensor>(const Tensor&)> op) {
+      return [op](const Inputs& x) { return op(x[0]); };
+    };
+    grad_op("tensor_split.sections", [=] {
+      return std::vector<Sample>{
+          {"[7, 2] in 3", {leaf({7, 2}, 1)}, pieces([](const Tensor& a) {
+             return tensor_split(a, 3);
+           })},
+          {"[2, 5] in 2 along -1", {leaf({2, 5}, 2)}, pieces([](const Tensor& a) {
+             return tensor_split(a, 2, -1);
+           })},
+          {"[2, 3] in 5 (empty pieces)", {leaf({2, 3}, 3)}, pieces([](const Tensor& a) {
+             return tensor_split(a, 5, 1);
+           })},
+          {"transposed view", {leaf({3, 4}, 4)}, pieces([](const Tensor& a) {
+             return tensor_split(t(a), 3);
+           })},
+      };
+    });
+    grad_op("tensor_split.indices", [=] {
+      return std::vector<Sample>{
+          {"[6, 2] at [1, 4]", {leaf({6, 2}, 1)}, pieces([](const Tensor& a) {
+             return tensor_split(a, IntArrayRef({1, 4}));
+           })},
+          {"negative, out of range and decreasing indices",
+           {leaf({2, 5}, 2)},
+           pieces([](const Tensor& a) {
+             return tensor_split(a, IntArrayRef({-2, 9, 1}), 1);
+           })},
+          {"no indices", {leaf({3}, 3)}, pieces([](const Tensor& a) {
+             return tensor_split(a, IntArrayRef());
+           })},
+      };
+    });
+    grad_op("flip", [=] {
+      auto s = shape_samples([](const Tensor& a) { return flip(a, {0, 2}); });
+      s.push_back({"dim -1", {leaf({2, 3}, 5)}, f1([](const Tensor& a) { return flip(a, {-1}); })});
+      s.push_back({"no dims", {leaf({2, 3}, 6)}, f1([](const Tensor& a) {
+                     return flip(a, IntArrayRef());
+                   })});
+      s.push_back({"0-dim", {leaf({}, 7)}, f1([](const Tensor& a) { return flip(a, {0}); })});
+      return s;
+    });
+    for (bool lower : {true, false}) {
+      const std::string name = lower ? "tril" : "triu";
+      auto tri = [lower](const Tensor& a, int64_t d) { return lower ? tril(a, d) : triu(a, d); };
+      auto tri_ = [lower](Tensor& a, int64_t d) {
+        if (lower) {
+          tril_(a, d);
+        } else {
+          triu_(a, d);
+        }
+      };
+      grad_op(name, [=] {
+        std::vector<Sample> s;
+        for (int64_t d : {0, 1, -1, 5, -5}) {
+          s.push_back({"[3, 4] diagonal " + std::to_string(d),
+                       {leaf({3, 4}, 1)},
+                       f1([=](const Tensor& a) { return tri(a, d); })});
+        }
+        s.push_back({"batch [2, 3, 3]", {leaf({2, 3, 3}, 2)}, f1([=](const Tensor& a) {
+                       return tri(a, 0);
+                     })});
+        s.push_back({"transposed view", {leaf({4, 3}, 3)}, f1([=](const Tensor& a) {
+                       return tri(t(a), 1);
+                     })});
+        s.push_back({"expanded", {leaf({1, 3}, 4)}, f1([=](const Tensor& a) {
+                       return tri(expand(a, {3, 3}), 0);
+                     })});
+        s.push_back(
+            {"empty [0, 3]", {leaf({0, 3}, 5)}, f1([=](const Tensor& a) { return tri(a, 0); })});
+        return s;
+      });
+      add_op(name + "_", Check::kInPlace, [=] {
+        auto f = one([=](const Inputs& x) { return tri(x[0], -1); });
+        InPlaceFn g = [=](Tensor& self, const Inputs&) { tri_(self, -1); };
+        return std::vector<Sample>{
+            {"[3, 4]", {leaf({3, 4}, 1)}, f, g},
+            {"batch [2, 3, 3]", {leaf({2, 3, 3}, 2)}, f, g},
+        };
+      });
+      add_op(name + ".out", Check::kOut, [=] {
+        return std::vector<Sample>{
+            {"[3, 4]",
+             {leaf({3, 4}, 1)},
+             one([=](const Inputs& x) { return tri(x[0], 1); }),
+             nullptr,
+             [=](const Inputs& x, Tensor& o) -> Tensor {
+               return lower ? tril_out(x[0], 1, o) : triu_out(x[0], 1, o);
+             }},
+        };
+      });
+    }
+    grad_op("repeat", [=] {
+      auto s = shape_samples([](const Tensor& a) { return repeat(a, {2, 1, 3}); });
+      s.push_back({"more repeats than dims", {leaf({2, 3}, 5)}, f1([](const Tensor& a) {
+                     return repeat(a, {2, 1, 2});
+                   })});
+      s.push_back({"a zero repeat", {leaf({2, 3}, 6)}, f1([](const Tensor& a) {
+                     return repeat(a, {0, 2});
+                   })});
+      s.push_back({"0-dim", {leaf({}, 7)}, f1([](const Tensor& a) { return repeat(a, {3}); })});
+      return s;
+    });
+    grad_op("tile", [=] {
+      auto s = shape_samples([](const Tensor& a) { return tile(a, {2, 1, 2}); });
+      s.push_back({"fewer dims than self", {leaf({2, 3}, 5)}, f1([](const Tensor& a) {
+                     return tile(a, {2});
+                   })});
+      return s;
+    });
+    grad_op("squeeze.dims", [=] {
+      return std::vector<Sample>{
+          {"[1, 3, 1, 2] dims 0, 2", {leaf({1, 3, 1, 2}, 1)}, f1([](const Tensor& a) {
+             return squeeze(a, IntArrayRef({0, 2}));
+           })},
+          {"a dim not of size 1, negative dims", {leaf({1, 3, 1}, 2)}, f1([](const Tensor& a) {
+             return squeeze(a, IntArrayRef({-1, 1}));
+           })},
+          {"expanded", {leaf({3, 1}, 3)}, f1([](const Tensor& a) {
+             return squeeze(expand(a, {1, 3, 1}), IntArrayRef({0, 2}));
+           })},
+          {"0-dim", {leaf({}, 4)}, f1([](const Tensor& a) {
+             return squeeze(a, IntArrayRef({0}));
+           })},
+      };
+    });
+    grad_op("narrow_copy", [=] {
+      auto s = shape_samples([](const Tensor& a) { return narrow_copy(a, 2, 1, 2); });
+      s.push_back({"dim -2", {leaf({3, 4}, 5)}, f1([](const Tensor& a) {
+                     return narrow_copy(a, -2, 1, 2);
+                   })});
+      return s;
+    });
+    add_op("narrow_copy.out", Check::kOut, [=] {
+      return std::vector<Sample>{
+          {"[3, 4]",
+           {leaf({3, 4}, 1)},
+           one([](const Inputs& x) { return narrow_copy(x[0], 1, 1, 2); }),
+           nullptr,
+           [](const Inputs& x, Tensor& o) -> Tensor { return narrow_copy_out(x[0], 1, 1, 2, o); }},
+      };
+    });
+    grad_op("diagonal", [=] {
+      std::vector<Sample> s;
+      for (int64_t offset : {0, 1, -2, 9}) {
+        s.push_back({"[3, 4] offset " + std::to_string(offset),
+                     {leaf({3, 4}, 1)},
+                     f1([offset](const Tensor& a) { return diagonal(a, offset); })});
+      }
+      s.push_back({"dims (2, 0) of [3, 2, 4]", {leaf({3, 2, 4}, 2)}, f1([](const Tensor& a) {
+                     return diagonal(a, 1, 2, 0);
+                   })});
+      s.push_back({"transposed view", {leaf({4, 3}, 3)}, f1([](const Tensor& a) {
+                     return diagonal(t(a));
+                   })});
+      s.push_back({"expanded", {leaf({1, 3}, 4)}, f1([](const Tensor& a) {
+                     return diagonal(expand(a, {3, 3}), -1);
+                   })});
+      return s;
+    });
+    grad_op("diagonal_backward", [=] {
+      return std::vector<Sample>{
+          {"[3, 4] offset 1", {leaf({3}, 1)}, f1([](const Tensor& g) {
+             return diagonal_backward(g, {3, 4}, 1, 0, 1);
+           })},
+          {"[2, 3, 3] dims (-1, 1)", {leaf({2, 3}, 2)}, f1([](const Tensor& g) {
+             return diagonal_backward(g, {2, 3, 3}, 0, -1, 1);
+           })},
+      };
+    });
+    grad_op("diag_embed", [=] {
+      return std::vector<Sample>{
+          {"[3]", {leaf({3}, 1)}, f1([](const Tensor& a) { return diag_embed(a); })},
+          {"[2, 3] offset 1", {leaf({2, 3}, 2)}, f1([](const Tensor& a) {
+             return diag_embed(a, 1);
+           })},
+          {"[2, 3] offset -2, dims (0, 2)", {leaf({2, 3}, 3)}, f1([](const Tensor& a) {
+             return diag_embed(a, -2, 0, 2);
+           })},
+          {"transposed view", {leaf({3, 2}, 4)}, f1([](const Tensor& a) {
+             return diag_embed(t(a));
+           })},
+      };
+    });
+    grad_op("split_with_sizes", [=] {
+      return std::vector<Sample>{
+          {"[6, 2] into 1, 3, 2", {leaf({6, 2}, 1)}, pieces([](const Tensor& a) {
+             return split_with_sizes(a, {1, 3, 2});
+           })},
+          {"dim -1 with an empty piece", {leaf({2, 5}, 2)}, pieces([](const Tensor& a) {
+             return split_with_sizes(a, {2, 0, 3}, -1);
+           })},
+          {"transposed view", {leaf({3, 4}, 3)}, pieces([](const Tensor& a) {
+             return split_with_sizes(t(a), {3, 1});
+           })},
+          {"only one piece used", {leaf({4, 2}, 4)}, one([](const Inputs& x) {
+             return split_with_sizes(x[0], {1, 3})[1];
+           })},
+      };
+    });
+  }
   return ops;
 }
 

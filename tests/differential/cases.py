@@ -2646,3 +2646,166 @@ for op, f in VAR_OPS.items():
 case("std.correction/zero-spread-grad", lambda T, x: T.std(x, 1), D([[1.0, 1.0, 1.0], [1.0, 2.0, 3.0]]), second=True)
 case("var_mean.correction/mean-only-grad", lambda T, x: T.var_mean(x, 1)[1], R(2, 3, seed=9), second=True)
 case("std_mean.correction/std-only-grad", lambda T, x: T.std_mean(x, 1)[0], R(2, 3, seed=10), second=True)
+
+# ---------------------------------------------------------------------------------------------
+# tensor ops, second batch (issue 23): shape ops
+# ---------------------------------------------------------------------------------------------
+
+case("flatten.using_ints/all", lambda T, x: T.flatten(x), R(2, 3, 2, seed=1), second=True)
+case("flatten.using_ints/dims", lambda T, x: x.flatten(1, 2), R(2, 3, 2, seed=2), second=True)
+case("flatten.using_ints/negative-dims", lambda T, x: T.flatten(x, -3, -2), R(2, 3, 2, seed=3), second=True)
+case("flatten.using_ints/same-dim", lambda T, x: T.flatten(x, 1, 1), R(2, 3, seed=4), second=True)
+case("flatten.using_ints/0-dim", lambda T, x: T.flatten(x), R(seed=5), second=True)
+case("flatten.using_ints/empty", lambda T, x: T.flatten(x.reshape([2, 0, 3]), 1), D([]))
+case("flatten.using_ints/transposed", lambda T, x: T.flatten(x.t()), R(2, 3, seed=6), second=True)
+case("flatten.using_ints/expanded", lambda T, x: T.flatten(x.expand([2, 3, 4])), R(3, 1, seed=7), second=True)
+case("flatten.using_ints/int64", lambda T, x: T.flatten(x), L([[1, 2], [3, 4]]))
+case("flatten.using_ints/dim-error", lambda T, x: T.flatten(x, 0, 2), R(2, 3))
+case("flatten.using_ints/order-error", lambda T, x: T.flatten(x, 1, 0), R(2, 3))
+
+case("unflatten.int/split", lambda T, x: T.unflatten(x, 1, [2, 3]), R(2, 6, seed=1), second=True)
+case("unflatten.int/inferred", lambda T, x: x.unflatten(-1, (3, -1)), R(2, 6, seed=2), second=True)
+case("unflatten.int/transposed", lambda T, x: T.unflatten(x.t(), 0, [2, 2]), R(3, 4, seed=3), second=True)
+case("unflatten.int/empty", lambda T, x: T.unflatten(x.reshape([0, 4]), 1, [2, 2]), D([]))
+case("unflatten.int/size-error", lambda T, x: T.unflatten(x, 1, [2, 2]), R(2, 6))
+case("unflatten.int/dim-error", lambda T, x: T.unflatten(x, 2, [2, 3]), R(2, 6))
+
+case("movedim.intlist/two", lambda T, x: T.movedim(x, [0, 1], [2, 0]), R(2, 3, 4, seed=1), second=True)
+case("movedim.intlist/negative", lambda T, x: x.movedim([-1], [0]), R(2, 3, 4, seed=2), second=True)
+case("movedim.intlist/expanded", lambda T, x: T.movedim(x.expand([2, 3, 4]), [2], [0]), R(3, 1, seed=3), second=True)
+case("movedim.intlist/repeat-error", lambda T, x: T.movedim(x, [0, 0], [0, 1]), R(2, 3))
+case("movedim.intlist/length-error", lambda T, x: T.movedim(x, [0, 1], [0]), R(2, 3))
+case("movedim.int/last", lambda T, x: T.movedim(x, 0, -1), R(2, 3, 4, seed=4), second=True)
+case("movedim.int/empty", lambda T, x: T.movedim(x.reshape([2, 0]), 1, 0), D([]))
+case("movedim.int/dim-error", lambda T, x: T.movedim(x, 0, 3), R(2, 3))
+
+case("broadcast_to/row", lambda T, x: T.broadcast_to(x, [2, 3]), R(3, seed=1), second=True)
+case("broadcast_to/minus-one", lambda T, x: x.broadcast_to([2, -1, 4]), R(3, 1, seed=2), second=True)
+case("broadcast_to/0-dim", lambda T, x: T.broadcast_to(x, [2, 2]), R(seed=3), second=True)
+case("broadcast_to/empty", lambda T, x: T.broadcast_to(x.reshape([0, 1]), [0, 3]), D([]))
+case("broadcast_to/error", lambda T, x: T.broadcast_to(x, [2, 4]), R(3))
+
+case("tensor_split.sections/uneven", lambda T, x: T.tensor_split(x, 3), R(7, 2, seed=1), second=True)
+case("tensor_split.sections/dim", lambda T, x: x.tensor_split(2, dim=-1), R(2, 5, seed=2), second=True)
+case("tensor_split.sections/more-than-size", lambda T, x: T.tensor_split(x, 5, 1), R(2, 3, seed=3), second=True)
+case("tensor_split.sections/empty", lambda T, x: T.tensor_split(x, 2), D([]))
+case("tensor_split.sections/transposed", lambda T, x: T.tensor_split(x.t(), 2), R(3, 4, seed=4), second=True)
+case("tensor_split.sections/zero-error", lambda T, x: T.tensor_split(x, 0), R(3))
+case("tensor_split.sections/0-dim-error", lambda T, x: T.tensor_split(x, 2), R())
+case("tensor_split.indices/two", lambda T, x: T.tensor_split(x, [1, 4]), R(6, 2, seed=5), second=True)
+case("tensor_split.indices/clamped", lambda T, x: T.tensor_split(x, [-2, 9, 1], 1), R(2, 5, seed=6), second=True)
+case("tensor_split.indices/none", lambda T, x: T.tensor_split(x, []), R(3, seed=7), second=True)
+case("tensor_split.indices/dim-error", lambda T, x: T.tensor_split(x, [1], 2), R(2, 3))
+
+case("flip/two-dims", lambda T, x: T.flip(x, [0, 2]), R(2, 3, 2, seed=1), second=True)
+case("flip/negative", lambda T, x: x.flip([-1]), R(2, 3, seed=2), second=True)
+case("flip/none", lambda T, x: T.flip(x, []), R(2, 3, seed=3), second=True)
+case("flip/0-dim", lambda T, x: T.flip(x, [0]), R(seed=4), second=True)
+case("flip/empty", lambda T, x: T.flip(x.reshape([0, 2]), [0, 1]), D([]))
+case("flip/transposed", lambda T, x: T.flip(x.t(), [0]), R(2, 3, seed=5), second=True)
+case("flip/expanded", lambda T, x: T.flip(x.expand([3, 4]), [0, 1]), R(3, 1, seed=6), second=True)
+case("flip/int64", lambda T, x: T.flip(x, [0]), L([1, 2, 3]))
+case("flip/bool", lambda T, x: T.flip(x, [0]), B([True, False, False]))
+case("flip/float32", lambda T, x: T.flip(x, [1]), R(2, 3, seed=7, dtype="float32"))
+case("flip/dim-error", lambda T, x: T.flip(x, [2]), R(2, 3))
+case("flip/repeat-error", lambda T, x: T.flip(x, [1, -1]), R(2, 3))
+
+for op in ("tril", "triu"):
+    case(f"{op}/main", lambda T, x, op=op: getattr(T, op)(x), R(3, 4, seed=1), second=True)
+    case(f"{op}/above", lambda T, x, op=op: getattr(x, op)(1), R(3, 4, seed=2), second=True)
+    case(f"{op}/below", lambda T, x, op=op: getattr(T, op)(x, diagonal=-1), R(4, 3, seed=3), second=True)
+    case(f"{op}/far", lambda T, x, op=op: getattr(T, op)(x, 7), R(3, 3, seed=4), second=True)
+    case(f"{op}/far-negative", lambda T, x, op=op: getattr(T, op)(x, -7), R(3, 3, seed=5), second=True)
+    case(f"{op}/batch", lambda T, x, op=op: getattr(T, op)(x), R(2, 3, 3, seed=6), second=True)
+    case(f"{op}/transposed", lambda T, x, op=op: getattr(T, op)(x.t(), 1), R(4, 3, seed=7), second=True)
+    case(f"{op}/expanded", lambda T, x, op=op: getattr(T, op)(x.expand([3, 3])), R(1, 3, seed=8), second=True)
+    case(f"{op}/empty", lambda T, x, op=op: getattr(T, op)(x.reshape([0, 3])), D([]))
+    case(f"{op}/int64", lambda T, x, op=op: getattr(T, op)(x), L([[1, 2], [3, 4]]))
+    case(f"{op}/bool", lambda T, x, op=op: getattr(T, op)(x), B([[True, True], [True, True]]))
+    case(f"{op}/nan", lambda T, x, op=op: getattr(T, op)(x), D([[NAN, 1.0], [INF, NAN]]))
+    case(f"{op}/1-dim-error", lambda T, x, op=op: getattr(T, op)(x), R(3))
+    case(f"{op}_/clone", lambda T, x, op=op: getattr(x.clone(), op + "_")(1), R(3, 3, seed=9), second=True)
+    case(
+        f"{op}.out/function",
+        lambda T, x, op=op: getattr(T, op)(x, 1, out=T.zeros([3, 4], dtype=T.float64)),
+        R(3, 4, seed=10, grad=False),
+    )
+    case(
+        f"{op}.out/requires-grad-error",
+        lambda T, x, op=op: getattr(T, op)(x, out=T.zeros([3, 4], dtype=T.float64)),
+        R(3, 4, seed=11),
+    )
+
+case("repeat/varargs", lambda T, x: x.repeat(2, 1, 3), R(2, 3, seed=1), second=True)
+case("repeat/same-dims", lambda T, x: x.repeat([2, 2]), R(2, 3, seed=2), second=True)
+case("repeat/zero", lambda T, x: x.repeat(0, 2), R(2, 3, seed=3), second=True)
+case("repeat/0-dim", lambda T, x: x.repeat(3), R(seed=4), second=True)
+case("repeat/empty", lambda T, x: x.reshape([0, 2]).repeat(2, 2), D([]))
+case("repeat/transposed", lambda T, x: x.t().repeat(1, 2), R(2, 3, seed=5), second=True)
+case("repeat/expanded", lambda T, x: x.expand([3, 4]).repeat(2, 1), R(3, 1, seed=6), second=True)
+case("repeat/int64", lambda T, x: x.repeat(2), L([1, 2]))
+case("repeat/too-few-error", lambda T, x: x.repeat(2), R(2, 3))
+case("repeat/negative-error", lambda T, x: x.repeat(-1, 2), R(2, 3))
+case("tile/function", lambda T, x: T.tile(x, [2, 1, 2]), R(2, 3, seed=7), second=True)
+case("tile/fewer-dims", lambda T, x: x.tile(2), R(2, 3, seed=8), second=True)
+case("tile/empty-dims", lambda T, x: T.tile(x, []), R(2, seed=9), second=True)
+
+case("squeeze.dims/two", lambda T, x: T.squeeze(x, [0, 2]), R(1, 3, 1, 2, seed=1), second=True)
+case("squeeze.dims/not-one", lambda T, x: x.squeeze(-1, 1), R(1, 3, 1, seed=2), second=True)
+case("squeeze.dims/repeated", lambda T, x: T.squeeze(x, [0, 0, -3]), R(1, 2, 3, seed=3), second=True)
+case("squeeze.dims/empty", lambda T, x: T.squeeze(x.reshape([0, 1]), [1]), D([]))
+case("squeeze.dims/0-dim", lambda T, x: T.squeeze(x, [0]), R(seed=4), second=True)
+case("squeeze.dims/expanded", lambda T, x: T.squeeze(x.expand([1, 3, 1]), [0, 2]), R(3, 1, seed=5), second=True)
+case("squeeze.dims/dim-error", lambda T, x: T.squeeze(x, [0, 2]), R(1, 3))
+
+case("narrow_copy/dim1", lambda T, x: T.narrow_copy(x, 1, 1, 2), R(2, 4, seed=1), second=True)
+case("narrow_copy/negative-dim", lambda T, x: x.narrow_copy(-1, 0, 3), R(2, 4, seed=2), second=True)
+case("narrow_copy/negative-start", lambda T, x: T.narrow_copy(x, 0, -2, 2), R(3, 2, seed=3), second=True)
+case("narrow_copy/transposed", lambda T, x: T.narrow_copy(x.t(), 0, 1, 2), R(2, 4, seed=4), second=True)
+case("narrow_copy/expanded", lambda T, x: T.narrow_copy(x.expand([3, 4]), 1, 1, 2), R(3, 1, seed=5), second=True)
+case("narrow_copy/empty", lambda T, x: T.narrow_copy(x, 0, 1, 0), R(3, 2, seed=6), second=True)
+case("narrow_copy/int64", lambda T, x: T.narrow_copy(x, 0, 1, 2), L([1, 2, 3]))
+case("narrow_copy/range-error", lambda T, x: T.narrow_copy(x, 0, 2, 2), R(3))
+case("narrow_copy/dim-error", lambda T, x: T.narrow_copy(x, 1, 0, 1), R(3))
+case(
+    "narrow_copy.out/function",
+    lambda T, x: T.narrow_copy(x, 1, 1, 2, out=T.zeros([3, 2], dtype=T.float64)),
+    R(3, 4, grad=False),
+)
+case(
+    "narrow_copy.out/requires-grad-error",
+    lambda T, x: T.narrow_copy(x, 1, 1, 2, out=T.zeros([3, 2], dtype=T.float64)),
+    R(3, 4),
+)
+
+for off in (0, 1, -2, 9):
+    case(f"diagonal/offset{off}", lambda T, x, off=off: T.diagonal(x, off), R(3, 4, seed=1), second=True)
+case("diagonal/dims", lambda T, x: x.diagonal(1, 2, 0), R(3, 2, 4, seed=2), second=True)
+case("diagonal/negative-dims", lambda T, x: T.diagonal(x, 0, -1, -2), R(2, 3, 3, seed=3), second=True)
+case("diagonal/transposed", lambda T, x: T.diagonal(x.t()), R(4, 3, seed=4), second=True)
+case("diagonal/expanded", lambda T, x: T.diagonal(x.expand([3, 3]), -1), R(1, 3, seed=5), second=True)
+case("diagonal/empty", lambda T, x: T.diagonal(x.reshape([0, 3])), D([]))
+case("diagonal/int64", lambda T, x: T.diagonal(x), L([[1, 2], [3, 4]]))
+case("diagonal/same-dims-error", lambda T, x: T.diagonal(x, 0, 1, 1), R(2, 3))
+case("diagonal/dim-error", lambda T, x: T.diagonal(x, 0, 0, 2), R(2, 3))
+case("diagonal/1-dim-error", lambda T, x: T.diagonal(x), R(3))
+case("diagonal_backward/offset", lambda T, g: T.diagonal_backward(g, [3, 4], 1, 0, 1), R(3, seed=6), second=True)
+case("diagonal_backward/dims", lambda T, g: T.diagonal_backward(g, [2, 3, 3], 0, -1, 1), R(2, 3, seed=7), second=True)
+
+case("diag_embed/vector", lambda T, x: T.diag_embed(x), R(3, seed=1), second=True)
+case("diag_embed/offset", lambda T, x: x.diag_embed(1), R(2, 3, seed=2), second=True)
+case("diag_embed/negative-offset-dims", lambda T, x: T.diag_embed(x, -2, 0, 2), R(2, 3, seed=3), second=True)
+case("diag_embed/transposed", lambda T, x: T.diag_embed(x.t()), R(2, 3, seed=4), second=True)
+case("diag_embed/empty", lambda T, x: T.diag_embed(x.reshape([0, 2])), D([]))
+case("diag_embed/int64", lambda T, x: T.diag_embed(x), L([1, 2]))
+case("diag_embed/same-dims-error", lambda T, x: T.diag_embed(x, 0, 1, 1), R(2, 3))
+case("diag_embed/dim-error", lambda T, x: T.diag_embed(x, 0, 0, 3), R(2, 3))
+
+case("split_with_sizes/three", lambda T, x: T.split_with_sizes(x, [1, 3, 2]), R(6, 2, seed=1), second=True)
+case("split_with_sizes/dim-empty-piece", lambda T, x: x.split_with_sizes([2, 0, 3], -1), R(2, 5, seed=2), second=True)
+case("split_with_sizes/transposed", lambda T, x: T.split_with_sizes(x.t(), [3, 1]), R(3, 4, seed=3), second=True)
+case("split_with_sizes/one-used", lambda T, x: T.split_with_sizes(x, [1, 3])[1], R(4, 2, seed=4), second=True)
+case("split_with_sizes/empty", lambda T, x: T.split_with_sizes(x.reshape([0, 2]), [0, 0]), D([]))
+case("split_with_sizes/sum-error", lambda T, x: T.split_with_sizes(x, [1, 1]), R(3))
+case("split_with_sizes/dim-error", lambda T, x: T.split_with_sizes(x, [3], 1), R(3))
+case("split_with_sizes/inplace-error", lambda T, x: T.split_with_sizes(x * 1, [1, 2])[0].mul_(2), R(3))

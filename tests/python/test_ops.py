@@ -1304,3 +1304,140 @@ def _nn_pad_out_checks():
 
 SAMPLES.update(_nn_pad_samples())
 VALUE_CHECKS.update(_nn_pad_out_checks())
+
+
+# ---------------------------------------------------------------------------------------------
+# tensor ops, second batch (issue 23): shape ops
+# ---------------------------------------------------------------------------------------------
+
+
+def _tensor2_shape_samples() -> Dict[str, List[Sample]]:
+    def total(pieces):
+        return sum((p * (i + 1)).sum() for i, p in enumerate(pieces))
+
+    return {
+        "flatten.using_ints": [
+            Sample("function", gradgen.flatten, [leaf(2, 3, 2)]),
+            Sample("method, dims", lambda x: x.flatten(1, -1), [leaf(2, 3, 2)]),
+            Sample("keywords", lambda x: gradgen.flatten(x, start_dim=0, end_dim=1), [leaf(2, 3, 2)]),
+        ],
+        "unflatten.int": [
+            Sample("function", lambda x: gradgen.unflatten(x, 1, [2, 3]), [leaf(2, 6)]),
+            Sample("method, -1", lambda x: x.unflatten(-1, (3, -1)), [leaf(2, 6)]),
+        ],
+        "movedim.intlist": [Sample("lists", lambda x: gradgen.movedim(x, [0, 1], [2, 0]), [leaf(2, 3, 4)])],
+        "movedim.int": [Sample("method", lambda x: x.movedim(0, -1), [leaf(2, 3, 4)])],
+        "broadcast_to": [
+            Sample("function", lambda x: gradgen.broadcast_to(x, [2, 3]), [leaf(3)]),
+            Sample("method, varargs", lambda x: x.broadcast_to(2, -1, 4), [leaf(3, 1)]),
+        ],
+        "tensor_split.sections": [
+            Sample("function", lambda x: total(gradgen.tensor_split(x, 3)), [leaf(7, 2)]),
+            Sample("method, dim", lambda x: total(x.tensor_split(2, dim=1)), [leaf(2, 5)]),
+        ],
+        "tensor_split.indices": [
+            Sample("function", lambda x: total(gradgen.tensor_split(x, [1, 4])), [leaf(6, 2)]),
+            Sample("method, dim", lambda x: total(x.tensor_split((-2, 9, 1), 1)), [leaf(2, 5)]),
+        ],
+        "flip": [
+            Sample("function", lambda x: gradgen.flip(x, [0, 2]), [leaf(2, 3, 2)]),
+            Sample("method, varargs", lambda x: x.flip(0, 1), [leaf(2, 3)]),
+        ],
+        "tril": [
+            Sample("function", gradgen.tril, [leaf(3, 4)]),
+            Sample("method, diagonal", lambda x: x.tril(-1), [leaf(2, 3, 3)]),
+        ],
+        "triu": [
+            Sample("function, diagonal", lambda x: gradgen.triu(x, diagonal=1), [leaf(3, 4)]),
+            Sample("method", lambda x: x.triu(), [leaf(2, 3, 3)]),
+        ],
+        "tril_": [Sample("method on a clone", lambda x: x.clone().tril_(1), [leaf(3, 3)])],
+        "triu_": [Sample("method on a clone", lambda x: x.clone().triu_(-1), [leaf(3, 3)])],
+        "repeat": [
+            Sample("method, varargs", lambda x: x.repeat(2, 1, 3), [leaf(2, 3)]),
+            Sample("method, a list", lambda x: x.repeat([2, 2]), [leaf(3)]),
+        ],
+        "tile": [
+            Sample("function", lambda x: gradgen.tile(x, [2]), [leaf(2, 3)]),
+            Sample("method, varargs", lambda x: x.tile(2, 1, 2), [leaf(2, 3)]),
+        ],
+        "squeeze.dims": [
+            Sample("function", lambda x: gradgen.squeeze(x, [0, 2]), [leaf(1, 3, 1, 2)]),
+            Sample("method, varargs", lambda x: x.squeeze(0, -1), [leaf(1, 3, 1)]),
+        ],
+        "narrow_copy": [
+            Sample("function", lambda x: gradgen.narrow_copy(x, 1, 1, 2), [leaf(2, 4)]),
+            Sample("method", lambda x: x.narrow_copy(0, -2, 2), [leaf(3, 2)]),
+        ],
+        "diagonal": [
+            Sample("function", gradgen.diagonal, [leaf(3, 4)]),
+            Sample("method, keywords", lambda x: x.diagonal(offset=1, dim1=2, dim2=0), [leaf(3, 2, 4)]),
+        ],
+        "diagonal_backward": [
+            Sample("function", lambda g: gradgen.diagonal_backward(g, [3, 4], 1, 0, 1), [leaf(3)]),
+        ],
+        "split_with_sizes": [
+            Sample("function", lambda x: total(gradgen.split_with_sizes(x, [1, 3, 2])), [leaf(6, 2)]),
+            Sample("method, dim", lambda x: total(x.split_with_sizes((2, 3), dim=-1)), [leaf(2, 5)]),
+        ],
+        "diag_embed": [
+            Sample("function", gradgen.diag_embed, [leaf(2, 3)]),
+            Sample("method, offset", lambda x: x.diag_embed(-1, 0, 2), [leaf(2, 3)]),
+        ],
+    }
+
+
+def _tensor2_shape_checks():
+    def out():
+        x = value(3, 4)
+        o = gradgen.zeros([3, 2], dtype=gradgen.float64)
+        assert gradgen.narrow_copy(x, 1, 1, 2, out=o) is o and o.tolist() == x.narrow(1, 1, 2).tolist()
+        for op in ("tril", "triu"):
+            o = gradgen.zeros([3, 4], dtype=gradgen.float64)
+            assert getattr(gradgen, op)(x, 1, out=o) is o
+            assert o.tolist() == getattr(gradgen, op)(x, 1).tolist()
+
+    def errors():
+        x = value(2, 3)
+        # PyTorch: IndexError "Dimension out of range (expected to be in range of [-2, 1], but got 2)"
+        for call in (
+            lambda: gradgen.flatten(x, 0, 2),
+            lambda: x.flip(2),
+            lambda: gradgen.movedim(x, 0, -3),
+            lambda: gradgen.unflatten(x, 2, [1, 3]),
+            lambda: gradgen.tensor_split(x, 2, dim=-3),
+            lambda: x.squeeze(0, 2),
+            lambda: gradgen.diagonal(x, 0, 0, 2),
+        ):
+            with pytest.raises(
+                IndexError,
+                match=r"dim -?[23] out of range for a tensor with 2 dims \(expected to be in range of \[-2, 1\]\)",
+            ):
+                call()
+        with pytest.raises(RuntimeError, match="tril: input tensor must have at least 2 dimensions"):
+            gradgen.tril(value(3))
+        with pytest.raises(RuntimeError, match="don't multiply up to the size of dim 1"):
+            gradgen.unflatten(x, 1, [2, 2])
+        with pytest.raises(RuntimeError, match="number of sections must be larger than 0"):
+            gradgen.tensor_split(x, 0)
+        # Not 2**40 empty views (the robustness test's hang): refused at once.
+        with pytest.raises(RuntimeError, match="would make more than 1048576 empty tensors"):
+            gradgen.tensor_split(x, 2**40)
+        assert len(gradgen.tensor_split(x, 5)) == 5  # a few empty pieces are fine
+        with pytest.raises(RuntimeError, match="repeated dim in `source`"):
+            gradgen.movedim(x, [0, 0], [0, 1])
+        with pytest.raises(RuntimeError, match="flip: dim 1 appears multiple times"):
+            x.flip(1, -1)
+        with pytest.raises(RuntimeError, match="squeeze: dim 0 appears multiple times"):
+            gradgen.squeeze(value(1, 2), [0, -2])
+
+    # The errors of every op of this batch, run with flatten's checks.
+    def flatten_and_errors():
+        assert gradgen.flatten(value(2, 3, 2), 1).shape == (2, 6)
+        errors()
+
+    return {"tril.out": out, "triu.out": out, "narrow_copy.out": out, "flatten.using_ints": flatten_and_errors}
+
+
+SAMPLES.update(_tensor2_shape_samples())
+VALUE_CHECKS.update(_tensor2_shape_checks())

@@ -122,6 +122,8 @@ class PyOverload:
     self_param: Optional[str]
     # The C++ API call's arguments, in schema order, as expressions of the lambda's parameters.
     call_args: tuple[str, ...]
+    # Whether PyTorch takes its sizes as varargs (`view(2, 3)`, see conventions()).
+    varargs_int_list: bool
     # Where the call tries it among its name's overloads (see group()): (how many positional
     # arguments are Scalars, whether it is an out= variant).
     order: tuple[int, int]
@@ -142,6 +144,9 @@ class PyGroup:
     overloads: tuple[PyOverload, ...]
     # The named tuple type its overloads return, if any: (type name, fields).
     named_tuple: Optional[tuple[str, tuple[str, ...]]]
+    # PyTorch's calling conventions nanobind lacks, as bind.h's Conventions flags (`kAxisAlias`,
+    # ...): see conventions().
+    conventions: tuple[str, ...] = ()
 
 
 def python_name(func: FunctionSchema) -> str:
@@ -311,7 +316,44 @@ def overload(func: FunctionSchema, cpp_name: str, kind: str) -> PyOverload:
     scalars = sum(1 for a in args.positional if a.type.is_base_ty_like(BaseTy.Scalar))
     order = (scalars, 1 if func.is_out_fn() else 0)
     returns = _returns(func, locals_by_arg)
-    return PyOverload(str(func), str(func.name), tuple(params), self_param, call_args, order, cpp_name, returns)
+    positional = [a for a in args.flat_all if a in args.positional and not (is_method and a is args.self_arg)]
+    varargs = len(positional) == 1 and _is_unsized_int_list(positional[0].type)
+    return PyOverload(
+        str(func), str(func.name), tuple(params), self_param, call_args, varargs, order, cpp_name, returns
+    )
+
+
+def _is_unsized_int_list(t: Type) -> bool:
+    if isinstance(t, OptionalType):
+        t = t.elem
+    return (
+        isinstance(t, ListType)
+        and t.size is None
+        and isinstance(t.elem, BaseType)
+        and t.elem.name in (BaseTy.int, BaseTy.SymInt)
+    )
+
+
+def conventions(overloads: tuple[PyOverload, ...]) -> tuple[str, ...]:
+    """PyTorch's python_arg_parser conventions a name's overloads take, which nanobind's matching
+    lacks (csrc/python/conventions.cc implements them, apply_conventions):
+
+      - `kAxisAlias` / `kKeepdimsAlias`: NumPy's `axis=` for a parameter `dim`, `keepdims=` for
+        `keepdim` (`x.sum(axis=1, keepdims=True)`), wherever an overload has one;
+      - `kVarargsIntList`: sizes as varargs (`x.view(2, 3)`, `x.permute(2, 0, 1)`) where an
+        overload's only positional parameter (a method's self aside) is an `int[]`. As PyTorch's
+        calls show, a sized list (`int[1]? dim` of std) does not take varargs: `x.std(0, 1)` is
+        refused by PyTorch too.
+    """
+    names = {p.name for o in overloads for p in o.params}
+    flags = []
+    if "dim" in names:
+        flags.append("kAxisAlias")
+    if "keepdim" in names:
+        flags.append("kKeepdimsAlias")
+    if any(o.varargs_int_list for o in overloads):
+        flags.append("kVarargsIntList")
+    return tuple(flags)
 
 
 def group(name: str, kind: str, overloads: list[PyOverload]) -> PyGroup:
@@ -325,4 +367,4 @@ def group(name: str, kind: str, overloads: list[PyOverload]) -> PyGroup:
         if len(fields) > 1:
             raise Unbindable(f"the overloads of '{name}' return named tuples with different fields")
         named_tuple = (name, next(iter(fields)))
-    return PyGroup(name, kind, ordered, named_tuple)
+    return PyGroup(name, kind, ordered, named_tuple, conventions(ordered))

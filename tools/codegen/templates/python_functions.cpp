@@ -77,6 +77,11 @@ ${call_body(o, g)}\
 ${annotations(o)}\
       ${c_string(o.schema)});
 % endfor
+% if g.conventions:
+  if (!::gradgen::python::apply_conventions(${"tensor" if g.kind == "method" else "m"}.ptr(), "${g.name}", ${" | ".join("::gradgen::python::" + c for c in g.conventions)})) {
+    throw nanobind::python_error();
+  }
+% endif
 % endfor
 % for s in skipped:
 
