@@ -2632,3 +2632,200 @@ for op, f in VAR_OPS.items():
 case("std.correction/zero-spread-grad", lambda T, x: T.std(x, 1), D([[1.0, 1.0, 1.0], [1.0, 2.0, 3.0]]), second=True)
 case("var_mean.correction/mean-only-grad", lambda T, x: T.var_mean(x, 1)[1], R(2, 3, seed=9), second=True)
 case("std_mean.correction/std-only-grad", lambda T, x: T.std_mean(x, 1)[0], R(2, 3, seed=10), second=True)
+
+# ---------------------------------------------------------------------------------------------
+# nn, second batch (issue 26): normalization. native_* ops and their composites, weights and
+# biases absent or present, the running statistics batch norm updates in place (returned after
+# the call), the backward ops on statistics the forward computed, and the edge cases: empty
+# batches, transposed and expanded (stride-0) inputs, groups not dividing channels.
+# ---------------------------------------------------------------------------------------------
+case(
+    "native_layer_norm/weight-bias",
+    lambda T, x, w, b: T.native_layer_norm(x, [4], w, b, 1e-5),
+    R(2, 3, 4, seed=1),
+    R(4, seed=2),
+    R(4, seed=3),
+    second=True,
+)
+case(
+    "native_layer_norm/two-dims",
+    lambda T, x: T.native_layer_norm(x, [2, 3], None, None, 1e-5)[0],
+    R(3, 2, 3, seed=4),
+    second=True,
+)
+case(
+    "native_layer_norm/float32",
+    lambda T, x, w: T.native_layer_norm(x, [3], w, None, 1e-5),
+    R(4, 3, seed=5, dtype="float32"),
+    R(3, seed=6, dtype="float32"),
+)
+case("native_layer_norm/shape-error", lambda T, x: T.native_layer_norm(x, [3], None, None, 1e-5), R(2, 4))
+case("native_layer_norm/weight-shape-error", lambda T, x, w: T.native_layer_norm(x, [4], w, None, 1e-5), R(2, 4), R(3))
+case("layer_norm/defaults", lambda T, x: T.layer_norm(x, [5]), R(3, 5, seed=7), second=True)
+case(
+    "layer_norm/weight-bias-eps",
+    lambda T, x, w, b: T.layer_norm(x, [2, 2], w, b, 0.1),
+    R(3, 2, 2, seed=8),
+    R(2, 2, seed=9),
+    R(2, 2, seed=10),
+    second=True,
+)
+case("layer_norm/transposed", lambda T, x, w: T.layer_norm(x.t(), [3], w), R(3, 4, seed=11), R(3, seed=12), second=True)
+case("layer_norm/expanded", lambda T, x: T.layer_norm(x.expand([3, 4]), [4]), R(1, 4, seed=13), second=True)
+case("layer_norm/empty-batch", lambda T, x, w: T.layer_norm(x.reshape([0, 4]), [4], w), D([]), R(4, seed=14))
+case("layer_norm/constant-rows", lambda T, x: T.layer_norm(x, [3]), D([[1.0, 1.0, 1.0], [2.0, -1.0, 0.5]]), second=True)
+case(
+    "native_layer_norm_backward/all",
+    lambda T, g, x, w, b: T.native_layer_norm_backward(
+        g, x, [4], *T.native_layer_norm(x.detach(), [4], w.detach(), b, 1e-5)[1:], w, b, [True, True, True]
+    ),
+    R(2, 3, 4, seed=15),
+    R(2, 3, 4, seed=16),
+    R(4, seed=17),
+    R(4, seed=18, grad=False),
+)
+case(
+    "native_layer_norm_backward/input-only",
+    lambda T, g, x: T.native_layer_norm_backward(
+        g, x, [3], *T.native_layer_norm(x.detach(), [3], None, None, 1e-5)[1:], None, None, [True, False, False]
+    )[0],
+    R(2, 3, seed=19),
+    R(2, 3, seed=20),
+)
+
+case(
+    "native_batch_norm/training",
+    lambda T, x, w, b: T.native_batch_norm(x, w, b, None, None, True, 0.1, 1e-5),
+    R(4, 3, seed=21),
+    R(3, seed=22),
+    R(3, seed=23),
+    second=True,
+)
+
+
+def _bn_running(T, x, w, b, rm, rv, training):
+    out = T.native_batch_norm(x, w, b, rm, rv, training, 0.2, 1e-5)
+    return out[0], rm, rv
+
+
+case(
+    "native_batch_norm/training-running-stats",
+    lambda T, x, w, b, rm, rv: _bn_running(T, x, w, b, rm, rv, True),
+    R(2, 3, 2, 2, seed=24),
+    R(3, seed=25),
+    R(3, seed=26),
+    R(3, seed=27, grad=False),
+    P(3, seed=28, grad=False),
+    second=True,
+)
+case(
+    "native_batch_norm/evaluation",
+    lambda T, x, w, b, rm, rv: _bn_running(T, x, w, b, rm, rv, False),
+    R(3, 2, 4, seed=29),
+    R(2, seed=30),
+    R(2, seed=31),
+    R(2, seed=32, grad=False),
+    P(2, seed=33, grad=False),
+    second=True,
+)
+case(
+    "native_batch_norm/no-weight-float32",
+    lambda T, x: T.native_batch_norm(x, None, None, None, None, True, 0.1, 1e-5),
+    R(5, 2, 3, seed=34, dtype="float32"),
+)
+case(
+    "batch_norm/training-transposed",
+    lambda T, x, w, b: T.batch_norm(x.t(), w, b, None, None, True, 0.1, 1e-5, False),
+    R(3, 4, seed=35),
+    R(3, seed=36),
+    R(3, seed=37),
+    second=True,
+)
+case(
+    "batch_norm/training-expanded",
+    lambda T, x: T.batch_norm(x.expand([3, 2, 4]), None, None, None, None, True, 0.1, 1e-5, False),
+    R(1, 2, 4, seed=38),
+    second=True,
+)
+case(
+    "batch_norm/evaluation",
+    lambda T, x, rm, rv: T.batch_norm(x, None, None, rm, rv, False, 0.1, 1e-3, False),
+    R(2, 3, 2, seed=39),
+    R(3, seed=40, grad=False),
+    P(3, seed=41, grad=False),
+    second=True,
+)
+case(
+    "native_batch_norm_backward/training",
+    lambda T, g, x, w: T.native_batch_norm_backward(
+        g,
+        x,
+        w,
+        None,
+        None,
+        *T.native_batch_norm(x.detach(), None, None, None, None, True, 0.1, 1e-5)[1:],
+        True,
+        1e-5,
+        [True, True, True],
+    ),
+    R(4, 3, seed=42),
+    R(4, 3, seed=43),
+    R(3, seed=44),
+)
+case(
+    "native_batch_norm_backward/evaluation",
+    lambda T, g, x, w, rm, rv: T.native_batch_norm_backward(
+        g, x, w, rm, rv, None, None, False, 1e-5, [True, True, True]
+    ),
+    R(3, 2, 2, seed=45),
+    R(3, 2, 2, seed=46),
+    R(2, seed=47),
+    R(2, seed=48, grad=False),
+    P(2, seed=49, grad=False),
+    second=True,
+)
+
+case(
+    "native_group_norm/weight-bias",
+    lambda T, x, w, b: T.native_group_norm(x, w, b, 2, 4, 3, 2, 1e-5),
+    R(2, 4, 3, seed=50),
+    R(4, seed=51),
+    R(4, seed=52),
+    second=True,
+)
+case(
+    "native_group_norm/no-weight",
+    lambda T, x: T.native_group_norm(x, None, None, 3, 6, 4, 3, 1e-5),
+    R(3, 6, 2, 2, seed=53),
+    second=True,
+)
+case("native_group_norm/groups-error", lambda T, x: T.native_group_norm(x, None, None, 2, 3, 2, 2, 1e-5), R(2, 3, 2))
+case("group_norm/defaults", lambda T, x: T.group_norm(x, 2), R(2, 4, 2, 2, seed=54), second=True)
+case(
+    "group_norm/weight-bias-eps",
+    lambda T, x, w, b: T.group_norm(x, 3, w, b, 0.1),
+    R(2, 6, 3, seed=55),
+    R(6, seed=56),
+    R(6, seed=57),
+    second=True,
+)
+case("group_norm/per-channel", lambda T, x, w: T.group_norm(x, 4, w), R(2, 4, 3, seed=58), R(4, seed=59), second=True)
+case("group_norm/2d-input", lambda T, x: T.group_norm(x, 1), R(3, 4, seed=60), second=True)
+case("group_norm/transposed", lambda T, x: T.group_norm(x.transpose(0, 1), 2), R(4, 2, 3, seed=61), second=True)
+case("group_norm/expanded", lambda T, x: T.group_norm(x.expand([3, 4, 2]), 2), R(1, 4, 2, seed=62), second=True)
+case("group_norm/empty-batch", lambda T, x: T.group_norm(x.reshape([0, 4, 2]), 2), D([]))
+case("group_norm/float32", lambda T, x: T.group_norm(x, 2), R(2, 4, 3, seed=63, dtype="float32"))
+case("group_norm/groups-not-dividing-error", lambda T, x: T.group_norm(x, 3), R(2, 4, 3))
+case("group_norm/weight-size-error", lambda T, x, w: T.group_norm(x, 2, w), R(2, 4, 3), R(3))
+case(
+    "native_group_norm_backward/all",
+    lambda T, g, x, w: T.native_group_norm_backward(
+        g, x, *T.native_group_norm(x.detach(), None, None, 2, 4, 3, 2, 1e-5)[1:], w, 2, 4, 3, 2, [True, True, True]
+    ),
+    R(2, 4, 3, seed=64),
+    R(2, 4, 3, seed=65),
+    R(4, seed=66),
+)
+case("rms_norm/weight", lambda T, x, w: T.rms_norm(x, [4], w), R(2, 3, 4, seed=67), R(4, seed=68), second=True)
+case("rms_norm/eps-two-dims", lambda T, x: T.rms_norm(x, [2, 2], None, 0.1), R(3, 2, 2, seed=69), second=True)
+case("rms_norm/float32-default-eps", lambda T, x: T.rms_norm(x, [3]), R(2, 3, seed=70, dtype="float32"))

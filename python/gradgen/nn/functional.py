@@ -19,6 +19,7 @@ from typing import Optional
 import gradgen
 
 __all__ = [
+    "batch_norm",
     "binary_cross_entropy",
     "binary_cross_entropy_with_logits",
     "celu",
@@ -28,6 +29,7 @@ __all__ = [
     "embedding",
     "gelu",
     "glu",
+    "group_norm",
     "hardshrink",
     "hardsigmoid",
     "hardswish",
@@ -35,6 +37,7 @@ __all__ = [
     "huber_loss",
     "kl_div",
     "l1_loss",
+    "layer_norm",
     "leaky_relu",
     "linear",
     "log_softmax",
@@ -47,6 +50,7 @@ __all__ = [
     "prelu",
     "relu",
     "relu6",
+    "rms_norm",
     "selu",
     "sigmoid",
     "silu",
@@ -263,6 +267,53 @@ def log_softmax(input, dim: Optional[int] = None, _stacklevel: int = 3, dtype=No
 def pad(input, pad, mode: str = "constant", value: Optional[float] = None):
     """mode 'constant' (value, default 0), 'reflect', 'replicate' or 'circular', as torch's."""
     return gradgen.pad(input, list(pad), mode, value)
+
+
+# ---------------------------------------------------------------------------------------------
+# Normalization
+# ---------------------------------------------------------------------------------------------
+
+
+def _shape_list(normalized_shape):
+    return [normalized_shape] if isinstance(normalized_shape, int) else list(normalized_shape)
+
+
+def layer_norm(input, normalized_shape, weight=None, bias=None, eps: float = 1e-5):
+    return gradgen.layer_norm(input, _shape_list(normalized_shape), weight, bias, eps)
+
+
+def rms_norm(input, normalized_shape, weight=None, eps: Optional[float] = None):
+    """eps None is the input dtype's machine epsilon, as torch's."""
+    return gradgen.rms_norm(input, _shape_list(normalized_shape), weight, eps)
+
+
+def group_norm(input, num_groups: int, weight=None, bias=None, eps: float = 1e-5):
+    if input.dim() < 2:
+        raise RuntimeError(f"Expected at least 2 dimensions for input tensor but received {input.dim()}")
+    return gradgen.group_norm(input, num_groups, weight, bias, eps)
+
+
+def batch_norm(
+    input,
+    running_mean,
+    running_var,
+    weight=None,
+    bias=None,
+    training: bool = False,
+    momentum: float = 0.1,
+    eps: float = 1e-5,
+):
+    """As torch's: training normalizes with the batch's statistics and updates running_mean /
+    running_var in place (when given); otherwise normalizes with them."""
+    if training:
+        # torch.nn.functional._verify_batch_size
+        size = list(input.shape)
+        values = size[0] if size else 1
+        for s in size[2:]:
+            values *= s
+        if values == 1:
+            raise ValueError(f"Expected more than 1 value per channel when training, got input size {size}")
+    return gradgen.batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps, False)
 
 
 # ---------------------------------------------------------------------------------------------
