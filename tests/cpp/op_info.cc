@@ -3083,6 +3083,173 @@ std::vector<OpInfo> make_registry() {
       };
     });
   }
+
+  // nn, second batch (issue 26): convolution ------------------------------------
+  {
+    using OptT = std::optional<Tensor>;
+    struct Conv {
+      std::vector<int64_t> stride, padding, dilation;
+      bool transposed;
+      std::vector<int64_t> output_padding;
+      int64_t groups;
+    };
+    // Inputs {x, w[, b]}; `view` rearranges x first (a transposed or expanded view).
+    auto conv_case = [](std::string name, std::vector<int64_t> x, std::vector<int64_t> w,
+                        int64_t bias, Conv c, uint64_t seed,
+                        std::function<Tensor(const Tensor&)> view = nullptr) {
+      Inputs in = {leaf(x, seed), leaf(w, seed + 1)};
+      if (bias > 0) in.push_back(leaf({bias}, seed + 2));
+      return Sample{name, in, one([=](const Inputs& v) {
+                      const Tensor input = view ? view(v[0]) : v[0];
+                      return convolution(input, v[1], bias > 0 ? OptT(v[2]) : OptT(), c.stride,
+                                         c.padding, c.dilation, c.transposed, c.output_padding,
+                                         c.groups);
+                    })};
+    };
+    grad_op("convolution", [=] {
+      return std::vector<Sample>{
+          conv_case("2-D, groups 2, stride 2, padding 1, bias", {2, 4, 5, 5}, {4, 2, 3, 3}, 4,
+                    {{2}, {1}, {1}, false, {0}, 2}, 1),
+          conv_case("1-D, dilation 2, padding 2", {2, 3, 7}, {4, 3, 3}, 0,
+                    {{1}, {2}, {2}, false, {0}, 1}, 4),
+          conv_case("3-D, per-dim stride and padding", {1, 2, 4, 3, 3}, {2, 2, 2, 2, 2}, 2,
+                    {{1, 2, 1}, {1, 0, 1}, {1}, false, {0}, 1}, 7),
+          conv_case("depthwise 2-D", {1, 3, 4, 4}, {3, 1, 3, 3}, 3, {{1}, {1}, {1}, false, {0}, 3},
+                    10),
+          conv_case("pointwise 1x1", {2, 3, 3, 3}, {4, 3, 1, 1}, 4, {{1}, {0}, {1}, false, {0}, 1},
+                    13),
+          conv_case("transposed 2-D, stride 2, output_padding 1", {2, 3, 3, 3}, {3, 2, 2, 2}, 2,
+                    {{2}, {1}, {1}, true, {1}, 1}, 16),
+          conv_case("transposed 1-D, groups 2, dilation 2", {1, 4, 5}, {4, 1, 3}, 0,
+                    {{1}, {1}, {2}, true, {0}, 2}, 19),
+          conv_case("transposed 3-D", {1, 2, 2, 2, 2}, {2, 1, 2, 2, 2}, 1,
+                    {{2, 1, 1}, {0}, {1}, true, {1, 0, 0}, 1}, 22),
+          conv_case("transposed (strided) input view", {1, 2, 4, 3}, {3, 2, 2, 2}, 0,
+                    {{1}, {0}, {1}, false, {0}, 1}, 25,
+                    [](const Tensor& x) { return transpose(x, 2, 3); }),
+          conv_case("stride-0 expanded input", {1, 2, 4, 4}, {2, 2, 3, 3}, 0,
+                    {{1}, {1}, {1}, false, {0}, 1}, 28,
+                    [](const Tensor& x) {
+                      return expand(x, {2, 2, 4, 4});
+                    }),
+      };
+    });
+    auto conv_bwd_case = [](std::string name, std::vector<int64_t> x, std::vector<int64_t> w,
+                            std::vector<int64_t> y, int64_t bias, Conv c, uint64_t seed,
+                            std::array<bool, 3> mask = {true, true, true}) {
+      Inputs in = {leaf(y, seed), leaf(x, seed + 1), leaf(w, seed + 2)};
+      return Sample{name, in, [=](const Inputs& v) {
+                      auto r = convolution_backward(v[0], v[1], v[2], IntArrayRef({bias}), c.stride,
+                                                    c.padding, c.dilation, c.transposed,
+                                                    c.output_padding, c.groups, mask);
+                      std::vector<Tensor> out;
+                      for (const Tensor& o : {std::get<0>(r), std::get<1>(r), std::get<2>(r)}) {
+                        if (o.defined()) out.push_back(o);
+                      }
+                      return out;
+                    }};
+    };
+    grad_op("convolution_backward", [=] {
+      return std::vector<Sample>{
+          conv_bwd_case("2-D, groups 2, stride 2, padding 1", {2, 4, 5, 5}, {4, 2, 3, 3},
+                        {2, 4, 3, 3}, 4, {{2}, {1}, {1}, false, {0}, 2}, 1),
+          conv_bwd_case("1-D, dilation 2", {2, 3, 7}, {2, 3, 3}, {2, 2, 3}, 2,
+                        {{1}, {0}, {2}, false, {0}, 1}, 4),
+          conv_bwd_case("transposed 2-D, output_padding 1", {1, 3, 3, 3}, {3, 2, 2, 2},
+                        {1, 2, 5, 5}, 2, {{2}, {1}, {1}, true, {1}, 1}, 7),
+          conv_bwd_case("input gradient only", {1, 2, 4}, {3, 2, 2}, {1, 3, 3}, 3,
+                        {{1}, {0}, {1}, false, {0}, 1}, 10, {true, false, false}),
+          conv_bwd_case("weight and bias gradients", {1, 2, 4}, {3, 2, 2}, {1, 3, 3}, 3,
+                        {{1}, {0}, {1}, false, {0}, 1}, 13, {false, true, true}),
+      };
+    });
+    grad_op("conv1d", [] {
+      return std::vector<Sample>{
+          {"[2, 2, 6] stride 2, bias",
+           {leaf({2, 2, 6}, 1), leaf({3, 2, 3}, 2), leaf({3}, 3)},
+           one([](const Inputs& x) { return conv1d(x[0], x[1], x[2], {2}, IntArrayRef({0})); })},
+          {"unbatched [2, 5]", {leaf({2, 5}, 4), leaf({2, 2, 2}, 5)}, one([](const Inputs& x) {
+             return conv1d(x[0], x[1], std::nullopt, {1}, {1});
+           })},
+      };
+    });
+    grad_op("conv2d", [] {
+      return std::vector<Sample>{
+          {"[1, 2, 4, 4] padding 1, dilation 2, bias",
+           {leaf({1, 2, 4, 4}, 1), leaf({2, 2, 2, 2}, 2), leaf({2}, 3)},
+           one([](const Inputs& x) { return conv2d(x[0], x[1], x[2], {1}, {1}, {2}); })},
+          {"unbatched [2, 3, 3], groups 2",
+           {leaf({2, 3, 3}, 4), leaf({4, 1, 2, 2}, 5)},
+           one([](const Inputs& x) {
+             return conv2d(x[0], x[1], std::nullopt, {1}, IntArrayRef({0}), {1}, 2);
+           })},
+      };
+    });
+    grad_op("conv3d", [] {
+      return std::vector<Sample>{
+          {"[1, 1, 3, 3, 3], bias",
+           {leaf({1, 1, 3, 3, 3}, 1), leaf({2, 1, 2, 2, 2}, 2), leaf({2}, 3)},
+           one([](const Inputs& x) { return conv3d(x[0], x[1], x[2], {1}, IntArrayRef({0})); })},
+      };
+    });
+    auto same_case = [](int64_t dims, std::string padding, std::vector<int64_t> x,
+                        std::vector<int64_t> w, std::vector<int64_t> dilation, uint64_t seed) {
+      return Sample{padding + " " + shape_str(w) + " dilation " + shape_str(dilation),
+                    {leaf(x, seed), leaf(w, seed + 1)},
+                    one([=](const Inputs& v) {
+                      switch (dims) {
+                        case 1: return conv1d(v[0], v[1], std::nullopt, {1}, padding, dilation);
+                        case 2: return conv2d(v[0], v[1], std::nullopt, {1}, padding, dilation);
+                        default: return conv3d(v[0], v[1], std::nullopt, {1}, padding, dilation);
+                      }
+                    })};
+    };
+    grad_op("conv1d.padding", [=] {
+      return std::vector<Sample>{
+          same_case(1, "same", {1, 2, 5}, {2, 2, 3}, {1}, 1),
+          same_case(1, "same", {1, 2, 5}, {2, 2, 2}, {1}, 3),
+          same_case(1, "valid", {2, 1, 5}, {2, 1, 3}, {2}, 5),
+      };
+    });
+    grad_op("conv2d.padding", [=] {
+      return std::vector<Sample>{
+          same_case(2, "same", {1, 2, 4, 4}, {2, 2, 2, 3}, {1}, 1),
+          same_case(2, "same", {1, 1, 4, 4}, {1, 1, 2, 2}, {2}, 3),
+          same_case(2, "valid", {1, 1, 4, 4}, {2, 1, 3, 3}, {1}, 5),
+      };
+    });
+    grad_op("conv3d.padding", [=] {
+      return std::vector<Sample>{
+          same_case(3, "same", {1, 1, 3, 3, 3}, {1, 1, 2, 3, 2}, {1}, 1),
+      };
+    });
+    grad_op("conv_transpose1d", [] {
+      return std::vector<Sample>{
+          {"[1, 2, 4] stride 2, output_padding 1, bias",
+           {leaf({1, 2, 4}, 1), leaf({2, 3, 3}, 2), leaf({3}, 3)},
+           one([](const Inputs& x) { return conv_transpose1d(x[0], x[1], x[2], {2}, {1}, {1}); })},
+          {"unbatched, groups 2", {leaf({2, 3}, 4), leaf({2, 1, 2}, 5)}, one([](const Inputs& x) {
+             return conv_transpose1d(x[0], x[1], std::nullopt, {1}, {0}, {0}, 2);
+           })},
+      };
+    });
+    grad_op("conv_transpose2d.input", [] {
+      return std::vector<Sample>{
+          {"[1, 2, 3, 3] stride 2, dilation 2",
+           {leaf({1, 2, 3, 3}, 1), leaf({2, 2, 2, 2}, 2), leaf({2}, 3)},
+           one([](const Inputs& x) {
+             return conv_transpose2d(x[0], x[1], x[2], {2}, {1}, {1}, 1, {2});
+           })},
+      };
+    });
+    grad_op("conv_transpose3d.input", [] {
+      return std::vector<Sample>{
+          {"[1, 1, 2, 2, 2]",
+           {leaf({1, 1, 2, 2, 2}, 1), leaf({1, 2, 2, 2, 2}, 2)},
+           one([](const Inputs& x) { return conv_transpose3d(x[0], x[1]); })},
+      };
+    });
+  }
   return ops;
 }
 

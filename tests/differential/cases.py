@@ -2829,3 +2829,225 @@ case(
 case("rms_norm/weight", lambda T, x, w: T.rms_norm(x, [4], w), R(2, 3, 4, seed=67), R(4, seed=68), second=True)
 case("rms_norm/eps-two-dims", lambda T, x: T.rms_norm(x, [2, 2], None, 0.1), R(3, 2, 2, seed=69), second=True)
 case("rms_norm/float32-default-eps", lambda T, x: T.rms_norm(x, [3]), R(2, 3, seed=70, dtype="float32"))
+
+# nn, second batch (issue 26): convolution. convolution itself (regular and transposed, groups,
+# 1 to 3 spatial dims), its backward op, the conv*d / conv_transpose*d composites with
+# 'same' / 'valid' padding, and the edge cases: empty batch, transposed and expanded inputs,
+# groups not dividing channels, wrong weight dims, a kernel larger than the padded input.
+CONVS = [
+    ("2d-groups-stride-padding", (2, 4, 5, 5), (4, 2, 3, 3), 4, ([2], [1], [1], False, [0], 2)),
+    ("1d-dilation", (2, 3, 7), (4, 3, 3), 0, ([1], [2], [2], False, [0], 1)),
+    ("3d", (1, 2, 4, 3, 3), (2, 2, 2, 2, 2), 2, ([1, 2, 1], [1, 0, 1], [1, 1, 1], False, [0, 0, 0], 1)),
+    ("depthwise", (1, 3, 4, 4), (3, 1, 3, 3), 3, ([1], [1], [1], False, [0], 3)),
+    ("pointwise", (2, 3, 3, 3), (4, 3, 1, 1), 4, ([1], [0], [1], False, [0], 1)),
+    ("transposed-2d", (2, 3, 3, 3), (3, 2, 2, 2), 2, ([2], [1], [1], True, [1], 1)),
+    ("transposed-1d-groups", (1, 4, 5), (4, 1, 3), 0, ([1], [1], [2], True, [0], 2)),
+    ("transposed-3d", (1, 2, 2, 2, 2), (2, 1, 2, 2, 2), 1, ([2, 1, 1], [0, 0, 0], [1, 1, 1], True, [1, 0, 0], 1)),
+]
+for label, xs, ws, nb, (st, pd, dl, tr, op, gr) in CONVS:
+    dims = len(xs) - 2
+
+    def _conv(T, x, w, *b, st=st, pd=pd, dl=dl, tr=tr, op=op, gr=gr, dims=dims):
+        full = lambda v: v if len(v) == dims else v * dims  # noqa: E731  (torch wants every dim)
+        return T.convolution(x, w, b[0] if b else None, full(st), full(pd), full(dl), tr, full(op), gr)
+
+    extra = [R(nb, seed=3)] if nb else []
+    case(f"convolution/{label}", _conv, R(*xs, seed=1), R(*ws, seed=2), *extra, second=True)
+case(
+    "convolution/float32",
+    lambda T, x, w: T.convolution(x, w, None, [1], [1], [1], False, [0], 1),
+    R(1, 2, 4, seed=4, dtype="float32"),
+    R(3, 2, 3, seed=5, dtype="float32"),
+)
+case(
+    "convolution/empty-batch",
+    lambda T, x, w: T.convolution(x.reshape([0, 2, 4]), w, None, [1], [0], [1], False, [0], 1),
+    D([]),
+    R(3, 2, 2, seed=6),
+)
+case(
+    "convolution/groups-not-dividing-error",
+    lambda T, x, w: T.convolution(x, w, None, [1], [0], [1], False, [0], 2),
+    R(1, 3, 4),
+    R(3, 1, 2),
+)
+case(
+    "convolution/channels-error",
+    lambda T, x, w: T.convolution(x, w, None, [1], [0], [1], False, [0], 1),
+    R(1, 3, 4),
+    R(2, 2, 2),
+)
+case(
+    "convolution/weight-dims-error",
+    lambda T, x, w: T.convolution(x, w, None, [1], [0], [1], False, [0], 1),
+    R(1, 3, 4),
+    R(2, 3),
+)
+case(
+    "convolution/kernel-too-large-error",
+    lambda T, x, w: T.convolution(x, w, None, [1], [0], [1], False, [0], 1),
+    R(1, 1, 2),
+    R(1, 1, 3),
+)
+case(
+    "convolution/transposed-channels-error",
+    lambda T, x, w: T.convolution(x, w, None, [1], [0], [1], True, [0], 1),
+    R(1, 3, 4),
+    R(2, 2, 2),
+)
+case(
+    "convolution/output-padding-error",
+    lambda T, x, w: T.convolution(x, w, None, [1], [0], [1], True, [1], 1),
+    R(1, 2, 4),
+    R(2, 2, 2),
+)
+case(
+    "convolution/negative-padding-error",
+    lambda T, x, w: T.convolution(x, w, None, [1], [-1], [1], False, [0], 1),
+    R(1, 2, 4),
+    R(2, 2, 2),
+)
+case(
+    "convolution_backward/2d",
+    lambda T, g, x, w: T.convolution_backward(
+        g, x, w, [4], [2, 2], [1, 1], [1, 1], False, [0, 0], 2, [True, True, True]
+    ),
+    R(2, 4, 3, 3, seed=7),
+    R(2, 4, 5, 5, seed=8),
+    R(4, 2, 3, 3, seed=9),
+    second=True,
+)
+case(
+    "convolution_backward/transposed",
+    lambda T, g, x, w: T.convolution_backward(g, x, w, [2], [2], [1], [1], True, [1], 1, [True, True, True]),
+    R(1, 2, 5, seed=10),
+    R(1, 3, 3, seed=11),
+    R(3, 2, 2, seed=12),
+    second=True,
+)
+case(
+    "conv1d/bias-stride",
+    lambda T, x, w, b: T.conv1d(x, w, b, 2),
+    R(2, 2, 6, seed=13),
+    R(3, 2, 3, seed=14),
+    R(3, seed=15),
+    second=True,
+)
+case("conv1d/unbatched", lambda T, x, w: T.conv1d(x, w, None, 1, 1), R(2, 5, seed=16), R(2, 2, 2, seed=17), second=True)
+case(
+    "conv2d/dilation-padding",
+    lambda T, x, w, b: T.conv2d(x, w, b, 1, 1, 2),
+    R(1, 2, 4, 4, seed=18),
+    R(2, 2, 2, 2, seed=19),
+    R(2, seed=20),
+    second=True,
+)
+case(
+    "conv2d/unbatched-groups",
+    lambda T, x, w: T.conv2d(x, w, None, 1, 0, 1, 2),
+    R(2, 3, 3, seed=21),
+    R(4, 1, 2, 2, seed=22),
+    second=True,
+)
+case(
+    "conv2d/transposed-input",
+    lambda T, x, w: T.conv2d(x.transpose(2, 3), w),
+    R(1, 2, 4, 3, seed=23),
+    R(3, 2, 2, 2, seed=24),
+    second=True,
+)
+case(
+    "conv2d/expanded-input",
+    lambda T, x, w: T.conv2d(x.expand([2, 2, 4, 4]), w, None, 1, 1),
+    R(1, 2, 4, 4, seed=25),
+    R(2, 2, 3, 3, seed=26),
+    second=True,
+)
+case("conv2d/input-dims-error", lambda T, x, w: T.conv2d(x, w), R(4, 4), R(1, 1, 2, 2))
+case(
+    "conv2d.padding/same",
+    lambda T, x, w: T.conv2d(x, w, None, 1, "same"),
+    R(1, 2, 4, 4, seed=27),
+    R(2, 2, 3, 3, seed=28),
+    second=True,
+)
+case(
+    "conv2d.padding/same-even-kernel",
+    lambda T, x, w: T.conv2d(x, w, None, 1, "same"),
+    R(1, 2, 4, 4, seed=29),
+    R(2, 2, 2, 3, seed=30),
+    second=True,
+)
+case(
+    "conv2d.padding/same-dilation",
+    lambda T, x, w: T.conv2d(x, w, None, 1, "same", 2),
+    R(1, 1, 5, 5, seed=31),
+    R(1, 1, 2, 2, seed=32),
+    second=True,
+)
+case(
+    "conv2d.padding/valid",
+    lambda T, x, w: T.conv2d(x, w, None, 1, "valid"),
+    R(1, 1, 4, 4, seed=33),
+    R(2, 1, 3, 3, seed=34),
+    second=True,
+)
+case("conv2d.padding/same-strided-error", lambda T, x, w: T.conv2d(x, w, None, 2, "same"), R(1, 1, 4, 4), R(1, 1, 3, 3))
+case(
+    "conv2d.padding/bad-padding-string-error",
+    lambda T, x, w: T.conv2d(x, w, None, 1, "full"),
+    R(1, 1, 4, 4),
+    R(1, 1, 3, 3),
+)
+case(
+    "conv1d.padding/same",
+    lambda T, x, w: T.conv1d(x, w, None, 1, "same"),
+    R(1, 2, 5, seed=35),
+    R(2, 2, 2, seed=36),
+    second=True,
+)
+case(
+    "conv3d/bias",
+    lambda T, x, w, b: T.conv3d(x, w, b),
+    R(1, 1, 3, 3, 3, seed=37),
+    R(2, 1, 2, 2, 2, seed=38),
+    R(2, seed=39),
+    second=True,
+)
+case(
+    "conv3d.padding/same",
+    lambda T, x, w: T.conv3d(x, w, None, 1, "same"),
+    R(1, 1, 3, 3, 3, seed=40),
+    R(1, 1, 2, 3, 2, seed=41),
+    second=True,
+)
+case(
+    "conv_transpose1d/stride-output-padding",
+    lambda T, x, w, b: T.conv_transpose1d(x, w, b, 2, 1, 1),
+    R(1, 2, 4, seed=42),
+    R(2, 3, 3, seed=43),
+    R(3, seed=44),
+    second=True,
+)
+case(
+    "conv_transpose1d/unbatched-groups",
+    lambda T, x, w: T.conv_transpose1d(x, w, None, 1, 0, 0, 2),
+    R(2, 3, seed=45),
+    R(2, 1, 2, seed=46),
+    second=True,
+)
+case(
+    "conv_transpose2d.input/dilation",
+    lambda T, x, w, b: T.conv_transpose2d(x, w, b, 2, 1, 1, 1, 2),
+    R(1, 2, 3, 3, seed=47),
+    R(2, 2, 2, 2, seed=48),
+    R(2, seed=49),
+    second=True,
+)
+case(
+    "conv_transpose3d.input/defaults",
+    lambda T, x, w: T.conv_transpose3d(x, w),
+    R(1, 1, 2, 2, 2, seed=50),
+    R(1, 2, 2, 2, 2, seed=51),
+    second=True,
+)

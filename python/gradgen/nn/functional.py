@@ -23,6 +23,12 @@ __all__ = [
     "binary_cross_entropy",
     "binary_cross_entropy_with_logits",
     "celu",
+    "conv1d",
+    "conv2d",
+    "conv3d",
+    "conv_transpose1d",
+    "conv_transpose2d",
+    "conv_transpose3d",
     "cross_entropy",
     "dropout",
     "elu",
@@ -314,6 +320,35 @@ def batch_norm(
         if values == 1:
             raise ValueError(f"Expected more than 1 value per channel when training, got input size {size}")
     return gradgen.batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps, False)
+
+
+# ---------------------------------------------------------------------------------------------
+# Convolution (channels first; padding a number, a list, or "valid" / "same")
+# ---------------------------------------------------------------------------------------------
+
+
+def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups: int = 1):
+    return gradgen.conv1d(input, weight, bias, stride, padding, dilation, groups)
+
+
+def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups: int = 1):
+    return gradgen.conv2d(input, weight, bias, stride, padding, dilation, groups)
+
+
+def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups: int = 1):
+    return gradgen.conv3d(input, weight, bias, stride, padding, dilation, groups)
+
+
+def conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups: int = 1, dilation=1):
+    return gradgen.conv_transpose1d(input, weight, bias, stride, padding, output_padding, groups, dilation)
+
+
+def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups: int = 1, dilation=1):
+    return gradgen.conv_transpose2d(input, weight, bias, stride, padding, output_padding, groups, dilation)
+
+
+def conv_transpose3d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups: int = 1, dilation=1):
+    return gradgen.conv_transpose3d(input, weight, bias, stride, padding, output_padding, groups, dilation)
 
 
 # ---------------------------------------------------------------------------------------------
