@@ -3250,6 +3250,100 @@ std::vector<OpInfo> make_registry() {
       };
     });
   }
+
+  // nn, second batch (issue 26): pooling ------------------------------------------
+  {
+    struct P2 {
+      std::vector<int64_t> k, s, p, d;
+      bool ceil;
+    };
+    auto mp_case = [](std::string name, std::vector<int64_t> shape, P2 c, uint64_t seed,
+                      bool transposed = false) {
+      return Sample{name, {leaf(shape, seed)}, [=](const Inputs& x) {
+                      const Tensor input = transposed ? transpose(x[0], -1, -2) : x[0];
+                      auto [out, idx] = max_pool2d_with_indices(input, c.k, c.s, c.p, c.d, c.ceil);
+                      return std::vector<Tensor>{out, idx};
+                    }};
+    };
+    grad_op("max_pool2d_with_indices", [=] {
+      return std::vector<Sample>{
+          mp_case("[1, 2, 4, 4] kernel 2", {1, 2, 4, 4}, {{2}, {}, {0}, {1}, false}, 1),
+          mp_case("kernel 3, stride 2, padding 1", {2, 1, 5, 5}, {{3}, {2}, {1}, {1}, false}, 2),
+          mp_case("unbatched, dilation 2", {2, 4, 5}, {{2, 3}, {1, 2}, {0, 1}, {1, 2}, false}, 3),
+          mp_case("ceil_mode, last window in the padding", {1, 1, 5, 5}, {{2}, {2}, {1}, {1}, true},
+                  4),
+          mp_case("transposed view", {1, 1, 3, 4}, {{2}, {1}, {0}, {1}, false}, 5, true),
+      };
+    });
+    grad_op("max_pool2d_with_indices_backward", [=] {
+      auto bwd = [](std::string name, std::vector<int64_t> in, std::vector<int64_t> out, P2 c,
+                    uint64_t seed) {
+        return Sample{name, {leaf(out, seed), leaf(in, seed + 1)}, one([=](const Inputs& x) {
+                        const Tensor idx = std::get<1>(
+                            max_pool2d_with_indices(x[1].detach(), c.k, c.s, c.p, c.d, c.ceil));
+                        return max_pool2d_with_indices_backward(x[0], x[1], c.k, c.s, c.p, c.d,
+                                                                c.ceil, idx);
+                      })};
+      };
+      return std::vector<Sample>{
+          bwd("overlapping windows", {1, 2, 4, 4}, {1, 2, 3, 3}, {{2}, {1}, {0}, {1}, false}, 1),
+          bwd("ceil_mode with padding", {1, 1, 5, 5}, {1, 1, 3, 3}, {{2}, {2}, {1}, {1}, true}, 3),
+      };
+    });
+    grad_op("max_pool2d", [] {
+      return std::vector<Sample>{
+          {"[1, 2, 4, 5] kernel [2, 3]", {leaf({1, 2, 4, 5}, 1)}, one([](const Inputs& x) {
+             return max_pool2d(x[0], {2, 3});
+           })},
+      };
+    });
+    grad_op("max_pool1d", [] {
+      return std::vector<Sample>{
+          {"[2, 3, 7] kernel 3, stride 2, padding 1",
+           {leaf({2, 3, 7}, 1)},
+           one([](const Inputs& x) { return max_pool1d(x[0], {3}, {2}, {1}); })},
+          {"unbatched [2, 6], ceil_mode", {leaf({2, 6}, 2)}, one([](const Inputs& x) {
+             return max_pool1d(x[0], {2}, {2}, {1}, {1}, true);
+           })},
+      };
+    });
+    struct A2 {
+      std::vector<int64_t> k, s, p;
+      bool ceil, include_pad;
+      std::optional<int64_t> divisor;
+    };
+    auto ap_case = [](std::string name, std::vector<int64_t> shape, A2 c, uint64_t seed) {
+      return Sample{name, {leaf(shape, seed)}, one([=](const Inputs& x) {
+                      return avg_pool2d(x[0], c.k, c.s, c.p, c.ceil, c.include_pad, c.divisor);
+                    })};
+    };
+    grad_op("avg_pool2d", [=] {
+      return std::vector<Sample>{
+          ap_case("[1, 2, 4, 4] kernel 2", {1, 2, 4, 4}, {{2}, {}, {0}, false, true, {}}, 1),
+          ap_case("padding 1, counting the padding", {2, 1, 5, 5}, {{3}, {2}, {1}, false, true, {}},
+                  2),
+          ap_case("padding 1, not counting it", {1, 1, 5, 5}, {{3}, {2}, {1}, false, false, {}}, 3),
+          ap_case("ceil_mode, last window in the padding", {1, 1, 5, 5},
+                  {{2}, {2}, {1}, true, false, {}}, 4),
+          ap_case("divisor_override 3, unbatched", {2, 4, 4}, {{2, 3}, {1}, {1}, false, true, 3},
+                  5),
+      };
+    });
+    grad_op("avg_pool2d_backward", [] {
+      return std::vector<Sample>{
+          {"padding 1, ceil_mode",
+           {leaf({1, 1, 3, 3}, 1), value({1, 1, 5, 5}, 2)},
+           one([](const Inputs& x) {
+             return avg_pool2d_backward(x[0], x[1], {2}, {2}, {1}, true, false, std::nullopt);
+           })},
+          {"divisor_override 2",
+           {leaf({1, 2, 2, 2}, 3), value({1, 2, 4, 4}, 4)},
+           one([](const Inputs& x) {
+             return avg_pool2d_backward(x[0], x[1], {2}, {2}, {0}, false, true, 2);
+           })},
+      };
+    });
+  }
   return ops;
 }
 

@@ -3051,3 +3051,85 @@ case(
     R(1, 2, 2, 2, 2, seed=51),
     second=True,
 )
+
+# nn, second batch (issue 26): pooling. max_pool2d_with_indices (its indices too) and avg_pool2d
+# with their backward ops, max_pool2d / max_pool1d, and the edge cases: ceil_mode windows that
+# start in the padding, count_include_pad, divisor_override, empty batches, transposed and
+# expanded inputs, NaN, bad arguments.
+MAXPOOLS = [
+    ("kernel-2", (1, 2, 4, 4), ([2], [], [0], [1], False)),
+    ("stride-padding", (2, 1, 5, 5), ([3], [2], [1], [1], False)),
+    ("dilation-unbatched", (2, 4, 5), ([2, 3], [1, 2], [0, 1], [1, 2], False)),
+    ("ceil-mode", (1, 1, 5, 5), ([2], [2], [1], [1], True)),
+    ("ceil-mode-no-padding", (1, 1, 5, 6), ([3], [2], [0], [1], True)),
+]
+for label, shape, (k, s, p, d, cm) in MAXPOOLS:
+    case(
+        f"max_pool2d_with_indices/{label}",
+        lambda T, x, k=k, s=s, p=p, d=d, cm=cm: T.max_pool2d_with_indices(x, k, s, p, d, cm),
+        R(*shape, seed=1),
+        second=True,
+    )
+    case(
+        f"max_pool2d/{label}",
+        lambda T, x, k=k, s=s, p=p, d=d, cm=cm: T.max_pool2d(x, k, s, p, d, cm),
+        R(*shape, seed=2),
+        second=True,
+    )
+case("max_pool2d/transposed", lambda T, x: T.max_pool2d(x.transpose(2, 3), [2]), R(1, 2, 3, 4, seed=3), second=True)
+case(
+    "max_pool2d/expanded",
+    lambda T, x: T.max_pool2d(x.expand([2, 2, 4, 4]), [2], [1]),
+    R(1, 2, 4, 4, seed=4),
+    second=True,
+)
+case("max_pool2d/empty-batch", lambda T, x: T.max_pool2d(x.reshape([0, 2, 4, 4]), [2]), D([]))
+case("max_pool2d/nan", lambda T, x: T.max_pool2d(x, [2]), D([[[1.0, NAN], [2.0, 3.0]]]))
+case("max_pool2d/float32", lambda T, x: T.max_pool2d(x, [2], [1]), R(1, 3, 3, seed=5, dtype="float32"))
+case("max_pool2d/padding-too-large-error", lambda T, x: T.max_pool2d(x, [2], [1], [2]), R(1, 4, 4))
+case("max_pool2d/output-too-small-error", lambda T, x: T.max_pool2d(x, [3]), R(1, 2, 2))
+case("max_pool2d/input-dims-error", lambda T, x: T.max_pool2d(x, [2]), R(4, 4))
+case(
+    "max_pool2d_with_indices_backward/overlapping",
+    lambda T, g, x: T.max_pool2d_with_indices_backward(
+        g, x, [2], [1], [0], [1], False, T.max_pool2d_with_indices(x.detach(), [2], [1])[1]
+    ),
+    R(1, 2, 3, 3, seed=6),
+    R(1, 2, 4, 4, seed=7),
+    second=True,
+)
+case("max_pool1d/stride-padding", lambda T, x: T.max_pool1d(x, [3], [2], [1]), R(2, 3, 7, seed=8), second=True)
+case("max_pool1d/unbatched-ceil", lambda T, x: T.max_pool1d(x, [2], [2], [1], [1], True), R(2, 6, seed=9), second=True)
+AVGPOOLS = [
+    ("kernel-2", (1, 2, 4, 4), ([2], [], [0], False, True, None)),
+    ("padding-include", (2, 1, 5, 5), ([3], [2], [1], False, True, None)),
+    ("padding-exclude", (1, 1, 5, 5), ([3], [2], [1], False, False, None)),
+    ("ceil-mode-include", (1, 1, 5, 5), ([2], [2], [1], True, True, None)),
+    ("ceil-mode-exclude", (1, 1, 5, 5), ([2], [2], [1], True, False, None)),
+    ("ceil-mode-no-padding", (1, 1, 5, 6), ([3], [2], [0], True, True, None)),
+    ("divisor-override", (2, 4, 4), ([2, 3], [1], [1], False, True, 3)),
+]
+for label, shape, (k, s, p, cm, cip, dv) in AVGPOOLS:
+    case(
+        f"avg_pool2d/{label}",
+        lambda T, x, k=k, s=s, p=p, cm=cm, cip=cip, dv=dv: T.avg_pool2d(x, k, s, p, cm, cip, dv),
+        R(*shape, seed=10),
+        second=True,
+    )
+case("avg_pool2d/transposed", lambda T, x: T.avg_pool2d(x.transpose(2, 3), [2]), R(1, 2, 3, 4, seed=11), second=True)
+case(
+    "avg_pool2d/expanded",
+    lambda T, x: T.avg_pool2d(x.expand([2, 2, 4, 4]), [2], [1]),
+    R(1, 2, 4, 4, seed=12),
+    second=True,
+)
+case("avg_pool2d/empty-batch", lambda T, x: T.avg_pool2d(x.reshape([0, 1, 4, 4]), [2]), D([]))
+case("avg_pool2d/divisor-zero-error", lambda T, x: T.avg_pool2d(x, [2], [2], [0], False, True, 0), R(1, 4, 4))
+case("avg_pool2d/padding-too-large-error", lambda T, x: T.avg_pool2d(x, [2], [1], [2]), R(1, 4, 4))
+case(
+    "avg_pool2d_backward/ceil-mode",
+    lambda T, g, x: T.avg_pool2d_backward(g, x, [2], [2], [1], True, False, None),
+    R(1, 1, 3, 3, seed=13),
+    R(1, 1, 5, 5, seed=14, grad=False),
+    second=True,
+)

@@ -1447,3 +1447,45 @@ def _nn_norm_conv_samples() -> Dict[str, List[Sample]]:
 
 
 SAMPLES.update(_nn_norm_conv_samples())
+
+
+def _nn_pool_samples() -> Dict[str, List[Sample]]:
+    """nn, second batch (issue 26): pooling."""
+    g = gradgen
+    return {
+        "max_pool2d_with_indices": [
+            Sample(
+                "padding, ceil_mode",
+                lambda x: g.max_pool2d_with_indices(x, [2], [2], [1], [1], True)[0],
+                [leaf(1, 1, 5, 5)],
+            ),
+        ],
+        "max_pool2d_with_indices_backward": [
+            Sample(
+                "overlapping",
+                lambda go, x: g.max_pool2d_with_indices_backward(
+                    go, x, [2], [1], [0], [1], False, g.max_pool2d_with_indices(x.detach(), [2], [1])[1]
+                ),
+                [leaf(1, 2, 2), leaf(1, 3, 3, seed=1)],
+            ),
+        ],
+        "max_pool2d": [Sample("kernel [2, 3]", lambda x: g.max_pool2d(x, [2, 3]), [leaf(1, 4, 6)])],
+        "max_pool1d": [Sample("stride 2", lambda x: g.max_pool1d(x, [2], [2]), [leaf(2, 3, 6)])],
+        "avg_pool2d": [
+            Sample(
+                "count_include_pad=False",
+                lambda x: g.avg_pool2d(x, [3], [2], [1], count_include_pad=False),
+                [leaf(1, 1, 5, 5)],
+            ),
+        ],
+        "avg_pool2d_backward": [
+            Sample(
+                "divisor_override",
+                lambda go, x: g.avg_pool2d_backward(go, x, [2], [2], [0], False, True, 3),
+                [leaf(1, 2, 2), value(1, 4, 4, seed=1)],
+            ),
+        ],
+    }
+
+
+SAMPLES.update(_nn_pool_samples())

@@ -19,6 +19,7 @@ from typing import Optional
 import gradgen
 
 __all__ = [
+    "avg_pool2d",
     "batch_norm",
     "binary_cross_entropy",
     "binary_cross_entropy_with_logits",
@@ -49,6 +50,8 @@ __all__ = [
     "log_softmax",
     "logsigmoid",
     "margin_ranking_loss",
+    "max_pool1d",
+    "max_pool2d",
     "mish",
     "mse_loss",
     "nll_loss",
@@ -349,6 +352,67 @@ def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_paddi
 
 def conv_transpose3d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups: int = 1, dilation=1):
     return gradgen.conv_transpose3d(input, weight, bias, stride, padding, output_padding, groups, dilation)
+
+
+# ---------------------------------------------------------------------------------------------
+# Pooling
+# ---------------------------------------------------------------------------------------------
+
+
+def _pool_list(v, n: int):
+    if v is None:
+        return []
+    return [v] * n if isinstance(v, int) else list(v)
+
+
+def max_pool2d(
+    input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode: bool = False, return_indices: bool = False
+):
+    """stride None is kernel_size; return_indices gives (output, indices) as torch's."""
+    out, indices = gradgen.max_pool2d_with_indices(
+        input,
+        _pool_list(kernel_size, 2),
+        _pool_list(stride, 2),
+        _pool_list(padding, 2),
+        _pool_list(dilation, 2),
+        ceil_mode,
+    )
+    return (out, indices) if return_indices else out
+
+
+def max_pool1d(
+    input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode: bool = False, return_indices: bool = False
+):
+    if return_indices:
+        raise NotImplementedError("max_pool1d: return_indices is not supported by gradgen")
+    return gradgen.max_pool1d(
+        input,
+        _pool_list(kernel_size, 1),
+        _pool_list(stride, 1),
+        _pool_list(padding, 1),
+        _pool_list(dilation, 1),
+        ceil_mode,
+    )
+
+
+def avg_pool2d(
+    input,
+    kernel_size,
+    stride=None,
+    padding=0,
+    ceil_mode: bool = False,
+    count_include_pad: bool = True,
+    divisor_override: Optional[int] = None,
+):
+    return gradgen.avg_pool2d(
+        input,
+        _pool_list(kernel_size, 2),
+        _pool_list(stride, 2),
+        _pool_list(padding, 2),
+        ceil_mode,
+        count_include_pad,
+        divisor_override,
+    )
 
 
 # ---------------------------------------------------------------------------------------------
