@@ -3101,6 +3101,525 @@ std::vector<OpInfo> make_registry() {
       };
     });
   }
+
+  // nn, second batch (issue 26): normalization ------------------------------------
+  // The backward ops' samples compute mean / rstd (save_mean / save_invstd) from the detached
+  // input inside the sample, so that finite differences see them follow the input, as the
+  // double backward formulas take them (PyTorch's convention).
+  {
+    using OptT = std::optional<Tensor>;
+    auto opt = [](const Tensor& t) { return t.defined() ? OptT(t) : OptT(); };
+    // Inputs x, then weight and bias where present (flags), e.g. {x, w, b} or {x, b}.
+    struct WB {
+      Tensor w, b;
+    };
+    auto weight_bias = [](const Inputs& x, bool w, bool b) {
+      return WB{w ? x[1] : Tensor(), b ? x[w ? 2 : 1] : Tensor()};
+    };
+    auto defined_only = [](std::tuple<Tensor, Tensor, Tensor> t) {
+      std::vector<Tensor> out;
+      for (const Tensor& o : {std::get<0>(t), std::get<1>(t), std::get<2>(t)}) {
+        if (o.defined()) out.push_back(o);
+      }
+      return out;
+    };
+    auto ln_case = [=](std::string name, std::vector<int64_t> shape, std::vector<int64_t> norm,
+                       bool w, bool b, uint64_t seed, bool transposed = false) {
+      Inputs in = {leaf(shape, seed)};
+      if (w) in.push_back(leaf(norm, seed + 1));
+      if (b) in.push_back(leaf(norm, seed + 2));
+      return Sample{name, in, [=](const Inputs& x) {
+                      auto [wt, bt] = weight_bias(x, w, b);
+                      const Tensor input = transposed ? t(x[0]) : x[0];
+                      return std::vector<Tensor>{
+                          std::get<0>(native_layer_norm(input, norm, opt(wt), opt(bt), 1e-5))};
+                    }};
+    };
+    grad_op("native_layer_norm", [=] {
+      return std::vector<Sample>{
+          ln_case("[2, 3, 4] over [4], weight and bias", {2, 3, 4}, {4}, true, true, 1),
+          ln_case("[3, 2, 3] over [2, 3], no weight or bias", {3, 2, 3}, {2, 3}, false, false, 4),
+          ln_case("[5] over [5], weight only", {5}, {5}, true, false, 7),
+          ln_case("[2, 4] over [4], bias only", {2, 4}, {4}, false, true, 10),
+          ln_case("transposed [4, 3] view over [3]", {3, 4}, {3}, true, true, 13, true),
+          {"stride-0 expanded input",
+           {leaf({1, 4}, 16), leaf({4}, 17)},
+           [=](const Inputs& x) {
+             return std::vector<Tensor>{std::get<0>(
+                 native_layer_norm(expand(x[0], {3, 4}), {4}, x[1], std::nullopt, 1e-5))};
+           }},
+      };
+    });
+    auto lnb_case = [=](std::string name, std::vector<int64_t> shape, std::vector<int64_t> norm,
+                        bool w, bool b, uint64_t seed) {
+      // {grad_out, input[, weight]}; the bias only says whether grad_bias is computed.
+      Inputs in = {leaf(shape, seed), leaf(shape, seed + 1)};
+      if (w) in.push_back(leaf(norm, seed + 2));
+      const Tensor bias = b ? value(norm, seed + 3) : Tensor();
+      return Sample{name, in, [=](const Inputs& x) {
+                      const Tensor wt = w ? x[2] : Tensor();
+                      Tensor m, r;
+                      {
+                        autograd::NoGradGuard no_grad;
+                        auto s = native_layer_norm(x[1].detach(), norm,
+                                                   wt.defined() ? opt(wt.detach()) : OptT(),
+                                                   opt(bias), 1e-5);
+                        m = std::get<1>(s);
+                        r = std::get<2>(s);
+                      }
+                      return defined_only(native_layer_norm_backward(x[0], x[1], norm, m, r,
+                                                                     opt(wt), opt(bias),
+                                                                     {true, true, true}));
+                    }};
+    };
+    grad_op("native_layer_norm_backward", [=] {
+      return std::vector<Sample>{
+          lnb_case("[2, 3, 4] over [4], weight and bias", {2, 3, 4}, {4}, true, true, 1),
+          lnb_case("[3, 2, 3] over [2, 3], no weight or bias", {3, 2, 3}, {2, 3}, false, false, 5),
+          lnb_case("[4, 5] over [5], weight only", {4, 5}, {5}, true, false, 9),
+          {"only grad_input asked",
+           {leaf({3, 4}, 13), leaf({3, 4}, 14), leaf({4}, 15)},
+           [=](const Inputs& x) {
+             Tensor m, r;
+             {
+               autograd::NoGradGuard no_grad;
+               auto s = native_layer_norm(x[1].detach(), {4}, x[2].detach(), std::nullopt, 1e-5);
+               m = std::get<1>(s);
+               r = std::get<2>(s);
+             }
+             return defined_only(native_layer_norm_backward(x[0], x[1], {4}, m, r, x[2],
+                                                            std::nullopt, {true, false, false}));
+           }},
+      };
+    });
+    grad_op("layer_norm", [=] {
+      return std::vector<Sample>{
+          {"[2, 3, 4] over [3, 4], weight and bias",
+           {leaf({2, 3, 4}, 1), leaf({3, 4}, 2), leaf({3, 4}, 3)},
+           one([](const Inputs& x) {
+             return layer_norm(x[0], {3, 4}, x[1], x[2]);
+           })},
+          {"[3, 5] defaults", {leaf({3, 5}, 4)}, one([](const Inputs& x) {
+             return layer_norm(x[0], {5});
+           })},
+          {"eps 0.1", {leaf({2, 4}, 5), leaf({4}, 6)}, one([](const Inputs& x) {
+             return layer_norm(x[0], {4}, x[1], std::nullopt, 0.1);
+           })},
+      };
+    });
+
+    // Batch norm: inputs {x[, weight][, bias]}; running statistics are values updated in place
+    // (training) or read (evaluation).
+    auto bn_case = [=](std::string name, std::vector<int64_t> shape, bool w, bool b, bool training,
+                       bool running, uint64_t seed, bool transposed = false) {
+      const int64_t C = transposed ? shape[0] : shape[1];
+      Inputs in = {leaf(shape, seed)};
+      if (w) in.push_back(leaf({C}, seed + 1));
+      if (b) in.push_back(leaf({C}, seed + 2));
+      const Tensor rm = running ? value({C}, seed + 3) : Tensor();
+      const Tensor rv = running ? positive({C}, seed + 4, false) : Tensor();
+      return Sample{name, in, [=](const Inputs& x) {
+                      auto [wt, bt] = weight_bias(x, w, b);
+                      const Tensor input = transposed ? t(x[0]) : x[0];
+                      return std::vector<Tensor>{
+                          std::get<0>(native_batch_norm(input, opt(wt), opt(bt), opt(rm), opt(rv),
+                                                        training, 0.1, 1e-5))};
+                    }};
+    };
+    grad_op("native_batch_norm", [=] {
+      return std::vector<Sample>{
+          bn_case("training [4, 3], weight and bias", {4, 3}, true, true, true, false, 1),
+          bn_case("training [2, 3, 2, 2] with running stats", {2, 3, 2, 2}, true, true, true, true,
+                  6),
+          bn_case("training [3, 2, 5], no weight or bias", {3, 2, 5}, false, false, true, false,
+                  11),
+          bn_case("evaluation [3, 2, 4]", {3, 2, 4}, true, true, false, true, 16),
+          bn_case("evaluation, no weight", {2, 3}, false, true, false, true, 21),
+          bn_case("training, transposed [4, 3] view", {3, 4}, true, false, true, false, 26, true),
+      };
+    });
+    auto bnb_case = [=](std::string name, std::vector<int64_t> shape, bool w, bool train,
+                        uint64_t seed, std::array<bool, 3> mask = {true, true, true}) {
+      const int64_t C = shape[1];
+      Inputs in = {leaf(shape, seed), leaf(shape, seed + 1)};
+      if (w) in.push_back(leaf({C}, seed + 2));
+      const Tensor rm = value({C}, seed + 3);
+      const Tensor rv = positive({C}, seed + 4, false);
+      return Sample{name, in, [=](const Inputs& x) {
+                      const Tensor wt = w ? x[2] : Tensor();
+                      Tensor sm, si;
+                      if (train) {
+                        autograd::NoGradGuard no_grad;
+                        auto s = native_batch_norm(x[1].detach(), std::nullopt, std::nullopt,
+                                                   std::nullopt, std::nullopt, true, 0.1, 1e-5);
+                        sm = std::get<1>(s);
+                        si = std::get<2>(s);
+                      }
+                      return defined_only(
+                          native_batch_norm_backward(x[0], x[1], opt(wt), train ? OptT() : OptT(rm),
+                                                     train ? OptT() : OptT(rv), opt(sm), opt(si),
+                                                     train, 1e-5, mask));
+                    }};
+    };
+    grad_op("native_batch_norm_backward", [=] {
+      return std::vector<Sample>{
+          bnb_case("training [4, 3], weight", {4, 3}, true, true, 1),
+          bnb_case("training [2, 3, 2], no weight", {2, 3, 2}, false, true, 6),
+          bnb_case("evaluation [3, 2, 2], weight", {3, 2, 2}, true, false, 11),
+          bnb_case("training, grad_input only", {3, 2}, true, true, 16, {true, false, false}),
+      };
+    });
+    grad_op("batch_norm", [=] {
+      return std::vector<Sample>{
+          {"training [4, 2, 3]",
+           {leaf({4, 2, 3}, 1), leaf({2}, 2), leaf({2}, 3)},
+           one([](const Inputs& x) {
+             return batch_norm(x[0], x[1], x[2], std::nullopt, std::nullopt, true, 0.1, 1e-5,
+                               false);
+           })},
+          {"evaluation [3, 2]", {leaf({3, 2}, 4)}, one([](const Inputs& x) {
+             return batch_norm(x[0], std::nullopt, std::nullopt, zeros({2}), ones({2}), false, 0.1,
+                               1e-5, false);
+           })},
+      };
+    });
+
+    // Group norm: inputs {x[, weight][, bias]}; all three outputs (mean and rstd are
+    // differentiable here, as in PyTorch).
+    auto gn_case = [=](std::string name, std::vector<int64_t> shape, int64_t group, bool w, bool b,
+                       uint64_t seed, bool all_outputs = true) {
+      const int64_t N = shape[0], C = shape[1];
+      int64_t HxW = 1;
+      for (size_t i = 2; i < shape.size(); ++i) HxW *= shape[i];
+      Inputs in = {leaf(shape, seed)};
+      if (w) in.push_back(leaf({C}, seed + 1));
+      if (b) in.push_back(leaf({C}, seed + 2));
+      return Sample{name, in, [=](const Inputs& x) {
+                      auto [wt, bt] = weight_bias(x, w, b);
+                      auto [y, m, r] =
+                          native_group_norm(x[0], opt(wt), opt(bt), N, C, HxW, group, 1e-5);
+                      return all_outputs ? std::vector<Tensor>{y, m, r} : std::vector<Tensor>{y};
+                    }};
+    };
+    grad_op("native_group_norm", [=] {
+      return std::vector<Sample>{
+          gn_case("[2, 4, 3], 2 groups, weight and bias", {2, 4, 3}, 2, true, true, 1),
+          gn_case("[3, 6, 2, 2], 3 groups, no weight or bias", {3, 6, 2, 2}, 3, false, false, 4),
+          gn_case("[2, 3, 4], 1 group, weight only", {2, 3, 4}, 1, true, false, 7),
+          gn_case("[2, 4, 2], a group per channel, output only", {2, 4, 2}, 4, true, true, 10,
+                  false),
+      };
+    });
+    grad_op("native_group_norm_backward", [=] {
+      auto gnb = [=](std::string name, std::vector<int64_t> shape, int64_t group, bool w,
+                     uint64_t seed) {
+        const int64_t N = shape[0], C = shape[1];
+        int64_t HxW = 1;
+        for (size_t i = 2; i < shape.size(); ++i) HxW *= shape[i];
+        Inputs in = {leaf(shape, seed), leaf(shape, seed + 1)};
+        if (w) in.push_back(leaf({C}, seed + 2));
+        return Sample{name, in, [=](const Inputs& x) {
+                        const Tensor wt = w ? x[2] : Tensor();
+                        Tensor m, r;
+                        {
+                          autograd::NoGradGuard no_grad;
+                          auto s = native_group_norm(x[1].detach(), std::nullopt, std::nullopt, N,
+                                                     C, HxW, group, 1e-5);
+                          m = std::get<1>(s);
+                          r = std::get<2>(s);
+                        }
+                        return defined_only(native_group_norm_backward(x[0], x[1], m, r, opt(wt), N,
+                                                                       C, HxW, group,
+                                                                       {true, true, true}));
+                      }};
+      };
+      return std::vector<Sample>{
+          gnb("[2, 4, 3], 2 groups, weight", {2, 4, 3}, 2, true, 1),
+          gnb("[2, 6, 2, 2], 3 groups, no weight", {2, 6, 2, 2}, 3, false, 5),
+      };
+    });
+    grad_op("group_norm", [=] {
+      return std::vector<Sample>{
+          {"[2, 4, 2, 2], 2 groups",
+           {leaf({2, 4, 2, 2}, 1), leaf({4}, 2), leaf({4}, 3)},
+           one([](const Inputs& x) { return group_norm(x[0], 2, x[1], x[2]); })},
+          {"[3, 2] defaults, transposed view", {leaf({2, 3}, 4)}, one([](const Inputs& x) {
+             return group_norm(t(x[0]), 1);
+           })},
+      };
+    });
+    grad_op("rms_norm", [=] {
+      return std::vector<Sample>{
+          {"[2, 3, 4] over [4], weight",
+           {leaf({2, 3, 4}, 1), leaf({4}, 2)},
+           one([](const Inputs& x) { return rms_norm(x[0], {4}, x[1]); })},
+          {"[3, 2, 2] over [2, 2], eps 0.1", {leaf({3, 2, 2}, 3)}, one([](const Inputs& x) {
+             return rms_norm(x[0], {2, 2}, std::nullopt, 0.1);
+           })},
+      };
+    });
+  }
+
+  // nn, second batch (issue 26): convolution ------------------------------------
+  {
+    using OptT = std::optional<Tensor>;
+    struct Conv {
+      std::vector<int64_t> stride, padding, dilation;
+      bool transposed;
+      std::vector<int64_t> output_padding;
+      int64_t groups;
+    };
+    // Inputs {x, w[, b]}; `view` rearranges x first (a transposed or expanded view).
+    auto conv_case = [](std::string name, std::vector<int64_t> x, std::vector<int64_t> w,
+                        int64_t bias, Conv c, uint64_t seed,
+                        std::function<Tensor(const Tensor&)> view = nullptr) {
+      Inputs in = {leaf(x, seed), leaf(w, seed + 1)};
+      if (bias > 0) in.push_back(leaf({bias}, seed + 2));
+      return Sample{name, in, one([=](const Inputs& v) {
+                      const Tensor input = view ? view(v[0]) : v[0];
+                      return convolution(input, v[1], bias > 0 ? OptT(v[2]) : OptT(), c.stride,
+                                         c.padding, c.dilation, c.transposed, c.output_padding,
+                                         c.groups);
+                    })};
+    };
+    grad_op("convolution", [=] {
+      return std::vector<Sample>{
+          conv_case("2-D, groups 2, stride 2, padding 1, bias", {2, 4, 5, 5}, {4, 2, 3, 3}, 4,
+                    {{2}, {1}, {1}, false, {0}, 2}, 1),
+          conv_case("1-D, dilation 2, padding 2", {2, 3, 7}, {4, 3, 3}, 0,
+                    {{1}, {2}, {2}, false, {0}, 1}, 4),
+          conv_case("3-D, per-dim stride and padding", {1, 2, 4, 3, 3}, {2, 2, 2, 2, 2}, 2,
+                    {{1, 2, 1}, {1, 0, 1}, {1}, false, {0}, 1}, 7),
+          conv_case("depthwise 2-D", {1, 3, 4, 4}, {3, 1, 3, 3}, 3, {{1}, {1}, {1}, false, {0}, 3},
+                    10),
+          conv_case("pointwise 1x1", {2, 3, 3, 3}, {4, 3, 1, 1}, 4, {{1}, {0}, {1}, false, {0}, 1},
+                    13),
+          conv_case("transposed 2-D, stride 2, output_padding 1", {2, 3, 3, 3}, {3, 2, 2, 2}, 2,
+                    {{2}, {1}, {1}, true, {1}, 1}, 16),
+          conv_case("transposed 1-D, groups 2, dilation 2", {1, 4, 5}, {4, 1, 3}, 0,
+                    {{1}, {1}, {2}, true, {0}, 2}, 19),
+          conv_case("transposed 3-D", {1, 2, 2, 2, 2}, {2, 1, 2, 2, 2}, 1,
+                    {{2, 1, 1}, {0}, {1}, true, {1, 0, 0}, 1}, 22),
+          conv_case("transposed (strided) input view", {1, 2, 4, 3}, {3, 2, 2, 2}, 0,
+                    {{1}, {0}, {1}, false, {0}, 1}, 25,
+                    [](const Tensor& x) { return transpose(x, 2, 3); }),
+          conv_case("stride-0 expanded input", {1, 2, 4, 4}, {2, 2, 3, 3}, 0,
+                    {{1}, {1}, {1}, false, {0}, 1}, 28,
+                    [](const Tensor& x) {
+                      return expand(x, {2, 2, 4, 4});
+                    }),
+      };
+    });
+    auto conv_bwd_case = [](std::string name, std::vector<int64_t> x, std::vector<int64_t> w,
+                            std::vector<int64_t> y, int64_t bias, Conv c, uint64_t seed,
+                            std::array<bool, 3> mask = {true, true, true}) {
+      Inputs in = {leaf(y, seed), leaf(x, seed + 1), leaf(w, seed + 2)};
+      return Sample{name, in, [=](const Inputs& v) {
+                      auto r = convolution_backward(v[0], v[1], v[2], IntArrayRef({bias}), c.stride,
+                                                    c.padding, c.dilation, c.transposed,
+                                                    c.output_padding, c.groups, mask);
+                      std::vector<Tensor> out;
+                      for (const Tensor& o : {std::get<0>(r), std::get<1>(r), std::get<2>(r)}) {
+                        if (o.defined()) out.push_back(o);
+                      }
+                      return out;
+                    }};
+    };
+    grad_op("convolution_backward", [=] {
+      return std::vector<Sample>{
+          conv_bwd_case("2-D, groups 2, stride 2, padding 1", {2, 4, 5, 5}, {4, 2, 3, 3},
+                        {2, 4, 3, 3}, 4, {{2}, {1}, {1}, false, {0}, 2}, 1),
+          conv_bwd_case("1-D, dilation 2", {2, 3, 7}, {2, 3, 3}, {2, 2, 3}, 2,
+                        {{1}, {0}, {2}, false, {0}, 1}, 4),
+          conv_bwd_case("transposed 2-D, output_padding 1", {1, 3, 3, 3}, {3, 2, 2, 2},
+                        {1, 2, 5, 5}, 2, {{2}, {1}, {1}, true, {1}, 1}, 7),
+          conv_bwd_case("input gradient only", {1, 2, 4}, {3, 2, 2}, {1, 3, 3}, 3,
+                        {{1}, {0}, {1}, false, {0}, 1}, 10, {true, false, false}),
+          conv_bwd_case("weight and bias gradients", {1, 2, 4}, {3, 2, 2}, {1, 3, 3}, 3,
+                        {{1}, {0}, {1}, false, {0}, 1}, 13, {false, true, true}),
+      };
+    });
+    grad_op("conv1d", [] {
+      return std::vector<Sample>{
+          {"[2, 2, 6] stride 2, bias",
+           {leaf({2, 2, 6}, 1), leaf({3, 2, 3}, 2), leaf({3}, 3)},
+           one([](const Inputs& x) { return conv1d(x[0], x[1], x[2], {2}, IntArrayRef({0})); })},
+          {"unbatched [2, 5]", {leaf({2, 5}, 4), leaf({2, 2, 2}, 5)}, one([](const Inputs& x) {
+             return conv1d(x[0], x[1], std::nullopt, {1}, {1});
+           })},
+      };
+    });
+    grad_op("conv2d", [] {
+      return std::vector<Sample>{
+          {"[1, 2, 4, 4] padding 1, dilation 2, bias",
+           {leaf({1, 2, 4, 4}, 1), leaf({2, 2, 2, 2}, 2), leaf({2}, 3)},
+           one([](const Inputs& x) { return conv2d(x[0], x[1], x[2], {1}, {1}, {2}); })},
+          {"unbatched [2, 3, 3], groups 2",
+           {leaf({2, 3, 3}, 4), leaf({4, 1, 2, 2}, 5)},
+           one([](const Inputs& x) {
+             return conv2d(x[0], x[1], std::nullopt, {1}, IntArrayRef({0}), {1}, 2);
+           })},
+      };
+    });
+    grad_op("conv3d", [] {
+      return std::vector<Sample>{
+          {"[1, 1, 3, 3, 3], bias",
+           {leaf({1, 1, 3, 3, 3}, 1), leaf({2, 1, 2, 2, 2}, 2), leaf({2}, 3)},
+           one([](const Inputs& x) { return conv3d(x[0], x[1], x[2], {1}, IntArrayRef({0})); })},
+      };
+    });
+    auto same_case = [](int64_t dims, std::string padding, std::vector<int64_t> x,
+                        std::vector<int64_t> w, std::vector<int64_t> dilation, uint64_t seed) {
+      return Sample{padding + " " + shape_str(w) + " dilation " + shape_str(dilation),
+                    {leaf(x, seed), leaf(w, seed + 1)},
+                    one([=](const Inputs& v) {
+                      switch (dims) {
+                        case 1: return conv1d(v[0], v[1], std::nullopt, {1}, padding, dilation);
+                        case 2: return conv2d(v[0], v[1], std::nullopt, {1}, padding, dilation);
+                        default: return conv3d(v[0], v[1], std::nullopt, {1}, padding, dilation);
+                      }
+                    })};
+    };
+    grad_op("conv1d.padding", [=] {
+      return std::vector<Sample>{
+          same_case(1, "same", {1, 2, 5}, {2, 2, 3}, {1}, 1),
+          same_case(1, "same", {1, 2, 5}, {2, 2, 2}, {1}, 3),
+          same_case(1, "valid", {2, 1, 5}, {2, 1, 3}, {2}, 5),
+      };
+    });
+    grad_op("conv2d.padding", [=] {
+      return std::vector<Sample>{
+          same_case(2, "same", {1, 2, 4, 4}, {2, 2, 2, 3}, {1}, 1),
+          same_case(2, "same", {1, 1, 4, 4}, {1, 1, 2, 2}, {2}, 3),
+          same_case(2, "valid", {1, 1, 4, 4}, {2, 1, 3, 3}, {1}, 5),
+      };
+    });
+    grad_op("conv3d.padding", [=] {
+      return std::vector<Sample>{
+          same_case(3, "same", {1, 1, 3, 3, 3}, {1, 1, 2, 3, 2}, {1}, 1),
+      };
+    });
+    grad_op("conv_transpose1d", [] {
+      return std::vector<Sample>{
+          {"[1, 2, 4] stride 2, output_padding 1, bias",
+           {leaf({1, 2, 4}, 1), leaf({2, 3, 3}, 2), leaf({3}, 3)},
+           one([](const Inputs& x) { return conv_transpose1d(x[0], x[1], x[2], {2}, {1}, {1}); })},
+          {"unbatched, groups 2", {leaf({2, 3}, 4), leaf({2, 1, 2}, 5)}, one([](const Inputs& x) {
+             return conv_transpose1d(x[0], x[1], std::nullopt, {1}, {0}, {0}, 2);
+           })},
+      };
+    });
+    grad_op("conv_transpose2d.input", [] {
+      return std::vector<Sample>{
+          {"[1, 2, 3, 3] stride 2, dilation 2",
+           {leaf({1, 2, 3, 3}, 1), leaf({2, 2, 2, 2}, 2), leaf({2}, 3)},
+           one([](const Inputs& x) {
+             return conv_transpose2d(x[0], x[1], x[2], {2}, {1}, {1}, 1, {2});
+           })},
+      };
+    });
+    grad_op("conv_transpose3d.input", [] {
+      return std::vector<Sample>{
+          {"[1, 1, 2, 2, 2]",
+           {leaf({1, 1, 2, 2, 2}, 1), leaf({1, 2, 2, 2, 2}, 2)},
+           one([](const Inputs& x) { return conv_transpose3d(x[0], x[1]); })},
+      };
+    });
+  }
+
+  // nn, second batch (issue 26): pooling ------------------------------------------
+  {
+    struct P2 {
+      std::vector<int64_t> k, s, p, d;
+      bool ceil;
+    };
+    auto mp_case = [](std::string name, std::vector<int64_t> shape, P2 c, uint64_t seed,
+                      bool transposed = false) {
+      return Sample{name, {leaf(shape, seed)}, [=](const Inputs& x) {
+                      const Tensor input = transposed ? transpose(x[0], -1, -2) : x[0];
+                      auto [out, idx] = max_pool2d_with_indices(input, c.k, c.s, c.p, c.d, c.ceil);
+                      return std::vector<Tensor>{out, idx};
+                    }};
+    };
+    grad_op("max_pool2d_with_indices", [=] {
+      return std::vector<Sample>{
+          mp_case("[1, 2, 4, 4] kernel 2", {1, 2, 4, 4}, {{2}, {}, {0}, {1}, false}, 1),
+          mp_case("kernel 3, stride 2, padding 1", {2, 1, 5, 5}, {{3}, {2}, {1}, {1}, false}, 2),
+          mp_case("unbatched, dilation 2", {2, 4, 5}, {{2, 3}, {1, 2}, {0, 1}, {1, 2}, false}, 3),
+          mp_case("ceil_mode, last window in the padding", {1, 1, 5, 5}, {{2}, {2}, {1}, {1}, true},
+                  4),
+          mp_case("transposed view", {1, 1, 3, 4}, {{2}, {1}, {0}, {1}, false}, 5, true),
+      };
+    });
+    grad_op("max_pool2d_with_indices_backward", [=] {
+      auto bwd = [](std::string name, std::vector<int64_t> in, std::vector<int64_t> out, P2 c,
+                    uint64_t seed) {
+        return Sample{name, {leaf(out, seed), leaf(in, seed + 1)}, one([=](const Inputs& x) {
+                        const Tensor idx = std::get<1>(
+                            max_pool2d_with_indices(x[1].detach(), c.k, c.s, c.p, c.d, c.ceil));
+                        return max_pool2d_with_indices_backward(x[0], x[1], c.k, c.s, c.p, c.d,
+                                                                c.ceil, idx);
+                      })};
+      };
+      return std::vector<Sample>{
+          bwd("overlapping windows", {1, 2, 4, 4}, {1, 2, 3, 3}, {{2}, {1}, {0}, {1}, false}, 1),
+          bwd("ceil_mode with padding", {1, 1, 5, 5}, {1, 1, 3, 3}, {{2}, {2}, {1}, {1}, true}, 3),
+      };
+    });
+    grad_op("max_pool2d", [] {
+      return std::vector<Sample>{
+          {"[1, 2, 4, 5] kernel [2, 3]", {leaf({1, 2, 4, 5}, 1)}, one([](const Inputs& x) {
+             return max_pool2d(x[0], {2, 3});
+           })},
+      };
+    });
+    grad_op("max_pool1d", [] {
+      return std::vector<Sample>{
+          {"[2, 3, 7] kernel 3, stride 2, padding 1",
+           {leaf({2, 3, 7}, 1)},
+           one([](const Inputs& x) { return max_pool1d(x[0], {3}, {2}, {1}); })},
+          {"unbatched [2, 6], ceil_mode", {leaf({2, 6}, 2)}, one([](const Inputs& x) {
+             return max_pool1d(x[0], {2}, {2}, {1}, {1}, true);
+           })},
+      };
+    });
+    struct A2 {
+      std::vector<int64_t> k, s, p;
+      bool ceil, include_pad;
+      std::optional<int64_t> divisor;
+    };
+    auto ap_case = [](std::string name, std::vector<int64_t> shape, A2 c, uint64_t seed) {
+      return Sample{name, {leaf(shape, seed)}, one([=](const Inputs& x) {
+                      return avg_pool2d(x[0], c.k, c.s, c.p, c.ceil, c.include_pad, c.divisor);
+                    })};
+    };
+    grad_op("avg_pool2d", [=] {
+      return std::vector<Sample>{
+          ap_case("[1, 2, 4, 4] kernel 2", {1, 2, 4, 4}, {{2}, {}, {0}, false, true, {}}, 1),
+          ap_case("padding 1, counting the padding", {2, 1, 5, 5}, {{3}, {2}, {1}, false, true, {}},
+                  2),
+          ap_case("padding 1, not counting it", {1, 1, 5, 5}, {{3}, {2}, {1}, false, false, {}}, 3),
+          ap_case("ceil_mode, last window in the padding", {1, 1, 5, 5},
+                  {{2}, {2}, {1}, true, false, {}}, 4),
+          ap_case("divisor_override 3, unbatched", {2, 4, 4}, {{2, 3}, {1}, {1}, false, true, 3},
+                  5),
+      };
+    });
+    grad_op("avg_pool2d_backward", [] {
+      return std::vector<Sample>{
+          {"padding 1, ceil_mode",
+           {leaf({1, 1, 3, 3}, 1), value({1, 1, 5, 5}, 2)},
+           one([](const Inputs& x) {
+             return avg_pool2d_backward(x[0], x[1], {2}, {2}, {1}, true, false, std::nullopt);
+           })},
+          {"divisor_override 2",
+           {leaf({1, 2, 2, 2}, 3), value({1, 2, 4, 4}, 4)},
+           one([](const Inputs& x) {
+             return avg_pool2d_backward(x[0], x[1], {2}, {2}, {0}, false, true, 2);
+           })},
+      };
+    });
+  }
   return ops;
 }
 

@@ -2809,3 +2809,504 @@ case("split_with_sizes/empty", lambda T, x: T.split_with_sizes(x.reshape([0, 2])
 case("split_with_sizes/sum-error", lambda T, x: T.split_with_sizes(x, [1, 1]), R(3))
 case("split_with_sizes/dim-error", lambda T, x: T.split_with_sizes(x, [3], 1), R(3))
 case("split_with_sizes/inplace-error", lambda T, x: T.split_with_sizes(x * 1, [1, 2])[0].mul_(2), R(3))
+
+# ---------------------------------------------------------------------------------------------
+# nn, second batch (issue 26): normalization. native_* ops and their composites, weights and
+# biases absent or present, the running statistics batch norm updates in place (returned after
+# the call), the backward ops on statistics the forward computed, and the edge cases: empty
+# batches, transposed and expanded (stride-0) inputs, groups not dividing channels.
+# ---------------------------------------------------------------------------------------------
+case(
+    "native_layer_norm/weight-bias",
+    lambda T, x, w, b: T.native_layer_norm(x, [4], w, b, 1e-5),
+    R(2, 3, 4, seed=1),
+    R(4, seed=2),
+    R(4, seed=3),
+    second=True,
+)
+case(
+    "native_layer_norm/two-dims",
+    lambda T, x: T.native_layer_norm(x, [2, 3], None, None, 1e-5)[0],
+    R(3, 2, 3, seed=4),
+    second=True,
+)
+case(
+    "native_layer_norm/float32",
+    lambda T, x, w: T.native_layer_norm(x, [3], w, None, 1e-5),
+    R(4, 3, seed=5, dtype="float32"),
+    R(3, seed=6, dtype="float32"),
+)
+case("native_layer_norm/shape-error", lambda T, x: T.native_layer_norm(x, [3], None, None, 1e-5), R(2, 4))
+case("native_layer_norm/weight-shape-error", lambda T, x, w: T.native_layer_norm(x, [4], w, None, 1e-5), R(2, 4), R(3))
+case("layer_norm/defaults", lambda T, x: T.layer_norm(x, [5]), R(3, 5, seed=7), second=True)
+case(
+    "layer_norm/weight-bias-eps",
+    lambda T, x, w, b: T.layer_norm(x, [2, 2], w, b, 0.1),
+    R(3, 2, 2, seed=8),
+    R(2, 2, seed=9),
+    R(2, 2, seed=10),
+    second=True,
+)
+case("layer_norm/transposed", lambda T, x, w: T.layer_norm(x.t(), [3], w), R(3, 4, seed=11), R(3, seed=12), second=True)
+case("layer_norm/expanded", lambda T, x: T.layer_norm(x.expand([3, 4]), [4]), R(1, 4, seed=13), second=True)
+case("layer_norm/empty-batch", lambda T, x, w: T.layer_norm(x.reshape([0, 4]), [4], w), D([]), R(4, seed=14))
+case("layer_norm/constant-rows", lambda T, x: T.layer_norm(x, [3]), D([[1.0, 1.0, 1.0], [2.0, -1.0, 0.5]]), second=True)
+case(
+    "native_layer_norm_backward/all",
+    lambda T, g, x, w, b: T.native_layer_norm_backward(
+        g, x, [4], *T.native_layer_norm(x.detach(), [4], w.detach(), b, 1e-5)[1:], w, b, [True, True, True]
+    ),
+    R(2, 3, 4, seed=15),
+    R(2, 3, 4, seed=16),
+    R(4, seed=17),
+    R(4, seed=18, grad=False),
+)
+case(
+    "native_layer_norm_backward/input-only",
+    lambda T, g, x: T.native_layer_norm_backward(
+        g, x, [3], *T.native_layer_norm(x.detach(), [3], None, None, 1e-5)[1:], None, None, [True, False, False]
+    )[0],
+    R(2, 3, seed=19),
+    R(2, 3, seed=20),
+)
+
+case(
+    "native_batch_norm/training",
+    lambda T, x, w, b: T.native_batch_norm(x, w, b, None, None, True, 0.1, 1e-5),
+    R(4, 3, seed=21),
+    R(3, seed=22),
+    R(3, seed=23),
+    second=True,
+)
+
+
+def _bn_running(T, x, w, b, rm, rv, training):
+    out = T.native_batch_norm(x, w, b, rm, rv, training, 0.2, 1e-5)
+    return out[0], rm, rv
+
+
+case(
+    "native_batch_norm/training-running-stats",
+    lambda T, x, w, b, rm, rv: _bn_running(T, x, w, b, rm, rv, True),
+    R(2, 3, 2, 2, seed=24),
+    R(3, seed=25),
+    R(3, seed=26),
+    R(3, seed=27, grad=False),
+    P(3, seed=28, grad=False),
+    second=True,
+)
+case(
+    "native_batch_norm/evaluation",
+    lambda T, x, w, b, rm, rv: _bn_running(T, x, w, b, rm, rv, False),
+    R(3, 2, 4, seed=29),
+    R(2, seed=30),
+    R(2, seed=31),
+    R(2, seed=32, grad=False),
+    P(2, seed=33, grad=False),
+    second=True,
+)
+case(
+    "native_batch_norm/no-weight-float32",
+    lambda T, x: T.native_batch_norm(x, None, None, None, None, True, 0.1, 1e-5),
+    R(5, 2, 3, seed=34, dtype="float32"),
+)
+case(
+    "batch_norm/training-transposed",
+    lambda T, x, w, b: T.batch_norm(x.t(), w, b, None, None, True, 0.1, 1e-5, False),
+    R(3, 4, seed=35),
+    R(3, seed=36),
+    R(3, seed=37),
+    second=True,
+)
+case(
+    "batch_norm/training-expanded",
+    lambda T, x: T.batch_norm(x.expand([3, 2, 4]), None, None, None, None, True, 0.1, 1e-5, False),
+    R(1, 2, 4, seed=38),
+    second=True,
+)
+case(
+    "batch_norm/evaluation",
+    lambda T, x, rm, rv: T.batch_norm(x, None, None, rm, rv, False, 0.1, 1e-3, False),
+    R(2, 3, 2, seed=39),
+    R(3, seed=40, grad=False),
+    P(3, seed=41, grad=False),
+    second=True,
+)
+case(
+    "native_batch_norm_backward/training",
+    lambda T, g, x, w: T.native_batch_norm_backward(
+        g,
+        x,
+        w,
+        None,
+        None,
+        *T.native_batch_norm(x.detach(), None, None, None, None, True, 0.1, 1e-5)[1:],
+        True,
+        1e-5,
+        [True, True, True],
+    ),
+    R(4, 3, seed=42),
+    R(4, 3, seed=43),
+    R(3, seed=44),
+)
+case(
+    "native_batch_norm_backward/evaluation",
+    lambda T, g, x, w, rm, rv: T.native_batch_norm_backward(
+        g, x, w, rm, rv, None, None, False, 1e-5, [True, True, True]
+    ),
+    R(3, 2, 2, seed=45),
+    R(3, 2, 2, seed=46),
+    R(2, seed=47),
+    R(2, seed=48, grad=False),
+    P(2, seed=49, grad=False),
+    second=True,
+)
+
+case(
+    "native_group_norm/weight-bias",
+    lambda T, x, w, b: T.native_group_norm(x, w, b, 2, 4, 3, 2, 1e-5),
+    R(2, 4, 3, seed=50),
+    R(4, seed=51),
+    R(4, seed=52),
+    second=True,
+)
+case(
+    "native_group_norm/no-weight",
+    lambda T, x: T.native_group_norm(x, None, None, 3, 6, 4, 3, 1e-5),
+    R(3, 6, 2, 2, seed=53),
+    second=True,
+)
+case("native_group_norm/groups-error", lambda T, x: T.native_group_norm(x, None, None, 2, 3, 2, 2, 1e-5), R(2, 3, 2))
+case("group_norm/defaults", lambda T, x: T.group_norm(x, 2), R(2, 4, 2, 2, seed=54), second=True)
+case(
+    "group_norm/weight-bias-eps",
+    lambda T, x, w, b: T.group_norm(x, 3, w, b, 0.1),
+    R(2, 6, 3, seed=55),
+    R(6, seed=56),
+    R(6, seed=57),
+    second=True,
+)
+case("group_norm/per-channel", lambda T, x, w: T.group_norm(x, 4, w), R(2, 4, 3, seed=58), R(4, seed=59), second=True)
+case("group_norm/2d-input", lambda T, x: T.group_norm(x, 1), R(3, 4, seed=60), second=True)
+case("group_norm/transposed", lambda T, x: T.group_norm(x.transpose(0, 1), 2), R(4, 2, 3, seed=61), second=True)
+case("group_norm/expanded", lambda T, x: T.group_norm(x.expand([3, 4, 2]), 2), R(1, 4, 2, seed=62), second=True)
+case("group_norm/empty-batch", lambda T, x: T.group_norm(x.reshape([0, 4, 2]), 2), D([]))
+case("group_norm/float32", lambda T, x: T.group_norm(x, 2), R(2, 4, 3, seed=63, dtype="float32"))
+case("group_norm/groups-not-dividing-error", lambda T, x: T.group_norm(x, 3), R(2, 4, 3))
+case("group_norm/weight-size-error", lambda T, x, w: T.group_norm(x, 2, w), R(2, 4, 3), R(3))
+case(
+    "native_group_norm_backward/all",
+    lambda T, g, x, w: T.native_group_norm_backward(
+        g, x, *T.native_group_norm(x.detach(), None, None, 2, 4, 3, 2, 1e-5)[1:], w, 2, 4, 3, 2, [True, True, True]
+    ),
+    R(2, 4, 3, seed=64),
+    R(2, 4, 3, seed=65),
+    R(4, seed=66),
+)
+case("rms_norm/weight", lambda T, x, w: T.rms_norm(x, [4], w), R(2, 3, 4, seed=67), R(4, seed=68), second=True)
+case("rms_norm/eps-two-dims", lambda T, x: T.rms_norm(x, [2, 2], None, 0.1), R(3, 2, 2, seed=69), second=True)
+case("rms_norm/float32-default-eps", lambda T, x: T.rms_norm(x, [3]), R(2, 3, seed=70, dtype="float32"))
+
+# nn, second batch (issue 26): convolution. convolution itself (regular and transposed, groups,
+# 1 to 3 spatial dims), its backward op, the conv*d / conv_transpose*d composites with
+# 'same' / 'valid' padding, and the edge cases: empty batch, transposed and expanded inputs,
+# groups not dividing channels, wrong weight dims, a kernel larger than the padded input.
+CONVS = [
+    ("2d-groups-stride-padding", (2, 4, 5, 5), (4, 2, 3, 3), 4, ([2], [1], [1], False, [0], 2)),
+    ("1d-dilation", (2, 3, 7), (4, 3, 3), 0, ([1], [2], [2], False, [0], 1)),
+    ("3d", (1, 2, 4, 3, 3), (2, 2, 2, 2, 2), 2, ([1, 2, 1], [1, 0, 1], [1, 1, 1], False, [0, 0, 0], 1)),
+    ("depthwise", (1, 3, 4, 4), (3, 1, 3, 3), 3, ([1], [1], [1], False, [0], 3)),
+    ("pointwise", (2, 3, 3, 3), (4, 3, 1, 1), 4, ([1], [0], [1], False, [0], 1)),
+    ("transposed-2d", (2, 3, 3, 3), (3, 2, 2, 2), 2, ([2], [1], [1], True, [1], 1)),
+    ("transposed-1d-groups", (1, 4, 5), (4, 1, 3), 0, ([1], [1], [2], True, [0], 2)),
+    ("transposed-3d", (1, 2, 2, 2, 2), (2, 1, 2, 2, 2), 1, ([2, 1, 1], [0, 0, 0], [1, 1, 1], True, [1, 0, 0], 1)),
+]
+for label, xs, ws, nb, (st, pd, dl, tr, op, gr) in CONVS:
+    dims = len(xs) - 2
+
+    def _conv(T, x, w, *b, st=st, pd=pd, dl=dl, tr=tr, op=op, gr=gr, dims=dims):
+        full = lambda v: v if len(v) == dims else v * dims  # noqa: E731  (torch wants every dim)
+        return T.convolution(x, w, b[0] if b else None, full(st), full(pd), full(dl), tr, full(op), gr)
+
+    extra = [R(nb, seed=3)] if nb else []
+    case(f"convolution/{label}", _conv, R(*xs, seed=1), R(*ws, seed=2), *extra, second=True)
+case(
+    "convolution/float32",
+    lambda T, x, w: T.convolution(x, w, None, [1], [1], [1], False, [0], 1),
+    R(1, 2, 4, seed=4, dtype="float32"),
+    R(3, 2, 3, seed=5, dtype="float32"),
+)
+case(
+    "convolution/empty-batch",
+    lambda T, x, w: T.convolution(x.reshape([0, 2, 4]), w, None, [1], [0], [1], False, [0], 1),
+    D([]),
+    R(3, 2, 2, seed=6),
+)
+case(
+    "convolution/groups-not-dividing-error",
+    lambda T, x, w: T.convolution(x, w, None, [1], [0], [1], False, [0], 2),
+    R(1, 3, 4),
+    R(3, 1, 2),
+)
+case(
+    "convolution/channels-error",
+    lambda T, x, w: T.convolution(x, w, None, [1], [0], [1], False, [0], 1),
+    R(1, 3, 4),
+    R(2, 2, 2),
+)
+case(
+    "convolution/weight-dims-error",
+    lambda T, x, w: T.convolution(x, w, None, [1], [0], [1], False, [0], 1),
+    R(1, 3, 4),
+    R(2, 3),
+)
+case(
+    "convolution/kernel-too-large-error",
+    lambda T, x, w: T.convolution(x, w, None, [1], [0], [1], False, [0], 1),
+    R(1, 1, 2),
+    R(1, 1, 3),
+)
+case(
+    "convolution/transposed-channels-error",
+    lambda T, x, w: T.convolution(x, w, None, [1], [0], [1], True, [0], 1),
+    R(1, 3, 4),
+    R(2, 2, 2),
+)
+case(
+    "convolution/output-padding-error",
+    lambda T, x, w: T.convolution(x, w, None, [1], [0], [1], True, [1], 1),
+    R(1, 2, 4),
+    R(2, 2, 2),
+)
+case(
+    "convolution/negative-padding-error",
+    lambda T, x, w: T.convolution(x, w, None, [1], [-1], [1], False, [0], 1),
+    R(1, 2, 4),
+    R(2, 2, 2),
+)
+case(
+    "convolution_backward/2d",
+    lambda T, g, x, w: T.convolution_backward(
+        g, x, w, [4], [2, 2], [1, 1], [1, 1], False, [0, 0], 2, [True, True, True]
+    ),
+    R(2, 4, 3, 3, seed=7),
+    R(2, 4, 5, 5, seed=8),
+    R(4, 2, 3, 3, seed=9),
+    second=True,
+)
+case(
+    "convolution_backward/transposed",
+    lambda T, g, x, w: T.convolution_backward(g, x, w, [2], [2], [1], [1], True, [1], 1, [True, True, True]),
+    R(1, 2, 5, seed=10),
+    R(1, 3, 3, seed=11),
+    R(3, 2, 2, seed=12),
+    second=True,
+)
+case(
+    "conv1d/bias-stride",
+    lambda T, x, w, b: T.conv1d(x, w, b, 2),
+    R(2, 2, 6, seed=13),
+    R(3, 2, 3, seed=14),
+    R(3, seed=15),
+    second=True,
+)
+case("conv1d/unbatched", lambda T, x, w: T.conv1d(x, w, None, 1, 1), R(2, 5, seed=16), R(2, 2, 2, seed=17), second=True)
+case(
+    "conv2d/dilation-padding",
+    lambda T, x, w, b: T.conv2d(x, w, b, 1, 1, 2),
+    R(1, 2, 4, 4, seed=18),
+    R(2, 2, 2, 2, seed=19),
+    R(2, seed=20),
+    second=True,
+)
+case(
+    "conv2d/unbatched-groups",
+    lambda T, x, w: T.conv2d(x, w, None, 1, 0, 1, 2),
+    R(2, 3, 3, seed=21),
+    R(4, 1, 2, 2, seed=22),
+    second=True,
+)
+case(
+    "conv2d/transposed-input",
+    lambda T, x, w: T.conv2d(x.transpose(2, 3), w),
+    R(1, 2, 4, 3, seed=23),
+    R(3, 2, 2, 2, seed=24),
+    second=True,
+)
+case(
+    "conv2d/expanded-input",
+    lambda T, x, w: T.conv2d(x.expand([2, 2, 4, 4]), w, None, 1, 1),
+    R(1, 2, 4, 4, seed=25),
+    R(2, 2, 3, 3, seed=26),
+    second=True,
+)
+case("conv2d/input-dims-error", lambda T, x, w: T.conv2d(x, w), R(4, 4), R(1, 1, 2, 2))
+case(
+    "conv2d.padding/same",
+    lambda T, x, w: T.conv2d(x, w, None, 1, "same"),
+    R(1, 2, 4, 4, seed=27),
+    R(2, 2, 3, 3, seed=28),
+    second=True,
+)
+case(
+    "conv2d.padding/same-even-kernel",
+    lambda T, x, w: T.conv2d(x, w, None, 1, "same"),
+    R(1, 2, 4, 4, seed=29),
+    R(2, 2, 2, 3, seed=30),
+    second=True,
+)
+case(
+    "conv2d.padding/same-dilation",
+    lambda T, x, w: T.conv2d(x, w, None, 1, "same", 2),
+    R(1, 1, 5, 5, seed=31),
+    R(1, 1, 2, 2, seed=32),
+    second=True,
+)
+case(
+    "conv2d.padding/valid",
+    lambda T, x, w: T.conv2d(x, w, None, 1, "valid"),
+    R(1, 1, 4, 4, seed=33),
+    R(2, 1, 3, 3, seed=34),
+    second=True,
+)
+case("conv2d.padding/same-strided-error", lambda T, x, w: T.conv2d(x, w, None, 2, "same"), R(1, 1, 4, 4), R(1, 1, 3, 3))
+case(
+    "conv2d.padding/bad-padding-string-error",
+    lambda T, x, w: T.conv2d(x, w, None, 1, "full"),
+    R(1, 1, 4, 4),
+    R(1, 1, 3, 3),
+)
+case(
+    "conv1d.padding/same",
+    lambda T, x, w: T.conv1d(x, w, None, 1, "same"),
+    R(1, 2, 5, seed=35),
+    R(2, 2, 2, seed=36),
+    second=True,
+)
+case(
+    "conv3d/bias",
+    lambda T, x, w, b: T.conv3d(x, w, b),
+    R(1, 1, 3, 3, 3, seed=37),
+    R(2, 1, 2, 2, 2, seed=38),
+    R(2, seed=39),
+    second=True,
+)
+case(
+    "conv3d.padding/same",
+    lambda T, x, w: T.conv3d(x, w, None, 1, "same"),
+    R(1, 1, 3, 3, 3, seed=40),
+    R(1, 1, 2, 3, 2, seed=41),
+    second=True,
+)
+case(
+    "conv_transpose1d/stride-output-padding",
+    lambda T, x, w, b: T.conv_transpose1d(x, w, b, 2, 1, 1),
+    R(1, 2, 4, seed=42),
+    R(2, 3, 3, seed=43),
+    R(3, seed=44),
+    second=True,
+)
+case(
+    "conv_transpose1d/unbatched-groups",
+    lambda T, x, w: T.conv_transpose1d(x, w, None, 1, 0, 0, 2),
+    R(2, 3, seed=45),
+    R(2, 1, 2, seed=46),
+    second=True,
+)
+case(
+    "conv_transpose2d.input/dilation",
+    lambda T, x, w, b: T.conv_transpose2d(x, w, b, 2, 1, 1, 1, 2),
+    R(1, 2, 3, 3, seed=47),
+    R(2, 2, 2, 2, seed=48),
+    R(2, seed=49),
+    second=True,
+)
+case(
+    "conv_transpose3d.input/defaults",
+    lambda T, x, w: T.conv_transpose3d(x, w),
+    R(1, 1, 2, 2, 2, seed=50),
+    R(1, 2, 2, 2, 2, seed=51),
+    second=True,
+)
+
+# nn, second batch (issue 26): pooling. max_pool2d_with_indices (its indices too) and avg_pool2d
+# with their backward ops, max_pool2d / max_pool1d, and the edge cases: ceil_mode windows that
+# start in the padding, count_include_pad, divisor_override, empty batches, transposed and
+# expanded inputs, NaN, bad arguments.
+MAXPOOLS = [
+    ("kernel-2", (1, 2, 4, 4), ([2], [], [0], [1], False)),
+    ("stride-padding", (2, 1, 5, 5), ([3], [2], [1], [1], False)),
+    ("dilation-unbatched", (2, 4, 5), ([2, 3], [1, 2], [0, 1], [1, 2], False)),
+    ("ceil-mode", (1, 1, 5, 5), ([2], [2], [1], [1], True)),
+    ("ceil-mode-no-padding", (1, 1, 5, 6), ([3], [2], [0], [1], True)),
+]
+for label, shape, (k, s, p, d, cm) in MAXPOOLS:
+    case(
+        f"max_pool2d_with_indices/{label}",
+        lambda T, x, k=k, s=s, p=p, d=d, cm=cm: T.max_pool2d_with_indices(x, k, s, p, d, cm),
+        R(*shape, seed=1),
+        second=True,
+    )
+    case(
+        f"max_pool2d/{label}",
+        lambda T, x, k=k, s=s, p=p, d=d, cm=cm: T.max_pool2d(x, k, s, p, d, cm),
+        R(*shape, seed=2),
+        second=True,
+    )
+case("max_pool2d/transposed", lambda T, x: T.max_pool2d(x.transpose(2, 3), [2]), R(1, 2, 3, 4, seed=3), second=True)
+case(
+    "max_pool2d/expanded",
+    lambda T, x: T.max_pool2d(x.expand([2, 2, 4, 4]), [2], [1]),
+    R(1, 2, 4, 4, seed=4),
+    second=True,
+)
+case("max_pool2d/empty-batch", lambda T, x: T.max_pool2d(x.reshape([0, 2, 4, 4]), [2]), D([]))
+case("max_pool2d/nan", lambda T, x: T.max_pool2d(x, [2]), D([[[1.0, NAN], [2.0, 3.0]]]))
+case("max_pool2d/float32", lambda T, x: T.max_pool2d(x, [2], [1]), R(1, 3, 3, seed=5, dtype="float32"))
+case("max_pool2d/padding-too-large-error", lambda T, x: T.max_pool2d(x, [2], [1], [2]), R(1, 4, 4))
+case("max_pool2d/output-too-small-error", lambda T, x: T.max_pool2d(x, [3]), R(1, 2, 2))
+case("max_pool2d/input-dims-error", lambda T, x: T.max_pool2d(x, [2]), R(4, 4))
+case(
+    "max_pool2d_with_indices_backward/overlapping",
+    lambda T, g, x: T.max_pool2d_with_indices_backward(
+        g, x, [2], [1], [0], [1], False, T.max_pool2d_with_indices(x.detach(), [2], [1])[1]
+    ),
+    R(1, 2, 3, 3, seed=6),
+    R(1, 2, 4, 4, seed=7),
+    second=True,
+)
+case("max_pool1d/stride-padding", lambda T, x: T.max_pool1d(x, [3], [2], [1]), R(2, 3, 7, seed=8), second=True)
+case("max_pool1d/unbatched-ceil", lambda T, x: T.max_pool1d(x, [2], [2], [1], [1], True), R(2, 6, seed=9), second=True)
+AVGPOOLS = [
+    ("kernel-2", (1, 2, 4, 4), ([2], [], [0], False, True, None)),
+    ("padding-include", (2, 1, 5, 5), ([3], [2], [1], False, True, None)),
+    ("padding-exclude", (1, 1, 5, 5), ([3], [2], [1], False, False, None)),
+    ("ceil-mode-include", (1, 1, 5, 5), ([2], [2], [1], True, True, None)),
+    ("ceil-mode-exclude", (1, 1, 5, 5), ([2], [2], [1], True, False, None)),
+    ("ceil-mode-no-padding", (1, 1, 5, 6), ([3], [2], [0], True, True, None)),
+    ("divisor-override", (2, 4, 4), ([2, 3], [1], [1], False, True, 3)),
+]
+for label, shape, (k, s, p, cm, cip, dv) in AVGPOOLS:
+    case(
+        f"avg_pool2d/{label}",
+        lambda T, x, k=k, s=s, p=p, cm=cm, cip=cip, dv=dv: T.avg_pool2d(x, k, s, p, cm, cip, dv),
+        R(*shape, seed=10),
+        second=True,
+    )
+case("avg_pool2d/transposed", lambda T, x: T.avg_pool2d(x.transpose(2, 3), [2]), R(1, 2, 3, 4, seed=11), second=True)
+case(
+    "avg_pool2d/expanded",
+    lambda T, x: T.avg_pool2d(x.expand([2, 2, 4, 4]), [2], [1]),
+    R(1, 2, 4, 4, seed=12),
+    second=True,
+)
+case("avg_pool2d/empty-batch", lambda T, x: T.avg_pool2d(x.reshape([0, 1, 4, 4]), [2]), D([]))
+case("avg_pool2d/divisor-zero-error", lambda T, x: T.avg_pool2d(x, [2], [2], [0], False, True, 0), R(1, 4, 4))
+case("avg_pool2d/padding-too-large-error", lambda T, x: T.avg_pool2d(x, [2], [1], [2]), R(1, 4, 4))
+case(
+    "avg_pool2d_backward/ceil-mode",
+    lambda T, g, x: T.avg_pool2d_backward(g, x, [2], [2], [1], True, False, None),
+    R(1, 1, 3, 3, seed=13),
+    R(1, 1, 5, 5, seed=14, grad=False),
+    second=True,
+)

@@ -1441,3 +1441,191 @@ def _tensor2_shape_checks():
 
 SAMPLES.update(_tensor2_shape_samples())
 VALUE_CHECKS.update(_tensor2_shape_checks())
+
+
+def _nn_norm_conv_samples() -> Dict[str, List[Sample]]:
+    """nn, second batch (issue 26): normalization and convolution. The backward ops' samples
+    compute the statistics from the detached input (they follow it, as the formulas take them)."""
+    g = gradgen
+
+    def ln_stats(x, shape, w=None):
+        return g.native_layer_norm(x.detach(), shape, None if w is None else w.detach(), None, 1e-5)[1:]
+
+    def bn_stats(x):
+        return g.native_batch_norm(x.detach(), None, None, None, None, True, 0.1, 1e-5)[1:]
+
+    def gn_stats(x, n, c, hxw, group):
+        return g.native_group_norm(x.detach(), None, None, n, c, hxw, group, 1e-5)[1:]
+
+    return {
+        "native_layer_norm": [
+            Sample(
+                "weight and bias",
+                lambda x, w, b: g.native_layer_norm(x, [3], w, b, 1e-5)[0],
+                [leaf(2, 3), leaf(3, seed=1), leaf(3, seed=2)],
+            ),
+        ],
+        "native_layer_norm_backward": [
+            Sample(
+                "all gradients",
+                lambda go, x, w: g.native_layer_norm_backward(
+                    go, x, [3], *ln_stats(x, [3], w), w, None, [True, True, False]
+                )[:2],
+                [leaf(2, 3), leaf(2, 3, seed=1), leaf(3, seed=2)],
+            ),
+        ],
+        "layer_norm": [Sample("defaults", lambda x: g.layer_norm(x, [2, 2]), [leaf(3, 2, 2)])],
+        "native_batch_norm": [
+            Sample(
+                "training",
+                lambda x, w, b: g.native_batch_norm(x, w, b, None, None, True, 0.1, 1e-5)[0],
+                [leaf(4, 2), leaf(2, seed=1), leaf(2, seed=2)],
+            ),
+            Sample(
+                "evaluation",
+                lambda x: g.native_batch_norm(
+                    x, None, None, value(2, seed=3), positive(2, seed=4).detach(), False, 0.1, 1e-5
+                )[0],
+                [leaf(3, 2, 2)],
+            ),
+        ],
+        "native_batch_norm_backward": [
+            Sample(
+                "training",
+                lambda go, x, w: g.native_batch_norm_backward(
+                    go, x, w, None, None, *bn_stats(x), True, 1e-5, [True, True, True]
+                ),
+                [leaf(4, 2), leaf(4, 2, seed=1), leaf(2, seed=2)],
+            ),
+        ],
+        "batch_norm": [
+            Sample(
+                "training", lambda x: g.batch_norm(x, None, None, None, None, True, 0.1, 1e-5, False), [leaf(3, 2, 2)]
+            ),
+        ],
+        "native_group_norm": [
+            Sample(
+                "2 groups",
+                lambda x, w, b: g.native_group_norm(x, w, b, 2, 4, 2, 2, 1e-5),
+                [leaf(2, 4, 2), leaf(4, seed=1), leaf(4, seed=2)],
+            ),
+        ],
+        "native_group_norm_backward": [
+            Sample(
+                "all gradients",
+                lambda go, x, w: g.native_group_norm_backward(
+                    go, x, *gn_stats(x, 2, 4, 2, 2), w, 2, 4, 2, 2, [True, True, True]
+                ),
+                [leaf(2, 4, 2), leaf(2, 4, 2, seed=1), leaf(4, seed=2)],
+            ),
+        ],
+        "group_norm": [
+            Sample(
+                "weight and bias",
+                lambda x, w, b: g.group_norm(x, 2, w, b),
+                [leaf(2, 4, 3), leaf(4, seed=1), leaf(4, seed=2)],
+            )
+        ],
+        "rms_norm": [Sample("weight", lambda x, w: g.rms_norm(x, [3], w), [leaf(2, 3), leaf(3, seed=1)])],
+        "convolution": [
+            Sample(
+                "2-D groups",
+                lambda x, w, b: g.convolution(x, w, b, [1], [1], [1], False, [0], 2),
+                [leaf(1, 2, 3, 3), leaf(2, 1, 2, 2, seed=1), leaf(2, seed=2)],
+            ),
+            Sample(
+                "transposed 1-D",
+                lambda x, w: g.convolution(x, w, None, [2], [0], [1], True, [1], 1),
+                [leaf(1, 2, 3), leaf(2, 1, 2, seed=3)],
+            ),
+        ],
+        "convolution_backward": [
+            Sample(
+                "all gradients",
+                lambda go, x, w: g.convolution_backward(
+                    go, x, w, [2], [1], [0], [1], False, [0], 1, [True, True, True]
+                ),
+                [leaf(1, 2, 3), leaf(1, 2, 4, seed=1), leaf(2, 2, 2, seed=2)],
+            ),
+        ],
+        "conv1d": [Sample("stride 2", lambda x, w: g.conv1d(x, w, None, 2), [leaf(1, 2, 5), leaf(2, 2, 2, seed=1)])],
+        "conv2d": [
+            Sample(
+                "keywords",
+                lambda x, w, b: g.conv2d(x, w, b, stride=1, padding=1),
+                [leaf(1, 1, 3, 3), leaf(2, 1, 2, 2, seed=1), leaf(2, seed=2)],
+            )
+        ],
+        "conv3d": [Sample("defaults", lambda x, w: g.conv3d(x, w), [leaf(1, 1, 2, 3, 3), leaf(1, 1, 2, 2, 2, seed=1)])],
+        "conv1d.padding": [
+            Sample("same", lambda x, w: g.conv1d(x, w, None, 1, "same"), [leaf(1, 1, 4), leaf(1, 1, 2, seed=1)])
+        ],
+        "conv2d.padding": [
+            Sample("same", lambda x, w: g.conv2d(x, w, padding="same"), [leaf(1, 1, 3, 3), leaf(1, 1, 2, 3, seed=1)])
+        ],
+        "conv3d.padding": [
+            Sample(
+                "valid",
+                lambda x, w: g.conv3d(x, w, padding="valid"),
+                [leaf(1, 1, 2, 3, 3), leaf(1, 1, 2, 2, 2, seed=1)],
+            )
+        ],
+        "conv_transpose1d": [
+            Sample(
+                "stride 2", lambda x, w: g.conv_transpose1d(x, w, None, 2, 0, 1), [leaf(1, 2, 3), leaf(2, 1, 2, seed=1)]
+            )
+        ],
+        "conv_transpose2d.input": [
+            Sample("defaults", lambda x, w: g.conv_transpose2d(x, w), [leaf(1, 1, 2, 2), leaf(1, 2, 2, 2, seed=1)])
+        ],
+        "conv_transpose3d.input": [
+            Sample(
+                "defaults", lambda x, w: g.conv_transpose3d(x, w), [leaf(1, 1, 2, 2, 2), leaf(1, 1, 2, 2, 2, seed=1)]
+            )
+        ],
+    }
+
+
+SAMPLES.update(_nn_norm_conv_samples())
+
+
+def _nn_pool_samples() -> Dict[str, List[Sample]]:
+    """nn, second batch (issue 26): pooling."""
+    g = gradgen
+    return {
+        "max_pool2d_with_indices": [
+            Sample(
+                "padding, ceil_mode",
+                lambda x: g.max_pool2d_with_indices(x, [2], [2], [1], [1], True)[0],
+                [leaf(1, 1, 5, 5)],
+            ),
+        ],
+        "max_pool2d_with_indices_backward": [
+            Sample(
+                "overlapping",
+                lambda go, x: g.max_pool2d_with_indices_backward(
+                    go, x, [2], [1], [0], [1], False, g.max_pool2d_with_indices(x.detach(), [2], [1])[1]
+                ),
+                [leaf(1, 2, 2), leaf(1, 3, 3, seed=1)],
+            ),
+        ],
+        "max_pool2d": [Sample("kernel [2, 3]", lambda x: g.max_pool2d(x, [2, 3]), [leaf(1, 4, 6)])],
+        "max_pool1d": [Sample("stride 2", lambda x: g.max_pool1d(x, [2], [2]), [leaf(2, 3, 6)])],
+        "avg_pool2d": [
+            Sample(
+                "count_include_pad=False",
+                lambda x: g.avg_pool2d(x, [3], [2], [1], count_include_pad=False),
+                [leaf(1, 1, 5, 5)],
+            ),
+        ],
+        "avg_pool2d_backward": [
+            Sample(
+                "divisor_override",
+                lambda go, x: g.avg_pool2d_backward(go, x, [2], [2], [0], False, True, 3),
+                [leaf(1, 2, 2), value(1, 4, 4, seed=1)],
+            ),
+        ],
+    }
+
+
+SAMPLES.update(_nn_pool_samples())

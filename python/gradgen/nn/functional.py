@@ -19,15 +19,24 @@ from typing import Optional
 import gradgen
 
 __all__ = [
+    "avg_pool2d",
+    "batch_norm",
     "binary_cross_entropy",
     "binary_cross_entropy_with_logits",
     "celu",
+    "conv1d",
+    "conv2d",
+    "conv3d",
+    "conv_transpose1d",
+    "conv_transpose2d",
+    "conv_transpose3d",
     "cross_entropy",
     "dropout",
     "elu",
     "embedding",
     "gelu",
     "glu",
+    "group_norm",
     "hardshrink",
     "hardsigmoid",
     "hardswish",
@@ -35,11 +44,14 @@ __all__ = [
     "huber_loss",
     "kl_div",
     "l1_loss",
+    "layer_norm",
     "leaky_relu",
     "linear",
     "log_softmax",
     "logsigmoid",
     "margin_ranking_loss",
+    "max_pool1d",
+    "max_pool2d",
     "mish",
     "mse_loss",
     "nll_loss",
@@ -47,6 +59,7 @@ __all__ = [
     "prelu",
     "relu",
     "relu6",
+    "rms_norm",
     "selu",
     "sigmoid",
     "silu",
@@ -263,6 +276,143 @@ def log_softmax(input, dim: Optional[int] = None, _stacklevel: int = 3, dtype=No
 def pad(input, pad, mode: str = "constant", value: Optional[float] = None):
     """mode 'constant' (value, default 0), 'reflect', 'replicate' or 'circular', as torch's."""
     return gradgen.pad(input, list(pad), mode, value)
+
+
+# ---------------------------------------------------------------------------------------------
+# Normalization
+# ---------------------------------------------------------------------------------------------
+
+
+def _shape_list(normalized_shape):
+    return [normalized_shape] if isinstance(normalized_shape, int) else list(normalized_shape)
+
+
+def layer_norm(input, normalized_shape, weight=None, bias=None, eps: float = 1e-5):
+    return gradgen.layer_norm(input, _shape_list(normalized_shape), weight, bias, eps)
+
+
+def rms_norm(input, normalized_shape, weight=None, eps: Optional[float] = None):
+    """eps None is the input dtype's machine epsilon, as torch's."""
+    return gradgen.rms_norm(input, _shape_list(normalized_shape), weight, eps)
+
+
+def group_norm(input, num_groups: int, weight=None, bias=None, eps: float = 1e-5):
+    if input.dim() < 2:
+        raise RuntimeError(f"Expected at least 2 dimensions for input tensor but received {input.dim()}")
+    return gradgen.group_norm(input, num_groups, weight, bias, eps)
+
+
+def batch_norm(
+    input,
+    running_mean,
+    running_var,
+    weight=None,
+    bias=None,
+    training: bool = False,
+    momentum: float = 0.1,
+    eps: float = 1e-5,
+):
+    """As torch's: training normalizes with the batch's statistics and updates running_mean /
+    running_var in place (when given); otherwise normalizes with them."""
+    if training:
+        # torch.nn.functional._verify_batch_size
+        size = list(input.shape)
+        values = size[0] if size else 1
+        for s in size[2:]:
+            values *= s
+        if values == 1:
+            raise ValueError(f"Expected more than 1 value per channel when training, got input size {size}")
+    return gradgen.batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps, False)
+
+
+# ---------------------------------------------------------------------------------------------
+# Convolution (channels first; padding a number, a list, or "valid" / "same")
+# ---------------------------------------------------------------------------------------------
+
+
+def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups: int = 1):
+    return gradgen.conv1d(input, weight, bias, stride, padding, dilation, groups)
+
+
+def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups: int = 1):
+    return gradgen.conv2d(input, weight, bias, stride, padding, dilation, groups)
+
+
+def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups: int = 1):
+    return gradgen.conv3d(input, weight, bias, stride, padding, dilation, groups)
+
+
+def conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups: int = 1, dilation=1):
+    return gradgen.conv_transpose1d(input, weight, bias, stride, padding, output_padding, groups, dilation)
+
+
+def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups: int = 1, dilation=1):
+    return gradgen.conv_transpose2d(input, weight, bias, stride, padding, output_padding, groups, dilation)
+
+
+def conv_transpose3d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups: int = 1, dilation=1):
+    return gradgen.conv_transpose3d(input, weight, bias, stride, padding, output_padding, groups, dilation)
+
+
+# ---------------------------------------------------------------------------------------------
+# Pooling
+# ---------------------------------------------------------------------------------------------
+
+
+def _pool_list(v, n: int):
+    if v is None:
+        return []
+    return [v] * n if isinstance(v, int) else list(v)
+
+
+def max_pool2d(
+    input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode: bool = False, return_indices: bool = False
+):
+    """stride None is kernel_size; return_indices gives (output, indices) as torch's."""
+    out, indices = gradgen.max_pool2d_with_indices(
+        input,
+        _pool_list(kernel_size, 2),
+        _pool_list(stride, 2),
+        _pool_list(padding, 2),
+        _pool_list(dilation, 2),
+        ceil_mode,
+    )
+    return (out, indices) if return_indices else out
+
+
+def max_pool1d(
+    input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode: bool = False, return_indices: bool = False
+):
+    if return_indices:
+        raise NotImplementedError("max_pool1d: return_indices is not supported by gradgen")
+    return gradgen.max_pool1d(
+        input,
+        _pool_list(kernel_size, 1),
+        _pool_list(stride, 1),
+        _pool_list(padding, 1),
+        _pool_list(dilation, 1),
+        ceil_mode,
+    )
+
+
+def avg_pool2d(
+    input,
+    kernel_size,
+    stride=None,
+    padding=0,
+    ceil_mode: bool = False,
+    count_include_pad: bool = True,
+    divisor_override: Optional[int] = None,
+):
+    return gradgen.avg_pool2d(
+        input,
+        _pool_list(kernel_size, 2),
+        _pool_list(stride, 2),
+        _pool_list(padding, 2),
+        ceil_mode,
+        count_include_pad,
+        divisor_override,
+    )
 
 
 # ---------------------------------------------------------------------------------------------

@@ -1,0 +1,30 @@
+// Helpers of the pooling ops' derivative formulas (specs/derivatives.yaml, section "nn, second
+// batch: pooling"), with PyTorch's names, written with gradgen's differentiable API.
+#pragma once
+
+#include <cstdint>
+
+#include "csrc/generated/VariableType.h"
+#include "csrc/ops.h"
+#include "csrc/tensor.h"
+
+namespace gradgen {
+namespace autograd {
+namespace generated {
+namespace details {
+
+// Tensor::flatten(start_dim, end_dim) of PyTorch's formulas is the op flatten.using_ints.
+
+/// Tensor::view_as(other): self reshaped to other's sizes.
+inline Tensor view_as(const Tensor& self, const Tensor& other) {
+  return reshape(self, other.sizes());
+}
+
+/// The gradient of a max pool's backward in grad_output: grad (of the input's shape) read at the
+/// pooled positions, indices being flat positions within the last `dim` dims.
+Tensor max_pool_double_backward(const Tensor& grad, const Tensor& indices, int64_t dim);
+
+}  // namespace details
+}  // namespace generated
+}  // namespace autograd
+}  // namespace gradgen

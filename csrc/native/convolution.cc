@@ -1,0 +1,605 @@
+// Kernels of the convolution ops (nn, second batch): convolution and convolution_backward for 1
+// to 3 spatial dims, channels first, groups, transposed or not; and the composites conv1d/2d/3d
+// (with the 'valid' / 'same' padding overloads) and conv_transpose1d/2d/3d.
+//
+// Everything is one "regular" convolution of a Y-side [N, Cy, O...] from an X-side
+// [N, Cx, I...] with a weight [Cy, Cx / groups, K...]:
+//   forward          y = W @ im2col(x)              (per sample and group, through the GEMM)
+//   backward input   x = col2im(W^T @ y)
+//   backward weight  W = y @ im2col(x)^T            (summed over the samples)
+// A convolution is the forward (X = input, Y = output); a transposed convolution, whose weight
+// [Cin, Cout / groups, K...] is the regular weight of the convolution from its output back to
+// its input, is the backward input (Y = input, X = output), and its gradients are the regular
+// forward (for the input) and backward weight. The spatial dims are padded to 3 (size 1,
+// kernel 1), so that one im2col serves 1-D, 2-D and 3-D.
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <vector>
+
+#include "csrc/generated/NativeFunctions.h"
+#include "csrc/generated/VariableType.h"
+#include "csrc/native/gemm.h"
+#include "csrc/native/loops.h"
+#include "csrc/ops.h"
+#include "csrc/util/op_context.h"
+
+namespace gradgen {
+namespace native {
+
+namespace {
+
+using gradgen::internal::in_composite_op;
+
+/// The regular convolution's geometry, spatial dims padded to 3.
+struct Geometry {
+  int64_t N = 0, Cx = 0, Cy = 0, groups = 1;
+  int64_t in[3] = {1, 1, 1}, out[3] = {1, 1, 1}, k[3] = {1, 1, 1};
+  int64_t stride[3] = {1, 1, 1}, pad[3] = {0, 0, 0}, dil[3] = {1, 1, 1};
+  int64_t in_numel() const { return in[0] * in[1] * in[2]; }
+  int64_t out_numel() const { return out[0] * out[1] * out[2]; }
+  int64_t k_numel() const { return k[0] * k[1] * k[2]; }
+  int64_t cxg() const { return Cx / groups; }
+  int64_t cyg() const { return Cy / groups; }
+  /// A 1x1 kernel with stride 1 and no padding: im2col is the input itself.
+  bool pointwise() const {
+    for (int d = 0; d < 3; ++d) {
+      if (k[d] != 1 || stride[d] != 1 || pad[d] != 0) return false;
+    }
+    return true;
+  }
+};
+
+/// col[(c, kd, kh, kw), (od, oh, ow)] = x[c, od*s + kd*d - p, ...] (0 outside), for the C
+/// channels of x (contiguous [C, in...]).
+template <typename T>
+void im2col(const Geometry& g, int64_t C, const T* x, T* col) {
+  const int64_t O = g.out_numel();
+  for (int64_t c = 0; c < C; ++c) {
+    const T* xc = x + c * g.in_numel();
+    for (int64_t k0 = 0; k0 < g.k[0]; ++k0) {
+      for (int64_t k1 = 0; k1 < g.k[1]; ++k1) {
+        for (int64_t k2 = 0; k2 < g.k[2]; ++k2) {
+          T* row = col + (((c * g.k[0] + k0) * g.k[1] + k1) * g.k[2] + k2) * O;
+          for (int64_t o0 = 0; o0 < g.out[0]; ++o0) {
+            const int64_t i0 = o0 * g.stride[0] - g.pad[0] + k0 * g.dil[0];
+            for (int64_t o1 = 0; o1 < g.out[1]; ++o1) {
+              const int64_t i1 = o1 * g.stride[1] - g.pad[1] + k1 * g.dil[1];
+              T* dst = row + (o0 * g.out[1] + o1) * g.out[2];
+              if (i0 < 0 || i0 >= g.in[0] || i1 < 0 || i1 >= g.in[1]) {
+                std::fill(dst, dst + g.out[2], T(0));
+                continue;
+              }
+              const T* src = xc + (i0 * g.in[1] + i1) * g.in[2];
+              const int64_t off = k2 * g.dil[2] - g.pad[2];
+              for (int64_t o2 = 0; o2 < g.out[2]; ++o2) {
+                const int64_t i2 = o2 * g.stride[2] + off;
+                dst[o2] = i2 >= 0 && i2 < g.in[2] ? src[i2] : T(0);
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+/// The adjoint of im2col: adds every col entry into the x position it was read from.
+template <typename T>
+void col2im(const Geometry& g, int64_t C, const T* col, T* x) {
+  const int64_t O = g.out_numel();
+  for (int64_t c = 0; c < C; ++c) {
+    T* xc = x + c * g.in_numel();
+    for (int64_t k0 = 0; k0 < g.k[0]; ++k0) {
+      for (int64_t k1 = 0; k1 < g.k[1]; ++k1) {
+        for (int64_t k2 = 0; k2 < g.k[2]; ++k2) {
+          const T* row = col + (((c * g.k[0] + k0) * g.k[1] + k1) * g.k[2] + k2) * O;
+          for (int64_t o0 = 0; o0 < g.out[0]; ++o0) {
+            const int64_t i0 = o0 * g.stride[0] - g.pad[0] + k0 * g.dil[0];
+            if (i0 < 0 || i0 >= g.in[0]) continue;
+            for (int64_t o1 = 0; o1 < g.out[1]; ++o1) {
+              const int64_t i1 = o1 * g.stride[1] - g.pad[1] + k1 * g.dil[1];
+              if (i1 < 0 || i1 >= g.in[1]) continue;
+              const T* src = row + (o0 * g.out[1] + o1) * g.out[2];
+              T* dst = xc + (i0 * g.in[1] + i1) * g.in[2];
+              const int64_t off = k2 * g.dil[2] - g.pad[2];
+              for (int64_t o2 = 0; o2 < g.out[2]; ++o2) {
+                const int64_t i2 = o2 * g.stride[2] + off;
+                if (i2 >= 0 && i2 < g.in[2]) dst[i2] += src[o2];
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+template <typename T>
+MatrixRef<T> rows(const T* p, int64_t r, int64_t c) {
+  return MatrixRef<T>{p, r, c, c, 1};
+}
+template <typename T>
+MatrixRef<T> transposed_rows(const T* p, int64_t r, int64_t c) {
+  // The transpose (c x r) of a row-major r x c matrix, read in place.
+  return MatrixRef<T>{p, c, r, 1, c};
+}
+
+/// y [N, Cy, out] = the regular convolution of x [N, Cx, in] (contiguous) with w.
+template <typename T>
+void regular_forward(const Geometry& g, const T* x, const T* w, T* y) {
+  const int64_t ck = g.cxg() * g.k_numel(), O = g.out_numel();
+  std::vector<T> col(g.pointwise() ? 0 : static_cast<size_t>(ck * O));
+  for (int64_t n = 0; n < g.N; ++n) {
+    for (int64_t grp = 0; grp < g.groups; ++grp) {
+      const T* xg = x + (n * g.Cx + grp * g.cxg()) * g.in_numel();
+      const T* c = xg;
+      if (!g.pointwise()) {
+        im2col(g, g.cxg(), xg, col.data());
+        c = col.data();
+      }
+      T* yg = y + (n * g.Cy + grp * g.cyg()) * O;
+      gemm(rows(w + grp * g.cyg() * ck, g.cyg(), ck), rows(c, ck, O), T(0), yg, O);
+    }
+  }
+}
+
+/// x [N, Cx, in] = the input gradient of the regular convolution for y [N, Cy, out].
+template <typename T>
+void regular_backward_input(const Geometry& g, const T* y, const T* w, T* x) {
+  const int64_t ck = g.cxg() * g.k_numel(), O = g.out_numel();
+  std::fill(x, x + g.N * g.Cx * g.in_numel(), T(0));
+  std::vector<T> col(g.pointwise() ? 0 : static_cast<size_t>(ck * O));
+  for (int64_t n = 0; n < g.N; ++n) {
+    for (int64_t grp = 0; grp < g.groups; ++grp) {
+      const T* yg = y + (n * g.Cy + grp * g.cyg()) * O;
+      T* xg = x + (n * g.Cx + grp * g.cxg()) * g.in_numel();
+      const MatrixRef<T> wt = transposed_rows(w + grp * g.cyg() * ck, g.cyg(), ck);
+      if (g.pointwise()) {
+        gemm(wt, rows(yg, g.cyg(), O), T(0), xg, O);
+      } else {
+        gemm(wt, rows(yg, g.cyg(), O), T(0), col.data(), O);
+        col2im(g, g.cxg(), col.data(), xg);
+      }
+    }
+  }
+}
+
+/// w [Cy, Cx / groups, k] = the weight gradient of the regular convolution of x for y.
+template <typename T>
+void regular_backward_weight(const Geometry& g, const T* y, const T* x, T* w) {
+  const int64_t ck = g.cxg() * g.k_numel(), O = g.out_numel();
+  std::fill(w, w + g.Cy * ck, T(0));
+  std::vector<T> col(g.pointwise() ? 0 : static_cast<size_t>(ck * O));
+  for (int64_t n = 0; n < g.N; ++n) {
+    for (int64_t grp = 0; grp < g.groups; ++grp) {
+      const T* xg = x + (n * g.Cx + grp * g.cxg()) * g.in_numel();
+      const T* c = xg;
+      if (!g.pointwise()) {
+        im2col(g, g.cxg(), xg, col.data());
+        c = col.data();
+      }
+      const T* yg = y + (n * g.Cy + grp * g.cyg()) * O;
+      gemm(rows(yg, g.cyg(), O), transposed_rows(c, ck, O), T(1), w + grp * g.cyg() * ck, ck);
+    }
+  }
+}
+
+std::string list_str(IntArrayRef v) { return shape_str(v); }
+
+/// A parameter list of `dims` entries: one entry applies to every dim.
+std::vector<int64_t> expand_param(const char* op, const char* name, IntArrayRef v, int64_t dims) {
+  if (static_cast<int64_t>(v.size()) == dims) return std::vector<int64_t>(v.begin(), v.end());
+  if (v.size() == 1) return std::vector<int64_t>(static_cast<size_t>(dims), v[0]);
+  throw std::invalid_argument(std::string(op) + ": expected " + name +
+                              " to be a single integer "
+                              "value or a list of " +
+                              std::to_string(dims) +
+                              " values to match the convolution dimensions, but got " + name + "=" +
+                              list_str(v));
+}
+
+/// The parameters of a convolution call, checked as PyTorch's ConvUtils check them.
+struct Params {
+  int64_t dims;
+  std::vector<int64_t> stride, padding, dilation, output_padding;
+  bool transposed;
+  int64_t groups;
+};
+
+Params check_params(const char* op, const Tensor& input, const Tensor& weight, IntArrayRef stride,
+                    IntArrayRef padding, IntArrayRef dilation, bool transposed,
+                    IntArrayRef output_padding, int64_t groups) {
+  const int64_t wd = weight.dim();
+  if (wd < 3 || wd > 5) {
+    throw std::invalid_argument(std::string(op) +
+                                ": expected a weight of 3, 4 or 5 dims ([out, in / groups, "
+                                "kernel...] for 1 to 3 spatial dims), got weight of size " +
+                                list_str(weight.sizes()));
+  }
+  if (input.dim() != wd) {
+    throw std::invalid_argument(std::string(op) + ": Expected " + std::to_string(wd) +
+                                "-dimensional input for " + std::to_string(wd) +
+                                "-dimensional weight " + list_str(weight.sizes()) + ", but got " +
+                                std::to_string(input.dim()) + "-dimensional input of size " +
+                                list_str(input.sizes()) + " instead");
+  }
+  if (input.scalar_type() != weight.scalar_type()) {
+    throw std::invalid_argument(std::string(op) + ": Input type (" +
+                                to_string(input.scalar_type()) + ") and weight type (" +
+                                to_string(weight.scalar_type()) + ") should be the same");
+  }
+  Params p;
+  p.dims = wd - 2;
+  p.stride = expand_param(op, "stride", stride, p.dims);
+  p.padding = expand_param(op, "padding", padding, p.dims);
+  p.dilation = expand_param(op, "dilation", dilation, p.dims);
+  p.output_padding = expand_param(op, "output_padding", output_padding, p.dims);
+  p.transposed = transposed;
+  p.groups = groups;
+  for (int64_t d = 0; d < p.dims; ++d) {
+    if (p.stride[d] <= 0) {
+      throw std::invalid_argument(std::string(op) + ": non-positive stride is not supported");
+    }
+    if (p.padding[d] < 0) {
+      throw std::invalid_argument(std::string(op) + ": negative padding is not supported");
+    }
+    if (p.dilation[d] <= 0) {
+      throw std::invalid_argument(std::string(op) + ": dilation should be greater than zero");
+    }
+    if (p.output_padding[d] < 0) {
+      throw std::invalid_argument(std::string(op) + ": negative output_padding is not supported");
+    }
+    if (transposed && p.output_padding[d] >= std::max(p.stride[d], p.dilation[d])) {
+      throw std::invalid_argument(
+          std::string(op) +
+          ": output padding must be smaller than either stride or dilation, "
+          "but got output_padding=" +
+          list_str(p.output_padding) + ", stride=" + list_str(p.stride) +
+          ", dilation=" + list_str(p.dilation));
+    }
+    if (!transposed && p.output_padding[d] != 0) {
+      throw std::invalid_argument(std::string(op) +
+                                  ": output_padding is only supported for transposed convolution");
+    }
+  }
+  if (groups <= 0) {
+    throw std::invalid_argument(std::string(op) + ": non-positive groups is not supported");
+  }
+  const int64_t channels = input.size(1);
+  if (!transposed) {
+    if (weight.size(0) % groups != 0) {
+      throw std::invalid_argument(std::string(op) + ": Given groups=" + std::to_string(groups) +
+                                  ", expected weight to be divisible by " + std::to_string(groups) +
+                                  " at dimension 0, but got weight of "
+                                  "size " +
+                                  list_str(weight.sizes()) + " instead");
+    }
+    if (channels != weight.size(1) * groups) {
+      throw std::invalid_argument(std::string(op) + ": Given groups=" + std::to_string(groups) +
+                                  ", weight of size " + list_str(weight.sizes()) +
+                                  ", expected input" + list_str(input.sizes()) + " to have " +
+                                  std::to_string(weight.size(1) * groups) + " channels, but got " +
+                                  std::to_string(channels) + " channels instead");
+    }
+  } else {
+    if (weight.size(0) % groups != 0) {
+      throw std::invalid_argument(std::string(op) + ": Given groups=" + std::to_string(groups) +
+                                  ", expected weight to be divisible by " + std::to_string(groups) +
+                                  " at dimension 0, but got weight of "
+                                  "size " +
+                                  list_str(weight.sizes()) + " instead");
+    }
+    if (channels != weight.size(0)) {
+      throw std::invalid_argument(std::string(op) + ": Given transposed=1, weight of size " +
+                                  list_str(weight.sizes()) + ", expected input" +
+                                  list_str(input.sizes()) + " to have " +
+                                  std::to_string(weight.size(0)) + " channels, but got " +
+                                  std::to_string(channels) + " channels instead");
+    }
+  }
+  return p;
+}
+
+/// The regular geometry of a call, with the output's (convolution) or the X-side's (transposed)
+/// spatial sizes computed from the input's; checks that the kernel fits the padded input.
+Geometry geometry(const char* op, const Tensor& input, const Tensor& weight, const Params& p) {
+  Geometry g;
+  g.N = input.size(0);
+  g.groups = p.groups;
+  const int off = 3 - static_cast<int>(p.dims);
+  for (int64_t d = 0; d < p.dims; ++d) {
+    const int e = off + static_cast<int>(d);
+    g.k[e] = weight.size(2 + d);
+    g.stride[e] = p.stride[d];
+    g.pad[e] = p.padding[d];
+    g.dil[e] = p.dilation[d];
+  }
+  if (!p.transposed) {
+    g.Cx = input.size(1);
+    g.Cy = weight.size(0);
+    std::vector<int64_t> padded, kernel;
+    bool fits = true;
+    for (int64_t d = 0; d < p.dims; ++d) {
+      const int e = off + static_cast<int>(d);
+      g.in[e] = input.size(2 + d);
+      padded.push_back(g.in[e] + 2 * g.pad[e]);
+      kernel.push_back(g.dil[e] * (g.k[e] - 1) + 1);
+      fits = fits && padded.back() >= kernel.back();
+      g.out[e] = fits ? (padded.back() - kernel.back()) / g.stride[e] + 1 : 0;
+    }
+    if (!fits) {
+      auto join = [](const std::vector<int64_t>& v) {
+        std::string s = "(";
+        for (size_t i = 0; i < v.size(); ++i) s += (i ? " x " : "") + std::to_string(v[i]);
+        return s + ")";
+      };
+      throw std::invalid_argument(std::string(op) + ": Calculated padded input size per channel: " +
+                                  join(padded) + ". Kernel size: " + join(kernel) +
+                                  ". Kernel size can't be greater than actual input size");
+    }
+  } else {
+    g.Cy = input.size(1);
+    g.Cx = weight.size(1) * p.groups;
+    for (int64_t d = 0; d < p.dims; ++d) {
+      const int e = off + static_cast<int>(d);
+      g.out[e] = input.size(2 + d);
+      g.in[e] = (g.out[e] - 1) * g.stride[e] - 2 * g.pad[e] + g.dil[e] * (g.k[e] - 1) +
+                p.output_padding[d] + 1;
+      if (g.in[e] <= 0) {
+        throw std::invalid_argument(std::string(op) +
+                                    ": the output of the transposed "
+                                    "convolution of input " +
+                                    list_str(input.sizes()) + " with weight " +
+                                    list_str(weight.sizes()) + " would have size " +
+                                    std::to_string(g.in[e]) + " at spatial dim " +
+                                    std::to_string(d) + "; it must be positive");
+      }
+    }
+  }
+  return g;
+}
+
+/// The shape [N, C, spatial...] of the X-side or Y-side.
+DimVector side_shape(const Geometry& g, int64_t dims, bool x_side) {
+  DimVector s = {g.N, x_side ? g.Cx : g.Cy};
+  for (int64_t d = 0; d < dims; ++d) {
+    s.push_back(x_side ? g.in[3 - dims + d] : g.out[3 - dims + d]);
+  }
+  return s;
+}
+
+void add_bias(Tensor& out, const Tensor& bias) {
+  const int64_t N = out.size(0), C = out.size(1), S = C == 0 || N == 0 ? 0 : out.numel() / (N * C);
+  gradgen::internal::dispatch_floating(out.scalar_type(), "convolution", [&](auto tag) {
+    using T = decltype(tag);
+    T* o = out.data_ptr<T>();
+    const T* b = bias.data_ptr<T>();
+    for (int64_t n = 0; n < N; ++n) {
+      for (int64_t c = 0; c < C; ++c) {
+        T* p = o + (n * C + c) * S;
+        for (int64_t i = 0; i < S; ++i) p[i] += b[c];
+      }
+    }
+  });
+}
+
+}  // namespace
+
+Tensor convolution(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias,
+                   IntArrayRef stride, IntArrayRef padding, IntArrayRef dilation, bool transposed,
+                   IntArrayRef output_padding, int64_t groups) {
+  const char* op = "convolution";
+  const Params p = check_params(op, input, weight, stride, padding, dilation, transposed,
+                                output_padding, groups);
+  const Geometry g = geometry(op, input, weight, p);
+  const Tensor b = bias.has_value() && bias->defined() ? bias->contiguous() : Tensor();
+  const int64_t out_channels = transposed ? g.Cx : g.Cy;
+  if (b.defined() && (b.dim() != 1 || b.numel() != out_channels)) {
+    throw std::invalid_argument(
+        std::string(op) + ": Given weight of size " + list_str(weight.sizes()) +
+        ", expected bias to be 1-dimensional with " + std::to_string(out_channels) +
+        " elements, but got bias of size " + list_str(b.sizes()) + " instead");
+  }
+  if (b.defined() && b.scalar_type() != input.scalar_type()) {
+    throw std::invalid_argument(std::string(op) + ": Input type (" +
+                                to_string(input.scalar_type()) + ") and bias type (" +
+                                to_string(b.scalar_type()) + ") should be the same");
+  }
+  const Tensor x = input.contiguous(), w = weight.contiguous();
+  Tensor out = make_tensor(side_shape(g, p.dims, transposed), input.scalar_type());
+  gradgen::internal::dispatch_floating(input.scalar_type(), op, [&](auto tag) {
+    using T = decltype(tag);
+    if (!transposed) {
+      regular_forward<T>(g, x.data_ptr<T>(), w.data_ptr<T>(), out.data_ptr<T>());
+    } else {
+      regular_backward_input<T>(g, x.data_ptr<T>(), w.data_ptr<T>(), out.data_ptr<T>());
+    }
+  });
+  if (b.defined()) add_bias(out, b);
+  return out;
+}
+
+std::tuple<Tensor, Tensor, Tensor> convolution_backward(
+    const Tensor& grad_output, const Tensor& input, const Tensor& weight,
+    OptionalIntArrayRef bias_sizes, IntArrayRef stride, IntArrayRef padding, IntArrayRef dilation,
+    bool transposed, IntArrayRef output_padding, int64_t groups, std::array<bool, 3> output_mask) {
+  (void)bias_sizes;
+  const char* op = "convolution_backward";
+  const Params p = check_params(op, input, weight, stride, padding, dilation, transposed,
+                                output_padding, groups);
+  const Geometry g = geometry(op, input, weight, p);
+  const DimVector out_shape = side_shape(g, p.dims, transposed);
+  if (!grad_output.sizes().equals(out_shape)) {
+    throw std::invalid_argument(std::string(op) + ": expected grad_output of size " +
+                                list_str(out_shape) + ", got " + list_str(grad_output.sizes()));
+  }
+  if (grad_output.scalar_type() != input.scalar_type()) {
+    throw std::invalid_argument(std::string(op) + ": expected grad_output of dtype " +
+                                to_string(input.scalar_type()) + ", got " +
+                                to_string(grad_output.scalar_type()));
+  }
+  const Tensor go = grad_output.contiguous(), x = input.contiguous(), w = weight.contiguous();
+  Tensor gi = output_mask[0] ? make_tensor(input.sizes(), input.scalar_type()) : Tensor();
+  Tensor gw = output_mask[1] ? make_tensor(weight.sizes(), weight.scalar_type()) : Tensor();
+  gradgen::internal::dispatch_floating(input.scalar_type(), op, [&](auto tag) {
+    using T = decltype(tag);
+    // Regular: X = input, Y = grad_output. Transposed: X = grad_output, Y = input.
+    const T* xs = transposed ? go.data_ptr<T>() : x.data_ptr<T>();
+    const T* ys = transposed ? x.data_ptr<T>() : go.data_ptr<T>();
+    if (gi.defined()) {
+      if (!transposed) {
+        regular_backward_input<T>(g, ys, w.data_ptr<T>(), gi.data_ptr<T>());
+      } else {
+        regular_forward<T>(g, xs, w.data_ptr<T>(), gi.data_ptr<T>());
+      }
+    }
+    if (gw.defined()) regular_backward_weight<T>(g, ys, xs, gw.data_ptr<T>());
+  });
+  Tensor gb;
+  if (output_mask[2]) {
+    std::vector<int64_t> dims = {0};
+    for (int64_t d = 2; d < grad_output.dim(); ++d) dims.push_back(d);
+    gb = native::sum(grad_output, IntArrayRef(dims), false, std::nullopt);
+  }
+  return {gi, gw, gb};
+}
+
+// ---------------------------------------------------------------------------
+// Composites
+// ---------------------------------------------------------------------------
+
+namespace {
+
+/// Runs a conv of `dims` spatial dims on a batched input, or on an unbatched one as a batch of
+/// one (PyTorch's conv1d/2d/3d and conv_transpose*).
+Tensor batchify(const char* op, const Tensor& input, int64_t dims,
+                const std::function<Tensor(const Tensor&)>& conv) {
+  if (input.dim() != dims + 1 && input.dim() != dims + 2) {
+    throw std::invalid_argument("Expected " + std::to_string(dims + 1) + "D (unbatched) or " +
+                                std::to_string(dims + 2) + "D (batched) input to " + op +
+                                ", but got input of size: " + shape_str(input.sizes()));
+  }
+  if (input.dim() == dims + 2) return conv(input);
+  return gradgen::squeeze(conv(gradgen::unsqueeze(input, 0)), 0);
+}
+
+Tensor conv_nd(const char* op, int64_t dims, const Tensor& input, const Tensor& weight,
+               const std::optional<Tensor>& bias, IntArrayRef stride, IntArrayRef padding,
+               IntArrayRef dilation, int64_t groups) {
+  return in_composite_op(op, [&] {
+    return batchify(op, input, dims, [&](const Tensor& x) {
+      return gradgen::convolution(x, weight, bias, stride, padding, dilation, false, {0}, groups);
+    });
+  });
+}
+
+/// PyTorch's _convolution_mode: 'valid' is no padding; 'same' pads by dilation * (kernel - 1)
+/// in total per dim, half on each side, an odd one's extra element at the end (the input padded
+/// first with constant_pad_nd).
+Tensor conv_padding_mode(const char* op, int64_t dims, const Tensor& input, const Tensor& weight,
+                         const std::optional<Tensor>& bias, IntArrayRef stride,
+                         std::string_view padding, IntArrayRef dilation, int64_t groups) {
+  return in_composite_op(op, [&] {
+    if (padding == "valid") {
+      return conv_nd(op, dims, input, weight, bias, stride, {0}, dilation, groups);
+    }
+    if (padding != "same") {
+      throw std::invalid_argument("Invalid padding string: '" + std::string(padding) + "'");
+    }
+    for (int64_t s : stride) {
+      if (s != 1) {
+        throw std::invalid_argument("padding='same' is not supported for strided convolutions");
+      }
+    }
+    if (weight.dim() != dims + 2) {
+      throw std::invalid_argument(std::string(op) + ": expected a weight of " +
+                                  std::to_string(dims + 2) + " dims, got " +
+                                  shape_str(weight.sizes()));
+    }
+    const std::vector<int64_t> dil = expand_param(op, "dilation", dilation, dims);
+    std::vector<int64_t> pad(static_cast<size_t>(dims));
+    std::vector<int64_t> extra;  // constant_pad_nd's list: (left, right) from the last dim
+    bool asymmetric = false;
+    for (int64_t d = 0; d < dims; ++d) {
+      const int64_t total = dil[d] * (weight.size(2 + d) - 1);
+      pad[d] = total / 2;
+      asymmetric = asymmetric || total % 2 != 0;
+    }
+    Tensor x = input;
+    if (asymmetric) {
+      for (int64_t d = dims - 1; d >= 0; --d) {
+        const int64_t total = dil[d] * (weight.size(2 + d) - 1);
+        extra.push_back(0);
+        extra.push_back(total % 2);
+      }
+      x = gradgen::constant_pad_nd(input, extra, 0);
+    }
+    return conv_nd(op, dims, x, weight, bias, stride, pad, dilation, groups);
+  });
+}
+
+Tensor conv_transpose_nd(const char* op, int64_t dims, const Tensor& input, const Tensor& weight,
+                         const std::optional<Tensor>& bias, IntArrayRef stride, IntArrayRef padding,
+                         IntArrayRef output_padding, int64_t groups, IntArrayRef dilation) {
+  return in_composite_op(op, [&] {
+    return batchify(op, input, dims, [&](const Tensor& x) {
+      return gradgen::convolution(x, weight, bias, stride, padding, dilation, true, output_padding,
+                                  groups);
+    });
+  });
+}
+
+}  // namespace
+
+Tensor conv1d(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias,
+              IntArrayRef stride, IntArrayRef padding, IntArrayRef dilation, int64_t groups) {
+  return conv_nd("conv1d", 1, input, weight, bias, stride, padding, dilation, groups);
+}
+Tensor conv2d(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias,
+              IntArrayRef stride, IntArrayRef padding, IntArrayRef dilation, int64_t groups) {
+  return conv_nd("conv2d", 2, input, weight, bias, stride, padding, dilation, groups);
+}
+Tensor conv3d(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias,
+              IntArrayRef stride, IntArrayRef padding, IntArrayRef dilation, int64_t groups) {
+  return conv_nd("conv3d", 3, input, weight, bias, stride, padding, dilation, groups);
+}
+Tensor conv1d(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias,
+              IntArrayRef stride, std::string_view padding, IntArrayRef dilation, int64_t groups) {
+  return conv_padding_mode("conv1d", 1, input, weight, bias, stride, padding, dilation, groups);
+}
+Tensor conv2d(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias,
+              IntArrayRef stride, std::string_view padding, IntArrayRef dilation, int64_t groups) {
+  return conv_padding_mode("conv2d", 2, input, weight, bias, stride, padding, dilation, groups);
+}
+Tensor conv3d(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias,
+              IntArrayRef stride, std::string_view padding, IntArrayRef dilation, int64_t groups) {
+  return conv_padding_mode("conv3d", 3, input, weight, bias, stride, padding, dilation, groups);
+}
+Tensor conv_transpose1d(const Tensor& input, const Tensor& weight,
+                        const std::optional<Tensor>& bias, IntArrayRef stride, IntArrayRef padding,
+                        IntArrayRef output_padding, int64_t groups, IntArrayRef dilation) {
+  return conv_transpose_nd("conv_transpose1d", 1, input, weight, bias, stride, padding,
+                           output_padding, groups, dilation);
+}
+Tensor conv_transpose2d(const Tensor& input, const Tensor& weight,
+                        const std::optional<Tensor>& bias, IntArrayRef stride, IntArrayRef padding,
+                        IntArrayRef output_padding, int64_t groups, IntArrayRef dilation) {
+  return conv_transpose_nd("conv_transpose2d", 2, input, weight, bias, stride, padding,
+                           output_padding, groups, dilation);
+}
+Tensor conv_transpose3d(const Tensor& input, const Tensor& weight,
+                        const std::optional<Tensor>& bias, IntArrayRef stride, IntArrayRef padding,
+                        IntArrayRef output_padding, int64_t groups, IntArrayRef dilation) {
+  return conv_transpose_nd("conv_transpose3d", 3, input, weight, bias, stride, padding,
+                           output_padding, groups, dilation);
+}
+
+}  // namespace native
+}  // namespace gradgen
