@@ -18,6 +18,7 @@ AutogradCodegenInfo = provider(
         "shards": "int: the `shards` attribute: how many shards the nodes and the API were split into, or 0 when the spec's size chose (manifest.json's `shards` says how many).",
         "python_headers": "depset[File]: python_functions.h, declaring `<namespace>::python::bind_generated(nanobind::module_&)`.",
         "python_sources": "depset[File]: python_functions[_<k>].cpp, the nanobind bindings of every op (one per shard); for `shards` unset, the directory `python_shards.cc` holding them.",
+        "gradcheck_test": "File: gradcheck_test.cpp, the library's generated gradient test (docs/samples.md), or None without `samples`.",
     },
 )
 
@@ -101,10 +102,13 @@ _CXX_KEYWORDS = [
 
 _PATH_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./+"
 
+# With `samples`: the generated gradient test (gen_autograd.GRADCHECK_TEST).
+GRADCHECK_TEST = "gradcheck_test.cpp"
+
 def _shard_suffix(k, shards):
     return "" if shards == 1 else "_%d" % k
 
-def generated_file_names(shards):
+def generated_file_names(shards, samples = False):
     """Returns the names of the files generated for `shards`.
 
     gen_autograd.output_names() computes the same list; the action is handed this one
@@ -113,6 +117,7 @@ def generated_file_names(shards):
     Args:
       shards: int: how many .cpp files of each kind the generated code is split into; 0 for the
         automatic choice (the directories SHARDS_DIR and PYTHON_SHARDS_DIR).
+      samples: bool: whether a samples file is given (then GRADCHECK_TEST is generated too).
 
     Returns:
       struct: lists of basenames: `headers`, `sources` (the C++ library's), `python_headers`,
@@ -122,13 +127,14 @@ def generated_file_names(shards):
     """
     headers = ["Functions.h", "VariableType.h", "NativeFunctions.h"]
     python_headers = ["python_functions.h"]
+    test = [GRADCHECK_TEST] if samples else []
     if shards == 0:
         return struct(
             headers = headers,
             sources = [SHARDS_DIR],
             python_headers = python_headers,
             python_sources = [PYTHON_SHARDS_DIR],
-            all = headers + python_headers + ["manifest.json", SHARDS_DIR + "/", PYTHON_SHARDS_DIR + "/"],
+            all = headers + python_headers + ["manifest.json", SHARDS_DIR + "/", PYTHON_SHARDS_DIR + "/"] + test,
             directories = [SHARDS_DIR, PYTHON_SHARDS_DIR],
         )
     sources = []
@@ -144,7 +150,7 @@ def generated_file_names(shards):
         sources = sources,
         python_headers = python_headers,
         python_sources = python_sources,
-        all = headers + sources + python_headers + python_sources + ["manifest.json"],
+        all = headers + sources + python_headers + python_sources + ["manifest.json"] + test,
         directories = [],
     )
 
@@ -207,7 +213,7 @@ def _declare(ctx, path, directory):
 
 def _autograd_codegen_impl(ctx):
     _check_attrs(ctx)
-    names = generated_file_names(ctx.attr.shards)
+    names = generated_file_names(ctx.attr.shards, samples = ctx.file.samples != None)
     prefix = ctx.attr.out_dir + "/"
     headers = [_declare(ctx, prefix + n, n in names.directories) for n in names.headers]
     sources = [_declare(ctx, prefix + n, n in names.directories) for n in names.sources]
@@ -215,6 +221,10 @@ def _autograd_codegen_impl(ctx):
     python_sources = [_declare(ctx, prefix + n, n in names.directories) for n in names.python_sources]
     manifest = ctx.actions.declare_file(prefix + "manifest.json")
     outputs = headers + sources + python_headers + python_sources + [manifest]
+    gradcheck_test = None
+    if ctx.file.samples != None:
+        gradcheck_test = ctx.actions.declare_file(prefix + GRADCHECK_TEST)
+        outputs.append(gradcheck_test)
 
     # Generated files include each other as "<package>/<out_dir>/X.h": the package path, relative
     # to its repository's root, which Bazel puts on the include path for bin-dir files too.
@@ -246,6 +256,12 @@ def _autograd_codegen_impl(ctx):
     args.add_all(ctx.attr.formula_functions, before_each = "--formula_function")
     if ctx.attr.missing_derivative != "error":
         args.add("--missing_derivative", ctx.attr.missing_derivative)
+    spec_inputs = [ctx.file.functions, ctx.file.derivatives]
+    if ctx.file.samples != None:
+        args.add("--samples", ctx.file.samples)
+        args.add("--samples_name", ctx.file.samples.short_path)
+        args.add("--require_samples=%s" % ("true" if ctx.attr.require_samples else "false"))
+        spec_inputs.append(ctx.file.samples)
     args.add("--expected_outputs", ",".join(names.all))
 
     # The arguments go into a params file (one per line, read with absl's --flagfile), which lets
@@ -258,7 +274,7 @@ def _autograd_codegen_impl(ctx):
     ctx.actions.run(
         executable = ctx.executable._codegen,
         arguments = [args],
-        inputs = depset([ctx.file.functions, ctx.file.derivatives], transitive = [environment]),
+        inputs = depset(spec_inputs, transitive = [environment]),
         outputs = outputs,
         mnemonic = "GradgenCodegen",
         execution_requirements = {"supports-workers": "1"},
@@ -290,6 +306,7 @@ def _autograd_codegen_impl(ctx):
             shards = ctx.attr.shards,
             python_headers = depset(python_headers),
             python_sources = depset(python_sources),
+            gradcheck_test = gradcheck_test,
         ),
         OutputGroupInfo(
             api_headers = depset([by_name["VariableType.h"], by_name["NativeFunctions.h"]]),
@@ -299,6 +316,7 @@ def _autograd_codegen_impl(ctx):
             python_headers = depset(python_headers),
             python_sources = depset(python_sources),
             manifest = depset([manifest]),
+            gradcheck_test = depset([gradcheck_test] if gradcheck_test else []),
             **shard_groups
         ),
     ]
@@ -369,6 +387,15 @@ libraries `api_headers` (VariableType.h, NativeFunctions.h), `root_header` (Func
             doc = "string: what a Tensor-returning op without formulas (and not flagged DONT_REQUIRE_DERIVATIVE) gets: \"error\" (a build error) or \"not_implemented\" (raises when its gradient is needed).",
             default = "error",
             values = ["error", "not_implemented"],
+        ),
+        "samples": attr.label(
+            doc = "Label: the samples file (docs/samples.md), a .yaml or .yml file: also generate gradcheck_test.cpp, the library's gradient test (output group `gradcheck_test`). None: no test.",
+            allow_single_file = _YAML_EXTENSIONS,
+            default = None,
+        ),
+        "require_samples": attr.bool(
+            doc = "bool: with `samples`, the generated test fails naming every declaration with formulas that has no samples (False: it lists them as notes).",
+            default = True,
         ),
         "_codegen": attr.label(
             doc = "Label: the codegen (tools/codegen/gen_autograd.py), built for the exec platform.",

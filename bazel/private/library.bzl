@@ -1,6 +1,6 @@
 """Implementation of `autograd_library`: codegen + the user's kernels + runtime, one cc_library."""
 
-load("@rules_cc//cc:defs.bzl", "cc_library")
+load("@rules_cc//cc:defs.bzl", "cc_library", "cc_test")
 load("@rules_python//python:defs.bzl", "py_library")
 load(":codegen.bzl", "autograd_codegen")
 load(":python.bzl", "BINDINGS_COPTS", "gradgen_py_extension")
@@ -21,6 +21,8 @@ def autograd_library(
         missing_derivative = "error",
         runtime = None,
         python_module = None,
+        test_samples = None,
+        require_samples = True,
         copts = [],
         visibility = None,
         testonly = None,
@@ -71,6 +73,11 @@ def autograd_library(
         every op as `module.<op>(...)` and the method variants on gradgen.Tensor, plus the
         py_library `<name>_py` (put it in a py_test's deps; it brings @gradgen//python:gradgen).
         None: no Python module.
+      test_samples: Label: a samples file (docs/samples.md): also define the cc_test
+        `<name>_gradcheck_test`, generated from it, which runs gradcheck, gradgradcheck,
+        fwgradcheck, the Tensor[] slots, in-place and out= checks on every sample.
+      require_samples: bool: with test_samples, `<name>_gradcheck_test` fails naming every
+        declaration with formulas and no samples (False: it only lists them).
       copts: list[str]: extra compiler options for the cc_library.
       visibility: list[Label]: as for any rule; given to `<name>`, `<name>_codegen`, the parts
         above and the Python module.
@@ -98,6 +105,8 @@ def autograd_library(
         environment_hdrs = srcs + hdrs,
         environment_deps = deps + [runtime if runtime != None else Label("//csrc:autograd")],
         missing_derivative = missing_derivative,
+        samples = test_samples,
+        require_samples = require_samples,
         visibility = visibility,
         testonly = testonly,
         tags = tags,
@@ -126,6 +135,23 @@ def autograd_library(
         )
     if python_module != None:
         _python_module(name, python_module, namespace, visibility, testonly, tags)
+    if test_samples != None:
+        native.filegroup(
+            name = name + "_generated_gradcheck_test",
+            srcs = [":" + codegen],
+            output_group = "gradcheck_test",
+            testonly = True,
+            tags = tags,
+        )
+        cc_test(
+            name = name + "_gradcheck_test",
+            size = "small",
+            srcs = [":" + name + "_generated_gradcheck_test"],
+            deps = [":" + name, Label("//csrc:testing")],
+            copts = copts,
+            visibility = visibility,
+            tags = tags,
+        )
 
     # Note [Per-shard libraries]: a compile action's inputs are every header of its cc_library
     # and of that library's deps, and a remote cache keys the action on all of them (only a local

@@ -134,6 +134,89 @@ bool gradcheck(std::function<Tensor(const std::vector<Tensor>&)> fn, std::vector
                    std::move(inputs), eps, atol, rtol, report);
 }
 
+JacobianMismatch jacobian_mismatch(
+    const std::function<std::vector<Tensor>(const std::vector<Tensor>&)>& fn,
+    const std::vector<Tensor>& inputs, double eps, double atol, double rtol) {
+  std::vector<size_t> checked;  // the inputs that require grad, float64 (as gradcheck)
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    if (!inputs[i].defined() || !inputs[i].requires_grad()) continue;
+    if (inputs[i].scalar_type() != ScalarType::Double) {
+      throw std::invalid_argument("jacobian_mismatch: input " + std::to_string(i) +
+                                  " requires grad but has dtype " +
+                                  to_string(inputs[i].scalar_type()) + "; expected Double");
+    }
+    checked.push_back(i);
+  }
+  variable_list diff_inputs;
+  for (size_t i : checked) diff_inputs.push_back(inputs[i]);
+  std::vector<Tensor> outputs;
+  {
+    autograd::AutoGradMode enable(true);
+    outputs = fn(inputs);
+  }
+  JacobianMismatch worst;
+  for (size_t o = 0; o < outputs.size(); ++o) {
+    const Tensor& out = outputs[o];
+    if (!out.defined() || out.scalar_type() != ScalarType::Double) continue;
+    const int64_t out_numel = out.numel();
+    // analytic[c][j * numel(input) + k] = d out[j] / d input_c[k]
+    std::vector<std::vector<double>> analytic(checked.size());
+    for (size_t c = 0; c < checked.size(); ++c) {
+      analytic[c].assign(static_cast<size_t>(out_numel * inputs[checked[c]].numel()), 0.0);
+    }
+    if (out.requires_grad() && !diff_inputs.empty()) {
+      for (int64_t j = 0; j < out_numel; ++j) {
+        Tensor one_hot = zeros(out.sizes(), out.scalar_type());
+        one_hot.data_ptr<double>()[j] = 1.0;
+        variable_list grads = autograd::grad({out}, diff_inputs, {one_hot},
+                                             /*retain_graph=*/true, /*create_graph=*/false,
+                                             /*allow_unused=*/true);
+        for (size_t c = 0; c < checked.size(); ++c) {
+          if (!grads[c].defined()) continue;
+          const int64_t n = grads[c].numel();
+          for (int64_t k = 0; k < n; ++k) analytic[c][j * n + k] = element(grads[c], k);
+        }
+      }
+    }
+    autograd::NoGradGuard no_grad;
+    for (size_t c = 0; c < checked.size(); ++c) {
+      const Tensor& input = inputs[checked[c]];
+      const int64_t in_numel = input.numel();
+      double largest = -1;
+      for (int64_t k = 0; k < in_numel; ++k) {
+        double* x = element_ptr(input, k);
+        const double original = *x;
+        *x = original + eps;
+        const Tensor plus = fn(inputs)[o].clone();
+        *x = original - eps;
+        const Tensor minus = fn(inputs)[o].clone();
+        *x = original;
+        for (int64_t j = 0; j < out_numel; ++j) {
+          const double numerical = (element(plus, j) - element(minus, j)) / (2 * eps);
+          const double a = analytic[c][j * in_numel + k];
+          const bool bad = !(std::fabs(a - numerical) <= atol + rtol * std::fabs(numerical));
+          // A NaN difference counts as the largest.
+          const double diff = std::isnan(a - numerical) ? INFINITY : std::fabs(a - numerical);
+          if (bad && diff > largest) {
+            largest = diff;
+            worst.found = true;
+            worst.output = o;
+            worst.input = checked[c];
+            worst.output_element = j;
+            worst.input_element = k;
+            worst.output_index = multi_index(out.sizes(), j);
+            worst.input_index = multi_index(input.sizes(), k);
+            worst.analytical = a;
+            worst.numerical = numerical;
+          }
+        }
+      }
+      if (worst.found) return worst;
+    }
+  }
+  return worst;
+}
+
 Tensor numerical_gradient(const std::function<Tensor(const std::vector<Tensor>&)>& fn,
                           const std::vector<Tensor>& inputs, size_t index,
                           const Tensor& grad_output, double eps) {

@@ -38,6 +38,29 @@ bool gradcheck(std::function<std::vector<Tensor>(const std::vector<Tensor>&)> fn
                std::vector<Tensor> inputs, double eps = 1e-6, double atol = 1e-5,
                double rtol = 1e-3, std::string* report = nullptr);
 
+/// The largest disagreement between the analytic and the numerical Jacobian that gradcheck would
+/// find (gradcheck reports the first one instead): output `output`, input `input`, at the
+/// elements `output_element` / `input_element` (flat, row-major; the multi-indexes in
+/// `output_index` / `input_index`, "[1, 0]").
+struct JacobianMismatch {
+  bool found = false;
+  size_t output = 0;
+  size_t input = 0;
+  int64_t output_element = 0;
+  int64_t input_element = 0;
+  std::string output_index;
+  std::string input_index;
+  double analytical = 0;
+  double numerical = 0;
+};
+
+/// Compares the Jacobians as gradcheck does, checking every element of the first (output,
+/// input) pair that disagrees and returning its largest |analytical - numerical| (found false:
+/// all agree within atol + rtol * |numerical|).
+JacobianMismatch jacobian_mismatch(
+    const std::function<std::vector<Tensor>(const std::vector<Tensor>&)>& fn,
+    const std::vector<Tensor>& inputs, double eps = 1e-6, double atol = 1e-5, double rtol = 1e-3);
+
 /// Returns the gradient of sum(grad_output * fn(inputs)) with respect to
 /// inputs[index], by central finite differences (evaluated under NoGradGuard).
 /// inputs[index] must be float64; its data is perturbed and restored.

@@ -233,6 +233,39 @@ def codegen_test_suite(name):
     )
     tests.append("one_shard_action_test")
 
+    # With samples: the generated gradient test is one more declared output, the samples file
+    # one more input, and the command line names it.
+    autograd_codegen(
+        name = "one_shard_samples",
+        functions = _FUNCTIONS,
+        derivatives = _DERIVATIVES,
+        samples = "testdata/samples.yaml",
+        shards = 1,
+        out_dir = "gen/samples",
+        tags = ["manual"],
+    )
+    codegen_action_test(
+        name = "one_shard_samples_action_test",
+        target_under_test = ":one_shard_samples",
+        expected_specs = ["tests/bazel/" + _DERIVATIVES, "tests/bazel/" + _FUNCTIONS, "tests/bazel/testdata/samples.yaml"],
+        expected_outputs = [
+            "Functions.cpp",
+            "Functions.h",
+            "NativeFunctions.h",
+            "VariableType.cpp",
+            "VariableType.h",
+            "gradcheck_test.cpp",
+            "manifest.json",
+            "python_functions.cpp",
+            "python_functions.h",
+        ],
+        expected_include_prefix = "tests/bazel/gen/samples",
+        expected_namespace = "gradgen",
+        expected_shards = 1,
+        expected_formula_headers = ["csrc/autograd/formulas.h"],
+    )
+    tests.append("one_shard_samples_action_test")
+
     # shards = 3, and every other attribute away from its default.
     autograd_codegen(
         name = "three_shards",

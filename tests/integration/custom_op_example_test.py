@@ -10,7 +10,8 @@ Its `local_repository(name = "gradgen", path = "../..")` is pointed at this work
 `bazel test //...` runs in it in a nested Bazel. No other file of the example (its .bazelrc
 included) reaches the build, so a line the docs leave out breaks this test.
 This is what a user does: load @gradgen//bazel:defs.bzl, write a spec, a kernel and formula
-helpers, and test the gradients.
+helpers, and test the gradients. Then each formula of ops/derivatives.yaml is broken in turn
+(MUTATIONS) and the generated :polyval_ops_gradcheck_test must fail naming the op and the input.
 """
 
 import os
@@ -19,6 +20,27 @@ import unittest
 
 import doc_blocks
 import nested_bazel as nb
+
+# Mutations of ops/derivatives.yaml the generated gradient test (:polyval_ops_gradcheck_test) must
+# catch, each with the start of the failure line it must print (op, sample, input): a sign flip of
+# either formula, and coeffs[0]'s gradient (grad * x^0) in x's slot.
+_FORMULA_COEFFS = "coeffs: polyval_coeffs_backward(grad, x, coeffs.size())"
+_FORMULA_X = "x: polyval_x_backward(grad, coeffs, x)"
+MUTATIONS = {
+    "coeffs sign flip": (
+        (_FORMULA_COEFFS, "coeffs: polyval_coeffs_backward(-grad, x, coeffs.size())"),
+        "FAIL polyval sample 1 (coeffs: 1 x [4], x: [4]): d/d coeffs[0]: analytical vs numerical differ at [",
+    ),
+    "x sign flip": (
+        (_FORMULA_X, "x: -polyval_x_backward(grad, coeffs, x)"),
+        "FAIL polyval sample 1 (coeffs: 2 x [4], x: [4]): d/d x: analytical vs numerical differ at [",
+    ),
+    "coeffs[0]'s gradient in x's slot": (
+        (_FORMULA_X, "x: grad"),
+        "FAIL polyval sample 1 (coeffs: 1 x [4], x: [4]): d/d x: analytical vs numerical differ at [",
+    ),
+}
+
 
 
 class CustomOpExampleTest(unittest.TestCase):
@@ -54,14 +76,52 @@ class CustomOpExampleTest(unittest.TestCase):
         try:
             cls.bazel_bin = cls.bazel.bazel_bin()
             cls.testlogs = os.path.join(os.path.dirname(cls.bazel_bin), "testlogs")
+            cls.gradcheck_log = ""
+            if os.path.exists(cls._gradcheck_log()):
+                with open(cls._gradcheck_log(), encoding="utf-8") as fh:
+                    cls.gradcheck_log = fh.read()
+            cls.mutated = {} if cls.error else cls._run_mutations()
         finally:
             cls.bazel.shutdown()
+
+    @classmethod
+    def _gradcheck_log(cls):
+        return os.path.join(cls.testlogs, "ops", "polyval_ops_gradcheck_test", "test.log")
+
+    @classmethod
+    def _run_mutations(cls):
+        """{mutation: (exit status, test log)} of :polyval_ops_gradcheck_test on each mutated
+        derivatives.yaml; the original is restored and rebuilt after."""
+        path = os.path.join(cls.workspace, "ops", "derivatives.yaml")
+        with open(path, encoding="utf-8") as fh:
+            original = fh.read()
+        results = {}
+        try:
+            for name, ((old, new), _) in MUTATIONS.items():
+                assert original.count(old) == 1, f"ops/derivatives.yaml no longer holds {old!r}"
+                with open(path, "w", encoding="utf-8") as fh:
+                    fh.write(original.replace(old, new))
+                proc = cls.bazel.run("test", ["--", "//ops:polyval_ops_gradcheck_test"], check=False)
+                with open(cls._gradcheck_log(), encoding="utf-8") as fh:
+                    results[name] = (proc.returncode, fh.read())
+        finally:
+            with open(path, "w", encoding="utf-8") as fh:
+                fh.write(original)
+            cls.bazel.build(["//ops:all"])
+        return results
 
     def test_docs_show_the_example_files(self):
         # What the docs show is what was built, and is the example in the repository.
         self.assertEqual(
             sorted(self.shown_files),
-            [".bazelrc", "WORKSPACE", "ops/BUILD.bazel", "ops/derivatives.yaml", "ops/native_functions.yaml"],
+            [
+                ".bazelrc",
+                "WORKSPACE",
+                "ops/BUILD.bazel",
+                "ops/derivatives.yaml",
+                "ops/native_functions.yaml",
+                "ops/samples.yaml",
+            ],
         )
         for path, text in self.shown_files.items():
             with open(os.path.join(self.checkout, "examples", "custom_op", path), encoding="utf-8") as fh:
@@ -103,6 +163,28 @@ class CustomOpExampleTest(unittest.TestCase):
         ):
             self.assertIn("[       OK ] " + test, log)
         self.assertRegex(log, r"\[  PASSED  \] \d+ tests\.")
+
+    def test_the_generated_gradient_test_ran_every_sample(self):
+        # test_samples = "samples.yaml": the cc_test generated from README's samples, lengths 1, 2
+        # and 3 of the first sample's coefficients, one case each for the other two.
+        for case in (
+            "ok   polyval sample 1 (coeffs: 1 x [4], x: [4])",
+            "ok   polyval sample 1 (coeffs: 2 x [4], x: [4])",
+            "ok   polyval sample 1 (coeffs: 3 x [4], x: [4])",
+            "ok   polyval sample 2 (coeffs: 2 x [2, 3], x: [2, 3])",
+            "ok   polyval sample 3 (coeffs: 3 x [3], x: [3])",
+        ):
+            self.assertIn(case, self.gradcheck_log)
+        self.assertIn("5 cases: 5 passed, 0 failed, 0 skipped; 0 declarations without samples", self.gradcheck_log)
+
+    def test_the_generated_gradient_test_catches_each_mutated_formula(self):
+        if self.error:
+            self.skipTest("the example did not build")
+        self.assertEqual(sorted(self.mutated), sorted(MUTATIONS))
+        for name, (status, log) in self.mutated.items():
+            with self.subTest(name):
+                self.assertEqual(status, 3, f"bazel test should report a failed test (exit 3):\n{log}")
+                self.assertIn(MUTATIONS[name][1], log)
 
     def test_polyval_is_callable_from_python(self):
         # python_module = "polyval_ops_py": the generated bindings, a module sharing gradgen._C's

@@ -8,6 +8,8 @@ writes into OUT:
   VariableType.h, VariableType.cpp  the differentiable API    (gen_variable_type.py)
   NativeFunctions.h                 kernel declarations       (gen_variable_type.py)
   manifest.json                     every node, its inputs' ranges and saved members
+  gradcheck_test.cpp                with --samples: the library's gradient test (load_samples.py,
+                                    gen_gradcheck_test.py, docs/samples.md)
 
 A mistake in a spec file is one line `file:line[:col]: message` on stderr and exit status 1; no
 output is written then (all files are rendered in memory first, then each is written to a
@@ -48,13 +50,14 @@ if __name__ == "__main__":
 from absl import app, flags  # noqa: E402
 from mako.template import Template  # noqa: E402
 
-from tools.codegen import gen_autograd_functions, gen_python_functions, gen_variable_type  # noqa: E402
+from tools.codegen import gen_autograd_functions, gen_gradcheck_test, gen_python_functions, gen_variable_type  # noqa: E402
 from tools.codegen.autogen import add_autogen_variants  # noqa: E402
-from tools.codegen.autograd_info import DifferentiabilityInfo, match_infos, wrapper_kinds  # noqa: E402
+from tools.codegen.autograd_info import DifferentiabilityInfo, WrapperKind, match_infos, wrapper_kinds  # noqa: E402
 from tools.codegen.errors import SpecError  # noqa: E402
 from tools.codegen.formula_env import FormulaEnvironment, header_function_names  # noqa: E402
 from tools.codegen.load_derivatives import load_derivatives  # noqa: E402
 from tools.codegen.load_native_functions import NativeFunction, parse_native_functions  # noqa: E402
+from tools.codegen.load_samples import TestPlan, plan_samples  # noqa: E402
 from tools.codegen.model import CPP_KEYWORDS, FunctionSchema, is_cpp_identifier  # noqa: E402
 
 # The defaults of generate() and of the flags below. The Bazel rule passes every one of them
@@ -77,6 +80,17 @@ flags.DEFINE_string(
     "derivatives_name", None, "Name of the formulas file in messages and generated comments (default: the path)."
 )
 flags.DEFINE_string("out_dir", None, "Directory the generated files are written to.")
+flags.DEFINE_string(
+    "samples",
+    None,
+    "Path of the samples file (docs/samples.md): also write gradcheck_test.cpp, the library's gradient test.",
+)
+flags.DEFINE_string("samples_name", None, "Name of the samples file in messages (default: the path).")
+flags.DEFINE_bool(
+    "require_samples",
+    True,
+    "With --samples: the generated test fails naming each declaration with formulas and no samples.",
+)
 flags.DEFINE_string(
     "include_prefix", DEFAULT_INCLUDE_PREFIX, 'How generated files include each other: #include "<prefix>/Functions.h".'
 )
@@ -186,10 +200,16 @@ def auto_shard_count(declarations: int) -> int:
     return max(1, min(MAX_SHARDS, -(-declarations // DECLARATIONS_PER_SHARD)))
 
 
-def output_names(shards: int) -> List[str]:
+GRADCHECK_TEST = "gradcheck_test.cpp"
+
+
+def output_names(shards: int, samples: bool = False) -> List[str]:
     """Every file a run writes, known before it runs (the Bazel rule declares exactly these); for
-    shards = 0, the two directories (`shards.cc/`, `python_shards.cc/`) in place of the shards' files."""
+    shards = 0, the two directories (`shards.cc/`, `python_shards.cc/`) in place of the shards' files;
+    with `samples`, the gradient test GRADCHECK_TEST too."""
     names = ["Functions.h", "VariableType.h", "NativeFunctions.h", "python_functions.h", "manifest.json"]
+    if samples:
+        names.append(GRADCHECK_TEST)
     if shards == 0:
         return names + [SHARDS_DIR + "/", PYTHON_SHARDS_DIR + "/"]
     for k in range(shards):
@@ -233,6 +253,9 @@ def generate(
     shards: int = 1,
     environment_headers: Sequence[str] = (),
     environment_functions: Sequence[str] = (),
+    samples_path: Optional[str] = None,
+    samples_name: Optional[str] = None,
+    require_samples: bool = True,
 ) -> Dict[str, str]:
     """Runs the whole codegen in memory: file name -> contents. Raises SpecError.
 
@@ -249,6 +272,9 @@ def generate(
     infos = load_derivatives(derivatives_path, functions, d_name, environment)
     timer.lap("load derivatives")
     code = _analyse(functions, infos, missing_derivative, implicit_composite)
+    plan = None
+    if samples_path is not None:
+        plan = plan_samples(samples_path, functions, code.matched, code.kinds, samples_name, require_samples)
     timer.lap("analyse")
     common = dict(
         namespace=namespace,
@@ -263,6 +289,8 @@ def generate(
     out.update(_render_shards(code, layout, formula_headers, formula_namespaces, common))
     out.update(_python_files(functions, layout, common))
     out["manifest.json"] = _manifest(code, layout)
+    if plan is not None:
+        out[GRADCHECK_TEST] = _render_gradcheck_test(plan, common)
     timer.lap("render")
     return out
 
@@ -301,6 +329,8 @@ class _Code:
     functions: List[NativeFunction]
     matched: Dict[str, Optional[DifferentiabilityInfo]]
     wrappers: List[gen_variable_type.WrapperCode]
+    # The wrapper kind of each declaration (what the samples' analysis asks).
+    kinds: List[WrapperKind]
 
 
 @dataclass(frozen=True)
@@ -329,7 +359,21 @@ def _analyse(
     matched = match_infos(functions, infos)
     kinds = wrapper_kinds(functions, matched, missing_derivative, implicit_composite)
     wrappers = [gen_variable_type.wrapper_code(f, matched[str(f.func)], k) for f, k in zip(functions, kinds)]
-    return _Code(node_infos, gen_autograd_functions.nodes_of(node_infos), functions, matched, wrappers)
+    return _Code(node_infos, gen_autograd_functions.nodes_of(node_infos), functions, matched, wrappers, kinds)
+
+
+def _render_gradcheck_test(plan: TestPlan, common: Dict[str, object]) -> str:
+    """gradcheck_test.cpp: the plan's cases (gen_gradcheck_test.py) in the template."""
+    return _render(
+        "gradcheck_test.cpp",
+        cases=gen_gradcheck_test.cases_code(plan, "::" + str(common["namespace"])),
+        skipped_ops=[(op.op_name, op.skip) for op in plan.ops if op.skip and not op.cases],
+        missing=list(plan.missing),
+        require_samples=plan.require_samples,
+        samples_file=plan.samples_file,
+        c_string=gen_gradcheck_test.c_string,
+        **common,
+    )
 
 
 def _render_api_headers(code: _Code, common: Dict[str, object]) -> Dict[str, str]:
@@ -516,6 +560,7 @@ def _flag_problems() -> List[str]:
     for name, flag in [
         (FLAGS.native_functions_name or FLAGS.native_functions, "native_functions_name"),
         (FLAGS.derivatives_name or FLAGS.derivatives, "derivatives_name"),
+        (FLAGS.samples_name or FLAGS.samples or "", "samples_name"),
     ]:
         # The name goes into a `//` comment of every generated file and into one-line messages.
         if any(ord(c) < 32 or ord(c) == 127 for c in name) or name.endswith("\\"):
@@ -571,6 +616,9 @@ def main(argv: List[str]) -> int:
             shards=FLAGS.shards,
             environment_headers=FLAGS.formula_environment_header,
             environment_functions=FLAGS.formula_function,
+            samples_path=FLAGS.samples,
+            samples_name=FLAGS.samples_name,
+            require_samples=FLAGS.require_samples,
         )
     except SpecError as e:
         print(str(e), file=sys.stderr)

@@ -1,0 +1,245 @@
+#include "csrc/testing/sample_check.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <exception>
+#include <numeric>
+#include <random>
+#include <sstream>
+
+#include "csrc/autograd/grad_mode.h"
+#include "csrc/testing/gradcheck.h"
+
+namespace gradgen {
+namespace testing {
+
+namespace {
+
+// The values of one input, in float64 (converted to its dtype by the caller).
+std::vector<double> input_values(const SampleInput& in, int64_t numel, uint64_t seed) {
+  std::mt19937_64 gen(seed);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  std::vector<double> v(static_cast<size_t>(numel));
+  const bool integral = in.dtype == ScalarType::Long || in.dtype == ScalarType::Bool;
+  if (in.domain == "distinct") {
+    // A permutation of evenly spread values with a little jitter: no ties, no two values closer
+    // than about 4 / numel (far beyond the finite differences' 1e-6).
+    std::vector<size_t> order(v.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::shuffle(order.begin(), order.end(), gen);
+    const double step = 4.0 / static_cast<double>(std::max<int64_t>(numel, 1));
+    for (size_t k = 0; k < v.size(); ++k) {
+      v[order[k]] = -2.0 + step * (static_cast<double>(k) + 0.25 + 0.5 * unit(gen));
+      if (integral) v[order[k]] = static_cast<double>(k);
+    }
+    return v;
+  }
+  std::normal_distribution<double> normal(0.0, 1.0);
+  for (double& x : v) {
+    if (in.domain == "positive") {
+      x = integral ? 1.0 + std::floor(3.0 * unit(gen)) : 0.5 + 1.5 * unit(gen);
+    } else if (in.domain == "nonzero") {
+      const double m = integral ? 1.0 + std::floor(3.0 * unit(gen)) : 0.5 + 1.5 * unit(gen);
+      x = unit(gen) < 0.5 ? -m : m;
+    } else if (in.domain == "range") {
+      x = integral ? std::floor(in.lo + (in.hi - in.lo + 1) * unit(gen))
+                   : in.lo + (in.hi - in.lo) * unit(gen);
+      if (integral) x = std::min(x, in.hi);
+    } else {
+      x = integral ? std::floor(-3.0 + 7.0 * unit(gen)) : normal(gen);
+    }
+    if (in.dtype == ScalarType::Bool) x = x > 0 ? 1.0 : 0.0;
+  }
+  return v;
+}
+
+std::string failure(const SampleCase& c, const std::string& what) {
+  return c.op + " sample " + std::to_string(c.sample) + " (" + c.label + "): " + what;
+}
+
+std::string number(double v) {
+  std::ostringstream s;
+  s.precision(6);
+  s << v;
+  return s.str();
+}
+
+// The gradcheck part, "" when the Jacobians agree: names the input and the largest difference.
+std::string jacobian_problem(const SampleFn& fn, const std::vector<Tensor>& inputs,
+                             const std::vector<SampleInput>& specs, size_t outputs, double atol,
+                             double rtol) {
+  const JacobianMismatch m = jacobian_mismatch(fn, inputs, 1e-6, atol, rtol);
+  if (!m.found) return "";
+  std::string d = "d/d " + specs[m.input].label;
+  if (outputs > 1) d = "d(output " + std::to_string(m.output) + ")/d " + specs[m.input].label;
+  std::string where = "at " + m.input_index;
+  if (m.output_index != m.input_index) where += " (output element " + m.output_index + ")";
+  return d + ": analytical vs numerical differ " + where + ": " + number(m.analytical) + " vs " +
+         number(m.numerical);
+}
+
+// Whether a and b hold the same values (same shape; NaNs in the same places count as equal).
+bool same_values(const Tensor& a, const Tensor& b) {
+  if (!a.defined() || !b.defined()) return a.defined() == b.defined();
+  if (!a.sizes().equals(b.sizes()) || a.scalar_type() != b.scalar_type()) return false;
+  if (a.scalar_type() != ScalarType::Double) {
+    return allclose(internal::to_dtype(a, ScalarType::Double),
+                    internal::to_dtype(b, ScalarType::Double), 0, 0);
+  }
+  const Tensor x = a.contiguous(), y = b.contiguous();
+  for (int64_t k = 0; k < x.numel(); ++k) {
+    const double u = x.data_ptr<double>()[k], v = y.data_ptr<double>()[k];
+    if (std::isnan(u) && std::isnan(v)) continue;
+    if (!(std::fabs(u - v) <= 1e-10 + 1e-7 * std::fabs(v))) return false;
+  }
+  return true;
+}
+
+std::vector<Tensor> call(const SampleFn& fn, const std::vector<Tensor>& inputs, bool grad) {
+  autograd::AutoGradMode mode(grad);
+  return fn(inputs);
+}
+
+std::string checks(const SampleCase& c, const std::vector<Tensor>& inputs) {
+  const std::vector<Tensor> outputs = call(c.fn, inputs, true);
+  const bool any_grad =
+      std::any_of(inputs.begin(), inputs.end(), [](const Tensor& t) { return t.requires_grad(); });
+  if (c.history) {
+    for (size_t o = 0; o < outputs.size(); ++o) {
+      if (!outputs[o].defined()) continue;
+      const bool diff =
+          c.differentiable_outputs.empty()
+              ? true
+              : c.differentiable_outputs[std::min(o, c.differentiable_outputs.size() - 1)];
+      const bool floating = outputs[o].scalar_type() == ScalarType::Double ||
+                            outputs[o].scalar_type() == ScalarType::Float;
+      const bool expected = diff && floating && any_grad;
+      if (outputs[o].requires_grad() != expected) {
+        return "output " + std::to_string(o) +
+               (expected
+                    ? " has no history, though it is differentiable and an input requires grad"
+                    : " has history, though it is " +
+                          std::string(any_grad ? "not differentiable"
+                                               : "computed from inputs that do not require grad"));
+      }
+    }
+  }
+  std::string problem = jacobian_problem(c.fn, inputs, c.inputs, outputs.size(), c.atol, c.rtol);
+  if (!problem.empty()) return problem;
+  std::string report;
+  if (c.gradgradcheck && any_grad && !gradgradcheck(c.fn, inputs, 1e-6, c.atol, c.rtol, &report)) {
+    return "second derivatives: " + report;
+  }
+  if (c.fwgradcheck && any_grad && !fwgradcheck(c.fn, inputs, 1e-6, c.atol, c.rtol, &report)) {
+    return "forward mode: " + report;
+  }
+  if (c.inplace) {
+    const std::vector<Tensor> expected = call(c.fn, inputs, false);
+    const std::vector<Tensor> got = call(c.inplace, inputs, false);
+    for (size_t o = 0; o < expected.size() && o < got.size(); ++o) {
+      if (!same_values(got[o], expected[o])) {
+        return c.inplace_name + " (in-place) gives other values than " + c.op;
+      }
+    }
+    problem = jacobian_problem(c.inplace, inputs, c.inputs, got.size(), c.atol, c.rtol);
+    if (!problem.empty()) return c.inplace_name + " (in-place): " + problem;
+  }
+  if (c.out) {
+    // out= variants refuse inputs that require grad (as PyTorch's): run them on detached copies.
+    std::vector<Tensor> plain;
+    for (const Tensor& t : inputs) plain.push_back(t.defined() ? t.detach() : t);
+    const std::vector<Tensor> expected = call(c.fn, plain, false);
+    std::vector<Tensor> outs;
+    for (const Tensor& e : expected) outs.push_back(empty(e.sizes(), e.scalar_type()));
+    {
+      autograd::NoGradGuard no_grad;
+      c.out(plain, outs);
+    }
+    for (size_t o = 0; o < expected.size(); ++o) {
+      if (!same_values(outs[o], expected[o])) {
+        return c.out_name + " (out=) writes other values than " + c.op + " returns (output " +
+               std::to_string(o) + ")";
+      }
+    }
+  }
+  return "";
+}
+
+}  // namespace
+
+std::vector<Tensor> make_sample_inputs(const std::vector<SampleInput>& specs, uint64_t seed) {
+  std::vector<Tensor> inputs;
+  for (size_t i = 0; i < specs.size(); ++i) {
+    const SampleInput& in = specs[i];
+    int64_t numel = 1;
+    for (int64_t d : in.shape) numel *= d;
+    const std::vector<double> v = input_values(in, numel, seed * 1000 + i);
+    Tensor t = empty(in.shape, in.dtype);
+    for (int64_t k = 0; k < numel; ++k) {
+      switch (in.dtype) {
+        case ScalarType::Double: t.data_ptr<double>()[k] = v[k]; break;
+        case ScalarType::Float: t.data_ptr<float>()[k] = static_cast<float>(v[k]); break;
+        case ScalarType::Long: t.data_ptr<int64_t>()[k] = static_cast<int64_t>(v[k]); break;
+        case ScalarType::Bool: t.data_ptr<bool>()[k] = v[k] != 0; break;
+      }
+    }
+    if (in.requires_grad) t.set_requires_grad(true);
+    inputs.push_back(t);
+  }
+  return inputs;
+}
+
+std::string SampleRunner::run(const SampleCase& c) {
+  ++cases_;
+  const uint64_t seed = next_seed_++;
+  if (!c.skip.empty()) {
+    ++skipped_;
+    std::printf("SKIP %s sample %d (%s): %s\n", c.op.c_str(), c.sample, c.label.c_str(),
+                c.skip.c_str());
+    return "";
+  }
+  std::string problem;
+  try {
+    problem = checks(c, make_sample_inputs(c.inputs, seed));
+  } catch (const std::exception& e) {
+    problem = std::string("threw: ") + e.what();
+  }
+  if (problem.empty()) {
+    std::printf("ok   %s sample %d (%s)\n", c.op.c_str(), c.sample, c.label.c_str());
+    return "";
+  }
+  ++failed_;
+  const std::string message = failure(c, problem);
+  std::printf("FAIL %s\n", message.c_str());
+  std::fflush(stdout);
+  return message;
+}
+
+void SampleRunner::skip_op(const std::string& op, const std::string& reason) {
+  ++cases_;
+  ++skipped_;
+  std::printf("SKIP %s: %s\n", op.c_str(), reason.c_str());
+}
+
+void SampleRunner::missing(const std::string& op, const std::string& samples_file, bool required) {
+  if (required) {
+    ++missing_;
+    std::printf(
+        "FAIL %s: a declaration with derivative formulas has no samples in %s (give it "
+        "samples, or `skip: <reason>`; require_samples = False makes this a note)\n",
+        op.c_str(), samples_file.c_str());
+  } else {
+    std::printf("note %s has derivative formulas and no samples in %s\n", op.c_str(),
+                samples_file.c_str());
+  }
+}
+
+int SampleRunner::finish() const {
+  std::printf("%d cases: %d passed, %d failed, %d skipped; %d declarations without samples\n",
+              cases_, cases_ - failed_ - skipped_, failed_, skipped_, missing_);
+  return failed_ == 0 && missing_ == 0 ? 0 : 1;
+}
+
+}  // namespace testing
+}  // namespace gradgen

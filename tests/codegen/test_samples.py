@@ -1,0 +1,298 @@
+"""The samples language (tools/codegen/load_samples.py) and the generated gradient test
+(gen_gradcheck_test.py, templates/gradcheck_test.cpp): what a samples file plans, every error's
+exact message at its line and column, and the C++ the test is printed as."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+from conftest import TREE
+
+from tools.codegen.errors import SpecError
+from tools.codegen.gen_autograd import GRADCHECK_TEST, generate, output_names
+
+DECLS = """\
+- func: polyval(Tensor[] coeffs, Tensor x) -> Tensor
+- func: add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor
+- func: add_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)
+- func: add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)
+- func: exp(Tensor self) -> Tensor
+- func: sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor
+- func: max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)
+- func: argmax(Tensor self, int? dim=None, bool keepdim=False) -> Tensor
+  flags: [DONT_REQUIRE_DERIVATIVE]
+"""
+
+DERIVS = """\
+- name: polyval(Tensor[] coeffs, Tensor x) -> Tensor
+  coeffs: polyval_coeffs_backward(grad, x, coeffs.size())
+  x: polyval_x_backward(grad, coeffs, x)
+- name: add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor
+  self: grad
+  other: maybe_multiply(grad, alpha)
+  result: self_t + maybe_multiply(other_t, alpha)
+- name: exp(Tensor self) -> Tensor
+  self: grad * result
+  result: auto_element_wise
+- name: sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor
+  self: sum_backward(grad, self.sizes(), dim, keepdim)
+- name: max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)
+  self: value_selecting_reduction_backward(grad, dim, indices, self.sizes(), keepdim)
+  output_differentiability: [True, False]
+"""
+
+FULL = """\
+- op: polyval
+  skip_checks: {gradgradcheck: "first derivatives only"}
+  samples:
+    - args: {coeffs: [4], x: [4]}
+    - args:
+        coeffs: [[2, 3], [2, 3]]
+        x: {shape: [2, 3], domain: positive}
+- op: add.Tensor
+  samples:
+    - args: {self: [2, 3], other: [3], alpha: 2}
+- op: exp
+  samples:
+    - args: {self: {shape: [3], domain: [-1, 1]}}
+- op: sum.dim_IntList
+  samples:
+    - args: {self: [2, 3], dim: [1], keepdim: true}
+- op: max.dim
+  samples:
+    - args: {self: {shape: [4], domain: distinct}, dim: 0}
+"""
+
+
+def _generate(write_yaml, samples: str, decls: str = DECLS, derivs: str = DERIVS, **kwargs):
+    nf = write_yaml(decls, "native_functions.yaml")
+    d = write_yaml(derivs, "derivatives.yaml")
+    s = write_yaml(samples, "samples.yaml")
+    return generate(
+        str(nf),
+        str(d),
+        native_functions_name="ops/native_functions.yaml",
+        derivatives_name="ops/derivatives.yaml",
+        samples_path=str(s),
+        samples_name="ops/samples.yaml",
+        namespace="custom_op",
+        include_prefix="ops/generated",
+        **kwargs,
+    )
+
+
+def _plan(write_yaml, samples: str, **kwargs):
+    from tools.codegen.autogen import add_autogen_variants
+    from tools.codegen.autograd_info import match_infos, wrapper_kinds
+    from tools.codegen.load_derivatives import load_derivatives
+    from tools.codegen.load_native_functions import parse_native_functions
+    from tools.codegen.load_samples import plan_samples
+
+    nf = write_yaml(DECLS, "native_functions.yaml")
+    d = write_yaml(DERIVS, "derivatives.yaml")
+    s = write_yaml(samples, "samples.yaml")
+    functions = add_autogen_variants(parse_native_functions(str(nf)))
+    matched = match_infos(functions, load_derivatives(str(d), functions))
+    kinds = wrapper_kinds(functions, matched, "error", False)
+    return plan_samples(str(s), functions, matched, kinds, "ops/samples.yaml", **kwargs)
+
+
+def _error(write_yaml, samples: str) -> str:
+    with pytest.raises(SpecError) as e:
+        _generate(write_yaml, samples)
+    return str(e.value)
+
+
+def test_a_list_given_one_shape_is_checked_with_lengths_1_2_and_3(write_yaml):
+    plan = _plan(write_yaml, FULL)
+    polyval = plan.ops[0]
+    assert [c.label for c in polyval.cases] == [
+        "coeffs: 1 x [4], x: [4]",
+        "coeffs: 2 x [4], x: [4]",
+        "coeffs: 3 x [4], x: [4]",
+        "coeffs: 2 x [2, 3], x: [2, 3]",
+    ]
+    assert [c.sample for c in polyval.cases] == [1, 1, 1, 2]
+    # x follows the list: input 3 of the third case, the inputs labelled for messages.
+    third = polyval.cases[2]
+    assert [i.label for i in third.inputs] == ["coeffs[0]", "coeffs[1]", "coeffs[2]", "x"]
+    assert [(a.name, a.kind, a.first, a.count) for a in third.args] == [
+        ("coeffs", "tensor_list", 0, 3),
+        ("x", "tensor", 3, 1),
+    ]
+    assert polyval.cases[3].inputs[-1].domain == "positive"
+    # polyval has no forward formula, no in-place or out= variant; gradgradcheck is skipped.
+    assert third.checks == ("history",)
+
+
+def test_the_plan_knows_variants_forward_formulas_values_and_defaults(write_yaml):
+    plan = _plan(write_yaml, FULL)
+    add, exp, sum_, max_ = plan.ops[1:]
+    assert (add.cpp_name, add.inplace_cpp_name, add.out_cpp_name) == ("add", "add_", "add_out")
+    assert add.cases[0].checks == ("gradgradcheck", "history", "fwgradcheck", "inplace", "out")
+    assert [a.cpp for a in add.cases[0].args] == ["", "", "static_cast<const Scalar&>(Scalar(int64_t{2}))"]
+    assert exp.has_forward_formula and (exp.cases[0].inputs[0].lo, exp.cases[0].inputs[0].hi) == (-1.0, 1.0)
+    # Defaults the sample leaves out are the C++ API's defaults.
+    # Each cast to its parameter's type, so that overloads never make a call ambiguous.
+    assert [a.cpp for a in sum_.cases[0].args][1:] == [
+        "static_cast<OptionalIntArrayRef>(OptionalIntArrayRef(std::vector<int64_t>{1}))",
+        "static_cast<bool>(true)",
+        "static_cast<std::optional<ScalarType>>(std::nullopt)",
+    ]
+    assert max_.result_kind == "tuple" and max_.differentiable_outputs == (True, False)
+    assert max_.cases[0].inputs[0].domain == "distinct"
+
+
+def test_declarations_with_formulas_and_no_samples_are_listed(write_yaml):
+    plan = _plan(write_yaml, "- op: exp\n  samples: [{args: {self: [2]}}]\n")
+    # Functional declarations recording a node; add_ and add.out are checked with add.Tensor,
+    # argmax records none.
+    assert plan.missing == ("polyval", "add.Tensor", "sum.dim_IntList", "max.dim")
+    assert plan.require_samples
+
+
+def test_the_generated_test_calls_each_variant_and_fails_on_missing_samples(write_yaml):
+    files = _generate(write_yaml, FULL.split("- op: exp")[0] + "- op: exp\n  skip: not today\n")
+    test = files[GRADCHECK_TEST]
+    assert '#include "ops/generated/VariableType.h"' in test
+    assert "return {::custom_op::polyval(TensorList(in.data() + 0, 3), in[3])};" in test
+    alpha = "static_cast<const Scalar&>(Scalar(int64_t{2}))"
+    assert f"Tensor self = in[0].clone();\n  ::custom_op::add_(self, in[1], {alpha});" in test
+    assert f"::custom_op::add_out(in[0], in[1], {alpha}, outs[0]);" in test
+    assert 'runner.skip_op("exp", "not today");' in test
+    assert 'runner.missing("sum.dim_IntList", "ops/samples.yaml", true);' in test
+    assert 'runner.missing("max.dim", "ops/samples.yaml", true);' in test
+    assert sorted(files) == sorted(output_names(1, samples=True))
+    # Deterministic: the same input, the same text.
+    assert _generate(write_yaml, FULL)[GRADCHECK_TEST] == _generate(write_yaml, FULL)[GRADCHECK_TEST]
+
+
+def test_require_samples_false_makes_missing_declarations_notes(write_yaml):
+    test = _generate(write_yaml, "[]", require_samples=False)[GRADCHECK_TEST]
+    assert 'runner.missing("polyval", "ops/samples.yaml", false);' in test
+
+
+def test_without_samples_no_test_is_written(write_yaml):
+    nf = write_yaml(DECLS, "native_functions.yaml")
+    d = write_yaml(DERIVS, "derivatives.yaml")
+    assert GRADCHECK_TEST not in generate(str(nf), str(d))
+
+
+@pytest.mark.parametrize(
+    "samples, message",
+    [
+        (
+            "- op: polyvall\n  samples: []\n",
+            "ops/samples.yaml:1:7: op 'polyvall' names no declaration of the library's functions file",
+        ),
+        (
+            "- op: add\n  samples: []\n",
+            "ops/samples.yaml:1:7: op 'add' names no declaration of the library's functions file; "
+            "the declarations named add are: add.Tensor, add.out",
+        ),
+        (
+            "- op: add_.Tensor\n  samples: []\n",
+            "ops/samples.yaml:1:7: add_.Tensor is an inplace variant: name its functional declaration, "
+            "whose samples check the in-place and out= variants too",
+        ),
+        (
+            "- op: argmax\n  samples: []\n",
+            "ops/samples.yaml:1:7: argmax has no derivative formulas: there is no gradient to check",
+        ),
+        (
+            "- op: exp\n  samples:\n    - args: {self: [2], other: [2]}\n",
+            "ops/samples.yaml:3:25: sample 1 of exp: 'other' is no argument of exp; its arguments are: self",
+        ),
+        (
+            "- op: exp\n  samples:\n    - args: {}\n",
+            "ops/samples.yaml:3:7: sample 1 of exp: expected a shape for the tensor 'self'",
+        ),
+        (
+            "- op: exp\n  samples:\n    - args: {self: {shape: [2], domain: big}}\n",
+            "ops/samples.yaml:3:41: argument 'self': domain: expected positive, nonzero, distinct or "
+            "[lo, hi] with lo < hi, got 'big'",
+        ),
+        (
+            "- op: exp\n  samples:\n    - args: {self: {shape: [2], dtype: int64, requires_grad: true}}\n",
+            "ops/samples.yaml:3:62: argument 'self': requires_grad needs dtype float64 (gradients are "
+            "checked in float64); give requires_grad: false for an integer, boolean or float32 tensor",
+        ),
+        (
+            "- op: exp\n  samples:\n    - args: {self: [2, x]}\n",
+            "ops/samples.yaml:3:20: argument 'self': expected a shape, a list of sizes such as [2, 3] "
+            "([] for a 0-dim tensor), got [2, 'x']",
+        ),
+        (
+            "- op: exp\n  samples:\n    - args: {self: {shapes: [[2]]}}\n",
+            "ops/samples.yaml:3:29: argument 'self' is a Tensor: give `shape`, not `shapes` (that is for Tensor[])",
+        ),
+        (
+            "- op: max.dim\n  samples:\n    - args: {self: [2]}\n",
+            "ops/samples.yaml:3:7: sample 1 of max.dim: expected a value for 'dim' (int), which has no default",
+        ),
+        (
+            "- op: max.dim\n  samples:\n    - args: {self: [2], dim: 0.5}\n",
+            "ops/samples.yaml:3:30: argument 'dim' (int): expected a value of that type, got 0.5",
+        ),
+        (
+            "- op: exp\n  skip_checks: {gradgradcheck: ''}\n  samples: [{args: {self: [2]}}]\n",
+            "ops/samples.yaml:2:33: skip_checks: gradgradcheck: expected the reason, a non-empty string, got ''",
+        ),
+        (
+            "- op: exp\n  skip_checks: {inplace: none}\n  samples: [{args: {self: [2]}}]\n",
+            "ops/samples.yaml:2:3: skip_checks: exp gets no inplace check (it has no such variant)",
+        ),
+        (
+            "- op: exp\n  skip_checks: {gradcheck: no}\n  samples: [{args: {self: [2]}}]\n",
+            "ops/samples.yaml:2:17: skip_checks: unknown check 'gradcheck'; expected one of: "
+            "gradgradcheck, fwgradcheck, inplace, out, history",
+        ),
+        (
+            "- op: exp\n  samples: [{args: {self: [2]}}]\n- op: exp\n  samples: [{args: {self: [2]}}]\n",
+            "ops/samples.yaml:3:7: a second entry for exp (the first is at ops/samples.yaml:1:7); "
+            "list all its samples in one entry",
+        ),
+        (
+            "- op: exp\n",
+            "ops/samples.yaml:1:3: exp: expected `samples:` (or `skip: <reason>`)",
+        ),
+        (
+            "- op: exp\n  sample: []\n",
+            "ops/samples.yaml:2:3: unknown key 'sample' in a samples entry; expected one of: "
+            "op, samples, skip, skip_checks",
+        ),
+        (
+            "- op: exp\n  samples: [{args: {self: [5000]}}]\n",
+            "ops/samples.yaml:2:27: argument 'self': [5000] has 5000 elements; finite differences take "
+            "two calls per element, keep samples at most 4096",
+        ),
+        ("op: exp\n", "ops/samples.yaml:1: a samples file must be a list of entries ('- op: ...')"),
+    ],
+)
+def test_errors_name_the_place_and_what_was_expected(write_yaml, samples, message):
+    assert _error(write_yaml, samples) == message
+
+
+def test_the_driver_reports_a_samples_error_in_one_line_and_writes_nothing(write_yaml, tmp_path):
+    nf = write_yaml(DECLS, "native_functions.yaml")
+    d = write_yaml(DERIVS, "derivatives.yaml")
+    s = write_yaml("- op: nope\n  samples: []\n", "samples.yaml")
+    out = tmp_path / "out"
+    run = subprocess.run(
+        [
+            sys.executable,
+            str(TREE / "tools" / "codegen" / "gen_autograd.py"),
+            f"--native_functions={nf}",
+            f"--derivatives={d}",
+            f"--samples={s}",
+            "--samples_name=ops/samples.yaml",
+            f"--out_dir={out}",
+        ],
+        capture_output=True,
+        text=True,
+    )
+    assert run.returncode == 1, run.stderr
+    assert run.stderr == "ops/samples.yaml:1:7: op 'nope' names no declaration of the library's functions file\n"
+    assert not out.exists()

@@ -1,0 +1,619 @@
+"""Loads a samples file (docs/samples.md) and plans the generated gradient test of a library.
+
+A samples file lists, for declarations of the library's native_functions.yaml named by full name
+(`polyval`, `add.Tensor`), the inputs the generated `<name>_gradcheck_test` runs each check on:
+
+  - op: polyval
+    skip_checks: {gradgradcheck: "the formula helpers loop over float64 data"}
+    samples:
+      - args: {coeffs: [4], x: [4]}                    # a Tensor[] given one shape: lengths 1, 2, 3
+      - args:
+          coeffs: [[2, 3], [2, 3]]                     # a list of shapes: exactly these
+          x: {shape: [2, 3], domain: positive, requires_grad: false}
+
+The loader checks the file against the declarations and the analysis (names, arguments, shapes,
+values, which declarations have formulas) and returns a `TestPlan`: every sample expanded into
+the concrete cases the test runs, each with its tensors (shape, dtype, domain, requires_grad),
+the C++ expressions of its other arguments and the checks it gets. The emitter
+(gen_gradcheck_test.py) only formats that plan. A mistake is a SpecError at its line and column.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+from tools.codegen import cpp
+from tools.codegen.autograd_info import DifferentiabilityInfo, WrapperKind
+from tools.codegen.errors import Location, SpecError
+from tools.codegen.load_native_functions import NativeFunction
+from tools.codegen.model import Argument, BaseTy, BaseType, ListType, OptionalType, SchemaKind, Type
+from tools.codegen.yaml_loader import Node, Seq, load_yaml
+
+__all__ = ["CHECKS", "TensorInput", "CaseArg", "Case", "OpPlan", "TestPlan", "plan_samples"]
+
+# The checks a case can get; `skip_checks` names them. gradcheck is every case's (skip the case
+# with `skip:` instead); the others apply where the declaration has what they check.
+CHECKS = ("gradgradcheck", "fwgradcheck", "inplace", "out", "history")
+_DTYPES = {"float64": "Double", "float32": "Float", "int64": "Long", "bool": "Bool"}
+_DOMAINS = ("positive", "nonzero", "distinct")
+_OP_KEYS = ("op", "samples", "skip", "skip_checks")
+_SAMPLE_KEYS = ("args", "dtype", "skip", "skip_checks", "atol", "rtol")
+_TENSOR_KEYS = ("shape", "shapes", "lengths", "dtype", "domain", "requires_grad")
+# A Tensor[] given one shape is checked with these lengths: the slots of a Tensor after the list
+# move with the length (x is slot 1, 2, 3 of polyval's node for 1, 2, 3 coefficients).
+DEFAULT_LENGTHS = (1, 2, 3)
+MAX_NUMEL = 4096
+
+
+@dataclass(frozen=True)
+class TensorInput:
+    """One tensor the test makes: `coeffs[1]` of shape [4], float64, uniform in [lo, hi]."""
+
+    # How messages name it: "x", "coeffs[1]".
+    label: str
+    shape: Tuple[int, ...]
+    # The runtime's ScalarType: "Double", "Float", "Long", "Bool".
+    dtype: str
+    # "default" (normal), "positive", "nonzero", "distinct" or "range" (uniform in [lo, hi]).
+    domain: str
+    lo: float
+    hi: float
+    requires_grad: bool
+
+
+@dataclass(frozen=True)
+class CaseArg:
+    """One argument of a case's call: tensors taken from the inputs, or a C++ value."""
+
+    name: str
+    # "tensor", "optional_tensor", "tensor_list" (take `count` inputs from `first`) or "value".
+    kind: str
+    first: int = 0
+    count: int = 0
+    # For "value" (and an absent Tensor?: "std::nullopt"): the C++ expression.
+    cpp: str = ""
+
+
+@dataclass(frozen=True)
+class Case:
+    """One run of the checks: a sample with its Tensor[] lengths fixed."""
+
+    # The sample's 1-based number in its op's list, as messages say it: "polyval sample 2".
+    sample: int
+    # The inputs, as messages show them: "coeffs: 3 x [4], x: [4]".
+    label: str
+    inputs: Tuple[TensorInput, ...]
+    args: Tuple[CaseArg, ...]
+    # The checks it gets besides gradcheck, from CHECKS.
+    checks: Tuple[str, ...]
+    # Why it is skipped (it is listed, not run), or "".
+    skip: str
+    atol: float
+    rtol: float
+
+
+@dataclass(frozen=True)
+class OpPlan:
+    """A declaration with formulas and what its generated test does."""
+
+    # "add.Tensor"
+    op_name: str
+    # The C++ API function: "add"; its in-place variant's ("add_") and out= variant's ("add_out").
+    cpp_name: str
+    inplace_cpp_name: Optional[str]
+    out_cpp_name: Optional[str]
+    # How many out tensors the out= variant takes (one per return).
+    returns: int
+    # How the call's result becomes a std::vector<Tensor>: "tensor", "tuple" or "list".
+    result_kind: str
+    # Per return, whether it is differentiable (output_differentiability; all True by default).
+    differentiable_outputs: Tuple[bool, ...]
+    has_forward_formula: bool
+    cases: Tuple[Case, ...]
+    # Why the whole op is skipped, or "".
+    skip: str
+
+
+@dataclass(frozen=True)
+class TestPlan:
+    """Everything the generated test does, in the samples file's order."""
+
+    samples_file: str
+    ops: Tuple[OpPlan, ...]
+    # Declarations with formulas and no entry in the samples file (the test fails naming them
+    # when samples are required).
+    missing: Tuple[str, ...]
+    require_samples: bool
+
+
+def _fail(message: str, loc: Location) -> SpecError:
+    return SpecError(message, loc)
+
+
+def _keys(node: Node, allowed: Sequence[str], what: str) -> None:
+    for key in node:
+        if key not in allowed:
+            raise _fail(f"unknown key {key!r} in {what}; expected one of: {', '.join(allowed)}", node.key_loc(key))
+
+
+def _reason(value: Any, loc: Location, key: str) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise _fail(f"{key}: expected the reason, a non-empty string, got {value!r}", loc)
+    return value.strip()
+
+
+def _skip_checks(value: Any, loc: Location) -> Dict[str, str]:
+    if not isinstance(value, Node):
+        raise _fail("skip_checks: expected a mapping from a check's name to the reason it is skipped", loc)
+    for key in value:
+        if key not in CHECKS:
+            raise _fail(f"skip_checks: unknown check {key!r}; expected one of: {', '.join(CHECKS)}", value.key_loc(key))
+        _reason(value[key], value.value_loc(key), f"skip_checks: {key}")
+    return dict(value)
+
+
+def _is_shape(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(d, int) and not isinstance(d, bool) for d in value)
+
+
+def _shape(value: Any, loc: Location, what: str) -> Tuple[int, ...]:
+    if not _is_shape(value):
+        raise _fail(
+            f"{what}: expected a shape, a list of sizes such as [2, 3] ([] for a 0-dim tensor), got {value!r}", loc
+        )
+    if any(d < 0 for d in value):
+        raise _fail(f"{what}: sizes must not be negative, got {list(value)}", loc)
+    if math.prod(value) > MAX_NUMEL:
+        raise _fail(
+            f"{what}: {list(value)} has {math.prod(value)} elements; finite differences take two calls per "
+            f"element, keep samples at most {MAX_NUMEL}",
+            loc,
+        )
+    return tuple(value)
+
+
+def _domain(value: Any, loc: Location, what: str) -> Tuple[str, float, float]:
+    if value is None:
+        return "default", 0.0, 0.0
+    if isinstance(value, str) and value in _DOMAINS:
+        return value, 0.0, 0.0
+    if (
+        isinstance(value, list)
+        and len(value) == 2
+        and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value)
+        and value[0] < value[1]
+    ):
+        return "range", float(value[0]), float(value[1])
+    raise _fail(f"{what}: domain: expected positive, nonzero, distinct or [lo, hi] with lo < hi, got {value!r}", loc)
+
+
+def _dtype(value: Any, loc: Location, what: str) -> str:
+    if value not in _DTYPES:
+        raise _fail(f"{what}: dtype: expected one of {', '.join(_DTYPES)}, got {value!r}", loc)
+    return _DTYPES[value]
+
+
+@dataclass(frozen=True)
+class _TensorSpec:
+    """A Tensor / Tensor[] argument of a sample, before its lengths are expanded."""
+
+    shapes: Tuple[Tuple[int, ...], ...]  # for a list with `lengths`: the one shape
+    lengths: Optional[Tuple[int, ...]]  # None: exactly `shapes`
+    dtype: str
+    domain: Tuple[str, float, float]
+    requires_grad: Tuple[bool, ...]  # one per shape, or one for all
+
+
+def _tensor_spec(value: Any, loc: Location, name: str, is_list: bool, default_dtype: str) -> _TensorSpec:
+    """Reads a Tensor (is_list False) or Tensor[] argument's value."""
+    what = f"argument {name!r}"
+    fields: Dict[str, Any] = {}
+    locs: Dict[str, Location] = {}
+    if isinstance(value, Node):
+        _keys(value, _TENSOR_KEYS, f"the tensor argument {name!r}")
+        fields = dict(value)
+        locs = {k: value.value_loc(k) for k in value}
+    elif is_list and isinstance(value, list) and value and all(isinstance(v, list) for v in value):
+        fields = {"shapes": value}
+        locs = {"shapes": loc}
+    else:
+        fields = {"shape": value}
+        locs = {"shape": loc}
+    dtype = _dtype(fields["dtype"], locs["dtype"], what) if "dtype" in fields else default_dtype
+    domain = _domain(fields.get("domain"), locs.get("domain", loc), what)
+    if not is_list:
+        for key in ("shapes", "lengths"):
+            if key in fields:
+                raise _fail(f"{what} is a Tensor: give `shape`, not `{key}` (that is for Tensor[])", locs[key])
+    if "shape" in fields and "shapes" in fields:
+        raise _fail(f"{what}: give `shape` (with `lengths`) or `shapes`, not both", locs["shapes"])
+    lengths: Optional[Tuple[int, ...]] = None
+    if "shapes" in fields:
+        raw = fields["shapes"]
+        if not isinstance(raw, list) or not raw:
+            raise _fail(f"{what}: shapes: expected a non-empty list of shapes such as [[4], [4]]", locs["shapes"])
+        shapes = tuple(_shape(s, locs["shapes"], what) for s in raw)
+        if "lengths" in fields:
+            raise _fail(f"{what}: `lengths` goes with one `shape`, not with `shapes`", locs["lengths"])
+    else:
+        if "shape" not in fields:
+            raise _fail(f"{what}: expected its shape", loc)
+        shapes = (_shape(fields["shape"], locs["shape"], what),)
+        if is_list:
+            raw = fields.get("lengths", list(DEFAULT_LENGTHS))
+            if (
+                not isinstance(raw, list)
+                or not raw
+                or not all(isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in raw)
+            ):
+                raise _fail(
+                    f"{what}: lengths: expected a list of list lengths such as [1, 2, 3]", locs.get("lengths", loc)
+                )
+            lengths = tuple(raw)
+    rg = fields.get("requires_grad", dtype == "Double")
+    if isinstance(rg, bool):
+        requires_grad: Tuple[bool, ...] = (rg,)
+    elif (
+        isinstance(rg, list)
+        and is_list
+        and lengths is None
+        and len(rg) == len(shapes)
+        and all(isinstance(b, bool) for b in rg)
+    ):
+        requires_grad = tuple(rg)
+    else:
+        raise _fail(
+            f"{what}: requires_grad: expected true or false"
+            + (" (or, with `shapes`, one per shape)" if is_list else "")
+            + f", got {rg!r}",
+            locs.get("requires_grad", loc),
+        )
+    if any(requires_grad) and dtype != "Double":
+        raise _fail(
+            f"{what}: requires_grad needs dtype float64 (gradients are checked in float64); "
+            "give requires_grad: false for an integer, boolean or float32 tensor",
+            locs.get("requires_grad", locs.get("dtype", loc)),
+        )
+    return _TensorSpec(shapes, lengths, dtype, domain, requires_grad)
+
+
+def _int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _number(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def _double(v: float) -> str:
+    r = repr(float(v))
+    return r if any(c in r for c in ".en") else r + ".0"
+
+
+def _value_cpp(t: Type, value: Any, loc: Location, name: str) -> str:
+    """The C++ expression of a sample's value for a non-tensor argument of schema type `t`."""
+    what = f"argument {name!r} ({t})"
+    if isinstance(t, OptionalType):
+        if value is None:
+            return "std::nullopt"
+        inner = _value_cpp(t.elem, value, loc, name)
+        if isinstance(t.elem, ListType) and str(t.elem.elem) in ("int", "SymInt"):
+            return f"OptionalIntArrayRef({inner})"
+        return f"std::optional<{cpp._value_type(t.elem)}>({inner})"
+    if isinstance(t, BaseType):
+        n = t.name
+        if n in (BaseTy.int, BaseTy.SymInt) and _int(value):
+            return f"int64_t{{{value}}}"
+        if n == BaseTy.float and _number(value):
+            return _double(value)
+        if n == BaseTy.bool and isinstance(value, bool):
+            return "true" if value else "false"
+        if (
+            n == BaseTy.str
+            and isinstance(value, str)
+            and value.isprintable()
+            and '"' not in value
+            and "\\" not in value
+        ):
+            return f'std::string_view("{value}")'
+        if n == BaseTy.Scalar:
+            if isinstance(value, bool):
+                return f"Scalar({'true' if value else 'false'})"
+            if _int(value):
+                return f"Scalar(int64_t{{{value}}})"
+            if _number(value):
+                return f"Scalar({_double(value)})"
+        if n == BaseTy.ScalarType and value in _DTYPES:
+            return f"ScalarType::{_DTYPES[value]}"
+        if n not in (
+            BaseTy.int,
+            BaseTy.SymInt,
+            BaseTy.float,
+            BaseTy.bool,
+            BaseTy.str,
+            BaseTy.Scalar,
+            BaseTy.ScalarType,
+        ):
+            raise _fail(f"{what}: samples cannot give a value of type {t} yet; leave it at its default", loc)
+    if isinstance(t, ListType) and isinstance(value, list):
+        elem = str(t.elem)
+        if t.size is not None and len(value) != t.size:
+            raise _fail(f"{what}: expected {t.size} values, got {len(value)}", loc)
+        if elem in ("int", "SymInt") and all(_int(v) for v in value):
+            return "std::vector<int64_t>{" + ", ".join(str(v) for v in value) + "}"
+        if elem == "float" and all(_number(v) for v in value):
+            return "std::vector<double>{" + ", ".join(_double(v) for v in value) + "}"
+        if elem == "bool" and t.size is not None and all(isinstance(v, bool) for v in value):
+            return f"std::array<bool, {t.size}>{{{{" + ", ".join("true" if v else "false" for v in value) + "}}"
+    raise _fail(f"{what}: expected a value of that type, got {value!r}", loc)
+
+
+def _result_kind(f: NativeFunction) -> Optional[str]:
+    rets = f.func.returns
+    if len(rets) == 1 and cpp.is_tensor_list(rets[0].type) and not isinstance(rets[0].type, OptionalType):
+        return "list"
+    if rets and all(isinstance(r.type, BaseType) and r.type.name == BaseTy.Tensor for r in rets):
+        return "tensor" if len(rets) == 1 else "tuple"
+    return None
+
+
+def _find_declaration(name: str, loc: Location, by_name: Dict[str, NativeFunction]) -> NativeFunction:
+    if name in by_name:
+        return by_name[name]
+    base = name.split(".", 1)[0]
+    near = sorted(n for n in by_name if n.split(".", 1)[0] == base)
+    hint = f"; the declarations named {base} are: {', '.join(near)}" if near else ""
+    raise _fail(f"op {name!r} names no declaration of the library's functions file{hint}", loc)
+
+
+def _variant(f: NativeFunction, functions: Sequence[NativeFunction], kind: SchemaKind) -> Optional[NativeFunction]:
+    """The in-place or out= declaration taking the same inputs as functional `f`, if any."""
+    base = f.func.name.name.base
+    want = [(str(a.type), a.name) for a in f.func.arguments.flat_non_out]
+    for g in functions:
+        if g is f or g.func.name.name.base != base or g.func.kind() is not kind:
+            continue
+        args = g.func.arguments.flat_non_out
+        if kind is SchemaKind.out:
+            if [(str(a.type), a.name) for a in args] == want and len(g.func.arguments.out) == len(f.func.returns):
+                return g
+        elif [a.name for a in args] == [n for _, n in want] and g.func.name.overload_name == f.func.name.overload_name:
+            return g
+    return None
+
+
+def _shape_label(shape: Tuple[int, ...]) -> str:
+    return "[" + ", ".join(str(d) for d in shape) + "]"
+
+
+def _expand(
+    f: NativeFunction,
+    sample: Node,
+    number: int,
+    loc: Location,
+    op_checks: Dict[str, str],
+    applicable: Sequence[str],
+) -> List[Case]:
+    """The cases of one sample: one per length of each Tensor[] given with `lengths`."""
+    _keys(sample, _SAMPLE_KEYS, f"sample {number} of {f.func.name}")
+    if "args" not in sample:
+        raise _fail(f"sample {number} of {f.func.name}: expected `args`, a mapping from argument names to values", loc)
+    args = sample["args"]
+    if not isinstance(args, Node):
+        raise _fail(
+            f"sample {number} of {f.func.name}: args: expected a mapping from argument names to values",
+            sample.value_loc("args"),
+        )
+    dtype = _dtype(sample["dtype"], sample.value_loc("dtype"), f"sample {number}") if "dtype" in sample else "Double"
+    skip = _reason(sample["skip"], sample.value_loc("skip"), "skip") if "skip" in sample else ""
+    checks = dict(op_checks)
+    if "skip_checks" in sample:
+        checks.update(_skip_checks(sample["skip_checks"], sample.value_loc("skip_checks")))
+    tol = {}
+    for key, default in (("atol", 1e-5), ("rtol", 1e-3)):
+        tol[key] = default
+        if key in sample:
+            if not _number(sample[key]) or sample[key] <= 0:
+                raise _fail(f"{key}: expected a positive number, got {sample[key]!r}", sample.value_loc(key))
+            tol[key] = float(sample[key])
+    params = f.func.arguments.flat_non_out
+    names = {a.name for a in params}
+    for key in args:
+        if key not in names:
+            raise _fail(
+                f"sample {number} of {f.func.name}: {key!r} is no argument of {f.func.name}; its arguments are: "
+                + ", ".join(a.name for a in params),
+                args.key_loc(key),
+            )
+    # Per argument: a tensor spec, a C++ value, or None (an absent Tensor?).
+    specs: List[Tuple[Argument, Any]] = []
+    for a in params:
+        here = args.value_loc(a.name) if a.name in args else loc
+        if cpp.is_tensor_list(a.type):
+            if isinstance(a.type.elem, OptionalType):
+                raise _fail(
+                    f"argument {a.name!r} ({a.type}): samples of Tensor?[] arguments are not supported yet", here
+                )
+            if a.name not in args:
+                raise _fail(f"sample {number} of {f.func.name}: expected a value for {a.name!r} ({a.type})", loc)
+            specs.append((a, _tensor_spec(args[a.name], here, a.name, True, dtype)))
+        elif cpp.is_tensor(a.type):
+            optional = isinstance(a.type, OptionalType)
+            if a.name not in args or (optional and args[a.name] is None):
+                if not optional:
+                    raise _fail(f"sample {number} of {f.func.name}: expected a shape for the tensor {a.name!r}", loc)
+                specs.append((a, None))
+            else:
+                specs.append((a, _tensor_spec(args[a.name], here, a.name, False, dtype)))
+        elif a.name in args:
+            specs.append((a, _value_cpp(a.type, args[a.name], here, a.name)))
+        else:
+            default = cpp.default_value(a) if a.default is not None else None
+            if default is None:
+                raise _fail(
+                    f"sample {number} of {f.func.name}: expected a value for {a.name!r} ({a.type}), "
+                    "which has no default",
+                    loc,
+                )
+            specs.append((a, default))
+    # Every combination of the lengths of the Tensor[] arguments given with `lengths`.
+    combos: List[Dict[str, int]] = [{}]
+    for a, spec in specs:
+        if isinstance(spec, _TensorSpec) and spec.lengths is not None:
+            combos = [dict(c, **{a.name: n}) for c in combos for n in spec.lengths]
+    run_checks = tuple(c for c in applicable if c not in checks)
+    cases = []
+    for combo in combos:
+        inputs: List[TensorInput] = []
+        case_args: List[CaseArg] = []
+        labels: List[str] = []
+        for a, spec in specs:
+            # Values are cast to the parameter's C++ type: a bare `std::nullopt` or literal would
+            # make overloads ambiguous (sum(self, std::nullopt): the dtype or the dim overload?).
+            if spec is None:
+                case_args.append(CaseArg(a.name, "value", cpp=f"static_cast<{cpp.argument_type(a)}>(std::nullopt)"))
+            elif isinstance(spec, str):
+                case_args.append(CaseArg(a.name, "value", cpp=f"static_cast<{cpp.argument_type(a)}>({spec})"))
+            else:
+                is_list = cpp.is_tensor_list(a.type)
+                shapes = spec.shapes * combo[a.name] if spec.lengths is not None else spec.shapes
+                rg = spec.requires_grad * len(shapes) if len(spec.requires_grad) == 1 else spec.requires_grad
+                first = len(inputs)
+                for k, shape in enumerate(shapes):
+                    label = f"{a.name}[{k}]" if is_list else a.name
+                    inputs.append(
+                        TensorInput(label, shape, spec.dtype, spec.domain[0], spec.domain[1], spec.domain[2], rg[k])
+                    )
+                kind = (
+                    "tensor_list" if is_list else ("optional_tensor" if isinstance(a.type, OptionalType) else "tensor")
+                )
+                case_args.append(CaseArg(a.name, kind, first, len(shapes)))
+                if is_list:
+                    same = len(set(shapes)) == 1
+                    labels.append(
+                        f"{a.name}: {len(shapes)} x {_shape_label(shapes[0])}"
+                        if same
+                        else f"{a.name}: [{', '.join(_shape_label(s) for s in shapes)}]"
+                    )
+                else:
+                    labels.append(f"{a.name}: {_shape_label(shapes[0])}")
+        cases.append(
+            Case(number, ", ".join(labels), tuple(inputs), tuple(case_args), run_checks, skip, tol["atol"], tol["rtol"])
+        )
+    return cases
+
+
+def plan_samples(
+    path: str,
+    functions: Sequence[NativeFunction],
+    matched: Dict[str, Optional[DifferentiabilityInfo]],
+    kinds: Sequence[WrapperKind],
+    display_name: Optional[str] = None,
+    require_samples: bool = True,
+) -> TestPlan:
+    """Reads the samples file at `path` against the library's declarations (`functions`, with the
+    formulas each uses and its wrapper kind) and returns what the generated test runs."""
+    file = display_name or path
+    entries = load_yaml(path, file)
+    if entries is None:
+        entries = Seq()
+    if not isinstance(entries, Seq):
+        raise SpecError("a samples file must be a list of entries ('- op: ...')", Location(file, 1))
+    by_name = {str(f.func.name): f for f in functions}
+    kind_of = {str(f.func): k for f, k in zip(functions, kinds)}
+    # The declarations that need samples: those recording a node, functional (their in-place and
+    # out= variants are checked with them).
+    needed = [
+        f
+        for f in functions
+        if kind_of[str(f.func)] is WrapperKind.DIFFERENTIABLE and f.func.kind() is SchemaKind.functional
+    ]
+    seen: Dict[str, Location] = {}
+    ops: List[OpPlan] = []
+    for i, node in enumerate(entries):
+        if not isinstance(node, Node):
+            raise _fail("expected an entry, a mapping starting with 'op: <declaration name>'", entries.item_loc(i))
+        _keys(node, _OP_KEYS, "a samples entry")
+        if "op" not in node or not isinstance(node["op"], str):
+            raise _fail("expected 'op: <declaration name>' (such as polyval or add.Tensor)", node.loc)
+        name_loc = node.value_loc("op")
+        name = node["op"].strip()
+        f = _find_declaration(name, name_loc, by_name)
+        if name in seen:
+            raise _fail(
+                f"a second entry for {name} (the first is at {seen[name]}); list all its samples in one entry", name_loc
+            )
+        seen[name] = name_loc
+        if f.func.kind() is not SchemaKind.functional:
+            raise _fail(
+                f"{name} is an {f.func.kind().value} variant: name its functional declaration, whose samples "
+                "check the in-place and out= variants too",
+                name_loc,
+            )
+        info = matched.get(str(f.func))
+        if kind_of[str(f.func)] is not WrapperKind.DIFFERENTIABLE or info is None:
+            raise _fail(f"{name} has no derivative formulas: there is no gradient to check", name_loc)
+        result_kind = _result_kind(f)
+        if result_kind is None:
+            raise _fail(
+                f"{name} returns {', '.join(str(r.type) for r in f.func.returns)}: samples check ops returning Tensors",
+                name_loc,
+            )
+        skip = _reason(node["skip"], node.value_loc("skip"), "skip") if "skip" in node else ""
+        op_checks = _skip_checks(node["skip_checks"], node.value_loc("skip_checks")) if "skip_checks" in node else {}
+        inplace = _variant(f, functions, SchemaKind.inplace)
+        out = _variant(f, functions, SchemaKind.out)
+        has_forward = bool(info.forward_derivatives)
+        applicable = ["gradgradcheck", "history"]
+        if has_forward:
+            applicable.append("fwgradcheck")
+        if inplace is not None and result_kind == "tensor":
+            applicable.append("inplace")
+        if out is not None:
+            applicable.append("out")
+        for check in op_checks:
+            if check not in applicable:
+                lacks = "forward formula" if check == "fwgradcheck" else "such variant"
+                raise _fail(
+                    f"skip_checks: {name} gets no {check} check (it has no {lacks})",
+                    node.key_loc("skip_checks"),
+                )
+        cases: List[Case] = []
+        if "samples" in node:
+            samples = node["samples"]
+            if not isinstance(samples, Seq) or not samples:
+                raise _fail(
+                    "samples: expected a non-empty list of samples ('- args: {...}')", node.value_loc("samples")
+                )
+            for k, sample in enumerate(samples):
+                if not isinstance(sample, Node):
+                    raise _fail("expected a sample, a mapping with `args`", samples.item_loc(k))
+                cases += _expand(f, sample, k + 1, samples.item_loc(k), op_checks, applicable)
+        elif not skip:
+            raise _fail(f"{name}: expected `samples:` (or `skip: <reason>`)", node.loc)
+        diff = info.output_differentiability or tuple(True for _ in f.func.returns)
+        ops.append(
+            OpPlan(
+                op_name=name,
+                cpp_name=_cpp_name(f),
+                inplace_cpp_name=_cpp_name(inplace) if inplace is not None else None,
+                out_cpp_name=_cpp_name(out) if out is not None else None,
+                returns=len(f.func.returns),
+                result_kind=result_kind,
+                differentiable_outputs=tuple(diff),
+                has_forward_formula=has_forward,
+                cases=tuple(cases),
+                skip=skip,
+            )
+        )
+    missing = tuple(str(f.func.name) for f in needed if str(f.func.name) not in seen)
+    return TestPlan(file, tuple(ops), missing, require_samples)
+
+
+def _cpp_name(f: NativeFunction) -> str:
+    # Imported here: gen_variable_type imports the analysis this module is part of.
+    from tools.codegen.gen_variable_type import cpp_name
+
+    return cpp_name(f.func)
