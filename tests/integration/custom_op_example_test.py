@@ -42,7 +42,6 @@ MUTATIONS = {
 }
 
 
-
 class CustomOpExampleTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
