@@ -47,6 +47,8 @@ struct AddGradientsBackward : public Node {
 
 /// Where a tensor's elements are in its storage: sizes, strides and offset (and the dtype).
 struct TensorGeometry {
+  /// An empty geometry (0-dim, offset 0): what a node holds before its wrapper saves one.
+  TensorGeometry() = default;
   explicit TensorGeometry(const Tensor& t)
       : sizes(t.sizes().begin(), t.sizes().end()),
         strides(t.strides().begin(), t.strides().end()),
@@ -55,8 +57,8 @@ struct TensorGeometry {
 
   DimVector sizes;
   DimVector strides;
-  int64_t storage_offset;
-  ScalarType dtype;
+  int64_t storage_offset = 0;
+  ScalarType dtype = ScalarType::Float;
 };
 
 /// The linear map the view nodes below are made of (PyTorch's as_strided_backward, generalized):

@@ -656,3 +656,17 @@ def test_an_in_place_op_on_a_list_returning_nothing_compiles(tmp_path):
     files = generate(str(tmp_path / "nf.yaml"), str(tmp_path / "d.yaml"))
     assert "std::tie() =" not in files["VariableType.cpp"]
     assert not _syntax_errors(files, tmp_path)
+
+
+@pytest.mark.skipif(GXX is None, reason="g++ is not installed")
+@pytest.mark.skipif(not HEADERS.is_file(), reason=f"the runtime headers are not at {REPO}/csrc")
+def test_a_saved_tensor_geometry_compiles_in_another_namespace(tmp_path):
+    # Found by the structured campaign: `TensorGeometry(a)` (a saved-value rewriting) declared a
+    # `gradgen::TensorGeometry` member (it is gradgen::autograd's, in basic_ops.h, which the
+    # header did not include) with no default constructor.
+    schema = "op10(Tensor self, Tensor a) -> Tensor"
+    (tmp_path / "nf.yaml").write_text(SUPPORT + f"- func: {schema}\n")
+    (tmp_path / "d.yaml").write_text(f"- name: {schema}\n  self: mul(grad, static_cast<double>(sizeof(TensorGeometry(a))))\n")
+    files = generate(str(tmp_path / "nf.yaml"), str(tmp_path / "d.yaml"), namespace="mylib")
+    assert '#include "csrc/autograd/basic_ops.h"' in files["Functions.h"]
+    assert not _syntax_errors(files, tmp_path)

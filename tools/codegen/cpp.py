@@ -225,7 +225,7 @@ _CXX_WORDS = frozenset(["const", "int64_t", "double", "bool", "void", "size_t", 
 _UNQUALIFIED_NAME = re.compile(r"(?<![:\w])[A-Za-z_]\w*(?!\w)")
 _STRING_LITERAL = re.compile(r'"(?:[^"\\]|\\.)*"')
 # The runtime's names that live in gradgen::autograd rather than gradgen.
-_AUTOGRAD_NAMES = frozenset(["Node", "SavedVariable", "TypeAndSize", "variable_list"])
+_AUTOGRAD_NAMES = frozenset(["Node", "SavedVariable", "TensorGeometry", "TypeAndSize", "variable_list"])
 
 
 def runtime_names(spellings: Iterable[str]) -> List[str]:

@@ -446,7 +446,7 @@ def _render_declarations(
     return _render(
         "Functions.h",
         nodes=list(nodes),
-        includes=list(includes),
+        includes=list(includes) + gen_autograd_functions.header_includes(list(nodes)),
         inlined=inlined,
         using_names=gen_autograd_functions.header_runtime_names(list(nodes)),
         **common,

@@ -130,6 +130,14 @@ def node_code(info: DifferentiabilityInfo) -> NodeCode:
     )
 
 
+def header_includes(nodes: Sequence[NodeCode]) -> List[str]:
+    """The runtime headers the nodes' declarations need beyond those Functions.h always includes:
+    basic_ops.h where a node saves a TensorGeometry (a formula's `TensorGeometry(x)`)."""
+    if any(name == "TensorGeometry" for _, name in header_runtime_names(nodes)):
+        return ["csrc/autograd/basic_ops.h"]
+    return []
+
+
 def header_runtime_names(nodes: Sequence[NodeCode]) -> List[Tuple[str, str]]:
     """(namespace, name) of the runtime names the nodes' declarations use (Functions.h), for
     using-declarations."""
