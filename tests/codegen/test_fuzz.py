@@ -666,7 +666,9 @@ def test_a_saved_tensor_geometry_compiles_in_another_namespace(tmp_path):
     # header did not include) with no default constructor.
     schema = "op10(Tensor self, Tensor a) -> Tensor"
     (tmp_path / "nf.yaml").write_text(SUPPORT + f"- func: {schema}\n")
-    (tmp_path / "d.yaml").write_text(f"- name: {schema}\n  self: mul(grad, static_cast<double>(sizeof(TensorGeometry(a))))\n")
+    (tmp_path / "d.yaml").write_text(
+        f"- name: {schema}\n  self: mul(grad, static_cast<double>(sizeof(TensorGeometry(a))))\n"
+    )
     files = generate(str(tmp_path / "nf.yaml"), str(tmp_path / "d.yaml"), namespace="mylib")
     assert '#include "csrc/autograd/basic_ops.h"' in files["Functions.h"]
     assert not _syntax_errors(files, tmp_path)
