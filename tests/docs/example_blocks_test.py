@@ -10,7 +10,14 @@ import unittest
 import doc_blocks
 import nested_bazel as nb
 
-_SHOWN = [".bazelrc", "WORKSPACE", "ops/BUILD.bazel", "ops/derivatives.yaml", "ops/native_functions.yaml"]
+_SHOWN = [
+    ".bazelrc",
+    "WORKSPACE",
+    "ops/BUILD.bazel",
+    "ops/derivatives.yaml",
+    "ops/native_functions.yaml",
+    "ops/samples.yaml",
+]
 _NOT_SHOWN = [
     "ops/polyval_formulas.cc",
     "ops/polyval_formulas.h",
