@@ -40,6 +40,35 @@ std::string multi_index(IntArrayRef sizes, int64_t index) {
   return shape_str(idx);
 }
 
+// analytic[c][j * numel(input) + k] = d out[j] / d input_c[k], for the inputs `checked` (whose
+// tensors are diff_inputs), by one backward pass per output element; zeros where out has no
+// history or an input is unused.
+std::vector<std::vector<double>> analytic_jacobian(const Tensor& out,
+                                                   const std::vector<Tensor>& inputs,
+                                                   const std::vector<size_t>& checked,
+                                                   const variable_list& diff_inputs) {
+  const int64_t out_numel = out.numel();
+  std::vector<std::vector<double>> analytic(checked.size());
+  for (size_t c = 0; c < checked.size(); ++c) {
+    analytic[c].assign(static_cast<size_t>(out_numel * inputs[checked[c]].numel()), 0.0);
+  }
+  if (out.requires_grad() && !diff_inputs.empty()) {
+    for (int64_t j = 0; j < out_numel; ++j) {
+      Tensor one_hot = zeros(out.sizes(), out.scalar_type());
+      one_hot.data_ptr<double>()[j] = 1.0;
+      variable_list grads = autograd::grad({out}, diff_inputs, {one_hot},
+                                           /*retain_graph=*/true, /*create_graph=*/false,
+                                           /*allow_unused=*/true);
+      for (size_t c = 0; c < checked.size(); ++c) {
+        if (!grads[c].defined()) continue;
+        const int64_t n = grads[c].numel();
+        for (int64_t k = 0; k < n; ++k) analytic[c][j * n + k] = element(grads[c], k);
+      }
+    }
+  }
+  return analytic;
+}
+
 }  // namespace
 
 bool gradcheck(std::function<std::vector<Tensor>(const std::vector<Tensor>&)> fn,
@@ -70,25 +99,8 @@ bool gradcheck(std::function<std::vector<Tensor>(const std::vector<Tensor>&)> fn
     if (!out.defined() || out.scalar_type() != ScalarType::Double) continue;
     const int64_t out_numel = out.numel();
 
-    // analytic[c][j * numel(input) + k] = d out[j] / d input_c[k]
-    std::vector<std::vector<double>> analytic(checked.size());
-    for (size_t c = 0; c < checked.size(); ++c) {
-      analytic[c].assign(static_cast<size_t>(out_numel * inputs[checked[c]].numel()), 0.0);
-    }
-    if (out.requires_grad() && !diff_inputs.empty()) {
-      for (int64_t j = 0; j < out_numel; ++j) {
-        Tensor one_hot = zeros(out.sizes(), out.scalar_type());
-        one_hot.data_ptr<double>()[j] = 1.0;
-        variable_list grads = autograd::grad({out}, diff_inputs, {one_hot},
-                                             /*retain_graph=*/true, /*create_graph=*/false,
-                                             /*allow_unused=*/true);
-        for (size_t c = 0; c < checked.size(); ++c) {
-          if (!grads[c].defined()) continue;
-          const int64_t n = grads[c].numel();
-          for (int64_t k = 0; k < n; ++k) analytic[c][j * n + k] = element(grads[c], k);
-        }
-      }
-    }
+    const std::vector<std::vector<double>> analytic =
+        analytic_jacobian(out, inputs, checked, diff_inputs);
 
     // Numerical Jacobian, one input element at a time.
     autograd::NoGradGuard no_grad;
@@ -159,25 +171,8 @@ JacobianMismatch jacobian_mismatch(
     const Tensor& out = outputs[o];
     if (!out.defined() || out.scalar_type() != ScalarType::Double) continue;
     const int64_t out_numel = out.numel();
-    // analytic[c][j * numel(input) + k] = d out[j] / d input_c[k]
-    std::vector<std::vector<double>> analytic(checked.size());
-    for (size_t c = 0; c < checked.size(); ++c) {
-      analytic[c].assign(static_cast<size_t>(out_numel * inputs[checked[c]].numel()), 0.0);
-    }
-    if (out.requires_grad() && !diff_inputs.empty()) {
-      for (int64_t j = 0; j < out_numel; ++j) {
-        Tensor one_hot = zeros(out.sizes(), out.scalar_type());
-        one_hot.data_ptr<double>()[j] = 1.0;
-        variable_list grads = autograd::grad({out}, diff_inputs, {one_hot},
-                                             /*retain_graph=*/true, /*create_graph=*/false,
-                                             /*allow_unused=*/true);
-        for (size_t c = 0; c < checked.size(); ++c) {
-          if (!grads[c].defined()) continue;
-          const int64_t n = grads[c].numel();
-          for (int64_t k = 0; k < n; ++k) analytic[c][j * n + k] = element(grads[c], k);
-        }
-      }
-    }
+    const std::vector<std::vector<double>> analytic =
+        analytic_jacobian(out, inputs, checked, diff_inputs);
     autograd::NoGradGuard no_grad;
     for (size_t c = 0; c < checked.size(); ++c) {
       const Tensor& input = inputs[checked[c]];
