@@ -25,6 +25,9 @@ DECLS = """\
 - func: both(Tensor self) -> (Tensor a, Tensor b)
 - func: argmax(Tensor self) -> Tensor
   flags: [DONT_REQUIRE_DERIVATIVE]
+- func: cube(Tensor self) -> Tensor
+- func: cube_(Tensor(a!) self) -> Tensor(a!)
+- func: square_sum(Tensor self, Tensor other) -> Tensor
 """
 
 DERIVS = """\
@@ -54,6 +57,13 @@ DERIVS = """\
 - name: both(Tensor self) -> (Tensor a, Tensor b)
   self: both_backward(grads, self)
   a, b: both_jvp(self_t)
+- name: cube(Tensor self) -> Tensor
+  self: 3*grad*self*self
+  result: auto_element_wise
+- name: square_sum(Tensor self, Tensor other) -> Tensor
+  self: 2*grad*self
+  other: 2*grad*other
+  result: 2*self_t*self_p+2*other_t*other_p*other_p/other_p+self_p.sizes().size()*0+other_p.self_p
 """
 
 
@@ -97,6 +107,19 @@ def test_lists_optionals_and_named_outputs(plans):
     (values,) = plans["max.dim"].formulas  # indices is not differentiable
     assert (
         values.output == "values" and values.formula == "gather_with_keepdimed_indices(self_t, dim, indices, keepdim)"
+    )
+
+
+def test_adjacent_uses_are_all_renamed_and_members_are_not(plans):
+    # `grad*self*self`: each use is renamed, the second and third too (a single pass of PyTorch's
+    # IDENT_REGEX, which consumes the characters around a match, renames only the first `self`).
+    assert plans["cube"].formulas[0].formula == "3*self_t*self*self"
+    cube_ = plans["cube_"]
+    assert cube_.needs_original_self
+    assert cube_.formulas[0].formula == "3*self_t*original_self_p*original_self_p"
+    # Primals become the inputs wherever they are free names; a member `x.self_p` keeps its name.
+    assert plans["square_sum"].formulas[0].formula == (
+        "2*self_t*self+2*other_t*other*other/other+self.sizes().size()*0+other.self_p"
     )
 
 

@@ -16,12 +16,12 @@ errors: a differentiable op without formulas, formulas on an op flagged DONT_REQ
 from __future__ import annotations
 
 import enum
-import re
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Sequence, Tuple, Union
 
 from tools.codegen import cpp
 from tools.codegen.errors import Location, SpecError
+from tools.codegen.formula_text import rename, uses
 from tools.codegen.load_native_functions import NativeFunction
 from tools.codegen.model import Argument, FunctionSchema, ListType, OptionalType, SchemaKind, Type
 
@@ -145,6 +145,29 @@ class ForwardDerivative:
     loc: Location
 
 
+def list_size_member(arg_name: str) -> str:
+    """The node member that keeps the length of Tensor[] input `arg_name`, which is how many
+    gradient slots the input takes (apply()'s index ranges, VariableType's recording)."""
+    return f"{arg_name}_size_"
+
+
+@dataclass(frozen=True)
+class ListSize:
+    """A Tensor[] input whose length the node keeps: `grad_fn-><member> = <arg>.size();`."""
+
+    arg: str
+    member: str
+
+
+@dataclass(frozen=True)
+class GradSlots:
+    """An input that gets gradients, and how many slots it takes: "1", or for a Tensor[] the
+    member keeping its length (`list_size_member`)."""
+
+    name: str
+    size: str
+
+
 @dataclass(frozen=True)
 class DifferentiabilityInfo:
     """Everything known about how to differentiate one op (for one dispatch key)."""
@@ -180,9 +203,9 @@ class DifferentiabilityInfo:
     uses_retain_variables: bool = False
     # The outputs that get history, as positions in `func.func.returns`.
     differentiable_outputs: Tuple[int, ...] = ()
-    # The Tensor[] inputs with a gradient whose length the node keeps in its own member
-    # `<name>_size_` (the ones whose formulas do not save `<name>_size_` already).
-    list_size_members: Tuple[str, ...] = ()
+    # The Tensor[] inputs with a gradient whose length the node keeps in a member of its own
+    # (`list_size_member`), the ones whose formulas do not save that member already.
+    list_size_members: Tuple[ListSize, ...] = ()
     # Saved members that `wrap_opt_if` keeps only on a condition: (member name, conditions), in
     # first-use order; the member is saved when any of its conditions holds.
     wrap_opt_if: Tuple[Tuple[str, Tuple[Condition, ...]], ...] = ()
@@ -194,8 +217,16 @@ class DifferentiabilityInfo:
     def saved_member_names(self) -> List[str]:
         """Every member `apply()` reads, sorted: the manifest's `saved` list."""
         names = {s.member for s in self.all_saved_inputs + self.all_saved_outputs}
-        names |= {f"{a.name}_size_" for a in self.args_with_derivatives if cpp.is_tensor_list(a.type)}
+        names |= {slot.size for slot in self.grad_slots if slot.size != "1"}
         return sorted(names)
+
+    @property
+    def grad_slots(self) -> Tuple[GradSlots, ...]:
+        """Each input that gets a gradient, in order, with how many slots it takes."""
+        return tuple(
+            GradSlots(a.name, list_size_member(a.name) if cpp.is_tensor_list(a.type) else "1")
+            for a in self.args_with_derivatives
+        )
 
 
 def formula_output_names(func: FunctionSchema) -> List[str]:
@@ -361,8 +392,6 @@ def wrapper_kinds(
 # Forward-mode AD: what each wrapper does with tangents (csrc/autograd/forward_ad.h)
 # ---------------------------------------------------------------------------------------------
 
-_IDENT = r"(^|\W){}($|\W)"
-
 
 @dataclass(frozen=True)
 class Tangent:
@@ -412,20 +441,6 @@ class ForwardAD:
     needs_original_self: bool = False
     inplace: bool = False
     formulas: Tuple[ForwardFormula, ...] = ()
-
-
-def _replace_ident(name: str, replacement: str, text: str) -> str:
-    # The pattern consumes the characters around a match: repeat for adjacent uses (`a*a`).
-    pattern = re.compile(_IDENT.format(re.escape(name)))
-    while True:
-        new = pattern.sub(lambda m: f"{m.group(1)}{replacement}{m.group(2)}", text)
-        if new == text:
-            return text
-        text = new
-
-
-def _uses_ident(name: str, text: str) -> bool:
-    return re.search(_IDENT.format(re.escape(name)), text) is not None
 
 
 def forward_ad_of(f: NativeFunction, info: Optional[DifferentiabilityInfo], kind: WrapperKind) -> ForwardAD:
@@ -495,17 +510,17 @@ def forward_ad_of(f: NativeFunction, info: Optional[DifferentiabilityInfo], kind
         fw = by_output[formula_names[i]]
         text = fw.formula
         for name in diff_inputs:
-            if inplace and name == "self" and (_uses_ident("self_p", text) or _uses_ident("original_self_p", text)):
+            if inplace and name == "self" and (uses("self_p", text) or uses("original_self_p", text)):
                 # PyTorch's in-place entries name it themselves (`polygamma_`'s
                 # `self_t.mul_(polygamma(n + 1, original_self_p))`); others reuse the out-of-place
                 # op's formula, whose `self_p` is self's value before the kernel.
                 needs_original_self = True
-                text = _replace_ident("self_p", "original_self_p", text)
+                text = rename(text, {"self_p": "original_self_p"})
             else:
-                text = _replace_ident(name + "_p", name, text)
+                text = rename(text, {name + "_p": name})
         for formula_name, local in zip(formula_names, locals_ if not inplace else ["self"] * len(formula_names)):
             if formula_name != local:
-                text = _replace_ident(formula_name, local, text)
+                text = rename(text, {formula_name: local})
         formulas.append(
             ForwardFormula(
                 output=locals_[0] if inplace else locals_[i],

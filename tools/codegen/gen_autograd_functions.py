@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import List, Sequence, Tuple
 
 from tools.codegen import cpp
-from tools.codegen.autograd_info import Derivative, DifferentiabilityInfo, SavedAttribute
+from tools.codegen.autograd_info import Derivative, DifferentiabilityInfo, ListSize, SavedAttribute
 
 
 @dataclass(frozen=True)
@@ -39,7 +39,7 @@ class GradInput:
     """An input that gets a gradient: `auto <name>_ix = gen.range(<size>);` in apply()."""
 
     name: str
-    # How many gradient slots it takes: "1", or for a Tensor[] the member `<name>_size_`.
+    # How many gradient slots it takes: "1", or for a Tensor[] the member keeping its length.
     size: str
 
 
@@ -71,9 +71,9 @@ class NodeCode:
     # `mm(Tensor self, Tensor mat2) -> Tensor`, printed above the class.
     schema: str
     # Its saved values, in first-use order, and the Tensor[] inputs whose length it keeps in a
-    # member `<name>_size_` of its own.
+    # member of its own.
     saved: List[SavedMember]
-    size_members: List[str]
+    size_members: List[ListSize]
     # The saved tensors and Tensor[]s (kinds "tensor", "tensor_list"), which the node's
     # visit_saved() hands to a SavedVisitor (to_dot shows them with their shapes).
     saved_tensors: List[SavedMember]
@@ -119,10 +119,7 @@ def node_code(info: DifferentiabilityInfo) -> NodeCode:
         size_members=list(info.list_size_members),
         saved_tensors=[_saved_member(v) for v in info.all_saved_inputs + info.all_saved_outputs if v.kind != "value"],
         uses_retain_variables=info.uses_retain_variables,
-        grad_inputs=[
-            GradInput(a.name, f"{a.name}_size_" if cpp.is_tensor_list(a.type) else "1")
-            for a in info.args_with_derivatives
-        ],
+        grad_inputs=[GradInput(slot.name, slot.size) for slot in info.grad_slots],
         uses_grad=info.uses_grad,
         named_gradients=[(n, info.available_named_gradients.index(n)) for n in sorted(info.used_named_gradients)],
         any_grad_defined=any(len(d.var_names) == 1 for d in info.derivatives) and not info.foreach,
@@ -154,10 +151,7 @@ def manifest_node(info: DifferentiabilityInfo) -> dict:
     return {
         "name": info.op,
         "op": str(info.func.func.name),
-        "inputs": [
-            {"name": a.name, "range": f"{a.name}_size_" if cpp.is_tensor_list(a.type) else "1"}
-            for a in info.args_with_derivatives
-        ],
+        "inputs": [{"name": slot.name, "range": slot.size} for slot in info.grad_slots],
         "saved": info.saved_member_names,
     }
 

@@ -25,6 +25,7 @@ from tools.codegen.autograd_info import (
     DifferentiabilityInfo,
     ForwardAD,
     HookFacts,
+    ListSize,
     SavedAttribute,
     WrapperKind,
     formula_output_names,
@@ -67,8 +68,8 @@ class NodeRecording:
     diff_args: List[str]
     # Members filled from the inputs before the kernel runs.
     saved_inputs: List[SavedValue]
-    # Tensor[] inputs whose length the node keeps in `<name>_size_`.
-    list_sizes: List[str]
+    # Tensor[] inputs whose length the node keeps in a member.
+    list_sizes: List[ListSize]
     # The op's outputs, as the wrapper's locals.
     outputs: List[Output]
     # Appended to `if (grad_fn` when output_differentiability is a condition: ` && (cond)`.

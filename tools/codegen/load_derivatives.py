@@ -32,14 +32,17 @@ from tools.codegen.autograd_info import (
     Derivative,
     DifferentiabilityInfo,
     ForwardDerivative,
+    ListSize,
     SavedAttribute,
     SavedFact,
     formula_output_names,
     is_composite_implicit,
+    list_size_member,
 )
 from tools.codegen.errors import Location, SchemaParseError, SpecError
 from tools.codegen.formula_check import expression_problem, one_line
 from tools.codegen.formula_env import FormulaEnvironment, to_cpp
+from tools.codegen.formula_text import rename, uses
 from tools.codegen.load_native_functions import NativeFunction
 from tools.codegen.model import Argument, FunctionSchema, ListType, SchemaKind, Type, is_cpp_identifier
 from tools.codegen.yaml_loader import Node, Seq, load_yaml
@@ -160,19 +163,6 @@ def _compiled(i: int, name: str) -> Any:
     return got
 
 
-_WORD = re.compile(r"\w+")
-
-
-@functools.lru_cache(maxsize=None)
-def _words(formula: str) -> frozenset:
-    return frozenset(_WORD.findall(formula))
-
-
-def _uses(name: str, formula: str) -> bool:
-    """Whether identifier `name` appears in `formula` as a whole word (PyTorch's IDENT_REGEX)."""
-    return name in _words(formula)
-
-
 def used_gradient_indices(formula: str) -> List[int]:
     """The i of every `grads[i]` in a formula: `f(grads[0], grads[1])` -> [0, 1]."""
     return [int(i) for i in re.findall(GRAD_INDEX_REGEX, formula)]
@@ -215,12 +205,10 @@ def saved_variables(
             if regex.search(formula):
                 formula = regex.sub(repl, formula)
         if isinstance(typ, Type) and _is_optional_str(typ):
-            formula = re.sub(
-                rf"\b{name}\b",
-                f"{name}.has_value() ? std::optional<std::string_view>({name}.value()) : std::nullopt",
-                formula,
+            formula = rename(
+                formula, {name: f"{name}.has_value() ? std::optional<std::string_view>({name}.value()) : std::nullopt"}
             )
-        if _uses(name, formula):
+        if uses(name, formula):
             if cpp.is_tensor(typ) or (is_output and _is_scalar(typ)):
                 kind = "tensor"
             elif cpp.is_tensor_list(typ):
@@ -614,12 +602,12 @@ def _with_facts(info: DifferentiabilityInfo) -> DifferentiabilityInfo:
     return replace(
         info,
         uses_grad=uses_grad,
-        uses_retain_variables=any(_uses("retain_variables", d.formula) for d in info.derivatives),
+        uses_retain_variables=any(uses("retain_variables", d.formula) for d in info.derivatives),
         differentiable_outputs=_differentiable_outputs(info, uses_grad),
         list_size_members=tuple(
-            a.name
+            ListSize(a.name, list_size_member(a.name))
             for a in info.args_with_derivatives
-            if cpp.is_tensor_list(a.type) and f"{a.name}_size_" not in saved_names
+            if cpp.is_tensor_list(a.type) and list_size_member(a.name) not in saved_names
         ),
         wrap_opt_if=_wrap_opt_if_conditions(info.derivatives, info.args_with_derivatives),
         foreach=info.name.startswith("_foreach_"),
@@ -710,7 +698,7 @@ def _create_derivative(
                 "variables; rename the argument or return in the declaration",
                 loc,
             )
-    named = frozenset(n for n in available_named_gradients if n in formula and _uses(n, formula))
+    named = frozenset(n for n in available_named_gradients if n in formula and uses(n, formula))
     if len(var_names) == 1 and _NOT_IMPLEMENTED.match(formula):
         arg = next(a for a in func.arguments.flat_all if a.name == var_names[0])
         if cpp.is_tensor_list(arg.type):
@@ -723,8 +711,8 @@ def _create_derivative(
         saved_inputs=saved_inputs,
         saved_outputs=saved_outputs,
         named_gradients=named,
-        uses_grad=_uses("grad", formula),
-        uses_grad_input_mask=_uses("grad_input_mask", formula),
+        uses_grad=uses("grad", formula),
+        uses_grad_input_mask=uses("grad_input_mask", formula),
         loc=loc,
     )
 
@@ -824,7 +812,7 @@ def _check_forward_names(
     tangent and a primal local in the wrapper (as in PyTorch); other inputs go by their own name."""
     output = ", ".join(names)
     for name in _BACKWARD_ONLY_NAMES + tuple(f"grad_{r.name}" for r in func.returns if r.name):
-        if _uses(name, formula):
+        if uses(name, formula):
             raise SpecError(
                 f"the forward formula for {output} of {defn_name} uses '{name}', which only a backward "
                 "formula has; a forward formula reads the inputs' tangents (<input>_t) and values (<input>_p)",
@@ -835,7 +823,7 @@ def _check_forward_names(
         if a.name in with_derivatives or not (cpp.is_tensor(a.type) or cpp.is_tensor_list(a.type)):
             continue
         for postfix, what in (("_t", "tangent"), ("_p", "primal")):
-            if _uses(a.name + postfix, formula):
+            if uses(a.name + postfix, formula):
                 raise SpecError(
                     f"the forward formula for {output} of {defn_name} reads '{a.name}{postfix}', but "
                     f"'{a.name}' has no backward formula (or is non_differentiable), so it has no {what}; "
@@ -868,16 +856,16 @@ def _required_inputs(
     for a in args_with_derivatives:
         if cpp.is_tensor_list(a.type):
             # A Tensor[] input's bare name is its list of primals; `<name>_t` its tangents.
-            if _uses(a.name + postfix, text):
+            if uses(a.name + postfix, text):
                 found.append(a.name)
             continue
-        if _uses(a.name, text):
+        if uses(a.name, text):
             raise SpecError(
                 f"the forward formula for {defn_name} uses the bare name '{a.name}', which is "
                 f"ambiguous: write {a.name}_p for its value or {a.name}_t for its tangent",
                 loc,
             )
-        if _uses(a.name + postfix, text):
+        if uses(a.name + postfix, text):
             found.append(a.name)
     return tuple(found)
 
@@ -888,12 +876,8 @@ def _auto_element_wise(d: Derivative, args_with_derivatives: Sequence[Argument])
     result (`(grad_formula(self_t.conj())).conj()`); gradgen's dtypes are all real, where the
     conjugate is the identity, so the expansion leaves it out and the formula compiles as is."""
     inp = args_with_derivatives[0].name
-    # Lookarounds, not IDENT_REGEX: that one consumes the characters around a name, so the second
-    # of two adjacent uses (`grad * self * self`) would be left unreplaced.
-    fw = re.sub(r"(?<![\w.>:])grad(?!\w)", f"{inp}_t", d.original_formula)
-    for a in args_with_derivatives:
-        fw = re.sub(rf"(?<![\w.>:]){a.name}(?!\w)", f"{a.name}_p", fw)
-    return fw
+    fw = rename(d.original_formula, {"grad": f"{inp}_t"})
+    return rename(fw, {a.name: f"{a.name}_p" for a in args_with_derivatives})
 
 
 # Declarations that are views get a `{view}_copy` twin; PyTorch derives the twin's formula from
@@ -1000,13 +984,10 @@ def _foreach_info(f: NativeFunction, ref_schema: FunctionSchema, ref: Differenti
     renamed = {r.name: a.name for a, r in pairs}
     substitutions = {r.name: a.name + "[i]" if isinstance(a.type, ListType) else a.name for a, r in pairs}
     substitutions.update(grad="grads[i]", result="result[i]")
-    # Whole identifiers only, not members or qualified names (`x.grad`, `at::result`).
-    words = "|".join(re.escape(k) for k in sorted(substitutions, key=len, reverse=True))
-    ident = re.compile(rf"(?<![\w.>:])({words})(?!\w)")
     output_vars = list(zip(formula_output_names(func), (r.type for r in func.returns)))
     derivatives = []
     for d in ref.derivatives:
-        formula = ident.sub(lambda m: substitutions[m.group(1)], d.original_formula)
+        formula = rename(d.original_formula, substitutions)
         names = tuple(renamed[n] for n in d.var_names)
         # As torchgen, the arguments are saved whole: `self[i].sizes()` is no fact of `self`.
         derivatives.append(_create_derivative(func, formula, names, (), output_vars, d.loc, facts=False))

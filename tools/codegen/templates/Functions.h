@@ -74,8 +74,8 @@ struct ${node.op} : public Node {
   ${s.cpp_type} ${s.member};
 %   endif
 % endfor
-% for name in node.size_members:
-  size_t ${name}_size_ = 0;
+% for s in node.size_members:
+  size_t ${s.member} = 0;
 % endfor
 };
 % endfor

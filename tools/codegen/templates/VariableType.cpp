@@ -107,8 +107,8 @@ ${call_kernel(w)}\
 % for s in n.saved_inputs:
 ${save(s)}\
 % endfor
-% for name in n.list_sizes:
-    grad_fn->${name}_size_ = ${name}.size();
+% for s in n.list_sizes:
+    grad_fn->${s.member} = ${s.arg}.size();
 % endfor
   }
 % if not n.outputs or (len(n.outputs) == 1 and n.inplace):
