@@ -1,8 +1,9 @@
 """The codegen's one-way structure, and the defaults that live in two languages.
 
 * Emitters (gen_*.py) print what the analysis decided: they read no formula text (no `re`)
-  and report no spec mistakes (no `raise SpecError`); tools/codegen/autograd_info.py is where
-  those facts and checks live.
+  and report no spec mistakes (no `raise SpecError`); the loaders and the plan stage
+  (tools/codegen/plan.py, which runs autograd_info.py's analysis) are where those facts and
+  checks live, and nothing they import, however indirectly, is an emitter.
 * The formula header and namespace gradgen always passes are written once in Python
   (gen_autograd.DEFAULT_FORMULA_*, the defaults of generate() and of the flags) and once in
   Starlark (bazel/private/codegen.bzl's _GRADGEN_FORMULA_*, what the rule passes): they agree.
@@ -52,6 +53,62 @@ def test_emitters_raise_no_spec_error(name):
         and getattr(node.exc.func, "id", getattr(node.exc.func, "attr", None)) == "SpecError"
     ]
     assert raised == [], f"{name} raises SpecError at lines {raised}"
+
+
+# The stages before the emitters: loading (model.py, the loaders) and planning (plan.py and the
+# analysis it runs). The only modules that may report a mistake in the specs.
+SPEC_ERROR_MODULES = {
+    "autogen.py",
+    "autograd_info.py",
+    "load_derivatives.py",
+    "load_native_functions.py",
+    "load_samples.py",
+    "plan.py",
+    "yaml_loader.py",
+}
+
+
+def _codegen_imports(name: str) -> set:
+    """The tools.codegen modules `name` imports, as file names."""
+    found = set()
+    for node in ast.walk(_tree(name)):
+        if isinstance(node, ast.ImportFrom) and node.module == "tools.codegen":
+            found |= {a.name + ".py" for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("tools.codegen."):
+            found.add(node.module.rsplit(".", 1)[1] + ".py")
+    return {n for n in found if (TREE / "tools" / "codegen" / n).exists()}
+
+
+def _reachable(name: str) -> set:
+    seen, todo = set(), [name]
+    while todo:
+        for n in _codegen_imports(todo.pop()) - seen:
+            seen.add(n)
+            todo.append(n)
+    return seen
+
+
+def test_the_plan_stage_reaches_no_emitter():
+    # Transitively: nothing the analysis imports prints code, so no fact is decided while printing.
+    for name in sorted(SPEC_ERROR_MODULES):
+        emitters = sorted(n for n in _reachable(name) if n.startswith("gen_"))
+        assert emitters == [], f"{name} reaches the emitters {emitters}"
+
+
+def test_spec_errors_are_raised_only_while_loading_and_planning():
+    modules = sorted(p.name for p in (TREE / "tools" / "codegen").glob("*.py"))
+    raising = {
+        name
+        for name in modules
+        for node in ast.walk(_tree(name))
+        if isinstance(node, ast.Raise)
+        and isinstance(node.exc, ast.Call)
+        and getattr(node.exc.func, "id", getattr(node.exc.func, "attr", None)) == "SpecError"
+    }
+    assert raising - SPEC_ERROR_MODULES == set()
+    # And the emitters are handed a plan: the wrappers' forward-mode decision is made in plan().
+    assert "plan.py" in _codegen_imports("gen_autograd.py")
+    assert "forward_ad_of" not in (TREE / "tools" / "codegen" / "gen_variable_type.py").read_text()
 
 
 def _starlark_list(name: str) -> list:

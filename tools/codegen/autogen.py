@@ -19,8 +19,7 @@ import dataclasses
 from typing import List, Sequence
 
 from tools.codegen.errors import SpecError
-from tools.codegen.load_native_functions import NativeFunction
-from tools.codegen.model import FunctionSchema
+from tools.codegen.model import FunctionSchema, NativeFunction
 
 
 def _arg_text(a, strip_annotation: bool) -> str:

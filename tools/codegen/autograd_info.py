@@ -22,8 +22,7 @@ from typing import Dict, List, Optional, Sequence, Tuple, Union
 from tools.codegen import cpp
 from tools.codegen.errors import Location, SpecError
 from tools.codegen.formula_text import rename, uses
-from tools.codegen.load_native_functions import NativeFunction
-from tools.codegen.model import Argument, FunctionSchema, ListType, OptionalType, SchemaKind, Type
+from tools.codegen.model import Argument, FunctionSchema, ListType, NativeFunction, OptionalType, SchemaKind, Type
 
 __all__ = [
     "DONT_REQUIRE_DERIVATIVE",

@@ -52,13 +52,13 @@ from mako.template import Template  # noqa: E402
 
 from tools.codegen import gen_autograd_functions, gen_gradcheck_test, gen_python_functions, gen_variable_type  # noqa: E402
 from tools.codegen.autogen import add_autogen_variants  # noqa: E402
-from tools.codegen.autograd_info import DifferentiabilityInfo, WrapperKind, match_infos, wrapper_kinds  # noqa: E402
 from tools.codegen.errors import SpecError  # noqa: E402
 from tools.codegen.formula_env import FormulaEnvironment, header_function_names  # noqa: E402
 from tools.codegen.load_derivatives import load_derivatives  # noqa: E402
-from tools.codegen.load_native_functions import NativeFunction, parse_native_functions  # noqa: E402
+from tools.codegen.load_native_functions import parse_native_functions  # noqa: E402
 from tools.codegen.load_samples import TestPlan, plan_samples  # noqa: E402
-from tools.codegen.model import CPP_KEYWORDS, FunctionSchema, is_cpp_identifier  # noqa: E402
+from tools.codegen.model import CPP_KEYWORDS, NativeFunction, is_cpp_identifier  # noqa: E402
+from tools.codegen.plan import Plan, plan  # noqa: E402
 
 # The defaults of generate() and of the flags below. The Bazel rule passes every one of them
 # explicitly (bazel/private/codegen.bzl's _GRADGEN_FORMULA_*; tests/codegen checks they agree).
@@ -220,13 +220,6 @@ def output_names(shards: int, samples: bool = False) -> List[str]:
     return names
 
 
-def _shard_key(f: NativeFunction, info: Optional[DifferentiabilityInfo]) -> str:
-    # A wrapper lives with the node it builds (add_ builds AddBackward0, from add's entry).
-    if info is not None and info.op is not None:
-        return info.func.func.name.name.base
-    return f.func.name.name.base
-
-
 @functools.lru_cache(maxsize=None)
 def _template(name: str) -> Template:
     # Compiled once per run: with many shards each template renders many times.
@@ -271,11 +264,12 @@ def generate(
         environment = _formula_environment(functions, environment_headers, environment_functions)
     infos = load_derivatives(derivatives_path, functions, d_name, environment)
     timer.lap("load derivatives")
-    code = _analyse(functions, infos, missing_derivative, implicit_composite)
-    plan = None
+    planned = plan(functions, infos, missing_derivative, implicit_composite)
+    tests = None
     if samples_path is not None:
-        plan = plan_samples(samples_path, functions, code.matched, code.kinds, samples_name, require_samples)
+        tests = plan_samples(samples_path, functions, planned.matched, planned.kinds, samples_name, require_samples)
     timer.lap("analyse")
+    code = _emit(planned)
     common = dict(
         namespace=namespace,
         # Generated code outside namespace gradgen still names the runtime's types unqualified.
@@ -289,8 +283,8 @@ def generate(
     out.update(_render_shards(code, layout, formula_headers, formula_namespaces, common))
     out.update(_python_files(functions, layout, common))
     out["manifest.json"] = _manifest(code, layout)
-    if plan is not None:
-        out[GRADCHECK_TEST] = _render_gradcheck_test(plan, common)
+    if tests is not None:
+        out[GRADCHECK_TEST] = _render_gradcheck_test(tests, common)
     timer.lap("render")
     return out
 
@@ -320,17 +314,12 @@ def _formula_environment(
 
 @dataclass(frozen=True)
 class _Code:
-    """What the emitters made of the specs, before rendering."""
+    """What the emitters made of the plan, before rendering."""
 
-    # Nodes, in the order of the derivatives file (dispatch keys in their written order).
-    node_infos: List[DifferentiabilityInfo]
+    plan: Plan
+    # One node per entry of plan.nodes, one wrapper per entry of plan.declarations.
     nodes: List[gen_autograd_functions.NodeCode]
-    # One wrapper per declaration, in declaration order, and the formulas it uses.
-    functions: List[NativeFunction]
-    matched: Dict[str, Optional[DifferentiabilityInfo]]
     wrappers: List[gen_variable_type.WrapperCode]
-    # The wrapper kind of each declaration (what the samples' analysis asks).
-    kinds: List[WrapperKind]
 
 
 @dataclass(frozen=True)
@@ -349,17 +338,9 @@ class _ShardLayout:
         return f"{stem}{shard_suffix(k, self.count)}.{ext}"
 
 
-def _analyse(
-    functions: List[NativeFunction],
-    infos: Dict[FunctionSchema, Dict[str, DifferentiabilityInfo]],
-    missing_derivative: str,
-    implicit_composite: bool,
-) -> _Code:
-    node_infos = [i for per_key in infos.values() for i in per_key.values() if i.op]
-    matched = match_infos(functions, infos)
-    kinds = wrapper_kinds(functions, matched, missing_derivative, implicit_composite)
-    wrappers = [gen_variable_type.wrapper_code(f, matched[str(f.func)], k) for f, k in zip(functions, kinds)]
-    return _Code(node_infos, gen_autograd_functions.nodes_of(node_infos), functions, matched, wrappers, kinds)
+def _emit(p: Plan) -> _Code:
+    nodes = gen_autograd_functions.nodes_of(list(p.nodes))
+    return _Code(p, nodes, [gen_variable_type.wrapper_code(d) for d in p.declarations])
 
 
 def _render_gradcheck_test(plan: TestPlan, common: Dict[str, object]) -> str:
@@ -401,11 +382,11 @@ def _render_shards(
     # formula changes only that shard's files (its header, its .cpp files), never the others'.
     shards = layout.count
     node_shards: List[List[gen_autograd_functions.NodeCode]] = [[] for _ in range(shards)]
-    for info, node in zip(code.node_infos, code.nodes):
+    for info, node in zip(code.plan.nodes, code.nodes):
         node_shards[shard_of(info.func.func.name.name.base, shards)].append(node)
     wrapper_shards: List[List[gen_variable_type.WrapperCode]] = [[] for _ in range(shards)]
-    for f, w in zip(code.functions, code.wrappers):
-        wrapper_shards[shard_of(_shard_key(f, code.matched[str(f.func)]), shards)].append(w)
+    for d, w in zip(code.plan.declarations, code.wrappers):
+        wrapper_shards[shard_of(d.shard_key, shards)].append(w)
     # One header per shard (Functions_<k>.h), except with one shard (Functions.h is its header)
     # and with the automatic count (declarations inlined into the shard's two files).
     own_headers = shards > 1 and not layout.automatic
@@ -457,7 +438,7 @@ def _manifest(code: _Code, layout: _ShardLayout) -> str:
     """manifest.json: the shard count, then one line per node (json's C encoder writes each line;
     its pure-Python indenting encoder took 0.13 s of the codegen at 2,000 nodes)."""
     shards = json.dumps({"count": layout.count, "automatic": layout.automatic})
-    nodes = [json.dumps(gen_autograd_functions.manifest_node(i)) for i in code.node_infos]
+    nodes = [json.dumps(gen_autograd_functions.manifest_node(i)) for i in code.plan.nodes]
     body = "".join(f"  {n},\n" for n in nodes[:-1]) + (f"  {nodes[-1]}\n" if nodes else "")
     return f'{{\n "shards": {shards},\n "nodes": [\n{body} ]\n}}\n'
 
@@ -469,7 +450,7 @@ def _c_string(text: str) -> str:
 
 def _python_files(functions: Sequence[NativeFunction], layout: _ShardLayout, common: dict) -> Dict[str, str]:
     """python_functions.h and one python_functions[_k].cpp per shard (gen_python_functions.py)."""
-    groups, skipped = gen_python_functions.python_groups(functions, gen_variable_type.cpp_name)
+    groups, skipped = gen_python_functions.python_groups(functions)
     shards = layout.count
     out = {"python_functions.h": _render("python_functions.h", shards=shards, shard_suffix=lambda k: f"_{k}", **common)}
     for k, shard in enumerate(gen_python_functions.shards_of(groups, skipped, shards, shard_of)):

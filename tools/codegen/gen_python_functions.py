@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Callable, Dict, List, Sequence, Tuple
 
 from tools.codegen import python
-from tools.codegen.load_native_functions import NativeFunction
+from tools.codegen.model import NativeFunction
 
 
 @dataclass(frozen=True)
@@ -38,7 +38,7 @@ class PythonShard:
 
 
 def python_groups(
-    functions: Sequence[NativeFunction], cpp_name: Callable
+    functions: Sequence[NativeFunction],
 ) -> Tuple[List[Tuple[str, python.PyGroup]], List[Tuple[str, Skipped]]]:
     """Every Python function and method with the base name of its op (the shard key), in the
     order of the declarations file; and the declarations that cannot be bound."""
@@ -53,7 +53,7 @@ def python_groups(
             if kind == "method" and f.func.is_out_fn():
                 continue  # out= variants are functions only (`gradgen.add(x, y, out=z)`)
             try:
-                o = python.overload(f.func, cpp_name(f.func), kind)
+                o = python.overload(f.func, f.func.cpp_name(), kind)
             except python.Unbindable as e:
                 skipped.append((base, Skipped(str(f.func), f"as a {kind}: {e}")))
                 continue

@@ -9,8 +9,8 @@ the outputs into the graph. Declarations flags shape the wrapper:
 In-place variants (`add_`) reuse their out-of-place formula; `out=` variants are not
 differentiable and refuse inputs that require grad, as in PyTorch.
 
-Forward mode (Note [Forward AD in wrappers] in csrc/autograd/forward_ad.h): the analysis
-(autograd_info.forward_ad_of) says what each wrapper does with tangents; `ForwardADCode` holds the
+Forward mode (Note [Forward AD in wrappers] in csrc/autograd/forward_ad.h): the plan
+(plan.DeclarationPlan.forward_ad) says what each wrapper does with tangents; `ForwardADCode` holds the
 statements, which VariableType.cpp's `forward_ad_before` / `forward_ad_after` defs print.
 """
 
@@ -29,11 +29,9 @@ from tools.codegen.autograd_info import (
     SavedAttribute,
     WrapperKind,
     formula_output_names,
-    forward_ad_of,
-    hook_facts,
 )
-from tools.codegen.load_native_functions import NativeFunction
-from tools.codegen.model import Argument, FunctionSchema, SchemaKind
+from tools.codegen.model import Argument, FunctionSchema, NativeFunction, SchemaKind
+from tools.codegen.plan import DeclarationPlan
 
 
 @dataclass(frozen=True)
@@ -158,11 +156,6 @@ def header_runtime_names(wrappers: Sequence[WrapperCode], with_defaults: bool) -
     return cpp.qualified_runtime_names(spellings)
 
 
-def cpp_name(func: FunctionSchema) -> str:
-    """C++ function name (the model's rule, FunctionSchema.cpp_name)."""
-    return func.cpp_name()
-
-
 def _params(func: FunctionSchema, with_defaults: bool) -> str:
     args = func.arguments.flat_all
     # C++ allows defaults only on a trailing run of parameters.
@@ -231,14 +224,11 @@ def _any_condition(conds) -> str:
     return text
 
 
-def wrapper_code(f: NativeFunction, info: Optional[DifferentiabilityInfo], kind: WrapperKind) -> WrapperCode:
-    """The differentiable API function for declaration `f`.
-
-    `info` is its formulas (for an in-place variant: those of its out-of-place op), or None;
-    `kind` the wrapper it gets (autograd_info.wrapper_kind).
-    """
+def wrapper_code(d: DeclarationPlan) -> WrapperCode:
+    """The differentiable API function of a planned declaration (plan.py)."""
+    f, info, kind = d.f, d.info, d.kind
     func = f.func
-    name = cpp_name(func)
+    name = func.cpp_name()
     ret = cpp.returns_type(func)
     checked: List[str] = []
     if kind in (WrapperKind.OUT, WrapperKind.NOT_IMPLEMENTED):
@@ -254,7 +244,7 @@ def wrapper_code(f: NativeFunction, info: Optional[DifferentiabilityInfo], kind:
         signature=f"{ret} {name}({_params(func, False)})",
         kind=kind.value,
         op_name=str(func.name),
-        hooks=hook_facts(f),
+        hooks=d.hooks,
         cpp_name=name,
         call=f"native::{name}(" + ", ".join(a.name for a in func.arguments.flat_all) + ")",
         return_type=ret,
@@ -262,7 +252,7 @@ def wrapper_code(f: NativeFunction, info: Optional[DifferentiabilityInfo], kind:
         node=node,
         type_spellings=(ret,) + tuple(cpp.argument_type(a) for a in func.arguments.flat_all),
         default_spellings=tuple(cpp.default_value(a) or "" for a in func.arguments.flat_all),
-        forward_ad=_forward_ad_code(forward_ad_of(f, info, kind), str(func.name)),
+        forward_ad=_forward_ad_code(d.forward_ad, str(func.name)),
     )
 
 

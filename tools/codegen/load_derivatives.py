@@ -43,8 +43,7 @@ from tools.codegen.errors import Location, SchemaParseError, SpecError
 from tools.codegen.formula_check import expression_problem, one_line
 from tools.codegen.formula_env import FormulaEnvironment, to_cpp
 from tools.codegen.formula_text import rename, uses
-from tools.codegen.load_native_functions import NativeFunction
-from tools.codegen.model import Argument, FunctionSchema, ListType, SchemaKind, Type, is_cpp_identifier
+from tools.codegen.model import Argument, FunctionSchema, ListType, NativeFunction, SchemaKind, Type, is_cpp_identifier
 from tools.codegen.yaml_loader import Node, Seq, load_yaml
 
 # `(^|\W)NAME($|\W)`: NAME used as a whole identifier.

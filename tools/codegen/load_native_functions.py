@@ -17,11 +17,10 @@ a SpecError at its own line and column.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from typing import Any, Callable, Optional, Union
 
 from tools.codegen.errors import Location, SchemaParseError, SpecError
-from tools.codegen.model import FunctionSchema, OperatorName
+from tools.codegen.model import FunctionSchema, NativeFunction, OperatorName
 from tools.codegen.yaml_loader import Node, Seq, gc_paused, load_yaml_with_loc
 
 __all__ = ["NativeFunction", "FLAGS", "VARIANTS", "KEYS", "parse_native_functions", "parse_native_function"]
@@ -43,63 +42,6 @@ VARIANTS = frozenset(["function", "method"])
 
 # The values `device_check:` may have.
 _DEVICE_CHECKS = frozenset(["ExactSame", "NoCheck"])
-
-
-@dataclass(frozen=True)
-class NativeFunction:
-    """One op declaration from native_functions.yaml."""
-
-    # The op's schema: FunctionSchema.parse("add.Tensor(Tensor self, ...) -> Tensor").
-    func: FunctionSchema
-    # Where the declaration starts (its first key): Location("specs/native_functions.yaml", 12, 3).
-    loc: Location
-    # gradgen's flags: frozenset({"DONT_RECORD_TRACE"}); empty by default.
-    flags: frozenset[str]
-    # How the op is exposed: frozenset({"function", "method"}); {"function"} by default.
-    variants: frozenset[str]
-    # Kernel per dispatch key, in file order, `CPU, CUDA: add` split into one pair per key:
-    # (("CPU", "add"), ("CUDA", "add")); () when there is no `dispatch:`.
-    dispatch: tuple[tuple[str, str], ...]
-    # Whether the C++ API is written by hand rather than generated: False by default.
-    manual_cpp_binding: bool
-    # Tags on the op: ("core", "pointwise"); () by default.
-    tags: tuple[str, ...]
-    # Whether the kernel registration is written by hand: False by default.
-    manual_kernel_registration: bool = False
-    # Whether the op checks that all Tensor arguments are on one device: "ExactSame" (default) or
-    # "NoCheck".
-    device_check: str = "ExactSame"
-    # Whether a device guard is set before calling the kernel: True by default.
-    device_guard: bool = True
-    # Whether this is a structured kernel (PyTorch's meta + impl split): False by default.
-    structured: bool = False
-    # The out= op this op's structured kernel delegates to: OperatorName.parse("add.out"), or None.
-    structured_delegate: Optional[OperatorName] = None
-    # The base class of a structured kernel: "TensorIteratorBase", or None.
-    structured_inherits: Optional[str] = None
-    # Values a structured kernel's meta function precomputes, as written:
-    # ("dim -> int dim",); () by default.
-    precomputed: tuple[str, ...] = ()
-    # The Python submodule the op is bound in: "nn", "linalg"; None for the top level.
-    python_module: Optional[str] = None
-    # Overrides how PyTorch's codegen categorizes the op: "factory", or None.
-    category_override: Optional[str] = None
-    # Arguments whose defaults the C++ API leaves out: ("dim",); () by default.
-    cpp_no_default_args: tuple[str, ...] = ()
-    # Whether mutable Tensor arguments are passed as `const Tensor&`: False by default.
-    use_const_ref_for_mutable_tensors: bool = False
-    # Ops PyTorch's codegen derives from this one: (OperatorName.parse("add.out"),); () by default.
-    autogen: tuple[OperatorName, ...] = ()
-    # PyTorch ufunc inner loops, as written: (("Generic", "add (AllAndComplex, ...)"),); ().
-    ufunc_inner_loop: tuple[tuple[str, str], ...] = ()
-    # Whether the declaration has a `dispatch:` key at all (`dispatch: {}` counts): PyTorch makes
-    # a declaration without one CompositeImplicitAutograd. False by default.
-    has_dispatch_section: bool = False
-
-    @property
-    def name(self) -> OperatorName:
-        """The op's name with overload: `add.Tensor`."""
-        return self.func.name
 
 
 # ---------------------------------------------------------------------------------------------

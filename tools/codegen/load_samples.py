@@ -27,8 +27,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 from tools.codegen import cpp
 from tools.codegen.autograd_info import DifferentiabilityInfo, WrapperKind
 from tools.codegen.errors import Location, SpecError
-from tools.codegen.load_native_functions import NativeFunction
-from tools.codegen.model import Argument, BaseTy, BaseType, ListType, OptionalType, SchemaKind, Type
+from tools.codegen.model import Argument, BaseTy, BaseType, ListType, NativeFunction, OptionalType, SchemaKind, Type
 from tools.codegen.yaml_loader import Node, Seq, load_yaml
 
 __all__ = ["CHECKS", "TensorInput", "CaseArg", "Case", "OpPlan", "TestPlan", "plan_samples"]
@@ -613,7 +612,4 @@ def plan_samples(
 
 
 def _cpp_name(f: NativeFunction) -> str:
-    # Imported here: gen_variable_type imports the analysis this module is part of.
-    from tools.codegen.gen_variable_type import cpp_name
-
-    return cpp_name(f.func)
+    return f.func.cpp_name()
