@@ -64,6 +64,14 @@ class SavedFact:
     save: str
 
 
+class SavedKind(enum.StrEnum):
+    """What a node's saved member holds."""
+
+    TENSOR = "tensor"  # a SavedVariable
+    TENSOR_LIST = "tensor_list"  # a vector of them plus a released flag
+    VALUE = "value"  # anything copied by value
+
+
 @dataclass(frozen=True)
 class SavedAttribute:
     """One member of a Backward node, filled by the forward and read by `apply()`."""
@@ -73,9 +81,8 @@ class SavedAttribute:
     name: str
     # The C++ type of the member, e.g. `std::vector<int64_t>`, `SavedVariable`.
     cpp_type: str
-    # What the member holds: "tensor" (a SavedVariable), "tensor_list" (a vector of them plus a
-    # released flag) or "value" (anything copied by value).
-    kind: str
+    # What the member holds.
+    kind: SavedKind
     # The variable the value is taken from, as formulas name it: `self`, `tensors`, `result`.
     source: str
     # Whether `source` is an output of the op (saved after the kernel ran) or an input (before).
@@ -89,7 +96,7 @@ class SavedAttribute:
     @property
     def member(self) -> str:
         """The member's C++ name: tensors take a trailing underscore (`self_`), as in PyTorch."""
-        return self.name + "_" if self.kind in ("tensor", "tensor_list") else self.name
+        return self.name + "_" if self.kind is not SavedKind.VALUE else self.name
 
     def fact_expr(self, var: str) -> str:
         """The expression filling this fact's member, where the forward calls `source` `var`
@@ -392,14 +399,20 @@ def wrapper_kinds(
 # ---------------------------------------------------------------------------------------------
 
 
+class TangentKind(enum.StrEnum):
+    """How a wrapper holds an input's tangent."""
+
+    TENSOR = "tensor"  # a Tensor
+    OPTIONAL = "optional"  # a Tensor?: undefined when absent
+    LIST = "list"  # a Tensor[]: a std::vector<Tensor>, one tangent per element
+
+
 @dataclass(frozen=True)
 class Tangent:
     """An input whose tangent a forward formula reads, as the local `<name>_t`."""
 
     name: str
-    # "tensor" (a Tensor), "optional" (a Tensor?: undefined when absent) or "list" (a Tensor[]:
-    # a std::vector<Tensor>, one tangent per element).
-    kind: str
+    kind: TangentKind
 
     @property
     def local(self) -> str:
@@ -421,19 +434,26 @@ class ForwardFormula:
     loc: Location
 
 
+class ForwardADKind(enum.StrEnum):
+    """What a wrapper does with tangents."""
+
+    # Its outputs carry no tangent: a composite op, whose ops propagate them, or an op without
+    # differentiable outputs.
+    NONE = "none"
+    FORMULAS = "formulas"  # computes its outputs' tangents
+    NOT_IMPLEMENTED = "not_implemented"  # throws when an input has a tangent
+
+
 @dataclass(frozen=True)
 class ForwardAD:
     """What one wrapper does in forward mode (Note [Forward AD in wrappers])."""
 
-    # "none" (its outputs carry no tangent: a composite op, whose ops propagate them, or an op
-    # without differentiable outputs), "formulas" (computes its outputs' tangents) or
-    # "not_implemented" (throws when an input has a tangent).
-    kind: str
+    kind: ForwardADKind
     # The inputs whose tangents make the wrapper act, in argument order.
     inputs: Tuple[str, ...] = ()
-    # "not_implemented": why, for the message.
+    # NOT_IMPLEMENTED: why, for the message.
     reason: str = ""
-    # "formulas": the tangents read (in argument order), whether self's value from before an
+    # FORMULAS: the tangents read (in argument order), whether self's value from before an
     # in-place kernel is kept (`original_self_p`), whether the op works in place (the tangent is
     # written into self's), and one formula per differentiable output.
     tangents: Tuple[Tangent, ...] = ()
@@ -456,13 +476,41 @@ def forward_ad_of(f: NativeFunction, info: Optional[DifferentiabilityInfo], kind
     if kind is WrapperKind.OUT:
         # The outputs too: writing into a dual tensor would leave its tangent stale.
         tensors = tuple(a.name for a in func.arguments.flat_all if a.type.is_tensor_like())
-        return ForwardAD("not_implemented", tensors, "out= variants do not support forward-mode AD")
+        return ForwardAD(ForwardADKind.NOT_IMPLEMENTED, tensors, "out= variants do not support forward-mode AD")
     if kind is WrapperKind.NOT_IMPLEMENTED:
         tensors = tuple(a.name for a in func.arguments.tensor_args)
-        return ForwardAD("not_implemented", tensors, "it has no derivative formulas")
+        return ForwardAD(ForwardADKind.NOT_IMPLEMENTED, tensors, "it has no derivative formulas")
     if kind is not WrapperKind.DIFFERENTIABLE:
-        return ForwardAD("none")
+        return ForwardAD(ForwardADKind.NONE)
     assert info is not None
+    by_output = _forward_formulas_by_output(info)
+    if isinstance(by_output, ForwardAD):
+        return by_output
+    diff_inputs = tuple(a.name for a in info.args_with_derivatives)
+    read = {n for fw in by_output.values() for n in fw.required_inputs_fw_grad}
+    _check_no_local_is_hidden(f, read)
+    arg_by_name = {a.name: a for a in func.arguments.flat_all}
+    tangents = tuple(Tangent(name, _tangent_kind(arg_by_name[name].type)) for name in diff_inputs if name in read)
+    needs_original_self, formulas = _wrapper_formulas(f, info, by_output)
+    return ForwardAD(
+        ForwardADKind.FORMULAS,
+        diff_inputs,
+        tangents=tangents,
+        needs_original_self=needs_original_self,
+        inplace=func.kind() is SchemaKind.inplace,
+        formulas=formulas,
+    )
+
+
+def _tangent_kind(t: Type) -> TangentKind:
+    if cpp.is_tensor_list(t):
+        return TangentKind.LIST
+    return TangentKind.OPTIONAL if isinstance(t, OptionalType) else TangentKind.TENSOR
+
+
+def _forward_formulas_by_output(info: DifferentiabilityInfo) -> Union[Dict[str, ForwardDerivative], ForwardAD]:
+    """The forward formula of each differentiable output, by the name formulas call it; or the
+    refusal when an output has none or a formula defines several outputs at once."""
     diff_inputs = tuple(a.name for a in info.args_with_derivatives)
     by_output: Dict[str, ForwardDerivative] = {}
     for fw in info.forward_derivatives:
@@ -470,39 +518,42 @@ def forward_ad_of(f: NativeFunction, info: Optional[DifferentiabilityInfo], kind
             # PyTorch's `sign, logabsdet: f(...)` returns a tuple; gradgen generates one formula per
             # output, so such an op refuses tangents rather than computing them wrongly.
             return ForwardAD(
-                "not_implemented",
+                ForwardADKind.NOT_IMPLEMENTED,
                 diff_inputs,
                 f"its forward formula defines several outputs at once ({', '.join(fw.var_names)}), "
                 "which gradgen does not generate",
             )
         by_output[fw.var_names[0]] = fw
-    # What formulas call each output, and the wrapper's local for it.
     formula_names = formula_output_names(info.func.func)
-    inplace = func.kind() is SchemaKind.inplace
-    locals_ = ["self"] if inplace else list(func.names_of_returns())
     missing = [formula_names[i] for i in info.differentiable_outputs if formula_names[i] not in by_output]
     if not info.forward_derivatives or missing:
         what = "no forward formula" if not info.forward_derivatives else f"no forward formula for {', '.join(missing)}"
-        return ForwardAD("not_implemented", diff_inputs, f"its derivatives.yaml entry has {what}")
-    arg_by_name = {a.name: a for a in func.arguments.flat_all}
-    read = {n for fw in by_output.values() for n in fw.required_inputs_fw_grad}
+        return ForwardAD(ForwardADKind.NOT_IMPLEMENTED, diff_inputs, f"its derivatives.yaml entry has {what}")
+    return by_output
+
+
+def _check_no_local_is_hidden(f: NativeFunction, read: set) -> None:
     # The wrapper's own locals (templates/VariableType.cpp) must not hide an argument.
     own = {"fw_grad_defined", "formula_guard", "original_self_p"} | {n + "_t" for n in read}
-    for a in func.arguments.flat_all:
+    for a in f.func.arguments.flat_all:
         if a.name in own:
             raise SpecError(
-                f"the declaration of {func.name} has an argument named '{a.name}', a name the generated "
+                f"the declaration of {f.func.name} has an argument named '{a.name}', a name the generated "
                 "wrapper uses for its forward-mode code",
                 f.loc,
             )
-    tangents = []
-    for name in diff_inputs:
-        if name not in read:
-            continue
-        t = arg_by_name[name].type
-        tangents.append(
-            Tangent(name, "list" if cpp.is_tensor_list(t) else "optional" if isinstance(t, OptionalType) else "tensor")
-        )
+
+
+def _wrapper_formulas(
+    f: NativeFunction, info: DifferentiabilityInfo, by_output: Dict[str, ForwardDerivative]
+) -> Tuple[bool, Tuple[ForwardFormula, ...]]:
+    """Each differentiable output's forward formula rewritten for `f`'s wrapper, and whether one
+    reads self's value from before an in-place kernel (`original_self_p`)."""
+    func = f.func
+    diff_inputs = tuple(a.name for a in info.args_with_derivatives)
+    formula_names = formula_output_names(info.func.func)
+    inplace = func.kind() is SchemaKind.inplace
+    locals_ = ["self"] if inplace else list(func.names_of_returns())
     needs_original_self = False
     formulas = []
     for i in info.differentiable_outputs:
@@ -520,19 +571,6 @@ def forward_ad_of(f: NativeFunction, info: Optional[DifferentiabilityInfo], kind
         for formula_name, local in zip(formula_names, locals_ if not inplace else ["self"] * len(formula_names)):
             if formula_name != local:
                 text = rename(text, {formula_name: local})
-        formulas.append(
-            ForwardFormula(
-                output=locals_[0] if inplace else locals_[i],
-                output_is_list=cpp.is_tensor_list(func.returns[i].type),
-                formula=text,
-                loc=fw.loc,
-            )
-        )
-    return ForwardAD(
-        "formulas",
-        diff_inputs,
-        tangents=tuple(tangents),
-        needs_original_self=needs_original_self,
-        inplace=inplace,
-        formulas=tuple(formulas),
-    )
+        output = locals_[0] if inplace else locals_[i]
+        formulas.append(ForwardFormula(output, cpp.is_tensor_list(func.returns[i].type), text, fw.loc))
+    return needs_original_self, tuple(formulas)

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import List, Sequence, Tuple
 
 from tools.codegen import cpp
-from tools.codegen.autograd_info import Derivative, DifferentiabilityInfo, ListSize, SavedAttribute
+from tools.codegen.autograd_info import Derivative, DifferentiabilityInfo, ListSize, SavedAttribute, SavedKind
 
 
 @dataclass(frozen=True)
@@ -90,9 +90,9 @@ class NodeCode:
 
 def _saved_member(var: SavedAttribute) -> SavedMember:
     init = ""
-    if var.kind == "value" and var.cpp_type in ("int64_t", "double", "size_t"):
+    if var.kind is SavedKind.VALUE and var.cpp_type in ("int64_t", "double", "size_t"):
         init = "0"
-    elif var.kind == "value" and var.cpp_type == "bool":
+    elif var.kind is SavedKind.VALUE and var.cpp_type == "bool":
         init = "false"
     return SavedMember(var.kind, var.name, var.member, var.cpp_type, init)
 
@@ -117,7 +117,9 @@ def node_code(info: DifferentiabilityInfo) -> NodeCode:
         schema=str(info.func.func),
         saved=[_saved_member(v) for v in info.all_saved_inputs + info.all_saved_outputs],
         size_members=list(info.list_size_members),
-        saved_tensors=[_saved_member(v) for v in info.all_saved_inputs + info.all_saved_outputs if v.kind != "value"],
+        saved_tensors=[
+            _saved_member(v) for v in info.all_saved_inputs + info.all_saved_outputs if v.kind is not SavedKind.VALUE
+        ],
         uses_retain_variables=info.uses_retain_variables,
         grad_inputs=[GradInput(slot.name, slot.size) for slot in info.grad_slots],
         uses_grad=info.uses_grad,

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import List
 
-from tools.codegen.load_samples import Case, OpPlan, TestPlan
+from tools.codegen.load_samples import ArgKind, Case, OpPlan, ResultKind, TestPlan
 
 
 @dataclass(frozen=True)
@@ -37,11 +37,11 @@ def c_string(text: str) -> str:
 def _call_args(case: Case, self_local: str = "") -> List[str]:
     args = []
     for a in case.args:
-        if a.kind == "tensor":
+        if a.kind is ArgKind.TENSOR:
             args.append(self_local if self_local and a.name == "self" else f"in[{a.first}]")
-        elif a.kind == "optional_tensor":
+        elif a.kind is ArgKind.OPTIONAL_TENSOR:
             args.append(f"std::optional<Tensor>(in[{a.first}])")
-        elif a.kind == "tensor_list":
+        elif a.kind is ArgKind.TENSOR_LIST:
             args.append(f"TensorList(in.data() + {a.first}, {a.count})")
         else:
             args.append(a.cpp)
@@ -49,9 +49,9 @@ def _call_args(case: Case, self_local: str = "") -> List[str]:
 
 
 def _results(op: OpPlan, call: str) -> str:
-    if op.result_kind == "tensor":
+    if op.result_kind is ResultKind.TENSOR:
         return f"return {{{call}}};"
-    if op.result_kind == "list":
+    if op.result_kind is ResultKind.LIST:
         return f"return {call};"
     gets = ", ".join(f"std::get<{k}>(r)" for k in range(op.returns))
     return f"auto r = {call};\n  return {{{gets}}};"

@@ -24,9 +24,12 @@ from tools.codegen.autograd_info import (
     Condition,
     DifferentiabilityInfo,
     ForwardAD,
+    ForwardADKind,
     HookFacts,
     ListSize,
     SavedAttribute,
+    SavedKind,
+    TangentKind,
     WrapperKind,
     formula_output_names,
 )
@@ -96,12 +99,12 @@ class ForwardADCode:
 
 
 def _forward_ad_code(fw: ForwardAD, op_name: str) -> Optional[ForwardADCode]:
-    if fw.kind == "none" or not fw.inputs:
+    if fw.kind is ForwardADKind.NONE or not fw.inputs:
         return None
     condition = f"forward_ad::any_fw_grad({', '.join(fw.inputs)})"
-    if fw.kind == "not_implemented":
+    if fw.kind is ForwardADKind.NOT_IMPLEMENTED:
         return ForwardADCode("not_implemented", condition, reason=fw.reason)
-    decl = {"tensor": "Tensor", "optional": "Tensor", "list": "std::vector<Tensor>"}
+    decl = {TangentKind.TENSOR: "Tensor", TangentKind.OPTIONAL: "Tensor", TangentKind.LIST: "std::vector<Tensor>"}
     tangents = tuple(f"{decl[t.kind]} {t.local} = forward_ad::tangent_or_zeros({t.name});" for t in fw.tangents)
     setter = "forward_ad::set_fw_grad_inplace" if fw.inplace else "forward_ad::set_fw_grad"
     sets = tuple(f'{setter}({f.output}, {f.formula}, "{op_name}");' for f in fw.formulas)
@@ -176,12 +179,12 @@ def _params(func: FunctionSchema, with_defaults: bool) -> str:
 
 def _save_input_expr(var: SavedAttribute, arg: Optional[Argument], inplace: bool) -> str:
     """The right-hand side that fills member `var` from an input, before the kernel runs."""
-    if var.kind == "tensor":
+    if var.kind is SavedKind.TENSOR:
         if inplace and var.source == "self":
             # The kernel overwrites self: keep its value from before the call.
             return "SavedVariable(self.clone(), false)"
         return f"SavedVariable({var.source}, false)"
-    if var.kind == "tensor_list":
+    if var.kind is SavedKind.TENSOR_LIST:
         return f"make_saved_variable_list({var.source})"
     if var.fact is not None:
         return var.fact_expr(var.source)
@@ -203,9 +206,9 @@ def _save_input_expr(var: SavedAttribute, arg: Optional[Argument], inplace: bool
 
 def _save_output_expr(var: SavedAttribute, local: str) -> str:
     """The right-hand side that fills member `var` from an output the wrapper calls `local`."""
-    if var.kind == "tensor_list":
+    if var.kind is SavedKind.TENSOR_LIST:
         return f"make_saved_variable_list({local}, /*is_output=*/true)"
-    if var.kind == "tensor":
+    if var.kind is SavedKind.TENSOR:
         return f"SavedVariable({local}, true)"
     if var.fact is not None:
         return var.fact_expr(local)

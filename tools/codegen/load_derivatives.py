@@ -35,6 +35,7 @@ from tools.codegen.autograd_info import (
     ListSize,
     SavedAttribute,
     SavedFact,
+    SavedKind,
     formula_output_names,
     is_composite_implicit,
     list_size_member,
@@ -197,7 +198,9 @@ def saved_variables(
                     )
                 arg = m.group(1) if m.re.groups else None
                 saved.append(
-                    SavedAttribute(name + suffix, rewrite.member_type, "value", name, is_output, rewrite.fact, arg)
+                    SavedAttribute(
+                        name + suffix, rewrite.member_type, SavedKind.VALUE, name, is_output, rewrite.fact, arg
+                    )
                 )
                 return rewrite.use.format(name) if rewrite.use is not None else name + suffix
 
@@ -209,11 +212,11 @@ def saved_variables(
             )
         if uses(name, formula):
             if cpp.is_tensor(typ) or (is_output and _is_scalar(typ)):
-                kind = "tensor"
+                kind = SavedKind.TENSOR
             elif cpp.is_tensor_list(typ):
-                kind = "tensor_list"
+                kind = SavedKind.TENSOR_LIST
             else:
-                kind = "value"
+                kind = SavedKind.VALUE
             saved.append(SavedAttribute(name, cpp.saved_member_type(typ, is_output), kind, name, is_output))
     return formula, tuple(saved)
 

@@ -20,6 +20,7 @@ the C++ expressions of its other arguments and the checks it gets. The emitter
 
 from __future__ import annotations
 
+import enum
 import math
 from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Sequence, Tuple
@@ -62,16 +63,32 @@ class TensorInput:
     requires_grad: bool
 
 
+class ArgKind(enum.StrEnum):
+    """How a case passes an argument: tensors taken from the case's inputs, or a C++ value."""
+
+    TENSOR = "tensor"
+    OPTIONAL_TENSOR = "optional_tensor"
+    TENSOR_LIST = "tensor_list"  # `count` inputs from `first`
+    VALUE = "value"
+
+
+class ResultKind(enum.StrEnum):
+    """How an op's result becomes the test's std::vector<Tensor>."""
+
+    TENSOR = "tensor"
+    TUPLE = "tuple"
+    LIST = "list"
+
+
 @dataclass(frozen=True)
 class CaseArg:
     """One argument of a case's call: tensors taken from the inputs, or a C++ value."""
 
     name: str
-    # "tensor", "optional_tensor", "tensor_list" (take `count` inputs from `first`) or "value".
-    kind: str
+    kind: ArgKind
     first: int = 0
     count: int = 0
-    # For "value" (and an absent Tensor?: "std::nullopt"): the C++ expression.
+    # For VALUE (and an absent Tensor?: "std::nullopt"): the C++ expression.
     cpp: str = ""
 
 
@@ -105,8 +122,7 @@ class OpPlan:
     out_cpp_name: Optional[str]
     # How many out tensors the out= variant takes (one per return).
     returns: int
-    # How the call's result becomes a std::vector<Tensor>: "tensor", "tuple" or "list".
-    result_kind: str
+    result_kind: ResultKind
     # Per return, whether it is differentiable (output_differentiability; all True by default).
     differentiable_outputs: Tuple[bool, ...]
     has_forward_formula: bool
@@ -349,12 +365,12 @@ def _value_cpp(t: Type, value: Any, loc: Location, name: str) -> str:
     raise _fail(f"{what}: expected a value of that type, got {value!r}", loc)
 
 
-def _result_kind(f: NativeFunction) -> Optional[str]:
+def _result_kind(f: NativeFunction) -> Optional[ResultKind]:
     rets = f.func.returns
     if len(rets) == 1 and cpp.is_tensor_list(rets[0].type) and not isinstance(rets[0].type, OptionalType):
-        return "list"
+        return ResultKind.LIST
     if rets and all(isinstance(r.type, BaseType) and r.type.name == BaseTy.Tensor for r in rets):
-        return "tensor" if len(rets) == 1 else "tuple"
+        return ResultKind.TENSOR if len(rets) == 1 else ResultKind.TUPLE
     return None
 
 
@@ -472,9 +488,11 @@ def _expand(
             # Values are cast to the parameter's C++ type: a bare `std::nullopt` or literal would
             # make overloads ambiguous (sum(self, std::nullopt): the dtype or the dim overload?).
             if spec is None:
-                case_args.append(CaseArg(a.name, "value", cpp=f"static_cast<{cpp.argument_type(a)}>(std::nullopt)"))
+                case_args.append(
+                    CaseArg(a.name, ArgKind.VALUE, cpp=f"static_cast<{cpp.argument_type(a)}>(std::nullopt)")
+                )
             elif isinstance(spec, str):
-                case_args.append(CaseArg(a.name, "value", cpp=f"static_cast<{cpp.argument_type(a)}>({spec})"))
+                case_args.append(CaseArg(a.name, ArgKind.VALUE, cpp=f"static_cast<{cpp.argument_type(a)}>({spec})"))
             else:
                 is_list = cpp.is_tensor_list(a.type)
                 shapes = spec.shapes * combo[a.name] if spec.lengths is not None else spec.shapes
@@ -485,9 +503,9 @@ def _expand(
                     inputs.append(
                         TensorInput(label, shape, spec.dtype, spec.domain[0], spec.domain[1], spec.domain[2], rg[k])
                     )
-                kind = (
-                    "tensor_list" if is_list else ("optional_tensor" if isinstance(a.type, OptionalType) else "tensor")
-                )
+                kind = ArgKind.TENSOR_LIST if is_list else ArgKind.TENSOR
+                if isinstance(a.type, OptionalType) and not is_list:
+                    kind = ArgKind.OPTIONAL_TENSOR
                 case_args.append(CaseArg(a.name, kind, first, len(shapes)))
                 if is_list:
                     same = len(set(shapes)) == 1
@@ -568,7 +586,7 @@ def plan_samples(
         applicable = ["gradgradcheck", "history"]
         if has_forward:
             applicable.append("fwgradcheck")
-        if inplace is not None and result_kind == "tensor":
+        if inplace is not None and result_kind is ResultKind.TENSOR:
             applicable.append("inplace")
         if out is not None:
             applicable.append("out")
