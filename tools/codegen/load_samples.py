@@ -426,13 +426,33 @@ def _expand(
     checks = dict(op_checks)
     if "skip_checks" in sample:
         checks.update(_skip_checks(sample["skip_checks"], sample.value_loc("skip_checks")))
-    tol = {}
-    for key, default in (("atol", 1e-5), ("rtol", 1e-3)):
-        tol[key] = default
-        if key in sample:
-            if not _number(sample[key]) or sample[key] <= 0:
-                raise _fail(f"{key}: expected a positive number, got {sample[key]!r}", sample.value_loc(key))
-            tol[key] = float(sample[key])
+    atol, rtol = (_tolerance(sample, key, default) for key, default in (("atol", 1e-5), ("rtol", 1e-3)))
+    specs = _argument_specs(f, args, number, loc, dtype)
+    # Every combination of the lengths of the Tensor[] arguments given with `lengths`.
+    combos: List[Dict[str, int]] = [{}]
+    for a, spec in specs:
+        if isinstance(spec, _TensorSpec) and spec.lengths is not None:
+            combos = [dict(c, **{a.name: n}) for c in combos for n in spec.lengths]
+    run_checks = tuple(c for c in applicable if c not in checks)
+    cases = []
+    for combo in combos:
+        labels, inputs, case_args = _case_arguments(specs, combo)
+        cases.append(Case(number, ", ".join(labels), inputs, case_args, run_checks, skip, atol, rtol))
+    return cases
+
+
+def _tolerance(sample: Node, key: str, default: float) -> float:
+    if key not in sample:
+        return default
+    if not _number(sample[key]) or sample[key] <= 0:
+        raise _fail(f"{key}: expected a positive number, got {sample[key]!r}", sample.value_loc(key))
+    return float(sample[key])
+
+
+def _argument_specs(
+    f: NativeFunction, args: Node, number: int, loc: Location, dtype: str
+) -> List[Tuple[Argument, Any]]:
+    """Per argument of `f`: a tensor spec, a C++ value, or None (an absent Tensor?)."""
     params = f.func.arguments.flat_non_out
     names = {a.name for a in params}
     for key in args:
@@ -442,7 +462,6 @@ def _expand(
                 + ", ".join(a.name for a in params),
                 args.key_loc(key),
             )
-    # Per argument: a tensor spec, a C++ value, or None (an absent Tensor?).
     specs: List[Tuple[Argument, Any]] = []
     for a in params:
         here = args.value_loc(a.name) if a.name in args else loc
@@ -473,53 +492,41 @@ def _expand(
                     loc,
                 )
             specs.append((a, default))
-    # Every combination of the lengths of the Tensor[] arguments given with `lengths`.
-    combos: List[Dict[str, int]] = [{}]
+    return specs
+
+
+def _case_arguments(
+    specs: Sequence[Tuple[Argument, Any]], combo: Dict[str, int]
+) -> Tuple[List[str], Tuple[TensorInput, ...], Tuple[CaseArg, ...]]:
+    """One case's labels, tensor inputs and call arguments, with the Tensor[] lengths `combo`."""
+    inputs: List[TensorInput] = []
+    case_args: List[CaseArg] = []
+    labels: List[str] = []
     for a, spec in specs:
-        if isinstance(spec, _TensorSpec) and spec.lengths is not None:
-            combos = [dict(c, **{a.name: n}) for c in combos for n in spec.lengths]
-    run_checks = tuple(c for c in applicable if c not in checks)
-    cases = []
-    for combo in combos:
-        inputs: List[TensorInput] = []
-        case_args: List[CaseArg] = []
-        labels: List[str] = []
-        for a, spec in specs:
-            # Values are cast to the parameter's C++ type: a bare `std::nullopt` or literal would
-            # make overloads ambiguous (sum(self, std::nullopt): the dtype or the dim overload?).
-            if spec is None:
-                case_args.append(
-                    CaseArg(a.name, ArgKind.VALUE, cpp=f"static_cast<{cpp.argument_type(a)}>(std::nullopt)")
-                )
-            elif isinstance(spec, str):
-                case_args.append(CaseArg(a.name, ArgKind.VALUE, cpp=f"static_cast<{cpp.argument_type(a)}>({spec})"))
-            else:
-                is_list = cpp.is_tensor_list(a.type)
-                shapes = spec.shapes * combo[a.name] if spec.lengths is not None else spec.shapes
-                rg = spec.requires_grad * len(shapes) if len(spec.requires_grad) == 1 else spec.requires_grad
-                first = len(inputs)
-                for k, shape in enumerate(shapes):
-                    label = f"{a.name}[{k}]" if is_list else a.name
-                    inputs.append(
-                        TensorInput(label, shape, spec.dtype, spec.domain[0], spec.domain[1], spec.domain[2], rg[k])
-                    )
-                kind = ArgKind.TENSOR_LIST if is_list else ArgKind.TENSOR
-                if isinstance(a.type, OptionalType) and not is_list:
-                    kind = ArgKind.OPTIONAL_TENSOR
-                case_args.append(CaseArg(a.name, kind, first, len(shapes)))
-                if is_list:
-                    same = len(set(shapes)) == 1
-                    labels.append(
-                        f"{a.name}: {len(shapes)} x {_shape_label(shapes[0])}"
-                        if same
-                        else f"{a.name}: [{', '.join(_shape_label(s) for s in shapes)}]"
-                    )
-                else:
-                    labels.append(f"{a.name}: {_shape_label(shapes[0])}")
-        cases.append(
-            Case(number, ", ".join(labels), tuple(inputs), tuple(case_args), run_checks, skip, tol["atol"], tol["rtol"])
-        )
-    return cases
+        # Values are cast to the parameter's C++ type: a bare `std::nullopt` or literal would
+        # make overloads ambiguous (sum(self, std::nullopt): the dtype or the dim overload?).
+        if spec is None or isinstance(spec, str):
+            value = "std::nullopt" if spec is None else spec
+            case_args.append(CaseArg(a.name, ArgKind.VALUE, cpp=f"static_cast<{cpp.argument_type(a)}>({value})"))
+            continue
+        is_list = cpp.is_tensor_list(a.type)
+        shapes = spec.shapes * combo[a.name] if spec.lengths is not None else spec.shapes
+        rg = spec.requires_grad * len(shapes) if len(spec.requires_grad) == 1 else spec.requires_grad
+        first = len(inputs)
+        for k, shape in enumerate(shapes):
+            label = f"{a.name}[{k}]" if is_list else a.name
+            inputs.append(TensorInput(label, shape, spec.dtype, spec.domain[0], spec.domain[1], spec.domain[2], rg[k]))
+        kind = ArgKind.TENSOR_LIST if is_list else ArgKind.TENSOR
+        if isinstance(a.type, OptionalType) and not is_list:
+            kind = ArgKind.OPTIONAL_TENSOR
+        case_args.append(CaseArg(a.name, kind, first, len(shapes)))
+        if not is_list:
+            labels.append(f"{a.name}: {_shape_label(shapes[0])}")
+        elif len(set(shapes)) == 1:
+            labels.append(f"{a.name}: {len(shapes)} x {_shape_label(shapes[0])}")
+        else:
+            labels.append(f"{a.name}: [{', '.join(_shape_label(s) for s in shapes)}]")
+    return labels, tuple(inputs), tuple(case_args)
 
 
 def plan_samples(
@@ -563,70 +570,75 @@ def plan_samples(
                 f"a second entry for {name} (the first is at {seen[name]}); list all its samples in one entry", name_loc
             )
         seen[name] = name_loc
-        if f.func.kind() is not SchemaKind.functional:
-            raise _fail(
-                f"{name} is an {f.func.kind().value} variant: name its functional declaration, whose samples "
-                "check the in-place and out= variants too",
-                name_loc,
-            )
-        info = matched.get(str(f.func))
-        if kind_of[str(f.func)] is not WrapperKind.DIFFERENTIABLE or info is None:
-            raise _fail(f"{name} has no derivative formulas: there is no gradient to check", name_loc)
-        result_kind = _result_kind(f)
-        if result_kind is None:
-            raise _fail(
-                f"{name} returns {', '.join(str(r.type) for r in f.func.returns)}: samples check ops returning Tensors",
-                name_loc,
-            )
-        skip = _reason(node["skip"], node.value_loc("skip"), "skip") if "skip" in node else ""
-        op_checks = _skip_checks(node["skip_checks"], node.value_loc("skip_checks")) if "skip_checks" in node else {}
-        inplace = _variant(f, functions, SchemaKind.inplace)
-        out = _variant(f, functions, SchemaKind.out)
-        has_forward = bool(info.forward_derivatives)
-        applicable = ["gradgradcheck", "history"]
-        if has_forward:
-            applicable.append("fwgradcheck")
-        if inplace is not None and result_kind is ResultKind.TENSOR:
-            applicable.append("inplace")
-        if out is not None:
-            applicable.append("out")
-        for check in op_checks:
-            if check not in applicable:
-                lacks = "forward formula" if check == "fwgradcheck" else "such variant"
-                raise _fail(
-                    f"skip_checks: {name} gets no {check} check (it has no {lacks})",
-                    node.key_loc("skip_checks"),
-                )
-        cases: List[Case] = []
-        if "samples" in node:
-            samples = node["samples"]
-            if not isinstance(samples, Seq) or not samples:
-                raise _fail(
-                    "samples: expected a non-empty list of samples ('- args: {...}')", node.value_loc("samples")
-                )
-            for k, sample in enumerate(samples):
-                if not isinstance(sample, Node):
-                    raise _fail("expected a sample, a mapping with `args`", samples.item_loc(k))
-                cases += _expand(f, sample, k + 1, samples.item_loc(k), op_checks, applicable)
-        elif not skip:
-            raise _fail(f"{name}: expected `samples:` (or `skip: <reason>`)", node.loc)
-        diff = info.output_differentiability or tuple(True for _ in f.func.returns)
-        ops.append(
-            OpPlan(
-                op_name=name,
-                cpp_name=_cpp_name(f),
-                inplace_cpp_name=_cpp_name(inplace) if inplace is not None else None,
-                out_cpp_name=_cpp_name(out) if out is not None else None,
-                returns=len(f.func.returns),
-                result_kind=result_kind,
-                differentiable_outputs=tuple(diff),
-                has_forward_formula=has_forward,
-                cases=tuple(cases),
-                skip=skip,
-            )
-        )
+        ops.append(_op_plan(node, name, f, functions, matched.get(str(f.func)), kind_of[str(f.func)]))
     missing = tuple(str(f.func.name) for f in needed if str(f.func.name) not in seen)
     return TestPlan(file, tuple(ops), missing, require_samples)
+
+
+def _op_plan(
+    node: Node,
+    name: str,
+    f: NativeFunction,
+    functions: Sequence[NativeFunction],
+    info: Optional[DifferentiabilityInfo],
+    kind: WrapperKind,
+) -> OpPlan:
+    """The plan of one samples entry `node`, naming declaration `f`."""
+    name_loc = node.value_loc("op")
+    if f.func.kind() is not SchemaKind.functional:
+        raise _fail(
+            f"{name} is an {f.func.kind().value} variant: name its functional declaration, whose samples "
+            "check the in-place and out= variants too",
+            name_loc,
+        )
+    if kind is not WrapperKind.DIFFERENTIABLE or info is None:
+        raise _fail(f"{name} has no derivative formulas: there is no gradient to check", name_loc)
+    result_kind = _result_kind(f)
+    if result_kind is None:
+        raise _fail(
+            f"{name} returns {', '.join(str(r.type) for r in f.func.returns)}: samples check ops returning Tensors",
+            name_loc,
+        )
+    skip = _reason(node["skip"], node.value_loc("skip"), "skip") if "skip" in node else ""
+    op_checks = _skip_checks(node["skip_checks"], node.value_loc("skip_checks")) if "skip_checks" in node else {}
+    inplace = _variant(f, functions, SchemaKind.inplace)
+    out = _variant(f, functions, SchemaKind.out)
+    has_forward = bool(info.forward_derivatives)
+    applicable = ["gradgradcheck", "history"]
+    if has_forward:
+        applicable.append("fwgradcheck")
+    if inplace is not None and result_kind is ResultKind.TENSOR:
+        applicable.append("inplace")
+    if out is not None:
+        applicable.append("out")
+    for check in op_checks:
+        if check not in applicable:
+            lacks = "forward formula" if check == "fwgradcheck" else "such variant"
+            raise _fail(f"skip_checks: {name} gets no {check} check (it has no {lacks})", node.key_loc("skip_checks"))
+    cases: List[Case] = []
+    if "samples" in node:
+        samples = node["samples"]
+        if not isinstance(samples, Seq) or not samples:
+            raise _fail("samples: expected a non-empty list of samples ('- args: {...}')", node.value_loc("samples"))
+        for k, sample in enumerate(samples):
+            if not isinstance(sample, Node):
+                raise _fail("expected a sample, a mapping with `args`", samples.item_loc(k))
+            cases += _expand(f, sample, k + 1, samples.item_loc(k), op_checks, applicable)
+    elif not skip:
+        raise _fail(f"{name}: expected `samples:` (or `skip: <reason>`)", node.loc)
+    diff = info.output_differentiability or tuple(True for _ in f.func.returns)
+    return OpPlan(
+        op_name=name,
+        cpp_name=_cpp_name(f),
+        inplace_cpp_name=_cpp_name(inplace) if inplace is not None else None,
+        out_cpp_name=_cpp_name(out) if out is not None else None,
+        returns=len(f.func.returns),
+        result_kind=result_kind,
+        differentiable_outputs=tuple(diff),
+        has_forward_formula=has_forward,
+        cases=tuple(cases),
+        skip=skip,
+    )
 
 
 def _cpp_name(f: NativeFunction) -> str:

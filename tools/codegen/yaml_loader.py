@@ -19,7 +19,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import os
-from typing import Any, Hashable, Iterator, Optional, Union
+from typing import Any, Callable, Hashable, Iterator, Optional, Union
 
 import yaml
 
@@ -402,26 +402,39 @@ def _explain(e: yaml.MarkedYAMLError, lines: list[str], display_name: str) -> Op
         problem.startswith("expected <block end>")
     )
     if block_end and e.context_mark is not None and indent == mark.column:
-        cm = e.context_mark
-        if line.lstrip(" ").startswith("-") and "mapping" in (e.context or ""):
-            return SpecError(
-                f"a list item ('-') at {_spaces(indent)} where the mapping from line {cm.line + 1} expects a key at "
-                f"{_spaces(cm.column)}; the items of one level are either all '- ' list items or all 'name:' keys",
-                at(mark.line + 1, indent),
-            )
-        if line.lstrip(" ").startswith("-"):
-            return SpecError(
-                f"this list item's '-' is indented {_spaces(indent)}, which lines up with no list above (the list "
-                f"from line {cm.line + 1} is at {_spaces(cm.column)}); line it up with the '-' of the other items",
-                at(mark.line + 1, indent),
-            )
-        if here is not None and above is not None:
-            above_line, above_col, above_name = above
-            return SpecError(
-                f"'{here[1]}:' is indented {_spaces(indent)}, which lines up with no key above ('{above_name}:' on "
-                f"line {above_line} is at {_spaces(above_col)}); indent it like the other keys of its entry",
-                at(mark.line + 1, indent),
-            )
+        return _misaligned(e, line, indent, here, above, at)
+    return None
+
+
+def _misaligned(
+    e: yaml.MarkedYAMLError,
+    line: str,
+    indent: int,
+    here: Optional[tuple],
+    above: Optional[tuple],
+    at: Callable[[int, int], Location],
+) -> Optional[SpecError]:
+    """A block that ends where YAML did not expect: a list item or key lined up with nothing."""
+    mark, cm = e.problem_mark, e.context_mark
+    if line.lstrip(" ").startswith("-") and "mapping" in (e.context or ""):
+        return SpecError(
+            f"a list item ('-') at {_spaces(indent)} where the mapping from line {cm.line + 1} expects a key at "
+            f"{_spaces(cm.column)}; the items of one level are either all '- ' list items or all 'name:' keys",
+            at(mark.line + 1, indent),
+        )
+    if line.lstrip(" ").startswith("-"):
+        return SpecError(
+            f"this list item's '-' is indented {_spaces(indent)}, which lines up with no list above (the list "
+            f"from line {cm.line + 1} is at {_spaces(cm.column)}); line it up with the '-' of the other items",
+            at(mark.line + 1, indent),
+        )
+    if here is not None and above is not None:
+        above_line, above_col, above_name = above
+        return SpecError(
+            f"'{here[1]}:' is indented {_spaces(indent)}, which lines up with no key above ('{above_name}:' on "
+            f"line {above_line} is at {_spaces(above_col)}); indent it like the other keys of its entry",
+            at(mark.line + 1, indent),
+        )
     return None
 
 
