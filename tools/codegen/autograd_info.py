@@ -80,7 +80,7 @@ class SavedAttribute:
     # member is `self_` (see `member`).
     name: str
     # The C++ type of the member, e.g. `std::vector<int64_t>`, `SavedVariable`.
-    cpp_type: str
+    cpp_type: cpp.MemberType
     # What the member holds.
     kind: SavedKind
     # The variable the value is taken from, as formulas name it: `self`, `tensors`, `result`.

@@ -21,6 +21,7 @@ emitters never spell a type themselves. The runtime's vocabulary (csrc/tensor.h)
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Iterable, List, Optional, Tuple
 
 from tools.codegen.model import (
@@ -153,15 +154,49 @@ def returns_type(func: FunctionSchema) -> str:
     return "std::tuple<" + ", ".join(return_type(r) for r in rets) + ">"
 
 
-def saved_member_type(t: Type, is_output: bool = False) -> str:
+@dataclass(frozen=True)
+class MemberType:
+    """The C++ type of a Backward node's member: its spelling, and its initializer where a
+    default-constructed member would be indeterminate (a scalar: "0", "false"), else ""."""
+
+    spelling: str
+    init: str = ""
+
+
+# Members of these types start zeroed: a node whose formula never ran still has defined values.
+_ZERO_INIT = {"int64_t": "0", "double": "0", "size_t": "0", "bool": "false"}
+
+
+def member_type(spelling: str) -> MemberType:
+    """The member type spelled `spelling` ("int64_t", "std::vector<int64_t>", ...)."""
+    return MemberType(spelling, _ZERO_INIT.get(spelling, ""))
+
+
+def saved_member_type(t: Type, is_output: bool = False) -> MemberType:
     """The member type a Backward node uses to keep a value of schema type `t`."""
     if is_tensor(t):
-        return "SavedVariable"
+        return member_type("SavedVariable")
     if is_tensor_list(t):
-        return "std::vector<SavedVariable>"
+        return member_type("std::vector<SavedVariable>")
     if isinstance(t, BaseType) and _base_name(t) == "Scalar" and is_output:
-        return "SavedVariable"
-    return _value_type(t)
+        return member_type("SavedVariable")
+    return member_type(_value_type(t))
+
+
+def saved_value_of_argument(a: Argument, source: str) -> str:
+    """The expression that copies non-tensor argument `a`, a local named `source`, into the member
+    keeping it: views become owning values (`IntArrayRef` -> `std::vector<int64_t>`,
+    `std::string_view` -> `std::string`), the rest is copied as is."""
+    t = argument_type(a)
+    if t == "IntArrayRef" or t.startswith("ArrayRef<"):
+        return f"{source}.vec()"
+    if t == "std::string_view":
+        return f"std::string({source})"
+    if t == "OptionalIntArrayRef":
+        return f"{source}.has_value() ? std::optional<std::vector<int64_t>>({source}->vec()) : std::nullopt"
+    if t == "std::optional<std::string_view>":
+        return f"{source}.has_value() ? std::optional<std::string>(std::string({source}.value())) : std::nullopt"
+    return source
 
 
 # Escapes a schema string literal and a C++ one spell alike (`\"`, `\n`, ...); others are kept as text.

@@ -89,12 +89,7 @@ class NodeCode:
 
 
 def _saved_member(var: SavedAttribute) -> SavedMember:
-    init = ""
-    if var.kind is SavedKind.VALUE and var.cpp_type in ("int64_t", "double", "size_t"):
-        init = "0"
-    elif var.kind is SavedKind.VALUE and var.cpp_type == "bool":
-        init = "false"
-    return SavedMember(var.kind, var.name, var.member, var.cpp_type, init)
+    return SavedMember(var.kind, var.name, var.member, var.cpp_type.spelling, var.cpp_type.init)
 
 
 def _formula_code(d: Derivative, info: DifferentiabilityInfo) -> FormulaCode:

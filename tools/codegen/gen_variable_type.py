@@ -189,18 +189,7 @@ def _save_input_expr(var: SavedAttribute, arg: Optional[Argument], inplace: bool
     if var.fact is not None:
         return var.fact_expr(var.source)
     if arg is not None:
-        t = cpp.argument_type(arg)
-        if t == "IntArrayRef" or t.startswith("ArrayRef<"):
-            return f"{var.source}.vec()"
-        if t == "std::string_view":
-            return f"std::string({var.source})"
-        if t == "OptionalIntArrayRef":
-            return f"{var.source}.has_value() ? std::optional<std::vector<int64_t>>({var.source}->vec()) : std::nullopt"
-        if t == "std::optional<std::string_view>":
-            return (
-                f"{var.source}.has_value() ? std::optional<std::string>(std::string({var.source}.value()))"
-                " : std::nullopt"
-            )
+        return cpp.saved_value_of_argument(arg, var.source)
     return var.source
 
 

@@ -199,7 +199,13 @@ def saved_variables(
                 arg = m.group(1) if m.re.groups else None
                 saved.append(
                     SavedAttribute(
-                        name + suffix, rewrite.member_type, SavedKind.VALUE, name, is_output, rewrite.fact, arg
+                        name + suffix,
+                        cpp.member_type(rewrite.member_type),
+                        SavedKind.VALUE,
+                        name,
+                        is_output,
+                        rewrite.fact,
+                        arg,
                     )
                 )
                 return rewrite.use.format(name) if rewrite.use is not None else name + suffix
