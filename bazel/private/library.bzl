@@ -3,6 +3,7 @@
 load("@rules_cc//cc:defs.bzl", "cc_library", "cc_test")
 load("@rules_python//python:defs.bzl", "py_library")
 load(":codegen.bzl", "autograd_codegen")
+load(":contract.bzl", "MAX_SHARDS")
 load(":python.bzl", "BINDINGS_COPTS", "gradgen_py_extension")
 
 def autograd_library(
@@ -90,7 +91,7 @@ def autograd_library(
     if shards == None:
         shards = 0
     elif type(shards) != type(0) or shards < 1:
-        fail("autograd_library %s: shards = %r: give a number from 1 to 256, or leave it unset to let the spec's size choose" % (name, shards))
+        fail("autograd_library %s: shards = %r: give a number from 1 to %d, or leave it unset to let the spec's size choose" % (name, shards, MAX_SHARDS))
     codegen = name + "_codegen"
     autograd_codegen(
         name = codegen,
