@@ -9,6 +9,7 @@ load("@rules_cc//cc/common:cc_info.bzl", "CcInfo")
 load(
     ":contract.bzl",
     "CPP_KEYWORDS",
+    "DECLARATIONS_PER_SHARD",
     "DEFAULT_FORMULA_HEADERS",
     "DEFAULT_FORMULA_NAMESPACES",
     "GRADCHECK_TEST",
@@ -312,7 +313,7 @@ libraries `api_headers` (VariableType.h, NativeFunctions.h), `root_header` (Func
             default = "generated",
         ),
         "shards": attr.int(
-            doc = "int: from 1 to 256; how many .cpp files nodes and API are each split into (by a hash of the op's name); an edit to one formula recompiles one shard's files. Unset (0): chosen from the spec's size, one shard per 64 declarations, the files in the directories `shards.cc/` and `python_shards.cc/` of out_dir.",
+            doc = "int: from 1 to %d; how many .cpp files nodes and API are each split into (by a hash of the op's name); an edit to one formula recompiles one shard's files. Unset (0): chosen from the spec's size, one shard per %d declarations, the files in the directories `%s/` and `%s/` of out_dir." % (MAX_SHARDS, DECLARATIONS_PER_SHARD, SHARDS_DIR, PYTHON_SHARDS_DIR),
             default = 0,
         ),
         "namespace": attr.string(
