@@ -116,8 +116,8 @@ def output_names(shards: int, samples: bool = False) -> List[str]:
 OUTPUT = "bazel/private/contract.bzl"
 REGENERATE = "python3 tools/codegen/contract.py"
 
-# What contract.bzl defines, in order: (name, value, comment). Starlark has no frozenset or
-# tuple-only idiom worth keeping, so collections become sorted or ordered lists.
+# What contract.bzl defines, in order: (name, value, comment). Starlark has no frozenset, and
+# buildifier formats lists, so every collection becomes a list (CPP_KEYWORDS sorted).
 _EXPORTS: Tuple[Tuple[str, object, str], ...] = (
     ("MAX_SHARDS", MAX_SHARDS, "The largest `shards` (0, unset, lets the spec's size choose)."),
     ("DECLARATIONS_PER_SHARD", DECLARATIONS_PER_SHARD, "`shards` unset: one shard per this many declarations."),
