@@ -14,15 +14,15 @@ workspace already defined (say its own `@com_google_googletest`) is left alone.
 """
 
 load(
-    "//bazel/private:offline_shims.bzl",
+    "//bazel/private/repos:offline_shims.bzl",
     "remote_coverage_tools_shim",
     "rules_cc_shim",
     "rules_java_shim",
     "rules_python_shim",
     "rules_shell_shim",
 )
-load("//bazel/private:py_deps.bzl", "gradgen_py_deps")
-load("//bazel/private:system_repos.bzl", "system_eigen", "system_googletest", "system_python_headers", "system_skylib")
+load("//bazel/private/repos:py_deps.bzl", "gradgen_py_deps")
+load("//bazel/private/repos:system_repos.bzl", "system_eigen", "system_googletest", "system_python_headers", "system_skylib")
 
 def _maybe(repo_rule, name, **kwargs):
     """Calls `repo_rule(name = name, **kwargs)` unless the workspace already defined `name`."""

@@ -6,6 +6,27 @@ only inputs; every generated file is declared before the build runs (their names
 """
 
 load("@rules_cc//cc/common:cc_info.bzl", "CcInfo")
+load(
+    ":contract.bzl",
+    "CPP_KEYWORDS",
+    "DECLARATIONS_PER_SHARD",
+    "DEFAULT_FORMULA_HEADERS",
+    "DEFAULT_FORMULA_NAMESPACES",
+    "GRADCHECK_TEST",
+    "HEADERS",
+    "IDENTIFIER_CHARS",
+    "IDENTIFIER_START_CHARS",
+    "MANIFEST",
+    "MAX_SHARDS",
+    "PATH_COMPONENT_CHARS",
+    "PYTHON_HEADERS",
+    "PYTHON_SHARDS_DIR",
+    "PYTHON_SHARD_SOURCE_STEMS",
+    "SHARDS_DIR",
+    "SHARD_HEADER_STEM",
+    "SHARD_SOURCE_STEMS",
+    "SHARD_SUFFIX",
+)
 
 AutogradCodegenInfo = provider(
     doc = "The files an autograd_codegen target generated, and how code includes them.",
@@ -22,97 +43,18 @@ AutogradCodegenInfo = provider(
     },
 )
 
-_GRADGEN_FORMULA_HEADERS = ["csrc/autograd/formulas.h"]
-_GRADGEN_FORMULA_NAMESPACES = ["::gradgen::autograd::generated::details"]
-
-# Upper bound of `shards`: past a few dozen files the compile actions cost more in start-up and
-# repeated headers than they save; 256 leaves room without letting a typo (shards = 4000) through.
-MAX_SHARDS = 256
-
-# `shards` unset (0): the codegen chooses the count from the spec's size (one shard per 64
-# declarations) and writes the shards' files into these two directories, declared as tree
-# artifacts: a rule declares its outputs before any file is read, and a cc_library compiles each
-# file of a directory in an action of its own (Note [Automatic shard count] in
-# tools/codegen/gen_autograd.py). A directory's compiles get the C++ options (--cxxopt) only when
-# its name ends in a C++ extension, hence `.cc`.
-SHARDS_DIR = "shards.cc"
-PYTHON_SHARDS_DIR = "python_shards.cc"
-
 _YAML_EXTENSIONS = [".yaml", ".yml"]
 _HEADER_EXTENSIONS = [".h", ".hh", ".hpp", ".hxx", ".inc"]
 
-# C++ keywords that cannot name a namespace (the ones a user could plausibly type).
-_CXX_KEYWORDS = [
-    "auto",
-    "bool",
-    "break",
-    "case",
-    "catch",
-    "char",
-    "class",
-    "const",
-    "continue",
-    "default",
-    "delete",
-    "do",
-    "double",
-    "else",
-    "enum",
-    "explicit",
-    "export",
-    "extern",
-    "false",
-    "float",
-    "for",
-    "friend",
-    "goto",
-    "if",
-    "inline",
-    "int",
-    "long",
-    "namespace",
-    "new",
-    "operator",
-    "private",
-    "protected",
-    "public",
-    "register",
-    "return",
-    "short",
-    "signed",
-    "sizeof",
-    "static",
-    "struct",
-    "switch",
-    "template",
-    "this",
-    "throw",
-    "true",
-    "try",
-    "typedef",
-    "typename",
-    "union",
-    "unsigned",
-    "using",
-    "virtual",
-    "void",
-    "volatile",
-    "while",
-]
-
-_PATH_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./+"
-
-# With `samples`: the generated gradient test (gen_autograd.GRADCHECK_TEST).
-GRADCHECK_TEST = "gradcheck_test.cpp"
-
 def _shard_suffix(k, shards):
-    return "" if shards == 1 else "_%d" % k
+    return "" if shards == 1 else SHARD_SUFFIX % k
 
 def generated_file_names(shards, samples = False):
     """Returns the names of the files generated for `shards`.
 
-    gen_autograd.output_names() computes the same list; the action is handed this one
-    (`--expected_outputs`) and fails, naming the difference, if the two ever disagree.
+    tools/codegen/contract.py output_names() computes the same list from the same constants
+    (contract.bzl); the action is handed this one (`--expected_outputs`) and fails, naming the
+    difference, if the two ever disagree.
 
     Args:
       shards: int: how many .cpp files of each kind the generated code is split into; 0 for the
@@ -121,42 +63,41 @@ def generated_file_names(shards, samples = False):
 
     Returns:
       struct: lists of basenames: `headers`, `sources` (the C++ library's), `python_headers`,
-      `python_sources` (the Python bindings'), `all` (every output, manifest.json included, with
+      `python_sources` (the Python bindings'), `all` (every output, the manifest included, with
       directories as `<dir>/`) and `directories` (the directories among `sources` and
       `python_sources`).
     """
-    headers = ["Functions.h", "VariableType.h", "NativeFunctions.h"]
-    python_headers = ["python_functions.h"]
+    headers = list(HEADERS)
     test = [GRADCHECK_TEST] if samples else []
     if shards == 0:
         return struct(
             headers = headers,
             sources = [SHARDS_DIR],
-            python_headers = python_headers,
+            python_headers = PYTHON_HEADERS,
             python_sources = [PYTHON_SHARDS_DIR],
-            all = headers + python_headers + ["manifest.json", SHARDS_DIR + "/", PYTHON_SHARDS_DIR + "/"] + test,
+            all = headers + PYTHON_HEADERS + [MANIFEST, SHARDS_DIR + "/", PYTHON_SHARDS_DIR + "/"] + test,
             directories = [SHARDS_DIR, PYTHON_SHARDS_DIR],
         )
     sources = []
     python_sources = []
     for k in range(shards):
         sfx = _shard_suffix(k, shards)
-        sources += ["Functions%s.cpp" % sfx, "VariableType%s.cpp" % sfx]
-        python_sources.append("python_functions%s.cpp" % sfx)
+        sources += ["%s%s.cpp" % (stem, sfx) for stem in SHARD_SOURCE_STEMS]
+        python_sources += ["%s%s.cpp" % (stem, sfx) for stem in PYTHON_SHARD_SOURCE_STEMS]
         if shards > 1:
-            headers.append("Functions%s.h" % sfx)
+            headers.append("%s%s.h" % (SHARD_HEADER_STEM, sfx))
     return struct(
         headers = headers,
         sources = sources,
-        python_headers = python_headers,
+        python_headers = PYTHON_HEADERS,
         python_sources = python_sources,
-        all = headers + sources + python_headers + python_sources + ["manifest.json"] + test,
+        all = headers + sources + PYTHON_HEADERS + python_sources + [MANIFEST] + test,
         directories = [],
     )
 
 def _is_identifier(s):
-    """True if `s` is a C++ identifier (ASCII letters, digits, `_`; not starting with a digit)."""
-    return bool(s) and (s[0].isalpha() or s[0] == "_") and s.replace("_", "a").isalnum() and s not in _CXX_KEYWORDS
+    """True if `s` is a C++ identifier and no keyword (contract.py's is_cpp_identifier)."""
+    return bool(s) and s[0] in IDENTIFIER_START_CHARS and all([c in IDENTIFIER_CHARS for c in s.elems()]) and s not in CPP_KEYWORDS
 
 def _is_namespace(ns, allow_global_prefix):
     """True if `ns` is `a::b::c` (or `::a::b` when allow_global_prefix)."""
@@ -171,7 +112,7 @@ def _is_relative_path(path):
     for part in path.split("/"):
         if part in ("", ".", ".."):
             return False
-    return all([c in _PATH_CHARS for c in path.elems()])
+    return all([c in PATH_COMPONENT_CHARS for c in path.replace("/", "").elems()])
 
 def _has_extension(path, extensions):
     return any([path.endswith(ext) for ext in extensions])
@@ -208,42 +149,97 @@ def _check_attrs(ctx):
         if not _is_namespace(ns, allow_global_prefix = True):
             fail("formula_namespaces[%d] = %r: give a C++ namespace such as \"myproject::formulas\" or \"::myproject::formulas\"" % (i, ns))
 
-def _declare(ctx, path, directory):
-    return ctx.actions.declare_directory(path) if directory else ctx.actions.declare_file(path)
+def _declare(ctx, names, basenames):
+    """Declares `basenames` (of generated_file_names() `names`) under out_dir: files or directories."""
+    prefix = ctx.attr.out_dir + "/"
+    return [
+        ctx.actions.declare_directory(prefix + n) if n in names.directories else ctx.actions.declare_file(prefix + n)
+        for n in basenames
+    ]
 
-def _autograd_codegen_impl(ctx):
-    _check_attrs(ctx)
+def _declare_outputs(ctx):
+    """Declares every generated file; returns them as a struct of lists (and the gradient test)."""
     names = generated_file_names(ctx.attr.shards, samples = ctx.file.samples != None)
     prefix = ctx.attr.out_dir + "/"
-    headers = [_declare(ctx, prefix + n, n in names.directories) for n in names.headers]
-    sources = [_declare(ctx, prefix + n, n in names.directories) for n in names.sources]
-    python_headers = [_declare(ctx, prefix + n, n in names.directories) for n in names.python_headers]
-    python_sources = [_declare(ctx, prefix + n, n in names.directories) for n in names.python_sources]
-    manifest = ctx.actions.declare_file(prefix + "manifest.json")
-    outputs = headers + sources + python_headers + python_sources + [manifest]
-    gradcheck_test = None
-    if ctx.file.samples != None:
-        gradcheck_test = ctx.actions.declare_file(prefix + GRADCHECK_TEST)
-        outputs.append(gradcheck_test)
+    return struct(
+        names = names,
+        headers = _declare(ctx, names, names.headers),
+        sources = _declare(ctx, names, names.sources),
+        python_headers = _declare(ctx, names, names.python_headers),
+        python_sources = _declare(ctx, names, names.python_sources),
+        manifest = ctx.actions.declare_file(prefix + MANIFEST),
+        gradcheck_test = ctx.actions.declare_file(prefix + GRADCHECK_TEST) if ctx.file.samples != None else None,
+    )
 
-    # Generated files include each other as "<package>/<out_dir>/X.h": the package path, relative
-    # to its repository's root, which Bazel puts on the include path for bin-dir files too.
-    package = ctx.label.package
-    include_prefix = (package + "/" + ctx.attr.out_dir) if package else ctx.attr.out_dir
+def _all_outputs(out):
+    files = out.headers + out.sources + out.python_headers + out.python_sources + [out.manifest]
+    return files + ([out.gradcheck_test] if out.gradcheck_test else [])
 
+def _codegen_args(ctx, out, include_prefix, environment):
+    """The codegen's command line, in a params file."""
     args = ctx.actions.args()
     args.add("--native_functions", ctx.file.functions)
     args.add("--native_functions_name", ctx.file.functions.short_path)
     args.add("--derivatives", ctx.file.derivatives)
     args.add("--derivatives_name", ctx.file.derivatives.short_path)
-    args.add("--out_dir", manifest.dirname)
+    args.add("--out_dir", out.manifest.dirname)
     args.add("--include_prefix", include_prefix)
     args.add("--namespace", ctx.attr.namespace)
     args.add("--shards", str(ctx.attr.shards))
 
     # gradgen's own helpers (csrc/autograd/formulas.h) always, then the user's.
-    args.add_all(_GRADGEN_FORMULA_HEADERS + ctx.attr.formula_headers, before_each = "--formula_header")
-    args.add_all(_GRADGEN_FORMULA_NAMESPACES + ctx.attr.formula_namespaces, before_each = "--formula_namespace")
+    args.add_all(DEFAULT_FORMULA_HEADERS + ctx.attr.formula_headers, before_each = "--formula_header")
+    args.add_all(DEFAULT_FORMULA_NAMESPACES + ctx.attr.formula_namespaces, before_each = "--formula_namespace")
+    args.add_all(environment, before_each = "--formula_environment_header")
+    args.add_all(ctx.attr.formula_functions, before_each = "--formula_function")
+    if ctx.attr.missing_derivative != "error":
+        args.add("--missing_derivative", ctx.attr.missing_derivative)
+    if ctx.file.samples != None:
+        args.add("--samples", ctx.file.samples)
+        args.add("--samples_name", ctx.file.samples.short_path)
+        args.add("--require_samples=%s" % ("true" if ctx.attr.require_samples else "false"))
+    args.add("--expected_outputs", ",".join(out.names.all))
+
+    # The arguments go into a params file (one per line, read with absl's --flagfile), which lets
+    # Bazel run the action in the codegen's persistent worker (tools/codegen/bazel_worker.py):
+    # one Python process for every codegen action of a build session instead of one each. With
+    # --strategy=GradgenCodegen=sandboxed (or remote execution) it is an ordinary process.
+    args.use_param_file("--flagfile=%s", use_always = True)
+    args.set_param_file_format("multiline")
+    return args
+
+def _output_groups(ctx, out):
+    """The output groups autograd_library's parts take their files from."""
+
+    # Per shard, its header and its two sources (Note [Per-shard libraries] in library.bzl):
+    # Functions_<k>.h / Functions_<k>.cpp / VariableType_<k>.cpp, or for one shard Functions.h
+    # and the two unsuffixed sources. `api_headers` are the headers every shard includes.
+    by_name = {f.basename: f for f in out.headers + out.sources}
+    shard_groups = {}
+    for k in range(ctx.attr.shards):
+        sfx = _shard_suffix(k, ctx.attr.shards)
+        shard_groups["shard_%d_headers" % k] = depset([by_name["%s%s.h" % (SHARD_HEADER_STEM, sfx)]])
+        shard_groups["shard_%d_sources" % k] = depset([by_name["%s%s.cpp" % (stem, sfx)] for stem in SHARD_SOURCE_STEMS])
+    return OutputGroupInfo(
+        api_headers = depset([by_name[n] for n in HEADERS if n != SHARD_HEADER_STEM + ".h"]),
+        root_header = depset([by_name[SHARD_HEADER_STEM + ".h"]]),
+        headers = depset(out.headers),
+        sources = depset(out.sources),
+        python_headers = depset(out.python_headers),
+        python_sources = depset(out.python_sources),
+        manifest = depset([out.manifest]),
+        gradcheck_test = depset([out.gradcheck_test] if out.gradcheck_test else []),
+        **shard_groups
+    )
+
+def _autograd_codegen_impl(ctx):
+    _check_attrs(ctx)
+    out = _declare_outputs(ctx)
+
+    # Generated files include each other as "<package>/<out_dir>/X.h": the package path, relative
+    # to its repository's root, which Bazel puts on the include path for bin-dir files too.
+    package = ctx.label.package
+    include_prefix = (package + "/" + ctx.attr.out_dir) if package else ctx.attr.out_dir
 
     # The formula environment (tools/codegen/formula_env.py): the headers the generated code can
     # include (the library's own, its deps' and its runtime's, transitively) declare what formulas
@@ -252,28 +248,11 @@ def _autograd_codegen_impl(ctx):
         [f for f in ctx.files.environment_hdrs if _has_extension(f.basename, _HEADER_EXTENSIONS)],
         transitive = [d[CcInfo].compilation_context.headers for d in ctx.attr.environment_deps],
     )
-    args.add_all(environment, before_each = "--formula_environment_header")
-    args.add_all(ctx.attr.formula_functions, before_each = "--formula_function")
-    if ctx.attr.missing_derivative != "error":
-        args.add("--missing_derivative", ctx.attr.missing_derivative)
-    spec_inputs = [ctx.file.functions, ctx.file.derivatives]
-    if ctx.file.samples != None:
-        args.add("--samples", ctx.file.samples)
-        args.add("--samples_name", ctx.file.samples.short_path)
-        args.add("--require_samples=%s" % ("true" if ctx.attr.require_samples else "false"))
-        spec_inputs.append(ctx.file.samples)
-    args.add("--expected_outputs", ",".join(names.all))
-
-    # The arguments go into a params file (one per line, read with absl's --flagfile), which lets
-    # Bazel run the action in the codegen's persistent worker (tools/codegen/bazel_worker.py):
-    # one Python process for every codegen action of a build session instead of one each. With
-    # --strategy=GradgenCodegen=sandboxed (or remote execution) it is an ordinary process.
-    args.use_param_file("--flagfile=%s", use_always = True)
-    args.set_param_file_format("multiline")
-
+    spec_inputs = [ctx.file.functions, ctx.file.derivatives] + ([ctx.file.samples] if ctx.file.samples != None else [])
+    outputs = _all_outputs(out)
     ctx.actions.run(
         executable = ctx.executable._codegen,
-        arguments = [args],
+        arguments = [_codegen_args(ctx, out, include_prefix, environment)],
         inputs = depset(spec_inputs, transitive = [environment]),
         outputs = outputs,
         mnemonic = "GradgenCodegen",
@@ -285,40 +264,20 @@ def _autograd_codegen_impl(ctx):
             "PYTHONNOUSERSITE": "1",
         },
     )
-
-    # Per shard, its header and its two sources (Note [Per-shard libraries] in library.bzl):
-    # Functions_<k>.h / Functions_<k>.cpp / VariableType_<k>.cpp, or for one shard Functions.h
-    # and the two unsuffixed sources. `api_headers` are the headers every shard includes.
-    by_name = {f.basename: f for f in headers + sources}
-    shard_groups = {}
-    for k in range(ctx.attr.shards):
-        sfx = _shard_suffix(k, ctx.attr.shards)
-        shard_groups["shard_%d_headers" % k] = depset([by_name["Functions%s.h" % sfx]])
-        shard_groups["shard_%d_sources" % k] = depset([by_name["Functions%s.cpp" % sfx], by_name["VariableType%s.cpp" % sfx]])
     return [
         DefaultInfo(files = depset(outputs)),
         AutogradCodegenInfo(
-            headers = depset(headers),
-            sources = depset(sources),
-            manifest = manifest,
+            headers = depset(out.headers),
+            sources = depset(out.sources),
+            manifest = out.manifest,
             include_prefix = include_prefix,
             namespace = ctx.attr.namespace,
             shards = ctx.attr.shards,
-            python_headers = depset(python_headers),
-            python_sources = depset(python_sources),
-            gradcheck_test = gradcheck_test,
+            python_headers = depset(out.python_headers),
+            python_sources = depset(out.python_sources),
+            gradcheck_test = out.gradcheck_test,
         ),
-        OutputGroupInfo(
-            api_headers = depset([by_name["VariableType.h"], by_name["NativeFunctions.h"]]),
-            root_header = depset([by_name["Functions.h"]]),
-            headers = depset(headers),
-            sources = depset(sources),
-            python_headers = depset(python_headers),
-            python_sources = depset(python_sources),
-            manifest = depset([manifest]),
-            gradcheck_test = depset([gradcheck_test] if gradcheck_test else []),
-            **shard_groups
-        ),
+        _output_groups(ctx, out),
     ]
 
 autograd_codegen = rule(
@@ -354,7 +313,7 @@ libraries `api_headers` (VariableType.h, NativeFunctions.h), `root_header` (Func
             default = "generated",
         ),
         "shards": attr.int(
-            doc = "int: from 1 to 256; how many .cpp files nodes and API are each split into (by a hash of the op's name); an edit to one formula recompiles one shard's files. Unset (0): chosen from the spec's size, one shard per 64 declarations, the files in the directories `shards.cc/` and `python_shards.cc/` of out_dir.",
+            doc = "int: from 1 to %d; how many .cpp files nodes and API are each split into (by a hash of the op's name); an edit to one formula recompiles one shard's files. Unset (0): chosen from the spec's size, one shard per %d declarations, the files in the directories `%s/` and `%s/` of out_dir." % (MAX_SHARDS, DECLARATIONS_PER_SHARD, SHARDS_DIR, PYTHON_SHARDS_DIR),
             default = 0,
         ),
         "namespace": attr.string(

@@ -1,4 +1,4 @@
-"""`py_pytest`: a py_test that runs pytest, with the pinned pytest from @gradgen_py_deps."""
+"""`py_pytest` (public, from //bazel:defs.bzl): a py_test that runs the pinned pytest of @gradgen_py_deps."""
 
 load("@rules_python//python:defs.bzl", "py_test")
 
@@ -12,6 +12,11 @@ def py_pytest(name, srcs, deps = [], data = [], **kwargs):
     runs pytest with `-p no:cacheprovider` and fails when pytest's exit code is non-zero,
     including 5 (no tests collected). pytest.ini and similar files are ignored; pass options with
     `args` or `bazel test --test_arg=...`.
+
+    Public API on purpose (exported by `@gradgen//bazel:defs.bzl`): a workspace that gives its
+    autograd_library a `python_module` tests it with Python, and its own workspace has no pytest
+    that matches gradgen's pinned packages; this macro runs the pinned one from @gradgen_py_deps,
+    with the import fixes a `gradgen` repository needs (the tour in README.md uses it).
 
     Args:
       name: str: the test's name.

@@ -29,6 +29,24 @@ def _declaration(function):
         text = "namespace %s {\n%s\n}  // namespace %s" % (ns, text, ns)
     return text
 
+def _module_init(name, module, bind_function, testonly, tags):
+    """A genrule writing the module init of extension `name` that calls `bind_function`; its label."""
+    init = name[:-len(".so")] + "_init.cc"
+    native.genrule(
+        name = name[:-len(".so")] + "_init",
+        outs = [init],
+        cmd = "cat > $@ <<'GRADGEN_EOF'\n" + _INIT_TEMPLATE.format(
+            target = "//%s:%s" % (native.package_name(), name),
+            module = module,
+            declaration = _declaration(bind_function),
+            function = bind_function,
+        ) + "GRADGEN_EOF\n",
+        visibility = ["//visibility:private"],
+        testonly = testonly,
+        tags = tags,
+    )
+    return ":" + init
+
 def gradgen_py_extension(
         name,
         srcs = [],
@@ -80,26 +98,9 @@ def gradgen_py_extension(
     module = name.split("/")[-1][:-len(".so")]
     if not module or not (module[0].isalpha() or module[0] == "_"):
         fail("gradgen_py_extension %s: '%s' is not a Python module name" % (name, module))
-    srcs = list(srcs)
-    if bind_function:
-        init = name[:-len(".so")] + "_init.cc"
-        native.genrule(
-            name = name[:-len(".so")] + "_init",
-            outs = [init],
-            cmd = "cat > $@ <<'GRADGEN_EOF'\n" + _INIT_TEMPLATE.format(
-                target = "//%s:%s" % (native.package_name(), name),
-                module = module,
-                declaration = _declaration(bind_function),
-                function = bind_function,
-            ) + "GRADGEN_EOF\n",
-            visibility = ["//visibility:private"],
-            testonly = testonly,
-            tags = tags,
-        )
-        srcs.append(":" + init)
     cc_binary(
         name = name,
-        srcs = srcs,
+        srcs = srcs + ([_module_init(name, module, bind_function, testonly, tags)] if bind_function else []),
         deps = deps + [_BIND],
         linkshared = True,
         linkstatic = linkstatic,

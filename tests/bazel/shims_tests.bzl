@@ -1,4 +1,4 @@
-"""Unit tests of the offline shims (bazel/private/offline_shims.bzl) with skylib.
+"""Unit tests of the offline shims (bazel/private/repos/offline_shims.bzl) with skylib.
 
 Every .bzl file the shims write is loaded here, so a missing file or symbol fails the loading of
 //tests/bazel, and each re-exported symbol must be the very native rule or provider it stands

@@ -10,8 +10,9 @@ import sys
 import pytest
 from conftest import TREE
 
+from tools.codegen.contract import output_names
 from tools.codegen.errors import SpecError
-from tools.codegen.gen_autograd import generate, output_names
+from tools.codegen.gen_autograd import generate
 from tools.codegen.load_derivatives import load_derivatives
 from tools.codegen.load_native_functions import parse_native_functions
 

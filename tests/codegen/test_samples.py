@@ -10,8 +10,9 @@ import sys
 import pytest
 from conftest import TREE
 
+from tools.codegen.contract import GRADCHECK_TEST, output_names
 from tools.codegen.errors import SpecError
-from tools.codegen.gen_autograd import GRADCHECK_TEST, generate, output_names
+from tools.codegen.gen_autograd import generate
 
 DECLS = """\
 - func: polyval(Tensor[] coeffs, Tensor x) -> Tensor

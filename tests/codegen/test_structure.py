@@ -4,9 +4,10 @@
   and report no spec mistakes (no `raise SpecError`); the loaders and the plan stage
   (tools/codegen/plan.py, which runs autograd_info.py's analysis) are where those facts and
   checks live, and nothing they import, however indirectly, is an emitter.
-* The formula header and namespace gradgen always passes are written once in Python
-  (gen_autograd.DEFAULT_FORMULA_*, the defaults of generate() and of the flags) and once in
-  Starlark (bazel/private/codegen.bzl's _GRADGEN_FORMULA_*, what the rule passes): they agree.
+* The formula header and namespace gradgen always passes are written once, in
+  tools/codegen/contract.py (DEFAULT_FORMULA_*): the defaults of generate() and of the flags are
+  they. (The rule loads them from the generated bazel/private/contract.bzl, which
+  //tests/bazel:contract_bzl_test keeps current.)
 """
 
 from __future__ import annotations
@@ -111,22 +112,13 @@ def test_spec_errors_are_raised_only_while_loading_and_planning():
     assert "forward_ad_of" not in (TREE / "tools" / "codegen" / "gen_variable_type.py").read_text()
 
 
-def _starlark_list(name: str) -> list:
-    text = (TREE / "bazel" / "private" / "codegen.bzl").read_text()
-    m = re.search(rf"^{name} = (\[.*?\])$", text, re.M)
-    assert m, f"{name} not found in codegen.bzl"
-    return ast.literal_eval(m.group(1))
-
-
-def test_formula_defaults_agree_between_rule_generate_and_flags():
+def test_formula_defaults_agree_between_generate_and_flags():
     params = inspect.signature(gen_autograd.generate).parameters
     assert tuple(params["formula_headers"].default) == gen_autograd.DEFAULT_FORMULA_HEADERS
     assert tuple(params["formula_namespaces"].default) == gen_autograd.DEFAULT_FORMULA_NAMESPACES
     flags = gen_autograd.FLAGS
     assert tuple(flags["formula_header"].default) == gen_autograd.DEFAULT_FORMULA_HEADERS
     assert tuple(flags["formula_namespace"].default) == gen_autograd.DEFAULT_FORMULA_NAMESPACES
-    assert _starlark_list("_GRADGEN_FORMULA_HEADERS") == list(gen_autograd.DEFAULT_FORMULA_HEADERS)
-    assert _starlark_list("_GRADGEN_FORMULA_NAMESPACES") == list(gen_autograd.DEFAULT_FORMULA_NAMESPACES)
 
 
 @pytest.mark.parametrize("name", ["csrc/tensor.h", "csrc/tensor.cc"])

@@ -53,6 +53,29 @@ class StarlarkDocsTest(unittest.TestCase):
         with self.assertRaisesRegex(gen.DocError, r"bazel/defs.bzl:3: my_macro's docstring has no entry for `extra`"):
             gen.render(tmp)
 
+    def test_a_doc_may_format_loaded_constants(self):
+        # `"..." % (NAME, ...)` with names loaded from another file (as codegen.bzl quotes
+        # contract.bzl's MAX_SHARDS) renders with their values; a non-constant is an error.
+        tmp = os.path.join(os.environ.get("TEST_TMPDIR") or __import__("tempfile").mkdtemp(), "fmt")
+        os.makedirs(os.path.join(tmp, "bazel", "private"), exist_ok=True)
+        files = {
+            "bazel/private/limits.bzl": 'MOST = 12\nDIR = "out.cc"\n',
+            "bazel/defs.bzl": (
+                '"""Doc."""\n\nload("//bazel/private:limits.bzl", "DIR", "MOST")\n\n'
+                'r = rule(implementation = _impl, doc = "Rule.", attrs = {\n'
+                '    "n": attr.int(doc = "int: up to %d, in `%s/`." % (MOST, DIR)),\n})\n'
+            ),
+            "bazel/repositories.bzl": '"""Doc."""\n',
+        }
+        for path, text in files.items():
+            with open(os.path.join(tmp, path), "w", encoding="utf-8") as fh:
+                fh.write(text)
+        self.assertIn("| `n` | int | `0` | up to 12, in `out.cc/`. |", gen.render(tmp))
+        with open(os.path.join(tmp, "bazel/private/limits.bzl"), "w", encoding="utf-8") as fh:
+            fh.write('MOST = [12]\nDIR = "out.cc"\n')
+        with self.assertRaisesRegex(gen.DocError, r"bazel/defs.bzl:6: expected an int or a string, found `MOST`"):
+            gen.render(tmp)
+
 
 if __name__ == "__main__":
     unittest.main()

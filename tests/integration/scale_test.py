@@ -43,7 +43,7 @@ import nested_bazel as nb
 import scale_spec
 
 OPS = 2000
-# What the automatic count chooses for OPS declarations (gen_autograd.DECLARATIONS_PER_SHARD).
+# What the automatic count chooses for OPS declarations (tools/codegen/contract.py DECLARATIONS_PER_SHARD).
 SHARDS = 32
 TARGET = "//scale:scale"
 FULL_COMPILE_BEFORE_S = 136.0

@@ -22,7 +22,6 @@ import functools
 import gc
 import json
 import os
-import string
 import sys
 import time
 import zlib
@@ -52,21 +51,32 @@ from mako.template import Template  # noqa: E402
 
 from tools.codegen import gen_autograd_functions, gen_gradcheck_test, gen_python_functions, gen_variable_type  # noqa: E402
 from tools.codegen.autogen import add_autogen_variants  # noqa: E402
+from tools.codegen.contract import (  # noqa: E402
+    CPP_KEYWORDS,
+    DECLARATIONS_PER_SHARD,
+    DEFAULT_FORMULA_HEADERS,
+    DEFAULT_FORMULA_NAMESPACES,
+    GRADCHECK_TEST,
+    MAX_SHARDS,
+    PATH_COMPONENT_CHARS,
+    PYTHON_SHARDS_DIR,
+    SHARD_SUFFIX,
+    SHARDS_DIR,
+    is_cpp_identifier,
+    shard_suffix,
+)
 from tools.codegen.errors import SpecError  # noqa: E402
 from tools.codegen.formula_env import FormulaEnvironment, header_function_names  # noqa: E402
 from tools.codegen.load_derivatives import load_derivatives  # noqa: E402
 from tools.codegen.load_native_functions import parse_native_functions  # noqa: E402
 from tools.codegen.load_samples import TestPlan, plan_samples  # noqa: E402
-from tools.codegen.model import CPP_KEYWORDS, NativeFunction, is_cpp_identifier  # noqa: E402
+from tools.codegen.model import NativeFunction  # noqa: E402
 from tools.codegen.plan import Plan, plan  # noqa: E402
 
 # The defaults of generate() and of the flags below. The Bazel rule passes every one of them
-# explicitly (bazel/private/codegen.bzl's _GRADGEN_FORMULA_*; tests/codegen checks they agree).
+# explicitly (DEFAULT_FORMULA_* come from tools/codegen/contract.py, as the rule's do).
 DEFAULT_INCLUDE_PREFIX = "csrc/generated"
 DEFAULT_NAMESPACE = "gradgen"
-# gradgen's own formula helpers, always included and made visible in Functions.cpp.
-DEFAULT_FORMULA_HEADERS = ("csrc/autograd/formulas.h",)
-DEFAULT_FORMULA_NAMESPACES = ("::gradgen::autograd::generated::details",)
 
 FLAGS = flags.FLAGS
 flags.DEFINE_string("native_functions", None, "Path of the op declarations (native_functions.yaml).")
@@ -132,8 +142,8 @@ flags.DEFINE_bool(
     "PyTorch's rule: a declaration with no `dispatch:` and no `structured_delegate:` is "
     "CompositeImplicitAutograd (its kernel composes differentiable ops), so it needs no formula.",
 )
-# The Bazel rule accepts the same range and the same automatic choice (bazel/private/codegen.bzl).
-MAX_SHARDS = 256
+# The Bazel rule accepts the same range and the same automatic choice: MAX_SHARDS,
+# DECLARATIONS_PER_SHARD, SHARDS_DIR and PYTHON_SHARDS_DIR are tools/codegen/contract.py's.
 # Note [Automatic shard count]: a Bazel rule declares its outputs before any file is read, so
 # with `--shards=0` (the rule's `shards` unset) the spec's size decides how many shards there
 # are, one per DECLARATIONS_PER_SHARD declarations (rounded up), and their files go into two
@@ -149,9 +159,6 @@ MAX_SHARDS = 256
 # 32 shards compile in 36.9 s and an edit takes 2.2-2.5 s; 16 shards (125 per shard) take 26.3 s
 # and 2.5-3.0 s. The edit is what the 5 s target binds, and load on a 2-core machine (CI) adds up
 # to half to it, so the smaller shards.
-DECLARATIONS_PER_SHARD = 64
-SHARDS_DIR = "shards.cc"
-PYTHON_SHARDS_DIR = "python_shards.cc"
 flags.DEFINE_integer(
     "shards",
     1,
@@ -185,11 +192,6 @@ class _Timer:
             self.t = now
 
 
-def shard_suffix(k: int, shards: int) -> str:
-    """File name suffix of shard k: none when there is a single shard, else `_<k>`."""
-    return "" if shards == 1 else f"_{k}"
-
-
 def shard_of(key: str, shards: int) -> int:
     """A stable shard for `key`: crc32, not hash(), so it never depends on PYTHONHASHSEED."""
     return zlib.crc32(key.encode("utf-8")) % shards
@@ -198,26 +200,6 @@ def shard_of(key: str, shards: int) -> int:
 def auto_shard_count(declarations: int) -> int:
     """The shards the automatic choice uses for a spec of `declarations` (Note [Automatic shard count])."""
     return max(1, min(MAX_SHARDS, -(-declarations // DECLARATIONS_PER_SHARD)))
-
-
-GRADCHECK_TEST = "gradcheck_test.cpp"
-
-
-def output_names(shards: int, samples: bool = False) -> List[str]:
-    """Every file a run writes, known before it runs (the Bazel rule declares exactly these); for
-    shards = 0, the two directories (`shards.cc/`, `python_shards.cc/`) in place of the shards' files;
-    with `samples`, the gradient test GRADCHECK_TEST too."""
-    names = ["Functions.h", "VariableType.h", "NativeFunctions.h", "python_functions.h", "manifest.json"]
-    if samples:
-        names.append(GRADCHECK_TEST)
-    if shards == 0:
-        return names + [SHARDS_DIR + "/", PYTHON_SHARDS_DIR + "/"]
-    for k in range(shards):
-        sfx = shard_suffix(k, shards)
-        names += [f"Functions{sfx}.cpp", f"VariableType{sfx}.cpp", f"python_functions{sfx}.cpp"]
-        if shards > 1:
-            names.append(f"Functions{sfx}.h")
-    return names
 
 
 @functools.lru_cache(maxsize=None)
@@ -334,7 +316,7 @@ class _ShardLayout:
     def name(self, stem: str, k: int, ext: str = "cpp") -> str:
         """The file of shard k of kind `stem` ("Functions", "VariableType", "python_functions")."""
         if self.automatic:
-            return f"{PYTHON_SHARDS_DIR if stem == 'python_functions' else SHARDS_DIR}/{stem}_{k}.{ext}"
+            return f"{PYTHON_SHARDS_DIR if stem == 'python_functions' else SHARDS_DIR}/{stem}{SHARD_SUFFIX % k}.{ext}"
         return f"{stem}{shard_suffix(k, self.count)}.{ext}"
 
 
@@ -501,7 +483,7 @@ def _output_entries(files: Dict[str, str]) -> List[str]:
 
 
 # What a path between the quotes of an #include may hold: no quotes, backslashes or spaces.
-_INCLUDE_PATH_CHARS = frozenset(string.ascii_letters + string.digits + "_.+-")
+_INCLUDE_PATH_CHARS = frozenset(PATH_COMPONENT_CHARS)
 
 
 def _is_include_path(path: str) -> bool:
@@ -614,7 +596,7 @@ def main(argv: List[str]) -> int:
             "gen_autograd: the caller's file list disagrees with the files generated "
             f"(generated but not expected: {', '.join(extra) or 'none'}; expected but not generated: "
             f"{', '.join(missing) or 'none'}); bazel/private/codegen.bzl generated_file_names() and "
-            "gen_autograd.output_names() must list the same files",
+            "tools/codegen/contract.py output_names() must list the same files",
             file=sys.stderr,
         )
         return 2

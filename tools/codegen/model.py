@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass
 from typing import Callable, Optional
 
+from tools.codegen.contract import CPP_KEYWORDS, is_cpp_identifier
 from tools.codegen.errors import Location, SchemaParseError
 
 __all__ = [
@@ -46,27 +47,8 @@ __all__ = [
 # Names
 # ---------------------------------------------------------------------------------------------
 
-# C++20 keywords and alternative tokens: none of them may name an argument or a return, because
-# generated C++ declares a variable or parameter of that name.
-CPP_KEYWORDS = frozenset(
-    """
-    alignas alignof and and_eq asm auto bitand bitor bool break case catch char char8_t char16_t
-    char32_t class compl concept const consteval constexpr constinit const_cast continue co_await
-    co_return co_yield decltype default delete do double dynamic_cast else enum explicit export
-    extern false float for friend goto if inline int long mutable namespace new noexcept not not_eq
-    nullptr operator or or_eq private protected public register reinterpret_cast requires return
-    short signed sizeof static static_assert static_cast struct switch template this thread_local
-    throw true try typedef typeid typename union unsigned using virtual void volatile wchar_t while
-    xor xor_eq
-    """.split()
-)
-
+# CPP_KEYWORDS and is_cpp_identifier are the Bazel rules' too: tools/codegen/contract.py.
 _IDENT_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-
-
-def is_cpp_identifier(name: str) -> bool:
-    """Returns whether `name` can name a C++ variable: an identifier that is not a keyword."""
-    return _IDENT_RE.fullmatch(name) is not None and name not in CPP_KEYWORDS
 
 
 # ---------------------------------------------------------------------------------------------

@@ -79,6 +79,7 @@ class BzlFile:
         except SyntaxError as e:
             raise DocError(f"{path}:{e.lineno}: not parseable as Python syntax: {e.msg}") from e
         self.doc = ast.get_docstring(self.module) or ""
+        self.loader = None  # the Loader that read this file, which resolves loaded names
         self.loads = {}  # local name -> (path of the loaded file, name there)
         self.defs = {}  # name -> ast node (FunctionDef, or the value of an assignment)
         self.order = []  # public names, in the order the file defines them
@@ -105,10 +106,29 @@ class BzlFile:
             self.loads[kw.arg] = (path, _string(kw.value, self.path))
 
     def constant(self, node):
-        """The string `node` is: a literal, or the name of a top-level string constant."""
-        if isinstance(node, ast.Name) and node.id in self.defs:
-            node = self.defs[node.id]
-        return _string(node, self.path)
+        """The string `node` is: a literal, the name of a top-level string constant, or `"..." % x`
+        with x (or each of a tuple) such a name or literal, an int or a string; a name may be
+        loaded from another of gradgen's files (the rules' docs quote bazel/private/contract.bzl)."""
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
+            args = node.right.elts if isinstance(node.right, ast.Tuple) else [node.right]
+            values = []
+            for arg in args:
+                value = self._defined(arg)
+                if not isinstance(value, ast.Constant) or type(value.value) not in (int, str):
+                    raise DocError(f"{self.path}:{arg.lineno}: expected an int or a string, found `{ast.unparse(arg)}`")
+                values.append(value.value)
+            return self.constant(node.left) % tuple(values)
+        return _string(self._defined(node), self.path)
+
+    def _defined(self, node):
+        """What a name `node` is defined as (here, or where it is loaded from); any other node as is."""
+        if not isinstance(node, ast.Name):
+            return node
+        if node.id in self.defs:
+            return self.defs[node.id]
+        if node.id in self.loads and self.loader is not None:
+            return self.loader.resolve(self.path, node.id)[2]
+        return node
 
 
 def _is_call(node, name):
@@ -139,6 +159,7 @@ class Loader:
     def file(self, path):
         if path not in self.files:
             self.files[path] = BzlFile(self.root, path)
+            self.files[path].loader = self
         return self.files[path]
 
     def resolve(self, path, name, seen=()):
