@@ -166,54 +166,45 @@ struct type_caster<gradgen::Scalar> {
   }
 };
 
-template <>
-struct type_caster<gradgen::ScalarType> {
-  NB_TYPE_CASTER(gradgen::ScalarType, const_name("dtype"))
+// The caster of an enum-like type whose Python objects type_objects.h keeps (gradgen.float64,
+// gradgen.strided, ...): `Load` parses one (with `convert`, the looser forms), `ToObject` returns
+// it. A specialization names the type as signatures print it (its `Name` hides this one's).
+template <typename T, bool (*Load)(PyObject*, bool, T*) noexcept, PyObject* (*ToObject)(T) noexcept>
+struct type_object_caster {
+  NB_TYPE_CASTER(T, const_name("object"))
 
   bool from_python(handle src, uint32_t flags, cleanup_list*) noexcept {
-    return gradgen::python::dtype_from_object(
-        src.ptr(), (flags & static_cast<uint32_t>(cast_flags::convert)) != 0, &value);
+    return Load(src.ptr(), (flags & static_cast<uint32_t>(cast_flags::convert)) != 0, &value);
   }
-  static handle from_cpp(gradgen::ScalarType t, rv_policy, cleanup_list*) noexcept {
-    return gradgen::python::dtype_object(t);
-  }
+  static handle from_cpp(T v, rv_policy, cleanup_list*) noexcept { return ToObject(v); }
 };
 
 template <>
-struct type_caster<gradgen::Layout> {
-  NB_TYPE_CASTER(gradgen::Layout, const_name("layout"))
-
-  bool from_python(handle src, uint32_t, cleanup_list*) noexcept {
-    return gradgen::python::layout_from_object(src.ptr(), &value);
-  }
-  static handle from_cpp(gradgen::Layout l, rv_policy, cleanup_list*) noexcept {
-    return gradgen::python::layout_object(l);
-  }
+struct type_caster<gradgen::ScalarType>
+    : type_object_caster<gradgen::ScalarType, &gradgen::python::dtype_from_object,
+                         &gradgen::python::dtype_object> {
+  static constexpr auto Name = const_name("dtype");
 };
 
 template <>
-struct type_caster<gradgen::MemoryFormat> {
-  NB_TYPE_CASTER(gradgen::MemoryFormat, const_name("memory_format"))
-
-  bool from_python(handle src, uint32_t, cleanup_list*) noexcept {
-    return gradgen::python::memory_format_from_object(src.ptr(), &value);
-  }
-  static handle from_cpp(gradgen::MemoryFormat f, rv_policy, cleanup_list*) noexcept {
-    return gradgen::python::memory_format_object(f);
-  }
+struct type_caster<gradgen::Layout>
+    : type_object_caster<gradgen::Layout, &gradgen::python::layout_from_object,
+                         &gradgen::python::layout_object> {
+  static constexpr auto Name = const_name("layout");
 };
 
 template <>
-struct type_caster<gradgen::Device> {
-  NB_TYPE_CASTER(gradgen::Device, const_name("device"))
+struct type_caster<gradgen::MemoryFormat>
+    : type_object_caster<gradgen::MemoryFormat, &gradgen::python::memory_format_from_object,
+                         &gradgen::python::memory_format_object> {
+  static constexpr auto Name = const_name("memory_format");
+};
 
-  bool from_python(handle src, uint32_t flags, cleanup_list*) noexcept {
-    return gradgen::python::device_from_object(
-        src.ptr(), (flags & static_cast<uint32_t>(cast_flags::convert)) != 0, &value);
-  }
-  static handle from_cpp(gradgen::Device d, rv_policy, cleanup_list*) noexcept {
-    return gradgen::python::device_object(d);
-  }
+template <>
+struct type_caster<gradgen::Device>
+    : type_object_caster<gradgen::Device, &gradgen::python::device_from_object,
+                         &gradgen::python::device_object> {
+  static constexpr auto Name = const_name("device");
 };
 
 template <>

@@ -65,13 +65,13 @@ bool dtype_from_object(PyObject* o, bool convert, ScalarType* out) noexcept {
   return true;
 }
 
-bool layout_from_object(PyObject* o, Layout* out) noexcept {
+bool layout_from_object(PyObject* o, bool, Layout* out) noexcept {
   if (o != g_strided) return false;
   *out = Layout::Strided;
   return true;
 }
 
-bool memory_format_from_object(PyObject* o, MemoryFormat* out) noexcept {
+bool memory_format_from_object(PyObject* o, bool, MemoryFormat* out) noexcept {
   if (o == g_contiguous_format) {
     *out = MemoryFormat::Contiguous;
   } else if (o == g_preserve_format) {

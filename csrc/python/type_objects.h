@@ -26,10 +26,11 @@ PyObject* memory_format_object(MemoryFormat f) noexcept;
 PyObject* device_object(Device d) noexcept;
 
 /// Parses `o` into the C++ value; returns false (no Python error set) when it is not one.
-/// `convert` allows the looser forms (Python types for dtypes, strings for devices).
+/// `convert` allows the looser forms (Python types for dtypes, strings for devices; layouts and
+/// memory formats have none).
 bool dtype_from_object(PyObject* o, bool convert, ScalarType* out) noexcept;
-bool layout_from_object(PyObject* o, Layout* out) noexcept;
-bool memory_format_from_object(PyObject* o, MemoryFormat* out) noexcept;
+bool layout_from_object(PyObject* o, bool convert, Layout* out) noexcept;
+bool memory_format_from_object(PyObject* o, bool convert, MemoryFormat* out) noexcept;
 bool device_from_object(PyObject* o, bool convert, Device* out) noexcept;
 
 /// Returns the dtype's Python name without the module: "float64".
