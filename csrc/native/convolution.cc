@@ -213,9 +213,8 @@ struct Params {
   int64_t groups;
 };
 
-Params check_params(const char* op, const Tensor& input, const Tensor& weight, IntArrayRef stride,
-                    IntArrayRef padding, IntArrayRef dilation, bool transposed,
-                    IntArrayRef output_padding, int64_t groups) {
+// The tensors of a call: a weight of 3 to 5 dims, an input of as many, of one dtype.
+void check_tensors(const char* op, const Tensor& input, const Tensor& weight) {
   const int64_t wd = weight.dim();
   if (wd < 3 || wd > 5) {
     throw std::invalid_argument(std::string(op) +
@@ -235,14 +234,11 @@ Params check_params(const char* op, const Tensor& input, const Tensor& weight, I
                                 to_string(input.scalar_type()) + ") and weight type (" +
                                 to_string(weight.scalar_type()) + ") should be the same");
   }
-  Params p;
-  p.dims = wd - 2;
-  p.stride = expand_param(op, "stride", stride, p.dims);
-  p.padding = expand_param(op, "padding", padding, p.dims);
-  p.dilation = expand_param(op, "dilation", dilation, p.dims);
-  p.output_padding = expand_param(op, "output_padding", output_padding, p.dims);
-  p.transposed = transposed;
-  p.groups = groups;
+}
+
+// The per-dim parameters: positive strides and dilations, no negative padding, an
+// output_padding only for a transposed convolution and smaller than its stride or dilation.
+void check_dim_params(const char* op, const Params& p) {
   for (int64_t d = 0; d < p.dims; ++d) {
     if (p.stride[d] <= 0) {
       throw std::invalid_argument(std::string(op) + ": non-positive stride is not supported");
@@ -256,7 +252,7 @@ Params check_params(const char* op, const Tensor& input, const Tensor& weight, I
     if (p.output_padding[d] < 0) {
       throw std::invalid_argument(std::string(op) + ": negative output_padding is not supported");
     }
-    if (transposed && p.output_padding[d] >= std::max(p.stride[d], p.dilation[d])) {
+    if (p.transposed && p.output_padding[d] >= std::max(p.stride[d], p.dilation[d])) {
       throw std::invalid_argument(
           std::string(op) +
           ": output padding must be smaller than either stride or dilation, "
@@ -264,46 +260,58 @@ Params check_params(const char* op, const Tensor& input, const Tensor& weight, I
           list_str(p.output_padding) + ", stride=" + list_str(p.stride) +
           ", dilation=" + list_str(p.dilation));
     }
-    if (!transposed && p.output_padding[d] != 0) {
+    if (!p.transposed && p.output_padding[d] != 0) {
       throw std::invalid_argument(std::string(op) +
                                   ": output_padding is only supported for transposed convolution");
     }
   }
+}
+
+// The groups: positive, dividing the weight's dim 0, and the input's channels as the weight
+// expects them (dim 1 times groups; a transposed convolution's: dim 0).
+void check_groups(const char* op, const Tensor& input, const Tensor& weight, bool transposed,
+                  int64_t groups) {
   if (groups <= 0) {
     throw std::invalid_argument(std::string(op) + ": non-positive groups is not supported");
   }
   const int64_t channels = input.size(1);
-  if (!transposed) {
-    if (weight.size(0) % groups != 0) {
-      throw std::invalid_argument(std::string(op) + ": Given groups=" + std::to_string(groups) +
-                                  ", expected weight to be divisible by " + std::to_string(groups) +
-                                  " at dimension 0, but got weight of "
-                                  "size " +
-                                  list_str(weight.sizes()) + " instead");
-    }
-    if (channels != weight.size(1) * groups) {
-      throw std::invalid_argument(std::string(op) + ": Given groups=" + std::to_string(groups) +
-                                  ", weight of size " + list_str(weight.sizes()) +
-                                  ", expected input" + list_str(input.sizes()) + " to have " +
-                                  std::to_string(weight.size(1) * groups) + " channels, but got " +
-                                  std::to_string(channels) + " channels instead");
-    }
-  } else {
-    if (weight.size(0) % groups != 0) {
-      throw std::invalid_argument(std::string(op) + ": Given groups=" + std::to_string(groups) +
-                                  ", expected weight to be divisible by " + std::to_string(groups) +
-                                  " at dimension 0, but got weight of "
-                                  "size " +
-                                  list_str(weight.sizes()) + " instead");
-    }
-    if (channels != weight.size(0)) {
-      throw std::invalid_argument(std::string(op) + ": Given transposed=1, weight of size " +
-                                  list_str(weight.sizes()) + ", expected input" +
-                                  list_str(input.sizes()) + " to have " +
-                                  std::to_string(weight.size(0)) + " channels, but got " +
-                                  std::to_string(channels) + " channels instead");
-    }
+  if (weight.size(0) % groups != 0) {
+    throw std::invalid_argument(std::string(op) + ": Given groups=" + std::to_string(groups) +
+                                ", expected weight to be divisible by " + std::to_string(groups) +
+                                " at dimension 0, but got weight of "
+                                "size " +
+                                list_str(weight.sizes()) + " instead");
   }
+  if (!transposed && channels != weight.size(1) * groups) {
+    throw std::invalid_argument(std::string(op) + ": Given groups=" + std::to_string(groups) +
+                                ", weight of size " + list_str(weight.sizes()) +
+                                ", expected input" + list_str(input.sizes()) + " to have " +
+                                std::to_string(weight.size(1) * groups) + " channels, but got " +
+                                std::to_string(channels) + " channels instead");
+  }
+  if (transposed && channels != weight.size(0)) {
+    throw std::invalid_argument(std::string(op) + ": Given transposed=1, weight of size " +
+                                list_str(weight.sizes()) + ", expected input" +
+                                list_str(input.sizes()) + " to have " +
+                                std::to_string(weight.size(0)) + " channels, but got " +
+                                std::to_string(channels) + " channels instead");
+  }
+}
+
+Params check_params(const char* op, const Tensor& input, const Tensor& weight, IntArrayRef stride,
+                    IntArrayRef padding, IntArrayRef dilation, bool transposed,
+                    IntArrayRef output_padding, int64_t groups) {
+  check_tensors(op, input, weight);
+  Params p;
+  p.dims = weight.dim() - 2;
+  p.stride = expand_param(op, "stride", stride, p.dims);
+  p.padding = expand_param(op, "padding", padding, p.dims);
+  p.dilation = expand_param(op, "dilation", dilation, p.dims);
+  p.output_padding = expand_param(op, "output_padding", output_padding, p.dims);
+  p.transposed = transposed;
+  p.groups = groups;
+  check_dim_params(op, p);
+  check_groups(op, input, weight, transposed, groups);
   return p;
 }
 

@@ -1,6 +1,6 @@
 // What the generated Python bindings (python_functions[_k].cpp, from
 // tools/codegen/gen_python_functions.py) call besides the API itself: conversions between the
-// types Python hands over (csrc/python/bind.h) and those of the C++ API, and the shapes of
+// types Python hands over (csrc/python/casters.h) and those of the C++ API, and the shapes of
 // returned values (tuples, named tuples). Kept out of the generated files so they stay one
 // `def` per overload.
 #pragma once
@@ -14,7 +14,8 @@
 #include <utility>
 #include <vector>
 
-#include "csrc/python/bind.h"
+#include "csrc/python/casters.h"
+#include "csrc/python/conventions.h"
 #include "csrc/tensor.h"
 
 namespace gradgen {

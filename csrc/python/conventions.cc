@@ -1,4 +1,4 @@
-// PyTorch's calling conventions that nanobind's argument matching has no notion of (bind.h,
+// PyTorch's calling conventions that nanobind's argument matching has no notion of (conventions.h,
 // apply_conventions): NumPy's argument names as aliases (`x.sum(axis=1, keepdims=True)`) and
 // sizes as varargs (`x.view(2, 3)` for `x.view((2, 3))`), as torch's python_arg_parser accepts
 // them for every op.
@@ -9,9 +9,10 @@
 // convention costs one C call more (no allocation); the object forwards every attribute
 // (__doc__, __name__, nanobind's signatures) to the function it wraps.
 //
-// Python's C API only, like bind.cc: one type per process, shared by every extension module.
-// bind.h includes Python.h (through nanobind) before structmember.h, which needs it.
-#include "csrc/python/bind.h"
+// Python's C API only, like type_objects.cc: one type per process, shared by every extension
+// module. conventions.h includes Python.h (through nanobind) before structmember.h, which needs it.
+#include "csrc/python/conventions.h"
+#include "csrc/python/type_objects.h"
 
 #include <structmember.h>
 

@@ -1,9 +1,10 @@
 // gradgen._C: the extension module behind the `gradgen` Python package.
 //
-// The types every binding converts (bind.h) and gradgen.Tensor come first; then the generated
+// Its init is module_init.h's parts, one per concern and file: the types every binding converts
+// (casters.h) and gradgen.Tensor come first; then autograd, the factories and the generated
 // bindings of gradgen's own ops (`bind_generated`, one m.def per op and its Tensor methods).
-#include "csrc/python/bind.h"
-#include "csrc/python/bindings.h"
+#include "csrc/python/casters.h"
+#include "csrc/python/module_init.h"
 
 namespace gradgen {
 namespace python {
@@ -25,10 +26,24 @@ NB_MODULE(_C, m) {
   nanobind::set_leak_warnings(false);
   gradgen::python::install_memory_reserve();  // MemoryError, not an abort, when memory runs out
   gradgen::internal::set_warning_handler(warn_in_python);
-  gradgen::python::register_types(m);
-  gradgen::python::bind_tensor(m);
-  gradgen::python::bind_autograd(m);
-  gradgen::python::bind_generated(m);
+  namespace python = gradgen::python;
+  python::init_exceptions(m);
+  python::init_dtypes(m);
+  python::init_tensor_class(m);
+  python::init_tensor_conversion(m);
+  python::init_tensor_numpy(m);
+  python::init_tensor_indexing(m);
+  python::init_tensor_autograd(m);
+  python::init_tensor_operators(m);
+  python::init_tensor_inplace_operators(m);
+  python::init_graph(m);
+  python::init_autograd(m);
+  python::init_forward_ad(m);
+  python::init_profiler(m);
+  python::init_tracer(m);
+  python::init_random(m);
+  python::init_factories(m);
+  python::bind_generated(m);
 
   // Classes print as the package exports them (gradgen.Tensor, not gradgen._C.Tensor), in
   // reprs and in the overload listings of TypeErrors.

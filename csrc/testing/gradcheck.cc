@@ -3,6 +3,7 @@
 #include <cmath>
 #include <sstream>
 #include <stdexcept>
+#include <utility>
 
 #include "csrc/autograd/engine.h"
 #include "csrc/autograd/forward_ad.h"
@@ -387,31 +388,30 @@ bool compare(const char* what, const std::string& label, const Tensor& analytic,
   return true;
 }
 
-}  // namespace
-
-bool fwgradcheck(MultiFn fn, std::vector<Tensor> inputs, double eps, double atol, double rtol,
-                 std::string* report) {
-  const std::vector<size_t> checked = differentiable_inputs(inputs, "fwgradcheck");
-  std::vector<Tensor> tangents;
+// The outputs of fn at dual inputs (the checked ones carrying `tangents`) and their tangents,
+// J v (undefined where an output has none or is not float64). Forward mode alone: no graph.
+std::pair<std::vector<Tensor>, std::vector<Tensor>> forward_jvps(
+    const MultiFn& fn, const std::vector<Tensor>& inputs, const std::vector<size_t>& checked,
+    const std::vector<Tensor>& tangents) {
+  autograd::NoGradGuard no_grad;
+  autograd::forward_ad::dual_level level;
+  std::vector<Tensor> duals = inputs;
   for (size_t c = 0; c < checked.size(); ++c) {
-    tangents.push_back(randn(inputs[checked[c]].sizes(), /*seed=*/777 + c));
+    duals[checked[c]] = autograd::forward_ad::make_dual(inputs[checked[c]].detach(), tangents[c]);
   }
-  // Forward mode alone: no graph is recorded.
-  std::vector<Tensor> outputs, jvps;
-  {
-    autograd::NoGradGuard no_grad;
-    autograd::forward_ad::dual_level level;
-    std::vector<Tensor> duals = inputs;
-    for (size_t c = 0; c < checked.size(); ++c) {
-      duals[checked[c]] = autograd::forward_ad::make_dual(inputs[checked[c]].detach(), tangents[c]);
-    }
-    outputs = fn(duals);
-    for (const Tensor& out : outputs) {
-      Tensor t = is_double(out) ? autograd::forward_ad::fw_grad(out) : Tensor();
-      jvps.push_back(t.defined() ? t.clone() : t);  // clone: the level frees its tangents
-    }
+  std::vector<Tensor> outputs = fn(duals), jvps;
+  for (const Tensor& out : outputs) {
+    Tensor t = is_double(out) ? autograd::forward_ad::fw_grad(out) : Tensor();
+    jvps.push_back(t.defined() ? t.clone() : t);  // clone: the level frees its tangents
   }
-  // Finite differences along the tangents.
+  return {std::move(outputs), std::move(jvps)};
+}
+
+// Checks each float64 output's tangent against central finite differences along the tangents.
+bool check_jvps_numerically(const MultiFn& fn, const std::vector<Tensor>& inputs,
+                            const std::vector<size_t>& checked, const std::vector<Tensor>& tangents,
+                            const std::vector<Tensor>& outputs, const std::vector<Tensor>& jvps,
+                            double eps, double atol, double rtol, std::string* report) {
   std::vector<Tensor> plus, minus;
   {
     autograd::NoGradGuard no_grad;
@@ -434,7 +434,15 @@ bool fwgradcheck(MultiFn fn, std::vector<Tensor> inputs, double eps, double atol
       return false;
     }
   }
-  // Reverse mode: <u, J v> == <J^T u, v>.
+  return true;
+}
+
+// Checks forward against reverse mode: <u, J v> == <J^T u, v> for random u.
+bool check_jvps_against_reverse(const MultiFn& fn, const std::vector<Tensor>& inputs,
+                                const std::vector<size_t>& checked,
+                                const std::vector<Tensor>& tangents,
+                                const std::vector<Tensor>& jvps, double atol, double rtol,
+                                std::string* report) {
   variable_list diff_inputs, roots, grad_outputs;
   for (size_t c : checked) diff_inputs.push_back(inputs[c]);
   std::vector<Tensor> reverse_outputs;
@@ -463,15 +471,32 @@ bool fwgradcheck(MultiFn fn, std::vector<Tensor> inputs, double eps, double atol
       if (grads[c].defined()) jtu_v += dot(grads[c], tangents[c]);
     }
   }
-  if (!(std::fabs(u_jv - jtu_v) <=
-        atol * static_cast<double>(numel + 1) + rtol * std::fabs(jtu_v))) {
-    if (report) {
-      std::ostringstream msg;
-      msg.precision(10);
-      msg << "fwgradcheck: forward and reverse mode disagree: <u, J v> = " << u_jv
-          << " (forward mode), <J^T u, v> = " << jtu_v << " (reverse mode)";
-      *report = msg.str();
-    }
+  if (std::fabs(u_jv - jtu_v) <= atol * static_cast<double>(numel + 1) + rtol * std::fabs(jtu_v)) {
+    return true;
+  }
+  if (report) {
+    std::ostringstream msg;
+    msg.precision(10);
+    msg << "fwgradcheck: forward and reverse mode disagree: <u, J v> = " << u_jv
+        << " (forward mode), <J^T u, v> = " << jtu_v << " (reverse mode)";
+    *report = msg.str();
+  }
+  return false;
+}
+
+}  // namespace
+
+bool fwgradcheck(MultiFn fn, std::vector<Tensor> inputs, double eps, double atol, double rtol,
+                 std::string* report) {
+  const std::vector<size_t> checked = differentiable_inputs(inputs, "fwgradcheck");
+  std::vector<Tensor> tangents;
+  for (size_t c = 0; c < checked.size(); ++c) {
+    tangents.push_back(randn(inputs[checked[c]].sizes(), /*seed=*/777 + c));
+  }
+  const auto [outputs, jvps] = forward_jvps(fn, inputs, checked, tangents);
+  if (!check_jvps_numerically(fn, inputs, checked, tangents, outputs, jvps, eps, atol, rtol,
+                              report) ||
+      !check_jvps_against_reverse(fn, inputs, checked, tangents, jvps, atol, rtol, report)) {
     return false;
   }
   if (report) report->clear();

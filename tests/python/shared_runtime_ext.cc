@@ -1,6 +1,6 @@
 // A second extension module, built like a user's (gradgen_py_extension): it must share
 // gradgen._C's runtime (grad mode, engine, gradgen.Tensor) and convert every type of the
-// binding contract (csrc/python/bind.h) both ways, defaults included.
+// binding contract (csrc/python/casters.h) both ways, defaults included.
 #include <array>
 #include <optional>
 #include <string>
@@ -8,7 +8,7 @@
 
 #include "csrc/autograd/grad_mode.h"
 #include "csrc/generated/VariableType.h"
-#include "csrc/python/bind.h"
+#include "csrc/python/casters.h"
 
 namespace nb = nanobind;
 using namespace nb::literals;

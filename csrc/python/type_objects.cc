@@ -1,13 +1,8 @@
-// The Python objects behind bind.h's casters (gradgen.float64, gradgen.strided, ...): one copy
-// per process (a shared library in Bazel's dynamic links), used by every extension module.
-// Python's C API only: nanobind's API needs the state of the module calling it, which this
-// library, linked by several modules, does not have (types_bindings.cc makes the objects).
-#include "csrc/python/bind.h"
+// The Python objects behind casters.h's casters (type_objects.h): gradgen.float64,
+// gradgen.strided, ..., kept here once per process. dtypes.cc makes them.
+#include "csrc/python/type_objects.h"
 
-#include <atomic>
-#include <cstdlib>
 #include <cstring>
-#include <new>
 
 namespace gradgen {
 namespace python {
@@ -21,6 +16,7 @@ PyObject* g_contiguous_format = nullptr;
 PyObject* g_preserve_format = nullptr;
 PyObject* g_cpu = nullptr;
 PyTypeObject* g_device_type = nullptr;
+PyObject* g_tensor_type = nullptr;
 
 int dtype_index(ScalarType t) noexcept { return static_cast<int>(t); }
 
@@ -69,13 +65,13 @@ bool dtype_from_object(PyObject* o, bool convert, ScalarType* out) noexcept {
   return true;
 }
 
-bool layout_from_object(PyObject* o, Layout* out) noexcept {
+bool layout_from_object(PyObject* o, bool, Layout* out) noexcept {
   if (o != g_strided) return false;
   *out = Layout::Strided;
   return true;
 }
 
-bool memory_format_from_object(PyObject* o, MemoryFormat* out) noexcept {
+bool memory_format_from_object(PyObject* o, bool, MemoryFormat* out) noexcept {
   if (o == g_contiguous_format) {
     *out = MemoryFormat::Contiguous;
   } else if (o == g_preserve_format) {
@@ -100,50 +96,6 @@ bool device_from_object(PyObject* o, bool convert, Device* out) noexcept {
   if (std::strcmp(s, "cpu") != 0 && std::strcmp(s, "cpu:0") != 0) return false;
   *out = Device::CPU;
   return true;
-}
-
-namespace {
-PyObject* g_tensor_type = nullptr;
-
-// The memory reserve (bind.h): enough for nanobind's instance table to double at 5 million live
-// objects (24 bytes a bucket, at most half full: 8M buckets, 192 MB). Address space only: its
-// pages are never touched. Taken and freed with the GIL held, or by the new_handler on the
-// thread whose allocation failed (hence the atomics).
-constexpr size_t kReserveBytes = size_t{256} << 20;
-std::atomic<void*> g_reserve{nullptr};
-std::atomic<bool> g_reserve_spent{false};
-
-void release_reserve() {
-  void* block = g_reserve.exchange(nullptr);
-  if (block == nullptr) {
-    // Nothing left to free: fail as operator new does without a handler.
-    throw std::bad_alloc();
-  }
-  std::free(block);
-  g_reserve_spent.store(true);  // operator new retries, now with the reserve's room
-}
-
-}  // namespace
-
-void install_memory_reserve() noexcept {
-  if (g_reserve.load() != nullptr) return;
-  g_reserve.store(std::malloc(kReserveBytes));
-  if (std::get_new_handler() == nullptr) std::set_new_handler(&release_reserve);
-}
-
-bool memory_is_low() noexcept {
-  if (!g_reserve_spent.load(std::memory_order_relaxed)) return false;
-  void* block = std::malloc(kReserveBytes);
-  if (block == nullptr) {
-    PyErr_SetString(PyExc_MemoryError,
-                    "gradgen: out of memory (the Tensor was made, but no memory is left for "
-                    "Python to hold it)");
-    return true;
-  }
-  void* expected = nullptr;
-  if (!g_reserve.compare_exchange_strong(expected, block)) std::free(block);
-  g_reserve_spent.store(false);
-  return false;
 }
 
 PyObject* tensor_type() noexcept { return g_tensor_type; }

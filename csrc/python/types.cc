@@ -1,12 +1,12 @@
-// gradgen.dtype, layout, memory_format and device (the objects bind.h's casters convert), and
+// gradgen.dtype, layout, memory_format and device (the objects casters.h's casters convert), and
 // the translation of the runtime's C++ exceptions into Python's.
 #include <cstring>
-#include <typeinfo>
 #include <stdexcept>
 #include <string>
+#include <typeinfo>
 
-#include "csrc/python/bind.h"
-#include "csrc/python/bindings.h"
+#include "csrc/python/casters.h"
+#include "csrc/python/module_init.h"
 
 namespace nb = nanobind;
 
@@ -15,7 +15,7 @@ namespace python {
 namespace {
 
 // Python-side types of the enum-like C++ types. Their instances are singletons made by
-// register_types (gradgen.device is the exception: device("cpu") makes a new one).
+// init_dtypes (gradgen.device is the exception: device("cpu") makes a new one).
 struct PyDtype {
   ScalarType type;
 };
@@ -42,36 +42,60 @@ Device parse_device(const std::string& spec) {
                            "\"");
 }
 
+void translate_exception(const std::exception_ptr& p, void*) {
+  try {
+    std::rethrow_exception(p);
+  } catch (const nb::builtin_exception&) {
+    throw;  // nb::value_error and friends: nanobind's own translator maps them
+  } catch (const std::out_of_range& e) {
+    PyErr_SetString(PyExc_IndexError, e.what());
+  } catch (const std::invalid_argument& e) {
+    PyErr_SetString(is_index_message(e.what()) ? PyExc_IndexError : PyExc_RuntimeError, e.what());
+  } catch (const std::runtime_error& e) {
+    PyErr_SetString(is_index_message(e.what()) ? PyExc_IndexError : PyExc_RuntimeError, e.what());
+  } catch (const std::bad_cast&) {
+    // A result that could not become a Python object because memory ran out (memory_reserve.h's
+    // memory_is_low): its MemoryError stands.
+    if (PyErr_Occurred() && PyErr_ExceptionMatches(PyExc_MemoryError)) return;
+    // nb::cast_error from an nb::cast<T> in C++ code whose object is not a T. The call sites
+    // check their objects and raise saying what they expected; this is the last resort, so
+    // that no error reads a bare "std::bad_cast".
+    PyErr_SetString(PyExc_TypeError,
+                    "gradgen: a Python object could not be converted to the C++ type this call "
+                    "expects (a Tensor, number, list of Tensors, ...: see the call's signature)");
+  }
+}
+
+void def_device(nb::module_& m, TypeObjects& objects) {
+  auto device =
+      nb::class_<PyDevice>(m, "device", "A device: gradgen has only device('cpu').")
+          .def(nb::new_([](const std::string& spec) { return PyDevice{parse_device(spec)}; }),
+               nb::arg("type"))
+          .def_prop_ro("type", [](const PyDevice&) { return "cpu"; })
+          .def_prop_ro("index", [](const PyDevice&) { return nb::none(); })
+          .def("__repr__", [](const PyDevice&) { return "device(type='cpu')"; })
+          .def("__str__", [](const PyDevice&) { return "cpu"; })
+          .def("__eq__",
+               [](const PyDevice&, nb::handle other) {
+                 Device d;
+                 return device_from_object(other.ptr(), true, &d);
+               })
+          .def("__hash__", [](const PyDevice&) { return 0; });
+  m.attr("_cpu") = nb::cast(PyDevice{Device::CPU});
+  objects.cpu = m.attr("_cpu").ptr();
+  objects.device_type = device.ptr();
+}
+
 }  // namespace
 
-void register_types(nb::module_& m) {
+void init_exceptions(nb::module_&) {
   // The runtime's exceptions. Its messages name the op; PyTorch raises RuntimeError for shape,
   // dtype and autograd errors and IndexError for dims and indices out of range. nanobind's own
   // exceptions (nb::type_error, ...) and Python errors pass through untouched.
-  nb::register_exception_translator([](const std::exception_ptr& p, void*) {
-    try {
-      std::rethrow_exception(p);
-    } catch (const nb::builtin_exception&) {
-      throw;  // nb::value_error and friends: nanobind's own translator maps them
-    } catch (const std::out_of_range& e) {
-      PyErr_SetString(PyExc_IndexError, e.what());
-    } catch (const std::invalid_argument& e) {
-      PyErr_SetString(is_index_message(e.what()) ? PyExc_IndexError : PyExc_RuntimeError, e.what());
-    } catch (const std::runtime_error& e) {
-      PyErr_SetString(is_index_message(e.what()) ? PyExc_IndexError : PyExc_RuntimeError, e.what());
-    } catch (const std::bad_cast&) {
-      // A result that could not become a Python object because memory ran out (bind.h's
-      // memory_is_low): its MemoryError stands.
-      if (PyErr_Occurred() && PyErr_ExceptionMatches(PyExc_MemoryError)) return;
-      // nb::cast_error from an nb::cast<T> in C++ code whose object is not a T. The call sites
-      // check their objects and raise saying what they expected; this is the last resort, so
-      // that no error reads a bare "std::bad_cast".
-      PyErr_SetString(PyExc_TypeError,
-                      "gradgen: a Python object could not be converted to the C++ type this call "
-                      "expects (a Tensor, number, list of Tensors, ...: see the call's signature)");
-    }
-  });
+  nb::register_exception_translator(&translate_exception);
+}
 
+void init_dtypes(nb::module_& m) {
   nb::class_<PyDtype>(m, "dtype",
                       "The element type of a tensor: gradgen.float32, float64, "
                       "int64 or bool.")
@@ -115,24 +139,8 @@ void register_types(nb::module_& m) {
   objects.contiguous_format = m.attr("contiguous_format").ptr();
   objects.preserve_format = m.attr("preserve_format").ptr();
 
-  auto device =
-      nb::class_<PyDevice>(m, "device", "A device: gradgen has only device('cpu').")
-          .def(nb::new_([](const std::string& spec) { return PyDevice{parse_device(spec)}; }),
-               nb::arg("type"))
-          .def_prop_ro("type", [](const PyDevice&) { return "cpu"; })
-          .def_prop_ro("index", [](const PyDevice&) { return nb::none(); })
-          .def("__repr__", [](const PyDevice&) { return "device(type='cpu')"; })
-          .def("__str__", [](const PyDevice&) { return "cpu"; })
-          .def("__eq__",
-               [](const PyDevice&, nb::handle other) {
-                 Device d;
-                 return device_from_object(other.ptr(), true, &d);
-               })
-          .def("__hash__", [](const PyDevice&) { return 0; });
-  m.attr("_cpu") = nb::cast(PyDevice{Device::CPU});
-  objects.cpu = m.attr("_cpu").ptr();
-  objects.device_type = device.ptr();
-  set_type_objects(objects);  // bind.cc keeps its own references
+  def_device(m, objects);
+  set_type_objects(objects);  // type_objects.cc keeps its own references
 }
 
 }  // namespace python

@@ -1,5 +1,6 @@
-// What gradgen's nanobind bindings share: the hand-written ones (csrc/python/*.cc, the
-// `gradgen._C` module) and the generated ones (`bind_generated(m)` of every autograd_library).
+// The nanobind type casters of gradgen's types, which every binding includes: the hand-written
+// ones (csrc/python/*.cc, the `gradgen._C` module), the generated ones (`bind_generated(m)` of
+// every autograd_library) and a user's (gradgen_py_extension).
 //
 // Including this header makes these C++ types usable as parameters, return values and default
 // values (`nb::arg("x") = value`) of bound functions, converting both ways:
@@ -27,6 +28,7 @@
 // registration of gradgen.Tensor): the runtime and nanobind are shared libraries that both
 // `gradgen._C` and a user's module link (see gradgen_py_extension in bazel/private/python.bzl).
 // A user's module imports gradgen._C before it binds anything: call import_runtime() first.
+// The Python objects the casters convert are type_objects.h's.
 #pragma once
 
 #include <nanobind/nanobind.h>
@@ -45,6 +47,8 @@
 #include <vector>
 
 #include "csrc/generator.h"
+#include "csrc/python/memory_reserve.h"
+#include "csrc/python/type_objects.h"
 #include "csrc/scalar.h"
 #include "csrc/tensor.h"
 #include "csrc/util/optional_array_ref.h"
@@ -70,70 +74,9 @@ inline OptionalIntArrayRef to_optional_ref(const std::optional<IntList>& list) {
   return OptionalIntArrayRef(list->ref());
 }
 
-/// PyTorch's calling conventions that nanobind's argument matching lacks (conventions.cc),
-/// for apply_conventions: bit flags.
-enum Conventions : unsigned {
-  kAxisAlias = 1,       // `axis=` for `dim=` (NumPy's name, as torch's python_arg_parser)
-  kKeepdimsAlias = 2,   // `keepdims=` for `keepdim=`
-  kVarargsIntList = 4,  // `view(2, 3)` for `view((2, 3))`: an op whose only positional
-                        // parameter (after a method's self) is an int[] takes its ints as varargs
-};
-
-/// Makes the function or method `name` of `scope` (a module, or gradgen.Tensor for a method)
-/// accept these conventions, once all its overloads are defined: it is replaced by a callable
-/// that rewrites such calls and hands them on. Returns false with a Python error set on failure.
-bool apply_conventions(PyObject* scope, const char* name, unsigned conventions) noexcept;
-
 /// Imports gradgen._C (which registers gradgen.Tensor and the types above); a user's module
 /// calls it before binding its functions. Throws nb::python_error if the import fails.
 inline void import_runtime() { nanobind::module_::import_("gradgen._C"); }
-
-/// Returns the Python type gradgen.Tensor (null before gradgen._C is initialized).
-PyObject* tensor_type() noexcept;
-
-/// Returns true if `o` is a gradgen.Tensor (or a subclass).
-bool is_tensor(PyObject* o) noexcept;
-
-/// The Python objects of the enum-like types: new references, never null once registered.
-PyObject* dtype_object(ScalarType t) noexcept;
-PyObject* layout_object(Layout l) noexcept;
-PyObject* memory_format_object(MemoryFormat f) noexcept;
-PyObject* device_object(Device d) noexcept;
-
-/// Parses `o` into the C++ value; returns false (no Python error set) when it is not one.
-/// `convert` allows the looser forms (Python types for dtypes, strings for devices).
-bool dtype_from_object(PyObject* o, bool convert, ScalarType* out) noexcept;
-bool layout_from_object(PyObject* o, Layout* out) noexcept;
-bool memory_format_from_object(PyObject* o, MemoryFormat* out) noexcept;
-bool device_from_object(PyObject* o, bool convert, Device* out) noexcept;
-
-/// Out of memory where C++ cannot throw. nanobind registers each new Python object in its
-/// instance table inside noexcept functions: a std::bad_alloc from the table's growth there
-/// aborts the process. install_memory_reserve() (gradgen._C's init) keeps a reserve that the
-/// process's new_handler frees on the first failed allocation, so that one succeeds; the next
-/// Tensor handed to Python then raises MemoryError (memory_is_low()) until the reserve can be
-/// taken again.
-void install_memory_reserve() noexcept;
-
-/// True, with MemoryError set, when the reserve is spent and cannot be taken back.
-bool memory_is_low() noexcept;
-
-/// Returns the dtype's Python name without the module: "float64".
-const char* dtype_name(ScalarType t) noexcept;
-
-/// The objects gradgen._C's init makes (borrowed; set_type_objects keeps references).
-struct TypeObjects {
-  PyObject* dtypes[4] = {};  // indexed by ScalarType
-  PyObject* strided = nullptr;
-  PyObject* contiguous_format = nullptr;
-  PyObject* preserve_format = nullptr;
-  PyObject* cpu = nullptr;
-  PyObject* device_type = nullptr;  // gradgen.device
-};
-/// For gradgen._C's init only: records the objects the casters convert to and from.
-void set_type_objects(const TypeObjects& objects) noexcept;
-/// For gradgen._C's init only: records gradgen.Tensor's Python type for is_tensor().
-void set_tensor_type(PyObject* type) noexcept;
 
 }  // namespace python
 }  // namespace gradgen
@@ -155,7 +98,7 @@ struct type_caster<gradgen::Tensor> : type_caster_base<gradgen::Tensor> {
       p = &value;
     }
     if (!p || !p->defined()) return none().release();
-    if (gradgen::python::memory_is_low()) return handle();  // MemoryError (see bind.h)
+    if (gradgen::python::memory_is_low()) return handle();  // MemoryError (memory_reserve.h)
     return Base::from_cpp(std::forward<T>(value), policy, cleanup);
   }
 };
@@ -223,54 +166,45 @@ struct type_caster<gradgen::Scalar> {
   }
 };
 
-template <>
-struct type_caster<gradgen::ScalarType> {
-  NB_TYPE_CASTER(gradgen::ScalarType, const_name("dtype"))
+// The caster of an enum-like type whose Python objects type_objects.h keeps (gradgen.float64,
+// gradgen.strided, ...): `Load` parses one (with `convert`, the looser forms), `ToObject` returns
+// it. A specialization names the type as signatures print it (its `Name` hides this one's).
+template <typename T, bool (*Load)(PyObject*, bool, T*) noexcept, PyObject* (*ToObject)(T) noexcept>
+struct type_object_caster {
+  NB_TYPE_CASTER(T, const_name("object"))
 
   bool from_python(handle src, uint32_t flags, cleanup_list*) noexcept {
-    return gradgen::python::dtype_from_object(
-        src.ptr(), (flags & static_cast<uint32_t>(cast_flags::convert)) != 0, &value);
+    return Load(src.ptr(), (flags & static_cast<uint32_t>(cast_flags::convert)) != 0, &value);
   }
-  static handle from_cpp(gradgen::ScalarType t, rv_policy, cleanup_list*) noexcept {
-    return gradgen::python::dtype_object(t);
-  }
+  static handle from_cpp(T v, rv_policy, cleanup_list*) noexcept { return ToObject(v); }
 };
 
 template <>
-struct type_caster<gradgen::Layout> {
-  NB_TYPE_CASTER(gradgen::Layout, const_name("layout"))
-
-  bool from_python(handle src, uint32_t, cleanup_list*) noexcept {
-    return gradgen::python::layout_from_object(src.ptr(), &value);
-  }
-  static handle from_cpp(gradgen::Layout l, rv_policy, cleanup_list*) noexcept {
-    return gradgen::python::layout_object(l);
-  }
+struct type_caster<gradgen::ScalarType>
+    : type_object_caster<gradgen::ScalarType, &gradgen::python::dtype_from_object,
+                         &gradgen::python::dtype_object> {
+  static constexpr auto Name = const_name("dtype");
 };
 
 template <>
-struct type_caster<gradgen::MemoryFormat> {
-  NB_TYPE_CASTER(gradgen::MemoryFormat, const_name("memory_format"))
-
-  bool from_python(handle src, uint32_t, cleanup_list*) noexcept {
-    return gradgen::python::memory_format_from_object(src.ptr(), &value);
-  }
-  static handle from_cpp(gradgen::MemoryFormat f, rv_policy, cleanup_list*) noexcept {
-    return gradgen::python::memory_format_object(f);
-  }
+struct type_caster<gradgen::Layout>
+    : type_object_caster<gradgen::Layout, &gradgen::python::layout_from_object,
+                         &gradgen::python::layout_object> {
+  static constexpr auto Name = const_name("layout");
 };
 
 template <>
-struct type_caster<gradgen::Device> {
-  NB_TYPE_CASTER(gradgen::Device, const_name("device"))
+struct type_caster<gradgen::MemoryFormat>
+    : type_object_caster<gradgen::MemoryFormat, &gradgen::python::memory_format_from_object,
+                         &gradgen::python::memory_format_object> {
+  static constexpr auto Name = const_name("memory_format");
+};
 
-  bool from_python(handle src, uint32_t flags, cleanup_list*) noexcept {
-    return gradgen::python::device_from_object(
-        src.ptr(), (flags & static_cast<uint32_t>(cast_flags::convert)) != 0, &value);
-  }
-  static handle from_cpp(gradgen::Device d, rv_policy, cleanup_list*) noexcept {
-    return gradgen::python::device_object(d);
-  }
+template <>
+struct type_caster<gradgen::Device>
+    : type_object_caster<gradgen::Device, &gradgen::python::device_from_object,
+                         &gradgen::python::device_object> {
+  static constexpr auto Name = const_name("device");
 };
 
 template <>

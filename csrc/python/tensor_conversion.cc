@@ -1,0 +1,257 @@
+// Python's conversions of gradgen.Tensor (item, tolist, bool, float, int, index) and the
+// tensor made from Python data (gradgen.tensor).
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "csrc/autograd/grad_mode.h"
+#include "csrc/core_kernels.h"
+#include "csrc/generated/VariableType.h"
+#include "csrc/python/casters.h"
+#include "csrc/python/module_init.h"
+#include "csrc/python/tensor_access.h"
+#include "csrc/python/tensor_numpy.h"
+
+namespace nb = nanobind;
+using namespace nb::literals;
+
+namespace gradgen {
+namespace python {
+namespace {
+
+// --- Python numbers -------------------------------------------------------------------------
+
+PyObject* element_to_python(const char* p, ScalarType dtype) {
+  switch (dtype) {
+    case ScalarType::Bool: return PyBool_FromLong(*reinterpret_cast<const bool*>(p) ? 1 : 0);
+    case ScalarType::Long: return PyLong_FromLongLong(*reinterpret_cast<const int64_t*>(p));
+    case ScalarType::Float: return PyFloat_FromDouble(*reinterpret_cast<const float*>(p));
+    case ScalarType::Double: return PyFloat_FromDouble(*reinterpret_cast<const double*>(p));
+  }
+  return nullptr;
+}
+
+nb::object to_list(const Tensor& t, size_t d, int64_t offset) {
+  const TensorImpl& impl = *t.unsafe_impl();
+  if (d == impl.sizes.size()) {
+    return nb::steal(element_to_python(element_address(t, offset), impl.dtype));
+  }
+  const int64_t n = impl.sizes[d];
+  nb::list out;
+  for (int64_t i = 0; i < n; ++i) out.append(to_list(t, d + 1, offset + i * impl.strides[d]));
+  return out;
+}
+
+nb::object item(const Tensor& t) {
+  if (t.numel() != 1) {
+    throw std::invalid_argument("item: a Tensor with " + std::to_string(t.numel()) +
+                                " elements cannot be converted to a Python number (shape " +
+                                shape_str(t.sizes()) + ")");
+  }
+  return nb::steal(element_to_python(element_address(t, 0), t.scalar_type()));
+}
+
+// float(t), int(t): one element, else PyTorch's ValueError.
+void check_one_element(const Tensor& t) {
+  if (t.numel() != 1) {
+    throw nb::value_error(("only one element tensors can be converted to Python scalars (got " +
+                           std::to_string(t.numel()) + " elements, shape " + shape_str(t.sizes()) +
+                           ")")
+                              .c_str());
+  }
+}
+
+// --- tensor(data) ---------------------------------------------------------------------------
+
+// The deepest nesting tensor(data) accepts: PyTorch's limit.
+constexpr size_t kMaxTensorDims = 128;
+
+// Walks nested sequences, recording the shape (checked to be rectangular) and the leaves.
+void collect(nb::handle o, size_t depth, std::vector<int64_t>& shape,
+             std::vector<PyObject*>& leaves, std::vector<nb::object>& keep) {
+  PyObject* p = o.ptr();
+  if (is_tensor(p) && !nb::inst_ready(o)) {
+    throw nb::type_error(
+        "tensor: expected numbers or Tensors, got an uninitialized Tensor "
+        "(Tensor.__new__ without __init__)");
+  }
+  const bool is_seq = !PyUnicode_Check(p) && !PyBytes_Check(p) && !is_tensor(p) &&
+                      PySequence_Check(p) && !PyObject_HasAttrString(p, "__float__");
+  if (!is_seq) {
+    if (depth != shape.size()) {
+      throw nb::value_error(("tensor: expected a sequence at dim " + std::to_string(depth) +
+                             " (the data is not rectangular)")
+                                .c_str());
+    }
+    leaves.push_back(p);
+    return;
+  }
+  if (depth >= kMaxTensorDims) {
+    // The recursion must end before the C stack does (a list nested 100,000 deep); PyTorch
+    // raises the same ValueError past 128 dims.
+    throw nb::value_error(("tensor: too many dimensions '" + std::string(Py_TYPE(p)->tp_name) +
+                           "' (at most " + std::to_string(kMaxTensorDims) + " nested sequences)")
+                              .c_str());
+  }
+  nb::object seq = nb::steal(PySequence_Fast(p, "tensor: expected a sequence"));
+  if (!seq.is_valid()) throw nb::python_error();
+  const int64_t n = PySequence_Fast_GET_SIZE(seq.ptr());
+  if (depth == shape.size()) {
+    if (!leaves.empty()) {
+      throw nb::value_error(("tensor: expected a number at dim " + std::to_string(depth) +
+                             ", got a sequence (the data is not rectangular)")
+                                .c_str());
+    }
+    shape.push_back(n);
+  } else if (shape[depth] != n) {
+    throw nb::value_error(("tensor: expected a sequence of length " + std::to_string(shape[depth]) +
+                           " at dim " + std::to_string(depth) + " (got " + std::to_string(n) + ")")
+                              .c_str());
+  }
+  PyObject** items = PySequence_Fast_ITEMS(seq.ptr());
+  for (int64_t i = 0; i < n; ++i) collect(nb::handle(items[i]), depth + 1, shape, leaves, keep);
+  keep.push_back(std::move(seq));
+}
+
+// The dtype PyTorch infers from Python numbers: float if any is, else int, else bool (gradgen's
+// default floating type is float64, the dtype its kernels compute in).
+ScalarType infer_dtype(const std::vector<PyObject*>& leaves) {
+  bool any_float = false, any_int = false;
+  for (PyObject* p : leaves) {
+    if (PyBool_Check(p)) continue;
+    if (is_tensor(p)) {
+      ScalarType t = nb::cast<const Tensor&>(nb::handle(p)).scalar_type();
+      if (is_floating_point(t)) any_float = true;
+      if (t == ScalarType::Long) any_int = true;
+      continue;
+    }
+    if (PyLong_Check(p) || (!PyFloat_Check(p) && PyIndex_Check(p))) {
+      any_int = true;
+    } else {
+      any_float = true;
+    }
+  }
+  if (any_float || leaves.empty()) return ScalarType::Double;
+  return any_int ? ScalarType::Long : ScalarType::Bool;
+}
+
+template <typename T>
+T leaf_value(PyObject* p) {
+  if (is_tensor(p)) {
+    const Tensor& t = nb::cast<const Tensor&>(nb::handle(p));
+    return t.item<T>();
+  }
+  if (std::is_same<T, bool>::value) {
+    const int truth = PyObject_IsTrue(p);
+    if (truth < 0) throw nb::python_error();
+    return static_cast<T>(truth);
+  }
+  if (std::is_integral<T>::value && !PyFloat_Check(p)) {
+    const long long v = PyLong_AsLongLong(p);
+    if (v == -1 && PyErr_Occurred()) throw nb::python_error();
+    return static_cast<T>(v);
+  }
+  const double v = PyFloat_AsDouble(p);
+  if (v == -1.0 && PyErr_Occurred()) throw nb::python_error();
+  return static_cast<T>(v);
+}
+
+// Refuses leaves that are no numbers (a dict, a str in a list, a Tensor of several elements).
+void check_numbers(const std::vector<PyObject*>& leaves) {
+  for (PyObject* p : leaves) {
+    const bool number =
+        PyBool_Check(p) || PyLong_Check(p) || PyFloat_Check(p) ||
+        (is_tensor(p) && nb::cast<const Tensor&>(nb::handle(p)).numel() == 1) ||
+        (!is_tensor(p) && (PyIndex_Check(p) || PyObject_HasAttrString(p, "__float__")));
+    if (!number) {
+      throw nb::type_error(
+          (std::string("tensor: expected numbers, got an object of type ") + Py_TYPE(p)->tp_name)
+              .c_str());
+    }
+  }
+}
+
+Tensor with_dtype(const Tensor& t, std::optional<ScalarType> dtype) {
+  return dtype && *dtype != t.scalar_type() ? gradgen::to(t, *dtype) : t;
+}
+
+Tensor make_from_data(nb::handle data, std::optional<ScalarType> dtype) {
+  if (is_tensor(data.ptr()) && nb::inst_ready(data)) {  // a copy without history, as torch's
+    autograd::NoGradGuard no_grad;
+    return with_dtype(nb::cast<const Tensor&>(data).detach().clone(), dtype);
+  }
+  if (std::optional<Tensor> copy = copy_of_array(data)) return with_dtype(*copy, dtype);
+  std::vector<int64_t> shape;
+  std::vector<PyObject*> leaves;
+  std::vector<nb::object> keep;
+  collect(data, 0, shape, leaves, keep);
+  check_numbers(leaves);
+  const ScalarType type = dtype ? *dtype : infer_dtype(leaves);
+  Tensor out = make_tensor(shape, type);
+  internal::dispatch_all(type, [&](auto tag) {
+    using scalar_t = decltype(tag);
+    scalar_t* p = out.data_ptr<scalar_t>();
+    for (size_t i = 0; i < leaves.size(); ++i) p[i] = leaf_value<scalar_t>(leaves[i]);
+  });
+  return out;
+}
+
+Tensor tensor_of(nb::handle data, std::optional<ScalarType> dtype, bool requires_grad) {
+  Tensor t = make_from_data(data, dtype);
+  if (requires_grad) t.set_requires_grad(true);
+  return t;
+}
+
+bool to_bool(const Tensor& t) {
+  if (t.numel() != 1) {
+    throw std::runtime_error(std::string("Boolean value of Tensor with ") +
+                             (t.numel() == 0 ? "no values" : "more than one value") +
+                             " is ambiguous (shape " + shape_str(t.sizes()) +
+                             "; use .any() or .all())");
+  }
+  return t.item<bool>();
+}
+
+int64_t to_index(const Tensor& t) {
+  // As PyTorch: integer and bool tensors only (a float is no index).
+  if ((t.scalar_type() != ScalarType::Long && t.scalar_type() != ScalarType::Bool) ||
+      t.numel() != 1) {
+    throw nb::type_error("only integer tensors of a single element can be converted to an index");
+  }
+  return t.item<int64_t>();
+}
+
+}  // namespace
+
+void init_tensor_conversion(nb::module_& m) {
+  tensor_class_of(m)
+      .def("item", &item, "The only element as a Python number.")
+      .def(
+          "tolist", [](const Tensor& t) { return to_list(t, 0, 0); },
+          "The elements as nested Python lists (a number for a 0-dim tensor).")
+      // Python's conversions, with PyTorch's error types and messages.
+      .def("__bool__", &to_bool)
+      .def("__float__",
+           [](const Tensor& t) {
+             check_one_element(t);
+             return t.item<double>();
+           })
+      .def("__int__",
+           [](const Tensor& t) {
+             check_one_element(t);
+             return t.item<int64_t>();
+           })
+      .def("__index__", &to_index);
+  m.def("tensor", &tensor_of, "data"_a, nb::kw_only(), "dtype"_a = nb::none(),
+        "requires_grad"_a = false,
+        "A tensor holding a copy of data: a number, nested sequences of numbers, a NumPy array or "
+        "a Tensor. Python floats give float64 (gradgen's default), ints int64, bools bool.");
+  m.def(
+      "is_tensor", [](nb::handle o) { return is_tensor(o.ptr()); }, "obj"_a);
+}
+
+}  // namespace python
+}  // namespace gradgen
