@@ -18,7 +18,7 @@ computed here. The rules follow PyTorch's `gen_python_functions` / python_arg_pa
     returns with names become named tuples (`gradgen.max(x, 0).values`), `Tensor[]` returns
     tuples.
 
-The C++ types of the binding's parameters are those of csrc/python/bind.h's casters.
+The C++ types of the binding's parameters are those of csrc/python/casters.h's casters.
 """
 
 from __future__ import annotations
@@ -144,7 +144,7 @@ class PyGroup:
     overloads: tuple[PyOverload, ...]
     # The named tuple type its overloads return, if any: (type name, fields).
     named_tuple: Optional[tuple[str, tuple[str, ...]]]
-    # PyTorch's calling conventions nanobind lacks, as bind.h's Conventions flags (`kAxisAlias`,
+    # PyTorch's calling conventions nanobind lacks, as conventions.h's Conventions flags (`kAxisAlias`,
     # ...): see conventions().
     conventions: tuple[str, ...] = ()
 
