@@ -351,6 +351,17 @@ def _render_api_headers(code: _Code, common: Dict[str, object]) -> Dict[str, str
     }
 
 
+def _variable_type_includes(prefix: str) -> List[str]:
+    return [f"{prefix}/NativeFunctions.h", "csrc/autograd/forward_ad.h", "csrc/autograd/variable_type_utils.h"]
+
+
+def _preamble(include_groups: Sequence[Sequence[str]], declarations: Optional[str]) -> str:
+    """A shard file's #include lines, a blank line between groups, then (automatic shard count)
+    its nodes' declarations inlined after a blank line."""
+    text = "\n\n".join("\n".join(f'#include "{inc}"' for inc in group) for group in include_groups if group) + "\n"
+    return text if declarations is None else f"{text}\n{declarations}"
+
+
 def _render_shards(
     code: _Code,
     layout: _ShardLayout,
@@ -378,10 +389,14 @@ def _render_shards(
         declarations = _render_declarations(node_shards[k], [], True, common) if layout.automatic else None
         # Both files see the shard's nodes and the formula helpers (forward-mode formulas run in
         # the wrappers and call the same helpers as the nodes' apply()).
+        prefix = common["include_prefix"]
+        own_header = [f"{prefix}/{header}"] if declarations is None else []
         shard_common = dict(
-            header=header,
-            inline_declarations=declarations,
-            formula_includes=list(formula_headers),
+            functions_preamble=_preamble([own_header, [f"{prefix}/VariableType.h", *formula_headers]], declarations),
+            variable_type_preamble=_preamble(
+                [[f"{prefix}/VariableType.h"], [*own_header, *_variable_type_includes(prefix), *formula_headers]],
+                declarations,
+            ),
             using_namespaces=list(formula_namespaces),
             **common,
         )

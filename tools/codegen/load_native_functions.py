@@ -111,22 +111,22 @@ def _operator_name(text: str, loc: Location) -> OperatorName:
         raise SpecError(e.message, loc) from None
 
 
+def _choices(entry: Node, key: str, allowed: frozenset, allow_comma_string: bool, expected: str) -> frozenset:
+    """The strings of list `key`, each one of `allowed` (else: "unknown <what> ...; expected ...")."""
+    found = []
+    for value, loc in _str_list(entry, key, allow_comma_string=allow_comma_string):
+        if value not in allowed:
+            raise SpecError(f"unknown {key[:-1]} '{value}'; expected {expected}", loc)
+        found.append(value)
+    return frozenset(found)
+
+
 def _flags(entry: Node) -> dict[str, Any]:
-    flags = []
-    for flag, loc in _str_list(entry, "flags", allow_comma_string=False):
-        if flag not in FLAGS:
-            raise SpecError(f"unknown flag '{flag}'; expected one of {', '.join(sorted(FLAGS))}", loc)
-        flags.append(flag)
-    return {"flags": frozenset(flags)}
+    return {"flags": _choices(entry, "flags", FLAGS, False, "one of " + ", ".join(sorted(FLAGS)))}
 
 
 def _variants(entry: Node) -> dict[str, Any]:
-    variants = []
-    for variant, loc in _str_list(entry, "variants", allow_comma_string=True):
-        if variant not in VARIANTS:
-            raise SpecError(f"unknown variant '{variant}'; expected function or method", loc)
-        variants.append(variant)
-    return {"variants": frozenset(variants)}
+    return {"variants": _choices(entry, "variants", VARIANTS, True, "function or method")}
 
 
 def _dispatch(entry: Node) -> dict[str, Any]:

@@ -229,6 +229,18 @@ def _type_str(ty: Type, annotation: Optional[Annotation]) -> str:
 # ---------------------------------------------------------------------------------------------
 
 
+def _writes(annotation: Optional[Annotation]) -> bool:
+    return annotation is not None and annotation.is_write
+
+
+def _parse_whole(text: str, part: Callable, what: str):
+    """`part` (a _Parser method) of all of `text`; anything after it is an error naming `what`."""
+    p = _Parser(text)
+    value = part(p)
+    p.expect_end(what)
+    return value
+
+
 @dataclass(frozen=True, slots=True)
 class Argument:
     """One argument: `Tensor(a!) self`, `int[1] dim=[]`, `ScalarType? dtype=None`."""
@@ -245,15 +257,12 @@ class Argument:
     @classmethod
     def parse(cls, text: str) -> "Argument":
         """Parses one argument such as `Tensor(a!) self` or `int dim=0`."""
-        p = _Parser(text)
-        arg = p.argument()
-        p.expect_end("argument")
-        return arg
+        return _parse_whole(text, _Parser.argument, "argument")
 
     @property
     def is_write(self) -> bool:
         """Whether the op writes to this argument (`Tensor(a!)`)."""
-        return self.annotation is not None and self.annotation.is_write
+        return _writes(self.annotation)
 
     def __str__(self) -> str:
         text = f"{_type_str(self.type, self.annotation)} {self.name}"
@@ -276,15 +285,12 @@ class Return:
     @classmethod
     def parse(cls, text: str) -> "Return":
         """Parses one return such as `Tensor(a!)` or `Tensor values`."""
-        p = _Parser(text)
-        ret = p.return_()
-        p.expect_end("return")
-        return ret
+        return _parse_whole(text, _Parser.return_, "return")
 
     @property
     def is_write(self) -> bool:
         """Whether this returns an argument the op wrote to (`Tensor(a!)`)."""
-        return self.annotation is not None and self.annotation.is_write
+        return _writes(self.annotation)
 
     def __str__(self) -> str:
         text = _type_str(self.type, self.annotation)

@@ -128,7 +128,30 @@ def _node_loc(file: str, node: yaml.Node, offset: int = 0) -> Location:
     return Location(file, start.line + 1, col)
 
 
-class Node(dict):
+class _Positioned:
+    """Where a loaded mapping or sequence starts (`file` and PyYAML's start mark `_start`)."""
+
+    __slots__ = ()
+    file: str
+    _start: yaml.Mark
+
+    @property
+    def line(self) -> int:
+        """The 1-based line where it starts: 12."""
+        return self._start.line + 1
+
+    @property
+    def col(self) -> int:
+        """The 1-based column where it starts: 3 for `- func: ...`."""
+        return self._start.column + 1
+
+    @property
+    def loc(self) -> Location:
+        """Returns where it starts."""
+        return Location(self.file, self._start.line + 1, self._start.column + 1)
+
+
+class Node(_Positioned, dict):
     """A YAML mapping: a dict that also knows where it and each of its keys and values are."""
 
     # PyYAML's nodes are kept rather than positions computed up front: most positions are never
@@ -141,21 +164,6 @@ class Node(dict):
     _start: yaml.Mark
     # Per key, its YAML key node and value node: {"func": (ScalarNode(...), ScalarNode(...))}.
     _nodes: dict[Hashable, tuple[yaml.Node, yaml.Node]]
-
-    @property
-    def line(self) -> int:
-        """The 1-based line where the mapping starts: 12."""
-        return self._start.line + 1
-
-    @property
-    def col(self) -> int:
-        """The 1-based column where the mapping starts: 3 for `- func: ...`."""
-        return self._start.column + 1
-
-    @property
-    def loc(self) -> Location:
-        """Returns where the mapping starts."""
-        return Location(self.file, self._start.line + 1, self._start.column + 1)
 
     def key_loc(self, key: Hashable) -> Location:
         """Returns where `key` is written."""
@@ -171,7 +179,7 @@ class Node(dict):
         return _node_loc(self.file, self._nodes[key][1], offset)
 
 
-class Seq(list):
+class Seq(_Positioned, list):
     """A YAML sequence: a list that also knows where it and each of its items are."""
 
     __slots__ = ("file", "_start", "_items")
@@ -182,21 +190,6 @@ class Seq(list):
     _start: yaml.Mark
     # The YAML node of each item, in order.
     _items: list[yaml.Node]
-
-    @property
-    def line(self) -> int:
-        """The 1-based line where the sequence starts."""
-        return self._start.line + 1
-
-    @property
-    def col(self) -> int:
-        """The 1-based column where the sequence starts."""
-        return self._start.column + 1
-
-    @property
-    def loc(self) -> Location:
-        """Returns where the sequence starts."""
-        return Location(self.file, self._start.line + 1, self._start.column + 1)
 
     def item_loc(self, index: int, offset: int = 0) -> Location:
         """Returns where item `index` is, or where its character `offset` is (see Node.value_loc)."""
