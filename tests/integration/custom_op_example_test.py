@@ -12,10 +12,16 @@ included) reaches the build, so a line the docs leave out breaks this test.
 This is what a user does: load @gradgen//bazel:defs.bzl, write a spec, a kernel and formula
 helpers, and test the gradients. Then each formula of ops/derivatives.yaml is broken in turn
 (MUTATIONS) and the generated :polyval_ops_gradcheck_test must fail naming the op and the input.
+Last, `bazel run @gradgen//tools:compile_commands` writes compile_commands.json, and Debian's
+clangd (`clangd --check`) reads a generated Functions.cpp through it without an error.
 """
 
+import json
 import os
 import re
+import shlex
+import shutil
+import subprocess
 import unittest
 
 import doc_blocks
@@ -80,6 +86,7 @@ class CustomOpExampleTest(unittest.TestCase):
                 with open(cls._gradcheck_log(), encoding="utf-8") as fh:
                     cls.gradcheck_log = fh.read()
             cls.mutated = {} if cls.error else cls._run_mutations()
+            cls.compile_commands = None if cls.error else cls._compile_commands()
         finally:
             cls.bazel.shutdown()
 
@@ -108,6 +115,64 @@ class CustomOpExampleTest(unittest.TestCase):
                 fh.write(original)
             cls.bazel.build(["//ops:all"])
         return results
+
+    @classmethod
+    def _compile_commands(cls):
+        """(the tool's run, compile_commands.json's entries or None). The tool's own Bazel calls go
+        to this test's server, with the same startup options and flags as the other builds."""
+        startup = " ".join(shlex.quote(a) for a in cls.bazel._startup())
+        args = ["@gradgen//tools:compile_commands", "--", f"--bazel={startup}", "//...", "--"]
+        proc = cls.bazel.run("run", args + cls.bazel.common_flags(), check=False)
+        path = os.path.join(cls.workspace, "compile_commands.json")
+        entries = None
+        if os.path.exists(path):
+            with open(path, encoding="utf-8") as fh:
+                entries = json.load(fh)
+        return proc, entries
+
+    def _entries(self):
+        if self.error:
+            self.skipTest("the example did not build")
+        proc, entries = self.compile_commands
+        self.assertEqual(proc.returncode, 0, proc.stdout[-3000:])
+        self.assertIsNotNone(entries, "no compile_commands.json at the workspace root")
+        return entries
+
+    def test_compile_commands_are_bazels_and_resolve_from_the_workspace_root(self):
+        entries = self._entries()
+        files = [e["file"] for e in entries]
+        generated = [f for f in files if f.startswith("bazel-out/") and "/ops/generated/" in f]
+        # The example's own sources, its generated shards and gradgen's runtime (external/gradgen).
+        self.assertIn("ops/polyval_kernels.cc", files)
+        self.assertTrue(any(f.endswith("Functions_0.cpp") for f in generated), files)
+        self.assertTrue(any(f.startswith("external/gradgen/csrc/") for f in files), files)
+        for e in entries:
+            with self.subTest(e["file"]):
+                self.assertEqual(e["directory"], self.workspace)
+                self.assertTrue(os.path.exists(os.path.join(self.workspace, e["file"])), e["file"])
+                args = e["arguments"]
+                self.assertEqual(args[args.index("-c") + 1], e["file"])
+                # Every include directory Bazel passes resolves from the root (bazel-out/, external/).
+                for flag, value in zip(args, args[1:]):
+                    if flag in ("-iquote", "-isystem", "-I"):
+                        self.assertTrue(os.path.isdir(os.path.join(self.workspace, value)), f"{flag} {value}")
+
+    def test_clangd_checks_a_generated_file_without_errors(self):
+        entries = self._entries()
+        clangd = shutil.which("clangd")
+        self.assertIsNotNone(clangd, "clangd is not installed (./bazelw installs Debian's clangd)")
+        target = next(e["file"] for e in entries if e["file"].endswith("/ops/generated/shards.cc/Functions_0.cpp"))
+        proc = subprocess.run(
+            [clangd, f"--check={target}", f"--compile-commands-dir={self.workspace}"],
+            cwd=self.workspace,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            timeout=600,
+        )
+        errors = [line for line in proc.stdout.splitlines() if line.startswith("E[")]
+        self.assertEqual(errors, [], proc.stdout[-4000:])
+        self.assertIn("All checks completed, 0 errors", proc.stdout)
 
     def test_docs_show_the_example_files(self):
         # What the docs show is what was built, and is the example in the repository.
@@ -145,6 +210,8 @@ class CustomOpExampleTest(unittest.TestCase):
             for f in names
             if not os.path.relpath(root, self.workspace).startswith("bazel-")
         )
+        # What //tools:compile_commands wrote after the build is no file of the docs.
+        written = [f for f in written if f != "compile_commands.json"]
         self.assertEqual(sorted(list(self.shown_files) + self.unshown), written)
 
     def test_bazel_test_passes(self):

@@ -115,6 +115,8 @@ def _ignore(directory: str, names: Sequence[str]) -> List[str]:
         if n in _SKIP_NAMES
         or n.endswith(".pyc")
         or (n.startswith("bazel-") and os.path.islink(os.path.join(directory, n)))
+        # What //tools:compile_commands leaves in a work tree (a link into an output base).
+        or (n in ("external", "compile_commands.json") and os.path.islink(os.path.join(directory, "external")))
     ]
 
 
