@@ -575,5 +575,47 @@ bool hvpcheck(MultiFn fn, std::vector<Tensor> inputs, double eps, double atol, d
   return true;
 }
 
+JacobianMismatch reentrancy_mismatch(const MultiFn& fn, const std::vector<Tensor>& inputs,
+                                     double nondet_tol) {
+  const std::vector<size_t> checked = differentiable_inputs(inputs, "reentrancy_mismatch");
+  variable_list diff_inputs;
+  for (size_t i : checked) diff_inputs.push_back(inputs[i]);
+  std::vector<Tensor> outputs;
+  {
+    autograd::AutoGradMode enable(true);
+    outputs = fn(inputs);
+  }
+  JacobianMismatch worst;
+  double largest = nondet_tol;
+  for (size_t o = 0; o < outputs.size(); ++o) {
+    const Tensor& out = outputs[o];
+    if (!out.defined() || out.scalar_type() != ScalarType::Double) continue;
+    const auto first = analytic_jacobian(out, inputs, checked, diff_inputs);
+    const auto second = analytic_jacobian(out, inputs, checked, diff_inputs);
+    for (size_t c = 0; c < checked.size(); ++c) {
+      const int64_t in_numel = inputs[checked[c]].numel();
+      for (size_t e = 0; e < first[c].size(); ++e) {
+        const double a = first[c][e], b = second[c][e];
+        if (std::isnan(a) && std::isnan(b)) continue;
+        const double diff = std::isnan(a - b) ? INFINITY : std::fabs(a - b);
+        if (!(diff > largest)) continue;
+        largest = diff;
+        const int64_t j = static_cast<int64_t>(e) / in_numel,
+                      k = static_cast<int64_t>(e) % in_numel;
+        worst = JacobianMismatch{true,
+                                 o,
+                                 checked[c],
+                                 j,
+                                 k,
+                                 multi_index(out.sizes(), j),
+                                 multi_index(inputs[checked[c]].sizes(), k),
+                                 a,
+                                 b};
+      }
+    }
+  }
+  return worst;
+}
+
 }  // namespace testing
 }  // namespace gradgen

@@ -106,5 +106,13 @@ bool hvpcheck(std::function<std::vector<Tensor>(const std::vector<Tensor>&)> fn,
               std::vector<Tensor> inputs, double eps = 1e-6, double atol = 1e-5, double rtol = 1e-3,
               std::string* report = nullptr);
 
+/// PyTorch gradcheck's reentrancy check: the analytic Jacobian of every float64 output, taken
+/// twice from one forward pass (one backward per output element each time), must agree within
+/// `nondet_tol` (0: bitwise). The largest difference beyond it, as a JacobianMismatch whose
+/// `analytical` and `numerical` hold the first and the second run's values.
+JacobianMismatch reentrancy_mismatch(
+    const std::function<std::vector<Tensor>(const std::vector<Tensor>&)>& fn,
+    const std::vector<Tensor>& inputs, double nondet_tol = 0.0);
+
 }  // namespace testing
 }  // namespace gradgen

@@ -79,6 +79,23 @@ std::string jacobian_problem(const SampleFn& fn, const std::vector<Tensor>& inpu
          number(m.numerical);
 }
 
+// The reentrancy part, "" when two backward passes agree within c.nondet_tol.
+std::string reentrancy_problem(const SampleCase& c, const std::vector<Tensor>& inputs,
+                               size_t outputs) {
+  const JacobianMismatch m = reentrancy_mismatch(c.fn, inputs, c.nondet_tol);
+  if (!m.found) return "";
+  std::string d = "d/d " + c.inputs[m.input].label;
+  if (outputs > 1) d = "d(output " + std::to_string(m.output) + ")/d " + c.inputs[m.input].label;
+  std::string where = "at " + m.input_index;
+  if (m.output_index != m.input_index) where += " (output element " + m.output_index + ")";
+  // Digits enough to show a difference in the last places.
+  std::ostringstream values;
+  values.precision(12);
+  values << m.analytical << " vs " << m.numerical;
+  return d + ": backward is not reentrant: two runs differ " + where + ": " + values.str() +
+         " (more than nondeterministic: " + number(c.nondet_tol) + ")";
+}
+
 // Whether a and b hold the same values (same shape; NaNs in the same places count as equal).
 bool same_values(const Tensor& a, const Tensor& b) {
   if (!a.defined() || !b.defined()) return a.defined() == b.defined();
@@ -126,6 +143,7 @@ std::string checks(const SampleCase& c, const std::vector<Tensor>& inputs) {
     }
   }
   std::string problem = jacobian_problem(c.fn, inputs, c.inputs, outputs.size(), c.atol, c.rtol);
+  if (problem.empty() && any_grad) problem = reentrancy_problem(c, inputs, outputs.size());
   if (!problem.empty()) return problem;
   std::string report;
   if (c.gradgradcheck && any_grad && !gradgradcheck(c.fn, inputs, 1e-6, c.atol, c.rtol, &report)) {

@@ -61,6 +61,9 @@ struct SampleCase {
   std::string skip;  // why the case is not run, or empty
   double atol = 1e-5;
   double rtol = 1e-3;
+  // How far two backward passes over one graph may differ (`nondeterministic:` in the samples
+  // file); 0: they must agree bitwise, as PyTorch's gradcheck asks by default.
+  double nondet_tol = 0.0;
 };
 
 /// Makes the inputs of `c` (seeded by `seed`), as the runner does.

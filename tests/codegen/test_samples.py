@@ -146,6 +146,22 @@ def test_the_plan_knows_variants_forward_formulas_values_and_defaults(write_yaml
     assert max_.cases[0].inputs[0].domain == "distinct"
 
 
+def test_nondeterministic_sets_how_far_two_backward_passes_may_differ(write_yaml):
+    # The entry's tolerance, which a sample's own replaces; 0 (bitwise) without the key.
+    entry = "- op: exp\n  nondeterministic: 1e-9\n  samples:\n    - args: {self: [2]}\n"
+    entry += "    - args: {self: [3]}\n      nondeterministic: 1.0e-6\n"
+    (exp,) = _plan(write_yaml, entry).ops
+    assert [c.nondet_tol for c in exp.cases] == [1e-9, 1e-6]
+    (plain,) = _plan(write_yaml, "- op: exp\n  samples: [{args: {self: [2]}}]\n").ops
+    assert plain.cases[0].nondet_tol == 0.0
+    test = _generate(write_yaml, FULL.replace("- op: exp\n", "- op: exp\n  nondeterministic: 1e-9\n"))[GRADCHECK_TEST]
+    # Only a case with a tolerance spells it (SampleCase::nondet_tol defaults to 0).
+    exp_case = next(line for line in test.splitlines() if 'SampleCase{"exp"' in line)
+    assert exp_case.endswith(", 1e-05, 0.001, 1e-09});")
+    add_case = next(line for line in test.splitlines() if 'SampleCase{"add.Tensor"' in line)
+    assert add_case.endswith(", 1e-05, 0.001});")
+
+
 def test_declarations_with_formulas_and_no_samples_are_listed(write_yaml):
     plan = _plan(write_yaml, "- op: exp\n  samples: [{args: {self: [2]}}]\n")
     # Functional declarations recording a node; add_ and add.out are checked with add.Tensor,
@@ -262,12 +278,16 @@ def test_without_samples_no_test_is_written(write_yaml):
         (
             "- op: exp\n  sample: []\n",
             "ops/samples.yaml:2:3: unknown key 'sample' in a samples entry; expected one of: "
-            "op, samples, skip, skip_checks",
+            "op, samples, skip, skip_checks, nondeterministic",
         ),
         (
             "- op: exp\n  samples: [{args: {self: [5000]}}]\n",
             "ops/samples.yaml:2:27: argument 'self': [5000] has 5000 elements; finite differences take "
             "two calls per element, keep samples at most 4096",
+        ),
+        (
+            "- op: exp\n  nondeterministic: 0\n  samples: [{args: {self: [2]}}]\n",
+            "ops/samples.yaml:2:21: nondeterministic: expected a positive number, got 0",
         ),
         ("op: exp\n", "ops/samples.yaml:1: a samples file must be a list of entries ('- op: ...')"),
     ],

@@ -228,6 +228,45 @@ TEST(EngineTest, SumsABroadcastGradientToItsInputsShape) {
                        "expected [3, 1]");
 }
 
+// A node whose gradient drifts a little with every backward pass (an atomic-add kernel's
+// summation order, say): y = x, dy/dx = 1 + calls * 1e-9.
+struct DriftingBackward : public Node {
+  variable_list apply(variable_list&& grads) override {
+    return {mul(grads[0], 1.0 + 1e-9 * static_cast<double>(++calls))};
+  }
+  std::string name() const override { return "DriftingBackward"; }
+  int calls = 0;
+};
+
+TEST(EngineTest, TheReentrancyCheckFindsABackwardThatDriftsAndAcceptsItWithinTheTolerance) {
+  auto drifting = [](const std::vector<Tensor>& in) {
+    auto node = std::make_shared<DriftingBackward>();
+    node->set_next_edges(autograd::collect_next_edges(in[0]));
+    Tensor out;
+    {
+      autograd::NoGradGuard no_grad;
+      out = in[0].clone();
+    }
+    autograd::set_history(out, node);
+    return std::vector<Tensor>{out};
+  };
+  const std::vector<Tensor> inputs = {randn({3}, 11).set_requires_grad(true)};
+  const testing::JacobianMismatch m = testing::reentrancy_mismatch(drifting, inputs, 0.0);
+  ASSERT_TRUE(m.found);
+  EXPECT_EQ(m.input, 0u);
+  // One backward per output element: the second pass's first call is the 4th.
+  EXPECT_DOUBLE_EQ(m.analytical, 1.0 + 1e-9);
+  EXPECT_DOUBLE_EQ(m.numerical, 1.0 + 4e-9);
+  EXPECT_FALSE(testing::reentrancy_mismatch(drifting, inputs, 1e-6).found);
+  // A deterministic op agrees bitwise.
+  auto product = [](const std::vector<Tensor>& in) {
+    return std::vector<Tensor>{mul(in[0], in[1])};
+  };
+  EXPECT_FALSE(testing::reentrancy_mismatch(
+                   product, {randn({2, 3}, 12).set_requires_grad(true), randn({2, 3}, 13)}, 0.0)
+                   .found);
+}
+
 TEST(EngineTest, CreatesImplicitGradientsOnlyForOneElementRoots) {
   Tensor a = randn({1, 3}, 0).set_requires_grad(true);
   Tensor b = randn({3, 1}, 1);

@@ -109,6 +109,8 @@ def case_code(op: OpPlan, case: Case, k: int, api: str) -> CaseCode:
         repr(case.atol),
         repr(case.rtol),
     ]
+    if case.nondet_tol:
+        fields.append(repr(case.nondet_tol))
     return CaseCode(fn, inplace, out, fn_body, inplace_body, out_body, fields)
 
 

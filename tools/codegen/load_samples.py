@@ -38,8 +38,8 @@ __all__ = ["CHECKS", "TensorInput", "CaseArg", "Case", "OpPlan", "TestPlan", "pl
 CHECKS = ("gradgradcheck", "fwgradcheck", "inplace", "out", "history")
 _DTYPES = {"float64": "Double", "float32": "Float", "int64": "Long", "bool": "Bool"}
 _DOMAINS = ("positive", "nonzero", "distinct")
-_OP_KEYS = ("op", "samples", "skip", "skip_checks")
-_SAMPLE_KEYS = ("args", "dtype", "skip", "skip_checks", "atol", "rtol")
+_OP_KEYS = ("op", "samples", "skip", "skip_checks", "nondeterministic")
+_SAMPLE_KEYS = ("args", "dtype", "skip", "skip_checks", "atol", "rtol", "nondeterministic")
 _TENSOR_KEYS = ("shape", "shapes", "lengths", "dtype", "domain", "requires_grad")
 # A Tensor[] given one shape is checked with these lengths: the slots of a Tensor after the list
 # move with the length (x is slot 1, 2, 3 of polyval's node for 1, 2, 3 coefficients).
@@ -108,6 +108,8 @@ class Case:
     skip: str
     atol: float
     rtol: float
+    # How far two backward passes may differ (`nondeterministic:`); 0.0: not at all.
+    nondet_tol: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -410,8 +412,10 @@ def _expand(
     loc: Location,
     op_checks: Dict[str, str],
     applicable: Sequence[str],
+    nondet_tol: float = 0.0,
 ) -> List[Case]:
-    """The cases of one sample: one per length of each Tensor[] given with `lengths`."""
+    """The cases of one sample: one per length of each Tensor[] given with `lengths`; `nondet_tol`
+    is the entry's `nondeterministic:`, which the sample's own replaces."""
     _keys(sample, _SAMPLE_KEYS, f"sample {number} of {f.func.name}")
     if "args" not in sample:
         raise _fail(f"sample {number} of {f.func.name}: expected `args`, a mapping from argument names to values", loc)
@@ -427,6 +431,7 @@ def _expand(
     if "skip_checks" in sample:
         checks.update(_skip_checks(sample["skip_checks"], sample.value_loc("skip_checks")))
     atol, rtol = (_tolerance(sample, key, default) for key, default in (("atol", 1e-5), ("rtol", 1e-3)))
+    nondet_tol = _tolerance(sample, "nondeterministic", nondet_tol)
     specs = _argument_specs(f, args, number, loc, dtype)
     # Every combination of the lengths of the Tensor[] arguments given with `lengths`.
     combos: List[Dict[str, int]] = [{}]
@@ -437,16 +442,23 @@ def _expand(
     cases = []
     for combo in combos:
         labels, inputs, case_args = _case_arguments(specs, combo)
-        cases.append(Case(number, ", ".join(labels), inputs, case_args, run_checks, skip, atol, rtol))
+        cases.append(Case(number, ", ".join(labels), inputs, case_args, run_checks, skip, atol, rtol, nondet_tol))
     return cases
 
 
 def _tolerance(sample: Node, key: str, default: float) -> float:
     if key not in sample:
         return default
-    if not _number(sample[key]) or sample[key] <= 0:
+    value = sample[key]
+    if isinstance(value, str):
+        # YAML 1.1 (PyYAML) reads `1e-9`, without a dot, as a string.
+        try:
+            value = float(value)
+        except ValueError:
+            pass
+    if not _number(value) or not value > 0 or value == math.inf:
         raise _fail(f"{key}: expected a positive number, got {sample[key]!r}", sample.value_loc(key))
-    return float(sample[key])
+    return float(value)
 
 
 def _argument_specs(
@@ -601,6 +613,7 @@ def _op_plan(
         )
     skip = _reason(node["skip"], node.value_loc("skip"), "skip") if "skip" in node else ""
     op_checks = _skip_checks(node["skip_checks"], node.value_loc("skip_checks")) if "skip_checks" in node else {}
+    nondet_tol = _tolerance(node, "nondeterministic", 0.0)
     inplace = _variant(f, functions, SchemaKind.inplace)
     out = _variant(f, functions, SchemaKind.out)
     has_forward = bool(info.forward_derivatives)
@@ -623,7 +636,7 @@ def _op_plan(
         for k, sample in enumerate(samples):
             if not isinstance(sample, Node):
                 raise _fail("expected a sample, a mapping with `args`", samples.item_loc(k))
-            cases += _expand(f, sample, k + 1, samples.item_loc(k), op_checks, applicable)
+            cases += _expand(f, sample, k + 1, samples.item_loc(k), op_checks, applicable, nondet_tol)
     elif not skip:
         raise _fail(f"{name}: expected `samples:` (or `skip: <reason>`)", node.loc)
     diff = info.output_differentiability or tuple(True for _ in f.func.returns)
