@@ -3102,6 +3102,260 @@ std::vector<OpInfo> make_registry() {
     });
   }
 
+  // tensor ops, third batch (issue 23): products -----------------------------------------
+  {
+    // An out= sample: `f` the op, `g` its out= variant, on `inputs`.
+    auto out_sample = [](std::string name, Inputs inputs, std::function<Tensor(const Inputs&)> f,
+                         OutFn g) {
+      return std::vector<Sample>{
+          {std::move(name), std::move(inputs), one(std::move(f)), nullptr, std::move(g)}};
+    };
+    // A [3] vector read with stride 2 (a column of a [3, 2] leaf).
+    auto strided3 = [](uint64_t seed) { return leaf({3, 2}, seed); };
+    for (bool is_vdot : {false, true}) {
+      const std::string name = is_vdot ? "vdot" : "dot";
+      auto f = [is_vdot](const Tensor& a, const Tensor& b) {
+        return is_vdot ? vdot(a, b) : dot(a, b);
+      };
+      grad_op(name, [=] {
+        return std::vector<Sample>{
+            {"[3] . [3]", {leaf({3}, 1), leaf({3}, 2)}, one([f](const Inputs& x) {
+               return f(x[0], x[1]);
+             })},
+            {"strided operand", {strided3(3), leaf({3}, 4)}, one([f](const Inputs& x) {
+               return f(select(x[0], 1, 1), x[1]);
+             })},
+            {"empty [0] . [0]", {leaf({0}, 5), leaf({0}, 6)}, one([f](const Inputs& x) {
+               return f(x[0], x[1]);
+             })},
+            {"only tensor requires grad", {value({4}, 7), leaf({4}, 8)}, one([f](const Inputs& x) {
+               return f(x[0], x[1]);
+             })},
+        };
+      });
+      add_op(name + ".out", Check::kOut, [=] {
+        return out_sample(
+            "[3] . [3]", {leaf({3}, 1), leaf({3}, 2)},
+            [f](const Inputs& x) { return f(x[0], x[1]); },
+            [is_vdot](const Inputs& x, Tensor& o) -> Tensor {
+              return is_vdot ? vdot_out(x[0], x[1], o) : dot_out(x[0], x[1], o);
+            });
+      });
+    }
+    for (bool is_ger : {false, true}) {
+      const std::string name = is_ger ? "ger" : "outer";
+      auto f = [is_ger](const Tensor& a, const Tensor& b) {
+        return is_ger ? ger(a, b) : outer(a, b);
+      };
+      grad_op(name, [=] {
+        return std::vector<Sample>{
+            {"[3] x [4]", {leaf({3}, 1), leaf({4}, 2)}, one([f](const Inputs& x) {
+               return f(x[0], x[1]);
+             })},
+            {"strided operand", {strided3(3), leaf({2}, 4)}, one([f](const Inputs& x) {
+               return f(select(x[0], 1, 0), x[1]);
+             })},
+            {"empty [0] x [2]", {leaf({0}, 5), leaf({2}, 6)}, one([f](const Inputs& x) {
+               return f(x[0], x[1]);
+             })},
+        };
+      });
+      add_op(name + ".out", Check::kOut, [=] {
+        return out_sample(
+            "[3] x [2]", {leaf({3}, 1), leaf({2}, 2)},
+            [f](const Inputs& x) { return f(x[0], x[1]); },
+            [is_ger](const Inputs& x, Tensor& o) -> Tensor {
+              return is_ger ? ger_out(x[0], x[1], o) : outer_out(x[0], x[1], o);
+            });
+      });
+    }
+    grad_op("mv", [=] {
+      auto f = one([](const Inputs& x) { return mv(x[0], x[1]); });
+      return std::vector<Sample>{
+          {"[2, 3] @ [3]", {leaf({2, 3}, 1), leaf({3}, 2)}, f},
+          {"transposed matrix, strided vector",
+           {leaf({3, 2}, 3), strided3(4)},
+           one([](const Inputs& x) { return mv(t(x[0]), select(x[1], 1, 0)); })},
+          {"empty [2, 0] @ [0]", {leaf({2, 0}, 5), leaf({0}, 6)}, f},
+      };
+    });
+    add_op("mv.out", Check::kOut, [=] {
+      return out_sample(
+          "[2, 3] @ [3]", {leaf({2, 3}, 1), leaf({3}, 2)},
+          [](const Inputs& x) { return mv(x[0], x[1]); },
+          [](const Inputs& x, Tensor& o) -> Tensor { return mv_out(x[0], x[1], o); });
+    });
+    // The add* ops: self, then the two factors; beta and alpha as given.
+    using Add3 = std::function<Tensor(const Tensor&, const Tensor&, const Tensor&, const Scalar&,
+                                      const Scalar&)>;
+    using Add3_ =
+        std::function<void(Tensor&, const Tensor&, const Tensor&, const Scalar&, const Scalar&)>;
+    using Add3Out = std::function<Tensor(const Tensor&, const Tensor&, const Tensor&, const Scalar&,
+                                         const Scalar&, Tensor&)>;
+    struct AddShapes {
+      std::vector<int64_t> self, broadcast_self, a, b;
+    };
+    auto add_family = [=](std::string name, AddShapes s, Add3 f, Add3_ f_, Add3Out f_out) {
+      grad_op(name, [=] {
+        auto call = [f](Scalar beta, Scalar alpha) {
+          return one([=](const Inputs& x) { return f(x[0], x[1], x[2], beta, alpha); });
+        };
+        return std::vector<Sample>{
+            {"beta 1, alpha 1", {leaf(s.self, 1), leaf(s.a, 2), leaf(s.b, 3)}, call(1, 1)},
+            {"broadcast self, beta 0.5, alpha -2",
+             {leaf(s.broadcast_self, 4), leaf(s.a, 5), leaf(s.b, 6)},
+             call(0.5, -2)},
+            {"0-dim self", {leaf({}, 7), leaf(s.a, 8), leaf(s.b, 9)}, call(2, 1)},
+            {"beta 0 (self ignored)",
+             {leaf(s.self, 10), leaf(s.a, 11), leaf(s.b, 12)},
+             call(0, 1.5)},
+            {"only the factors require grad",
+             {value(s.self, 13), leaf(s.a, 14), leaf(s.b, 15)},
+             call(1, 1)},
+        };
+      });
+      add_op(name + "_", Check::kInPlace, [=] {
+        auto ref = one([f](const Inputs& x) { return f(x[0], x[1], x[2], 0.5, 2); });
+        InPlaceFn g = [f_](Tensor& self, const Inputs& x) { f_(self, x[1], x[2], 0.5, 2); };
+        return std::vector<Sample>{
+            {"beta 0.5, alpha 2", {leaf(s.self, 1), leaf(s.a, 2), leaf(s.b, 3)}, ref, g},
+            {"self needs no grad", {value(s.self, 4), leaf(s.a, 5), leaf(s.b, 6)}, ref, g},
+        };
+      });
+      add_op(name + ".out", Check::kOut, [=] {
+        return out_sample(
+            "beta 2, alpha 0.5", {leaf(s.self, 1), leaf(s.a, 2), leaf(s.b, 3)},
+            [f](const Inputs& x) { return f(x[0], x[1], x[2], 2, 0.5); },
+            [f_out](const Inputs& x, Tensor& o) { return f_out(x[0], x[1], x[2], 2, 0.5, o); });
+      });
+    };
+    add_family(
+        "addmv", {{2}, {1}, {2, 3}, {3}},
+        [](auto& a, auto& b, auto& c, auto& beta, auto& alpha) {
+          return addmv(a, b, c, beta, alpha);
+        },
+        [](Tensor& a, auto& b, auto& c, auto& beta, auto& alpha) { addmv_(a, b, c, beta, alpha); },
+        [](auto& a, auto& b, auto& c, auto& beta, auto& alpha, Tensor& o) -> Tensor {
+          return addmv_out(a, b, c, beta, alpha, o);
+        });
+    add_family(
+        "addmm", {{2, 4}, {4}, {2, 3}, {3, 4}},
+        [](auto& a, auto& b, auto& c, auto& beta, auto& alpha) {
+          return addmm(a, b, c, beta, alpha);
+        },
+        [](Tensor& a, auto& b, auto& c, auto& beta, auto& alpha) { addmm_(a, b, c, beta, alpha); },
+        [](auto& a, auto& b, auto& c, auto& beta, auto& alpha, Tensor& o) -> Tensor {
+          return addmm_out(a, b, c, beta, alpha, o);
+        });
+    add_family(
+        "addbmm", {{2, 4}, {2, 1}, {3, 2, 3}, {3, 3, 4}},
+        [](auto& a, auto& b, auto& c, auto& beta, auto& alpha) {
+          return addbmm(a, b, c, beta, alpha);
+        },
+        [](Tensor& a, auto& b, auto& c, auto& beta, auto& alpha) { addbmm_(a, b, c, beta, alpha); },
+        [](auto& a, auto& b, auto& c, auto& beta, auto& alpha, Tensor& o) -> Tensor {
+          return addbmm_out(a, b, c, beta, alpha, o);
+        });
+    add_family(
+        "baddbmm", {{2, 2, 4}, {4}, {2, 2, 3}, {2, 3, 4}},
+        [](auto& a, auto& b, auto& c, auto& beta, auto& alpha) {
+          return baddbmm(a, b, c, beta, alpha);
+        },
+        [](Tensor& a, auto& b, auto& c, auto& beta, auto& alpha) {
+          baddbmm_(a, b, c, beta, alpha);
+        },
+        [](auto& a, auto& b, auto& c, auto& beta, auto& alpha, Tensor& o) -> Tensor {
+          return baddbmm_out(a, b, c, beta, alpha, o);
+        });
+    grad_op("kron", [=] {
+      auto f = one([](const Inputs& x) { return kron(x[0], x[1]); });
+      return std::vector<Sample>{
+          {"[2, 3] x [2, 2]", {leaf({2, 3}, 1), leaf({2, 2}, 2)}, f},
+          {"[3] x [2, 2] (fewer dims)", {leaf({3}, 3), leaf({2, 2}, 4)}, f},
+          {"transposed", {leaf({3, 2}, 5), leaf({2}, 6)}, one([](const Inputs& x) {
+             return kron(t(x[0]), x[1]);
+           })},
+          {"0-dim", {leaf({}, 7), leaf({2}, 8)}, f},
+      };
+    });
+    add_op("kron.out", Check::kOut, [=] {
+      return out_sample(
+          "[2] x [3]", {leaf({2}, 1), leaf({3}, 2)},
+          [](const Inputs& x) { return kron(x[0], x[1]); },
+          [](const Inputs& x, Tensor& o) -> Tensor { return kron_out(x[0], x[1], o); });
+    });
+    grad_op("trace", [=] {
+      auto f = one([](const Inputs& x) { return trace(x[0]); });
+      return std::vector<Sample>{
+          {"[3, 3]", {leaf({3, 3}, 1)}, f},
+          {"[2, 4]", {leaf({2, 4}, 2)}, f},
+          {"transposed [4, 3]", {leaf({3, 4}, 3)}, one([](const Inputs& x) {
+             return trace(t(x[0]));
+           })},
+          {"empty [0, 2]", {leaf({0, 2}, 4)}, f},
+      };
+    });
+    add_op("cross.out", Check::kOut, [=] {
+      return out_sample(
+          "[2, 3] dim 1", {leaf({2, 3}, 1), leaf({2, 3}, 2)},
+          [](const Inputs& x) { return cross(x[0], x[1], 1); },
+          [](const Inputs& x, Tensor& o) -> Tensor { return cross_out(x[0], x[1], 1, o); });
+    });
+    grad_op("cross", [=] {
+      return std::vector<Sample>{
+          {"[2, 3] dim -1", {leaf({2, 3}, 1), leaf({2, 3}, 2)}, one([](const Inputs& x) {
+             return cross(x[0], x[1], -1);
+           })},
+          {"[3, 2] dim None (the first of size 3)",
+           {leaf({3, 2}, 3), leaf({3, 2}, 4)},
+           one([](const Inputs& x) { return cross(x[0], x[1]); })},
+      };
+    });
+    grad_op("linalg_cross", [=] {
+      auto f = one([](const Inputs& x) { return linalg_cross(x[0], x[1]); });
+      return std::vector<Sample>{
+          {"[2, 3] x [2, 3]", {leaf({2, 3}, 1), leaf({2, 3}, 2)}, f},
+          {"broadcast [1, 3] x [4, 3]", {leaf({1, 3}, 3), leaf({4, 3}, 4)}, f},
+          {"dim 0 of [3, 2], transposed",
+           {leaf({2, 3}, 5), leaf({3, 2}, 6)},
+           one([](const Inputs& x) { return linalg_cross(t(x[0]), x[1], 0); })},
+          {"empty [0, 3]", {leaf({0, 3}, 7), leaf({0, 3}, 8)}, f},
+      };
+    });
+    add_op("linalg_cross.out", Check::kOut, [=] {
+      return out_sample(
+          "[2, 3]", {leaf({2, 3}, 1), leaf({2, 3}, 2)},
+          [](const Inputs& x) { return linalg_cross(x[0], x[1]); },
+          [](const Inputs& x, Tensor& o) -> Tensor { return linalg_cross_out(x[0], x[1], -1, o); });
+    });
+    grad_op("tensordot", [=] {
+      return std::vector<Sample>{
+          {"[2, 3, 4] . [3, 4, 2] over two dims",
+           {leaf({2, 3, 4}, 1), leaf({3, 4, 2}, 2)},
+           one([](const Inputs& x) {
+             return tensordot(x[0], x[1], {1, 2}, {0, 1});
+           })},
+          {"crossed dims", {leaf({3, 2}, 3), leaf({2, 4, 3}, 4)}, one([](const Inputs& x) {
+             return tensordot(x[0], x[1], {0, 1}, {2, 0});
+           })},
+          {"no dims (outer product)", {leaf({2}, 5), leaf({3}, 6)}, one([](const Inputs& x) {
+             return tensordot(x[0], x[1], IntArrayRef(), IntArrayRef());
+           })},
+          {"a size-1 dim against size 3",
+           {leaf({1, 2}, 7), leaf({3, 2}, 8)},
+           one([](const Inputs& x) { return tensordot(x[0], x[1], {0}, {0}); })},
+      };
+    });
+    add_op("tensordot.out", Check::kOut, [=] {
+      return out_sample(
+          "[2, 3] . [3, 2]", {leaf({2, 3}, 1), leaf({3, 2}, 2)},
+          [](const Inputs& x) { return tensordot(x[0], x[1], {1}, {0}); },
+          [](const Inputs& x, Tensor& o) -> Tensor {
+            return tensordot_out(x[0], x[1], {1}, {0}, o);
+          });
+    });
+  }
+
   // nn, second batch (issue 26): normalization ------------------------------------
   // The backward ops' samples compute mean / rstd (save_mean / save_invstd) from the detached
   // input inside the sample, so that finite differences see them follow the input, as the
