@@ -49,21 +49,9 @@ Tensor batch_matrix(const Tensor& t, int64_t i) {
   return matrix_view(t, t.size(1), t.size(2), t.stride(1), t.stride(2), i * t.stride(0));
 }
 
-// Throws naming op unless alpha and beta suit self's dtype (PyTorch refuses a floating-point
-// scalar for integer tensors).
-void check_scalars(const char* op, ScalarType dtype, const Scalar& beta, const Scalar& alpha) {
-  if (is_floating_point(dtype)) return;
-  for (const auto& [name, s] : {std::pair<const char*, const Scalar*>{"beta", &beta},
-                                std::pair<const char*, const Scalar*>{"alpha", &alpha}}) {
-    if (s->is_floating_point()) {
-      throw std::runtime_error(std::string(op) + ": for integral input tensors, argument " + name +
-                               " must not be a floating point number.");
-    }
-  }
-}
-
 // beta * self + alpha * product, self broadcast to product's (contiguous) shape; beta = 0
-// ignores self. A new tensor of product's shape and dtype.
+// ignores self. A new tensor of product's shape and dtype; for integer tensors beta and alpha
+// are truncated to integers, as PyTorch's (beta = 0.5 is 0).
 Tensor add_scaled(const char* op, const Tensor& self, const Tensor& product, const Scalar& beta,
                   const Scalar& alpha) {
   const IntArrayRef shape = product.sizes();
@@ -73,7 +61,6 @@ Tensor add_scaled(const char* op, const Tensor& self, const Tensor& product, con
                              shape_str(shape));
   }
   loops::check_same_dtype(op, "self", self, "the product", product);
-  check_scalars(op, self.scalar_type(), beta, alpha);
   Tensor result = empty(shape, product.scalar_type());
   if (result.numel() == 0) return result;
   const bool use_self = beta.to_double() != 0.0;
@@ -338,9 +325,11 @@ Tensor trace(const Tensor& self) {
     throw std::runtime_error("trace: expected a matrix, but got tensor with dim " +
                              str(self.dim()));
   }
-  const ScalarType dtype =
-      is_floating_point(self.scalar_type()) ? self.scalar_type() : ScalarType::Long;
-  const Tensor x = cast(self, dtype);
+  if (self.scalar_type() == ScalarType::Bool) {
+    throw std::runtime_error("trace: not implemented for 'Bool'");
+  }
+  const Tensor& x = self;
+  const ScalarType dtype = self.scalar_type();
   Tensor result = empty({}, dtype);
   const int64_t k = std::min(x.size(0), x.size(1)), step = x.stride(0) + x.stride(1);
   loops::dispatch_arithmetic(dtype, "trace", [&](auto tag) {

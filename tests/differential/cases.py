@@ -2811,6 +2811,385 @@ case("split_with_sizes/dim-error", lambda T, x: T.split_with_sizes(x, [3], 1), R
 case("split_with_sizes/inplace-error", lambda T, x: T.split_with_sizes(x * 1, [1, 2])[0].mul_(2), R(3))
 
 # ---------------------------------------------------------------------------------------------
+# tensor ops, third batch (issue 23): products
+# ---------------------------------------------------------------------------------------------
+
+for op in ("dot", "vdot"):
+    case(f"{op}/vectors", lambda T, a, b, op=op: getattr(T, op)(a, b), R(4, seed=1), R(4, seed=2), second=True)
+    case(
+        f"{op}/method-strided",
+        lambda T, a, b, op=op: getattr(a[:, 1], op)(b),
+        R(3, 2, seed=3),
+        R(3, seed=4),
+        second=True,
+    )
+    case(f"{op}/empty", lambda T, a, b, op=op: getattr(T, op)(a, b), D([]), D([]), second=True)
+    case(f"{op}/nan", lambda T, a, b, op=op: getattr(T, op)(a, b), D([NAN, 1.0]), D([0.0, 2.0]))
+    case(f"{op}/int64", lambda T, a, b, op=op: getattr(T, op)(a, b), L([1, -2, 3]), L([4, 5, -6]))
+    case(
+        f"{op}/float32",
+        lambda T, a, b, op=op: getattr(T, op)(a, b),
+        R(5, seed=5, dtype="float32"),
+        R(5, seed=6, dtype="float32"),
+    )
+    case(f"{op}/2d-error", lambda T, a, b, op=op: getattr(T, op)(a, b), R(2, 2), R(4))
+    case(f"{op}/size-error", lambda T, a, b, op=op: getattr(T, op)(a, b), R(3), R(4))
+    case(f"{op}/dtype-error", lambda T, a, b, op=op: getattr(T, op)(a, b), R(3), R(3, dtype="float32"))
+
+for op in ("outer", "ger"):
+    case(f"{op}/vectors", lambda T, a, b, op=op: getattr(T, op)(a, b), R(3, seed=1), R(4, seed=2), second=True)
+    case(
+        f"{op}/method-strided",
+        lambda T, a, b, op=op: getattr(a[:, 0], op)(b),
+        R(3, 2, seed=3),
+        R(2, seed=4),
+        second=True,
+    )
+    case(f"{op}/empty", lambda T, a, b, op=op: getattr(T, op)(a, b), D([]), R(2, seed=5))
+    case(f"{op}/int64", lambda T, a, b, op=op: getattr(T, op)(a, b), L([1, 2]), L([3, -4, 5]))
+    case(f"{op}/2d-error", lambda T, a, b, op=op: getattr(T, op)(a, b), R(2, 2), R(4))
+
+case("mv/matrix-vector", lambda T, m, v: T.mv(m, v), R(2, 3, seed=1), R(3, seed=2), second=True)
+case("mv/transposed-strided", lambda T, m, v: m.t().mv(v[:, 0]), R(3, 2, seed=3), R(3, 2, seed=4), second=True)
+case("mv/empty-inner", lambda T, m, v: T.mv(m.reshape([2, 0]), v), D([]), D([]), second=True)
+case("mv/int64", lambda T, m, v: T.mv(m, v), L([[1, 2], [3, 4]]), L([5, -6]))
+case("mv/float32", lambda T, m, v: T.mv(m, v), R(3, 4, seed=5, dtype="float32"), R(4, seed=6, dtype="float32"))
+case("mv/size-error", lambda T, m, v: T.mv(m, v), R(2, 3), R(4))
+case("mv/dim-error", lambda T, m, v: T.mv(m, v), R(3), R(3))
+
+case("addmv/default", lambda T, s, m, v: T.addmv(s, m, v), R(2, seed=1), R(2, 3, seed=2), R(3, seed=3), second=True)
+case(
+    "addmv/beta-alpha",
+    lambda T, s, m, v: T.addmv(s, m, v, beta=0.5, alpha=-2),
+    R(2, seed=4),
+    R(2, 3, seed=5),
+    R(3, seed=6),
+    second=True,
+)
+case(
+    "addmv/broadcast-self",
+    lambda T, s, m, v: s.addmv(m, v, alpha=2),
+    R(1, seed=7),
+    R(2, 3, seed=8),
+    R(3, seed=9),
+    second=True,
+)
+case("addmv/0-dim-self", lambda T, s, m, v: T.addmv(s, m, v), R(seed=10), R(2, 3, seed=11), R(3, seed=12), second=True)
+case(
+    "addmv/beta-0-ignores-nan",
+    lambda T, s, m, v: T.addmv(s, m, v, beta=0),
+    D([NAN, INF]),
+    R(2, 3, seed=13),
+    R(3, seed=14),
+)
+case(
+    "addmv_/in-place",
+    lambda T, s, m, v: s.clone().addmv_(m, v, beta=2),
+    R(2, seed=15),
+    R(2, 3, seed=16),
+    R(3, seed=17),
+    second=True,
+)
+case("addmv/size-error", lambda T, s, m, v: T.addmv(s, m, v), R(3), R(2, 3), R(3))
+case(
+    "addmv/int64-float-beta-truncated",
+    lambda T, s, m, v: T.addmv(s, m, v, beta=0.5),
+    L([1, 2]),
+    L([[1, 2], [3, 4]]),
+    L([1, 1]),
+)
+
+case(
+    "addmm/default", lambda T, s, a, b: T.addmm(s, a, b), R(2, 4, seed=1), R(2, 3, seed=2), R(3, 4, seed=3), second=True
+)
+case(
+    "addmm/beta-alpha",
+    lambda T, s, a, b: T.addmm(s, a, b, beta=0.5, alpha=-2),
+    R(2, 4, seed=4),
+    R(2, 3, seed=5),
+    R(3, 4, seed=6),
+    second=True,
+)
+case(
+    "addmm/broadcast-row", lambda T, s, a, b: s.addmm(a, b), R(4, seed=7), R(2, 3, seed=8), R(3, 4, seed=9), second=True
+)
+case(
+    "addmm/broadcast-column",
+    lambda T, s, a, b: T.addmm(s, a, b),
+    R(2, 1, seed=10),
+    R(2, 3, seed=11),
+    R(3, 4, seed=12),
+    second=True,
+)
+case(
+    "addmm/transposed",
+    lambda T, s, a, b: T.addmm(s, a.t(), b.t()),
+    R(2, 4, seed=13),
+    R(3, 2, seed=14),
+    R(4, 3, seed=15),
+    second=True,
+)
+case(
+    "addmm/beta-0-ignores-nan",
+    lambda T, s, a, b: T.addmm(s, a, b, beta=0),
+    D([[NAN, INF], [1.0, -INF]]),
+    R(2, 3, seed=16),
+    R(3, 2, seed=17),
+)
+case(
+    "addmm/empty-inner",
+    lambda T, s, a, b: T.addmm(s, a.reshape([2, 0]), b.reshape([0, 3])),
+    R(2, 3, seed=18),
+    D([]),
+    D([]),
+    second=True,
+)
+case(
+    "addmm/int64",
+    lambda T, s, a, b: T.addmm(s, a, b, beta=2, alpha=3),
+    L([1, 2]),
+    L([[1, 2], [3, 4]]),
+    L([[5, 6], [7, 8]]),
+)
+case(
+    "addmm/float32",
+    lambda T, s, a, b: T.addmm(s, a, b),
+    R(3, seed=19, dtype="float32"),
+    R(2, 4, seed=20, dtype="float32"),
+    R(4, 3, seed=21, dtype="float32"),
+)
+case(
+    "addmm_/in-place",
+    lambda T, s, a, b: s.clone().addmm_(a, b, alpha=0.5),
+    R(2, 4, seed=22),
+    R(2, 3, seed=23),
+    R(3, 4, seed=24),
+    second=True,
+)
+case("addmm_/broadcast-self-error", lambda T, s, a, b: s.clone().addmm_(a, b), R(4), R(2, 3), R(3, 4))
+case("addmm/shape-error", lambda T, s, a, b: T.addmm(s, a, b), R(2, 4), R(2, 3), R(2, 4))
+case("addmm/self-shape-error", lambda T, s, a, b: T.addmm(s, a, b), R(3, 4), R(2, 3), R(3, 4))
+case("addmm/1d-error", lambda T, s, a, b: T.addmm(s, a, b), R(4), R(3), R(3, 4))
+
+case(
+    "addbmm/default",
+    lambda T, s, a, b: T.addbmm(s, a, b),
+    R(2, 4, seed=1),
+    R(3, 2, 3, seed=2),
+    R(3, 3, 4, seed=3),
+    second=True,
+)
+case(
+    "addbmm/beta-alpha-broadcast",
+    lambda T, s, a, b: s.addbmm(a, b, beta=-1, alpha=0.5),
+    R(4, seed=4),
+    R(2, 2, 3, seed=5),
+    R(2, 3, 4, seed=6),
+    second=True,
+)
+case(
+    "addbmm/transposed",
+    lambda T, s, a, b: T.addbmm(s, a.transpose(1, 2), b),
+    R(2, 2, seed=7),
+    R(2, 3, 2, seed=8),
+    R(2, 3, 2, seed=9),
+    second=True,
+)
+case(
+    "addbmm/empty-batch",
+    lambda T, s, a, b: T.addbmm(s, a.reshape([0, 2, 3]), b.reshape([0, 3, 2])),
+    R(2, 2, seed=10),
+    D([]),
+    D([]),
+    second=True,
+)
+case(
+    "addbmm_/in-place",
+    lambda T, s, a, b: s.clone().addbmm_(a, b),
+    R(2, 4, seed=11),
+    R(3, 2, 3, seed=12),
+    R(3, 3, 4, seed=13),
+    second=True,
+)
+case("addbmm/batch-error", lambda T, s, a, b: T.addbmm(s, a, b), R(2, 4), R(3, 2, 3), R(2, 3, 4))
+case("addbmm/size-error", lambda T, s, a, b: T.addbmm(s, a, b), R(2, 4), R(3, 2, 3), R(3, 2, 4))
+
+case(
+    "baddbmm/default",
+    lambda T, s, a, b: T.baddbmm(s, a, b),
+    R(2, 2, 4, seed=1),
+    R(2, 2, 3, seed=2),
+    R(2, 3, 4, seed=3),
+    second=True,
+)
+case(
+    "baddbmm/beta-alpha-broadcast",
+    lambda T, s, a, b: s.baddbmm(a, b, beta=0.5, alpha=2),
+    R(4, seed=4),
+    R(2, 2, 3, seed=5),
+    R(2, 3, 4, seed=6),
+    second=True,
+)
+case(
+    "baddbmm/transposed",
+    lambda T, s, a, b: T.baddbmm(s, a, b.transpose(1, 2)),
+    R(2, 2, 2, seed=7),
+    R(2, 2, 3, seed=8),
+    R(2, 2, 3, seed=9),
+    second=True,
+)
+case(
+    "baddbmm/beta-0-ignores-nan",
+    lambda T, s, a, b: T.baddbmm(s, a, b, beta=0),
+    D([NAN, INF]),
+    R(1, 2, 3, seed=10),
+    R(1, 3, 2, seed=11),
+)
+case("baddbmm/int64", lambda T, s, a, b: T.baddbmm(s, a, b), L([1, 2]), L([[[1, 2], [3, 4]]]), L([[[5, 6], [7, 8]]]))
+case(
+    "baddbmm_/in-place",
+    lambda T, s, a, b: s.clone().baddbmm_(a, b, alpha=-1),
+    R(2, 2, 4, seed=12),
+    R(2, 2, 3, seed=13),
+    R(2, 3, 4, seed=14),
+    second=True,
+)
+case("baddbmm/2d-error", lambda T, s, a, b: T.baddbmm(s, a, b), R(2, 4), R(2, 3), R(3, 4))
+case("baddbmm/size-error", lambda T, s, a, b: T.baddbmm(s, a, b), R(2, 2, 4), R(2, 2, 3), R(2, 2, 4))
+
+case("kron/matrices", lambda T, a, b: T.kron(a, b), R(2, 3, seed=1), R(2, 2, seed=2), second=True)
+case("kron/fewer-dims", lambda T, a, b: a.kron(b), R(3, seed=3), R(2, 2, seed=4), second=True)
+case("kron/transposed", lambda T, a, b: T.kron(a.t(), b), R(3, 2, seed=5), R(2, seed=6), second=True)
+case("kron/0-dim", lambda T, a, b: T.kron(a, b), R(seed=7), R(2, seed=8), second=True)
+case("kron/empty", lambda T, a, b: T.kron(a.reshape([0, 2]), b), D([]), R(2, 2, seed=9))
+case("kron/int64", lambda T, a, b: T.kron(a, b), L([1, 2]), L([[1, -1], [2, 3]]))
+
+case("trace/square", lambda T, x: x.trace(), R(3, 3, seed=1), second=True)
+case("trace/wide", lambda T, x: x.trace(), R(2, 4, seed=2), second=True)
+case("trace/transposed", lambda T, x: x.t().trace(), R(3, 4, seed=3), second=True)
+case("trace/empty", lambda T, x: x.reshape([0, 2]).trace(), D([]), second=True)
+case("trace/int64", lambda T, x: x.trace(), L([[1, 2], [3, 4]]))
+case("trace/bool", lambda T, x: x.trace(), B([[True, False], [True, True]]))
+case("trace/nan", lambda T, x: x.trace(), D([[NAN, 1.0], [2.0, 3.0]]))
+case("trace/1d-error", lambda T, x: x.trace(), R(3))
+
+case("linalg_cross/rows", lambda T, a, b: T.linalg_cross(a, b), R(2, 3, seed=1), R(2, 3, seed=2), second=True)
+case("linalg_cross/broadcast", lambda T, a, b: T.linalg_cross(a, b), R(1, 3, seed=3), R(4, 3, seed=4), second=True)
+case(
+    "linalg_cross/dim-0-transposed",
+    lambda T, a, b: T.linalg_cross(a.t(), b, dim=0),
+    R(2, 3, seed=5),
+    R(3, 2, seed=6),
+    second=True,
+)
+case("linalg_cross/empty", lambda T, a, b: T.linalg_cross(a.reshape([0, 3]), b.reshape([0, 3])), D([]), D([]))
+case("linalg_cross/int64", lambda T, a, b: T.linalg_cross(a, b), L([1, 2, 3]), L([4, 5, 6]))
+case("linalg_cross/length-error", lambda T, a, b: T.linalg_cross(a, b), R(2, 2), R(2, 2))
+case("linalg_cross/ndim-error", lambda T, a, b: T.linalg_cross(a, b), R(3), R(2, 3))
+case("linalg_cross/dim-error", lambda T, a, b: T.linalg_cross(a, b, dim=2), R(2, 3), R(2, 3))
+case("cross/dim", lambda T, a, b: T.cross(a, b, dim=1), R(2, 3, seed=7), R(2, 3, seed=8), second=True)
+case("cross/method-dim-0", lambda T, a, b: a.cross(b, 0), R(3, 2, seed=9), R(3, 2, seed=10), second=True)
+
+case(
+    "tensordot/two-dims",
+    lambda T, a, b: T.tensordot(a, b, dims=([1, 2], [0, 1])),
+    R(2, 3, 4, seed=1),
+    R(3, 4, 2, seed=2),
+    second=True,
+)
+case(
+    "tensordot/crossed",
+    lambda T, a, b: T.tensordot(a, b, dims=([0, 1], [2, 0])),
+    R(3, 2, seed=3),
+    R(2, 4, 3, seed=4),
+    second=True,
+)
+case("tensordot/none", lambda T, a, b: T.tensordot(a, b, dims=([], [])), R(2, seed=5), R(3, seed=6), second=True)
+case(
+    "tensordot/negative-dims",
+    lambda T, a, b: T.tensordot(a, b, dims=([-1], [0])),
+    R(2, 3, seed=7),
+    R(3, 2, seed=8),
+    second=True,
+)
+case(
+    "tensordot/size-one-dim",
+    lambda T, a, b: T.tensordot(a, b, dims=([0], [0])),
+    R(1, 2, seed=9),
+    R(3, 2, seed=10),
+    second=True,
+)
+case(
+    "tensordot/int-dims", lambda T, a, b: T.tensordot(a, b, dims=2), R(2, 3, 4, seed=11), R(3, 4, seed=12), second=True
+)
+case("tensordot/int-dims-0", lambda T, a, b: T.tensordot(a, b, 0), R(2, seed=13), R(2, seed=14), second=True)
+case("tensordot/negative-int-error", lambda T, a, b: T.tensordot(a, b, -1), R(2), R(2))
+case("tensordot/int64", lambda T, a, b: T.tensordot(a, b, dims=([1], [0])), L([[1, 2], [3, 4]]), L([[1, 0], [2, 1]]))
+case("tensordot/size-error", lambda T, a, b: T.tensordot(a, b, dims=([1], [0])), R(2, 3), R(2, 3))
+case("tensordot/length-error", lambda T, a, b: T.tensordot(a, b, dims=([1], [0, 1])), R(2, 3), R(3, 2))
+case("tensordot/dim-error", lambda T, a, b: T.tensordot(a, b, dims=([2], [0])), R(2, 3), R(3, 2))
+NG = dict(grad=False)
+OUT_CASES = [
+    ("dot.out", lambda T, a, b, o: T.dot(a, b, out=o), [R(3, seed=1, **NG), R(3, seed=2, **NG)], []),
+    ("vdot.out", lambda T, a, b, o: T.vdot(a, b, out=o), [R(3, seed=1, **NG), R(3, seed=2, **NG)], []),
+    ("outer.out", lambda T, a, b, o: T.outer(a, b, out=o), [R(2, seed=1, **NG), R(3, seed=2, **NG)], [2, 3]),
+    ("ger.out", lambda T, a, b, o: T.ger(a, b, out=o), [R(2, seed=1, **NG), R(3, seed=2, **NG)], [2, 3]),
+    ("mv.out", lambda T, a, b, o: T.mv(a, b, out=o), [R(2, 3, seed=1, **NG), R(3, seed=2, **NG)], [2]),
+    (
+        "addmv.out",
+        lambda T, s, a, b, o: T.addmv(s, a, b, beta=2, out=o),
+        [R(2, **NG), R(2, 3, seed=1, **NG), R(3, seed=2, **NG)],
+        [2],
+    ),
+    (
+        "addmm.out",
+        lambda T, s, a, b, o: T.addmm(s, a, b, alpha=0.5, out=o),
+        [R(2, **NG), R(2, 3, seed=1, **NG), R(3, 2, seed=2, **NG)],
+        [2, 2],
+    ),
+    (
+        "addbmm.out",
+        lambda T, s, a, b, o: T.addbmm(s, a, b, out=o),
+        [R(2, 2, **NG), R(3, 2, 3, seed=1, **NG), R(3, 3, 2, seed=2, **NG)],
+        [2, 2],
+    ),
+    (
+        "baddbmm.out",
+        lambda T, s, a, b, o: T.baddbmm(s, a, b, beta=0.5, out=o),
+        [R(2, 2, 2, **NG), R(2, 2, 3, seed=1, **NG), R(2, 3, 2, seed=2, **NG)],
+        [2, 2, 2],
+    ),
+    ("kron.out", lambda T, a, b, o: T.kron(a, b, out=o), [R(2, seed=1, **NG), R(2, 2, seed=2, **NG)], [2, 4]),
+    (
+        "cross.out",
+        lambda T, a, b, o: T.cross(a, b, dim=1, out=o),
+        [R(2, 3, seed=1, **NG), R(2, 3, seed=2, **NG)],
+        [2, 3],
+    ),
+    (
+        "linalg_cross.out",
+        lambda T, a, b, o: T.linalg_cross(a, b, out=o),
+        [R(2, 3, seed=1, **NG), R(2, 3, seed=2, **NG)],
+        [2, 3],
+    ),
+    (
+        "tensordot.out",
+        lambda T, a, b, o: T.tensordot(a, b, dims=([1], [0]), out=o),
+        [R(2, 3, seed=1, **NG), R(3, 2, seed=2, **NG)],
+        [2, 2],
+    ),
+]
+for name, f, ins, shape in OUT_CASES:
+    case(f"{name}/function", lambda T, *xs, f=f, shape=shape: f(T, *xs, T.zeros(shape, dtype=T.float64)), *ins)
+    case(f"{name}/resize-empty", lambda T, *xs, f=f: f(T, *xs, T.zeros([0], dtype=T.float64)), *ins)
+    grads = [dict(x, grad=True) for x in ins]
+    case(
+        f"{name}/requires-grad-error",
+        lambda T, *xs, f=f, shape=shape: f(T, *xs, T.zeros(shape, dtype=T.float64)),
+        *grads,
+    )
+
+# ---------------------------------------------------------------------------------------------
 # nn, second batch (issue 26): normalization. native_* ops and their composites, weights and
 # biases absent or present, the running statistics batch norm updates in place (returned after
 # the call), the backward ops on statistics the forward computed, and the edge cases: empty

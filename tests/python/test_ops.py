@@ -1629,3 +1629,246 @@ def _nn_pool_samples() -> Dict[str, List[Sample]]:
 
 
 SAMPLES.update(_nn_pool_samples())
+
+
+# ---------------------------------------------------------------------------------------------
+# tensor ops, third batch (issue 23): products
+# ---------------------------------------------------------------------------------------------
+
+
+def _tensor3_product_samples() -> Dict[str, List[Sample]]:
+    g = gradgen
+    return {
+        "dot": [
+            Sample("function", g.dot, [leaf(3), leaf(3, seed=1)]),
+            Sample("method, strided", lambda a, b: a[:, 1].dot(b), [leaf(3, 2), leaf(3, seed=1)]),
+        ],
+        "vdot": [Sample("method", lambda a, b: a.vdot(b), [leaf(4), leaf(4, seed=1)])],
+        "outer": [
+            Sample("function", g.outer, [leaf(3), leaf(2, seed=1)]),
+            Sample("method", lambda a, b: a.outer(b), [leaf(2), leaf(3, seed=1)]),
+        ],
+        "ger": [Sample("method", lambda a, b: a.ger(b), [leaf(2), leaf(3, seed=1)])],
+        "mv": [
+            Sample("function", g.mv, [leaf(2, 3), leaf(3, seed=1)]),
+            Sample("method, transposed", lambda m, v: m.t().mv(v), [leaf(3, 2), leaf(3, seed=1)]),
+        ],
+        "addmv": [
+            Sample(
+                "keywords",
+                lambda s, m, v: g.addmv(s, m, v, beta=0.5, alpha=2),
+                [leaf(2), leaf(2, 3, seed=1), leaf(3, seed=2)],
+            ),
+            Sample(
+                "method, broadcast self", lambda s, m, v: s.addmv(m, v), [leaf(1), leaf(2, 3, seed=1), leaf(3, seed=2)]
+            ),
+        ],
+        "addmv_": [
+            Sample(
+                "function on a clone",
+                lambda s, m, v: g.addmv_(s.clone(), m, v, beta=2),
+                [leaf(2), leaf(2, 3, seed=1), leaf(3, seed=2)],
+            ),
+        ],
+        "addmm": [
+            Sample(
+                "keywords",
+                lambda s, a, b: g.addmm(s, a, b, beta=-1, alpha=0.5),
+                [leaf(2, 4), leaf(2, 3, seed=1), leaf(3, 4, seed=2)],
+            ),
+            Sample(
+                "method, broadcast row",
+                lambda s, a, b: s.addmm(a, b),
+                [leaf(4), leaf(2, 3, seed=1), leaf(3, 4, seed=2)],
+            ),
+        ],
+        "addmm_": [
+            Sample(
+                "method on a clone",
+                lambda s, a, b: s.clone().addmm_(a, b, alpha=2),
+                [leaf(2, 2), leaf(2, 3, seed=1), leaf(3, 2, seed=2)],
+            ),
+        ],
+        "addbmm": [
+            Sample(
+                "function",
+                lambda s, a, b: g.addbmm(s, a, b, beta=2),
+                [leaf(2, 4), leaf(3, 2, 3, seed=1), leaf(3, 3, 4, seed=2)],
+            ),
+            Sample(
+                "method",
+                lambda s, a, b: s.addbmm(a, b, alpha=-1),
+                [leaf(4), leaf(2, 2, 3, seed=1), leaf(2, 3, 4, seed=2)],
+            ),
+        ],
+        "addbmm_": [
+            Sample(
+                "method on a clone",
+                lambda s, a, b: s.clone().addbmm_(a, b),
+                [leaf(2, 2), leaf(2, 2, 3, seed=1), leaf(2, 3, 2, seed=2)],
+            ),
+        ],
+        "baddbmm": [
+            Sample(
+                "function",
+                lambda s, a, b: g.baddbmm(s, a, b, alpha=0.5),
+                [leaf(2, 2, 4), leaf(2, 2, 3, seed=1), leaf(2, 3, 4, seed=2)],
+            ),
+            Sample(
+                "method, broadcast self",
+                lambda s, a, b: s.baddbmm(a, b, beta=3),
+                [leaf(4), leaf(2, 2, 3, seed=1), leaf(2, 3, 4, seed=2)],
+            ),
+        ],
+        "baddbmm_": [
+            Sample(
+                "method on a clone",
+                lambda s, a, b: s.clone().baddbmm_(a, b),
+                [leaf(2, 2, 2), leaf(2, 2, 3, seed=1), leaf(2, 3, 2, seed=2)],
+            ),
+        ],
+        "kron": [
+            Sample("function", g.kron, [leaf(2, 3), leaf(2, 2, seed=1)]),
+            Sample("method, fewer dims", lambda a, b: a.kron(b), [leaf(3), leaf(2, 2, seed=1)]),
+        ],
+        "trace": [Sample("method", lambda x: x.trace(), [leaf(3, 4)])],
+        "cross": [
+            Sample("function, dim", lambda a, b: g.cross(a, b, dim=1), [leaf(2, 3), leaf(2, 3, seed=1)]),
+            Sample("method, dim 0", lambda a, b: a.cross(b, 0), [leaf(3, 2), leaf(3, 2, seed=1)]),
+        ],
+        "linalg_cross": [
+            Sample("broadcast", lambda a, b: g.linalg_cross(a, b), [leaf(1, 3), leaf(4, 3, seed=1)]),
+            Sample("dim keyword", lambda a, b: g.linalg_cross(a, b, dim=0), [leaf(3, 2), leaf(3, 2, seed=1)]),
+        ],
+        "tensordot": [
+            Sample(
+                "dims as an int (PyTorch's)",
+                lambda a, b: g.tensordot(a, b, dims=2),
+                [leaf(2, 3, 4), leaf(3, 4, 2, seed=1)],
+            ),
+            Sample(
+                "dims as lists", lambda a, b: g.tensordot(a, b, ([0, 1], [2, 0])), [leaf(3, 2), leaf(2, 4, 3, seed=1)]
+            ),
+        ],
+    }
+
+
+def _tensor3_product_checks():
+    g = gradgen
+
+    def t(data):
+        return g.tensor(data, dtype=g.float64)
+
+    def longs(data):
+        return g.tensor(data, dtype=g.int64)
+
+    # PyTorch's answers (torch 2.13).
+    a_batch = t([[[0, 1, 2], [3, 4, 5]], [[6, 7, 8], [9, 10, 11]]])
+    b_batch = t([[[0, 1], [2, 3], [4, 5]], [[6, 7], [8, 9], [10, 11]]])
+
+    def values():
+        assert g.dot(t([1, 2, 3]), t([4, 5, 6])).tolist() == 32.0
+        assert g.dot(longs([1, 2, 3]), longs([4, 5, 6])).dtype == g.int64
+        assert t([1, 2, 3]).vdot(t([4, 5, 6])).tolist() == 32.0
+        assert g.outer(t([1, 2]), t([3, 4, 5])).tolist() == [[3, 4, 5], [6, 8, 10]]
+        assert g.mv(t([[1, 2], [3, 4]]), t([1, -1])).tolist() == [-1, -1]
+        assert g.addmv(longs([1, 1]), longs([[1, 2], [3, 4]]), longs([1, -1]), beta=2, alpha=3).tolist() == [-1, -1]
+        eye = t([[1, 0], [0, 1]])
+        assert g.addmm(eye, t([[1, 2], [3, 4]]), eye, beta=0.5, alpha=2).tolist() == [[2.5, 4], [6, 8.5]]
+        # beta = 0: self is ignored, its NaN does not propagate.
+        assert g.addmm(t([[float("nan")]]), t([[1, 1]]), t([[1], [1]]), beta=0).tolist() == [[2.0]]
+        assert g.addbmm(g.ones(2, 2, dtype=g.float64), a_batch, b_batch, beta=2, alpha=0.5).tolist() == [
+            [93, 105],
+            [138, 159],
+        ]
+        assert g.baddbmm(g.ones(2, dtype=g.float64), a_batch, b_batch, beta=-1).tolist() == [
+            [[9, 12], [27, 39]],
+            [[171, 192], [243, 273]],
+        ]
+        assert g.kron(longs([[1, 2], [3, 4]]), longs([[0, 1], [1, 0]])).tolist() == [
+            [0, 1, 0, 2],
+            [1, 0, 2, 0],
+            [0, 3, 0, 4],
+            [3, 0, 4, 0],
+        ]
+        assert longs([[1, 2], [3, 4]]).trace().tolist() == 5
+        assert g.cross(t([[1, 0, 0], [0, 1, 0]]), t([[0, 1, 0], [0, 0, 1]]), dim=1).tolist() == [[0, 0, 1], [1, 0, 0]]
+        assert g.tensordot(t([[0, 1, 2], [3, 4, 5]]), t([[0, 1], [2, 3], [4, 5]]), dims=1).tolist() == [
+            [10, 13],
+            [28, 40],
+        ]
+        o = g.zeros([0], dtype=g.float64)
+        assert g.tensordot(t([[0, 1, 2], [3, 4, 5]]), t([[0, 1], [2, 3], [4, 5]]), dims=([1], [0]), out=o) is o
+        assert o.tolist() == [[10, 13], [28, 40]]
+
+    def out():
+        x, y = value(3), value(3, seed=1)
+        for op, args, shape in (
+            ("dot", (x, y), []),
+            ("vdot", (x, y), []),
+            ("outer", (x, y), [3, 3]),
+            ("ger", (x, y), [3, 3]),
+            ("mv", (value(2, 3), x), [2]),
+            ("addmv", (value(2), value(2, 3), x), [2]),
+            ("addmm", (value(2, 2), value(2, 3), value(3, 2)), [2, 2]),
+            ("addbmm", (value(2, 2), value(4, 2, 3), value(4, 3, 2)), [2, 2]),
+            ("baddbmm", (value(4, 2, 2), value(4, 2, 3), value(4, 3, 2)), [4, 2, 2]),
+            ("kron", (value(2), value(2, 2)), [2, 4]),
+            ("linalg_cross", (value(2, 3), value(2, 3, seed=1)), [2, 3]),
+        ):
+            o = g.zeros(shape, dtype=g.float64)
+            assert getattr(g, op)(*args, out=o) is o
+            assert o.tolist() == getattr(g, op)(*args).tolist(), op
+        o = g.zeros([2, 3], dtype=g.float64)
+        assert g.cross(value(2, 3), value(2, 3, seed=1), dim=-1, out=o) is o
+
+    def errors():
+        with pytest.raises(RuntimeError, match=r"dot: 1D tensors expected, but got 2D and 1D tensors"):
+            g.dot(value(2, 2), value(4))
+        with pytest.raises(RuntimeError, match=r"inconsistent tensor size, expected tensor \[3\] and src \[4\]"):
+            g.vdot(value(3), value(4))
+        with pytest.raises(RuntimeError, match=r"mat1 and mat2 shapes cannot be multiplied \(2x3 and 2x4\)"):
+            g.addmm(value(2, 4), value(2, 3), value(2, 4))
+        with pytest.raises(RuntimeError, match=r"size mismatch, got input \(2\), mat \(2x3\), vec \(4\)"):
+            g.addmv(value(2), value(2, 3), value(4))
+        with pytest.raises(RuntimeError, match=r"batch1 and batch2 must have same number of batches, got 3 and 2"):
+            g.baddbmm(value(2, 4), value(3, 2, 3), value(2, 3, 4))
+        with pytest.raises(RuntimeError, match=r"output with shape \[4\] doesn't match the broadcast shape \[2, 4\]"):
+            value(4).addmm_(value(2, 3), value(3, 4))
+        with pytest.raises(RuntimeError, match=r"trace: expected a matrix, but got tensor with dim 1"):
+            value(3).trace()
+        with pytest.raises(RuntimeError, match=r"inputs dimension -1 must have length 3. Got 2 and 2"):
+            g.linalg_cross(value(2, 2), value(2, 2))
+        with pytest.raises(IndexError, match=r"dim 2 out of range for a tensor with 2 dims"):
+            g.linalg_cross(value(2, 3), value(2, 3), dim=2)
+        with pytest.raises(IndexError, match=r"dim 2 out of range for a tensor with 2 dims"):
+            g.tensordot(value(2, 3), value(3, 2), dims=([2], [0]))
+        with pytest.raises(RuntimeError, match=r"contracted dimensions need to match, but first has size 3 in dim 1"):
+            g.tensordot(value(2, 3), value(2, 3), dims=([1], [0]))
+        with pytest.raises(RuntimeError, match=r"tensordot expects dims >= 0, but got dims=-1"):
+            g.tensordot(value(2), value(2), -1)
+
+    def values_out_and_errors():
+        values()
+        out()
+        errors()
+
+    return {
+        "dot.out": values_out_and_errors,
+        "vdot.out": out,
+        "outer.out": out,
+        "ger.out": out,
+        "mv.out": out,
+        "addmv.out": out,
+        "addmm.out": out,
+        "addbmm.out": out,
+        "baddbmm.out": out,
+        "kron.out": out,
+        "cross.out": out,
+        "linalg_cross.out": out,
+        "tensordot.out": values,
+    }
+
+
+SAMPLES.update(_tensor3_product_samples())
+VALUE_CHECKS.update(_tensor3_product_checks())
