@@ -3356,6 +3356,162 @@ std::vector<OpInfo> make_registry() {
     });
   }
 
+  // tensor ops, third batch (issue 23): sorting and roll -----------------------------------
+  {
+    using Pair = std::tuple<Tensor, Tensor>;
+    auto values_of = [](std::function<Pair(const Tensor&)> op) {
+      return one([op](const Inputs& x) { return std::get<0>(op(x[0])); });
+    };
+    // Sorting samples on distinct random values: a [2, 5] leaf along each dim, a transposed
+    // view, an expanded input (repeated values: ties), a 0-dim and an empty one.
+    auto sort_samples = [=](std::function<Pair(const Tensor&, int64_t)> op) {
+      return std::vector<Sample>{
+          {"[2, 5] dim -1", {leaf({2, 5}, 1)}, values_of([op](const Tensor& a) {
+             return op(a, -1);
+           })},
+          {"[3, 4] dim 0", {leaf({3, 4}, 2)}, values_of([op](const Tensor& a) {
+             return op(a, 0);
+           })},
+          {"transposed view", {leaf({4, 3}, 3)}, values_of([op](const Tensor& a) {
+             return op(t(a), 1);
+           })},
+          {"expanded (ties)", {leaf({3, 1}, 4)}, values_of([op](const Tensor& a) {
+             return op(expand(a, {3, 4}), 1);
+           })},
+          {"0-dim", {leaf({}, 5)}, values_of([op](const Tensor& a) { return op(a, 0); })},
+          {"empty [0, 3]", {leaf({0, 3}, 6)}, values_of([op](const Tensor& a) {
+             return op(a, 1);
+           })},
+      };
+    };
+    grad_op("sort", [=] {
+      auto s = sort_samples([](const Tensor& a, int64_t d) { return sort(a, d); });
+      s.push_back({"descending", {leaf({2, 5}, 7)}, values_of([](const Tensor& a) {
+                     return sort(a, 1, true);
+                   })});
+      return s;
+    });
+    grad_op("sort.stable", [=] {
+      auto s = sort_samples(
+          [](const Tensor& a, int64_t d) { return sort(a, std::optional<bool>(true), d, true); });
+      s.push_back({"stable unset", {leaf({4}, 7)}, values_of([](const Tensor& a) {
+                     return sort(a, std::optional<bool>(), 0, false);
+                   })});
+      return s;
+    });
+    // An out= sample of a (values, indices) op: the values into out, or the indices.
+    auto pair_out = [](std::string name, Tensor input, std::function<Pair(const Tensor&)> op,
+                       std::function<void(const Tensor&, Tensor&, Tensor&)> op_out) {
+      auto values_out = [op_out](const Inputs& x, Tensor& o) -> Tensor {
+        Tensor indices = zeros({0}, ScalarType::Long);
+        op_out(x[0], o, indices);
+        return o;
+      };
+      auto indices_out = [op_out](const Inputs& x, Tensor& o) -> Tensor {
+        Tensor values = zeros({0}, x[0].scalar_type());
+        op_out(x[0], values, o);
+        return o;
+      };
+      return std::vector<Sample>{
+          {name + ": values",
+           {input},
+           one([op](const Inputs& x) { return std::get<0>(op(x[0])); }),
+           nullptr,
+           values_out},
+          {name + ": indices",
+           {input},
+           one([op](const Inputs& x) { return std::get<1>(op(x[0])); }),
+           nullptr,
+           indices_out},
+      };
+    };
+    add_op("sort.values", Check::kOut, [=] {
+      return pair_out(
+          "[3, 4] dim 0 descending", leaf({3, 4}, 1),
+          [](const Tensor& a) { return sort(a, 0, true); },
+          [](const Tensor& a, Tensor& v, Tensor& i) { sort_out(a, 0, true, v, i); });
+    });
+    add_op("sort.values_stable", Check::kOut, [=] {
+      return pair_out(
+          "[3, 4] dim 1", leaf({3, 4}, 1),
+          [](const Tensor& a) { return sort(a, std::optional<bool>(true), 1, false); },
+          [](const Tensor& a, Tensor& v, Tensor& i) {
+            sort_out(a, std::optional<bool>(true), 1, false, v, i);
+          });
+    });
+    // argsort's indices carry no gradient: the sample's output is self gathered by them.
+    auto gathered = [](std::function<Tensor(const Tensor&)> op) {
+      return one([op](const Inputs& x) { return gather(x[0], -1, op(x[0])); });
+    };
+    grad_op("argsort", [=] {
+      return std::vector<Sample>{
+          {"[2, 5]", {leaf({2, 5}, 1)}, gathered([](const Tensor& a) { return argsort(a); })},
+          {"descending", {leaf({2, 5}, 2)}, gathered([](const Tensor& a) {
+             return argsort(a, -1, true);
+           })},
+      };
+    });
+    grad_op("argsort.stable", [=] {
+      return std::vector<Sample>{
+          {"[2, 5] descending", {leaf({2, 5}, 1)}, gathered([](const Tensor& a) {
+             return argsort(a, true, -1, true);
+           })},
+      };
+    });
+    add_op("argsort.stable_out", Check::kOut, [=] {
+      return std::vector<Sample>{
+          {"[2, 5]",
+           {leaf({2, 5}, 1)},
+           one([](const Inputs& x) { return argsort(x[0], true, -1, false); }),
+           nullptr,
+           [](const Inputs& x, Tensor& o) { return argsort_out(x[0], true, -1, false, o); }},
+      };
+    });
+    grad_op("topk", [=] {
+      auto top = [](int64_t k, int64_t d, bool largest, bool sorted) {
+        return [=](const Tensor& a) { return topk(a, k, d, largest, sorted); };
+      };
+      return std::vector<Sample>{
+          {"[2, 5] k 3", {leaf({2, 5}, 1)}, values_of(top(3, -1, true, true))},
+          {"smallest along dim 0", {leaf({4, 3}, 2)}, values_of(top(2, 0, false, true))},
+          {"unsorted", {leaf({6}, 3)}, values_of(top(4, 0, true, false))},
+          {"k 0", {leaf({2, 3}, 4)}, values_of(top(0, 1, true, true))},
+          {"k = size, transposed", {leaf({3, 2}, 5)}, one([](const Inputs& x) {
+             return std::get<0>(topk(t(x[0]), 3));
+           })},
+          {"0-dim", {leaf({}, 6)}, values_of(top(1, 0, true, true))},
+      };
+    });
+    add_op("topk.values", Check::kOut, [=] {
+      return pair_out(
+          "[2, 5] k 2 smallest", leaf({2, 5}, 1),
+          [](const Tensor& a) { return topk(a, 2, -1, false); },
+          [](const Tensor& a, Tensor& v, Tensor& i) { topk_out(a, 2, -1, false, true, v, i); });
+    });
+    grad_op("roll", [=] {
+      auto f1 = [](std::function<Tensor(const Tensor&)> op) {
+        return one([op](const Inputs& x) { return op(x[0]); });
+      };
+      return std::vector<Sample>{
+          {"flattened, shift 2", {leaf({2, 3}, 1)}, f1([](const Tensor& a) { return roll(a, 2); })},
+          {"two dims", {leaf({3, 4}, 2)}, f1([](const Tensor& a) {
+             return roll(a, {1, -3}, {0, 1});
+           })},
+          {"shift beyond the size, dim -1", {leaf({2, 3}, 3)}, f1([](const Tensor& a) {
+             return roll(a, 7, -1);
+           })},
+          {"transposed view", {leaf({4, 3}, 4)}, f1([](const Tensor& a) {
+             return roll(t(a), {1}, {1});
+           })},
+          {"same dim twice", {leaf({5}, 5)}, f1([](const Tensor& a) {
+             return roll(a, {2, 1}, {0, 0});
+           })},
+          {"empty [0, 3]", {leaf({0, 3}, 6)}, f1([](const Tensor& a) { return roll(a, 1, 1); })},
+          {"0-dim", {leaf({}, 7)}, f1([](const Tensor& a) { return roll(a, 3); })},
+      };
+    });
+  }
+
   // nn, second batch (issue 26): normalization ------------------------------------
   // The backward ops' samples compute mean / rstd (save_mean / save_invstd) from the detached
   // input inside the sample, so that finite differences see them follow the input, as the

@@ -3190,6 +3190,119 @@ for name, f, ins, shape in OUT_CASES:
     )
 
 # ---------------------------------------------------------------------------------------------
+# tensor ops, third batch (issue 23): sorting and roll
+# ---------------------------------------------------------------------------------------------
+
+TIES = [3.0, 1.0, 2.0, 1.0, 3.0, 0.0, -0.0, 2.0]
+NANS = [1.0, NAN, -INF, 2.0, NAN, INF, 0.0]
+case("sort/last-dim", lambda T, x: T.sort(x), R(2, 5, seed=1), second=True)
+case("sort/dim-0-descending", lambda T, x: T.sort(x, 0, True), R(3, 4, seed=2), second=True)
+case("sort/method-keywords", lambda T, x: x.sort(dim=1, descending=True), R(2, 5, seed=3), second=True)
+case("sort/ties", lambda T, x: T.sort(x), D(TIES), second=True)
+case("sort/ties-descending", lambda T, x: T.sort(x, descending=True), D(TIES), second=True)
+case("sort/nan", lambda T, x: T.sort(x), D(NANS))
+case("sort/nan-descending", lambda T, x: T.sort(x, descending=True), D(NANS))
+case("sort/transposed", lambda T, x: T.sort(x.t(), 1), R(4, 3, seed=4), second=True)
+case("sort/expanded", lambda T, x: T.sort(x.expand([3, 4]), 0), R(1, 4, seed=5), second=True)
+case("sort/0-dim", lambda T, x: T.sort(x), R(seed=6), second=True)
+case("sort/empty", lambda T, x: T.sort(x.reshape([0, 3])), D([]))
+case("sort/int64", lambda T, x: T.sort(x, descending=True), L([3, -1, 3, 0, -7, 2]))
+case("sort/bool", lambda T, x: T.sort(x), B([True, False, True, False]))
+case("sort/float32", lambda T, x: T.sort(x), R(7, seed=7, dtype="float32"))
+case("sort/dim-error", lambda T, x: T.sort(x, 2), R(2, 3))
+case("sort.stable/ties", lambda T, x: T.sort(x, stable=True), D(TIES), second=True)
+case(
+    "sort.stable/descending-dim", lambda T, x: x.sort(stable=True, dim=0, descending=True), R(3, 2, seed=8), second=True
+)
+case("sort.stable/nan", lambda T, x: T.sort(x, stable=False, descending=True), D(NANS))
+case(
+    "sort.values/out",
+    lambda T, x: T.sort(x, 1, out=(T.zeros([2, 4], dtype=T.float64), T.zeros([2, 4], dtype=T.int64))),
+    R(2, 4, seed=9, grad=False),
+)
+case(
+    "sort.values/resize",
+    lambda T, x: T.sort(x, out=(T.zeros([0], dtype=T.float64), T.zeros([0], dtype=T.int64))),
+    D(TIES, grad=False),
+)
+case(
+    "sort.values/requires-grad-error",
+    lambda T, x: T.sort(x, out=(T.zeros([3], dtype=T.float64), T.zeros([3], dtype=T.int64))),
+    R(3),
+)
+case(
+    "sort.values_stable/out",
+    lambda T, x: T.sort(
+        x, stable=True, descending=True, out=(T.zeros([8], dtype=T.float64), T.zeros([8], dtype=T.int64))
+    ),
+    D(TIES, grad=False),
+)
+case(
+    "sort.values_stable/requires-grad-error",
+    lambda T, x: T.sort(x, stable=True, out=(T.zeros([3], dtype=T.float64), T.zeros([3], dtype=T.int64))),
+    R(3),
+)
+
+case("argsort/last-dim", lambda T, x: T.argsort(x), R(2, 5, seed=1))
+case("argsort/ties-descending", lambda T, x: x.argsort(descending=True), D(TIES))
+case("argsort/nan", lambda T, x: T.argsort(x, 0), D(NANS))
+case("argsort/int64", lambda T, x: T.argsort(x), L([3, -1, 3, 0]))
+case("argsort/empty", lambda T, x: T.argsort(x), D([]))
+case("argsort/dim-error", lambda T, x: T.argsort(x, -3), R(2, 3))
+case("argsort.stable/ties", lambda T, x: T.argsort(x, stable=True), D(TIES))
+case("argsort.stable/method-dim", lambda T, x: x.argsort(stable=True, dim=0, descending=True), R(3, 2, seed=2))
+case(
+    "argsort.stable_out/out",
+    lambda T, x: T.argsort(x, stable=True, out=T.zeros([8], dtype=T.int64)),
+    D(TIES, grad=False),
+)
+
+case("topk/largest", lambda T, x: T.topk(x, 3), R(2, 5, seed=1), second=True)
+case("topk/smallest-dim-0", lambda T, x: T.topk(x, 2, 0, largest=False), R(4, 3, seed=2), second=True)
+case("topk/method-keywords", lambda T, x: x.topk(k=2, dim=-1, largest=True, sorted=True), R(3, 4, seed=3), second=True)
+case("topk/unsorted-values", lambda T, x: T.sort(T.topk(x, 3, sorted=False).values).values, R(6, seed=4), second=True)
+case("topk/unsorted-order", lambda T, x: T.topk(x, 4, sorted=False), R(9, seed=9), second=True)
+case("topk/unsorted-ties", lambda T, x: T.topk(x, 5, sorted=False), D(TIES), second=True)
+case("topk/partial-sort-ties", lambda T, x: T.topk(x.repeat(9), 1, largest=False), D(TIES), second=True)
+case("topk/ties", lambda T, x: T.topk(x, 3), D(TIES), second=True)
+case("topk/ties-smallest", lambda T, x: T.topk(x, 3, largest=False), D(TIES), second=True)
+case("topk/nan", lambda T, x: T.topk(x, 3), D(NANS))
+case("topk/nan-smallest", lambda T, x: T.topk(x, 3, largest=False), D(NANS))
+case("topk/k-0", lambda T, x: T.topk(x, 0), R(2, 3, seed=5))
+case("topk/k-all-transposed", lambda T, x: T.topk(x.t(), 3), R(3, 2, seed=6), second=True)
+case("topk/0-dim", lambda T, x: T.topk(x, 1), R(seed=7), second=True)
+case("topk/empty-rows", lambda T, x: T.topk(x.reshape([0, 3]), 2), D([]))
+case("topk/int64", lambda T, x: T.topk(x, 2), L([3, -1, 5, 0]))
+case("topk/k-error", lambda T, x: T.topk(x, 4), R(3))
+case("topk/negative-k-error", lambda T, x: T.topk(x, -1), R(3))
+case("topk/dim-error", lambda T, x: T.topk(x, 1, 2), R(2, 3))
+case(
+    "topk.values/out",
+    lambda T, x: T.topk(x, 2, out=(T.zeros([2, 2], dtype=T.float64), T.zeros([2, 2], dtype=T.int64))),
+    R(2, 5, seed=8, grad=False),
+)
+case(
+    "topk.values/requires-grad-error",
+    lambda T, x: T.topk(x, 1, out=(T.zeros([1], dtype=T.float64), T.zeros([1], dtype=T.int64))),
+    R(3),
+)
+
+case("roll/flattened", lambda T, x: T.roll(x, 2), R(2, 3, seed=1), second=True)
+case("roll/dim", lambda T, x: x.roll(1, 0), R(3, 2, seed=2), second=True)
+case("roll/two-dims", lambda T, x: T.roll(x, (1, -3), (0, 1)), R(3, 4, seed=3), second=True)
+case("roll/keywords-negative-dim", lambda T, x: T.roll(x, shifts=7, dims=-1), R(2, 3, seed=4), second=True)
+case("roll/same-dim-twice", lambda T, x: T.roll(x, [2, 1], [0, 0]), R(5, seed=5), second=True)
+case("roll/transposed", lambda T, x: T.roll(x.t(), 1, 1), R(4, 3, seed=6), second=True)
+case("roll/expanded", lambda T, x: T.roll(x.expand([3, 4]), 1, 0), R(3, 1, seed=7), second=True)
+case("roll/empty", lambda T, x: T.roll(x.reshape([0, 3]), 1, 1), D([]))
+case("roll/0-dim", lambda T, x: T.roll(x, 3), R(seed=8), second=True)
+case("roll/int64", lambda T, x: T.roll(x, -1), L([[1, 2], [3, 4]]))
+case("roll/bool", lambda T, x: T.roll(x, 1), B([True, False, False]))
+case("roll/align-error", lambda T, x: T.roll(x, [1, 2], [0]), R(2, 3))
+case("roll/no-dims-two-shifts-error", lambda T, x: T.roll(x, [1, 2]), R(2, 3))
+case("roll/dim-error", lambda T, x: T.roll(x, 1, 2), R(2, 3))
+
+# ---------------------------------------------------------------------------------------------
 # nn, second batch (issue 26): normalization. native_* ops and their composites, weights and
 # biases absent or present, the running statistics batch norm updates in place (returned after
 # the call), the backward ops on statistics the forward computed, and the edge cases: empty

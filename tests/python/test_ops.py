@@ -1872,3 +1872,86 @@ def _tensor3_product_checks():
 
 SAMPLES.update(_tensor3_product_samples())
 VALUE_CHECKS.update(_tensor3_product_checks())
+
+
+# ---------------------------------------------------------------------------------------------
+# tensor ops, third batch (issue 23): sorting and roll
+# ---------------------------------------------------------------------------------------------
+
+
+def _tensor3_sort_samples() -> Dict[str, List[Sample]]:
+    g = gradgen
+    return {
+        "sort": [
+            Sample("function", lambda x: g.sort(x).values, [leaf(2, 5)]),
+            Sample("method, keywords", lambda x: x.sort(dim=0, descending=True)[0], [leaf(3, 4)]),
+        ],
+        "sort.stable": [Sample("stable=True", lambda x: g.sort(x, stable=True, dim=0).values, [leaf(3, 2)])],
+        "argsort": [Sample("gathered", lambda x: x.gather(1, x.argsort(descending=True)), [leaf(2, 5)])],
+        "argsort.stable": [Sample("gathered", lambda x: x.gather(1, g.argsort(x, stable=True)), [leaf(2, 5)])],
+        "topk": [
+            Sample("function", lambda x: g.topk(x, 2).values, [leaf(2, 5)]),
+            Sample("method, smallest", lambda x: x.topk(k=3, dim=0, largest=False)[0], [leaf(4, 3)]),
+        ],
+        "roll": [
+            Sample("flattened", lambda x: g.roll(x, 2), [leaf(2, 3)]),
+            Sample("method, two dims", lambda x: x.roll((1, -1), (0, 1)), [leaf(3, 4)]),
+        ],
+    }
+
+
+def _tensor3_sort_checks():
+    g = gradgen
+    ties = g.tensor([3.0, 1.0, 2.0, 1.0, 3.0, 0.0, -0.0, 2.0], dtype=g.float64)
+
+    def values():
+        # PyTorch's answers (torch 2.13): stable ties, NaN the largest, topk's selection order.
+        assert g.sort(ties, descending=True).indices.tolist() == [0, 4, 2, 7, 1, 3, 5, 6]
+        assert ties.sort().indices.tolist() == [5, 6, 1, 3, 2, 7, 0, 4]
+        assert g.argsort(ties, stable=True).tolist() == [5, 6, 1, 3, 2, 7, 0, 4]
+        r = g.sort(g.tensor([1.0, float("nan"), -float("inf"), 2.0], dtype=g.float64))
+        assert r.indices.tolist() == [2, 0, 3, 1]
+        assert r.values.tolist()[:3] == [-float("inf"), 1.0, 2.0] and r.values.tolist()[3] != r.values.tolist()[3]
+        assert g.topk(ties, 3).indices.tolist() == [0, 4, 7]
+        assert g.topk(ties, 3, largest=False).indices.tolist() == [6, 5, 3]
+        m = g.tensor([[0, 1, 2], [3, 4, 5]], dtype=g.int64)
+        assert g.roll(m, 1).tolist() == [[5, 0, 1], [2, 3, 4]]
+        assert m.roll((1, -1), (0, 1)).tolist() == [[4, 5, 3], [1, 2, 0]]
+
+    def out():
+        x = value(2, 4)
+        v, i = g.zeros([0], dtype=g.float64), g.zeros([0], dtype=g.int64)
+        res = g.sort(x, 1, True, out=(v, i))
+        assert res[0] is v and res[1] is i
+        assert v.tolist() == g.sort(x, 1, True).values.tolist() and i.tolist() == x.argsort(1, True).tolist()
+        v, i = g.zeros([2, 4], dtype=g.float64), g.zeros([2, 4], dtype=g.int64)
+        g.sort(x, stable=True, out=(v, i))
+        assert i.tolist() == x.argsort().tolist()
+        v, i = g.zeros([2, 2], dtype=g.float64), g.zeros([2, 2], dtype=g.int64)
+        g.topk(x, 2, out=(v, i))
+        assert v.tolist() == g.topk(x, 2).values.tolist()
+        o = g.zeros([2, 4], dtype=g.int64)
+        assert g.argsort(x, stable=True, out=o) is o and o.tolist() == x.argsort().tolist()
+
+    def errors():
+        with pytest.raises(IndexError, match=r"sort: dim 2 out of range for a tensor with 2 dims"):
+            g.sort(value(2, 3), 2)
+        with pytest.raises(IndexError, match=r"topk: dim -3 out of range"):
+            g.topk(value(2, 3), 1, -3)
+        with pytest.raises(RuntimeError, match=r"topk: selected index k out of range"):
+            g.topk(value(3), 4)
+        with pytest.raises(RuntimeError, match=r"shifts and dimensions must align. shifts: 2, dims:1"):
+            g.roll(value(2, 3), [1, 2], [0])
+        with pytest.raises(IndexError, match=r"roll: dim 2 out of range"):
+            value(2, 3).roll(1, 2)
+
+    def all_checks():
+        values()
+        out()
+        errors()
+
+    return {"sort.values": all_checks, "sort.values_stable": out, "topk.values": out, "argsort.stable_out": out}
+
+
+SAMPLES.update(_tensor3_sort_samples())
+VALUE_CHECKS.update(_tensor3_sort_checks())
