@@ -3512,6 +3512,71 @@ std::vector<OpInfo> make_registry() {
     });
   }
 
+  // tensor ops, third batch (issue 23): creation ---------------------------------------------
+  {
+    // The factories take no tensor: each sample has a leaf that requires grad beside the call
+    // (kNoDerivative checks that the outputs carry no history or tangent even so).
+    auto factory = [](std::string name, std::function<Tensor()> f) {
+      return Sample{std::move(name), {leaf({2}, 1)}, one([f](const Inputs&) { return f(); })};
+    };
+    // An out= factory: writes into an empty tensor of dtype, which it resizes.
+    auto into = [](ScalarType dtype, std::function<Tensor(Tensor&)> f) {
+      return [dtype, f] {
+        Tensor out = zeros({0}, dtype);
+        return f(out);
+      };
+    };
+    auto no_derivative = [&add_op](std::string name, std::vector<Sample> samples) {
+      add_op(std::move(name), Check::kNoDerivative, [samples] { return samples; });
+    };
+    no_derivative("arange", {factory("end 5 (Long)", [] { return arange(5); }),
+                             factory("end 2.5 (Double)", [] { return arange(2.5); }),
+                             factory("dtype Float", [] { return arange(3, ScalarType::Float); })});
+    no_derivative("arange.start", {factory("1 to 4", [] {
+                    return arange(Scalar(1), Scalar(4), std::optional<ScalarType>());
+                  })});
+    no_derivative("arange.start_step",
+                  {factory("0 to 1 by 0.25", [] { return arange(0, 1, 0.25); }),
+                   factory("10 to 0 by -3", [] { return arange(10, 0, -3); })});
+    no_derivative("arange.out",
+                  {factory("into a Double out",
+                           into(ScalarType::Double, [](Tensor& o) { return arange_out(4, o); }))});
+    no_derivative("arange.start_out",
+                  {factory("into a Long out", into(ScalarType::Long, [](Tensor& o) {
+                             return arange_out(1, 7, 2, o);
+                           }))});
+    no_derivative("linspace", {factory("0 to 1 in 5", [] { return linspace(0, 1, 5); }),
+                               factory("1 step", [] { return linspace(2, 3, 1); })});
+    no_derivative("linspace.out",
+                  {factory("into a Float out", into(ScalarType::Float, [](Tensor& o) {
+                             return linspace_out(-1, 1, 4, o);
+                           }))});
+    no_derivative("logspace", {factory("base 10", [] { return logspace(0, 2, 3); }),
+                               factory("base 2", [] { return logspace(0, 3, 4, 2.0); })});
+    no_derivative("logspace.out",
+                  {factory("into a Double out", into(ScalarType::Double, [](Tensor& o) {
+                             return logspace_out(0, 1, 3, 10.0, o);
+                           }))});
+    no_derivative("eye", {factory("3", [] { return eye(3); })});
+    no_derivative("eye.m", {factory("2 x 3, Bool", [] { return eye(2, 3, ScalarType::Bool); })});
+    no_derivative("eye.out", {factory("into a Long out", into(ScalarType::Long, [](Tensor& o) {
+                                        return eye_out(2, o);
+                                      }))});
+    no_derivative("eye.m_out",
+                  {factory("into a Double out",
+                           into(ScalarType::Double, [](Tensor& o) { return eye_out(2, 4, o); }))});
+    no_derivative("full_like", {{"[2, 3] with 7", {leaf({2, 3}, 1)}, one([](const Inputs& x) {
+                                   return full_like(x[0], 7);
+                                 })},
+                                {"dtype Long", {leaf({2}, 2)}, one([](const Inputs& x) {
+                                   return full_like(x[0], 2, ScalarType::Long);
+                                 })}});
+    // empty_like's elements are uninitialized: the sample's output is its shape and dtype, filled.
+    no_derivative("empty_like", {{"[2, 3]", {leaf({2, 3}, 1)}, one([](const Inputs& x) {
+                                    return full_like(empty_like(x[0]), 1);
+                                  })}});
+  }
+
   // nn, second batch (issue 26): normalization ------------------------------------
   // The backward ops' samples compute mean / rstd (save_mean / save_invstd) from the detached
   // input inside the sample, so that finite differences see them follow the input, as the

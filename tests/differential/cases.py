@@ -3303,6 +3303,64 @@ case("roll/no-dims-two-shifts-error", lambda T, x: T.roll(x, [1, 2]), R(2, 3))
 case("roll/dim-error", lambda T, x: T.roll(x, 1, 2), R(2, 3))
 
 # ---------------------------------------------------------------------------------------------
+# tensor ops, third batch (issue 23): creation. A floating result is asked for with dtype=:
+# gradgen's default dtype is float64, PyTorch's float32 (docs/python-api.md).
+# ---------------------------------------------------------------------------------------------
+
+case("arange/end-int64", lambda T: T.arange(5))
+case("arange/end-float", lambda T: T.arange(2.5, dtype=T.float64))
+case("arange/empty", lambda T: T.arange(0))
+case("arange/keyword-end", lambda T: T.arange(end=3, dtype=T.float32))
+case("arange/negative-end-error", lambda T: T.arange(-2))
+case("arange.start/ints", lambda T: T.arange(1, 4))
+case("arange.start/float-dtype", lambda T: T.arange(-1, 2, dtype=T.float64))
+case("arange.start/keywords", lambda T: T.arange(start=2, end=5))
+case("arange.start_step/fraction", lambda T: T.arange(0, 1, 0.1, dtype=T.float64))
+case("arange.start_step/negative-step", lambda T: T.arange(10, 0, -3))
+case("arange.start_step/float32", lambda T: T.arange(-1, 1, 0.3, dtype=T.float32))
+case("arange.start_step/int-args-float-dtype", lambda T: T.arange(1, 10, 3, dtype=T.float64))
+case("arange.start_step/zero-step-error", lambda T: T.arange(0, 5, 0))
+case("arange.start_step/sign-error", lambda T: T.arange(5, 0, 1))
+case("arange.out/float64", lambda T: T.arange(4, out=T.zeros([0], dtype=T.float64)))
+case("arange.start_out/int64", lambda T: T.arange(1, 7, 2, out=T.zeros([3], dtype=T.int64)))
+case("arange.start_out/two-args", lambda T: T.arange(2, 5, out=T.zeros([0], dtype=T.float64)))
+
+case("linspace/five", lambda T: T.linspace(0, 1, 5, dtype=T.float64))
+case("linspace/reversed", lambda T: T.linspace(3, -2, 6, dtype=T.float64))
+case("linspace/one-step", lambda T: T.linspace(2, 3, 1, dtype=T.float64))
+case("linspace/no-steps", lambda T: T.linspace(0, 1, 0, dtype=T.float64))
+case("linspace/float32", lambda T: T.linspace(-1, 1, 7, dtype=T.float32))
+case("linspace/int64", lambda T: T.linspace(0, 10, 4, dtype=T.int64))
+case("linspace/keywords", lambda T: T.linspace(start=0.5, end=2.5, steps=3, dtype=T.float64))
+case("linspace/negative-steps-error", lambda T: T.linspace(0, 1, -1))
+case("linspace.out/float64", lambda T: T.linspace(0, 1, 3, out=T.zeros([0], dtype=T.float64)))
+
+case("logspace/base-10", lambda T: T.logspace(0, 2, 3, dtype=T.float64))
+case("logspace/base-2", lambda T: T.logspace(0, 3, 4, base=2, dtype=T.float64))
+case("logspace/negative-exponents", lambda T: T.logspace(-2, 1, 7, dtype=T.float64))
+case("logspace/float32", lambda T: T.logspace(-1, 1, 5, dtype=T.float32))
+case("logspace/no-steps", lambda T: T.logspace(0, 1, 0, dtype=T.float64))
+case("logspace/negative-steps-error", lambda T: T.logspace(0, 1, -2))
+case("logspace.out/float64", lambda T: T.logspace(0, 1, 3, 10.0, out=T.zeros([0], dtype=T.float64)))
+
+case("eye/square", lambda T: T.eye(3, dtype=T.float64))
+case("eye/empty", lambda T: T.eye(0, dtype=T.float64))
+case("eye/negative-error", lambda T: T.eye(-1))
+case("eye.m/wide-int64", lambda T: T.eye(2, 3, dtype=T.int64))
+case("eye.m/tall-bool", lambda T: T.eye(3, 2, dtype=T.bool))
+case("eye.m/negative-m-error", lambda T: T.eye(2, -1))
+case("eye.out/float64", lambda T: T.eye(2, out=T.zeros([0], dtype=T.float64)))
+case("eye.m_out/int64", lambda T: T.eye(2, 4, out=T.zeros([2, 4], dtype=T.int64)))
+
+case("full_like/value", lambda T, x: T.full_like(x, 7), R(2, 3, seed=1))
+case("full_like/dtype", lambda T, x: T.full_like(x, 2, dtype=T.int64), R(2, seed=2))
+case("full_like/int64-float-value", lambda T, x: T.full_like(x, 2.7), L([1, 2, 3]))
+case("full_like/empty", lambda T, x: T.full_like(x.reshape([0, 2]), 1.5), D([]))
+case("full_like/transposed", lambda T, x: T.full_like(x.t(), -1.0), R(2, 3, seed=3))
+case("empty_like/shape-dtype", lambda T, x: T.zeros_like(T.empty_like(x)), R(2, 3, seed=1))
+case("empty_like/dtype", lambda T, x: T.zeros_like(T.empty_like(x, dtype=T.int64)), R(3, seed=2))
+
+# ---------------------------------------------------------------------------------------------
 # nn, second batch (issue 26): normalization. native_* ops and their composites, weights and
 # biases absent or present, the running statistics batch norm updates in place (returned after
 # the call), the backward ops on statistics the forward computed, and the edge cases: empty

@@ -1955,3 +1955,84 @@ def _tensor3_sort_checks():
 
 SAMPLES.update(_tensor3_sort_samples())
 VALUE_CHECKS.update(_tensor3_sort_checks())
+
+
+# ---------------------------------------------------------------------------------------------
+# tensor ops, third batch (issue 23): creation (no gradient: values only)
+# ---------------------------------------------------------------------------------------------
+
+
+def _tensor3_creation_checks():
+    g = gradgen
+
+    def arange():
+        # PyTorch's answers (torch 2.13); integer arguments give int64, as PyTorch's.
+        assert g.arange(5).tolist() == [0, 1, 2, 3, 4] and g.arange(5).dtype == g.int64
+        assert g.arange(1, 4).tolist() == [1, 2, 3]
+        assert g.arange(10, 0, -3).tolist() == [10, 7, 4, 1]
+        assert g.arange(start=2, end=5).tolist() == [2, 3, 4]
+        r = g.arange(0, 1, 0.25, dtype=g.float64)
+        assert r.tolist() == [0.0, 0.25, 0.5, 0.75] and r.dtype == g.float64
+        assert g.arange(2.5).dtype == g.float64  # gradgen's default dtype (PyTorch's is float32)
+        assert len(g.arange(0, 1, 0.1, dtype=g.float64).tolist()) == 10
+        o = g.zeros([0], dtype=g.int64)
+        assert g.arange(1, 7, 2, out=o) is o and o.tolist() == [1, 3, 5]
+        assert g.arange(3, out=o) is o and o.tolist() == [0, 1, 2]
+        with pytest.raises(RuntimeError, match="step must be nonzero"):
+            g.arange(0, 5, 0)
+        with pytest.raises(RuntimeError, match="upper bound and larger bound inconsistent with step sign"):
+            g.arange(5, 0, 1)
+
+    def spaces():
+        assert g.linspace(0, 1, 5).tolist() == [0.0, 0.25, 0.5, 0.75, 1.0]
+        assert g.linspace(3, -2, 6).tolist() == [3.0, 2.0, 1.0, 0.0, -1.0, -2.0]
+        assert g.linspace(0, 10, 4, dtype=g.int64).tolist() == [0, 3, 6, 10]
+        assert g.linspace(start=0.5, end=2.5, steps=3).tolist() == [0.5, 1.5, 2.5]
+        assert g.logspace(0, 2, 3).tolist() == [1.0, 10.0, 100.0]
+        assert g.logspace(0, 3, 4, base=2).tolist() == [1.0, 2.0, 4.0, 8.0]
+        o = g.zeros([0], dtype=g.float64)
+        assert g.linspace(0, 1, 3, out=o) is o and o.tolist() == [0.0, 0.5, 1.0]
+        assert g.logspace(0, 1, 2, 10.0, out=o) is o and o.tolist() == [1.0, 10.0]
+        with pytest.raises(RuntimeError, match="number of steps must be non-negative"):
+            g.linspace(0, 1, -1)
+
+    def eye():
+        assert g.eye(2).tolist() == [[1.0, 0.0], [0.0, 1.0]] and g.eye(2).dtype == g.float64
+        assert g.eye(2, 3, dtype=g.int64).tolist() == [[1, 0, 0], [0, 1, 0]]
+        assert g.eye(3, 2, dtype=g.bool).tolist() == [[True, False], [False, True], [False, False]]
+        o = g.zeros([0], dtype=g.float64)
+        assert g.eye(2, out=o) is o and o.tolist() == [[1.0, 0.0], [0.0, 1.0]]
+        assert g.eye(1, 2, out=o) is o and o.tolist() == [[1.0, 0.0]]
+        with pytest.raises(RuntimeError, match="n must be greater or equal to 0, got -1"):
+            g.eye(-1)
+
+    def likes():
+        x = value(2, 3)
+        r = g.full_like(x, 7)
+        assert r.tolist() == [[7.0] * 3] * 2 and r.dtype == g.float64 and not r.requires_grad
+        assert g.full_like(g.tensor([1, 2], dtype=g.int64), 2.7).tolist() == [2, 2]
+        assert g.full_like(x, 2, dtype=g.int64).dtype == g.int64
+        e = g.empty_like(leaf(3, 2))
+        assert e.shape == (3, 2) and e.dtype == g.float64 and not e.requires_grad
+        assert g.empty_like(x, dtype=g.int64).dtype == g.int64
+
+    return {
+        "arange": arange,
+        "arange.start": arange,
+        "arange.start_step": arange,
+        "arange.out": arange,
+        "arange.start_out": arange,
+        "linspace": spaces,
+        "linspace.out": spaces,
+        "logspace": spaces,
+        "logspace.out": spaces,
+        "eye": eye,
+        "eye.m": eye,
+        "eye.out": eye,
+        "eye.m_out": eye,
+        "full_like": likes,
+        "empty_like": likes,
+    }
+
+
+VALUE_CHECKS.update(_tensor3_creation_checks())
