@@ -27,17 +27,6 @@ namespace {
 
 std::string str(int64_t v) { return std::to_string(v); }
 
-// `dim` wrapped into [0, ndim) (a 0-dim tensor takes -1 and 0), else std::out_of_range.
-int64_t wrap_dim(int64_t dim, int64_t ndim, const char* op) {
-  const int64_t n = ndim == 0 ? 1 : ndim;
-  if (dim < -n || dim >= n) {
-    throw std::out_of_range(
-        std::string(op) + ": dim " + str(dim) + " out of range for a tensor with " + str(ndim) +
-        " dims (expected to be in range of [" + str(-n) + ", " + str(n - 1) + "])");
-  }
-  return dim < 0 ? dim + n : dim;
-}
-
 // A 2-D view [rows, cols] of t's storage with the given strides, from element `offset`.
 Tensor matrix_view(const Tensor& t, int64_t rows, int64_t cols, int64_t row_stride,
                    int64_t col_stride, int64_t offset = 0) {
@@ -351,7 +340,7 @@ Tensor linalg_cross(const Tensor& self, const Tensor& other, int64_t dim) {
   if (self.dim() != other.dim()) {
     throw std::runtime_error("linalg.cross: inputs must have the same number of dimensions.");
   }
-  const int64_t d = wrap_dim(dim, self.dim(), op);
+  const int64_t d = loops::index_dim(dim, self.dim(), op);
   if (self.dim() == 0 || self.size(d) != 3 || other.size(d) != 3) {
     throw std::runtime_error("linalg.cross: inputs dimension " + str(dim) +
                              " must have length 3. Got " + str(self.dim() == 0 ? 1 : self.size(d)) +
@@ -419,7 +408,7 @@ std::vector<int64_t> contracted_dims(const Tensor& t, IntArrayRef dims, std::vec
   mark.assign(static_cast<size_t>(t.dim()), false);
   std::vector<int64_t> out;
   for (int64_t d : dims) {
-    const int64_t w = wrap_dim(d, t.dim(), "tensordot");
+    const int64_t w = loops::index_dim(d, t.dim(), "tensordot");
     if (mark[w]) {
       throw std::runtime_error("tensordot: dim " + str(w) +
                                " appears multiple times in the list of dims");

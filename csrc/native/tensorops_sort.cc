@@ -29,17 +29,6 @@ namespace {
 
 std::string str(int64_t v) { return std::to_string(v); }
 
-// `dim` wrapped into [0, ndim) (a 0-dim tensor takes -1 and 0), else std::out_of_range.
-int64_t wrap_dim(int64_t dim, int64_t ndim, const char* op) {
-  const int64_t n = ndim == 0 ? 1 : ndim;
-  if (dim < -n || dim >= n) {
-    throw std::out_of_range(
-        std::string(op) + ": dim " + str(dim) + " out of range for a tensor with " + str(ndim) +
-        " dims (expected to be in range of [" + str(-n) + ", " + str(n - 1) + "])");
-  }
-  return dim < 0 ? dim + n : dim;
-}
-
 template <typename T>
 bool is_nan(T v) {
   if constexpr (std::is_floating_point<T>::value) {
@@ -122,7 +111,7 @@ void select_slices(const Tensor& self, int64_t d, bool largest, int64_t k, bool 
 
 std::tuple<Tensor, Tensor> sort_impl(const char* op, const Tensor& self, int64_t dim,
                                      bool descending) {
-  const int64_t d = wrap_dim(dim, self.dim(), op);
+  const int64_t d = loops::index_dim(dim, self.dim(), op);
   Tensor values = empty(self.sizes(), self.scalar_type());
   Tensor indices = empty(self.sizes(), ScalarType::Long);
   select_slices(self, d, descending, slices_of(self, d).length, true, true, values, indices);
@@ -178,7 +167,7 @@ Tensor& argsort_out(const Tensor& self, bool stable, int64_t dim, bool descendin
 
 std::tuple<Tensor, Tensor> topk(const Tensor& self, int64_t k, int64_t dim, bool largest,
                                 bool sorted) {
-  const int64_t d = wrap_dim(dim, self.dim(), "topk");
+  const int64_t d = loops::index_dim(dim, self.dim(), "topk");
   const int64_t length = slices_of(self, d).length;
   if (k < 0 || k > length) {
     throw std::runtime_error("topk: selected index k out of range (k = " + str(k) +
@@ -238,7 +227,7 @@ Tensor roll(const Tensor& self, IntArrayRef shifts, IntArrayRef dims) {
   }
   Tensor result = self;
   for (size_t i = 0; i < dims.size(); ++i) {
-    const int64_t d = wrap_dim(dims[i], self.dim(), "roll");
+    const int64_t d = loops::index_dim(dims[i], self.dim(), "roll");
     if (self.dim() == 0) continue;
     result = roll_one(result, shifts[i], d);
   }
