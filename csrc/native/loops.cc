@@ -62,6 +62,17 @@ DimVector broadcast_strides(IntArrayRef sizes, IntArrayRef strides, IntArrayRef 
   return out;
 }
 
+int64_t index_dim(int64_t dim, int64_t ndim, const char* op) {
+  const int64_t n = ndim == 0 ? 1 : ndim;
+  if (dim < -n || dim >= n) {
+    throw std::out_of_range(std::string(op) + ": dim " + std::to_string(dim) +
+                            " out of range for a tensor with " + std::to_string(ndim) +
+                            " dims (expected to be in range of [" + std::to_string(-n) + ", " +
+                            std::to_string(n - 1) + "])");
+  }
+  return dim < 0 ? dim + n : dim;
+}
+
 DimVector contiguous_strides(IntArrayRef shape) {
   DimVector strides(shape.size(), 1);
   int64_t n = 1;

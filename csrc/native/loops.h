@@ -68,6 +68,11 @@ DimVector broadcast_strides(IntArrayRef sizes, IntArrayRef strides, IntArrayRef 
 /// Returns row-major strides for `shape`.
 DimVector contiguous_strides(IntArrayRef shape);
 
+/// Returns dim wrapped into [0, ndim) (a 0-dim tensor takes -1 and 0); throws std::out_of_range
+/// (an IndexError from Python, as PyTorch's "Dimension out of range") naming op, the dim and the
+/// range otherwise.
+int64_t index_dim(int64_t dim, int64_t ndim, const char* op);
+
 /// Iterates over `shape` for N operands laid out by `strides[k]` (in elements).
 /// Calls inner(offsets, n, inner_strides) once per run of the innermost
 /// (coalesced) dim: operand k's elements are at offsets[k] + i * inner_strides[k]

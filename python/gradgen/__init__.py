@@ -83,6 +83,27 @@ from gradgen.autograd.grad_mode import enable_grad, no_grad, set_grad_enabled  #
 __version__ = "0.1.0"
 
 
+def tensordot(a, b, dims=2, out=None):
+    """torch.tensordot's calling convention over the op tensordot(self, other, dims_self, dims_other).
+
+    dims is an int n (the last n dims of a against the first n of b) or a pair of dim lists (or
+    of single dims); out= writes the result into a tensor, as the op's out= variant.
+    """
+    if isinstance(dims, int):
+        if dims < 0:
+            raise RuntimeError("tensordot expects dims >= 0, but got dims=%d" % dims)
+        if dims > a.dim() or dims > b.dim():
+            raise RuntimeError("tensordot expects dims < ndim_a or ndim_b, but got dims=%d" % dims)
+        dims_a, dims_b = list(range(a.dim() - dims, a.dim())), list(range(dims))
+    else:
+        dims_a, dims_b = dims
+        dims_a = [dims_a] if isinstance(dims_a, int) else list(dims_a)
+        dims_b = [dims_b] if isinstance(dims_b, int) else list(dims_b)
+    if out is None:
+        return _C.tensordot(a, b, dims_a, dims_b)
+    return _C.tensordot(a, b, dims_a, dims_b, out=out)
+
+
 def _export_generated_ops():
     """Makes every op of the generated bindings gradgen.<op> (gradgen.linear, gradgen.relu, ...).
 
@@ -137,6 +158,7 @@ __all__ = sorted(
         "set_grad_enabled",
         "strided",
         "tensor",
+        "tensordot",
         "trace",
         "zeros",
     ]

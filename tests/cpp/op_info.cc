@@ -3102,6 +3102,481 @@ std::vector<OpInfo> make_registry() {
     });
   }
 
+  // tensor ops, third batch (issue 23): products -----------------------------------------
+  {
+    // An out= sample: `f` the op, `g` its out= variant, on `inputs`.
+    auto out_sample = [](std::string name, Inputs inputs, std::function<Tensor(const Inputs&)> f,
+                         OutFn g) {
+      return std::vector<Sample>{
+          {std::move(name), std::move(inputs), one(std::move(f)), nullptr, std::move(g)}};
+    };
+    // A [3] vector read with stride 2 (a column of a [3, 2] leaf).
+    auto strided3 = [](uint64_t seed) { return leaf({3, 2}, seed); };
+    for (bool is_vdot : {false, true}) {
+      const std::string name = is_vdot ? "vdot" : "dot";
+      auto f = [is_vdot](const Tensor& a, const Tensor& b) {
+        return is_vdot ? vdot(a, b) : dot(a, b);
+      };
+      grad_op(name, [=] {
+        return std::vector<Sample>{
+            {"[3] . [3]", {leaf({3}, 1), leaf({3}, 2)}, one([f](const Inputs& x) {
+               return f(x[0], x[1]);
+             })},
+            {"strided operand", {strided3(3), leaf({3}, 4)}, one([f](const Inputs& x) {
+               return f(select(x[0], 1, 1), x[1]);
+             })},
+            {"empty [0] . [0]", {leaf({0}, 5), leaf({0}, 6)}, one([f](const Inputs& x) {
+               return f(x[0], x[1]);
+             })},
+            {"only tensor requires grad", {value({4}, 7), leaf({4}, 8)}, one([f](const Inputs& x) {
+               return f(x[0], x[1]);
+             })},
+        };
+      });
+      add_op(name + ".out", Check::kOut, [=] {
+        return out_sample(
+            "[3] . [3]", {leaf({3}, 1), leaf({3}, 2)},
+            [f](const Inputs& x) { return f(x[0], x[1]); },
+            [is_vdot](const Inputs& x, Tensor& o) -> Tensor {
+              return is_vdot ? vdot_out(x[0], x[1], o) : dot_out(x[0], x[1], o);
+            });
+      });
+    }
+    for (bool is_ger : {false, true}) {
+      const std::string name = is_ger ? "ger" : "outer";
+      auto f = [is_ger](const Tensor& a, const Tensor& b) {
+        return is_ger ? ger(a, b) : outer(a, b);
+      };
+      grad_op(name, [=] {
+        return std::vector<Sample>{
+            {"[3] x [4]", {leaf({3}, 1), leaf({4}, 2)}, one([f](const Inputs& x) {
+               return f(x[0], x[1]);
+             })},
+            {"strided operand", {strided3(3), leaf({2}, 4)}, one([f](const Inputs& x) {
+               return f(select(x[0], 1, 0), x[1]);
+             })},
+            {"empty [0] x [2]", {leaf({0}, 5), leaf({2}, 6)}, one([f](const Inputs& x) {
+               return f(x[0], x[1]);
+             })},
+        };
+      });
+      add_op(name + ".out", Check::kOut, [=] {
+        return out_sample(
+            "[3] x [2]", {leaf({3}, 1), leaf({2}, 2)},
+            [f](const Inputs& x) { return f(x[0], x[1]); },
+            [is_ger](const Inputs& x, Tensor& o) -> Tensor {
+              return is_ger ? ger_out(x[0], x[1], o) : outer_out(x[0], x[1], o);
+            });
+      });
+    }
+    grad_op("mv", [=] {
+      auto f = one([](const Inputs& x) { return mv(x[0], x[1]); });
+      return std::vector<Sample>{
+          {"[2, 3] @ [3]", {leaf({2, 3}, 1), leaf({3}, 2)}, f},
+          {"transposed matrix, strided vector",
+           {leaf({3, 2}, 3), strided3(4)},
+           one([](const Inputs& x) { return mv(t(x[0]), select(x[1], 1, 0)); })},
+          {"empty [2, 0] @ [0]", {leaf({2, 0}, 5), leaf({0}, 6)}, f},
+      };
+    });
+    add_op("mv.out", Check::kOut, [=] {
+      return out_sample(
+          "[2, 3] @ [3]", {leaf({2, 3}, 1), leaf({3}, 2)},
+          [](const Inputs& x) { return mv(x[0], x[1]); },
+          [](const Inputs& x, Tensor& o) -> Tensor { return mv_out(x[0], x[1], o); });
+    });
+    // The add* ops: self, then the two factors; beta and alpha as given.
+    using Add3 = std::function<Tensor(const Tensor&, const Tensor&, const Tensor&, const Scalar&,
+                                      const Scalar&)>;
+    using Add3_ =
+        std::function<void(Tensor&, const Tensor&, const Tensor&, const Scalar&, const Scalar&)>;
+    using Add3Out = std::function<Tensor(const Tensor&, const Tensor&, const Tensor&, const Scalar&,
+                                         const Scalar&, Tensor&)>;
+    struct AddShapes {
+      std::vector<int64_t> self, broadcast_self, a, b;
+    };
+    auto add_family = [=](std::string name, AddShapes s, Add3 f, Add3_ f_, Add3Out f_out) {
+      grad_op(name, [=] {
+        auto call = [f](Scalar beta, Scalar alpha) {
+          return one([=](const Inputs& x) { return f(x[0], x[1], x[2], beta, alpha); });
+        };
+        return std::vector<Sample>{
+            {"beta 1, alpha 1", {leaf(s.self, 1), leaf(s.a, 2), leaf(s.b, 3)}, call(1, 1)},
+            {"broadcast self, beta 0.5, alpha -2",
+             {leaf(s.broadcast_self, 4), leaf(s.a, 5), leaf(s.b, 6)},
+             call(0.5, -2)},
+            {"0-dim self", {leaf({}, 7), leaf(s.a, 8), leaf(s.b, 9)}, call(2, 1)},
+            {"beta 0 (self ignored)",
+             {leaf(s.self, 10), leaf(s.a, 11), leaf(s.b, 12)},
+             call(0, 1.5)},
+            {"only the factors require grad",
+             {value(s.self, 13), leaf(s.a, 14), leaf(s.b, 15)},
+             call(1, 1)},
+        };
+      });
+      add_op(name + "_", Check::kInPlace, [=] {
+        auto ref = one([f](const Inputs& x) { return f(x[0], x[1], x[2], 0.5, 2); });
+        InPlaceFn g = [f_](Tensor& self, const Inputs& x) { f_(self, x[1], x[2], 0.5, 2); };
+        return std::vector<Sample>{
+            {"beta 0.5, alpha 2", {leaf(s.self, 1), leaf(s.a, 2), leaf(s.b, 3)}, ref, g},
+            {"self needs no grad", {value(s.self, 4), leaf(s.a, 5), leaf(s.b, 6)}, ref, g},
+        };
+      });
+      add_op(name + ".out", Check::kOut, [=] {
+        return out_sample(
+            "beta 2, alpha 0.5", {leaf(s.self, 1), leaf(s.a, 2), leaf(s.b, 3)},
+            [f](const Inputs& x) { return f(x[0], x[1], x[2], 2, 0.5); },
+            [f_out](const Inputs& x, Tensor& o) { return f_out(x[0], x[1], x[2], 2, 0.5, o); });
+      });
+    };
+    add_family(
+        "addmv", {{2}, {1}, {2, 3}, {3}},
+        [](auto& a, auto& b, auto& c, auto& beta, auto& alpha) {
+          return addmv(a, b, c, beta, alpha);
+        },
+        [](Tensor& a, auto& b, auto& c, auto& beta, auto& alpha) { addmv_(a, b, c, beta, alpha); },
+        [](auto& a, auto& b, auto& c, auto& beta, auto& alpha, Tensor& o) -> Tensor {
+          return addmv_out(a, b, c, beta, alpha, o);
+        });
+    add_family(
+        "addmm", {{2, 4}, {4}, {2, 3}, {3, 4}},
+        [](auto& a, auto& b, auto& c, auto& beta, auto& alpha) {
+          return addmm(a, b, c, beta, alpha);
+        },
+        [](Tensor& a, auto& b, auto& c, auto& beta, auto& alpha) { addmm_(a, b, c, beta, alpha); },
+        [](auto& a, auto& b, auto& c, auto& beta, auto& alpha, Tensor& o) -> Tensor {
+          return addmm_out(a, b, c, beta, alpha, o);
+        });
+    add_family(
+        "addbmm", {{2, 4}, {2, 1}, {3, 2, 3}, {3, 3, 4}},
+        [](auto& a, auto& b, auto& c, auto& beta, auto& alpha) {
+          return addbmm(a, b, c, beta, alpha);
+        },
+        [](Tensor& a, auto& b, auto& c, auto& beta, auto& alpha) { addbmm_(a, b, c, beta, alpha); },
+        [](auto& a, auto& b, auto& c, auto& beta, auto& alpha, Tensor& o) -> Tensor {
+          return addbmm_out(a, b, c, beta, alpha, o);
+        });
+    add_family(
+        "baddbmm", {{2, 2, 4}, {4}, {2, 2, 3}, {2, 3, 4}},
+        [](auto& a, auto& b, auto& c, auto& beta, auto& alpha) {
+          return baddbmm(a, b, c, beta, alpha);
+        },
+        [](Tensor& a, auto& b, auto& c, auto& beta, auto& alpha) {
+          baddbmm_(a, b, c, beta, alpha);
+        },
+        [](auto& a, auto& b, auto& c, auto& beta, auto& alpha, Tensor& o) -> Tensor {
+          return baddbmm_out(a, b, c, beta, alpha, o);
+        });
+    grad_op("kron", [=] {
+      auto f = one([](const Inputs& x) { return kron(x[0], x[1]); });
+      return std::vector<Sample>{
+          {"[2, 3] x [2, 2]", {leaf({2, 3}, 1), leaf({2, 2}, 2)}, f},
+          {"[3] x [2, 2] (fewer dims)", {leaf({3}, 3), leaf({2, 2}, 4)}, f},
+          {"transposed", {leaf({3, 2}, 5), leaf({2}, 6)}, one([](const Inputs& x) {
+             return kron(t(x[0]), x[1]);
+           })},
+          {"0-dim", {leaf({}, 7), leaf({2}, 8)}, f},
+      };
+    });
+    add_op("kron.out", Check::kOut, [=] {
+      return out_sample(
+          "[2] x [3]", {leaf({2}, 1), leaf({3}, 2)},
+          [](const Inputs& x) { return kron(x[0], x[1]); },
+          [](const Inputs& x, Tensor& o) -> Tensor { return kron_out(x[0], x[1], o); });
+    });
+    grad_op("trace", [=] {
+      auto f = one([](const Inputs& x) { return trace(x[0]); });
+      return std::vector<Sample>{
+          {"[3, 3]", {leaf({3, 3}, 1)}, f},
+          {"[2, 4]", {leaf({2, 4}, 2)}, f},
+          {"transposed [4, 3]", {leaf({3, 4}, 3)}, one([](const Inputs& x) {
+             return trace(t(x[0]));
+           })},
+          {"empty [0, 2]", {leaf({0, 2}, 4)}, f},
+      };
+    });
+    add_op("cross.out", Check::kOut, [=] {
+      return out_sample(
+          "[2, 3] dim 1", {leaf({2, 3}, 1), leaf({2, 3}, 2)},
+          [](const Inputs& x) { return cross(x[0], x[1], 1); },
+          [](const Inputs& x, Tensor& o) -> Tensor { return cross_out(x[0], x[1], 1, o); });
+    });
+    grad_op("cross", [=] {
+      return std::vector<Sample>{
+          {"[2, 3] dim -1", {leaf({2, 3}, 1), leaf({2, 3}, 2)}, one([](const Inputs& x) {
+             return cross(x[0], x[1], -1);
+           })},
+          {"[3, 2] dim None (the first of size 3)",
+           {leaf({3, 2}, 3), leaf({3, 2}, 4)},
+           one([](const Inputs& x) { return cross(x[0], x[1]); })},
+      };
+    });
+    grad_op("linalg_cross", [=] {
+      auto f = one([](const Inputs& x) { return linalg_cross(x[0], x[1]); });
+      return std::vector<Sample>{
+          {"[2, 3] x [2, 3]", {leaf({2, 3}, 1), leaf({2, 3}, 2)}, f},
+          {"broadcast [1, 3] x [4, 3]", {leaf({1, 3}, 3), leaf({4, 3}, 4)}, f},
+          {"dim 0 of [3, 2], transposed",
+           {leaf({2, 3}, 5), leaf({3, 2}, 6)},
+           one([](const Inputs& x) { return linalg_cross(t(x[0]), x[1], 0); })},
+          {"empty [0, 3]", {leaf({0, 3}, 7), leaf({0, 3}, 8)}, f},
+      };
+    });
+    add_op("linalg_cross.out", Check::kOut, [=] {
+      return out_sample(
+          "[2, 3]", {leaf({2, 3}, 1), leaf({2, 3}, 2)},
+          [](const Inputs& x) { return linalg_cross(x[0], x[1]); },
+          [](const Inputs& x, Tensor& o) -> Tensor { return linalg_cross_out(x[0], x[1], -1, o); });
+    });
+    grad_op("tensordot", [=] {
+      return std::vector<Sample>{
+          {"[2, 3, 4] . [3, 4, 2] over two dims",
+           {leaf({2, 3, 4}, 1), leaf({3, 4, 2}, 2)},
+           one([](const Inputs& x) {
+             return tensordot(x[0], x[1], {1, 2}, {0, 1});
+           })},
+          {"crossed dims", {leaf({3, 2}, 3), leaf({2, 4, 3}, 4)}, one([](const Inputs& x) {
+             return tensordot(x[0], x[1], {0, 1}, {2, 0});
+           })},
+          {"no dims (outer product)", {leaf({2}, 5), leaf({3}, 6)}, one([](const Inputs& x) {
+             return tensordot(x[0], x[1], IntArrayRef(), IntArrayRef());
+           })},
+          {"a size-1 dim against size 3",
+           {leaf({1, 2}, 7), leaf({3, 2}, 8)},
+           one([](const Inputs& x) { return tensordot(x[0], x[1], {0}, {0}); })},
+      };
+    });
+    add_op("tensordot.out", Check::kOut, [=] {
+      return out_sample(
+          "[2, 3] . [3, 2]", {leaf({2, 3}, 1), leaf({3, 2}, 2)},
+          [](const Inputs& x) { return tensordot(x[0], x[1], {1}, {0}); },
+          [](const Inputs& x, Tensor& o) -> Tensor {
+            return tensordot_out(x[0], x[1], {1}, {0}, o);
+          });
+    });
+  }
+
+  // tensor ops, third batch (issue 23): sorting and roll -----------------------------------
+  {
+    using Pair = std::tuple<Tensor, Tensor>;
+    auto values_of = [](std::function<Pair(const Tensor&)> op) {
+      return one([op](const Inputs& x) { return std::get<0>(op(x[0])); });
+    };
+    // Sorting samples on distinct random values: a [2, 5] leaf along each dim, a transposed
+    // view, an expanded input (repeated values: ties), a 0-dim and an empty one.
+    auto sort_samples = [=](std::function<Pair(const Tensor&, int64_t)> op) {
+      return std::vector<Sample>{
+          {"[2, 5] dim -1", {leaf({2, 5}, 1)}, values_of([op](const Tensor& a) {
+             return op(a, -1);
+           })},
+          {"[3, 4] dim 0", {leaf({3, 4}, 2)}, values_of([op](const Tensor& a) {
+             return op(a, 0);
+           })},
+          {"transposed view", {leaf({4, 3}, 3)}, values_of([op](const Tensor& a) {
+             return op(t(a), 1);
+           })},
+          {"expanded (ties)", {leaf({3, 1}, 4)}, values_of([op](const Tensor& a) {
+             return op(expand(a, {3, 4}), 1);
+           })},
+          {"0-dim", {leaf({}, 5)}, values_of([op](const Tensor& a) { return op(a, 0); })},
+          {"empty [0, 3]", {leaf({0, 3}, 6)}, values_of([op](const Tensor& a) {
+             return op(a, 1);
+           })},
+      };
+    };
+    grad_op("sort", [=] {
+      auto s = sort_samples([](const Tensor& a, int64_t d) { return sort(a, d); });
+      s.push_back({"descending", {leaf({2, 5}, 7)}, values_of([](const Tensor& a) {
+                     return sort(a, 1, true);
+                   })});
+      return s;
+    });
+    grad_op("sort.stable", [=] {
+      auto s = sort_samples(
+          [](const Tensor& a, int64_t d) { return sort(a, std::optional<bool>(true), d, true); });
+      s.push_back({"stable unset", {leaf({4}, 7)}, values_of([](const Tensor& a) {
+                     return sort(a, std::optional<bool>(), 0, false);
+                   })});
+      return s;
+    });
+    // An out= sample of a (values, indices) op: the values into out, or the indices.
+    auto pair_out = [](std::string name, Tensor input, std::function<Pair(const Tensor&)> op,
+                       std::function<void(const Tensor&, Tensor&, Tensor&)> op_out) {
+      auto values_out = [op_out](const Inputs& x, Tensor& o) -> Tensor {
+        Tensor indices = zeros({0}, ScalarType::Long);
+        op_out(x[0], o, indices);
+        return o;
+      };
+      auto indices_out = [op_out](const Inputs& x, Tensor& o) -> Tensor {
+        Tensor values = zeros({0}, x[0].scalar_type());
+        op_out(x[0], values, o);
+        return o;
+      };
+      return std::vector<Sample>{
+          {name + ": values",
+           {input},
+           one([op](const Inputs& x) { return std::get<0>(op(x[0])); }),
+           nullptr,
+           values_out},
+          {name + ": indices",
+           {input},
+           one([op](const Inputs& x) { return std::get<1>(op(x[0])); }),
+           nullptr,
+           indices_out},
+      };
+    };
+    add_op("sort.values", Check::kOut, [=] {
+      return pair_out(
+          "[3, 4] dim 0 descending", leaf({3, 4}, 1),
+          [](const Tensor& a) { return sort(a, 0, true); },
+          [](const Tensor& a, Tensor& v, Tensor& i) { sort_out(a, 0, true, v, i); });
+    });
+    add_op("sort.values_stable", Check::kOut, [=] {
+      return pair_out(
+          "[3, 4] dim 1", leaf({3, 4}, 1),
+          [](const Tensor& a) { return sort(a, std::optional<bool>(true), 1, false); },
+          [](const Tensor& a, Tensor& v, Tensor& i) {
+            sort_out(a, std::optional<bool>(true), 1, false, v, i);
+          });
+    });
+    // argsort's indices carry no gradient: the sample's output is self gathered by them.
+    auto gathered = [](std::function<Tensor(const Tensor&)> op) {
+      return one([op](const Inputs& x) { return gather(x[0], -1, op(x[0])); });
+    };
+    grad_op("argsort", [=] {
+      return std::vector<Sample>{
+          {"[2, 5]", {leaf({2, 5}, 1)}, gathered([](const Tensor& a) { return argsort(a); })},
+          {"descending", {leaf({2, 5}, 2)}, gathered([](const Tensor& a) {
+             return argsort(a, -1, true);
+           })},
+      };
+    });
+    grad_op("argsort.stable", [=] {
+      return std::vector<Sample>{
+          {"[2, 5] descending", {leaf({2, 5}, 1)}, gathered([](const Tensor& a) {
+             return argsort(a, true, -1, true);
+           })},
+      };
+    });
+    add_op("argsort.stable_out", Check::kOut, [=] {
+      return std::vector<Sample>{
+          {"[2, 5]",
+           {leaf({2, 5}, 1)},
+           one([](const Inputs& x) { return argsort(x[0], true, -1, false); }),
+           nullptr,
+           [](const Inputs& x, Tensor& o) { return argsort_out(x[0], true, -1, false, o); }},
+      };
+    });
+    grad_op("topk", [=] {
+      auto top = [](int64_t k, int64_t d, bool largest, bool sorted) {
+        return [=](const Tensor& a) { return topk(a, k, d, largest, sorted); };
+      };
+      return std::vector<Sample>{
+          {"[2, 5] k 3", {leaf({2, 5}, 1)}, values_of(top(3, -1, true, true))},
+          {"smallest along dim 0", {leaf({4, 3}, 2)}, values_of(top(2, 0, false, true))},
+          {"unsorted", {leaf({6}, 3)}, values_of(top(4, 0, true, false))},
+          {"k 0", {leaf({2, 3}, 4)}, values_of(top(0, 1, true, true))},
+          {"k = size, transposed", {leaf({3, 2}, 5)}, one([](const Inputs& x) {
+             return std::get<0>(topk(t(x[0]), 3));
+           })},
+          {"0-dim", {leaf({}, 6)}, values_of(top(1, 0, true, true))},
+      };
+    });
+    add_op("topk.values", Check::kOut, [=] {
+      return pair_out(
+          "[2, 5] k 2 smallest", leaf({2, 5}, 1),
+          [](const Tensor& a) { return topk(a, 2, -1, false); },
+          [](const Tensor& a, Tensor& v, Tensor& i) { topk_out(a, 2, -1, false, true, v, i); });
+    });
+    grad_op("roll", [=] {
+      auto f1 = [](std::function<Tensor(const Tensor&)> op) {
+        return one([op](const Inputs& x) { return op(x[0]); });
+      };
+      return std::vector<Sample>{
+          {"flattened, shift 2", {leaf({2, 3}, 1)}, f1([](const Tensor& a) { return roll(a, 2); })},
+          {"two dims", {leaf({3, 4}, 2)}, f1([](const Tensor& a) {
+             return roll(a, {1, -3}, {0, 1});
+           })},
+          {"shift beyond the size, dim -1", {leaf({2, 3}, 3)}, f1([](const Tensor& a) {
+             return roll(a, 7, -1);
+           })},
+          {"transposed view", {leaf({4, 3}, 4)}, f1([](const Tensor& a) {
+             return roll(t(a), {1}, {1});
+           })},
+          {"same dim twice", {leaf({5}, 5)}, f1([](const Tensor& a) {
+             return roll(a, {2, 1}, {0, 0});
+           })},
+          {"empty [0, 3]", {leaf({0, 3}, 6)}, f1([](const Tensor& a) { return roll(a, 1, 1); })},
+          {"0-dim", {leaf({}, 7)}, f1([](const Tensor& a) { return roll(a, 3); })},
+      };
+    });
+  }
+
+  // tensor ops, third batch (issue 23): creation ---------------------------------------------
+  {
+    // The factories take no tensor: each sample has a leaf that requires grad beside the call
+    // (kNoDerivative checks that the outputs carry no history or tangent even so).
+    auto factory = [](std::string name, std::function<Tensor()> f) {
+      return Sample{std::move(name), {leaf({2}, 1)}, one([f](const Inputs&) { return f(); })};
+    };
+    // An out= factory: writes into an empty tensor of dtype, which it resizes.
+    auto into = [](ScalarType dtype, std::function<Tensor(Tensor&)> f) {
+      return [dtype, f] {
+        Tensor out = zeros({0}, dtype);
+        return f(out);
+      };
+    };
+    auto no_derivative = [&add_op](std::string name, std::vector<Sample> samples) {
+      add_op(std::move(name), Check::kNoDerivative, [samples] { return samples; });
+    };
+    no_derivative("arange", {factory("end 5 (Long)", [] { return arange(5); }),
+                             factory("end 2.5 (Double)", [] { return arange(2.5); }),
+                             factory("dtype Float", [] { return arange(3, ScalarType::Float); })});
+    no_derivative("arange.start", {factory("1 to 4", [] {
+                    return arange(Scalar(1), Scalar(4), std::optional<ScalarType>());
+                  })});
+    no_derivative("arange.start_step",
+                  {factory("0 to 1 by 0.25", [] { return arange(0, 1, 0.25); }),
+                   factory("10 to 0 by -3", [] { return arange(10, 0, -3); })});
+    no_derivative("arange.out",
+                  {factory("into a Double out",
+                           into(ScalarType::Double, [](Tensor& o) { return arange_out(4, o); }))});
+    no_derivative("arange.start_out",
+                  {factory("into a Long out", into(ScalarType::Long, [](Tensor& o) {
+                             return arange_out(1, 7, 2, o);
+                           }))});
+    no_derivative("linspace", {factory("0 to 1 in 5", [] { return linspace(0, 1, 5); }),
+                               factory("1 step", [] { return linspace(2, 3, 1); })});
+    no_derivative("linspace.out",
+                  {factory("into a Float out", into(ScalarType::Float, [](Tensor& o) {
+                             return linspace_out(-1, 1, 4, o);
+                           }))});
+    no_derivative("logspace", {factory("base 10", [] { return logspace(0, 2, 3); }),
+                               factory("base 2", [] { return logspace(0, 3, 4, 2.0); })});
+    no_derivative("logspace.out",
+                  {factory("into a Double out", into(ScalarType::Double, [](Tensor& o) {
+                             return logspace_out(0, 1, 3, 10.0, o);
+                           }))});
+    no_derivative("eye", {factory("3", [] { return eye(3); })});
+    no_derivative("eye.m", {factory("2 x 3, Bool", [] { return eye(2, 3, ScalarType::Bool); })});
+    no_derivative("eye.out", {factory("into a Long out", into(ScalarType::Long, [](Tensor& o) {
+                                        return eye_out(2, o);
+                                      }))});
+    no_derivative("eye.m_out",
+                  {factory("into a Double out",
+                           into(ScalarType::Double, [](Tensor& o) { return eye_out(2, 4, o); }))});
+    no_derivative("full_like", {{"[2, 3] with 7", {leaf({2, 3}, 1)}, one([](const Inputs& x) {
+                                   return full_like(x[0], 7);
+                                 })},
+                                {"dtype Long", {leaf({2}, 2)}, one([](const Inputs& x) {
+                                   return full_like(x[0], 2, ScalarType::Long);
+                                 })}});
+    // empty_like's elements are uninitialized: the sample's output is its shape and dtype, filled.
+    no_derivative("empty_like", {{"[2, 3]", {leaf({2, 3}, 1)}, one([](const Inputs& x) {
+                                    return full_like(empty_like(x[0]), 1);
+                                  })}});
+  }
+
   // nn, second batch (issue 26): normalization ------------------------------------
   // The backward ops' samples compute mean / rstd (save_mean / save_invstd) from the detached
   // input inside the sample, so that finite differences see them follow the input, as the

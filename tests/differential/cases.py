@@ -2811,6 +2811,556 @@ case("split_with_sizes/dim-error", lambda T, x: T.split_with_sizes(x, [3], 1), R
 case("split_with_sizes/inplace-error", lambda T, x: T.split_with_sizes(x * 1, [1, 2])[0].mul_(2), R(3))
 
 # ---------------------------------------------------------------------------------------------
+# tensor ops, third batch (issue 23): products
+# ---------------------------------------------------------------------------------------------
+
+for op in ("dot", "vdot"):
+    case(f"{op}/vectors", lambda T, a, b, op=op: getattr(T, op)(a, b), R(4, seed=1), R(4, seed=2), second=True)
+    case(
+        f"{op}/method-strided",
+        lambda T, a, b, op=op: getattr(a[:, 1], op)(b),
+        R(3, 2, seed=3),
+        R(3, seed=4),
+        second=True,
+    )
+    case(f"{op}/empty", lambda T, a, b, op=op: getattr(T, op)(a, b), D([]), D([]), second=True)
+    case(f"{op}/nan", lambda T, a, b, op=op: getattr(T, op)(a, b), D([NAN, 1.0]), D([0.0, 2.0]))
+    case(f"{op}/int64", lambda T, a, b, op=op: getattr(T, op)(a, b), L([1, -2, 3]), L([4, 5, -6]))
+    case(
+        f"{op}/float32",
+        lambda T, a, b, op=op: getattr(T, op)(a, b),
+        R(5, seed=5, dtype="float32"),
+        R(5, seed=6, dtype="float32"),
+    )
+    case(f"{op}/2d-error", lambda T, a, b, op=op: getattr(T, op)(a, b), R(2, 2), R(4))
+    case(f"{op}/size-error", lambda T, a, b, op=op: getattr(T, op)(a, b), R(3), R(4))
+    case(f"{op}/dtype-error", lambda T, a, b, op=op: getattr(T, op)(a, b), R(3), R(3, dtype="float32"))
+
+for op in ("outer", "ger"):
+    case(f"{op}/vectors", lambda T, a, b, op=op: getattr(T, op)(a, b), R(3, seed=1), R(4, seed=2), second=True)
+    case(
+        f"{op}/method-strided",
+        lambda T, a, b, op=op: getattr(a[:, 0], op)(b),
+        R(3, 2, seed=3),
+        R(2, seed=4),
+        second=True,
+    )
+    case(f"{op}/empty", lambda T, a, b, op=op: getattr(T, op)(a, b), D([]), R(2, seed=5))
+    case(f"{op}/int64", lambda T, a, b, op=op: getattr(T, op)(a, b), L([1, 2]), L([3, -4, 5]))
+    case(f"{op}/2d-error", lambda T, a, b, op=op: getattr(T, op)(a, b), R(2, 2), R(4))
+
+case("mv/matrix-vector", lambda T, m, v: T.mv(m, v), R(2, 3, seed=1), R(3, seed=2), second=True)
+case("mv/transposed-strided", lambda T, m, v: m.t().mv(v[:, 0]), R(3, 2, seed=3), R(3, 2, seed=4), second=True)
+case("mv/empty-inner", lambda T, m, v: T.mv(m.reshape([2, 0]), v), D([]), D([]), second=True)
+case("mv/int64", lambda T, m, v: T.mv(m, v), L([[1, 2], [3, 4]]), L([5, -6]))
+case("mv/float32", lambda T, m, v: T.mv(m, v), R(3, 4, seed=5, dtype="float32"), R(4, seed=6, dtype="float32"))
+case("mv/size-error", lambda T, m, v: T.mv(m, v), R(2, 3), R(4))
+case("mv/dim-error", lambda T, m, v: T.mv(m, v), R(3), R(3))
+
+case("addmv/default", lambda T, s, m, v: T.addmv(s, m, v), R(2, seed=1), R(2, 3, seed=2), R(3, seed=3), second=True)
+case(
+    "addmv/beta-alpha",
+    lambda T, s, m, v: T.addmv(s, m, v, beta=0.5, alpha=-2),
+    R(2, seed=4),
+    R(2, 3, seed=5),
+    R(3, seed=6),
+    second=True,
+)
+case(
+    "addmv/broadcast-self",
+    lambda T, s, m, v: s.addmv(m, v, alpha=2),
+    R(1, seed=7),
+    R(2, 3, seed=8),
+    R(3, seed=9),
+    second=True,
+)
+case("addmv/0-dim-self", lambda T, s, m, v: T.addmv(s, m, v), R(seed=10), R(2, 3, seed=11), R(3, seed=12), second=True)
+case(
+    "addmv/beta-0-ignores-nan",
+    lambda T, s, m, v: T.addmv(s, m, v, beta=0),
+    D([NAN, INF]),
+    R(2, 3, seed=13),
+    R(3, seed=14),
+)
+case(
+    "addmv_/in-place",
+    lambda T, s, m, v: s.clone().addmv_(m, v, beta=2),
+    R(2, seed=15),
+    R(2, 3, seed=16),
+    R(3, seed=17),
+    second=True,
+)
+case("addmv/size-error", lambda T, s, m, v: T.addmv(s, m, v), R(3), R(2, 3), R(3))
+case(
+    "addmv/int64-float-beta-truncated",
+    lambda T, s, m, v: T.addmv(s, m, v, beta=0.5),
+    L([1, 2]),
+    L([[1, 2], [3, 4]]),
+    L([1, 1]),
+)
+
+case(
+    "addmm/default", lambda T, s, a, b: T.addmm(s, a, b), R(2, 4, seed=1), R(2, 3, seed=2), R(3, 4, seed=3), second=True
+)
+case(
+    "addmm/beta-alpha",
+    lambda T, s, a, b: T.addmm(s, a, b, beta=0.5, alpha=-2),
+    R(2, 4, seed=4),
+    R(2, 3, seed=5),
+    R(3, 4, seed=6),
+    second=True,
+)
+case(
+    "addmm/broadcast-row", lambda T, s, a, b: s.addmm(a, b), R(4, seed=7), R(2, 3, seed=8), R(3, 4, seed=9), second=True
+)
+case(
+    "addmm/broadcast-column",
+    lambda T, s, a, b: T.addmm(s, a, b),
+    R(2, 1, seed=10),
+    R(2, 3, seed=11),
+    R(3, 4, seed=12),
+    second=True,
+)
+case(
+    "addmm/transposed",
+    lambda T, s, a, b: T.addmm(s, a.t(), b.t()),
+    R(2, 4, seed=13),
+    R(3, 2, seed=14),
+    R(4, 3, seed=15),
+    second=True,
+)
+case(
+    "addmm/beta-0-ignores-nan",
+    lambda T, s, a, b: T.addmm(s, a, b, beta=0),
+    D([[NAN, INF], [1.0, -INF]]),
+    R(2, 3, seed=16),
+    R(3, 2, seed=17),
+)
+case(
+    "addmm/empty-inner",
+    lambda T, s, a, b: T.addmm(s, a.reshape([2, 0]), b.reshape([0, 3])),
+    R(2, 3, seed=18),
+    D([]),
+    D([]),
+    second=True,
+)
+case(
+    "addmm/int64",
+    lambda T, s, a, b: T.addmm(s, a, b, beta=2, alpha=3),
+    L([1, 2]),
+    L([[1, 2], [3, 4]]),
+    L([[5, 6], [7, 8]]),
+)
+case(
+    "addmm/float32",
+    lambda T, s, a, b: T.addmm(s, a, b),
+    R(3, seed=19, dtype="float32"),
+    R(2, 4, seed=20, dtype="float32"),
+    R(4, 3, seed=21, dtype="float32"),
+)
+case(
+    "addmm_/in-place",
+    lambda T, s, a, b: s.clone().addmm_(a, b, alpha=0.5),
+    R(2, 4, seed=22),
+    R(2, 3, seed=23),
+    R(3, 4, seed=24),
+    second=True,
+)
+case("addmm_/broadcast-self-error", lambda T, s, a, b: s.clone().addmm_(a, b), R(4), R(2, 3), R(3, 4))
+case("addmm/shape-error", lambda T, s, a, b: T.addmm(s, a, b), R(2, 4), R(2, 3), R(2, 4))
+case("addmm/self-shape-error", lambda T, s, a, b: T.addmm(s, a, b), R(3, 4), R(2, 3), R(3, 4))
+case("addmm/1d-error", lambda T, s, a, b: T.addmm(s, a, b), R(4), R(3), R(3, 4))
+
+case(
+    "addbmm/default",
+    lambda T, s, a, b: T.addbmm(s, a, b),
+    R(2, 4, seed=1),
+    R(3, 2, 3, seed=2),
+    R(3, 3, 4, seed=3),
+    second=True,
+)
+case(
+    "addbmm/beta-alpha-broadcast",
+    lambda T, s, a, b: s.addbmm(a, b, beta=-1, alpha=0.5),
+    R(4, seed=4),
+    R(2, 2, 3, seed=5),
+    R(2, 3, 4, seed=6),
+    second=True,
+)
+case(
+    "addbmm/transposed",
+    lambda T, s, a, b: T.addbmm(s, a.transpose(1, 2), b),
+    R(2, 2, seed=7),
+    R(2, 3, 2, seed=8),
+    R(2, 3, 2, seed=9),
+    second=True,
+)
+case(
+    "addbmm/empty-batch",
+    lambda T, s, a, b: T.addbmm(s, a.reshape([0, 2, 3]), b.reshape([0, 3, 2])),
+    R(2, 2, seed=10),
+    D([]),
+    D([]),
+    second=True,
+)
+case(
+    "addbmm_/in-place",
+    lambda T, s, a, b: s.clone().addbmm_(a, b),
+    R(2, 4, seed=11),
+    R(3, 2, 3, seed=12),
+    R(3, 3, 4, seed=13),
+    second=True,
+)
+case("addbmm/batch-error", lambda T, s, a, b: T.addbmm(s, a, b), R(2, 4), R(3, 2, 3), R(2, 3, 4))
+case("addbmm/size-error", lambda T, s, a, b: T.addbmm(s, a, b), R(2, 4), R(3, 2, 3), R(3, 2, 4))
+
+case(
+    "baddbmm/default",
+    lambda T, s, a, b: T.baddbmm(s, a, b),
+    R(2, 2, 4, seed=1),
+    R(2, 2, 3, seed=2),
+    R(2, 3, 4, seed=3),
+    second=True,
+)
+case(
+    "baddbmm/beta-alpha-broadcast",
+    lambda T, s, a, b: s.baddbmm(a, b, beta=0.5, alpha=2),
+    R(4, seed=4),
+    R(2, 2, 3, seed=5),
+    R(2, 3, 4, seed=6),
+    second=True,
+)
+case(
+    "baddbmm/transposed",
+    lambda T, s, a, b: T.baddbmm(s, a, b.transpose(1, 2)),
+    R(2, 2, 2, seed=7),
+    R(2, 2, 3, seed=8),
+    R(2, 2, 3, seed=9),
+    second=True,
+)
+case(
+    "baddbmm/beta-0-ignores-nan",
+    lambda T, s, a, b: T.baddbmm(s, a, b, beta=0),
+    D([NAN, INF]),
+    R(1, 2, 3, seed=10),
+    R(1, 3, 2, seed=11),
+)
+case("baddbmm/int64", lambda T, s, a, b: T.baddbmm(s, a, b), L([1, 2]), L([[[1, 2], [3, 4]]]), L([[[5, 6], [7, 8]]]))
+case(
+    "baddbmm_/in-place",
+    lambda T, s, a, b: s.clone().baddbmm_(a, b, alpha=-1),
+    R(2, 2, 4, seed=12),
+    R(2, 2, 3, seed=13),
+    R(2, 3, 4, seed=14),
+    second=True,
+)
+case("baddbmm/2d-error", lambda T, s, a, b: T.baddbmm(s, a, b), R(2, 4), R(2, 3), R(3, 4))
+case("baddbmm/size-error", lambda T, s, a, b: T.baddbmm(s, a, b), R(2, 2, 4), R(2, 2, 3), R(2, 2, 4))
+
+case("kron/matrices", lambda T, a, b: T.kron(a, b), R(2, 3, seed=1), R(2, 2, seed=2), second=True)
+case("kron/fewer-dims", lambda T, a, b: a.kron(b), R(3, seed=3), R(2, 2, seed=4), second=True)
+case("kron/transposed", lambda T, a, b: T.kron(a.t(), b), R(3, 2, seed=5), R(2, seed=6), second=True)
+case("kron/0-dim", lambda T, a, b: T.kron(a, b), R(seed=7), R(2, seed=8), second=True)
+case("kron/empty", lambda T, a, b: T.kron(a.reshape([0, 2]), b), D([]), R(2, 2, seed=9))
+case("kron/int64", lambda T, a, b: T.kron(a, b), L([1, 2]), L([[1, -1], [2, 3]]))
+
+case("trace/square", lambda T, x: x.trace(), R(3, 3, seed=1), second=True)
+case("trace/wide", lambda T, x: x.trace(), R(2, 4, seed=2), second=True)
+case("trace/transposed", lambda T, x: x.t().trace(), R(3, 4, seed=3), second=True)
+case("trace/empty", lambda T, x: x.reshape([0, 2]).trace(), D([]), second=True)
+case("trace/int64", lambda T, x: x.trace(), L([[1, 2], [3, 4]]))
+case("trace/bool", lambda T, x: x.trace(), B([[True, False], [True, True]]))
+case("trace/nan", lambda T, x: x.trace(), D([[NAN, 1.0], [2.0, 3.0]]))
+case("trace/1d-error", lambda T, x: x.trace(), R(3))
+
+case("linalg_cross/rows", lambda T, a, b: T.linalg_cross(a, b), R(2, 3, seed=1), R(2, 3, seed=2), second=True)
+case("linalg_cross/broadcast", lambda T, a, b: T.linalg_cross(a, b), R(1, 3, seed=3), R(4, 3, seed=4), second=True)
+case(
+    "linalg_cross/dim-0-transposed",
+    lambda T, a, b: T.linalg_cross(a.t(), b, dim=0),
+    R(2, 3, seed=5),
+    R(3, 2, seed=6),
+    second=True,
+)
+case("linalg_cross/empty", lambda T, a, b: T.linalg_cross(a.reshape([0, 3]), b.reshape([0, 3])), D([]), D([]))
+case("linalg_cross/int64", lambda T, a, b: T.linalg_cross(a, b), L([1, 2, 3]), L([4, 5, 6]))
+case("linalg_cross/length-error", lambda T, a, b: T.linalg_cross(a, b), R(2, 2), R(2, 2))
+case("linalg_cross/ndim-error", lambda T, a, b: T.linalg_cross(a, b), R(3), R(2, 3))
+case("linalg_cross/dim-error", lambda T, a, b: T.linalg_cross(a, b, dim=2), R(2, 3), R(2, 3))
+case("cross/dim", lambda T, a, b: T.cross(a, b, dim=1), R(2, 3, seed=7), R(2, 3, seed=8), second=True)
+case("cross/method-dim-0", lambda T, a, b: a.cross(b, 0), R(3, 2, seed=9), R(3, 2, seed=10), second=True)
+
+case(
+    "tensordot/two-dims",
+    lambda T, a, b: T.tensordot(a, b, dims=([1, 2], [0, 1])),
+    R(2, 3, 4, seed=1),
+    R(3, 4, 2, seed=2),
+    second=True,
+)
+case(
+    "tensordot/crossed",
+    lambda T, a, b: T.tensordot(a, b, dims=([0, 1], [2, 0])),
+    R(3, 2, seed=3),
+    R(2, 4, 3, seed=4),
+    second=True,
+)
+case("tensordot/none", lambda T, a, b: T.tensordot(a, b, dims=([], [])), R(2, seed=5), R(3, seed=6), second=True)
+case(
+    "tensordot/negative-dims",
+    lambda T, a, b: T.tensordot(a, b, dims=([-1], [0])),
+    R(2, 3, seed=7),
+    R(3, 2, seed=8),
+    second=True,
+)
+case(
+    "tensordot/size-one-dim",
+    lambda T, a, b: T.tensordot(a, b, dims=([0], [0])),
+    R(1, 2, seed=9),
+    R(3, 2, seed=10),
+    second=True,
+)
+case(
+    "tensordot/int-dims", lambda T, a, b: T.tensordot(a, b, dims=2), R(2, 3, 4, seed=11), R(3, 4, seed=12), second=True
+)
+case("tensordot/int-dims-0", lambda T, a, b: T.tensordot(a, b, 0), R(2, seed=13), R(2, seed=14), second=True)
+case("tensordot/negative-int-error", lambda T, a, b: T.tensordot(a, b, -1), R(2), R(2))
+case("tensordot/int64", lambda T, a, b: T.tensordot(a, b, dims=([1], [0])), L([[1, 2], [3, 4]]), L([[1, 0], [2, 1]]))
+case("tensordot/size-error", lambda T, a, b: T.tensordot(a, b, dims=([1], [0])), R(2, 3), R(2, 3))
+case("tensordot/length-error", lambda T, a, b: T.tensordot(a, b, dims=([1], [0, 1])), R(2, 3), R(3, 2))
+case("tensordot/dim-error", lambda T, a, b: T.tensordot(a, b, dims=([2], [0])), R(2, 3), R(3, 2))
+NG = dict(grad=False)
+OUT_CASES = [
+    ("dot.out", lambda T, a, b, o: T.dot(a, b, out=o), [R(3, seed=1, **NG), R(3, seed=2, **NG)], []),
+    ("vdot.out", lambda T, a, b, o: T.vdot(a, b, out=o), [R(3, seed=1, **NG), R(3, seed=2, **NG)], []),
+    ("outer.out", lambda T, a, b, o: T.outer(a, b, out=o), [R(2, seed=1, **NG), R(3, seed=2, **NG)], [2, 3]),
+    ("ger.out", lambda T, a, b, o: T.ger(a, b, out=o), [R(2, seed=1, **NG), R(3, seed=2, **NG)], [2, 3]),
+    ("mv.out", lambda T, a, b, o: T.mv(a, b, out=o), [R(2, 3, seed=1, **NG), R(3, seed=2, **NG)], [2]),
+    (
+        "addmv.out",
+        lambda T, s, a, b, o: T.addmv(s, a, b, beta=2, out=o),
+        [R(2, **NG), R(2, 3, seed=1, **NG), R(3, seed=2, **NG)],
+        [2],
+    ),
+    (
+        "addmm.out",
+        lambda T, s, a, b, o: T.addmm(s, a, b, alpha=0.5, out=o),
+        [R(2, **NG), R(2, 3, seed=1, **NG), R(3, 2, seed=2, **NG)],
+        [2, 2],
+    ),
+    (
+        "addbmm.out",
+        lambda T, s, a, b, o: T.addbmm(s, a, b, out=o),
+        [R(2, 2, **NG), R(3, 2, 3, seed=1, **NG), R(3, 3, 2, seed=2, **NG)],
+        [2, 2],
+    ),
+    (
+        "baddbmm.out",
+        lambda T, s, a, b, o: T.baddbmm(s, a, b, beta=0.5, out=o),
+        [R(2, 2, 2, **NG), R(2, 2, 3, seed=1, **NG), R(2, 3, 2, seed=2, **NG)],
+        [2, 2, 2],
+    ),
+    ("kron.out", lambda T, a, b, o: T.kron(a, b, out=o), [R(2, seed=1, **NG), R(2, 2, seed=2, **NG)], [2, 4]),
+    (
+        "cross.out",
+        lambda T, a, b, o: T.cross(a, b, dim=1, out=o),
+        [R(2, 3, seed=1, **NG), R(2, 3, seed=2, **NG)],
+        [2, 3],
+    ),
+    (
+        "linalg_cross.out",
+        lambda T, a, b, o: T.linalg_cross(a, b, out=o),
+        [R(2, 3, seed=1, **NG), R(2, 3, seed=2, **NG)],
+        [2, 3],
+    ),
+    (
+        "tensordot.out",
+        lambda T, a, b, o: T.tensordot(a, b, dims=([1], [0]), out=o),
+        [R(2, 3, seed=1, **NG), R(3, 2, seed=2, **NG)],
+        [2, 2],
+    ),
+]
+for name, f, ins, shape in OUT_CASES:
+    case(f"{name}/function", lambda T, *xs, f=f, shape=shape: f(T, *xs, T.zeros(shape, dtype=T.float64)), *ins)
+    case(f"{name}/resize-empty", lambda T, *xs, f=f: f(T, *xs, T.zeros([0], dtype=T.float64)), *ins)
+    grads = [dict(x, grad=True) for x in ins]
+    case(
+        f"{name}/requires-grad-error",
+        lambda T, *xs, f=f, shape=shape: f(T, *xs, T.zeros(shape, dtype=T.float64)),
+        *grads,
+    )
+
+# ---------------------------------------------------------------------------------------------
+# tensor ops, third batch (issue 23): sorting and roll
+# ---------------------------------------------------------------------------------------------
+
+TIES = [3.0, 1.0, 2.0, 1.0, 3.0, 0.0, -0.0, 2.0]
+NANS = [1.0, NAN, -INF, 2.0, NAN, INF, 0.0]
+case("sort/last-dim", lambda T, x: T.sort(x), R(2, 5, seed=1), second=True)
+case("sort/dim-0-descending", lambda T, x: T.sort(x, 0, True), R(3, 4, seed=2), second=True)
+case("sort/method-keywords", lambda T, x: x.sort(dim=1, descending=True), R(2, 5, seed=3), second=True)
+case("sort/ties", lambda T, x: T.sort(x), D(TIES), second=True)
+case("sort/ties-descending", lambda T, x: T.sort(x, descending=True), D(TIES), second=True)
+case("sort/nan", lambda T, x: T.sort(x), D(NANS))
+case("sort/nan-descending", lambda T, x: T.sort(x, descending=True), D(NANS))
+case("sort/transposed", lambda T, x: T.sort(x.t(), 1), R(4, 3, seed=4), second=True)
+case("sort/expanded", lambda T, x: T.sort(x.expand([3, 4]), 0), R(1, 4, seed=5), second=True)
+case("sort/0-dim", lambda T, x: T.sort(x), R(seed=6), second=True)
+case("sort/empty", lambda T, x: T.sort(x.reshape([0, 3])), D([]))
+case("sort/int64", lambda T, x: T.sort(x, descending=True), L([3, -1, 3, 0, -7, 2]))
+case("sort/bool", lambda T, x: T.sort(x), B([True, False, True, False]))
+case("sort/float32", lambda T, x: T.sort(x), R(7, seed=7, dtype="float32"))
+case("sort/dim-error", lambda T, x: T.sort(x, 2), R(2, 3))
+case("sort.stable/ties", lambda T, x: T.sort(x, stable=True), D(TIES), second=True)
+case(
+    "sort.stable/descending-dim", lambda T, x: x.sort(stable=True, dim=0, descending=True), R(3, 2, seed=8), second=True
+)
+case("sort.stable/nan", lambda T, x: T.sort(x, stable=False, descending=True), D(NANS))
+case(
+    "sort.values/out",
+    lambda T, x: T.sort(x, 1, out=(T.zeros([2, 4], dtype=T.float64), T.zeros([2, 4], dtype=T.int64))),
+    R(2, 4, seed=9, grad=False),
+)
+case(
+    "sort.values/resize",
+    lambda T, x: T.sort(x, out=(T.zeros([0], dtype=T.float64), T.zeros([0], dtype=T.int64))),
+    D(TIES, grad=False),
+)
+case(
+    "sort.values/requires-grad-error",
+    lambda T, x: T.sort(x, out=(T.zeros([3], dtype=T.float64), T.zeros([3], dtype=T.int64))),
+    R(3),
+)
+case(
+    "sort.values_stable/out",
+    lambda T, x: T.sort(
+        x, stable=True, descending=True, out=(T.zeros([8], dtype=T.float64), T.zeros([8], dtype=T.int64))
+    ),
+    D(TIES, grad=False),
+)
+case(
+    "sort.values_stable/requires-grad-error",
+    lambda T, x: T.sort(x, stable=True, out=(T.zeros([3], dtype=T.float64), T.zeros([3], dtype=T.int64))),
+    R(3),
+)
+
+case("argsort/last-dim", lambda T, x: T.argsort(x), R(2, 5, seed=1))
+case("argsort/ties-descending", lambda T, x: x.argsort(descending=True), D(TIES))
+case("argsort/nan", lambda T, x: T.argsort(x, 0), D(NANS))
+case("argsort/int64", lambda T, x: T.argsort(x), L([3, -1, 3, 0]))
+case("argsort/empty", lambda T, x: T.argsort(x), D([]))
+case("argsort/dim-error", lambda T, x: T.argsort(x, -3), R(2, 3))
+case("argsort.stable/ties", lambda T, x: T.argsort(x, stable=True), D(TIES))
+case("argsort.stable/method-dim", lambda T, x: x.argsort(stable=True, dim=0, descending=True), R(3, 2, seed=2))
+case(
+    "argsort.stable_out/out",
+    lambda T, x: T.argsort(x, stable=True, out=T.zeros([8], dtype=T.int64)),
+    D(TIES, grad=False),
+)
+
+case("topk/largest", lambda T, x: T.topk(x, 3), R(2, 5, seed=1), second=True)
+case("topk/smallest-dim-0", lambda T, x: T.topk(x, 2, 0, largest=False), R(4, 3, seed=2), second=True)
+case("topk/method-keywords", lambda T, x: x.topk(k=2, dim=-1, largest=True, sorted=True), R(3, 4, seed=3), second=True)
+case("topk/unsorted-values", lambda T, x: T.sort(T.topk(x, 3, sorted=False).values).values, R(6, seed=4), second=True)
+case("topk/unsorted-order", lambda T, x: T.topk(x, 4, sorted=False), R(9, seed=9), second=True)
+case("topk/unsorted-ties", lambda T, x: T.topk(x, 5, sorted=False), D(TIES), second=True)
+case("topk/partial-sort-ties", lambda T, x: T.topk(x.repeat(9), 1, largest=False), D(TIES), second=True)
+case("topk/ties", lambda T, x: T.topk(x, 3), D(TIES), second=True)
+case("topk/ties-smallest", lambda T, x: T.topk(x, 3, largest=False), D(TIES), second=True)
+case("topk/nan", lambda T, x: T.topk(x, 3), D(NANS))
+case("topk/nan-smallest", lambda T, x: T.topk(x, 3, largest=False), D(NANS))
+case("topk/k-0", lambda T, x: T.topk(x, 0), R(2, 3, seed=5))
+case("topk/k-all-transposed", lambda T, x: T.topk(x.t(), 3), R(3, 2, seed=6), second=True)
+case("topk/0-dim", lambda T, x: T.topk(x, 1), R(seed=7), second=True)
+case("topk/empty-rows", lambda T, x: T.topk(x.reshape([0, 3]), 2), D([]))
+case("topk/int64", lambda T, x: T.topk(x, 2), L([3, -1, 5, 0]))
+case("topk/k-error", lambda T, x: T.topk(x, 4), R(3))
+case("topk/negative-k-error", lambda T, x: T.topk(x, -1), R(3))
+case("topk/dim-error", lambda T, x: T.topk(x, 1, 2), R(2, 3))
+case(
+    "topk.values/out",
+    lambda T, x: T.topk(x, 2, out=(T.zeros([2, 2], dtype=T.float64), T.zeros([2, 2], dtype=T.int64))),
+    R(2, 5, seed=8, grad=False),
+)
+case(
+    "topk.values/requires-grad-error",
+    lambda T, x: T.topk(x, 1, out=(T.zeros([1], dtype=T.float64), T.zeros([1], dtype=T.int64))),
+    R(3),
+)
+
+case("roll/flattened", lambda T, x: T.roll(x, 2), R(2, 3, seed=1), second=True)
+case("roll/dim", lambda T, x: x.roll(1, 0), R(3, 2, seed=2), second=True)
+case("roll/two-dims", lambda T, x: T.roll(x, (1, -3), (0, 1)), R(3, 4, seed=3), second=True)
+case("roll/keywords-negative-dim", lambda T, x: T.roll(x, shifts=7, dims=-1), R(2, 3, seed=4), second=True)
+case("roll/same-dim-twice", lambda T, x: T.roll(x, [2, 1], [0, 0]), R(5, seed=5), second=True)
+case("roll/transposed", lambda T, x: T.roll(x.t(), 1, 1), R(4, 3, seed=6), second=True)
+case("roll/expanded", lambda T, x: T.roll(x.expand([3, 4]), 1, 0), R(3, 1, seed=7), second=True)
+case("roll/empty", lambda T, x: T.roll(x.reshape([0, 3]), 1, 1), D([]))
+case("roll/0-dim", lambda T, x: T.roll(x, 3), R(seed=8), second=True)
+case("roll/int64", lambda T, x: T.roll(x, -1), L([[1, 2], [3, 4]]))
+case("roll/bool", lambda T, x: T.roll(x, 1), B([True, False, False]))
+case("roll/align-error", lambda T, x: T.roll(x, [1, 2], [0]), R(2, 3))
+case("roll/no-dims-two-shifts-error", lambda T, x: T.roll(x, [1, 2]), R(2, 3))
+case("roll/dim-error", lambda T, x: T.roll(x, 1, 2), R(2, 3))
+
+# ---------------------------------------------------------------------------------------------
+# tensor ops, third batch (issue 23): creation. A floating result is asked for with dtype=:
+# gradgen's default dtype is float64, PyTorch's float32 (docs/python-api.md).
+# ---------------------------------------------------------------------------------------------
+
+case("arange/end-int64", lambda T: T.arange(5))
+case("arange/end-float", lambda T: T.arange(2.5, dtype=T.float64))
+case("arange/empty", lambda T: T.arange(0))
+case("arange/keyword-end", lambda T: T.arange(end=3, dtype=T.float32))
+case("arange/negative-end-error", lambda T: T.arange(-2))
+case("arange.start/ints", lambda T: T.arange(1, 4))
+case("arange.start/float-dtype", lambda T: T.arange(-1, 2, dtype=T.float64))
+case("arange.start/keywords", lambda T: T.arange(start=2, end=5))
+case("arange.start_step/fraction", lambda T: T.arange(0, 1, 0.1, dtype=T.float64))
+case("arange.start_step/negative-step", lambda T: T.arange(10, 0, -3))
+case("arange.start_step/float32", lambda T: T.arange(-1, 1, 0.3, dtype=T.float32))
+case("arange.start_step/int-args-float-dtype", lambda T: T.arange(1, 10, 3, dtype=T.float64))
+case("arange.start_step/zero-step-error", lambda T: T.arange(0, 5, 0))
+case("arange.start_step/sign-error", lambda T: T.arange(5, 0, 1))
+case("arange.out/float64", lambda T: T.arange(4, out=T.zeros([0], dtype=T.float64)))
+case("arange.start_out/int64", lambda T: T.arange(1, 7, 2, out=T.zeros([3], dtype=T.int64)))
+case("arange.start_out/two-args", lambda T: T.arange(2, 5, out=T.zeros([0], dtype=T.float64)))
+
+case("linspace/five", lambda T: T.linspace(0, 1, 5, dtype=T.float64))
+case("linspace/reversed", lambda T: T.linspace(3, -2, 6, dtype=T.float64))
+case("linspace/one-step", lambda T: T.linspace(2, 3, 1, dtype=T.float64))
+case("linspace/no-steps", lambda T: T.linspace(0, 1, 0, dtype=T.float64))
+case("linspace/float32", lambda T: T.linspace(-1, 1, 7, dtype=T.float32))
+case("linspace/int64", lambda T: T.linspace(0, 10, 4, dtype=T.int64))
+case("linspace/keywords", lambda T: T.linspace(start=0.5, end=2.5, steps=3, dtype=T.float64))
+case("linspace/negative-steps-error", lambda T: T.linspace(0, 1, -1))
+case("linspace.out/float64", lambda T: T.linspace(0, 1, 3, out=T.zeros([0], dtype=T.float64)))
+
+case("logspace/base-10", lambda T: T.logspace(0, 2, 3, dtype=T.float64))
+case("logspace/base-2", lambda T: T.logspace(0, 3, 4, base=2, dtype=T.float64))
+case("logspace/negative-exponents", lambda T: T.logspace(-2, 1, 7, dtype=T.float64))
+case("logspace/float32", lambda T: T.logspace(-1, 1, 5, dtype=T.float32))
+case("logspace/no-steps", lambda T: T.logspace(0, 1, 0, dtype=T.float64))
+case("logspace/negative-steps-error", lambda T: T.logspace(0, 1, -2))
+case("logspace.out/float64", lambda T: T.logspace(0, 1, 3, 10.0, out=T.zeros([0], dtype=T.float64)))
+
+case("eye/square", lambda T: T.eye(3, dtype=T.float64))
+case("eye/empty", lambda T: T.eye(0, dtype=T.float64))
+case("eye/negative-error", lambda T: T.eye(-1))
+case("eye.m/wide-int64", lambda T: T.eye(2, 3, dtype=T.int64))
+case("eye.m/tall-bool", lambda T: T.eye(3, 2, dtype=T.bool))
+case("eye.m/negative-m-error", lambda T: T.eye(2, -1))
+case("eye.out/float64", lambda T: T.eye(2, out=T.zeros([0], dtype=T.float64)))
+case("eye.m_out/int64", lambda T: T.eye(2, 4, out=T.zeros([2, 4], dtype=T.int64)))
+
+case("full_like/value", lambda T, x: T.full_like(x, 7), R(2, 3, seed=1))
+case("full_like/dtype", lambda T, x: T.full_like(x, 2, dtype=T.int64), R(2, seed=2))
+case("full_like/int64-float-value", lambda T, x: T.full_like(x, 2.7), L([1, 2, 3]))
+case("full_like/empty", lambda T, x: T.full_like(x.reshape([0, 2]), 1.5), D([]))
+case("full_like/transposed", lambda T, x: T.full_like(x.t(), -1.0), R(2, 3, seed=3))
+case("empty_like/shape-dtype", lambda T, x: T.zeros_like(T.empty_like(x)), R(2, 3, seed=1))
+case("empty_like/dtype", lambda T, x: T.zeros_like(T.empty_like(x, dtype=T.int64)), R(3, seed=2))
+
+# ---------------------------------------------------------------------------------------------
 # nn, second batch (issue 26): normalization. native_* ops and their composites, weights and
 # biases absent or present, the running statistics batch norm updates in place (returned after
 # the call), the backward ops on statistics the forward computed, and the edge cases: empty

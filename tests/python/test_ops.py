@@ -1629,3 +1629,410 @@ def _nn_pool_samples() -> Dict[str, List[Sample]]:
 
 
 SAMPLES.update(_nn_pool_samples())
+
+
+# ---------------------------------------------------------------------------------------------
+# tensor ops, third batch (issue 23): products
+# ---------------------------------------------------------------------------------------------
+
+
+def _tensor3_product_samples() -> Dict[str, List[Sample]]:
+    g = gradgen
+    return {
+        "dot": [
+            Sample("function", g.dot, [leaf(3), leaf(3, seed=1)]),
+            Sample("method, strided", lambda a, b: a[:, 1].dot(b), [leaf(3, 2), leaf(3, seed=1)]),
+        ],
+        "vdot": [Sample("method", lambda a, b: a.vdot(b), [leaf(4), leaf(4, seed=1)])],
+        "outer": [
+            Sample("function", g.outer, [leaf(3), leaf(2, seed=1)]),
+            Sample("method", lambda a, b: a.outer(b), [leaf(2), leaf(3, seed=1)]),
+        ],
+        "ger": [Sample("method", lambda a, b: a.ger(b), [leaf(2), leaf(3, seed=1)])],
+        "mv": [
+            Sample("function", g.mv, [leaf(2, 3), leaf(3, seed=1)]),
+            Sample("method, transposed", lambda m, v: m.t().mv(v), [leaf(3, 2), leaf(3, seed=1)]),
+        ],
+        "addmv": [
+            Sample(
+                "keywords",
+                lambda s, m, v: g.addmv(s, m, v, beta=0.5, alpha=2),
+                [leaf(2), leaf(2, 3, seed=1), leaf(3, seed=2)],
+            ),
+            Sample(
+                "method, broadcast self", lambda s, m, v: s.addmv(m, v), [leaf(1), leaf(2, 3, seed=1), leaf(3, seed=2)]
+            ),
+        ],
+        "addmv_": [
+            Sample(
+                "function on a clone",
+                lambda s, m, v: g.addmv_(s.clone(), m, v, beta=2),
+                [leaf(2), leaf(2, 3, seed=1), leaf(3, seed=2)],
+            ),
+        ],
+        "addmm": [
+            Sample(
+                "keywords",
+                lambda s, a, b: g.addmm(s, a, b, beta=-1, alpha=0.5),
+                [leaf(2, 4), leaf(2, 3, seed=1), leaf(3, 4, seed=2)],
+            ),
+            Sample(
+                "method, broadcast row",
+                lambda s, a, b: s.addmm(a, b),
+                [leaf(4), leaf(2, 3, seed=1), leaf(3, 4, seed=2)],
+            ),
+        ],
+        "addmm_": [
+            Sample(
+                "method on a clone",
+                lambda s, a, b: s.clone().addmm_(a, b, alpha=2),
+                [leaf(2, 2), leaf(2, 3, seed=1), leaf(3, 2, seed=2)],
+            ),
+        ],
+        "addbmm": [
+            Sample(
+                "function",
+                lambda s, a, b: g.addbmm(s, a, b, beta=2),
+                [leaf(2, 4), leaf(3, 2, 3, seed=1), leaf(3, 3, 4, seed=2)],
+            ),
+            Sample(
+                "method",
+                lambda s, a, b: s.addbmm(a, b, alpha=-1),
+                [leaf(4), leaf(2, 2, 3, seed=1), leaf(2, 3, 4, seed=2)],
+            ),
+        ],
+        "addbmm_": [
+            Sample(
+                "method on a clone",
+                lambda s, a, b: s.clone().addbmm_(a, b),
+                [leaf(2, 2), leaf(2, 2, 3, seed=1), leaf(2, 3, 2, seed=2)],
+            ),
+        ],
+        "baddbmm": [
+            Sample(
+                "function",
+                lambda s, a, b: g.baddbmm(s, a, b, alpha=0.5),
+                [leaf(2, 2, 4), leaf(2, 2, 3, seed=1), leaf(2, 3, 4, seed=2)],
+            ),
+            Sample(
+                "method, broadcast self",
+                lambda s, a, b: s.baddbmm(a, b, beta=3),
+                [leaf(4), leaf(2, 2, 3, seed=1), leaf(2, 3, 4, seed=2)],
+            ),
+        ],
+        "baddbmm_": [
+            Sample(
+                "method on a clone",
+                lambda s, a, b: s.clone().baddbmm_(a, b),
+                [leaf(2, 2, 2), leaf(2, 2, 3, seed=1), leaf(2, 3, 2, seed=2)],
+            ),
+        ],
+        "kron": [
+            Sample("function", g.kron, [leaf(2, 3), leaf(2, 2, seed=1)]),
+            Sample("method, fewer dims", lambda a, b: a.kron(b), [leaf(3), leaf(2, 2, seed=1)]),
+        ],
+        "trace": [Sample("method", lambda x: x.trace(), [leaf(3, 4)])],
+        "cross": [
+            Sample("function, dim", lambda a, b: g.cross(a, b, dim=1), [leaf(2, 3), leaf(2, 3, seed=1)]),
+            Sample("method, dim 0", lambda a, b: a.cross(b, 0), [leaf(3, 2), leaf(3, 2, seed=1)]),
+        ],
+        "linalg_cross": [
+            Sample("broadcast", lambda a, b: g.linalg_cross(a, b), [leaf(1, 3), leaf(4, 3, seed=1)]),
+            Sample("dim keyword", lambda a, b: g.linalg_cross(a, b, dim=0), [leaf(3, 2), leaf(3, 2, seed=1)]),
+        ],
+        "tensordot": [
+            Sample(
+                "dims as an int (PyTorch's)",
+                lambda a, b: g.tensordot(a, b, dims=2),
+                [leaf(2, 3, 4), leaf(3, 4, 2, seed=1)],
+            ),
+            Sample(
+                "dims as lists", lambda a, b: g.tensordot(a, b, ([0, 1], [2, 0])), [leaf(3, 2), leaf(2, 4, 3, seed=1)]
+            ),
+        ],
+    }
+
+
+def _tensor3_product_checks():
+    g = gradgen
+
+    def t(data):
+        return g.tensor(data, dtype=g.float64)
+
+    def longs(data):
+        return g.tensor(data, dtype=g.int64)
+
+    # PyTorch's answers (torch 2.13).
+    a_batch = t([[[0, 1, 2], [3, 4, 5]], [[6, 7, 8], [9, 10, 11]]])
+    b_batch = t([[[0, 1], [2, 3], [4, 5]], [[6, 7], [8, 9], [10, 11]]])
+
+    def values():
+        assert g.dot(t([1, 2, 3]), t([4, 5, 6])).tolist() == 32.0
+        assert g.dot(longs([1, 2, 3]), longs([4, 5, 6])).dtype == g.int64
+        assert t([1, 2, 3]).vdot(t([4, 5, 6])).tolist() == 32.0
+        assert g.outer(t([1, 2]), t([3, 4, 5])).tolist() == [[3, 4, 5], [6, 8, 10]]
+        assert g.mv(t([[1, 2], [3, 4]]), t([1, -1])).tolist() == [-1, -1]
+        assert g.addmv(longs([1, 1]), longs([[1, 2], [3, 4]]), longs([1, -1]), beta=2, alpha=3).tolist() == [-1, -1]
+        eye = t([[1, 0], [0, 1]])
+        assert g.addmm(eye, t([[1, 2], [3, 4]]), eye, beta=0.5, alpha=2).tolist() == [[2.5, 4], [6, 8.5]]
+        # beta = 0: self is ignored, its NaN does not propagate.
+        assert g.addmm(t([[float("nan")]]), t([[1, 1]]), t([[1], [1]]), beta=0).tolist() == [[2.0]]
+        assert g.addbmm(g.ones(2, 2, dtype=g.float64), a_batch, b_batch, beta=2, alpha=0.5).tolist() == [
+            [93, 105],
+            [138, 159],
+        ]
+        assert g.baddbmm(g.ones(2, dtype=g.float64), a_batch, b_batch, beta=-1).tolist() == [
+            [[9, 12], [27, 39]],
+            [[171, 192], [243, 273]],
+        ]
+        assert g.kron(longs([[1, 2], [3, 4]]), longs([[0, 1], [1, 0]])).tolist() == [
+            [0, 1, 0, 2],
+            [1, 0, 2, 0],
+            [0, 3, 0, 4],
+            [3, 0, 4, 0],
+        ]
+        assert longs([[1, 2], [3, 4]]).trace().tolist() == 5
+        assert g.cross(t([[1, 0, 0], [0, 1, 0]]), t([[0, 1, 0], [0, 0, 1]]), dim=1).tolist() == [[0, 0, 1], [1, 0, 0]]
+        assert g.tensordot(t([[0, 1, 2], [3, 4, 5]]), t([[0, 1], [2, 3], [4, 5]]), dims=1).tolist() == [
+            [10, 13],
+            [28, 40],
+        ]
+        o = g.zeros([0], dtype=g.float64)
+        assert g.tensordot(t([[0, 1, 2], [3, 4, 5]]), t([[0, 1], [2, 3], [4, 5]]), dims=([1], [0]), out=o) is o
+        assert o.tolist() == [[10, 13], [28, 40]]
+
+    def out():
+        x, y = value(3), value(3, seed=1)
+        for op, args, shape in (
+            ("dot", (x, y), []),
+            ("vdot", (x, y), []),
+            ("outer", (x, y), [3, 3]),
+            ("ger", (x, y), [3, 3]),
+            ("mv", (value(2, 3), x), [2]),
+            ("addmv", (value(2), value(2, 3), x), [2]),
+            ("addmm", (value(2, 2), value(2, 3), value(3, 2)), [2, 2]),
+            ("addbmm", (value(2, 2), value(4, 2, 3), value(4, 3, 2)), [2, 2]),
+            ("baddbmm", (value(4, 2, 2), value(4, 2, 3), value(4, 3, 2)), [4, 2, 2]),
+            ("kron", (value(2), value(2, 2)), [2, 4]),
+            ("linalg_cross", (value(2, 3), value(2, 3, seed=1)), [2, 3]),
+        ):
+            o = g.zeros(shape, dtype=g.float64)
+            assert getattr(g, op)(*args, out=o) is o
+            assert o.tolist() == getattr(g, op)(*args).tolist(), op
+        o = g.zeros([2, 3], dtype=g.float64)
+        assert g.cross(value(2, 3), value(2, 3, seed=1), dim=-1, out=o) is o
+
+    def errors():
+        with pytest.raises(RuntimeError, match=r"dot: 1D tensors expected, but got 2D and 1D tensors"):
+            g.dot(value(2, 2), value(4))
+        with pytest.raises(RuntimeError, match=r"inconsistent tensor size, expected tensor \[3\] and src \[4\]"):
+            g.vdot(value(3), value(4))
+        with pytest.raises(RuntimeError, match=r"mat1 and mat2 shapes cannot be multiplied \(2x3 and 2x4\)"):
+            g.addmm(value(2, 4), value(2, 3), value(2, 4))
+        with pytest.raises(RuntimeError, match=r"size mismatch, got input \(2\), mat \(2x3\), vec \(4\)"):
+            g.addmv(value(2), value(2, 3), value(4))
+        with pytest.raises(RuntimeError, match=r"batch1 and batch2 must have same number of batches, got 3 and 2"):
+            g.baddbmm(value(2, 4), value(3, 2, 3), value(2, 3, 4))
+        with pytest.raises(RuntimeError, match=r"output with shape \[4\] doesn't match the broadcast shape \[2, 4\]"):
+            value(4).addmm_(value(2, 3), value(3, 4))
+        with pytest.raises(RuntimeError, match=r"trace: expected a matrix, but got tensor with dim 1"):
+            value(3).trace()
+        with pytest.raises(RuntimeError, match=r"inputs dimension -1 must have length 3. Got 2 and 2"):
+            g.linalg_cross(value(2, 2), value(2, 2))
+        with pytest.raises(IndexError, match=r"dim 2 out of range for a tensor with 2 dims"):
+            g.linalg_cross(value(2, 3), value(2, 3), dim=2)
+        with pytest.raises(IndexError, match=r"dim 2 out of range for a tensor with 2 dims"):
+            g.tensordot(value(2, 3), value(3, 2), dims=([2], [0]))
+        with pytest.raises(RuntimeError, match=r"contracted dimensions need to match, but first has size 3 in dim 1"):
+            g.tensordot(value(2, 3), value(2, 3), dims=([1], [0]))
+        with pytest.raises(RuntimeError, match=r"tensordot expects dims >= 0, but got dims=-1"):
+            g.tensordot(value(2), value(2), -1)
+
+    def values_out_and_errors():
+        values()
+        out()
+        errors()
+
+    return {
+        "dot.out": values_out_and_errors,
+        "vdot.out": out,
+        "outer.out": out,
+        "ger.out": out,
+        "mv.out": out,
+        "addmv.out": out,
+        "addmm.out": out,
+        "addbmm.out": out,
+        "baddbmm.out": out,
+        "kron.out": out,
+        "cross.out": out,
+        "linalg_cross.out": out,
+        "tensordot.out": values,
+    }
+
+
+SAMPLES.update(_tensor3_product_samples())
+VALUE_CHECKS.update(_tensor3_product_checks())
+
+
+# ---------------------------------------------------------------------------------------------
+# tensor ops, third batch (issue 23): sorting and roll
+# ---------------------------------------------------------------------------------------------
+
+
+def _tensor3_sort_samples() -> Dict[str, List[Sample]]:
+    g = gradgen
+    return {
+        "sort": [
+            Sample("function", lambda x: g.sort(x).values, [leaf(2, 5)]),
+            Sample("method, keywords", lambda x: x.sort(dim=0, descending=True)[0], [leaf(3, 4)]),
+        ],
+        "sort.stable": [Sample("stable=True", lambda x: g.sort(x, stable=True, dim=0).values, [leaf(3, 2)])],
+        "argsort": [Sample("gathered", lambda x: x.gather(1, x.argsort(descending=True)), [leaf(2, 5)])],
+        "argsort.stable": [Sample("gathered", lambda x: x.gather(1, g.argsort(x, stable=True)), [leaf(2, 5)])],
+        "topk": [
+            Sample("function", lambda x: g.topk(x, 2).values, [leaf(2, 5)]),
+            Sample("method, smallest", lambda x: x.topk(k=3, dim=0, largest=False)[0], [leaf(4, 3)]),
+        ],
+        "roll": [
+            Sample("flattened", lambda x: g.roll(x, 2), [leaf(2, 3)]),
+            Sample("method, two dims", lambda x: x.roll((1, -1), (0, 1)), [leaf(3, 4)]),
+        ],
+    }
+
+
+def _tensor3_sort_checks():
+    g = gradgen
+    ties = g.tensor([3.0, 1.0, 2.0, 1.0, 3.0, 0.0, -0.0, 2.0], dtype=g.float64)
+
+    def values():
+        # PyTorch's answers (torch 2.13): stable ties, NaN the largest, topk's selection order.
+        assert g.sort(ties, descending=True).indices.tolist() == [0, 4, 2, 7, 1, 3, 5, 6]
+        assert ties.sort().indices.tolist() == [5, 6, 1, 3, 2, 7, 0, 4]
+        assert g.argsort(ties, stable=True).tolist() == [5, 6, 1, 3, 2, 7, 0, 4]
+        r = g.sort(g.tensor([1.0, float("nan"), -float("inf"), 2.0], dtype=g.float64))
+        assert r.indices.tolist() == [2, 0, 3, 1]
+        assert r.values.tolist()[:3] == [-float("inf"), 1.0, 2.0] and r.values.tolist()[3] != r.values.tolist()[3]
+        assert g.topk(ties, 3).indices.tolist() == [0, 4, 7]
+        assert g.topk(ties, 3, largest=False).indices.tolist() == [6, 5, 3]
+        m = g.tensor([[0, 1, 2], [3, 4, 5]], dtype=g.int64)
+        assert g.roll(m, 1).tolist() == [[5, 0, 1], [2, 3, 4]]
+        assert m.roll((1, -1), (0, 1)).tolist() == [[4, 5, 3], [1, 2, 0]]
+
+    def out():
+        x = value(2, 4)
+        v, i = g.zeros([0], dtype=g.float64), g.zeros([0], dtype=g.int64)
+        res = g.sort(x, 1, True, out=(v, i))
+        assert res[0] is v and res[1] is i
+        assert v.tolist() == g.sort(x, 1, True).values.tolist() and i.tolist() == x.argsort(1, True).tolist()
+        v, i = g.zeros([2, 4], dtype=g.float64), g.zeros([2, 4], dtype=g.int64)
+        g.sort(x, stable=True, out=(v, i))
+        assert i.tolist() == x.argsort().tolist()
+        v, i = g.zeros([2, 2], dtype=g.float64), g.zeros([2, 2], dtype=g.int64)
+        g.topk(x, 2, out=(v, i))
+        assert v.tolist() == g.topk(x, 2).values.tolist()
+        o = g.zeros([2, 4], dtype=g.int64)
+        assert g.argsort(x, stable=True, out=o) is o and o.tolist() == x.argsort().tolist()
+
+    def errors():
+        with pytest.raises(IndexError, match=r"sort: dim 2 out of range for a tensor with 2 dims"):
+            g.sort(value(2, 3), 2)
+        with pytest.raises(IndexError, match=r"topk: dim -3 out of range"):
+            g.topk(value(2, 3), 1, -3)
+        with pytest.raises(RuntimeError, match=r"topk: selected index k out of range"):
+            g.topk(value(3), 4)
+        with pytest.raises(RuntimeError, match=r"shifts and dimensions must align. shifts: 2, dims:1"):
+            g.roll(value(2, 3), [1, 2], [0])
+        with pytest.raises(IndexError, match=r"roll: dim 2 out of range"):
+            value(2, 3).roll(1, 2)
+
+    def all_checks():
+        values()
+        out()
+        errors()
+
+    return {"sort.values": all_checks, "sort.values_stable": out, "topk.values": out, "argsort.stable_out": out}
+
+
+SAMPLES.update(_tensor3_sort_samples())
+VALUE_CHECKS.update(_tensor3_sort_checks())
+
+
+# ---------------------------------------------------------------------------------------------
+# tensor ops, third batch (issue 23): creation (no gradient: values only)
+# ---------------------------------------------------------------------------------------------
+
+
+def _tensor3_creation_checks():
+    g = gradgen
+
+    def arange():
+        # PyTorch's answers (torch 2.13); integer arguments give int64, as PyTorch's.
+        assert g.arange(5).tolist() == [0, 1, 2, 3, 4] and g.arange(5).dtype == g.int64
+        assert g.arange(1, 4).tolist() == [1, 2, 3]
+        assert g.arange(10, 0, -3).tolist() == [10, 7, 4, 1]
+        assert g.arange(start=2, end=5).tolist() == [2, 3, 4]
+        r = g.arange(0, 1, 0.25, dtype=g.float64)
+        assert r.tolist() == [0.0, 0.25, 0.5, 0.75] and r.dtype == g.float64
+        assert g.arange(2.5).dtype == g.float64  # gradgen's default dtype (PyTorch's is float32)
+        assert len(g.arange(0, 1, 0.1, dtype=g.float64).tolist()) == 10
+        o = g.zeros([0], dtype=g.int64)
+        assert g.arange(1, 7, 2, out=o) is o and o.tolist() == [1, 3, 5]
+        assert g.arange(3, out=o) is o and o.tolist() == [0, 1, 2]
+        with pytest.raises(RuntimeError, match="step must be nonzero"):
+            g.arange(0, 5, 0)
+        with pytest.raises(RuntimeError, match="upper bound and larger bound inconsistent with step sign"):
+            g.arange(5, 0, 1)
+
+    def spaces():
+        assert g.linspace(0, 1, 5).tolist() == [0.0, 0.25, 0.5, 0.75, 1.0]
+        assert g.linspace(3, -2, 6).tolist() == [3.0, 2.0, 1.0, 0.0, -1.0, -2.0]
+        assert g.linspace(0, 10, 4, dtype=g.int64).tolist() == [0, 3, 6, 10]
+        assert g.linspace(start=0.5, end=2.5, steps=3).tolist() == [0.5, 1.5, 2.5]
+        assert g.logspace(0, 2, 3).tolist() == [1.0, 10.0, 100.0]
+        assert g.logspace(0, 3, 4, base=2).tolist() == [1.0, 2.0, 4.0, 8.0]
+        o = g.zeros([0], dtype=g.float64)
+        assert g.linspace(0, 1, 3, out=o) is o and o.tolist() == [0.0, 0.5, 1.0]
+        assert g.logspace(0, 1, 2, 10.0, out=o) is o and o.tolist() == [1.0, 10.0]
+        with pytest.raises(RuntimeError, match="number of steps must be non-negative"):
+            g.linspace(0, 1, -1)
+
+    def eye():
+        assert g.eye(2).tolist() == [[1.0, 0.0], [0.0, 1.0]] and g.eye(2).dtype == g.float64
+        assert g.eye(2, 3, dtype=g.int64).tolist() == [[1, 0, 0], [0, 1, 0]]
+        assert g.eye(3, 2, dtype=g.bool).tolist() == [[True, False], [False, True], [False, False]]
+        o = g.zeros([0], dtype=g.float64)
+        assert g.eye(2, out=o) is o and o.tolist() == [[1.0, 0.0], [0.0, 1.0]]
+        assert g.eye(1, 2, out=o) is o and o.tolist() == [[1.0, 0.0]]
+        with pytest.raises(RuntimeError, match="n must be greater or equal to 0, got -1"):
+            g.eye(-1)
+
+    def likes():
+        x = value(2, 3)
+        r = g.full_like(x, 7)
+        assert r.tolist() == [[7.0] * 3] * 2 and r.dtype == g.float64 and not r.requires_grad
+        assert g.full_like(g.tensor([1, 2], dtype=g.int64), 2.7).tolist() == [2, 2]
+        assert g.full_like(x, 2, dtype=g.int64).dtype == g.int64
+        e = g.empty_like(leaf(3, 2))
+        assert e.shape == (3, 2) and e.dtype == g.float64 and not e.requires_grad
+        assert g.empty_like(x, dtype=g.int64).dtype == g.int64
+
+    return {
+        "arange": arange,
+        "arange.start": arange,
+        "arange.start_step": arange,
+        "arange.out": arange,
+        "arange.start_out": arange,
+        "linspace": spaces,
+        "linspace.out": spaces,
+        "logspace": spaces,
+        "logspace.out": spaces,
+        "eye": eye,
+        "eye.m": eye,
+        "eye.out": eye,
+        "eye.m_out": eye,
+        "full_like": likes,
+        "empty_like": likes,
+    }
+
+
+VALUE_CHECKS.update(_tensor3_creation_checks())
