@@ -24,6 +24,11 @@ inline Tensor view_as(const Tensor& self, const Tensor& other) {
 /// pooled positions, indices being flat positions within the last `dim` dims.
 Tensor max_pool_double_backward(const Tensor& grad, const Tensor& indices, int64_t dim);
 
+/// PyTorch's _symint spelling of _adaptive_avg_pool2d (SymInts are integers in gradgen).
+inline Tensor _adaptive_avg_pool2d_symint(const Tensor& self, IntArrayRef output_size) {
+  return _adaptive_avg_pool2d(self, output_size);
+}
+
 }  // namespace details
 }  // namespace generated
 }  // namespace autograd

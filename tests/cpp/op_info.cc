@@ -3620,6 +3620,104 @@ std::vector<OpInfo> make_registry() {
       };
     });
   }
+  // nn, third batch (issue 26): adaptive pooling, avg_pool1d -------------------------
+  {
+    auto aap = [](std::string name, std::vector<int64_t> shape, std::vector<int64_t> size,
+                  uint64_t seed, bool transposed = false) {
+      return Sample{name, {leaf(shape, seed)}, one([=](const Inputs& x) {
+                      const Tensor input = transposed ? transpose(x[0], -1, -2) : x[0];
+                      return _adaptive_avg_pool2d(input, size);
+                    })};
+    };
+    grad_op("_adaptive_avg_pool2d", [=] {
+      return std::vector<Sample>{
+          aap("[1, 2, 5, 7] to [3, 4], overlapping windows", {1, 2, 5, 7}, {3, 4}, 1),
+          aap("unbatched [2, 4, 4] to [4, 4]", {2, 4, 4}, {4, 4}, 2),
+          aap("[1, 1, 3, 5] to [2, 2]", {1, 1, 3, 5}, {2, 2}, 3),
+          aap("transposed view to [2, 3]", {1, 2, 5, 4}, {2, 3}, 4, true),
+      };
+    });
+    grad_op("_adaptive_avg_pool2d_backward", [] {
+      return std::vector<Sample>{
+          {"[1, 2, 5, 7] from [3, 4]",
+           {leaf({1, 2, 3, 4}, 1), value({1, 2, 5, 7}, 2)},
+           one([](const Inputs& x) { return _adaptive_avg_pool2d_backward(x[0], x[1]); })},
+          {"unbatched [2, 3, 3] from [2, 2]",
+           {leaf({2, 2, 2}, 3), value({2, 3, 3}, 4)},
+           one([](const Inputs& x) { return _adaptive_avg_pool2d_backward(x[0], x[1]); })},
+      };
+    });
+    grad_op("adaptive_avg_pool2d", [] {
+      return std::vector<Sample>{
+          {"[1, 2, 5, 5] to [1, 1] (the mean)", {leaf({1, 2, 5, 5}, 1)}, one([](const Inputs& x) {
+             return adaptive_avg_pool2d(x[0], {1, 1});
+           })},
+          {"[2, 3, 4, 6] to [3, 2]", {leaf({2, 3, 4, 6}, 2)}, one([](const Inputs& x) {
+             return adaptive_avg_pool2d(x[0], {3, 2});
+           })},
+      };
+    });
+    grad_op("adaptive_avg_pool1d", [] {
+      return std::vector<Sample>{
+          {"[2, 3, 7] to 3", {leaf({2, 3, 7}, 1)}, one([](const Inputs& x) {
+             return adaptive_avg_pool1d(x[0], {3});
+           })},
+          {"unbatched [2, 5] to 5", {leaf({2, 5}, 2)}, one([](const Inputs& x) {
+             return adaptive_avg_pool1d(x[0], {5});
+           })},
+      };
+    });
+    auto amp = [](std::string name, std::vector<int64_t> shape, std::vector<int64_t> size,
+                  uint64_t seed) {
+      return Sample{name, {leaf(shape, seed)}, [=](const Inputs& x) {
+                      auto [out, idx] = adaptive_max_pool2d(x[0], size);
+                      return std::vector<Tensor>{out, idx};
+                    }};
+    };
+    grad_op("adaptive_max_pool2d", [=] {
+      return std::vector<Sample>{
+          amp("[1, 2, 5, 7] to [3, 4], overlapping windows", {1, 2, 5, 7}, {3, 4}, 1),
+          amp("unbatched [2, 4, 5] to [2, 3]", {2, 4, 5}, {2, 3}, 2),
+          amp("[1, 1, 3, 3] to [3, 3]", {1, 1, 3, 3}, {3, 3}, 3),
+      };
+    });
+    grad_op("adaptive_max_pool2d_backward", [] {
+      return std::vector<Sample>{
+          {"[1, 2, 5, 7] from [3, 4]",
+           {leaf({1, 2, 3, 4}, 1), leaf({1, 2, 5, 7}, 2)},
+           one([](const Inputs& x) {
+             const Tensor idx = std::get<1>(adaptive_max_pool2d(x[1].detach(), {3, 4}));
+             return adaptive_max_pool2d_backward(x[0], x[1], idx);
+           })},
+      };
+    });
+    grad_op("adaptive_max_pool1d", [] {
+      return std::vector<Sample>{
+          {"[2, 3, 7] to 3",
+           {leaf({2, 3, 7}, 1)},
+           [](const Inputs& x) {
+             auto [out, idx] = adaptive_max_pool1d(x[0], {3});
+             return std::vector<Tensor>{out, idx};
+           }},
+          {"unbatched [2, 5] to 4",
+           {leaf({2, 5}, 2)},
+           [](const Inputs& x) {
+             auto [out, idx] = adaptive_max_pool1d(x[0], {4});
+             return std::vector<Tensor>{out, idx};
+           }},
+      };
+    });
+    grad_op("avg_pool1d", [] {
+      return std::vector<Sample>{
+          {"[2, 3, 7] kernel 3, stride 2, padding 1",
+           {leaf({2, 3, 7}, 1)},
+           one([](const Inputs& x) { return avg_pool1d(x[0], {3}, {2}, {1}); })},
+          {"unbatched [2, 6], ceil_mode, padding not counted",
+           {leaf({2, 6}, 2)},
+           one([](const Inputs& x) { return avg_pool1d(x[0], {2}, {2}, {1}, true, false); })},
+      };
+    });
+  }
   return ops;
 }
 

@@ -3310,3 +3310,116 @@ case(
     R(1, 1, 5, 5, seed=14, grad=False),
     second=True,
 )
+
+# nn, third batch (issue 26): adaptive pooling and avg_pool1d. Overlapping windows of unequal
+# sizes, output sizes larger than the input, output 1 x 1 (adaptive_avg_pool2d's mean), empty
+# batches, transposed and expanded inputs, NaN (two in one window), bad arguments.
+ADAPTIVE = [
+    ("overlapping", (1, 2, 5, 7), [3, 4]),
+    ("unbatched", (2, 4, 5), [2, 3]),
+    ("larger-than-input", (1, 1, 2, 3), [3, 5]),
+    ("identity", (1, 2, 3, 3), [3, 3]),
+]
+for label, shape, size in ADAPTIVE:
+    case(
+        f"_adaptive_avg_pool2d/{label}",
+        lambda T, x, size=size: T._adaptive_avg_pool2d(x, size),
+        R(*shape, seed=20),
+        second=True,
+    )
+    case(
+        f"adaptive_max_pool2d/{label}",
+        lambda T, x, size=size: T.adaptive_max_pool2d(x, size),
+        R(*shape, seed=21),
+        second=True,
+    )
+case(
+    "adaptive_avg_pool2d/one-by-one", lambda T, x: T.adaptive_avg_pool2d(x, [1, 1]), R(2, 3, 4, 5, seed=22), second=True
+)
+case("adaptive_avg_pool2d/general", lambda T, x: T.adaptive_avg_pool2d(x, [3, 2]), R(2, 3, 4, 6, seed=23), second=True)
+case(
+    "adaptive_avg_pool2d/transposed",
+    lambda T, x: T.adaptive_avg_pool2d(x.transpose(2, 3), [2, 3]),
+    R(1, 2, 5, 4, seed=24),
+    second=True,
+)
+case(
+    "adaptive_avg_pool2d/expanded",
+    lambda T, x: T.adaptive_avg_pool2d(x.expand([2, 2, 4, 4]), [3, 3]),
+    R(1, 2, 4, 4, seed=25),
+    second=True,
+)
+case("adaptive_avg_pool2d/empty-batch", lambda T, x: T.adaptive_avg_pool2d(x.reshape([0, 2, 4, 4]), [2, 2]), D([]))
+case("adaptive_avg_pool2d/empty-output", lambda T, x: T.adaptive_avg_pool2d(x, [0, 2]), R(1, 2, 4, 4, seed=26))
+case("adaptive_avg_pool2d/float32", lambda T, x: T.adaptive_avg_pool2d(x, [2, 2]), R(1, 3, 5, seed=27, dtype="float32"))
+case("adaptive_avg_pool2d/negative-size-error", lambda T, x: T.adaptive_avg_pool2d(x, [-1, 2]), R(1, 4, 4))
+case("adaptive_avg_pool2d/input-dims-error", lambda T, x: T.adaptive_avg_pool2d(x, [2, 2]), R(4, 4))
+case("adaptive_avg_pool2d/empty-plane-error", lambda T, x: T.adaptive_avg_pool2d(x.reshape([1, 0, 4]), [2, 2]), D([]))
+case(
+    "_adaptive_avg_pool2d_backward/overlapping",
+    lambda T, g, x: T._adaptive_avg_pool2d_backward(g, x),
+    R(1, 2, 3, 4, seed=28),
+    R(1, 2, 5, 7, seed=29, grad=False),
+    second=True,
+)
+case(
+    "adaptive_max_pool2d/transposed",
+    lambda T, x: T.adaptive_max_pool2d(x.transpose(2, 3), [2, 3]),
+    R(1, 2, 5, 4, seed=30),
+    second=True,
+)
+case(
+    "adaptive_max_pool2d/expanded",
+    lambda T, x: T.adaptive_max_pool2d(x.expand([2, 2, 4, 4]), [3, 3]),
+    R(1, 2, 4, 4, seed=31),
+    second=True,
+)
+case("adaptive_max_pool2d/empty-batch", lambda T, x: T.adaptive_max_pool2d(x.reshape([0, 2, 4, 4]), [2, 2]), D([]))
+case(
+    "adaptive_max_pool2d/nan",
+    lambda T, x: T.adaptive_max_pool2d(x, [1, 2]),
+    D([[[1.0, NAN, 2.0, 5.0], [NAN, 3.0, 4.0, 0.5]]]),
+)
+case("adaptive_max_pool2d/empty-output", lambda T, x: T.adaptive_max_pool2d(x, [0, 2]), R(1, 2, 4, 4, seed=41))
+case("adaptive_max_pool2d/ties", lambda T, x: T.adaptive_max_pool2d(x, [1, 1]), D([[[1.0, 2.0], [2.0, 0.5]]]))
+case("adaptive_max_pool2d/float32", lambda T, x: T.adaptive_max_pool2d(x, [2, 2]), R(1, 3, 5, seed=32, dtype="float32"))
+case("adaptive_max_pool2d/input-dims-error", lambda T, x: T.adaptive_max_pool2d(x, [2, 2]), R(4, 4))
+case(
+    "adaptive_max_pool2d/empty-channels-error",
+    lambda T, x: T.adaptive_max_pool2d(x.reshape([1, 0, 2, 2]), [2, 2]),
+    D([]),
+)
+case(
+    "adaptive_max_pool2d_backward/overlapping",
+    lambda T, g, x: T.adaptive_max_pool2d_backward(g, x, T.adaptive_max_pool2d(x.detach(), [3, 4])[1]),
+    R(1, 2, 3, 4, seed=33),
+    R(1, 2, 5, 7, seed=34),
+    second=True,
+)
+case("adaptive_avg_pool1d/batched", lambda T, x: T.adaptive_avg_pool1d(x, [3]), R(2, 3, 7, seed=35), second=True)
+case("adaptive_avg_pool1d/unbatched-larger", lambda T, x: T.adaptive_avg_pool1d(x, [5]), R(2, 3, seed=36), second=True)
+case("adaptive_avg_pool1d/input-dims-error", lambda T, x: T.adaptive_avg_pool1d(x, [2]), R(1, 2, 3, 4))
+case("adaptive_avg_pool1d/output-size-error", lambda T, x: T.adaptive_avg_pool1d(x, [2, 2]), R(2, 4))
+case("adaptive_max_pool1d/batched", lambda T, x: T.adaptive_max_pool1d(x, [3]), R(2, 3, 7, seed=37), second=True)
+case("adaptive_max_pool1d/unbatched", lambda T, x: T.adaptive_max_pool1d(x, [4]), R(2, 5, seed=38), second=True)
+case("adaptive_max_pool1d/empty-batch", lambda T, x: T.adaptive_max_pool1d(x.reshape([0, 2, 4]), [2]), D([]))
+case("adaptive_max_pool1d/empty-length-error", lambda T, x: T.adaptive_max_pool1d(x.reshape([2, 0]), [2]), D([]))
+AVGPOOLS1D = [
+    ("kernel-3", (2, 3, 7), ([3], [], [0], False, True)),
+    ("stride-padding", (2, 3, 7), ([3], [2], [1], False, True)),
+    ("padding-exclude", (1, 2, 7), ([3], [2], [1], False, False)),
+    ("ceil-mode-unbatched", (2, 6), ([2], [2], [1], True, True)),
+    ("ceil-mode-exclude", (2, 6), ([2], [2], [1], True, False)),
+]
+for label, shape, (k, s, p, cm, cip) in AVGPOOLS1D:
+    case(
+        f"avg_pool1d/{label}",
+        lambda T, x, k=k, s=s, p=p, cm=cm, cip=cip: T.avg_pool1d(x, k, s, p, cm, cip),
+        R(*shape, seed=39),
+        second=True,
+    )
+case("avg_pool1d/transposed", lambda T, x: T.avg_pool1d(x.transpose(1, 2), [2]), R(1, 4, 3, seed=40), second=True)
+case("avg_pool1d/empty-batch", lambda T, x: T.avg_pool1d(x.reshape([0, 2, 4]), [2]), D([]))
+case("avg_pool1d/padding-too-large-error", lambda T, x: T.avg_pool1d(x, [2], [1], [2]), R(1, 4))
+case("avg_pool1d/input-dims-error", lambda T, x: T.avg_pool1d(x, [2]), R(4))
+case("avg_pool1d/kernel-size-error", lambda T, x: T.avg_pool1d(x, [2, 2]), R(2, 4))

@@ -1629,3 +1629,46 @@ def _nn_pool_samples() -> Dict[str, List[Sample]]:
 
 
 SAMPLES.update(_nn_pool_samples())
+
+
+def _nn_adaptive_pool_samples() -> Dict[str, List[Sample]]:
+    """nn, third batch (issue 26): adaptive pooling and avg_pool1d."""
+    g = gradgen
+    return {
+        "_adaptive_avg_pool2d": [
+            Sample("overlapping windows", lambda x: g._adaptive_avg_pool2d(x, [3, 4]), [leaf(1, 2, 5, 7)]),
+        ],
+        "_adaptive_avg_pool2d_backward": [
+            Sample(
+                "overlapping windows",
+                lambda go, x: g._adaptive_avg_pool2d_backward(go, x),
+                [leaf(1, 2, 3, 4), value(1, 2, 5, 7, seed=1)],
+            ),
+        ],
+        "adaptive_avg_pool2d": [
+            Sample("to [1, 1]", lambda x: g.adaptive_avg_pool2d(x, [1, 1]), [leaf(1, 2, 3, 4)]),
+            Sample("to [3, 2]", lambda x: g.adaptive_avg_pool2d(x, [3, 2]), [leaf(2, 4, 5)]),
+        ],
+        "adaptive_avg_pool1d": [Sample("to 3", lambda x: g.adaptive_avg_pool1d(x, [3]), [leaf(2, 3, 7)])],
+        "adaptive_max_pool2d": [
+            Sample("overlapping windows", lambda x: g.adaptive_max_pool2d(x, [3, 4])[0], [leaf(1, 2, 5, 7)]),
+        ],
+        "adaptive_max_pool2d_backward": [
+            Sample(
+                "overlapping windows",
+                lambda go, x: g.adaptive_max_pool2d_backward(go, x, g.adaptive_max_pool2d(x.detach(), [3, 4])[1]),
+                [leaf(1, 2, 3, 4), leaf(1, 2, 5, 7, seed=1)],
+            ),
+        ],
+        "adaptive_max_pool1d": [Sample("to 4", lambda x: g.adaptive_max_pool1d(x, [4])[0], [leaf(2, 5)])],
+        "avg_pool1d": [
+            Sample(
+                "ceil_mode, padding not counted",
+                lambda x: g.avg_pool1d(x, [2], [2], [1], True, False),
+                [leaf(2, 3, 6)],
+            ),
+        ],
+    }
+
+
+SAMPLES.update(_nn_adaptive_pool_samples())

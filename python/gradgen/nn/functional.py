@@ -19,6 +19,11 @@ from typing import Optional
 import gradgen
 
 __all__ = [
+    "adaptive_avg_pool1d",
+    "adaptive_avg_pool2d",
+    "adaptive_max_pool1d",
+    "adaptive_max_pool2d",
+    "avg_pool1d",
     "avg_pool2d",
     "batch_norm",
     "binary_cross_entropy",
@@ -413,6 +418,41 @@ def avg_pool2d(
         count_include_pad,
         divisor_override,
     )
+
+
+def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode: bool = False, count_include_pad: bool = True):
+    return gradgen.avg_pool1d(
+        input,
+        _pool_list(kernel_size, 1),
+        _pool_list(stride, 1),
+        _pool_list(padding, 1),
+        ceil_mode,
+        count_include_pad,
+    )
+
+
+def _adaptive_size(output_size, input, n: int):
+    """output_size as a list of n ints; a None entry keeps the input's size (as torch's)."""
+    sizes = [output_size] * n if isinstance(output_size, int) or output_size is None else list(output_size)
+    return [input.shape[len(input.shape) - n + i] if v is None else v for i, v in enumerate(sizes)]
+
+
+def adaptive_avg_pool1d(input, output_size):
+    return gradgen.adaptive_avg_pool1d(input, _adaptive_size(output_size, input, 1))
+
+
+def adaptive_avg_pool2d(input, output_size):
+    return gradgen.adaptive_avg_pool2d(input, _adaptive_size(output_size, input, 2))
+
+
+def adaptive_max_pool1d(input, output_size, return_indices: bool = False):
+    out, indices = gradgen.adaptive_max_pool1d(input, _adaptive_size(output_size, input, 1))
+    return (out, indices) if return_indices else out
+
+
+def adaptive_max_pool2d(input, output_size, return_indices: bool = False):
+    out, indices = gradgen.adaptive_max_pool2d(input, _adaptive_size(output_size, input, 2))
+    return (out, indices) if return_indices else out
 
 
 # ---------------------------------------------------------------------------------------------
