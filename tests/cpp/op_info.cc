@@ -1,6 +1,7 @@
 #include "tests/cpp/op_info.h"
 
 #include <fstream>
+#include <limits>
 #include <map>
 #include <stdexcept>
 #include <utility>
@@ -3717,6 +3718,160 @@ std::vector<OpInfo> make_registry() {
            one([](const Inputs& x) { return avg_pool1d(x[0], {2}, {2}, {1}, true, false); })},
       };
     });
+  }
+  // nn, third batch (issue 26): norms, distances, instance_norm, one_hot, margin losses ----
+  {
+    auto norm_case = [](std::string name, Tensor x, std::optional<Scalar> p,
+                        std::vector<int64_t> dim, bool keepdim) {
+      return Sample{name, {x}, one([=](const Inputs& in) {
+                      return norm(in[0], p, IntArrayRef(dim), keepdim);
+                    })};
+    };
+    grad_op("norm.ScalarOpt_dim", [=] {
+      return std::vector<Sample>{
+          norm_case("p 2 over dim 1", leaf({3, 4}, 1), Scalar(2.0), {1}, false),
+          norm_case("p 1 over dim 0, keepdim", away_from_zero({3, 4}, 2), Scalar(1.0), {0}, true),
+          norm_case("p 3 over dims 0, 2", leaf({2, 3, 2}, 3), Scalar(3.0), {0, 2}, false),
+          norm_case("p 1.5 over dim -1", away_from_zero({2, 3}, 4), Scalar(1.5), {-1}, false),
+          norm_case("p 0.5 over dim 1", away_from_zero({2, 3}, 5), Scalar(0.5), {1}, false),
+          norm_case("p inf over dim 1", leaf({3, 4}, 6),
+                    Scalar(std::numeric_limits<double>::infinity()), {1}, false),
+          norm_case("p -inf over dim 0, keepdim", leaf({3, 4}, 7),
+                    Scalar(-std::numeric_limits<double>::infinity()), {0}, true),
+          norm_case("p absent (2), every dim", leaf({2, 3}, 8), std::nullopt, {}, false),
+      };
+    });
+    grad_op("cosine_similarity", [] {
+      return std::vector<Sample>{
+          {"[3, 4] dim 1", {leaf({3, 4}, 1), leaf({3, 4}, 2)}, one([](const Inputs& x) {
+             return cosine_similarity(x[0], x[1]);
+           })},
+          {"[1, 4] broadcast with [3, 4], dim 0 of [4, 3]",
+           {leaf({4, 1}, 3), leaf({4, 3}, 4)},
+           one([](const Inputs& x) { return cosine_similarity(x[0], x[1], 0); })},
+      };
+    });
+    grad_op("pairwise_distance", [] {
+      return std::vector<Sample>{
+          {"[3, 4] p 2", {leaf({3, 4}, 1), leaf({3, 4}, 2)}, one([](const Inputs& x) {
+             return pairwise_distance(x[0], x[1]);
+           })},
+          {"[4] broadcast with [3, 4], p 1, keepdim",
+           {leaf({4}, 3), leaf({3, 4}, 4)},
+           one([](const Inputs& x) { return pairwise_distance(x[0], x[1], 1.0, 1e-6, true); })},
+          {"p 3", {leaf({2, 5}, 5), leaf({2, 5}, 6)}, one([](const Inputs& x) {
+             return pairwise_distance(x[0], x[1], 3.0);
+           })},
+      };
+    });
+    grad_op("instance_norm", [] {
+      return std::vector<Sample>{
+          {"[2, 3, 4] with weight and bias",
+           {leaf({2, 3, 4}, 1), leaf({3}, 2), leaf({3}, 3)},
+           one([](const Inputs& x) {
+             return instance_norm(x[0], x[1], x[2], std::nullopt, std::nullopt, true, 0.1, 1e-5,
+                                  false);
+           })},
+          {"[2, 2, 2, 3] with running statistics updated",
+           {leaf({2, 2, 2, 3}, 4)},
+           one([](const Inputs& x) {
+             const Tensor mean = zeros({2}, ScalarType::Double),
+                          var = ones({2}, ScalarType::Double);
+             return instance_norm(x[0], std::nullopt, std::nullopt, mean, var, true, 0.1, 1e-5,
+                                  false);
+           })},
+          {"[2, 3, 4] evaluation, running statistics",
+           {leaf({2, 3, 4}, 5), leaf({3}, 6), value({3}, 7), positive({3}, 8, false)},
+           one([](const Inputs& x) {
+             return instance_norm(x[0], x[1], std::nullopt, x[2], x[3], false, 0.1, 1e-5, false);
+           })},
+      };
+    });
+    add_op("one_hot", Check::kNoDerivative, [] {
+      return std::vector<Sample>{
+          {"[2, 3] classes inferred", {leaf({2, 3}, 1)}, one([](const Inputs& x) {
+             return one_hot(to(mul(abs(x[0]), 2), ScalarType::Long));
+           })},
+          {"[4] 7 classes", {leaf({4}, 2)}, one([](const Inputs& x) {
+             return one_hot(to(mul(abs(x[0]), 2), ScalarType::Long), 7);
+           })},
+      };
+    });
+    const Tensor targets3 = longs({1, -1, 1}, {3});
+    grad_op("cosine_embedding_loss", [=] {
+      auto cel = [=](std::string name, int64_t reduction, double margin, uint64_t seed) {
+        return Sample{name, {leaf({3, 4}, seed), leaf({3, 4}, seed + 1)}, one([=](const Inputs& x) {
+                        return cosine_embedding_loss(x[0], x[1], targets3, margin, reduction);
+                      })};
+      };
+      return std::vector<Sample>{
+          cel("[3, 4] mean", Reduction::Mean, 0.0, 1),
+          cel("[3, 4] sum, margin -0.5", Reduction::Sum, -0.5, 3),
+          cel("[3, 4] none", Reduction::None, 0.0, 5),
+          {"0-dim target, [4] inputs", {leaf({4}, 7), leaf({4}, 8)}, one([](const Inputs& x) {
+             return cosine_embedding_loss(x[0], x[1], longs({1}, {}));
+           })},
+      };
+    });
+    grad_op("triplet_margin_loss", [] {
+      auto tml = [](std::string name, double p, bool swap, int64_t reduction, uint64_t seed) {
+        return Sample{name,
+                      {leaf({3, 4}, seed), leaf({3, 4}, seed + 1), leaf({3, 4}, seed + 2)},
+                      one([=](const Inputs& x) {
+                        return triplet_margin_loss(x[0], x[1], x[2], 2.0, p, 1e-6, swap, reduction);
+                      })};
+      };
+      return std::vector<Sample>{
+          tml("[3, 4] p 2 mean", 2.0, false, Reduction::Mean, 1),
+          tml("p 1, swap, none", 1.0, true, Reduction::None, 4),
+          tml("p 3, swap, sum", 3.0, true, Reduction::Sum, 7),
+      };
+    });
+    const Tensor ml_target = longs({3, 0, -1, 1, 1, 2, 3, 0, 2, -1, 0, 0}, {3, 4});
+    const std::string no_double = "PyTorch has no derivative for multilabel_margin_loss_backward";
+    add_op(
+        "multilabel_margin_loss_forward", Check::kGradient,
+        [=] {
+          auto mlm = [=](std::string name, int64_t reduction, uint64_t seed) {
+            return Sample{name, {leaf({3, 4}, seed)}, one([=](const Inputs& x) {
+                            return std::get<0>(
+                                multilabel_margin_loss_forward(x[0], ml_target, reduction));
+                          })};
+          };
+          return std::vector<Sample>{
+              mlm("[3, 4] mean", Reduction::Mean, 1),
+              mlm("[3, 4] sum", Reduction::Sum, 2),
+              mlm("[3, 4] none", Reduction::None, 3),
+              {"[4] unbatched", {leaf({4}, 4)}, one([](const Inputs& x) {
+                 return std::get<0>(
+                     multilabel_margin_loss_forward(x[0], longs({2, 1, -1, 0}, {4}), 1));
+               })},
+          };
+        },
+        no_double);
+    ops.back().forward = Forward::kNotImplemented;
+    add_op(
+        "multilabel_margin_loss", Check::kGradient,
+        [=] {
+          return std::vector<Sample>{
+              {"[3, 4] mean", {leaf({3, 4}, 5)}, one([=](const Inputs& x) {
+                 return multilabel_margin_loss(x[0], ml_target);
+               })},
+          };
+        },
+        no_double);
+    ops.back().forward = Forward::kNotImplemented;
+    // As PyTorch: no derivative (backward raises), no forward formula.
+    add_op("multilabel_margin_loss_backward", Check::kNotImplemented, [=] {
+      return std::vector<Sample>{
+          {"[3, 4] mean", {leaf({}, 1), leaf({3, 4}, 2)}, one([=](const Inputs& x) {
+             const Tensor is_target =
+                 std::get<1>(multilabel_margin_loss_forward(x[1].detach(), ml_target, 1));
+             return multilabel_margin_loss_backward(x[0], x[1], ml_target, 1, is_target);
+           })},
+      };
+    });
+    ops.back().forward = Forward::kNotImplemented;
   }
   return ops;
 }

@@ -35,6 +35,8 @@ __all__ = [
     "conv_transpose1d",
     "conv_transpose2d",
     "conv_transpose3d",
+    "cosine_embedding_loss",
+    "cosine_similarity",
     "cross_entropy",
     "dropout",
     "elu",
@@ -47,6 +49,7 @@ __all__ = [
     "hardswish",
     "hardtanh",
     "huber_loss",
+    "instance_norm",
     "kl_div",
     "l1_loss",
     "layer_norm",
@@ -59,8 +62,11 @@ __all__ = [
     "max_pool2d",
     "mish",
     "mse_loss",
+    "multilabel_margin_loss",
     "nll_loss",
+    "one_hot",
     "pad",
+    "pairwise_distance",
     "prelu",
     "relu",
     "relu6",
@@ -76,6 +82,7 @@ __all__ = [
     "tanh",
     "tanhshrink",
     "threshold",
+    "triplet_margin_loss",
 ]
 
 # ---------------------------------------------------------------------------------------------
@@ -330,6 +337,29 @@ def batch_norm(
     return gradgen.batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps, False)
 
 
+def instance_norm(
+    input,
+    running_mean=None,
+    running_var=None,
+    weight=None,
+    bias=None,
+    use_input_stats: bool = True,
+    momentum: float = 0.1,
+    eps: float = 1e-5,
+):
+    """As torch's: each (sample, channel) normalized by its own statistics (use_input_stats) or by
+    running_mean / running_var, which are updated in place when given and use_input_stats."""
+    if use_input_stats:
+        # torch.nn.functional._verify_spatial_size
+        size = list(input.shape)
+        values = 1
+        for s in size[2:]:
+            values *= s
+        if values == 1:
+            raise ValueError(f"Expected more than 1 spatial element when training, got input size {size}")
+    return gradgen.instance_norm(input, weight, bias, running_mean, running_var, use_input_stats, momentum, eps, False)
+
+
 # ---------------------------------------------------------------------------------------------
 # Convolution (channels first; padding a number, a list, or "valid" / "same")
 # ---------------------------------------------------------------------------------------------
@@ -456,6 +486,23 @@ def adaptive_max_pool2d(input, output_size, return_indices: bool = False):
 
 
 # ---------------------------------------------------------------------------------------------
+# Distances, one_hot
+# ---------------------------------------------------------------------------------------------
+
+
+def cosine_similarity(x1, x2, dim: int = 1, eps: float = 1e-8):
+    return gradgen.cosine_similarity(x1, x2, dim, eps)
+
+
+def pairwise_distance(x1, x2, p: float = 2.0, eps: float = 1e-6, keepdim: bool = False):
+    return gradgen.pairwise_distance(x1, x2, p, eps, keepdim)
+
+
+def one_hot(tensor, num_classes: int = -1):
+    return gradgen.one_hot(tensor, num_classes)
+
+
+# ---------------------------------------------------------------------------------------------
 # Losses
 # ---------------------------------------------------------------------------------------------
 
@@ -546,3 +593,31 @@ def cross_entropy(
 ):
     r = _reduction(reduction, size_average, reduce)
     return gradgen.cross_entropy_loss(input, target, weight, r, ignore_index, label_smoothing)
+
+
+def cosine_embedding_loss(
+    input1, input2, target, margin: float = 0, size_average=None, reduce=None, reduction: str = "mean"
+):
+    return gradgen.cosine_embedding_loss(input1, input2, target, margin, _reduction(reduction, size_average, reduce))
+
+
+def triplet_margin_loss(
+    anchor,
+    positive,
+    negative,
+    margin: float = 1.0,
+    p: float = 2,
+    eps: float = 1e-6,
+    swap: bool = False,
+    size_average=None,
+    reduce=None,
+    reduction: str = "mean",
+):
+    r = _reduction(reduction, size_average, reduce)
+    if margin <= 0:
+        raise ValueError(f"margin must be greater than 0, got {margin}")
+    return gradgen.triplet_margin_loss(anchor, positive, negative, margin, p, eps, swap, r)
+
+
+def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduction: str = "mean"):
+    return gradgen.multilabel_margin_loss(input, target, _reduction(reduction, size_average, reduce))
