@@ -3873,6 +3873,91 @@ std::vector<OpInfo> make_registry() {
     });
     ops.back().forward = Forward::kNotImplemented;
   }
+  // nn, third batch (issue 26): resampling -------------------------------------------
+  {
+    grad_op("pixel_shuffle", [] {
+      return std::vector<Sample>{
+          {"[1, 8, 2, 3] factor 2", {leaf({1, 8, 2, 3}, 1)}, one([](const Inputs& x) {
+             return pixel_shuffle(x[0], 2);
+           })},
+          {"[2, 9, 2, 2] factor 3, unbatched-like 3-D",
+           {leaf({9, 2, 2}, 2)},
+           one([](const Inputs& x) { return pixel_shuffle(x[0], 3); })},
+      };
+    });
+    grad_op("pixel_unshuffle", [] {
+      return std::vector<Sample>{
+          {"[1, 2, 4, 6] factor 2", {leaf({1, 2, 4, 6}, 1)}, one([](const Inputs& x) {
+             return pixel_unshuffle(x[0], 2);
+           })},
+          {"transposed [2, 1, 3, 3] factor 3", {leaf({2, 1, 3, 3}, 2)}, one([](const Inputs& x) {
+             return pixel_unshuffle(transpose(x[0], -1, -2), 3);
+           })},
+      };
+    });
+    grad_op("upsample_nearest1d", [] {
+      return std::vector<Sample>{
+          {"[2, 3, 4] to 7", {leaf({2, 3, 4}, 1)}, one([](const Inputs& x) {
+             return upsample_nearest1d(x[0], {7});
+           })},
+          {"[1, 2, 5] to 3 (down)", {leaf({1, 2, 5}, 2)}, one([](const Inputs& x) {
+             return upsample_nearest1d(x[0], {3});
+           })},
+          {"[1, 2, 3] to 6, scales 2", {leaf({1, 2, 3}, 3)}, one([](const Inputs& x) {
+             return upsample_nearest1d(x[0], {6}, 2.0);
+           })},
+      };
+    });
+    grad_op("upsample_nearest1d_backward", [] {
+      return std::vector<Sample>{
+          {"[2, 3, 7] to [2, 3, 4]", {leaf({2, 3, 7}, 1)}, one([](const Inputs& x) {
+             return upsample_nearest1d_backward(x[0], {7}, {2, 3, 4});
+           })},
+      };
+    });
+    grad_op("upsample_nearest2d", [] {
+      return std::vector<Sample>{
+          {"[1, 2, 3, 4] to [5, 8]", {leaf({1, 2, 3, 4}, 1)}, one([](const Inputs& x) {
+             return upsample_nearest2d(x[0], {5, 8});
+           })},
+          {"[2, 1, 4, 4] to [2, 3], scales", {leaf({2, 1, 4, 4}, 2)}, one([](const Inputs& x) {
+             return upsample_nearest2d(x[0], {2, 3}, 0.5, 0.75);
+           })},
+      };
+    });
+    grad_op("upsample_nearest2d_backward", [] {
+      return std::vector<Sample>{
+          {"[1, 2, 5, 8] to [1, 2, 3, 4]", {leaf({1, 2, 5, 8}, 1)}, one([](const Inputs& x) {
+             return upsample_nearest2d_backward(x[0], {5, 8}, {1, 2, 3, 4});
+           })},
+      };
+    });
+    auto bl = [](std::string name, std::vector<int64_t> in, std::vector<int64_t> size, bool align,
+                 std::optional<double> sh, std::optional<double> sw, uint64_t seed) {
+      return Sample{name, {leaf(in, seed)}, one([=](const Inputs& x) {
+                      return upsample_bilinear2d(x[0], size, align, sh, sw);
+                    })};
+    };
+    grad_op("upsample_bilinear2d", [=] {
+      return std::vector<Sample>{
+          bl("[1, 2, 3, 4] to [5, 7]", {1, 2, 3, 4}, {5, 7}, false, {}, {}, 1),
+          bl("align_corners", {1, 2, 3, 4}, {5, 7}, true, {}, {}, 2),
+          bl("[2, 1, 5, 5] to [3, 2] (down)", {2, 1, 5, 5}, {3, 2}, false, {}, {}, 3),
+          bl("scales 1.5, 2", {1, 1, 2, 3}, {3, 6}, false, 1.5, 2.0, 4),
+          bl("to 1 x 1, align_corners", {1, 1, 3, 3}, {1, 1}, true, {}, {}, 5),
+      };
+    });
+    grad_op("upsample_bilinear2d_backward", [] {
+      return std::vector<Sample>{
+          {"[1, 2, 5, 7] to [1, 2, 3, 4]", {leaf({1, 2, 5, 7}, 1)}, one([](const Inputs& x) {
+             return upsample_bilinear2d_backward(x[0], {5, 7}, {1, 2, 3, 4}, false);
+           })},
+          {"align_corners", {leaf({1, 1, 4, 5}, 2)}, one([](const Inputs& x) {
+             return upsample_bilinear2d_backward(x[0], {4, 5}, {1, 1, 3, 3}, true);
+           })},
+      };
+    });
+  }
   return ops;
 }
 

@@ -3664,3 +3664,129 @@ case(
     R(3, 4, seed=96),
     L(ML_TARGET),
 )
+
+# nn, third batch (issue 26): resampling. pixel_shuffle / pixel_unshuffle (3-D to 5-D inputs),
+# upsample_nearest1d/2d and upsample_bilinear2d up and down, scales given, align_corners, exact
+# doubling, transposed and expanded inputs, empty batches, float32, bad arguments.
+case("pixel_shuffle/factor-2", lambda T, x: T.pixel_shuffle(x, 2), R(1, 8, 2, 3, seed=100), second=True)
+case("pixel_shuffle/3-d-factor-3", lambda T, x: T.pixel_shuffle(x, 3), R(9, 2, 2, seed=101), second=True)
+case("pixel_shuffle/5-d", lambda T, x: T.pixel_shuffle(x, 2), R(2, 1, 4, 2, 2, seed=102), second=True)
+case("pixel_shuffle/transposed", lambda T, x: T.pixel_shuffle(x.transpose(2, 3), 2), R(1, 4, 3, 2, seed=103))
+case("pixel_shuffle/empty-batch", lambda T, x: T.pixel_shuffle(x.reshape([0, 4, 2, 2]), 2), D([]))
+case("pixel_shuffle/channels-error", lambda T, x: T.pixel_shuffle(x, 2), R(1, 6, 2, 2))
+case("pixel_shuffle/factor-error", lambda T, x: T.pixel_shuffle(x, 0), R(1, 4, 2, 2))
+case("pixel_shuffle/dims-error", lambda T, x: T.pixel_shuffle(x, 2), R(4, 2))
+case("pixel_unshuffle/factor-2", lambda T, x: T.pixel_unshuffle(x, 2), R(1, 2, 4, 6, seed=104), second=True)
+case("pixel_unshuffle/3-d-factor-3", lambda T, x: T.pixel_unshuffle(x, 3), R(1, 3, 6, seed=105), second=True)
+case("pixel_unshuffle/height-error", lambda T, x: T.pixel_unshuffle(x, 2), R(1, 3, 4))
+case("pixel_unshuffle/width-error", lambda T, x: T.pixel_unshuffle(x, 2), R(1, 4, 3))
+NEAREST1D = [("up", (2, 3, 4), [7], None), ("down", (1, 2, 5), [3], None), ("double", (1, 1, 3), [6], None)]
+NEAREST1D += [("scales", (1, 2, 3), [7], 2.5), ("same", (1, 1, 4), [4], None)]
+for label, shape, size, scales in NEAREST1D:
+    case(
+        f"upsample_nearest1d/{label}",
+        lambda T, x, size=size, scales=scales: T.upsample_nearest1d(x, size, scales),
+        R(*shape, seed=106),
+        second=True,
+    )
+case(
+    "upsample_nearest1d/transposed",
+    lambda T, x: T.upsample_nearest1d(x.transpose(1, 2), [5], None),
+    R(1, 3, 2, seed=107),
+)
+case("upsample_nearest1d/empty-batch", lambda T, x: T.upsample_nearest1d(x.reshape([0, 2, 3]), [5], None), D([]))
+case("upsample_nearest1d/dims-error", lambda T, x: T.upsample_nearest1d(x, [5], None), R(2, 3))
+case("upsample_nearest1d/zero-size-error", lambda T, x: T.upsample_nearest1d(x, [0], None), R(1, 2, 3))
+case(
+    "upsample_nearest1d_backward/up",
+    lambda T, g: T.upsample_nearest1d_backward(g, [7], [2, 3, 4], None),
+    R(2, 3, 7, seed=108),
+    second=True,
+)
+NEAREST2D = [
+    ("up", (1, 2, 3, 4), [5, 8], None, None),
+    ("down-scales", (2, 1, 4, 4), [2, 3], 0.5, 0.75),
+    ("double", (1, 1, 2, 3), [4, 6], None, None),
+    ("odd", (1, 1, 3, 5), [7, 4], None, None),
+]
+for label, shape, size, sh, sw in NEAREST2D:
+    case(
+        f"upsample_nearest2d/{label}",
+        lambda T, x, size=size, sh=sh, sw=sw: T.upsample_nearest2d(x, size, sh, sw),
+        R(*shape, seed=109),
+        second=True,
+    )
+case(
+    "upsample_nearest2d/transposed",
+    lambda T, x: T.upsample_nearest2d(x.transpose(2, 3), [3, 5], None, None),
+    R(1, 2, 3, 2, seed=110),
+)
+case(
+    "upsample_nearest2d/expanded",
+    lambda T, x: T.upsample_nearest2d(x.expand([2, 2, 2, 2]), [3, 3], None, None),
+    R(1, 2, 2, 2, seed=111),
+    second=True,
+)
+case(
+    "upsample_nearest2d/float32",
+    lambda T, x: T.upsample_nearest2d(x, [5, 3], None, None),
+    R(1, 2, 3, 2, seed=112, dtype="float32"),
+)
+case(
+    "upsample_nearest2d/empty-batch",
+    lambda T, x: T.upsample_nearest2d(x.reshape([0, 1, 2, 2]), [4, 4], None, None),
+    D([]),
+)
+case("upsample_nearest2d/dims-error", lambda T, x: T.upsample_nearest2d(x, [4, 4], None, None), R(1, 2, 2))
+case(
+    "upsample_nearest2d_backward/up",
+    lambda T, g: T.upsample_nearest2d_backward(g, [5, 8], [1, 2, 3, 4], None, None),
+    R(1, 2, 5, 8, seed=113),
+    second=True,
+)
+BILINEAR = [
+    ("up", (1, 2, 3, 4), [5, 7], False, None, None),
+    ("up-align-corners", (1, 2, 3, 4), [5, 7], True, None, None),
+    ("down", (2, 1, 5, 5), [3, 2], False, None, None),
+    ("down-align-corners", (2, 1, 5, 5), [3, 2], True, None, None),
+    ("scales", (1, 1, 2, 3), [3, 6], False, 1.5, 2.0),
+    ("one-by-one-align-corners", (1, 1, 3, 3), [1, 1], True, None, None),
+    ("one-by-one", (1, 1, 3, 3), [1, 1], False, None, None),
+    ("same-size", (1, 1, 3, 2), [3, 2], False, None, None),
+]
+for label, shape, size, ac, sh, sw in BILINEAR:
+    case(
+        f"upsample_bilinear2d/{label}",
+        lambda T, x, size=size, ac=ac, sh=sh, sw=sw: T.upsample_bilinear2d(x, size, ac, sh, sw),
+        R(*shape, seed=114),
+        second=True,
+    )
+case(
+    "upsample_bilinear2d/transposed",
+    lambda T, x: T.upsample_bilinear2d(x.transpose(2, 3), [4, 5], False, None, None),
+    R(1, 2, 3, 2, seed=115),
+    second=True,
+)
+case(
+    "upsample_bilinear2d/float32",
+    lambda T, x: T.upsample_bilinear2d(x, [5, 3], False, None, None),
+    R(1, 2, 3, 2, seed=116, dtype="float32"),
+)
+case(
+    "upsample_bilinear2d/empty-batch",
+    lambda T, x: T.upsample_bilinear2d(x.reshape([0, 1, 2, 2]), [4, 4], False, None, None),
+    D([]),
+)
+case("upsample_bilinear2d/size-error", lambda T, x: T.upsample_bilinear2d(x, [4], False, None, None), R(1, 1, 2, 2))
+case(
+    "upsample_bilinear2d_backward/align-corners",
+    lambda T, g: T.upsample_bilinear2d_backward(g, [4, 5], [1, 1, 3, 3], True, None, None),
+    R(1, 1, 4, 5, seed=117),
+    second=True,
+)
+case(
+    "upsample_bilinear2d_backward/down",
+    lambda T, g: T.upsample_bilinear2d_backward(g, [3, 2], [2, 1, 5, 5], False, None, None),
+    R(2, 1, 3, 2, seed=118),
+    second=True,
+)

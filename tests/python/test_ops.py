@@ -1738,3 +1738,36 @@ def _nn_distance_value_checks():
 
 SAMPLES.update(_nn_distance_samples())
 VALUE_CHECKS.update(_nn_distance_value_checks())
+
+
+def _nn_resample_samples() -> Dict[str, List[Sample]]:
+    """nn, third batch (issue 26): resampling."""
+    g = gradgen
+    return {
+        "pixel_shuffle": [Sample("factor 2", lambda x: g.pixel_shuffle(x, 2), [leaf(1, 4, 2, 3)])],
+        "pixel_unshuffle": [Sample("factor 2", lambda x: g.pixel_unshuffle(x, 2), [leaf(1, 1, 4, 2)])],
+        "upsample_nearest1d": [Sample("to 5", lambda x: g.upsample_nearest1d(x, [5]), [leaf(1, 2, 3)])],
+        "upsample_nearest1d_backward": [
+            Sample("from 5", lambda go: g.upsample_nearest1d_backward(go, [5], [1, 2, 3]), [leaf(1, 2, 5)])
+        ],
+        "upsample_nearest2d": [Sample("to [3, 5]", lambda x: g.upsample_nearest2d(x, [3, 5]), [leaf(1, 1, 2, 3)])],
+        "upsample_nearest2d_backward": [
+            Sample(
+                "from [3, 5]", lambda go: g.upsample_nearest2d_backward(go, [3, 5], [1, 1, 2, 3]), [leaf(1, 1, 3, 5)]
+            )
+        ],
+        "upsample_bilinear2d": [
+            Sample("to [3, 5]", lambda x: g.upsample_bilinear2d(x, [3, 5], False), [leaf(1, 1, 2, 3)]),
+            Sample("align_corners", lambda x: g.upsample_bilinear2d(x, [3, 5], True), [leaf(1, 1, 2, 3)]),
+        ],
+        "upsample_bilinear2d_backward": [
+            Sample(
+                "from [3, 5]",
+                lambda go: g.upsample_bilinear2d_backward(go, [3, 5], [1, 1, 2, 3], False),
+                [leaf(1, 1, 3, 5)],
+            )
+        ],
+    }
+
+
+SAMPLES.update(_nn_resample_samples())

@@ -13,6 +13,7 @@ PyTorch) are translated to `reduction` as PyTorch does.
 
 from __future__ import annotations
 
+import math
 import warnings
 from typing import Optional
 
@@ -50,6 +51,7 @@ __all__ = [
     "hardtanh",
     "huber_loss",
     "instance_norm",
+    "interpolate",
     "kl_div",
     "l1_loss",
     "layer_norm",
@@ -67,6 +69,8 @@ __all__ = [
     "one_hot",
     "pad",
     "pairwise_distance",
+    "pixel_shuffle",
+    "pixel_unshuffle",
     "prelu",
     "relu",
     "relu6",
@@ -483,6 +487,100 @@ def adaptive_max_pool1d(input, output_size, return_indices: bool = False):
 def adaptive_max_pool2d(input, output_size, return_indices: bool = False):
     out, indices = gradgen.adaptive_max_pool2d(input, _adaptive_size(output_size, input, 2))
     return (out, indices) if return_indices else out
+
+
+# ---------------------------------------------------------------------------------------------
+# Resampling
+# ---------------------------------------------------------------------------------------------
+
+
+def pixel_shuffle(input, upscale_factor: int):
+    return gradgen.pixel_shuffle(input, upscale_factor)
+
+
+def pixel_unshuffle(input, downscale_factor: int):
+    return gradgen.pixel_unshuffle(input, downscale_factor)
+
+
+def _interpolate_sizes(input, size, scale_factor, recompute_scale_factor):
+    """(output_size, scales) as torch.nn.functional.interpolate computes them."""
+    dim = len(input.shape) - 2
+    if size is not None and scale_factor is not None:
+        raise ValueError("only one of size or scale_factor should be defined")
+    if size is not None:
+        if recompute_scale_factor:
+            raise ValueError("recompute_scale_factor is not meaningful with an explicit size.")
+        if isinstance(size, (list, tuple)):
+            if len(size) != dim:
+                raise ValueError(
+                    "Input and output must have the same number of spatial dimensions, but got input with "
+                    f"spatial dimensions of {list(input.shape[2:])} and output size of {size}. Please provide "
+                    "input tensor in (N, C, d1, d2, ...,dK) format and output size in (o1, o2, ...,oK) format."
+                )
+            return [int(v) for v in size], [None] * dim
+        return [int(size)] * dim, [None] * dim
+    if scale_factor is None:
+        raise ValueError("either size or scale_factor should be defined")
+    if isinstance(scale_factor, (list, tuple)):
+        if len(scale_factor) != dim:
+            raise ValueError(
+                "Input and scale_factor must have the same number of spatial dimensions, but got input with "
+                f"spatial dimensions of {list(input.shape[2:])} and scale_factor of shape {scale_factor}. "
+                "Please provide input tensor in (N, C, d1, d2, ...,dK) format and scale_factor in (s1, s2, "
+                "...,sK) format."
+            )
+        scales = [float(v) for v in scale_factor]
+    else:
+        scales = [float(scale_factor)] * dim
+    # The output size of ATen's .vec overloads: int(input size * scale), truncated.
+    out = [int(input.shape[2 + i] * scales[i]) for i in range(dim)]
+    if recompute_scale_factor:
+        return [int(math.floor(float(input.shape[2 + i]) * scales[i])) for i in range(dim)], [None] * dim
+    return out, scales
+
+
+def interpolate(
+    input,
+    size=None,
+    scale_factor=None,
+    mode: str = "nearest",
+    align_corners: Optional[bool] = None,
+    recompute_scale_factor: Optional[bool] = None,
+    antialias: bool = False,
+):
+    """As torch's for mode "nearest" ([N, C, L] and [N, C, H, W] inputs) and "bilinear" ([N, C, H,
+    W]); the other modes raise NotImplementedError."""
+    if mode in ("nearest", "area", "nearest-exact"):
+        if align_corners is not None:
+            raise ValueError(
+                "align_corners option can only be set with the interpolating modes: linear | bilinear | "
+                "bicubic | trilinear"
+            )
+    elif align_corners is None:
+        align_corners = False
+    if antialias and not (mode in ("bilinear", "bicubic") and len(input.shape) == 4):
+        raise ValueError(
+            "Anti-alias option is restricted to bilinear and bicubic modes and requires a 4-D tensor as input"
+        )
+    output_size, scales = _interpolate_sizes(input, size, scale_factor, recompute_scale_factor)
+    dim = len(input.shape)
+    if antialias:
+        raise NotImplementedError("interpolate: gradgen has no antialiased resampling")
+    if mode == "nearest" and dim == 3:
+        return gradgen.upsample_nearest1d(input, output_size, scales[0])
+    if mode == "nearest" and dim == 4:
+        return gradgen.upsample_nearest2d(input, output_size, scales[0], scales[1])
+    if mode == "bilinear" and dim == 4:
+        return gradgen.upsample_bilinear2d(input, output_size, align_corners, scales[0], scales[1])
+    if dim not in (3, 4, 5):
+        raise NotImplementedError(
+            f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {dim}D) for the modes: nearest | "
+            f"linear | bilinear | bicubic | trilinear | area | nearest-exact (got {mode})"
+        )
+    needs = {"linear": 3, "bilinear": 4, "bicubic": 4, "trilinear": 5}
+    if mode in needs and needs[mode] != dim:
+        raise NotImplementedError(f"Got {dim}D input, but {mode} mode needs {needs[mode]}D input")
+    raise NotImplementedError(f"interpolate: gradgen has no mode {mode!r} for {dim}-D input")
 
 
 # ---------------------------------------------------------------------------------------------
