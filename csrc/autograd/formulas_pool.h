@@ -1,8 +1,10 @@
-// Helpers of the pooling ops' derivative formulas (specs/derivatives.yaml, section "nn, second
-// batch: pooling"), with PyTorch's names, written with gradgen's differentiable API.
+// Helpers of the pooling and resampling ops' derivative formulas (specs/derivatives.yaml,
+// sections "nn, second batch: pooling" and "nn, third batch"), with PyTorch's names, written with
+// gradgen's differentiable API.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 
 #include "csrc/generated/VariableType.h"
 #include "csrc/ops.h"
@@ -23,6 +25,46 @@ inline Tensor view_as(const Tensor& self, const Tensor& other) {
 /// The gradient of a max pool's backward in grad_output: grad (of the input's shape) read at the
 /// pooled positions, indices being flat positions within the last `dim` dims.
 Tensor max_pool_double_backward(const Tensor& grad, const Tensor& indices, int64_t dim);
+
+/// PyTorch's _symint spellings of the upsample ops and their backward ops (SymInts are integers
+/// in gradgen).
+inline Tensor upsample_nearest1d_symint(const Tensor& self, IntArrayRef output_size,
+                                        std::optional<double> scales) {
+  return upsample_nearest1d(self, output_size, scales);
+}
+inline Tensor upsample_nearest1d_backward_symint(const Tensor& grad, IntArrayRef output_size,
+                                                 IntArrayRef input_size,
+                                                 std::optional<double> scales) {
+  return upsample_nearest1d_backward(grad, output_size, input_size, scales);
+}
+inline Tensor upsample_nearest2d_symint(const Tensor& self, IntArrayRef output_size,
+                                        std::optional<double> scales_h,
+                                        std::optional<double> scales_w) {
+  return upsample_nearest2d(self, output_size, scales_h, scales_w);
+}
+inline Tensor upsample_nearest2d_backward_symint(const Tensor& grad, IntArrayRef output_size,
+                                                 IntArrayRef input_size,
+                                                 std::optional<double> scales_h,
+                                                 std::optional<double> scales_w) {
+  return upsample_nearest2d_backward(grad, output_size, input_size, scales_h, scales_w);
+}
+inline Tensor upsample_bilinear2d_symint(const Tensor& self, IntArrayRef output_size,
+                                         bool align_corners, std::optional<double> scales_h,
+                                         std::optional<double> scales_w) {
+  return upsample_bilinear2d(self, output_size, align_corners, scales_h, scales_w);
+}
+inline Tensor upsample_bilinear2d_backward_symint(const Tensor& grad, IntArrayRef output_size,
+                                                  IntArrayRef input_size, bool align_corners,
+                                                  std::optional<double> scales_h,
+                                                  std::optional<double> scales_w) {
+  return upsample_bilinear2d_backward(grad, output_size, input_size, align_corners, scales_h,
+                                      scales_w);
+}
+
+/// PyTorch's _symint spelling of _adaptive_avg_pool2d (SymInts are integers in gradgen).
+inline Tensor _adaptive_avg_pool2d_symint(const Tensor& self, IntArrayRef output_size) {
+  return _adaptive_avg_pool2d(self, output_size);
+}
 
 }  // namespace details
 }  // namespace generated

@@ -1,6 +1,7 @@
 #include "tests/cpp/op_info.h"
 
 #include <fstream>
+#include <limits>
 #include <map>
 #include <stdexcept>
 #include <utility>
@@ -4091,6 +4092,343 @@ std::vector<OpInfo> make_registry() {
            {leaf({1, 2, 2, 2}, 3), value({1, 2, 4, 4}, 4)},
            one([](const Inputs& x) {
              return avg_pool2d_backward(x[0], x[1], {2}, {2}, {0}, false, true, 2);
+           })},
+      };
+    });
+  }
+  // nn, third batch (issue 26): adaptive pooling, avg_pool1d -------------------------
+  {
+    auto aap = [](std::string name, std::vector<int64_t> shape, std::vector<int64_t> size,
+                  uint64_t seed, bool transposed = false) {
+      return Sample{name, {leaf(shape, seed)}, one([=](const Inputs& x) {
+                      const Tensor input = transposed ? transpose(x[0], -1, -2) : x[0];
+                      return _adaptive_avg_pool2d(input, size);
+                    })};
+    };
+    grad_op("_adaptive_avg_pool2d", [=] {
+      return std::vector<Sample>{
+          aap("[1, 2, 5, 7] to [3, 4], overlapping windows", {1, 2, 5, 7}, {3, 4}, 1),
+          aap("unbatched [2, 4, 4] to [4, 4]", {2, 4, 4}, {4, 4}, 2),
+          aap("[1, 1, 3, 5] to [2, 2]", {1, 1, 3, 5}, {2, 2}, 3),
+          aap("transposed view to [2, 3]", {1, 2, 5, 4}, {2, 3}, 4, true),
+      };
+    });
+    grad_op("_adaptive_avg_pool2d_backward", [] {
+      return std::vector<Sample>{
+          {"[1, 2, 5, 7] from [3, 4]",
+           {leaf({1, 2, 3, 4}, 1), value({1, 2, 5, 7}, 2)},
+           one([](const Inputs& x) { return _adaptive_avg_pool2d_backward(x[0], x[1]); })},
+          {"unbatched [2, 3, 3] from [2, 2]",
+           {leaf({2, 2, 2}, 3), value({2, 3, 3}, 4)},
+           one([](const Inputs& x) { return _adaptive_avg_pool2d_backward(x[0], x[1]); })},
+      };
+    });
+    grad_op("adaptive_avg_pool2d", [] {
+      return std::vector<Sample>{
+          {"[1, 2, 5, 5] to [1, 1] (the mean)", {leaf({1, 2, 5, 5}, 1)}, one([](const Inputs& x) {
+             return adaptive_avg_pool2d(x[0], {1, 1});
+           })},
+          {"[2, 3, 4, 6] to [3, 2]", {leaf({2, 3, 4, 6}, 2)}, one([](const Inputs& x) {
+             return adaptive_avg_pool2d(x[0], {3, 2});
+           })},
+      };
+    });
+    grad_op("adaptive_avg_pool1d", [] {
+      return std::vector<Sample>{
+          {"[2, 3, 7] to 3", {leaf({2, 3, 7}, 1)}, one([](const Inputs& x) {
+             return adaptive_avg_pool1d(x[0], {3});
+           })},
+          {"unbatched [2, 5] to 5", {leaf({2, 5}, 2)}, one([](const Inputs& x) {
+             return adaptive_avg_pool1d(x[0], {5});
+           })},
+      };
+    });
+    auto amp = [](std::string name, std::vector<int64_t> shape, std::vector<int64_t> size,
+                  uint64_t seed) {
+      return Sample{name, {leaf(shape, seed)}, [=](const Inputs& x) {
+                      auto [out, idx] = adaptive_max_pool2d(x[0], size);
+                      return std::vector<Tensor>{out, idx};
+                    }};
+    };
+    grad_op("adaptive_max_pool2d", [=] {
+      return std::vector<Sample>{
+          amp("[1, 2, 5, 7] to [3, 4], overlapping windows", {1, 2, 5, 7}, {3, 4}, 1),
+          amp("unbatched [2, 4, 5] to [2, 3]", {2, 4, 5}, {2, 3}, 2),
+          amp("[1, 1, 3, 3] to [3, 3]", {1, 1, 3, 3}, {3, 3}, 3),
+      };
+    });
+    grad_op("adaptive_max_pool2d_backward", [] {
+      return std::vector<Sample>{
+          {"[1, 2, 5, 7] from [3, 4]",
+           {leaf({1, 2, 3, 4}, 1), leaf({1, 2, 5, 7}, 2)},
+           one([](const Inputs& x) {
+             const Tensor idx = std::get<1>(adaptive_max_pool2d(x[1].detach(), {3, 4}));
+             return adaptive_max_pool2d_backward(x[0], x[1], idx);
+           })},
+      };
+    });
+    grad_op("adaptive_max_pool1d", [] {
+      return std::vector<Sample>{
+          {"[2, 3, 7] to 3",
+           {leaf({2, 3, 7}, 1)},
+           [](const Inputs& x) {
+             auto [out, idx] = adaptive_max_pool1d(x[0], {3});
+             return std::vector<Tensor>{out, idx};
+           }},
+          {"unbatched [2, 5] to 4",
+           {leaf({2, 5}, 2)},
+           [](const Inputs& x) {
+             auto [out, idx] = adaptive_max_pool1d(x[0], {4});
+             return std::vector<Tensor>{out, idx};
+           }},
+      };
+    });
+    grad_op("avg_pool1d", [] {
+      return std::vector<Sample>{
+          {"[2, 3, 7] kernel 3, stride 2, padding 1",
+           {leaf({2, 3, 7}, 1)},
+           one([](const Inputs& x) { return avg_pool1d(x[0], {3}, {2}, {1}); })},
+          {"unbatched [2, 6], ceil_mode, padding not counted",
+           {leaf({2, 6}, 2)},
+           one([](const Inputs& x) { return avg_pool1d(x[0], {2}, {2}, {1}, true, false); })},
+      };
+    });
+  }
+  // nn, third batch (issue 26): norms, distances, instance_norm, one_hot, margin losses ----
+  {
+    auto norm_case = [](std::string name, Tensor x, std::optional<Scalar> p,
+                        std::vector<int64_t> dim, bool keepdim) {
+      return Sample{name, {x}, one([=](const Inputs& in) {
+                      return norm(in[0], p, IntArrayRef(dim), keepdim);
+                    })};
+    };
+    grad_op("norm.ScalarOpt_dim", [=] {
+      return std::vector<Sample>{
+          norm_case("p 2 over dim 1", leaf({3, 4}, 1), Scalar(2.0), {1}, false),
+          norm_case("p 1 over dim 0, keepdim", away_from_zero({3, 4}, 2), Scalar(1.0), {0}, true),
+          norm_case("p 3 over dims 0, 2", leaf({2, 3, 2}, 3), Scalar(3.0), {0, 2}, false),
+          norm_case("p 1.5 over dim -1", away_from_zero({2, 3}, 4), Scalar(1.5), {-1}, false),
+          norm_case("p 0.5 over dim 1", away_from_zero({2, 3}, 5), Scalar(0.5), {1}, false),
+          norm_case("p inf over dim 1", leaf({3, 4}, 6),
+                    Scalar(std::numeric_limits<double>::infinity()), {1}, false),
+          norm_case("p -inf over dim 0, keepdim", leaf({3, 4}, 7),
+                    Scalar(-std::numeric_limits<double>::infinity()), {0}, true),
+          norm_case("p absent (2), every dim", leaf({2, 3}, 8), std::nullopt, {}, false),
+      };
+    });
+    grad_op("cosine_similarity", [] {
+      return std::vector<Sample>{
+          {"[3, 4] dim 1", {leaf({3, 4}, 1), leaf({3, 4}, 2)}, one([](const Inputs& x) {
+             return cosine_similarity(x[0], x[1]);
+           })},
+          {"[1, 4] broadcast with [3, 4], dim 0 of [4, 3]",
+           {leaf({4, 1}, 3), leaf({4, 3}, 4)},
+           one([](const Inputs& x) { return cosine_similarity(x[0], x[1], 0); })},
+      };
+    });
+    grad_op("pairwise_distance", [] {
+      return std::vector<Sample>{
+          {"[3, 4] p 2", {leaf({3, 4}, 1), leaf({3, 4}, 2)}, one([](const Inputs& x) {
+             return pairwise_distance(x[0], x[1]);
+           })},
+          {"[4] broadcast with [3, 4], p 1, keepdim",
+           {leaf({4}, 3), leaf({3, 4}, 4)},
+           one([](const Inputs& x) { return pairwise_distance(x[0], x[1], 1.0, 1e-6, true); })},
+          {"p 3", {leaf({2, 5}, 5), leaf({2, 5}, 6)}, one([](const Inputs& x) {
+             return pairwise_distance(x[0], x[1], 3.0);
+           })},
+      };
+    });
+    grad_op("instance_norm", [] {
+      return std::vector<Sample>{
+          {"[2, 3, 4] with weight and bias",
+           {leaf({2, 3, 4}, 1), leaf({3}, 2), leaf({3}, 3)},
+           one([](const Inputs& x) {
+             return instance_norm(x[0], x[1], x[2], std::nullopt, std::nullopt, true, 0.1, 1e-5,
+                                  false);
+           })},
+          {"[2, 2, 2, 3] with running statistics updated",
+           {leaf({2, 2, 2, 3}, 4)},
+           one([](const Inputs& x) {
+             const Tensor mean = zeros({2}, ScalarType::Double),
+                          var = ones({2}, ScalarType::Double);
+             return instance_norm(x[0], std::nullopt, std::nullopt, mean, var, true, 0.1, 1e-5,
+                                  false);
+           })},
+          {"[2, 3, 4] evaluation, running statistics",
+           {leaf({2, 3, 4}, 5), leaf({3}, 6), value({3}, 7), positive({3}, 8, false)},
+           one([](const Inputs& x) {
+             return instance_norm(x[0], x[1], std::nullopt, x[2], x[3], false, 0.1, 1e-5, false);
+           })},
+      };
+    });
+    add_op("one_hot", Check::kNoDerivative, [] {
+      return std::vector<Sample>{
+          {"[2, 3] classes inferred", {leaf({2, 3}, 1)}, one([](const Inputs& x) {
+             return one_hot(to(mul(abs(x[0]), 2), ScalarType::Long));
+           })},
+          {"[4] 7 classes", {leaf({4}, 2)}, one([](const Inputs& x) {
+             return one_hot(to(mul(abs(x[0]), 2), ScalarType::Long), 7);
+           })},
+      };
+    });
+    const Tensor targets3 = longs({1, -1, 1}, {3});
+    grad_op("cosine_embedding_loss", [=] {
+      auto cel = [=](std::string name, int64_t reduction, double margin, uint64_t seed) {
+        return Sample{name, {leaf({3, 4}, seed), leaf({3, 4}, seed + 1)}, one([=](const Inputs& x) {
+                        return cosine_embedding_loss(x[0], x[1], targets3, margin, reduction);
+                      })};
+      };
+      return std::vector<Sample>{
+          cel("[3, 4] mean", Reduction::Mean, 0.0, 1),
+          cel("[3, 4] sum, margin -0.5", Reduction::Sum, -0.5, 3),
+          cel("[3, 4] none", Reduction::None, 0.0, 5),
+          {"0-dim target, [4] inputs", {leaf({4}, 7), leaf({4}, 8)}, one([](const Inputs& x) {
+             return cosine_embedding_loss(x[0], x[1], longs({1}, {}));
+           })},
+      };
+    });
+    grad_op("triplet_margin_loss", [] {
+      auto tml = [](std::string name, double p, bool swap, int64_t reduction, uint64_t seed) {
+        return Sample{name,
+                      {leaf({3, 4}, seed), leaf({3, 4}, seed + 1), leaf({3, 4}, seed + 2)},
+                      one([=](const Inputs& x) {
+                        return triplet_margin_loss(x[0], x[1], x[2], 2.0, p, 1e-6, swap, reduction);
+                      })};
+      };
+      return std::vector<Sample>{
+          tml("[3, 4] p 2 mean", 2.0, false, Reduction::Mean, 1),
+          tml("p 1, swap, none", 1.0, true, Reduction::None, 4),
+          tml("p 3, swap, sum", 3.0, true, Reduction::Sum, 7),
+      };
+    });
+    const Tensor ml_target = longs({3, 0, -1, 1, 1, 2, 3, 0, 2, -1, 0, 0}, {3, 4});
+    const std::string no_double = "PyTorch has no derivative for multilabel_margin_loss_backward";
+    add_op(
+        "multilabel_margin_loss_forward", Check::kGradient,
+        [=] {
+          auto mlm = [=](std::string name, int64_t reduction, uint64_t seed) {
+            return Sample{name, {leaf({3, 4}, seed)}, one([=](const Inputs& x) {
+                            return std::get<0>(
+                                multilabel_margin_loss_forward(x[0], ml_target, reduction));
+                          })};
+          };
+          return std::vector<Sample>{
+              mlm("[3, 4] mean", Reduction::Mean, 1),
+              mlm("[3, 4] sum", Reduction::Sum, 2),
+              mlm("[3, 4] none", Reduction::None, 3),
+              {"[4] unbatched", {leaf({4}, 4)}, one([](const Inputs& x) {
+                 return std::get<0>(
+                     multilabel_margin_loss_forward(x[0], longs({2, 1, -1, 0}, {4}), 1));
+               })},
+          };
+        },
+        no_double);
+    ops.back().forward = Forward::kNotImplemented;
+    add_op(
+        "multilabel_margin_loss", Check::kGradient,
+        [=] {
+          return std::vector<Sample>{
+              {"[3, 4] mean", {leaf({3, 4}, 5)}, one([=](const Inputs& x) {
+                 return multilabel_margin_loss(x[0], ml_target);
+               })},
+          };
+        },
+        no_double);
+    ops.back().forward = Forward::kNotImplemented;
+    // As PyTorch: no derivative (backward raises), no forward formula.
+    add_op("multilabel_margin_loss_backward", Check::kNotImplemented, [=] {
+      return std::vector<Sample>{
+          {"[3, 4] mean", {leaf({}, 1), leaf({3, 4}, 2)}, one([=](const Inputs& x) {
+             const Tensor is_target =
+                 std::get<1>(multilabel_margin_loss_forward(x[1].detach(), ml_target, 1));
+             return multilabel_margin_loss_backward(x[0], x[1], ml_target, 1, is_target);
+           })},
+      };
+    });
+    ops.back().forward = Forward::kNotImplemented;
+  }
+  // nn, third batch (issue 26): resampling -------------------------------------------
+  {
+    grad_op("pixel_shuffle", [] {
+      return std::vector<Sample>{
+          {"[1, 8, 2, 3] factor 2", {leaf({1, 8, 2, 3}, 1)}, one([](const Inputs& x) {
+             return pixel_shuffle(x[0], 2);
+           })},
+          {"[2, 9, 2, 2] factor 3, unbatched-like 3-D",
+           {leaf({9, 2, 2}, 2)},
+           one([](const Inputs& x) { return pixel_shuffle(x[0], 3); })},
+      };
+    });
+    grad_op("pixel_unshuffle", [] {
+      return std::vector<Sample>{
+          {"[1, 2, 4, 6] factor 2", {leaf({1, 2, 4, 6}, 1)}, one([](const Inputs& x) {
+             return pixel_unshuffle(x[0], 2);
+           })},
+          {"transposed [2, 1, 3, 3] factor 3", {leaf({2, 1, 3, 3}, 2)}, one([](const Inputs& x) {
+             return pixel_unshuffle(transpose(x[0], -1, -2), 3);
+           })},
+      };
+    });
+    grad_op("upsample_nearest1d", [] {
+      return std::vector<Sample>{
+          {"[2, 3, 4] to 7", {leaf({2, 3, 4}, 1)}, one([](const Inputs& x) {
+             return upsample_nearest1d(x[0], {7});
+           })},
+          {"[1, 2, 5] to 3 (down)", {leaf({1, 2, 5}, 2)}, one([](const Inputs& x) {
+             return upsample_nearest1d(x[0], {3});
+           })},
+          {"[1, 2, 3] to 6, scales 2", {leaf({1, 2, 3}, 3)}, one([](const Inputs& x) {
+             return upsample_nearest1d(x[0], {6}, 2.0);
+           })},
+      };
+    });
+    grad_op("upsample_nearest1d_backward", [] {
+      return std::vector<Sample>{
+          {"[2, 3, 7] to [2, 3, 4]", {leaf({2, 3, 7}, 1)}, one([](const Inputs& x) {
+             return upsample_nearest1d_backward(x[0], {7}, {2, 3, 4});
+           })},
+      };
+    });
+    grad_op("upsample_nearest2d", [] {
+      return std::vector<Sample>{
+          {"[1, 2, 3, 4] to [5, 8]", {leaf({1, 2, 3, 4}, 1)}, one([](const Inputs& x) {
+             return upsample_nearest2d(x[0], {5, 8});
+           })},
+          {"[2, 1, 4, 4] to [2, 3], scales", {leaf({2, 1, 4, 4}, 2)}, one([](const Inputs& x) {
+             return upsample_nearest2d(x[0], {2, 3}, 0.5, 0.75);
+           })},
+      };
+    });
+    grad_op("upsample_nearest2d_backward", [] {
+      return std::vector<Sample>{
+          {"[1, 2, 5, 8] to [1, 2, 3, 4]", {leaf({1, 2, 5, 8}, 1)}, one([](const Inputs& x) {
+             return upsample_nearest2d_backward(x[0], {5, 8}, {1, 2, 3, 4});
+           })},
+      };
+    });
+    auto bl = [](std::string name, std::vector<int64_t> in, std::vector<int64_t> size, bool align,
+                 std::optional<double> sh, std::optional<double> sw, uint64_t seed) {
+      return Sample{name, {leaf(in, seed)}, one([=](const Inputs& x) {
+                      return upsample_bilinear2d(x[0], size, align, sh, sw);
+                    })};
+    };
+    grad_op("upsample_bilinear2d", [=] {
+      return std::vector<Sample>{
+          bl("[1, 2, 3, 4] to [5, 7]", {1, 2, 3, 4}, {5, 7}, false, {}, {}, 1),
+          bl("align_corners", {1, 2, 3, 4}, {5, 7}, true, {}, {}, 2),
+          bl("[2, 1, 5, 5] to [3, 2] (down)", {2, 1, 5, 5}, {3, 2}, false, {}, {}, 3),
+          bl("scales 1.5, 2", {1, 1, 2, 3}, {3, 6}, false, 1.5, 2.0, 4),
+          bl("to 1 x 1, align_corners", {1, 1, 3, 3}, {1, 1}, true, {}, {}, 5),
+      };
+    });
+    grad_op("upsample_bilinear2d_backward", [] {
+      return std::vector<Sample>{
+          {"[1, 2, 5, 7] to [1, 2, 3, 4]", {leaf({1, 2, 5, 7}, 1)}, one([](const Inputs& x) {
+             return upsample_bilinear2d_backward(x[0], {5, 7}, {1, 2, 3, 4}, false);
+           })},
+          {"align_corners", {leaf({1, 1, 4, 5}, 2)}, one([](const Inputs& x) {
+             return upsample_bilinear2d_backward(x[0], {4, 5}, {1, 1, 3, 3}, true);
            })},
       };
     });

@@ -3860,3 +3860,483 @@ case(
     R(1, 1, 5, 5, seed=14, grad=False),
     second=True,
 )
+
+# nn, third batch (issue 26): adaptive pooling and avg_pool1d. Overlapping windows of unequal
+# sizes, output sizes larger than the input, output 1 x 1 (adaptive_avg_pool2d's mean), empty
+# batches, transposed and expanded inputs, NaN (two in one window), bad arguments.
+ADAPTIVE = [
+    ("overlapping", (1, 2, 5, 7), [3, 4]),
+    ("unbatched", (2, 4, 5), [2, 3]),
+    ("larger-than-input", (1, 1, 2, 3), [3, 5]),
+    ("identity", (1, 2, 3, 3), [3, 3]),
+]
+for label, shape, size in ADAPTIVE:
+    case(
+        f"_adaptive_avg_pool2d/{label}",
+        lambda T, x, size=size: T._adaptive_avg_pool2d(x, size),
+        R(*shape, seed=20),
+        second=True,
+    )
+    case(
+        f"adaptive_max_pool2d/{label}",
+        lambda T, x, size=size: T.adaptive_max_pool2d(x, size),
+        R(*shape, seed=21),
+        second=True,
+    )
+case(
+    "adaptive_avg_pool2d/one-by-one", lambda T, x: T.adaptive_avg_pool2d(x, [1, 1]), R(2, 3, 4, 5, seed=22), second=True
+)
+case("adaptive_avg_pool2d/general", lambda T, x: T.adaptive_avg_pool2d(x, [3, 2]), R(2, 3, 4, 6, seed=23), second=True)
+case(
+    "adaptive_avg_pool2d/transposed",
+    lambda T, x: T.adaptive_avg_pool2d(x.transpose(2, 3), [2, 3]),
+    R(1, 2, 5, 4, seed=24),
+    second=True,
+)
+case(
+    "adaptive_avg_pool2d/expanded",
+    lambda T, x: T.adaptive_avg_pool2d(x.expand([2, 2, 4, 4]), [3, 3]),
+    R(1, 2, 4, 4, seed=25),
+    second=True,
+)
+case("adaptive_avg_pool2d/empty-batch", lambda T, x: T.adaptive_avg_pool2d(x.reshape([0, 2, 4, 4]), [2, 2]), D([]))
+case("adaptive_avg_pool2d/empty-output", lambda T, x: T.adaptive_avg_pool2d(x, [0, 2]), R(1, 2, 4, 4, seed=26))
+case("adaptive_avg_pool2d/float32", lambda T, x: T.adaptive_avg_pool2d(x, [2, 2]), R(1, 3, 5, seed=27, dtype="float32"))
+case("adaptive_avg_pool2d/negative-size-error", lambda T, x: T.adaptive_avg_pool2d(x, [-1, 2]), R(1, 4, 4))
+case("adaptive_avg_pool2d/input-dims-error", lambda T, x: T.adaptive_avg_pool2d(x, [2, 2]), R(4, 4))
+case("adaptive_avg_pool2d/empty-plane-error", lambda T, x: T.adaptive_avg_pool2d(x.reshape([1, 0, 4]), [2, 2]), D([]))
+case(
+    "_adaptive_avg_pool2d_backward/overlapping",
+    lambda T, g, x: T._adaptive_avg_pool2d_backward(g, x),
+    R(1, 2, 3, 4, seed=28),
+    R(1, 2, 5, 7, seed=29, grad=False),
+    second=True,
+)
+case(
+    "adaptive_max_pool2d/transposed",
+    lambda T, x: T.adaptive_max_pool2d(x.transpose(2, 3), [2, 3]),
+    R(1, 2, 5, 4, seed=30),
+    second=True,
+)
+case(
+    "adaptive_max_pool2d/expanded",
+    lambda T, x: T.adaptive_max_pool2d(x.expand([2, 2, 4, 4]), [3, 3]),
+    R(1, 2, 4, 4, seed=31),
+    second=True,
+)
+case("adaptive_max_pool2d/empty-batch", lambda T, x: T.adaptive_max_pool2d(x.reshape([0, 2, 4, 4]), [2, 2]), D([]))
+case(
+    "adaptive_max_pool2d/nan",
+    lambda T, x: T.adaptive_max_pool2d(x, [1, 2]),
+    D([[[1.0, NAN, 2.0, 5.0], [NAN, 3.0, 4.0, 0.5]]]),
+)
+case("adaptive_max_pool2d/empty-output", lambda T, x: T.adaptive_max_pool2d(x, [0, 2]), R(1, 2, 4, 4, seed=41))
+case("adaptive_max_pool2d/ties", lambda T, x: T.adaptive_max_pool2d(x, [1, 1]), D([[[1.0, 2.0], [2.0, 0.5]]]))
+case("adaptive_max_pool2d/float32", lambda T, x: T.adaptive_max_pool2d(x, [2, 2]), R(1, 3, 5, seed=32, dtype="float32"))
+case("adaptive_max_pool2d/input-dims-error", lambda T, x: T.adaptive_max_pool2d(x, [2, 2]), R(4, 4))
+case(
+    "adaptive_max_pool2d/empty-channels-error",
+    lambda T, x: T.adaptive_max_pool2d(x.reshape([1, 0, 2, 2]), [2, 2]),
+    D([]),
+)
+case(
+    "adaptive_max_pool2d_backward/overlapping",
+    lambda T, g, x: T.adaptive_max_pool2d_backward(g, x, T.adaptive_max_pool2d(x.detach(), [3, 4])[1]),
+    R(1, 2, 3, 4, seed=33),
+    R(1, 2, 5, 7, seed=34),
+    second=True,
+)
+case("adaptive_avg_pool1d/batched", lambda T, x: T.adaptive_avg_pool1d(x, [3]), R(2, 3, 7, seed=35), second=True)
+case("adaptive_avg_pool1d/unbatched-larger", lambda T, x: T.adaptive_avg_pool1d(x, [5]), R(2, 3, seed=36), second=True)
+case("adaptive_avg_pool1d/input-dims-error", lambda T, x: T.adaptive_avg_pool1d(x, [2]), R(1, 2, 3, 4))
+case("adaptive_avg_pool1d/output-size-error", lambda T, x: T.adaptive_avg_pool1d(x, [2, 2]), R(2, 4))
+case("adaptive_max_pool1d/batched", lambda T, x: T.adaptive_max_pool1d(x, [3]), R(2, 3, 7, seed=37), second=True)
+case("adaptive_max_pool1d/unbatched", lambda T, x: T.adaptive_max_pool1d(x, [4]), R(2, 5, seed=38), second=True)
+case("adaptive_max_pool1d/empty-batch", lambda T, x: T.adaptive_max_pool1d(x.reshape([0, 2, 4]), [2]), D([]))
+case("adaptive_max_pool1d/empty-length-error", lambda T, x: T.adaptive_max_pool1d(x.reshape([2, 0]), [2]), D([]))
+AVGPOOLS1D = [
+    ("kernel-3", (2, 3, 7), ([3], [], [0], False, True)),
+    ("stride-padding", (2, 3, 7), ([3], [2], [1], False, True)),
+    ("padding-exclude", (1, 2, 7), ([3], [2], [1], False, False)),
+    ("ceil-mode-unbatched", (2, 6), ([2], [2], [1], True, True)),
+    ("ceil-mode-exclude", (2, 6), ([2], [2], [1], True, False)),
+]
+for label, shape, (k, s, p, cm, cip) in AVGPOOLS1D:
+    case(
+        f"avg_pool1d/{label}",
+        lambda T, x, k=k, s=s, p=p, cm=cm, cip=cip: T.avg_pool1d(x, k, s, p, cm, cip),
+        R(*shape, seed=39),
+        second=True,
+    )
+case("avg_pool1d/transposed", lambda T, x: T.avg_pool1d(x.transpose(1, 2), [2]), R(1, 4, 3, seed=40), second=True)
+case("avg_pool1d/empty-batch", lambda T, x: T.avg_pool1d(x.reshape([0, 2, 4]), [2]), D([]))
+case("avg_pool1d/padding-too-large-error", lambda T, x: T.avg_pool1d(x, [2], [1], [2]), R(1, 4))
+case("avg_pool1d/input-dims-error", lambda T, x: T.avg_pool1d(x, [2]), R(4))
+case("avg_pool1d/kernel-size-error", lambda T, x: T.avg_pool1d(x, [2, 2]), R(2, 4))
+
+# nn, third batch (issue 26): norms, distances, instance_norm, one_hot, margin losses. Zero
+# norms and distances, broadcasting, non-contiguous inputs, running statistics updated in
+# place, empty inputs, bad arguments. torch's bindings default `reduction` to None: it is spelled
+# out.
+NORMS = [
+    ("p=2", 2.0, [1], False),
+    ("p=1-keepdim", 1.0, [0], True),
+    ("p=3-two-dims", 3.0, [0, 2], False),
+    ("p=1.5", 1.5, [-1], False),
+    ("p=0.5", 0.5, [1], False),
+    ("p=inf", INF, [1], False),
+    ("p=-inf", -INF, [0], True),
+    ("p=0", 0.0, [1], False),
+    ("p=none-all-dims", None, [], False),
+]
+for label, p, dim, keepdim in NORMS:
+    shape = (2, 3, 2) if len(dim) == 2 else (3, 4)
+    case(
+        f"norm.ScalarOpt_dim/{label}",
+        lambda T, x, p=p, dim=dim, keepdim=keepdim: T.norm(x, p, dim, keepdim),
+        R(*shape, seed=50),
+        second=True,
+    )
+case("norm.ScalarOpt_dim/zero-row", lambda T, x: T.norm(x, 2, [1]), D([[0.0, 0.0, 0.0], [1.0, -2.0, 2.0]]), second=True)
+case("norm.ScalarOpt_dim/zero-row-p=3", lambda T, x: T.norm(x, 3, [1]), D([[0.0, 0.0], [1.0, -2.0]]), second=True)
+case("norm.ScalarOpt_dim/inf-ties", lambda T, x: T.norm(x, INF, [1]), D([[1.0, -2.0, 2.0], [0.5, 0.25, -0.5]]))
+case("norm.ScalarOpt_dim/nan", lambda T, x: T.norm(x, 2, [1]), D([[1.0, NAN], [2.0, 3.0]]))
+case("norm.ScalarOpt_dim/transposed", lambda T, x: T.norm(x.t(), 2, [0]), R(3, 4, seed=51), second=True)
+case("norm.ScalarOpt_dim/empty-dim", lambda T, x: T.norm(x.reshape([2, 0]), 2, [1]), D([]))
+case("norm.ScalarOpt_dim/empty-dim-inf-error", lambda T, x: T.norm(x.reshape([2, 0]), INF, [1]), D([]))
+case("norm.ScalarOpt_dim/float32", lambda T, x: T.norm(x, 2, [1]), R(3, 4, seed=52, dtype="float32"))
+case("norm.ScalarOpt_dim/integer-error", lambda T, x: T.norm(x, 2, [0]), L([1, 2]))
+case("norm.ScalarOpt_dim/dim-error", lambda T, x: T.norm(x, 2, [2]), R(3, 4))
+case(
+    "cosine_similarity/rows", lambda T, a, b: T.cosine_similarity(a, b), R(3, 4, seed=53), R(3, 4, seed=54), second=True
+)
+case(
+    "cosine_similarity/broadcast-dim-0",
+    lambda T, a, b: T.cosine_similarity(a, b, 0),
+    R(4, 1, seed=55),
+    R(4, 3, seed=56),
+    second=True,
+)
+case(
+    "cosine_similarity/zero-vector",
+    lambda T, a, b: T.cosine_similarity(a, b),
+    D([[0.0, 0.0, 0.0], [1.0, 2.0, 3.0]]),
+    R(2, 3, seed=57),
+    second=True,
+)
+case("cosine_similarity/eps", lambda T, a, b: T.cosine_similarity(a, b, 1, 0.5), R(2, 3, seed=58), R(2, 3, seed=59))
+case("cosine_similarity/1-d", lambda T, a, b: T.cosine_similarity(a, b, 0), R(4, seed=60), R(4, seed=61), second=True)
+case("cosine_similarity/dim-error", lambda T, a, b: T.cosine_similarity(a, b, 2), R(3, 4), R(3, 4))
+case("cosine_similarity/shape-error", lambda T, a, b: T.cosine_similarity(a, b), R(3, 4), R(2, 4))
+case(
+    "pairwise_distance/p=2", lambda T, a, b: T.pairwise_distance(a, b), R(3, 4, seed=62), R(3, 4, seed=63), second=True
+)
+case(
+    "pairwise_distance/broadcast-p=1-keepdim",
+    lambda T, a, b: T.pairwise_distance(a, b, 1.0, 1e-6, True),
+    R(4, seed=64),
+    R(3, 4, seed=65),
+    second=True,
+)
+case(
+    "pairwise_distance/p=3",
+    lambda T, a, b: T.pairwise_distance(a, b, 3.0),
+    R(2, 5, seed=66),
+    R(2, 5, seed=67),
+    second=True,
+)
+case("pairwise_distance/p=inf", lambda T, a, b: T.pairwise_distance(a, b, INF), R(2, 5, seed=68), R(2, 5, seed=69))
+case(
+    "pairwise_distance/equal", lambda T, a, b: T.pairwise_distance(a, b), D([[1.0, 2.0]]), D([[1.0, 2.0]]), second=True
+)
+case(
+    "pairwise_distance/empty-batch",
+    lambda T, a, b: T.pairwise_distance(a.reshape([0, 3]), b.reshape([0, 3])),
+    D([]),
+    D([]),
+)
+case(
+    "instance_norm/weight-bias",
+    lambda T, x, w, b: T.instance_norm(x, w, b, None, None, True, 0.1, 1e-5, False),
+    R(2, 3, 4, seed=70),
+    R(3, seed=71),
+    R(3, seed=72),
+    second=True,
+)
+case(
+    "instance_norm/running-stats",
+    lambda T, x, rm, rv: (T.instance_norm(x, None, None, rm, rv, True, 0.1, 1e-5, False), rm, rv),
+    R(2, 2, 2, 3, seed=73),
+    D([0.5, -0.5], grad=False),
+    D([1.0, 2.0], grad=False),
+    second=True,
+)
+case(
+    "instance_norm/eval",
+    lambda T, x, w, rm, rv: T.instance_norm(x, w, None, rm, rv, False, 0.1, 1e-5, False),
+    R(2, 3, 4, seed=74),
+    R(3, seed=75),
+    R(3, seed=76, grad=False),
+    P(3, seed=77, grad=False),
+    second=True,
+)
+case(
+    "instance_norm/transposed",
+    lambda T, x: T.instance_norm(x.transpose(1, 2), None, None, None, None, True, 0.1, 1e-5, False),
+    R(2, 4, 3, seed=78),
+    second=True,
+)
+case(
+    "instance_norm/eval-without-stats-error",
+    lambda T, x: T.instance_norm(x, None, None, None, None, False, 0.1, 1e-5, False),
+    R(2, 3, 4),
+)
+case("one_hot/inferred", lambda T, t: T.one_hot(t), L([[0, 2], [3, 1]]))
+case("one_hot/num-classes", lambda T, t: T.one_hot(t, 5), L([0, 2, 4]))
+case("one_hot/empty", lambda T, t: T.one_hot(t.reshape([0]), 3), L([]))
+case("one_hot/empty-inferred-error", lambda T, t: T.one_hot(t.reshape([0])), L([]))
+case("one_hot/negative-error", lambda T, t: T.one_hot(t), L([0, -1]))
+case("one_hot/too-few-classes-error", lambda T, t: T.one_hot(t, 2), L([0, 2]))
+case("one_hot/float-error", lambda T, t: T.one_hot(t), D([0.0, 1.0], grad=False))
+for r in (0, 1, 2):
+    case(
+        f"cosine_embedding_loss/reduction={r}",
+        lambda T, a, b, t, r=r: T.cosine_embedding_loss(a, b, t, 0.1, r),
+        R(3, 4, seed=79),
+        R(3, 4, seed=80),
+        L([1, -1, -1]),
+        second=True,
+    )
+case(
+    "cosine_embedding_loss/0-dim-target",
+    lambda T, a, b, t: T.cosine_embedding_loss(a, b, t, 0.0, 1),
+    R(4, seed=81),
+    R(4, seed=82),
+    L(-1),
+    second=True,
+)
+case(
+    "cosine_embedding_loss/float-target",
+    lambda T, a, b, t: T.cosine_embedding_loss(a, b, t, -0.5, 1),
+    R(3, 4, seed=83),
+    R(3, 4, seed=84),
+    D([1.0, -1.0, 1.0], grad=False),
+    second=True,
+)
+case(
+    "cosine_embedding_loss/target-dims-error",
+    lambda T, a, b, t: T.cosine_embedding_loss(a, b, t),
+    R(3, 4),
+    R(3, 4),
+    L([[1]]),
+)
+case("cosine_embedding_loss/input-dims-error", lambda T, a, b, t: T.cosine_embedding_loss(a, b, t), R(4), R(4), L([1]))
+TRIPLETS = [("p=2-mean", 2.0, False, 1), ("p=1-swap-none", 1.0, True, 0), ("p=3-swap-sum", 3.0, True, 2)]
+for label, p, swap, r in TRIPLETS:
+    case(
+        f"triplet_margin_loss/{label}",
+        lambda T, a, pos, neg, p=p, swap=swap, r=r: T.triplet_margin_loss(a, pos, neg, 1.0, p, 1e-6, swap, r),
+        R(3, 4, seed=85),
+        R(3, 4, seed=86),
+        R(3, 4, seed=87),
+        second=True,
+    )
+case(
+    "triplet_margin_loss/dims-error",
+    lambda T, a, pos, neg: T.triplet_margin_loss(a, pos, neg),
+    R(3, 4),
+    R(3, 4),
+    R(4),
+)
+ML_TARGET = [[3, 0, -1, 1], [1, 2, 3, -1], [0, 2, -1, -1]]
+for r in (0, 1, 2):
+    case(
+        f"multilabel_margin_loss/reduction={r}",
+        lambda T, x, t, r=r: T.multilabel_margin_loss(x, t, r),
+        R(3, 4, seed=88),
+        L(ML_TARGET),
+    )
+    case(
+        f"multilabel_margin_loss_forward/reduction={r}",
+        lambda T, x, t, r=r: T.multilabel_margin_loss_forward(x, t, r),
+        R(3, 4, seed=89),
+        L(ML_TARGET),
+    )
+case(
+    "multilabel_margin_loss/unbatched",
+    lambda T, x, t: T.multilabel_margin_loss(x, t, 1),
+    R(4, seed=90),
+    L([2, 1, -1, 0]),
+)
+case(
+    "multilabel_margin_loss/unbatched-none",
+    lambda T, x, t: T.multilabel_margin_loss(x, t, 0),
+    R(4, seed=91),
+    L([2, -1, 1, 0]),
+)
+case(
+    "multilabel_margin_loss/no-targets",
+    lambda T, x, t: T.multilabel_margin_loss(x, t, 1),
+    R(2, 3, seed=92),
+    L([[-1, 0, 1], [-1, -1, -1]]),
+)
+case(
+    "multilabel_margin_loss/all-targets",
+    lambda T, x, t: T.multilabel_margin_loss(x, t, 1),
+    R(1, 3, seed=93),
+    L([[2, 0, 1]]),
+)
+case(
+    "multilabel_margin_loss/second-derivative-error",
+    lambda T, x, t: T.multilabel_margin_loss(x, t, 1),
+    R(3, 4, seed=94),
+    L(ML_TARGET),
+    second=True,
+)
+case(
+    "multilabel_margin_loss/target-size-error",
+    lambda T, x, t: T.multilabel_margin_loss(x, t, 1),
+    R(3, 4),
+    L([[0, 1, -1, 2]]),
+)
+case(
+    "multilabel_margin_loss/target-index-error",
+    lambda T, x, t: T.multilabel_margin_loss(x, t, 1),
+    R(1, 4),
+    L([[4, -1, 0, 0]]),
+)
+case(
+    "multilabel_margin_loss_backward/mean",
+    lambda T, g, x, t: T.multilabel_margin_loss_backward(
+        g, x, t, 1, T.multilabel_margin_loss_forward(x.detach(), t, 1)[1]
+    ),
+    R(seed=95),
+    R(3, 4, seed=96),
+    L(ML_TARGET),
+)
+
+# nn, third batch (issue 26): resampling. pixel_shuffle / pixel_unshuffle (3-D to 5-D inputs),
+# upsample_nearest1d/2d and upsample_bilinear2d up and down, scales given, align_corners, exact
+# doubling, transposed and expanded inputs, empty batches, float32, bad arguments.
+case("pixel_shuffle/factor-2", lambda T, x: T.pixel_shuffle(x, 2), R(1, 8, 2, 3, seed=100), second=True)
+case("pixel_shuffle/3-d-factor-3", lambda T, x: T.pixel_shuffle(x, 3), R(9, 2, 2, seed=101), second=True)
+case("pixel_shuffle/5-d", lambda T, x: T.pixel_shuffle(x, 2), R(2, 1, 4, 2, 2, seed=102), second=True)
+case("pixel_shuffle/transposed", lambda T, x: T.pixel_shuffle(x.transpose(2, 3), 2), R(1, 4, 3, 2, seed=103))
+case("pixel_shuffle/empty-batch", lambda T, x: T.pixel_shuffle(x.reshape([0, 4, 2, 2]), 2), D([]))
+case("pixel_shuffle/channels-error", lambda T, x: T.pixel_shuffle(x, 2), R(1, 6, 2, 2))
+case("pixel_shuffle/factor-error", lambda T, x: T.pixel_shuffle(x, 0), R(1, 4, 2, 2))
+case("pixel_shuffle/dims-error", lambda T, x: T.pixel_shuffle(x, 2), R(4, 2))
+case("pixel_unshuffle/factor-2", lambda T, x: T.pixel_unshuffle(x, 2), R(1, 2, 4, 6, seed=104), second=True)
+case("pixel_unshuffle/3-d-factor-3", lambda T, x: T.pixel_unshuffle(x, 3), R(1, 3, 6, seed=105), second=True)
+case("pixel_unshuffle/height-error", lambda T, x: T.pixel_unshuffle(x, 2), R(1, 3, 4))
+case("pixel_unshuffle/width-error", lambda T, x: T.pixel_unshuffle(x, 2), R(1, 4, 3))
+NEAREST1D = [("up", (2, 3, 4), [7], None), ("down", (1, 2, 5), [3], None), ("double", (1, 1, 3), [6], None)]
+NEAREST1D += [("scales", (1, 2, 3), [7], 2.5), ("same", (1, 1, 4), [4], None)]
+for label, shape, size, scales in NEAREST1D:
+    case(
+        f"upsample_nearest1d/{label}",
+        lambda T, x, size=size, scales=scales: T.upsample_nearest1d(x, size, scales),
+        R(*shape, seed=106),
+        second=True,
+    )
+case(
+    "upsample_nearest1d/transposed",
+    lambda T, x: T.upsample_nearest1d(x.transpose(1, 2), [5], None),
+    R(1, 3, 2, seed=107),
+)
+case("upsample_nearest1d/empty-batch", lambda T, x: T.upsample_nearest1d(x.reshape([0, 2, 3]), [5], None), D([]))
+case("upsample_nearest1d/dims-error", lambda T, x: T.upsample_nearest1d(x, [5], None), R(2, 3))
+case("upsample_nearest1d/zero-size-error", lambda T, x: T.upsample_nearest1d(x, [0], None), R(1, 2, 3))
+case(
+    "upsample_nearest1d_backward/up",
+    lambda T, g: T.upsample_nearest1d_backward(g, [7], [2, 3, 4], None),
+    R(2, 3, 7, seed=108),
+    second=True,
+)
+NEAREST2D = [
+    ("up", (1, 2, 3, 4), [5, 8], None, None),
+    ("down-scales", (2, 1, 4, 4), [2, 3], 0.5, 0.75),
+    ("double", (1, 1, 2, 3), [4, 6], None, None),
+    ("odd", (1, 1, 3, 5), [7, 4], None, None),
+]
+for label, shape, size, sh, sw in NEAREST2D:
+    case(
+        f"upsample_nearest2d/{label}",
+        lambda T, x, size=size, sh=sh, sw=sw: T.upsample_nearest2d(x, size, sh, sw),
+        R(*shape, seed=109),
+        second=True,
+    )
+case(
+    "upsample_nearest2d/transposed",
+    lambda T, x: T.upsample_nearest2d(x.transpose(2, 3), [3, 5], None, None),
+    R(1, 2, 3, 2, seed=110),
+)
+case(
+    "upsample_nearest2d/expanded",
+    lambda T, x: T.upsample_nearest2d(x.expand([2, 2, 2, 2]), [3, 3], None, None),
+    R(1, 2, 2, 2, seed=111),
+    second=True,
+)
+case(
+    "upsample_nearest2d/float32",
+    lambda T, x: T.upsample_nearest2d(x, [5, 3], None, None),
+    R(1, 2, 3, 2, seed=112, dtype="float32"),
+)
+case(
+    "upsample_nearest2d/empty-batch",
+    lambda T, x: T.upsample_nearest2d(x.reshape([0, 1, 2, 2]), [4, 4], None, None),
+    D([]),
+)
+case("upsample_nearest2d/dims-error", lambda T, x: T.upsample_nearest2d(x, [4, 4], None, None), R(1, 2, 2))
+case(
+    "upsample_nearest2d_backward/up",
+    lambda T, g: T.upsample_nearest2d_backward(g, [5, 8], [1, 2, 3, 4], None, None),
+    R(1, 2, 5, 8, seed=113),
+    second=True,
+)
+BILINEAR = [
+    ("up", (1, 2, 3, 4), [5, 7], False, None, None),
+    ("up-align-corners", (1, 2, 3, 4), [5, 7], True, None, None),
+    ("down", (2, 1, 5, 5), [3, 2], False, None, None),
+    ("down-align-corners", (2, 1, 5, 5), [3, 2], True, None, None),
+    ("scales", (1, 1, 2, 3), [3, 6], False, 1.5, 2.0),
+    ("one-by-one-align-corners", (1, 1, 3, 3), [1, 1], True, None, None),
+    ("one-by-one", (1, 1, 3, 3), [1, 1], False, None, None),
+    ("same-size", (1, 1, 3, 2), [3, 2], False, None, None),
+]
+for label, shape, size, ac, sh, sw in BILINEAR:
+    case(
+        f"upsample_bilinear2d/{label}",
+        lambda T, x, size=size, ac=ac, sh=sh, sw=sw: T.upsample_bilinear2d(x, size, ac, sh, sw),
+        R(*shape, seed=114),
+        second=True,
+    )
+case(
+    "upsample_bilinear2d/transposed",
+    lambda T, x: T.upsample_bilinear2d(x.transpose(2, 3), [4, 5], False, None, None),
+    R(1, 2, 3, 2, seed=115),
+    second=True,
+)
+case(
+    "upsample_bilinear2d/float32",
+    lambda T, x: T.upsample_bilinear2d(x, [5, 3], False, None, None),
+    R(1, 2, 3, 2, seed=116, dtype="float32"),
+)
+case(
+    "upsample_bilinear2d/empty-batch",
+    lambda T, x: T.upsample_bilinear2d(x.reshape([0, 1, 2, 2]), [4, 4], False, None, None),
+    D([]),
+)
+case("upsample_bilinear2d/size-error", lambda T, x: T.upsample_bilinear2d(x, [4], False, None, None), R(1, 1, 2, 2))
+case(
+    "upsample_bilinear2d_backward/align-corners",
+    lambda T, g: T.upsample_bilinear2d_backward(g, [4, 5], [1, 1, 3, 3], True, None, None),
+    R(1, 1, 4, 5, seed=117),
+    second=True,
+)
+case(
+    "upsample_bilinear2d_backward/down",
+    lambda T, g: T.upsample_bilinear2d_backward(g, [3, 2], [2, 1, 5, 5], False, None, None),
+    R(2, 1, 3, 2, seed=118),
+    second=True,
+)

@@ -2036,3 +2036,145 @@ def _tensor3_creation_checks():
 
 
 VALUE_CHECKS.update(_tensor3_creation_checks())
+
+
+def _nn_adaptive_pool_samples() -> Dict[str, List[Sample]]:
+    """nn, third batch (issue 26): adaptive pooling and avg_pool1d."""
+    g = gradgen
+    return {
+        "_adaptive_avg_pool2d": [
+            Sample("overlapping windows", lambda x: g._adaptive_avg_pool2d(x, [3, 4]), [leaf(1, 2, 5, 7)]),
+        ],
+        "_adaptive_avg_pool2d_backward": [
+            Sample(
+                "overlapping windows",
+                lambda go, x: g._adaptive_avg_pool2d_backward(go, x),
+                [leaf(1, 2, 3, 4), value(1, 2, 5, 7, seed=1)],
+            ),
+        ],
+        "adaptive_avg_pool2d": [
+            Sample("to [1, 1]", lambda x: g.adaptive_avg_pool2d(x, [1, 1]), [leaf(1, 2, 3, 4)]),
+            Sample("to [3, 2]", lambda x: g.adaptive_avg_pool2d(x, [3, 2]), [leaf(2, 4, 5)]),
+        ],
+        "adaptive_avg_pool1d": [Sample("to 3", lambda x: g.adaptive_avg_pool1d(x, [3]), [leaf(2, 3, 7)])],
+        "adaptive_max_pool2d": [
+            Sample("overlapping windows", lambda x: g.adaptive_max_pool2d(x, [3, 4])[0], [leaf(1, 2, 5, 7)]),
+        ],
+        "adaptive_max_pool2d_backward": [
+            Sample(
+                "overlapping windows",
+                lambda go, x: g.adaptive_max_pool2d_backward(go, x, g.adaptive_max_pool2d(x.detach(), [3, 4])[1]),
+                [leaf(1, 2, 3, 4), leaf(1, 2, 5, 7, seed=1)],
+            ),
+        ],
+        "adaptive_max_pool1d": [Sample("to 4", lambda x: g.adaptive_max_pool1d(x, [4])[0], [leaf(2, 5)])],
+        "avg_pool1d": [
+            Sample(
+                "ceil_mode, padding not counted",
+                lambda x: g.avg_pool1d(x, [2], [2], [1], True, False),
+                [leaf(2, 3, 6)],
+            ),
+        ],
+    }
+
+
+SAMPLES.update(_nn_adaptive_pool_samples())
+
+
+def _nn_distance_samples() -> Dict[str, List[Sample]]:
+    """nn, third batch (issue 26): norms, distances, instance_norm and margin losses."""
+    g = gradgen
+    target = g.tensor([[3, 0, -1, 1], [1, 2, 3, -1], [0, 2, -1, -1]], dtype=g.int64)
+    no_double = False  # PyTorch has no derivative for multilabel_margin_loss_backward
+    return {
+        "norm.ScalarOpt_dim": [
+            Sample("p 3 over dim 1", lambda x: g.norm(x, 3, [1]), [leaf(2, 3)]),
+            Sample("p inf, keepdim", lambda x: x.norm(float("inf"), [0], True), [leaf(3, 2)]),
+        ],
+        "cosine_similarity": [Sample("rows", lambda a, b: g.cosine_similarity(a, b), [leaf(2, 3), leaf(2, 3, seed=1)])],
+        "pairwise_distance": [Sample("p 2", lambda a, b: g.pairwise_distance(a, b), [leaf(2, 3), leaf(2, 3, seed=1)])],
+        "instance_norm": [
+            Sample(
+                "weight and bias",
+                lambda x, w, b: g.instance_norm(x, w, b, None, None, True, 0.1, 1e-5, False),
+                [leaf(2, 3, 4), leaf(3, seed=1), leaf(3, seed=2)],
+            )
+        ],
+        "cosine_embedding_loss": [
+            Sample(
+                "mean",
+                lambda a, b: g.cosine_embedding_loss(a, b, g.tensor([1, -1], dtype=g.int64)),
+                [leaf(2, 3), leaf(2, 3, seed=1)],
+            )
+        ],
+        "triplet_margin_loss": [
+            Sample(
+                "swap",
+                lambda a, p, n: g.triplet_margin_loss(a, p, n, 2.0, 2, 1e-6, True),
+                [leaf(2, 3), leaf(2, 3, seed=1), leaf(2, 3, seed=2)],
+            )
+        ],
+        "multilabel_margin_loss": [
+            Sample("mean", lambda x: g.multilabel_margin_loss(x, target), [leaf(3, 4)], no_double)
+        ],
+        "multilabel_margin_loss_forward": [
+            Sample("sum", lambda x: g.multilabel_margin_loss_forward(x, target, 2)[0], [leaf(3, 4)], no_double)
+        ],
+    }
+
+
+def _nn_distance_value_checks():
+    g = gradgen
+
+    def one_hot():
+        assert g.one_hot(g.tensor([2, 0], dtype=g.int64)).tolist() == [[0, 0, 1], [1, 0, 0]]
+
+    def multilabel_margin_loss_backward():
+        # As PyTorch: its gradient raises (no derivative).
+        target = g.tensor([[1, -1, 0]], dtype=g.int64)
+        x = g.zeros([1, 3], dtype=g.float64).requires_grad_(True)
+        go = g.tensor(1.0, dtype=g.float64).requires_grad_(True)
+        is_target = g.multilabel_margin_loss_forward(x.detach(), target, 1)[1]
+        y = g.multilabel_margin_loss_backward(go, x, target, 1, is_target)
+        assert flat(y.tolist()) == pytest.approx([1 / 3, -2 / 3, 1 / 3])
+        with pytest.raises(RuntimeError, match="not implemented"):
+            y.sum().backward()
+
+    return {"one_hot": one_hot, "multilabel_margin_loss_backward": multilabel_margin_loss_backward}
+
+
+SAMPLES.update(_nn_distance_samples())
+VALUE_CHECKS.update(_nn_distance_value_checks())
+
+
+def _nn_resample_samples() -> Dict[str, List[Sample]]:
+    """nn, third batch (issue 26): resampling."""
+    g = gradgen
+    return {
+        "pixel_shuffle": [Sample("factor 2", lambda x: g.pixel_shuffle(x, 2), [leaf(1, 4, 2, 3)])],
+        "pixel_unshuffle": [Sample("factor 2", lambda x: g.pixel_unshuffle(x, 2), [leaf(1, 1, 4, 2)])],
+        "upsample_nearest1d": [Sample("to 5", lambda x: g.upsample_nearest1d(x, [5]), [leaf(1, 2, 3)])],
+        "upsample_nearest1d_backward": [
+            Sample("from 5", lambda go: g.upsample_nearest1d_backward(go, [5], [1, 2, 3]), [leaf(1, 2, 5)])
+        ],
+        "upsample_nearest2d": [Sample("to [3, 5]", lambda x: g.upsample_nearest2d(x, [3, 5]), [leaf(1, 1, 2, 3)])],
+        "upsample_nearest2d_backward": [
+            Sample(
+                "from [3, 5]", lambda go: g.upsample_nearest2d_backward(go, [3, 5], [1, 1, 2, 3]), [leaf(1, 1, 3, 5)]
+            )
+        ],
+        "upsample_bilinear2d": [
+            Sample("to [3, 5]", lambda x: g.upsample_bilinear2d(x, [3, 5], False), [leaf(1, 1, 2, 3)]),
+            Sample("align_corners", lambda x: g.upsample_bilinear2d(x, [3, 5], True), [leaf(1, 1, 2, 3)]),
+        ],
+        "upsample_bilinear2d_backward": [
+            Sample(
+                "from [3, 5]",
+                lambda go: g.upsample_bilinear2d_backward(go, [3, 5], [1, 1, 2, 3], False),
+                [leaf(1, 1, 3, 5)],
+            )
+        ],
+    }
+
+
+SAMPLES.update(_nn_resample_samples())

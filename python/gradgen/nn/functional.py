@@ -13,12 +13,18 @@ PyTorch) are translated to `reduction` as PyTorch does.
 
 from __future__ import annotations
 
+import math
 import warnings
 from typing import Optional
 
 import gradgen
 
 __all__ = [
+    "adaptive_avg_pool1d",
+    "adaptive_avg_pool2d",
+    "adaptive_max_pool1d",
+    "adaptive_max_pool2d",
+    "avg_pool1d",
     "avg_pool2d",
     "batch_norm",
     "binary_cross_entropy",
@@ -30,6 +36,8 @@ __all__ = [
     "conv_transpose1d",
     "conv_transpose2d",
     "conv_transpose3d",
+    "cosine_embedding_loss",
+    "cosine_similarity",
     "cross_entropy",
     "dropout",
     "elu",
@@ -42,6 +50,8 @@ __all__ = [
     "hardswish",
     "hardtanh",
     "huber_loss",
+    "instance_norm",
+    "interpolate",
     "kl_div",
     "l1_loss",
     "layer_norm",
@@ -54,8 +64,13 @@ __all__ = [
     "max_pool2d",
     "mish",
     "mse_loss",
+    "multilabel_margin_loss",
     "nll_loss",
+    "one_hot",
     "pad",
+    "pairwise_distance",
+    "pixel_shuffle",
+    "pixel_unshuffle",
     "prelu",
     "relu",
     "relu6",
@@ -71,6 +86,7 @@ __all__ = [
     "tanh",
     "tanhshrink",
     "threshold",
+    "triplet_margin_loss",
 ]
 
 # ---------------------------------------------------------------------------------------------
@@ -325,6 +341,29 @@ def batch_norm(
     return gradgen.batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps, False)
 
 
+def instance_norm(
+    input,
+    running_mean=None,
+    running_var=None,
+    weight=None,
+    bias=None,
+    use_input_stats: bool = True,
+    momentum: float = 0.1,
+    eps: float = 1e-5,
+):
+    """As torch's: each (sample, channel) normalized by its own statistics (use_input_stats) or by
+    running_mean / running_var, which are updated in place when given and use_input_stats."""
+    if use_input_stats:
+        # torch.nn.functional._verify_spatial_size
+        size = list(input.shape)
+        values = 1
+        for s in size[2:]:
+            values *= s
+        if values == 1:
+            raise ValueError(f"Expected more than 1 spatial element when training, got input size {size}")
+    return gradgen.instance_norm(input, weight, bias, running_mean, running_var, use_input_stats, momentum, eps, False)
+
+
 # ---------------------------------------------------------------------------------------------
 # Convolution (channels first; padding a number, a list, or "valid" / "same")
 # ---------------------------------------------------------------------------------------------
@@ -413,6 +452,152 @@ def avg_pool2d(
         count_include_pad,
         divisor_override,
     )
+
+
+def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode: bool = False, count_include_pad: bool = True):
+    return gradgen.avg_pool1d(
+        input,
+        _pool_list(kernel_size, 1),
+        _pool_list(stride, 1),
+        _pool_list(padding, 1),
+        ceil_mode,
+        count_include_pad,
+    )
+
+
+def _adaptive_size(output_size, input, n: int):
+    """output_size as a list of n ints; a None entry keeps the input's size (as torch's)."""
+    sizes = [output_size] * n if isinstance(output_size, int) or output_size is None else list(output_size)
+    return [input.shape[len(input.shape) - n + i] if v is None else v for i, v in enumerate(sizes)]
+
+
+def adaptive_avg_pool1d(input, output_size):
+    return gradgen.adaptive_avg_pool1d(input, _adaptive_size(output_size, input, 1))
+
+
+def adaptive_avg_pool2d(input, output_size):
+    return gradgen.adaptive_avg_pool2d(input, _adaptive_size(output_size, input, 2))
+
+
+def adaptive_max_pool1d(input, output_size, return_indices: bool = False):
+    out, indices = gradgen.adaptive_max_pool1d(input, _adaptive_size(output_size, input, 1))
+    return (out, indices) if return_indices else out
+
+
+def adaptive_max_pool2d(input, output_size, return_indices: bool = False):
+    out, indices = gradgen.adaptive_max_pool2d(input, _adaptive_size(output_size, input, 2))
+    return (out, indices) if return_indices else out
+
+
+# ---------------------------------------------------------------------------------------------
+# Resampling
+# ---------------------------------------------------------------------------------------------
+
+
+def pixel_shuffle(input, upscale_factor: int):
+    return gradgen.pixel_shuffle(input, upscale_factor)
+
+
+def pixel_unshuffle(input, downscale_factor: int):
+    return gradgen.pixel_unshuffle(input, downscale_factor)
+
+
+def _interpolate_sizes(input, size, scale_factor, recompute_scale_factor):
+    """(output_size, scales) as torch.nn.functional.interpolate computes them."""
+    dim = len(input.shape) - 2
+    if size is not None and scale_factor is not None:
+        raise ValueError("only one of size or scale_factor should be defined")
+    if size is not None:
+        if recompute_scale_factor:
+            raise ValueError("recompute_scale_factor is not meaningful with an explicit size.")
+        if isinstance(size, (list, tuple)):
+            if len(size) != dim:
+                raise ValueError(
+                    "Input and output must have the same number of spatial dimensions, but got input with "
+                    f"spatial dimensions of {list(input.shape[2:])} and output size of {size}. Please provide "
+                    "input tensor in (N, C, d1, d2, ...,dK) format and output size in (o1, o2, ...,oK) format."
+                )
+            return [int(v) for v in size], [None] * dim
+        return [int(size)] * dim, [None] * dim
+    if scale_factor is None:
+        raise ValueError("either size or scale_factor should be defined")
+    if isinstance(scale_factor, (list, tuple)):
+        if len(scale_factor) != dim:
+            raise ValueError(
+                "Input and scale_factor must have the same number of spatial dimensions, but got input with "
+                f"spatial dimensions of {list(input.shape[2:])} and scale_factor of shape {scale_factor}. "
+                "Please provide input tensor in (N, C, d1, d2, ...,dK) format and scale_factor in (s1, s2, "
+                "...,sK) format."
+            )
+        scales = [float(v) for v in scale_factor]
+    else:
+        scales = [float(scale_factor)] * dim
+    # The output size of ATen's .vec overloads: int(input size * scale), truncated.
+    out = [int(input.shape[2 + i] * scales[i]) for i in range(dim)]
+    if recompute_scale_factor:
+        return [int(math.floor(float(input.shape[2 + i]) * scales[i])) for i in range(dim)], [None] * dim
+    return out, scales
+
+
+def interpolate(
+    input,
+    size=None,
+    scale_factor=None,
+    mode: str = "nearest",
+    align_corners: Optional[bool] = None,
+    recompute_scale_factor: Optional[bool] = None,
+    antialias: bool = False,
+):
+    """As torch's for mode "nearest" ([N, C, L] and [N, C, H, W] inputs) and "bilinear" ([N, C, H,
+    W]); the other modes raise NotImplementedError."""
+    if mode in ("nearest", "area", "nearest-exact"):
+        if align_corners is not None:
+            raise ValueError(
+                "align_corners option can only be set with the interpolating modes: linear | bilinear | "
+                "bicubic | trilinear"
+            )
+    elif align_corners is None:
+        align_corners = False
+    if antialias and not (mode in ("bilinear", "bicubic") and len(input.shape) == 4):
+        raise ValueError(
+            "Anti-alias option is restricted to bilinear and bicubic modes and requires a 4-D tensor as input"
+        )
+    output_size, scales = _interpolate_sizes(input, size, scale_factor, recompute_scale_factor)
+    dim = len(input.shape)
+    if antialias:
+        raise NotImplementedError("interpolate: gradgen has no antialiased resampling")
+    if mode == "nearest" and dim == 3:
+        return gradgen.upsample_nearest1d(input, output_size, scales[0])
+    if mode == "nearest" and dim == 4:
+        return gradgen.upsample_nearest2d(input, output_size, scales[0], scales[1])
+    if mode == "bilinear" and dim == 4:
+        return gradgen.upsample_bilinear2d(input, output_size, align_corners, scales[0], scales[1])
+    if dim not in (3, 4, 5):
+        raise NotImplementedError(
+            f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {dim}D) for the modes: nearest | "
+            f"linear | bilinear | bicubic | trilinear | area | nearest-exact (got {mode})"
+        )
+    needs = {"linear": 3, "bilinear": 4, "bicubic": 4, "trilinear": 5}
+    if mode in needs and needs[mode] != dim:
+        raise NotImplementedError(f"Got {dim}D input, but {mode} mode needs {needs[mode]}D input")
+    raise NotImplementedError(f"interpolate: gradgen has no mode {mode!r} for {dim}-D input")
+
+
+# ---------------------------------------------------------------------------------------------
+# Distances, one_hot
+# ---------------------------------------------------------------------------------------------
+
+
+def cosine_similarity(x1, x2, dim: int = 1, eps: float = 1e-8):
+    return gradgen.cosine_similarity(x1, x2, dim, eps)
+
+
+def pairwise_distance(x1, x2, p: float = 2.0, eps: float = 1e-6, keepdim: bool = False):
+    return gradgen.pairwise_distance(x1, x2, p, eps, keepdim)
+
+
+def one_hot(tensor, num_classes: int = -1):
+    return gradgen.one_hot(tensor, num_classes)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -506,3 +691,31 @@ def cross_entropy(
 ):
     r = _reduction(reduction, size_average, reduce)
     return gradgen.cross_entropy_loss(input, target, weight, r, ignore_index, label_smoothing)
+
+
+def cosine_embedding_loss(
+    input1, input2, target, margin: float = 0, size_average=None, reduce=None, reduction: str = "mean"
+):
+    return gradgen.cosine_embedding_loss(input1, input2, target, margin, _reduction(reduction, size_average, reduce))
+
+
+def triplet_margin_loss(
+    anchor,
+    positive,
+    negative,
+    margin: float = 1.0,
+    p: float = 2,
+    eps: float = 1e-6,
+    swap: bool = False,
+    size_average=None,
+    reduce=None,
+    reduction: str = "mean",
+):
+    r = _reduction(reduction, size_average, reduce)
+    if margin <= 0:
+        raise ValueError(f"margin must be greater than 0, got {margin}")
+    return gradgen.triplet_margin_loss(anchor, positive, negative, margin, p, eps, swap, r)
+
+
+def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduction: str = "mean"):
+    return gradgen.multilabel_margin_loss(input, target, _reduction(reduction, size_average, reduce))
