@@ -1,5 +1,6 @@
 // The nn family's CompositeImplicitAutograd kernels (selu, log_sigmoid, prelu, l1_loss, kl_div,
-// margin_ranking_loss, pad, _pad_circular, and the backward
+// margin_ranking_loss, cosine_embedding_loss, triplet_margin_loss, pad, _pad_circular, and the
+// backward
 // ops PyTorch's autograd runs as composites: silu_backward, mish_backward): written with the
 // differentiable API, so their gradients come from the ops they call, as in PyTorch. As in
 // composite.cc, every call is qualified `gradgen::` to reach the differentiable op.
@@ -127,6 +128,60 @@ Tensor margin_ranking_loss(const Tensor& input1, const Tensor& input2, const Ten
   return in_composite_op("margin_ranking_loss", [&] {
     const Tensor unclamped = -target * (input1 - input2) + margin;
     return reduce_loss(gradgen::clamp(unclamped, 0), reduction);
+  });
+}
+
+// cosine_embedding_loss and triplet_margin_loss as PyTorch's (aten/src/ATen/native/Loss.cpp).
+Tensor cosine_embedding_loss(const Tensor& input1, const Tensor& input2, const Tensor& target,
+                             double margin, int64_t reduction) {
+  return in_composite_op("cosine_embedding_loss", [&] {
+    const int64_t targ_dim = target.dim();
+    if (targ_dim != 1 && targ_dim != 0) {
+      throw std::invalid_argument("0D or 1D target tensor expected, multi-target not supported");
+    }
+    if (targ_dim == 1 && (input1.dim() != 2 || input2.dim() != 2)) {
+      throw std::invalid_argument(
+          "1D target tensor expects 2D input tensors, but found inputs with sizes " +
+          shape_str(input1.sizes()) + " and " + shape_str(input2.sizes()) + ".");
+    }
+    if (targ_dim == 0 && (input1.dim() != 1 || input2.dim() != 1)) {
+      throw std::invalid_argument(
+          "0D target tensor expects 1D input tensors, but found inputs with sizes " +
+          shape_str(input1.sizes()) + " and " + shape_str(input2.sizes()) + ".");
+    }
+    constexpr double kEpsilon = 1e-12;
+    const std::vector<int64_t> dims{targ_dim};
+    const Tensor prod_sum = gradgen::sum(input1 * input2, IntArrayRef(dims), false);
+    const Tensor mag_square1 = gradgen::sum(input1 * input1, IntArrayRef(dims), false) + kEpsilon;
+    const Tensor mag_square2 = gradgen::sum(input2 * input2, IntArrayRef(dims), false) + kEpsilon;
+    const Tensor cos = prod_sum / gradgen::sqrt(mag_square1 * mag_square2);
+    const Tensor zeros = gradgen::zeros_like(cos);
+    const Tensor pos = 1 - cos;
+    const Tensor neg = gradgen::clamp_min(cos - margin, 0);
+    const Tensor output = gradgen::where(gradgen::eq(target, 1), pos, zeros) +
+                          gradgen::where(gradgen::eq(target, -1), neg, zeros);
+    return reduce_loss(output, reduction);
+  });
+}
+
+Tensor triplet_margin_loss(const Tensor& anchor, const Tensor& positive, const Tensor& negative,
+                           double margin, double p, double eps, bool swap, int64_t reduction) {
+  return in_composite_op("triplet_margin_loss", [&] {
+    const int64_t a_dim = anchor.dim(), p_dim = positive.dim(), n_dim = negative.dim();
+    if (a_dim != p_dim || p_dim != n_dim) {
+      throw std::invalid_argument(
+          "The anchor, positive, and negative tensors are expected to have the same number of "
+          "dimensions, but got: anchor " +
+          std::to_string(a_dim) + "D, positive " + std::to_string(p_dim) + "D, and negative " +
+          std::to_string(n_dim) + "D inputs");
+    }
+    const Tensor dist_pos = gradgen::pairwise_distance(anchor, positive, p, eps);
+    Tensor dist_neg = gradgen::pairwise_distance(anchor, negative, p, eps);
+    // The distance swap of Balntas et al., "Learning shallow convolutional feature descriptors
+    // with triplet losses": the nearer of the negative's distances.
+    if (swap)
+      dist_neg = gradgen::minimum(dist_neg, gradgen::pairwise_distance(positive, negative, p, eps));
+    return reduce_loss(gradgen::clamp_min(margin + dist_pos - dist_neg, 0), reduction);
   });
 }
 

@@ -1,8 +1,7 @@
-// Margin losses (nn, third batch): the composites cosine_embedding_loss and triplet_margin_loss,
-// written as PyTorch's (aten/src/ATen/native/Loss.cpp) with the differentiable API, and the
-// kernels of multilabel_margin_loss_forward / multilabel_margin_loss_backward with the composite
-// multilabel_margin_loss. A multilabel target row lists class indices up to its first -1;
-// sample n's loss is sum over its targets j and the other classes c of
+// multilabel_margin_loss (nn, third batch): the kernels of multilabel_margin_loss_forward /
+// multilabel_margin_loss_backward and the composite multilabel_margin_loss (cosine_embedding_loss
+// and triplet_margin_loss are in composite_nn.cc). A multilabel target row lists class indices up
+// to its first -1; sample n's loss is the sum over its targets j and the other classes c of
 // max(0, 1 - (x[j] - x[c])), divided by the number of classes.
 #include <cstdint>
 #include <stdexcept>
@@ -23,17 +22,6 @@ namespace native {
 namespace {
 
 using gradgen::internal::in_composite_op;
-
-// PyTorch's apply_loss_reduction.
-Tensor reduce_loss(const Tensor& loss, int64_t reduction) {
-  if (reduction == Reduction::Mean) return gradgen::mean(loss);
-  if (reduction == Reduction::Sum) return gradgen::sum(loss);
-  if (reduction != Reduction::None) {
-    throw std::invalid_argument(std::to_string(reduction) +
-                                " is not a valid value for reduction (0 None, 1 Mean, 2 Sum)");
-  }
-  return loss;
-}
 
 /// multilabel_margin_loss's frames and classes, its arguments checked as PyTorch's
 /// multilabel_margin_loss_shape_check.
@@ -89,59 +77,6 @@ std::vector<char> multilabel_targets(const char* op, const int64_t* pt, const Mu
 }
 
 }  // namespace
-
-Tensor cosine_embedding_loss(const Tensor& input1, const Tensor& input2, const Tensor& target,
-                             double margin, int64_t reduction) {
-  return in_composite_op("cosine_embedding_loss", [&] {
-    const int64_t targ_dim = target.dim();
-    if (targ_dim != 1 && targ_dim != 0) {
-      throw std::invalid_argument("0D or 1D target tensor expected, multi-target not supported");
-    }
-    if (targ_dim == 1 && (input1.dim() != 2 || input2.dim() != 2)) {
-      throw std::invalid_argument(
-          "1D target tensor expects 2D input tensors, but found inputs with sizes " +
-          shape_str(input1.sizes()) + " and " + shape_str(input2.sizes()) + ".");
-    }
-    if (targ_dim == 0 && (input1.dim() != 1 || input2.dim() != 1)) {
-      throw std::invalid_argument(
-          "0D target tensor expects 1D input tensors, but found inputs with sizes " +
-          shape_str(input1.sizes()) + " and " + shape_str(input2.sizes()) + ".");
-    }
-    constexpr double kEpsilon = 1e-12;
-    const std::vector<int64_t> dims{targ_dim};
-    const Tensor prod_sum = gradgen::sum(input1 * input2, IntArrayRef(dims), false);
-    const Tensor mag_square1 = gradgen::sum(input1 * input1, IntArrayRef(dims), false) + kEpsilon;
-    const Tensor mag_square2 = gradgen::sum(input2 * input2, IntArrayRef(dims), false) + kEpsilon;
-    const Tensor cos = prod_sum / gradgen::sqrt(mag_square1 * mag_square2);
-    const Tensor zeros = gradgen::zeros_like(cos);
-    const Tensor pos = 1 - cos;
-    const Tensor neg = gradgen::clamp_min(cos - margin, 0);
-    const Tensor output = gradgen::where(gradgen::eq(target, 1), pos, zeros) +
-                          gradgen::where(gradgen::eq(target, -1), neg, zeros);
-    return reduce_loss(output, reduction);
-  });
-}
-
-Tensor triplet_margin_loss(const Tensor& anchor, const Tensor& positive, const Tensor& negative,
-                           double margin, double p, double eps, bool swap, int64_t reduction) {
-  return in_composite_op("triplet_margin_loss", [&] {
-    const int64_t a_dim = anchor.dim(), p_dim = positive.dim(), n_dim = negative.dim();
-    if (a_dim != p_dim || p_dim != n_dim) {
-      throw std::invalid_argument(
-          "The anchor, positive, and negative tensors are expected to have the same number of "
-          "dimensions, but got: anchor " +
-          std::to_string(a_dim) + "D, positive " + std::to_string(p_dim) + "D, and negative " +
-          std::to_string(n_dim) + "D inputs");
-    }
-    const Tensor dist_pos = gradgen::pairwise_distance(anchor, positive, p, eps);
-    Tensor dist_neg = gradgen::pairwise_distance(anchor, negative, p, eps);
-    // The distance swap of Balntas et al., "Learning shallow convolutional feature descriptors
-    // with triplet losses": the nearer of the negative's distances.
-    if (swap)
-      dist_neg = gradgen::minimum(dist_neg, gradgen::pairwise_distance(positive, negative, p, eps));
-    return reduce_loss(gradgen::clamp_min(margin + dist_pos - dist_neg, 0), reduction);
-  });
-}
 
 std::tuple<Tensor, Tensor> multilabel_margin_loss_forward(const Tensor& self, const Tensor& target,
                                                           int64_t reduction) {

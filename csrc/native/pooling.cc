@@ -16,6 +16,7 @@
 #include "csrc/generated/NativeFunctions.h"
 #include "csrc/generated/VariableType.h"
 #include "csrc/native/loops.h"
+#include "csrc/native/pooling_common.h"
 #include "csrc/ops.h"
 #include "csrc/util/op_context.h"
 
@@ -113,19 +114,6 @@ Pool pool_geometry(const char* op, const Tensor& self, IntArrayRef kernel_size, 
   return g;
 }
 
-void check_grad_output(const char* op, const Tensor& grad_output, const Pool& g,
-                       const Tensor& self) {
-  if (!grad_output.sizes().equals(g.out_shape)) {
-    throw std::invalid_argument(std::string(op) + ": expected grad_output of size " +
-                                shape_str(g.out_shape) + ", got " + shape_str(grad_output.sizes()));
-  }
-  if (grad_output.scalar_type() != self.scalar_type()) {
-    throw std::invalid_argument(std::string(op) + ": expected grad_output of dtype " +
-                                to_string(self.scalar_type()) + ", got " +
-                                to_string(grad_output.scalar_type()));
-  }
-}
-
 /// avg_pool2d's window of output (oh, ow): its clipped bounds and its divisor.
 struct Window {
   int64_t h0, h1, w0, w1, divisor;
@@ -206,33 +194,13 @@ Tensor max_pool2d_with_indices_backward(const Tensor& grad_output, const Tensor&
                                         const Tensor& indices) {
   const char* op = "max_pool2d_with_indices_backward";
   const Pool g = pool_geometry(op, self, kernel_size, stride, padding, dilation, ceil_mode);
-  check_grad_output(op, grad_output, g, self);
+  check_pool_grad_output(op, grad_output, g.out_shape, self);
   if (indices.scalar_type() != ScalarType::Long || !indices.sizes().equals(g.out_shape)) {
     throw std::invalid_argument(
         std::string(op) + ": expected Long indices of size " + shape_str(g.out_shape) + ", got " +
         to_string(indices.scalar_type()) + " of size " + shape_str(indices.sizes()));
   }
-  const Tensor go = grad_output.contiguous(), idx = indices.contiguous();
-  Tensor gi = zeros(self.sizes(), self.scalar_type());
-  const int64_t* pi = idx.data_ptr<int64_t>();
-  gradgen::internal::dispatch_floating(self.scalar_type(), op, [&](auto tag) {
-    using T = decltype(tag);
-    const T* pg = go.data_ptr<T>();
-    T* px = gi.data_ptr<T>();
-    const int64_t out_plane = g.OH * g.OW, in_plane = g.H * g.W;
-    for (int64_t p = 0; p < g.planes; ++p) {
-      for (int64_t o = 0; o < out_plane; ++o) {
-        const int64_t i = pi[p * out_plane + o];
-        if (i < 0 || i >= in_plane) {
-          throw std::out_of_range(std::string(op) + ": index " + std::to_string(i) +
-                                  " is out of bounds for a plane of " + std::to_string(in_plane) +
-                                  " elements");
-        }
-        px[p * in_plane + i] += pg[p * out_plane + o];
-      }
-    }
-  });
-  return gi;
+  return scatter_pool_indices(op, grad_output, indices, self, g.planes, g.H * g.W);
 }
 
 Tensor max_pool2d(const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride,
@@ -304,7 +272,7 @@ Tensor avg_pool2d_backward(const Tensor& grad_output, const Tensor& self, IntArr
   const char* op = "avg_pool2d_backward";
   check_divisor(op, divisor_override);
   const Pool g = pool_geometry(op, self, kernel_size, stride, padding, {1}, ceil_mode);
-  check_grad_output(op, grad_output, g, self);
+  check_pool_grad_output(op, grad_output, g.out_shape, self);
   const Tensor go = grad_output.contiguous();
   Tensor gi = zeros(self.sizes(), self.scalar_type());
   gradgen::internal::dispatch_floating(self.scalar_type(), op, [&](auto tag) {

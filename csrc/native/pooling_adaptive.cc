@@ -16,6 +16,7 @@
 #include "csrc/generated/NativeFunctions.h"
 #include "csrc/generated/VariableType.h"
 #include "csrc/native/loops.h"
+#include "csrc/native/pooling_common.h"
 #include "csrc/ops.h"
 #include "csrc/util/op_context.h"
 
@@ -73,19 +74,6 @@ Adaptive adaptive_geometry(const char* op, const Tensor& self, IntArrayRef outpu
   g.out_shape[nd - 2] = g.OH;
   g.out_shape[nd - 1] = g.OW;
   return g;
-}
-
-void check_grad_output(const char* op, const Tensor& grad_output, IntArrayRef expected,
-                       const Tensor& self) {
-  if (!grad_output.sizes().equals(expected)) {
-    throw std::invalid_argument(std::string(op) + ": expected grad_output of size " +
-                                shape_str(expected) + ", got " + shape_str(grad_output.sizes()));
-  }
-  if (grad_output.scalar_type() != self.scalar_type()) {
-    throw std::invalid_argument(
-        std::string(op) + ": expected dtype " + to_string(self.scalar_type()) +
-        " for `grad_output` but got dtype " + to_string(grad_output.scalar_type()));
-  }
 }
 
 /// PyTorch's backward ops refuse an empty grad_output plane (and channels), as their forward ops
@@ -160,7 +148,7 @@ Tensor _adaptive_avg_pool2d_backward(const Tensor& grad_output, const Tensor& se
   }
   check_grad_output_nonempty(op, grad_output);
   const Adaptive g = adaptive_geometry(op, self, {grad_output.size(-2), grad_output.size(-1)}, 2);
-  check_grad_output(op, grad_output, g.out_shape, self);
+  check_pool_grad_output(op, grad_output, g.out_shape, self);
   const Tensor go = grad_output.contiguous();
   Tensor gi = zeros(self.sizes(), self.scalar_type());
   gradgen::internal::dispatch_floating(self.scalar_type(), op, [&](auto tag) {
@@ -272,28 +260,8 @@ Tensor adaptive_max_pool2d_backward(const Tensor& grad_output, const Tensor& sel
     throw std::invalid_argument(std::string(op) + ": expected indices of size " +
                                 shape_str(g.out_shape) + ", got " + shape_str(indices.sizes()));
   }
-  check_grad_output(op, grad_output, g.out_shape, self);
-  const Tensor go = grad_output.contiguous(), idx = indices.contiguous();
-  Tensor gi = zeros(self.sizes(), self.scalar_type());
-  const int64_t* pi = idx.data_ptr<int64_t>();
-  gradgen::internal::dispatch_floating(self.scalar_type(), op, [&](auto tag) {
-    using T = decltype(tag);
-    const T* pg = go.data_ptr<T>();
-    T* px = gi.data_ptr<T>();
-    const int64_t out_plane = g.OH * g.OW, in_plane = g.H * g.W;
-    for (int64_t p = 0; p < g.planes; ++p) {
-      for (int64_t o = 0; o < out_plane; ++o) {
-        const int64_t i = pi[p * out_plane + o];
-        if (i < 0 || i >= in_plane) {
-          throw std::out_of_range(std::string(op) + ": index " + std::to_string(i) +
-                                  " is out of bounds for a plane of " + std::to_string(in_plane) +
-                                  " elements");
-        }
-        px[p * in_plane + i] += pg[p * out_plane + o];
-      }
-    }
-  });
-  return gi;
+  check_pool_grad_output(op, grad_output, g.out_shape, self);
+  return scatter_pool_indices(op, grad_output, indices, self, g.planes, g.H * g.W);
 }
 
 std::tuple<Tensor, Tensor> adaptive_max_pool1d(const Tensor& self, IntArrayRef output_size) {

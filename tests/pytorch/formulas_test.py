@@ -76,6 +76,7 @@ FORWARD_OVER_REVERSE = {
 FORWARD_OVER_REVERSE_KNOCK_ON = {
     "layer_norm": "native_layer_norm",
     "batch_norm": "native_batch_norm",
+    "instance_norm": "native_batch_norm",  # through batch_norm, as PyTorch's
 }
 
 # PyTorch entries of gradgen's ops that call what the formula environment does not define (the

@@ -1,0 +1,59 @@
+// What the pooling kernels share (pooling.cc, pooling_adaptive.cc): the grad_output check and the
+// max pools' backward, which adds each output's gradient at the input position its index names.
+// Internal to the kernels (namespace gradgen::native); not an API.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#include "csrc/native/loops.h"
+#include "csrc/tensor.h"
+
+namespace gradgen {
+namespace native {
+
+/// grad_output must have the output's sizes and self's dtype.
+inline void check_pool_grad_output(const char* op, const Tensor& grad_output, IntArrayRef out_shape,
+                                   const Tensor& self) {
+  if (!grad_output.sizes().equals(out_shape)) {
+    throw std::invalid_argument(std::string(op) + ": expected grad_output of size " +
+                                shape_str(out_shape) + ", got " + shape_str(grad_output.sizes()));
+  }
+  if (grad_output.scalar_type() != self.scalar_type()) {
+    throw std::invalid_argument(std::string(op) + ": expected grad_output of dtype " +
+                                to_string(self.scalar_type()) + ", got " +
+                                to_string(grad_output.scalar_type()));
+  }
+}
+
+/// The gradient of a max pool's input (self's sizes): plane p's grad_output element o added at
+/// flat position indices[p, o] of input plane p (in_plane elements each); an index out of the
+/// plane throws naming op.
+inline Tensor scatter_pool_indices(const char* op, const Tensor& grad_output, const Tensor& indices,
+                                   const Tensor& self, int64_t planes, int64_t in_plane) {
+  const Tensor go = grad_output.contiguous(), idx = indices.contiguous();
+  Tensor gi = zeros(self.sizes(), self.scalar_type());
+  const int64_t* pi = idx.data_ptr<int64_t>();
+  const int64_t out_plane = planes == 0 ? 0 : idx.numel() / planes;
+  gradgen::internal::dispatch_floating(self.scalar_type(), op, [&](auto tag) {
+    using T = decltype(tag);
+    const T* pg = go.data_ptr<T>();
+    T* px = gi.data_ptr<T>();
+    for (int64_t p = 0; p < planes; ++p) {
+      for (int64_t o = 0; o < out_plane; ++o) {
+        const int64_t i = pi[p * out_plane + o];
+        if (i < 0 || i >= in_plane) {
+          throw std::out_of_range(std::string(op) + ": index " + std::to_string(i) +
+                                  " is out of bounds for a plane of " + std::to_string(in_plane) +
+                                  " elements");
+        }
+        px[p * in_plane + i] += pg[p * out_plane + o];
+      }
+    }
+  });
+  return gi;
+}
+
+}  // namespace native
+}  // namespace gradgen
