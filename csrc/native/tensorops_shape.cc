@@ -24,14 +24,7 @@ namespace {
 
 // `dim` wrapped into [0, ndim) (a 0-dim tensor takes -1 and 0), else std::out_of_range.
 int64_t dim_index(int64_t dim, int64_t ndim, const char* op) {
-  const int64_t n = ndim == 0 ? 1 : ndim;
-  if (dim < -n || dim >= n) {
-    throw std::out_of_range(std::string(op) + ": dim " + std::to_string(dim) +
-                            " out of range for a tensor with " + std::to_string(ndim) +
-                            " dims (expected to be in range of [" + std::to_string(-n) + ", " +
-                            std::to_string(n - 1) + "])");
-  }
-  return dim < 0 ? dim + n : dim;
+  return loops::index_dim(dim, ndim, op);
 }
 
 std::string list_str(IntArrayRef v) { return shape_str(v); }

@@ -77,6 +77,7 @@ from gradgen._C import (  # noqa: F401  (re-exported)
 from gradgen import autograd  # noqa: F401  (re-exported)
 from gradgen import jit, profiler  # noqa: F401  (re-exported)
 from gradgen import nn  # noqa: F401  (re-exported: gradgen.nn.functional, as torch.nn)
+from gradgen import linalg  # noqa: F401  (re-exported: gradgen.linalg.cross, as torch.linalg)
 from gradgen.jit import trace  # noqa: F401  (re-exported)
 from gradgen.autograd.grad_mode import enable_grad, no_grad, set_grad_enabled  # noqa: F401  (re-exported)
 
@@ -146,6 +147,7 @@ __all__ = sorted(
         "is_tensor",
         "jit",
         "layout",
+        "linalg",
         "long",
         "manual_seed",
         "memory_format",

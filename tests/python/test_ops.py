@@ -1821,6 +1821,12 @@ def _tensor3_product_checks():
             assert o.tolist() == getattr(g, op)(*args).tolist(), op
         o = g.zeros([2, 3], dtype=g.float64)
         assert g.cross(value(2, 3), value(2, 3, seed=1), dim=-1, out=o) is o
+        # torch.linalg.cross's spelling.
+        a, b = value(3, 2), value(3, 2, seed=1)
+        assert g.linalg.cross(a, b, dim=0).tolist() == g.linalg_cross(a, b, dim=0).tolist()
+        assert g.linalg.cross(a.t(), b.t()).tolist() == g.cross(a.t(), b.t(), 1).tolist()
+        o = g.zeros([0], dtype=g.float64)
+        assert g.linalg.cross(a, b, dim=0, out=o) is o and o.shape == (3, 2)
 
     def errors():
         with pytest.raises(RuntimeError, match=r"dot: 1D tensors expected, but got 2D and 1D tensors"):
