@@ -35,7 +35,8 @@ readonly SERVER_JAR=/usr/share/bazel/A-server.jar
 readonly NETTY_JAR=/usr/share/java/grpc-netty.jar
 readonly SANDBOX=/usr/share/bazel/linux-sandbox
 readonly MAIN=com.google.devtools.build.remote.worker.RemoteWorker
-cache_root=${GRADGEN_REMOTE_WORKER_CACHE:-${HOME:?}/.cache/gradgen/remote-worker}
+[[ -n ${GRADGEN_REMOTE_WORKER_CACHE:-} || -n ${HOME:-} ]] || die "neither GRADGEN_REMOTE_WORKER_CACHE nor HOME is set"
+cache_root=${GRADGEN_REMOTE_WORKER_CACHE:-$HOME/.cache/gradgen/remote-worker}
 
 ensure_sources() {
   [[ -d $SOURCES ]] && return 0
