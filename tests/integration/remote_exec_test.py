@@ -14,7 +14,8 @@ to copy) and `--remote_executor`; then, in a nested Bazel:
   1. `bazel test --config=remote //...`: the C++, Python and generated gradient tests pass;
      Bazel's "N processes: ..." line counts only internal and remote processes (none local,
      sandboxed or in a persistent worker), as many remote as the execution log's spawns, each
-     of them run by the remote runner, none a cache hit.
+     of them run by the remote runner, none a cache hit. A genrule that reads a file of the
+     checkout it does not declare fails on the worker and succeeds locally.
   2. `bazel clean`, then the same with `--remote_download_minimal` (Build without the Bytes) and
      `--nocache_test_results`: the tests run again remotely and pass, the other actions are the
      worker's cache hits, and no generated .cpp is on disk; building the codegen target with
@@ -33,6 +34,16 @@ import nested_bazel as nb
 
 # "INFO: 165 processes: 43 internal, 122 remote." (Bazel 4.2.3's summary of the spawns).
 _PROCESSES = re.compile(r"^INFO: (\d+) process(?:es)?(?:: (.*?))?\.$", re.M)
+
+# Written into the client by the test: reads a file of the gradgen checkout by its absolute path,
+# an input it does not declare. "manual": not part of //... .
+_PROBE_BUILD = """genrule(
+    name = "undeclared",
+    outs = ["undeclared.txt"],
+    cmd = "cat {path} > $@",
+    tags = ["manual"],
+)
+"""
 
 
 def processes(output: str) -> dict:
@@ -130,6 +141,7 @@ class RemoteExecutionTest(unittest.TestCase):
         cls.first = processes(first.stdout)
         cls.spawns = nb.read_execution_log(cls.exec_log)
         nb.log(f"all remote: {cls.first}; {nb.summarize(cls.spawns)}")
+        cls._probe_undeclared_read()
         cls.bazel.run("clean")
         minimal_log = os.path.join(tmp, "minimal.json")
         minimal = cls.bazel.run(
@@ -151,6 +163,16 @@ class RemoteExecutionTest(unittest.TestCase):
         cls.bazel.run("build", ["--config=remote", "--remote_download_toplevel", "--", "//ops:polyval_ops_codegen"])
         cls.cpp_toplevel = cls._generated_cpp()
         nb.log(f"minimal: {cls.minimal}; .cpp after toplevel: {cls.cpp_toplevel}")
+
+    @classmethod
+    def _probe_undeclared_read(cls):
+        """A genrule that reads a file of the checkout it does not declare: on the worker (where
+        the checkout is hidden) it must fail; run locally it must succeed (the probe works)."""
+        os.makedirs(os.path.join(cls.workspace, "probe"))
+        with open(os.path.join(cls.workspace, "probe", "BUILD.bazel"), "w", encoding="utf-8") as fh:
+            fh.write(_PROBE_BUILD.format(path=os.path.join(cls.checkout, "WORKSPACE")))
+        cls.probe_remote = cls.bazel.run("build", ["--config=remote", "--", "//probe:undeclared"], check=False)
+        cls.probe_local = cls.bazel.run("build", ["--spawn_strategy=local", "--", "//probe:undeclared"], check=False)
 
     @classmethod
     def _generated_cpp(cls):
@@ -179,6 +201,12 @@ class RemoteExecutionTest(unittest.TestCase):
         # The generated sources were compiled remotely too.
         compiled = nb.compiled_sources(self.spawns)
         self.assertTrue([c for c in compiled if c.endswith(".cpp") and "/ops/generated/" in c], compiled)
+
+    def test_an_action_reading_an_undeclared_file_fails_on_the_worker(self):
+        self.assertNotEqual(self.probe_remote.returncode, 0, self.probe_remote.stdout[-3000:])
+        self.assertIn("No such file or directory", self.probe_remote.stdout)
+        # The same action run locally, where the checkout is not hidden, reads the file.
+        self.assertEqual(self.probe_local.returncode, 0, self.probe_local.stdout[-3000:])
 
     def test_build_without_the_bytes_passes_and_leaves_the_generated_sources_remote(self):
         self.assertLessEqual(set(self.minimal), {"internal", "remote", "remote cache hit"}, self.minimal)
