@@ -74,6 +74,11 @@ class Engine {
     // Gives `node` the next slot; returns false if it already had one.
     bool claim(Node* node) {
       const uint32_t slot = static_cast<uint32_t>(nodes.size());
+      // A node this task met while another task owned it keeps its slot in `foreign`, even
+      // once that task has released the tag: else a second edge to it (a shared leaf's
+      // AccumulateGrad reached from several ops) would take the free tag and a second slot,
+      // splitting its gradient between the two.
+      if (!foreign.empty() && foreign.count(node) != 0) return false;
       uint64_t owner = 0;
       if (node->engine_task_.compare_exchange_strong(owner, id, std::memory_order_acquire,
                                                      std::memory_order_relaxed)) {
