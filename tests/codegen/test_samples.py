@@ -162,6 +162,25 @@ def test_nondeterministic_sets_how_far_two_backward_passes_may_differ(write_yaml
     assert add_case.endswith(", 1e-05, 0.001});")
 
 
+def test_sized_lists_take_any_length_or_one_number_and_empty_defaults_compile(write_yaml):
+    # PyTorch's `int[1] dims` takes a list of any length and a bare number (N copies); only
+    # `bool[N]` is a fixed-length std::array. A default `[]` becomes a value-initialized
+    # parameter (a braced list cannot be cast).
+    decls = DECLS + "- func: roll(Tensor self, SymInt[1] shifts, int[1] dims=[]) -> Tensor\n"
+    derivs = DERIVS + "- name: roll(Tensor self, SymInt[1] shifts, int[1] dims=[]) -> Tensor\n  self: grad\n"
+    samples = "- op: roll\n  samples:\n    - args: {self: [2, 3], shifts: [1, 2], dims: [0, 1]}\n"
+    samples += "    - args: {self: [2, 3], shifts: 4}\n"
+    test = _generate(write_yaml, samples, decls, derivs, require_samples=False)[GRADCHECK_TEST]
+    assert (
+        "roll(in[0], static_cast<IntArrayRef>(std::vector<int64_t>{1, 2}), "
+        "static_cast<IntArrayRef>(std::vector<int64_t>{0, 1}))" in test
+    )
+    assert (
+        "roll(in[0], static_cast<IntArrayRef>(std::vector<int64_t>{4}), static_cast<IntArrayRef>(IntArrayRef()))"
+        in test
+    )
+
+
 def test_declarations_with_formulas_and_no_samples_are_listed(write_yaml):
     plan = _plan(write_yaml, "- op: exp\n  samples: [{args: {self: [2]}}]\n")
     # Functional declarations recording a node; add_ and add.out are checked with add.Tensor,

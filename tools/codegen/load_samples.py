@@ -354,9 +354,13 @@ def _value_cpp(t: Type, value: Any, loc: Location, name: str) -> str:
             BaseTy.ScalarType,
         ):
             raise _fail(f"{what}: samples cannot give a value of type {t} yet; leave it at its default", loc)
+    if isinstance(t, ListType) and t.size is not None and str(t.elem) != "bool" and _number(value):
+        # PyTorch's `int[N]` / `float[N]`: one number stands for N copies (`kernel_size: 3`).
+        value = [value] * t.size
     if isinstance(t, ListType) and isinstance(value, list):
         elem = str(t.elem)
-        if t.size is not None and len(value) != t.size:
+        # Only `bool[N]` (a std::array) has a fixed length; `int[1] dims` takes any list.
+        if elem == "bool" and t.size is not None and len(value) != t.size:
             raise _fail(f"{what}: expected {t.size} values, got {len(value)}", loc)
         if elem in ("int", "SymInt") and all(_int(v) for v in value):
             return "std::vector<int64_t>{" + ", ".join(str(v) for v in value) + "}"
@@ -503,6 +507,10 @@ def _argument_specs(
                     "which has no default",
                     loc,
                 )
+            if default.strip() == "{}":
+                # An empty list or an empty optional (`int[1] dims=[]`): a braced list cannot be
+                # cast, so the parameter's type is value-initialized instead.
+                default = cpp.argument_type(a).replace("const ", "").rstrip("&").strip() + "()"
             specs.append((a, default))
     return specs
 
