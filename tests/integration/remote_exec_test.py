@@ -7,9 +7,10 @@ linux-sandbox with the network blocked and an empty /tmp, and in a mount namespa
 the reused @gradgen_py_deps and /tmp are empty tmpfs mounts: an action that reads anything but
 its declared inputs (sent through the worker's CAS) and the system's /usr fails.
 
-A copy of examples/custom_op (its `path = "../.."` pointed at this work tree) gets, in its
-user.bazelrc, the `build:remote` lines of gradgen's .bazelrc (what docs/remote.md tells a user
-to copy) and `--remote_executor`; then, in a nested Bazel:
+A copy of examples/custom_op (its `path = "../.."` pointed at this work tree) keeps its own
+.bazelrc, the block docs/workspace.md shows (custom_op_example_test checks they are the same),
+whose `build:remote` lines must be those of gradgen's .bazelrc, and gets only `--remote_executor`
+in its user.bazelrc; then, in a nested Bazel:
 
   1. `bazel test --config=remote //...`: the C++, Python and generated gradient tests pass;
      Bazel's "N processes: ..." line counts only internal and remote processes (none local,
@@ -60,11 +61,11 @@ def processes(output: str) -> dict:
     return counts
 
 
-def remote_config(checkout: str) -> list:
-    """The `build:remote` lines of gradgen's .bazelrc (--config=remote), for a client's rc file."""
-    with open(os.path.join(checkout, ".bazelrc"), encoding="utf-8") as fh:
+def remote_config(rc: str) -> list:
+    """The `build:remote` lines (--config=remote) of the rc file `rc`."""
+    with open(rc, encoding="utf-8") as fh:
         lines = [line.strip() for line in fh if line.startswith("build:remote ")]
-    assert lines, "gradgen's .bazelrc has no build:remote lines"
+    assert lines, f"{rc} has no build:remote lines"
     return lines
 
 
@@ -118,7 +119,7 @@ class RemoteExecutionTest(unittest.TestCase):
             raise AssertionError(f"worker.sh start failed (exit {started.returncode}):\n{started.stdout}")
         port = started.stdout.strip().splitlines()[-1]
         with open(os.path.join(cls.workspace, "user.bazelrc"), "w", encoding="utf-8") as fh:
-            fh.write("\n".join(remote_config(cls.checkout) + [f"build --remote_executor=grpc://127.0.0.1:{port}", ""]))
+            fh.write(f"build --remote_executor=grpc://127.0.0.1:{port}\n")
         try:
             cls._build()
         finally:
@@ -127,6 +128,13 @@ class RemoteExecutionTest(unittest.TestCase):
                 [cls.worker_sh, "stop", "--dir", cls.worker_dir], env=cls.worker_env, timeout=120, check=False
             )
             nb.log("worker log tail:\n" + cls._worker_log()[-2000:])
+
+    def test_the_examples_bazelrc_has_gradgens_remote_config(self):
+        # What a user copies from docs/workspace.md is what gradgen itself runs remotely with.
+        self.assertEqual(
+            remote_config(os.path.join(self.checkout, "examples", "custom_op", ".bazelrc")),
+            remote_config(os.path.join(self.checkout, ".bazelrc")),
+        )
 
     @classmethod
     def _worker_log(cls):
