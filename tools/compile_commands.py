@@ -19,7 +19,8 @@ from (BUILD_WORKSPACE_DIRECTORY):
    fetched) that this tool makes when the workspace has no `external` of its own (add
    `/external` to .gitignore). Files of a generated directory (`shards.cc/`), which Bazel compiles
    through action templates aquery does not expand, get the command of `<name>_kernels`, which
-   autograd_library makes from the same attributes as `<name>_shards` (docs/workspace.md).
+   autograd_library makes from the same attributes as `<name>_shards`, and the Python bindings'
+   (`python_shards.cc/`) that of the module's init file (docs/workspace.md).
 
 The arguments are Bazel's, except GCC options that clang (clangd's parser) rejects as unknown
 (`_GCC_ONLY`: Bazel's GCC toolchain passes `-fno-canonical-system-headers`); `--exact` keeps them.
@@ -104,13 +105,29 @@ def _replaced(args: Sequence[str], source: str, obj: str) -> List[str]:
     return out
 
 
+def _sibling(label: str, pic: bool, compiles: Dict[Tuple[str, bool], List[str]], inits: Dict[str, List[List[str]]]):
+    """The command a generated directory's files of target `label` borrow, or None."""
+    if label.endswith("_shards"):
+        return compiles.get((label[: -len("_shards")] + "_kernels", pic))
+    if label.endswith("_python_bindings"):
+        # The module's init file (gradgen_py_extension): the same BINDINGS_COPTS, and through its
+        # dependencies (the bindings library among them) the bindings' include paths.
+        candidates = inits.get(label.split(":")[0], [])
+        return candidates[0] if len(candidates) == 1 else None
+    return None
+
+
 def _expanded_templates(
-    graph: _Graph, compiles: Dict[Tuple[str, bool], List[str]], directory: str
+    graph: _Graph,
+    compiles: Dict[Tuple[str, bool], List[str]],
+    inits: Dict[str, List[List[str]]],
+    directory: str,
 ) -> Tuple[dict, List[str]]:
-    """Commands for the files of generated directories (the automatic shard count's `shards.cc/`),
-    which Bazel compiles through action templates that aquery does not expand. autograd_library
-    makes `<name>_shards` from the same attributes as `<name>_kernels` (bazel/private/library.bzl),
-    so the kernels' command with the file and object replaced is the shard file's. Returns
+    """Commands for the files of generated directories (the automatic shard count's `shards.cc/`
+    and `python_shards.cc/`), which Bazel compiles through action templates that aquery does not
+    expand. autograd_library makes `<name>_shards` from the same attributes as `<name>_kernels`
+    (bazel/private/library.bzl), so the kernels' command with the file and object replaced is the
+    shard file's; the Python bindings' files take the module init's (`_sibling`). Returns
     {file: arguments} and the directories left without a command (no such sibling)."""
     found: Dict[str, List[str]] = {}
     uncovered: List[str] = []
@@ -120,7 +137,7 @@ def _expanded_templates(
         label = graph.labels[action["targetId"]]
         out_dir = graph.paths[action["outputIds"][0]]
         pic = "/_pic_objs/" in out_dir
-        sibling = compiles.get((label[: -len("_shards")] + "_kernels", pic)) if label.endswith("_shards") else None
+        sibling = _sibling(label, pic, compiles, inits)
         for tree in graph.direct_inputs(action):
             if not os.path.isdir(os.path.join(directory, tree)):
                 continue
@@ -146,6 +163,8 @@ def entries_of(aquery: dict, directory: str, exact: bool = False) -> Tuple[List[
     by_file: Dict[str, List[str]] = {}
     # The first command of each target, PIC and not: what a generated directory's files borrow.
     compiles: Dict[Tuple[str, bool], List[str]] = {}
+    # Per package, the commands of generated Python module init files (`<module>_init.cc`).
+    inits: Dict[str, List[List[str]]] = {}
     for action in graph.actions:
         if action.get("mnemonic") != "CppCompile":
             continue
@@ -153,9 +172,12 @@ def entries_of(aquery: dict, directory: str, exact: bool = False) -> Tuple[List[
         source = _source(args)
         if source is None:
             continue
-        by_file.setdefault(source, args)
-        compiles.setdefault((graph.labels.get(action.get("targetId"), ""), "-fPIC" in args), args)
-    expanded, uncovered = _expanded_templates(graph, compiles, directory)
+        first = by_file.setdefault(source, args) is args
+        label = graph.labels.get(action.get("targetId"), "")
+        compiles.setdefault((label, "-fPIC" in args), args)
+        if first and source.startswith("bazel-out/") and source.endswith("_init.cc"):
+            inits.setdefault(label.split(":")[0], []).append(args)
+    expanded, uncovered = _expanded_templates(graph, compiles, inits, directory)
     for source, args in expanded.items():
         by_file.setdefault(source, args)
     return [{"directory": directory, "file": f, "arguments": by_file[f]} for f in sorted(by_file)], uncovered

@@ -145,7 +145,8 @@ class CustomOpExampleTest(unittest.TestCase):
         generated = [f for f in files if f.startswith("bazel-out/") and "/ops/generated/" in f]
         # The example's own sources, its generated shards and gradgen's runtime (external/gradgen).
         self.assertIn("ops/polyval_kernels.cc", files)
-        self.assertTrue(any(f.endswith("Functions_0.cpp") for f in generated), files)
+        self.assertTrue(any(f.endswith("shards.cc/Functions_0.cpp") for f in generated), files)
+        self.assertTrue(any(f.endswith("python_shards.cc/python_functions_0.cpp") for f in generated), files)
         self.assertTrue(any(f.startswith("external/gradgen/csrc/") for f in files), files)
         for e in entries:
             with self.subTest(e["file"]):
