@@ -41,6 +41,40 @@ std::string multi_index(IntArrayRef sizes, int64_t index) {
   return shape_str(idx);
 }
 
+// The inputs that require grad (float64): those whose Jacobians and tangents are checked.
+std::vector<size_t> differentiable_inputs(const std::vector<Tensor>& inputs, const char* what) {
+  std::vector<size_t> checked;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    if (!inputs[i].defined() || !inputs[i].requires_grad()) continue;
+    if (inputs[i].scalar_type() != ScalarType::Double) {
+      throw std::invalid_argument(std::string(what) + ": input " + std::to_string(i) +
+                                  " requires grad but has dtype " +
+                                  to_string(inputs[i].scalar_type()) + "; expected Double");
+    }
+    checked.push_back(i);
+  }
+  return checked;
+}
+
+// What the Jacobian checks start from: the checked inputs (and their tensors) and the outputs
+// of one forward pass with grad mode on.
+struct JacobianRun {
+  std::vector<size_t> checked;
+  variable_list diff_inputs;
+  std::vector<Tensor> outputs;
+};
+
+JacobianRun forward_for_jacobians(
+    const std::function<std::vector<Tensor>(const std::vector<Tensor>&)>& fn,
+    const std::vector<Tensor>& inputs, const char* what) {
+  JacobianRun run;
+  run.checked = differentiable_inputs(inputs, what);
+  for (size_t i : run.checked) run.diff_inputs.push_back(inputs[i]);
+  autograd::AutoGradMode enable(true);
+  run.outputs = fn(inputs);
+  return run;
+}
+
 // analytic[c][j * numel(input) + k] = d out[j] / d input_c[k], for the inputs `checked` (whose
 // tensors are diff_inputs), by one backward pass per output element; zeros where out has no
 // history or an input is unused.
@@ -75,24 +109,7 @@ std::vector<std::vector<double>> analytic_jacobian(const Tensor& out,
 bool gradcheck(std::function<std::vector<Tensor>(const std::vector<Tensor>&)> fn,
                std::vector<Tensor> inputs, double eps, double atol, double rtol,
                std::string* report) {
-  std::vector<size_t> checked;  // indices of inputs that require grad
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    if (!inputs[i].defined() || !inputs[i].requires_grad()) continue;
-    if (inputs[i].scalar_type() != ScalarType::Double) {
-      throw std::invalid_argument("gradcheck: input " + std::to_string(i) +
-                                  " requires grad but has dtype " +
-                                  to_string(inputs[i].scalar_type()) + "; expected Double");
-    }
-    checked.push_back(i);
-  }
-  variable_list diff_inputs;
-  for (size_t i : checked) diff_inputs.push_back(inputs[i]);
-
-  std::vector<Tensor> outputs;
-  {
-    autograd::AutoGradMode enable(true);
-    outputs = fn(inputs);
-  }
+  const auto [checked, diff_inputs, outputs] = forward_for_jacobians(fn, inputs, "gradcheck");
 
   for (size_t o = 0; o < outputs.size(); ++o) {
     const Tensor& out = outputs[o];
@@ -150,23 +167,8 @@ bool gradcheck(std::function<Tensor(const std::vector<Tensor>&)> fn, std::vector
 JacobianMismatch jacobian_mismatch(
     const std::function<std::vector<Tensor>(const std::vector<Tensor>&)>& fn,
     const std::vector<Tensor>& inputs, double eps, double atol, double rtol) {
-  std::vector<size_t> checked;  // the inputs that require grad, float64 (as gradcheck)
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    if (!inputs[i].defined() || !inputs[i].requires_grad()) continue;
-    if (inputs[i].scalar_type() != ScalarType::Double) {
-      throw std::invalid_argument("jacobian_mismatch: input " + std::to_string(i) +
-                                  " requires grad but has dtype " +
-                                  to_string(inputs[i].scalar_type()) + "; expected Double");
-    }
-    checked.push_back(i);
-  }
-  variable_list diff_inputs;
-  for (size_t i : checked) diff_inputs.push_back(inputs[i]);
-  std::vector<Tensor> outputs;
-  {
-    autograd::AutoGradMode enable(true);
-    outputs = fn(inputs);
-  }
+  const auto [checked, diff_inputs, outputs] =
+      forward_for_jacobians(fn, inputs, "jacobian_mismatch");
   JacobianMismatch worst;
   for (size_t o = 0; o < outputs.size(); ++o) {
     const Tensor& out = outputs[o];
@@ -317,21 +319,6 @@ bool gradgradcheck(std::function<Tensor(const std::vector<Tensor>&)> fn, std::ve
 namespace {
 
 using MultiFn = std::function<std::vector<Tensor>(const std::vector<Tensor>&)>;
-
-// The inputs that require grad (float64), whose tangents are checked.
-std::vector<size_t> differentiable_inputs(const std::vector<Tensor>& inputs, const char* what) {
-  std::vector<size_t> checked;
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    if (!inputs[i].defined() || !inputs[i].requires_grad()) continue;
-    if (inputs[i].scalar_type() != ScalarType::Double) {
-      throw std::invalid_argument(std::string(what) + ": input " + std::to_string(i) +
-                                  " requires grad but has dtype " +
-                                  to_string(inputs[i].scalar_type()) + "; expected Double");
-    }
-    checked.push_back(i);
-  }
-  return checked;
-}
 
 // x + scale * v, as a fresh contiguous float64 tensor without history.
 Tensor shifted(const Tensor& x, const Tensor& v, double scale) {
@@ -577,14 +564,8 @@ bool hvpcheck(MultiFn fn, std::vector<Tensor> inputs, double eps, double atol, d
 
 JacobianMismatch reentrancy_mismatch(const MultiFn& fn, const std::vector<Tensor>& inputs,
                                      double nondet_tol) {
-  const std::vector<size_t> checked = differentiable_inputs(inputs, "reentrancy_mismatch");
-  variable_list diff_inputs;
-  for (size_t i : checked) diff_inputs.push_back(inputs[i]);
-  std::vector<Tensor> outputs;
-  {
-    autograd::AutoGradMode enable(true);
-    outputs = fn(inputs);
-  }
+  const auto [checked, diff_inputs, outputs] =
+      forward_for_jacobians(fn, inputs, "reentrancy_mismatch");
   JacobianMismatch worst;
   double largest = nondet_tol;
   for (size_t o = 0; o < outputs.size(); ++o) {
