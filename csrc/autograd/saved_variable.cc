@@ -19,7 +19,7 @@ SavedVariable::SavedVariable(const Tensor& t, bool is_output) {
     data_ = t.detach();
     // Forward-over-reverse: the copy shares the output's tangent (csrc/autograd/forward_ad.h).
     data_.unsafe_impl()->fw_grad = t.unsafe_impl()->fw_grad;
-  } else if (t.is_view()) {
+  } else if (t.is_view() && !(t.is_leaf() && t.requires_grad())) {
     // Note [Saved views do not own their base]: a view holds its base, whose grad_fn may
     // later be a CopySlices owning this node (an in-place op on a view that saved another
     // view of the same base): a cycle. Saved as a non-view alias with the view's history.
@@ -29,6 +29,10 @@ SavedVariable::SavedVariable(const Tensor& t, bool is_output) {
     impl->output_nr = t.output_nr();
     impl->fw_grad = t.unsafe_impl()->fw_grad;  // forward-over-reverse, as above
   } else {
+    // A non-view, or a view that is a leaf of its own (made under no_grad, then given
+    // requires_grad): its gradient accumulates on this very tensor, so the saved value must be
+    // the tensor itself. An alias would have neither its history nor its AccumulateGrad, and a
+    // double backward through the formula would silently drop this input's part.
     data_ = t;
   }
 }

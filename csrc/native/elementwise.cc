@@ -11,6 +11,7 @@
 #include <cmath>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 #include "csrc/generated/NativeFunctions.h"
 #include "csrc/native/loops.h"
@@ -485,7 +486,14 @@ Tensor sqrt(const Tensor& self) {
 }
 
 Tensor abs(const Tensor& self) {
-  return numeric_unary("abs", self, [](auto x) { return x < 0 ? -x : x; });
+  // std::fabs for floating types: |-0.0| is +0.0 (and NaN's sign is cleared), as in PyTorch.
+  return numeric_unary("abs", self, [](auto x) {
+    if constexpr (std::is_floating_point_v<decltype(x)>) {
+      return std::fabs(x);
+    } else {
+      return x < 0 ? -x : x;
+    }
+  });
 }
 
 Tensor sign(const Tensor& self) {

@@ -7,6 +7,8 @@
 // below, gradients of sum(out * W)); every case is also checked against finite differences.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <functional>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -409,6 +411,40 @@ TEST(ViewRefusalTest, AViewMadeInNoGradMode) {
       "error-prone, it is forbidden. You can clarify your code by moving both the view and the "
       "inplace either both inside the no_grad block (if you don't want the inplace to be "
       "tracked) or both outside (if you want the inplace to be tracked).");
+}
+
+// A leaf that is a view made in no_grad mode, then given requires_grad (issue 23): a formula
+// that uses the saved input must see the leaf itself, so that the second derivative has the
+// saved input's part. Expected values are the calculus ones, checked elementwise.
+TEST(ViewRefusalTest, ALeafViewMadeInNoGradModeHasSecondDerivatives) {
+  Tensor base = tensor({0.5, -1.0, 2.0, 0.25, -1.5, 3.0}, {3, 2});
+  struct Case {
+    const char* name;
+    std::function<Tensor(const Tensor&)> f;
+    std::function<double(double)> second;  // f''(x) elementwise
+  };
+  const std::vector<Case> cases = {
+      {"v*v*v", [](const Tensor& v) { return v * v * v; }, [](double x) { return 6 * x; }},
+      {"sin", [](const Tensor& v) { return sin(v); }, [](double x) { return -std::sin(x); }},
+      {"exp(v)*v", [](const Tensor& v) { return exp(v) * v; },
+       [](double x) { return std::exp(x) * (2 + x); }},
+  };
+  for (const Case& c : cases) {
+    Tensor v;
+    {
+      autograd::NoGradGuard no_grad;
+      v = transpose(base, 0, 1);
+    }
+    v.set_requires_grad(true);
+    ASSERT_TRUE(v.is_view() && v.is_leaf()) << c.name;
+    Tensor g = autograd::grad({sum(c.f(v))}, {v}, {}, /*retain_graph=*/true,
+                              /*create_graph=*/true)[0];
+    ASSERT_TRUE(g.requires_grad()) << c.name;
+    Tensor h = autograd::grad({sum(g)}, {v})[0];
+    const std::vector<double> x = values(v), got = values(h);
+    ASSERT_EQ(got.size(), x.size()) << c.name;
+    for (size_t i = 0; i < x.size(); ++i) EXPECT_NEAR(got[i], c.second(x[i]), 1e-12) << c.name;
+  }
 }
 
 // ---------------------------------------------------------------------------

@@ -3,6 +3,8 @@
 Gradients are checked against central finite differences in float64.
 """
 
+import math
+
 import pytest
 
 import gradgen
@@ -219,3 +221,26 @@ def test_in_place_on_a_leaf_that_requires_grad_is_refused():
     with gradgen.no_grad():
         x += 1  # an optimizer step
     assert x.item() == 2.0
+
+
+@pytest.mark.parametrize(
+    "fn, second",
+    [
+        (lambda v: v * v * v, lambda x: 6 * x),
+        (lambda v: v.sin(), lambda x: -math.sin(x)),
+        (lambda v: v.exp() * v, lambda x: math.exp(x) * (2 + x)),
+    ],
+    ids=["cube", "sin", "exp_times_self"],
+)
+def test_second_derivative_of_a_leaf_view_made_under_no_grad(fn, second):
+    # PyTorch 2.13 gives f''(v) here; the saved input must be the leaf itself (issue 23).
+    base = gradgen.tensor([[0.5, -1.0], [2.0, 0.25], [-1.5, 3.0]])
+    with gradgen.no_grad():
+        v = base.t()
+    v.requires_grad = True
+    assert v.is_leaf
+    (g,) = autograd.grad(fn(v).sum(), v, create_graph=True)
+    assert g.requires_grad
+    (h,) = autograd.grad(g.sum(), v)
+    for got, x in zip(h.flatten().tolist(), v.flatten().tolist()):
+        assert got == pytest.approx(second(x), rel=1e-12, abs=1e-12)

@@ -1,5 +1,7 @@
 """gradgen.Tensor from Python: construction, properties, operators, indexing, printing."""
 
+import math
+
 import pytest
 
 import gradgen
@@ -201,3 +203,12 @@ def test_generated_ops_are_exported_as_gradgen_attributes():
     for name in dir(gradgen._C):
         if not name.startswith("_"):
             assert hasattr(gradgen, name), name
+
+
+def test_abs_of_negative_zero_is_positive_zero():
+    # PyTorch 2.13 and NumPy: abs(-0.0) is +0.0, so 1 / abs(-0.0) is +inf (issue 23).
+    x = gradgen.tensor([-0.0, 0.0, -1.5, 2.0])
+    assert [math.copysign(1.0, v) for v in x.abs().tolist()] == [1.0, 1.0, 1.0, 1.0]
+    assert (1 / gradgen.tensor([-0.0]).abs()).item() == math.inf
+    assert gradgen.tensor([-0.0], dtype=gradgen.float32).abs().tolist() == [0.0]
+    assert math.copysign(1.0, gradgen.tensor([-0.0], dtype=gradgen.float32).abs().item()) == 1.0
