@@ -8,6 +8,8 @@
 #include <random>
 #include <sstream>
 
+#include "csrc/autograd/accumulate_grad.h"
+#include "csrc/autograd/function.h"
 #include "csrc/autograd/grad_mode.h"
 #include "csrc/testing/gradcheck.h"
 
@@ -118,6 +120,79 @@ std::vector<Tensor> call(const SampleFn& fn, const std::vector<Tensor>& inputs, 
   return fn(inputs);
 }
 
+// The argument an input belongs to: "coeffs" for "coeffs[1]" (a Tensor[]'s elements are one
+// formula's, computed together, as PyTorch's copy_range does).
+std::string argument_of(const std::string& label) { return label.substr(0, label.find('[')); }
+
+// Restores a node's edges when the mask check is done (or throws).
+struct EdgesRestorer {
+  autograd::Node& node;
+  autograd::edge_list saved;
+  ~EdgesRestorer() { node.set_next_edges(std::move(saved)); }
+};
+
+// grad_input_mask / should_compute_output: the node of the first output with history is called
+// once with every edge valid, then once per input argument with only that argument's edges valid
+// (what the engine's exec_info does for grad() of that input alone). The argument's gradients
+// must be the same as in the full call, and no other argument's gradient may be computed.
+std::string mask_problem(const SampleCase& c, const std::vector<Tensor>& inputs,
+                         const std::vector<Tensor>& outputs) {
+  std::shared_ptr<autograd::Node> node;
+  for (const Tensor& o : outputs) {
+    if (o.defined() && o.grad_fn()) {
+      node = o.grad_fn();
+      break;
+    }
+  }
+  if (!node) return "";
+  // Which input owns each edge (-1: none of the sample's inputs, e.g. an inner node).
+  std::vector<int> owner(node->num_outputs(), -1);
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    if (!inputs[i].defined() || !inputs[i].requires_grad()) continue;
+    const std::shared_ptr<autograd::Node> acc = autograd::try_get_grad_accumulator(inputs[i]);
+    for (uint32_t k = 0; k < node->num_outputs(); ++k) {
+      if (acc && node->next_edge(k).function == acc) owner[k] = static_cast<int>(i);
+    }
+  }
+  autograd::variable_list grads;
+  for (uint32_t k = 0; k < node->num_inputs(); ++k) {
+    const autograd::InputMetadata& m = node->input_metadata(k);
+    grads.push_back(m.is_defined ? full(m.shape, 0.5, m.dtype) : Tensor());
+  }
+  autograd::NoGradGuard no_grad;
+  const autograd::variable_list all = node->apply(autograd::variable_list(grads));
+  std::vector<std::string> arguments;
+  for (int i : owner) {
+    if (i >= 0) arguments.push_back(argument_of(c.inputs[i].label));
+  }
+  std::sort(arguments.begin(), arguments.end());
+  arguments.erase(std::unique(arguments.begin(), arguments.end()), arguments.end());
+  if (arguments.size() < 2) return "";  // nothing to leave out
+  EdgesRestorer restore{*node, node->next_edges()};
+  for (const std::string& asked : arguments) {
+    autograd::edge_list masked = restore.saved;
+    for (uint32_t k = 0; k < masked.size(); ++k) {
+      if (owner[k] < 0 || argument_of(c.inputs[owner[k]].label) != asked) masked[k] = {};
+    }
+    node->set_next_edges(std::move(masked));
+    const autograd::variable_list some = node->apply(autograd::variable_list(grads));
+    for (uint32_t k = 0; k < some.size() && k < all.size(); ++k) {
+      if (owner[k] < 0) continue;
+      const std::string& label = c.inputs[owner[k]].label;
+      if (argument_of(label) == asked) {
+        if (!same_values(some[k], all[k])) {
+          return node->name() + " asked only for d/d " + asked + ": its gradient for " + label +
+                 " differs from the one computed with every input";
+        }
+      } else if (some[k].defined()) {
+        return node->name() + " asked only for d/d " + asked + " also computed d/d " + label +
+               " (should_compute_output / grad_input_mask not honoured)";
+      }
+    }
+  }
+  return "";
+}
+
 std::string checks(const SampleCase& c, const std::vector<Tensor>& inputs) {
   const std::vector<Tensor> outputs = call(c.fn, inputs, true);
   const bool any_grad =
@@ -144,6 +219,7 @@ std::string checks(const SampleCase& c, const std::vector<Tensor>& inputs) {
   }
   std::string problem = jacobian_problem(c.fn, inputs, c.inputs, outputs.size(), c.atol, c.rtol);
   if (problem.empty() && any_grad) problem = reentrancy_problem(c, inputs, outputs.size());
+  if (problem.empty() && any_grad) problem = mask_problem(c, inputs, outputs);
   if (!problem.empty()) return problem;
   std::string report;
   if (c.gradgradcheck && any_grad && !gradgradcheck(c.fn, inputs, 1e-6, c.atol, c.rtol, &report)) {

@@ -6,6 +6,8 @@
 //     requires grad against central finite differences (eps 1e-6, |a - n| <= atol + rtol |n|);
 //   - gradgradcheck (the same for the first derivatives), fwgradcheck where the declaration has
 //     a forward formula (tangents against finite differences and <u, J v> = <J^T u, v>);
+//   - reentrancy (two backward passes agree) and grad_input_mask (the node asked for one
+//     argument's gradient computes only that one, the same values as when asked for all);
 //   - history: differentiable outputs get a grad_fn when an input requires grad, the others none;
 //   - inplace / out: the in-place variant (on a clone of self) gives the functional values and
 //     passes gradcheck; the out= variant writes the functional values.

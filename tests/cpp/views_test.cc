@@ -21,6 +21,7 @@
 #include "csrc/generated/VariableType.h"
 #include "csrc/ops.h"
 #include "csrc/testing/gradcheck.h"
+#include "csrc/testing/sample_check.h"
 #include "tests/cpp/test_util.h"
 
 namespace gradgen {
@@ -519,6 +520,41 @@ TEST(ExecInfoTest, AThrowingFormulaRestoresTheEdges) {
   autograd::set_history(out, node);
   EXPECT_THROW(autograd::grad({out}, {a}, {ones({2})}), std::runtime_error);
   EXPECT_TRUE(node->next_edge(1).is_valid());
+}
+
+// A node of two inputs that computes both gradients whatever it is asked for.
+struct Greedy : autograd::Node {
+  variable_list apply(variable_list&& grads) override { return {grads[0], grads[0] * 2.0}; }
+  std::string name() const override { return "GreedyBackward"; }
+};
+
+// The generated gradient test's grad_input_mask check (csrc/testing/sample_check.h) finds a
+// node that computes a gradient it was not asked for, and passes the generated nodes' mul.
+TEST(ExecInfoTest, TheSampleCheckFindsANodeThatIgnoresTheMask) {
+  testing::SampleCase c;
+  c.op = "greedy";
+  c.sample = 1;
+  c.label = "a: [2], b: [2]";
+  c.inputs = {{"a", {2}}, {"b", {2}}};
+  c.gradgradcheck = false;
+  c.fn = [](const std::vector<Tensor>& in) {
+    auto node = std::make_shared<Greedy>();
+    node->set_next_edges(autograd::collect_next_edges(in[0], in[1]));
+    Tensor out;
+    {
+      autograd::NoGradGuard no_grad;
+      out = in[0] + in[1] * 2.0;
+    }
+    autograd::set_history(out, node);
+    return std::vector<Tensor>{out};
+  };
+  testing::SampleRunner runner;
+  EXPECT_EQ(runner.run(c),
+            "greedy sample 1 (a: [2], b: [2]): GreedyBackward asked only for d/d a also computed "
+            "d/d b (should_compute_output / grad_input_mask not honoured)");
+  c.fn = [](const std::vector<Tensor>& in) { return std::vector<Tensor>{in[0] * in[1]}; };
+  EXPECT_EQ(runner.run(c), "");
+  EXPECT_EQ(runner.finish(), 1);
 }
 
 }  // namespace
