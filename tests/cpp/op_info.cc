@@ -4433,6 +4433,115 @@ std::vector<OpInfo> make_registry() {
       };
     });
   }
+  // tensor ops, fourth batch (issue 23): order statistics ----------------------------------
+  {
+    using Pair = std::tuple<Tensor, Tensor>;
+    using PairOp = std::function<Pair(const Tensor&)>;
+    auto values_of = [](PairOp op) {
+      return one([op](const Inputs& x) { return std::get<0>(op(x[0])); });
+    };
+    // Samples of a (values, indices) reduction along a dim: each dim of a [3, 4] leaf, keepdim,
+    // a transposed view, an expanded input (ties), a 0-dim one and a [2, 0] one reduced along
+    // its non-empty dim.
+    auto dim_samples = [=](std::function<Pair(const Tensor&, int64_t, bool)> op) {
+      auto along = [op](int64_t d, bool keep) {
+        return [op, d, keep](const Tensor& a) { return op(a, d, keep); };
+      };
+      return std::vector<Sample>{
+          {"[3, 4] dim 1", {leaf({3, 4}, 1)}, values_of(along(1, false))},
+          {"[5, 2] dim 0 keepdim", {leaf({5, 2}, 2)}, values_of(along(0, true))},
+          {"[2, 3, 4] dim -2", {leaf({2, 3, 4}, 3)}, values_of(along(-2, false))},
+          {"transposed view", {leaf({4, 3}, 4)}, values_of([op](const Tensor& a) {
+             return op(t(a), 1, false);
+           })},
+          {"expanded (ties)", {leaf({3, 1}, 5)}, values_of([op](const Tensor& a) {
+             return op(expand(a, {3, 5}), 1, false);
+           })},
+          {"0-dim", {leaf({}, 6)}, values_of(along(0, false))},
+          {"[2, 0] along dim 0", {leaf({2, 0}, 7)}, values_of(along(0, false))},
+      };
+    };
+    // The out= samples of a (values, indices) op: the values into out, or the indices.
+    auto pair_out = [](Tensor input, PairOp op,
+                       std::function<void(const Tensor&, Tensor&, Tensor&)> op_out) {
+      auto values_out = [op_out](const Inputs& x, Tensor& o) -> Tensor {
+        Tensor indices = zeros({0}, ScalarType::Long);
+        op_out(x[0], o, indices);
+        return o;
+      };
+      auto indices_out = [op_out](const Inputs& x, Tensor& o) -> Tensor {
+        Tensor values = zeros({0}, x[0].scalar_type());
+        op_out(x[0], values, o);
+        return o;
+      };
+      return std::vector<Sample>{
+          {"values",
+           {input},
+           one([op](const Inputs& x) { return std::get<0>(op(x[0])); }),
+           nullptr,
+           values_out},
+          {"indices",
+           {input},
+           one([op](const Inputs& x) { return std::get<1>(op(x[0])); }),
+           nullptr,
+           indices_out},
+      };
+    };
+    // The whole-tensor medians: distinct values (odd and even counts), ties, 0-dim.
+    auto all_samples = [](Unary op) {
+      auto f = one([op](const Inputs& x) { return op(x[0]); });
+      return std::vector<Sample>{
+          {"[3, 3]", {leaf({3, 3}, 1)}, f},
+          {"[2, 3] (even count: the lower median)", {leaf({2, 3}, 2)}, f},
+          {"expanded (ties share the gradient)", {leaf({1}, 3)}, one([op](const Inputs& x) {
+             return op(expand(x[0], {4}));
+           })},
+          {"0-dim", {leaf({}, 4)}, f},
+      };
+    };
+    grad_op("median", [=] { return all_samples([](const Tensor& a) { return median(a); }); });
+    grad_op("median.dim", [=] {
+      return dim_samples([](const Tensor& a, int64_t d, bool k) { return median(a, d, k); });
+    });
+    add_op("median.dim_values", Check::kOut, [=] {
+      return pair_out(
+          leaf({3, 4}, 1), [](const Tensor& a) { return median(a, 0, true); },
+          [](const Tensor& a, Tensor& v, Tensor& i) { median_out(a, 0, true, v, i); });
+    });
+    grad_op("nanmedian", [=] { return all_samples([](const Tensor& a) { return nanmedian(a); }); });
+    grad_op("nanmedian.dim", [=] {
+      return dim_samples([](const Tensor& a, int64_t d, bool k) { return nanmedian(a, d, k); });
+    });
+    add_op("nanmedian.dim_values", Check::kOut, [=] {
+      return pair_out(
+          leaf({3, 4}, 1), [](const Tensor& a) { return nanmedian(a, 1, false); },
+          [](const Tensor& a, Tensor& v, Tensor& i) { nanmedian_out(a, 1, false, v, i); });
+    });
+    grad_op("kthvalue", [=] {
+      auto s = dim_samples([](const Tensor& a, int64_t d, bool k) { return kthvalue(a, 1, d, k); });
+      s.push_back({"k 3 of 5", {leaf({2, 5}, 8)}, values_of([](const Tensor& a) {
+                     return kthvalue(a, 3);
+                   })});
+      s.push_back({"k = size, keepdim", {leaf({4, 3}, 9)}, values_of([](const Tensor& a) {
+                     return kthvalue(a, 4, 0, true);
+                   })});
+      return s;
+    });
+    add_op("kthvalue.values", Check::kOut, [=] {
+      return pair_out(
+          leaf({3, 4}, 1), [](const Tensor& a) { return kthvalue(a, 2, 1, false); },
+          [](const Tensor& a, Tensor& v, Tensor& i) { kthvalue_out(a, 2, 1, false, v, i); });
+    });
+    // mode of distinct values is the smallest; the expanded sample repeats values.
+    grad_op("mode", [=] {
+      return dim_samples([](const Tensor& a, int64_t d, bool k) { return mode(a, d, k); });
+    });
+    add_op("mode.values", Check::kOut, [=] {
+      return pair_out(
+          leaf({3, 4}, 1), [](const Tensor& a) { return mode(a, 0, false); },
+          [](const Tensor& a, Tensor& v, Tensor& i) { mode_out(a, 0, false, v, i); });
+    });
+  }
   return ops;
 }
 

@@ -2184,3 +2184,77 @@ def _nn_resample_samples() -> Dict[str, List[Sample]]:
 
 
 SAMPLES.update(_nn_resample_samples())
+
+
+# ---------------------------------------------------------------------------------------------
+# tensor ops, fourth batch (issue 23): order statistics
+# ---------------------------------------------------------------------------------------------
+
+
+def _tensor4_order_samples() -> Dict[str, List[Sample]]:
+    g = gradgen
+    return {
+        "median": [Sample("function", lambda x: g.median(x), [leaf(3, 3)])],
+        "median.dim": [
+            Sample("function", lambda x: g.median(x, 1).values, [leaf(3, 4)]),
+            Sample("method, keepdim", lambda x: x.median(dim=0, keepdim=True)[0], [leaf(5, 2)]),
+        ],
+        "nanmedian": [Sample("method", lambda x: x.nanmedian(), [leaf(2, 3)])],
+        "nanmedian.dim": [Sample("function", lambda x: g.nanmedian(x, -1).values, [leaf(3, 4)])],
+        "kthvalue": [
+            Sample("function", lambda x: g.kthvalue(x, 2).values, [leaf(2, 5)]),
+            Sample("method, keywords", lambda x: x.kthvalue(k=3, dim=0, keepdim=True)[0], [leaf(4, 3)]),
+        ],
+        "mode": [Sample("function", lambda x: g.mode(x).values, [leaf(2, 5)])],
+    }
+
+
+def _tensor4_order_checks():
+    g = gradgen
+    ties = g.tensor([3.0, 1.0, 3.0, 1.0, 2.0, 1.0, 3.0, 2.0], dtype=g.float64)
+    nans = g.tensor([1.0, float("nan"), 0.0, float("nan"), -2.0], dtype=g.float64)
+
+    def values():
+        # PyTorch's answers (torch 2.13): ties by position, NaN propagated by median only.
+        assert ties.median(0).indices.item() == 4 and ties.nanmedian().item() == 2.0
+        assert g.kthvalue(ties, 4).indices.item() == 7
+        r = g.mode(ties)
+        assert (r.values.item(), r.indices.item()) == (1.0, 5)
+        assert nans.median(0).indices.item() == 1 and g.median(nans).item() != g.median(nans).item()
+        r = g.nanmedian(nans, 0)
+        assert (r.values.item(), r.indices.item()) == (0.0, 2)
+        assert g.kthvalue(nans, 4).indices.item() == 1
+        x = g.tensor([2.0, 1.0, 2.0, 1.0], dtype=g.float64, requires_grad=True)
+        g.median(x).backward()
+        assert x.grad.tolist() == [0.0, 0.5, 0.0, 0.5]
+
+    def out():
+        x = value(2, 5)
+        for op in (g.median, g.nanmedian, g.mode):
+            v, i = g.zeros([2], dtype=g.float64), g.zeros([2], dtype=g.int64)
+            op(x, 1, out=(v, i))
+            assert v.tolist() == op(x, 1).values.tolist() and i.tolist() == op(x, 1).indices.tolist()
+        v, i = g.zeros([2], dtype=g.float64), g.zeros([2], dtype=g.int64)
+        g.kthvalue(x, 3, out=(v, i))
+        assert v.tolist() == g.kthvalue(x, 3).values.tolist()
+
+    def errors():
+        with pytest.raises(IndexError, match=r"median: dim 2 out of range"):
+            g.median(value(2, 3), 2)
+        with pytest.raises(IndexError, match=r"mode\(\): Expected reduction dim 1 to have non-zero size"):
+            g.mode(g.zeros([2, 0], dtype=g.float64), 1)
+        with pytest.raises(RuntimeError, match=r"kthvalue\(\): selected number k out of range for dimension 0"):
+            g.kthvalue(value(3), 4)
+        with pytest.raises(RuntimeError, match=r"not implemented for 'Bool'"):
+            g.median(value(3) > 0)
+
+    def all_checks():
+        values()
+        out()
+        errors()
+
+    return {"median.dim_values": all_checks, "nanmedian.dim_values": out, "kthvalue.values": out, "mode.values": out}
+
+
+SAMPLES.update(_tensor4_order_samples())
+VALUE_CHECKS.update(_tensor4_order_checks())

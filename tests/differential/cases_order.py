@@ -1,0 +1,90 @@
+"""Differential cases of the order statistics (issue 23): median, nanmedian, kthvalue, mode.
+
+Imported by cases.py (its last line), with whose `case` and input makers they register (same
+rules: names unique and stable, expected.json regenerated with run_torch.py). Ties and NaN check
+PyTorch's choice of index; the long slices (more than 16 elements) check mode's and kthvalue's
+selection beyond insertion sort.
+"""
+
+from __future__ import annotations
+
+import random
+
+from cases import INF, NAN, D, L, R, case  # cases.py imports this module once they are defined
+
+TIES = [[3.0, 1.0, 3.0, 1.0, 2.0, 1.0, 3.0, 2.0], [2.0, 2.0, -1.0, -1.0, 0.0, 0.0, 5.0, 5.0]]
+NANS = [[1.0, NAN, 0.0, NAN, -2.0], [NAN, NAN, NAN, NAN, NAN], [4.0, -INF, INF, 0.5, NAN]]
+_rng = random.Random(23)
+LONG_TIES = [[float(_rng.randint(0, 5)) for _ in range(40)] for _ in range(3)]
+
+
+def _register() -> None:
+    for op in ["median", "nanmedian"]:
+        case(f"{op}/all", lambda T, x, op=op: getattr(T, op)(x), R(3, 3, seed=1), second=True)
+        case(f"{op}/all-even", lambda T, x, op=op: getattr(x, op)(), R(2, 3, seed=2), second=True)
+        case(f"{op}/all-ties", lambda T, x, op=op: getattr(T, op)(x), D([2.0, 1.0, 2.0, 1.0]), second=True)
+        case(f"{op}/all-nan", lambda T, x, op=op: getattr(T, op)(x), D([1.0, NAN, 0.0, 3.0]))
+        case(f"{op}/all-0-dim", lambda T, x, op=op: getattr(T, op)(x), R(seed=3), second=True)
+        case(f"{op}/all-empty", lambda T, x, op=op: getattr(T, op)(x), D([]))
+        case(f"{op}/all-int64", lambda T, x, op=op: getattr(T, op)(x), L([3, -1, 5, 0, 7, 2]))
+        case(f"{op}.dim/3x4", lambda T, x, op=op: getattr(T, op)(x, 1), R(3, 4, seed=4), second=True)
+        case(f"{op}.dim/keepdim", lambda T, x, op=op: getattr(x, op)(0, keepdim=True), R(5, 2, seed=5), second=True)
+        case(f"{op}.dim/negative", lambda T, x, op=op: getattr(T, op)(x, -2), R(2, 3, 4, seed=6), second=True)
+        case(f"{op}.dim/transposed", lambda T, x, op=op: getattr(T, op)(x.t(), 1), R(4, 3, seed=7), second=True)
+        case(f"{op}.dim/ties", lambda T, x, op=op: getattr(T, op)(x, 1), D(TIES), second=True)
+        case(f"{op}.dim/long-ties", lambda T, x, op=op: getattr(T, op)(x, 1), D(LONG_TIES))
+        case(f"{op}.dim/nan", lambda T, x, op=op: getattr(T, op)(x, 1), D(NANS))
+        case(f"{op}.dim/0-dim", lambda T, x, op=op: getattr(T, op)(x, 0), R(seed=8), second=True)
+        case(f"{op}.dim/empty-other", lambda T, x, op=op: getattr(T, op)(x.reshape([2, 0]), 0), D([]))
+        case(f"{op}.dim/empty-error", lambda T, x, op=op: getattr(T, op)(x.reshape([2, 0]), 1), D([]))
+        case(f"{op}.dim/int64", lambda T, x, op=op: getattr(T, op)(x, 0), L([[3, 1], [-1, 4], [3, 3]]))
+        case(f"{op}.dim/error", lambda T, x, op=op: getattr(T, op)(x, 2), R(2, 3))
+        case(f"{op}/bool-error", lambda T, x, op=op: getattr(T, op)(x > 0), R(3))
+        for n in (3, 4, 7, 12):
+            rows = D([[NAN] * n, [NAN] * (n - 1) + [1.0]])
+            case(f"{op}.dim/nan-rows-{n}", lambda T, x, op=op: getattr(T, op)(x, 1), rows)
+        case(
+            f"{op}.dim_values/out",
+            lambda T, x, op=op: getattr(T, op)(x, 1, out=(T.zeros([2], dtype=T.float64), T.zeros([2], dtype=T.int64))),
+            R(2, 5, seed=9, grad=False),
+        )
+
+    case("kthvalue/k-2", lambda T, x: T.kthvalue(x, 2), R(3, 5, seed=1), second=True)
+    case("kthvalue/dim-0-keepdim", lambda T, x: x.kthvalue(3, 0, keepdim=True), R(4, 3, seed=2), second=True)
+    case("kthvalue/keywords", lambda T, x: T.kthvalue(x, k=1, dim=-1), R(2, 3, seed=3), second=True)
+    case("kthvalue/transposed", lambda T, x: T.kthvalue(x.t(), 2, 1), R(3, 4, seed=4), second=True)
+    case("kthvalue/ties", lambda T, x: T.kthvalue(x, 2, 1), D(TIES), second=True)
+    for k in (1, 7, 20, 40):
+        case(f"kthvalue/long-ties-k-{k}", lambda T, x, k=k: T.kthvalue(x, k, 1), D(LONG_TIES))
+    case("kthvalue/nan", lambda T, x: T.kthvalue(x, 4, 1), D(NANS))
+    case("kthvalue/0-dim", lambda T, x: T.kthvalue(x, 1), R(seed=5), second=True)
+    case("kthvalue/int64", lambda T, x: T.kthvalue(x, 2), L([3, -1, 5, 0]))
+    case("kthvalue/k-error", lambda T, x: T.kthvalue(x, 4), R(3))
+    case("kthvalue/k-0-error", lambda T, x: T.kthvalue(x, 0), R(3))
+    case("kthvalue/dim-error", lambda T, x: T.kthvalue(x, 1, 2), R(2, 3))
+    case("kthvalue/empty-error", lambda T, x: T.kthvalue(x, 1), D([]))
+    case(
+        "kthvalue.values/out",
+        lambda T, x: T.kthvalue(x, 2, out=(T.zeros([2], dtype=T.float64), T.zeros([2], dtype=T.int64))),
+        R(2, 5, seed=6, grad=False),
+    )
+
+    case("mode/2x5", lambda T, x: T.mode(x), R(2, 5, seed=1), second=True)
+    case("mode/dim-0-keepdim", lambda T, x: x.mode(0, keepdim=True), R(4, 3, seed=2), second=True)
+    case("mode/ties", lambda T, x: T.mode(x, 1), D(TIES), second=True)
+    case("mode/long-ties", lambda T, x: T.mode(x, 1), D(LONG_TIES), second=True)
+    case("mode/nan", lambda T, x: T.mode(x), D([[1.0, NAN, NAN, 2.0, NAN], [NAN, 1.0, NAN, 1.0, 0.0]]))
+    case("mode/0-dim", lambda T, x: T.mode(x), R(seed=3), second=True)
+    case("mode/int64", lambda T, x: T.mode(x), L([[3, 1, 3, 1, 1], [0, 0, 2, 2, 9]]))
+    case("mode/bool", lambda T, x: T.mode(x > 0), D([0.5, -1.0, 2.0, -3.0, 0.25]))
+    case("mode/empty-other", lambda T, x: T.mode(x.reshape([0, 3]), 1), D([]))
+    case("mode/empty-error", lambda T, x: T.mode(x.reshape([2, 0]), 1), D([]))
+    case("mode/dim-error", lambda T, x: T.mode(x, -3), R(2, 3))
+    case(
+        "mode.values/out",
+        lambda T, x: T.mode(x, 0, out=(T.zeros([5], dtype=T.float64), T.zeros([5], dtype=T.int64))),
+        R(2, 5, seed=4, grad=False),
+    )
+
+
+_register()
