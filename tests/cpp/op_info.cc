@@ -4542,6 +4542,89 @@ std::vector<OpInfo> make_registry() {
           [](const Tensor& a, Tensor& v, Tensor& i) { mode_out(a, 0, false, v, i); });
     });
   }
+  // tensor ops, fourth batch (issue 23): scans ------------------------------------------------
+  {
+    using Pair = std::tuple<Tensor, Tensor>;
+    // A scan along each dim of a [3, 4] leaf, a transposed view, an expanded input (ties), a
+    // 0-dim one and an empty one.
+    auto scan_samples = [](std::function<Tensor(const Tensor&, int64_t)> op) {
+      auto f = [op](int64_t d) { return one([op, d](const Inputs& x) { return op(x[0], d); }); };
+      return std::vector<Sample>{
+          {"[3, 4] dim 1", {leaf({3, 4}, 1)}, f(1)},
+          {"[4, 3] dim 0", {leaf({4, 3}, 2)}, f(0)},
+          {"[2, 3, 2] dim -2", {leaf({2, 3, 2}, 3)}, f(-2)},
+          {"transposed view", {leaf({4, 3}, 4)}, one([op](const Inputs& x) {
+             return op(t(x[0]), 1);
+           })},
+          {"expanded (ties)", {leaf({3, 1}, 5)}, one([op](const Inputs& x) {
+             return op(expand(x[0], {3, 4}), 1);
+           })},
+          {"0-dim", {leaf({}, 6)}, f(0)},
+          {"empty [0, 3]", {leaf({0, 3}, 7)}, f(1)},
+      };
+    };
+    auto pair_out = [](std::function<Pair(const Tensor&)> op,
+                       std::function<void(const Tensor&, Tensor&, Tensor&)> op_out) {
+      auto values_out = [op_out](const Inputs& x, Tensor& o) -> Tensor {
+        Tensor indices = zeros({0}, ScalarType::Long);
+        op_out(x[0], o, indices);
+        return o;
+      };
+      auto indices_out = [op_out](const Inputs& x, Tensor& o) -> Tensor {
+        Tensor values = zeros({0}, x[0].scalar_type());
+        op_out(x[0], values, o);
+        return o;
+      };
+      return std::vector<Sample>{
+          {"values",
+           {leaf({3, 4}, 1)},
+           one([op](const Inputs& x) { return std::get<0>(op(x[0])); }),
+           nullptr,
+           values_out},
+          {"indices",
+           {leaf({3, 4}, 1)},
+           one([op](const Inputs& x) { return std::get<1>(op(x[0])); }),
+           nullptr,
+           indices_out},
+      };
+    };
+    grad_op("cummax", [=] {
+      return scan_samples([](const Tensor& a, int64_t d) { return std::get<0>(cummax(a, d)); });
+    });
+    add_op("cummax.out", Check::kOut, [=] {
+      return pair_out([](const Tensor& a) { return cummax(a, 1); },
+                      [](const Tensor& a, Tensor& v, Tensor& i) { cummax_out(a, 1, v, i); });
+    });
+    grad_op("cummin", [=] {
+      return scan_samples([](const Tensor& a, int64_t d) { return std::get<0>(cummin(a, d)); });
+    });
+    add_op("cummin.out", Check::kOut, [=] {
+      return pair_out([](const Tensor& a) { return cummin(a, 0); },
+                      [](const Tensor& a, Tensor& v, Tensor& i) { cummin_out(a, 0, v, i); });
+    });
+    // PyTorch's backward stands the lowest double in for log 0; differentiated again, lowest -
+    // lowest cancels to finite garbage (and NaN tangents), so the second derivative is not
+    // checked: see the report of issue 23's scans.
+    add_op(
+        "logcumsumexp", Check::kGradient,
+        [=] {
+          auto s = scan_samples([](const Tensor& a, int64_t d) { return logcumsumexp(a, d); });
+          s.push_back({"large values", {leaf({5}, 8)}, one([](const Inputs& x) {
+                         return logcumsumexp(mul(x[0], 300.0), 0);
+                       })});
+          return s;
+        },
+        "PyTorch's logcumsumexp_backward (the lowest value for log 0) is not twice differentiable");
+    add_op("logcumsumexp.out", Check::kOut, [] {
+      return std::vector<Sample>{
+          {"[3, 4] dim 1",
+           {leaf({3, 4}, 1)},
+           one([](const Inputs& x) { return logcumsumexp(x[0], 1); }),
+           nullptr,
+           [](const Inputs& x, Tensor& o) -> Tensor { return logcumsumexp_out(x[0], 1, o); }},
+      };
+    });
+  }
   return ops;
 }
 

@@ -88,3 +88,46 @@ def _register() -> None:
 
 
 _register()
+
+
+def _register_scans() -> None:
+    NANS_ROW = [[1.0, 3.0, 3.0, NAN, 5.0, NAN, -1.0], [2.0, 2.0, -1.0, -1.0, 0.0, 7.0, 7.0]]
+    for op in ["cummax", "cummin"]:
+        case(f"{op}/dim-1", lambda T, x, op=op: getattr(T, op)(x, 1), R(3, 4, seed=1), second=True)
+        case(f"{op}/method-dim-0", lambda T, x, op=op: getattr(x, op)(dim=0), R(4, 3, seed=2), second=True)
+        case(f"{op}/negative-dim", lambda T, x, op=op: getattr(T, op)(x, -2), R(2, 3, 2, seed=3), second=True)
+        case(f"{op}/transposed", lambda T, x, op=op: getattr(T, op)(x.t(), 1), R(4, 3, seed=4), second=True)
+        case(f"{op}/ties", lambda T, x, op=op: getattr(T, op)(x, 1), D(TIES), second=True)
+        case(f"{op}/nan", lambda T, x, op=op: getattr(T, op)(x, 1), D(NANS_ROW))
+        case(f"{op}/0-dim", lambda T, x, op=op: getattr(T, op)(x, 0), R(seed=5), second=True)
+        case(f"{op}/empty", lambda T, x, op=op: getattr(T, op)(x.reshape([0, 3]), 1), D([]))
+        case(f"{op}/int64", lambda T, x, op=op: getattr(T, op)(x, 0), L([2, 1, 2, 0, 5]))
+        case(f"{op}/bool", lambda T, x, op=op: getattr(T, op)(x > 0, 0), D([0.5, -1.0, 2.0, -3.0]))
+        case(f"{op}/dim-error", lambda T, x, op=op: getattr(T, op)(x, 2), R(2, 3))
+        case(
+            f"{op}.out/values-indices",
+            lambda T, x, op=op: getattr(T, op)(
+                x, 1, out=(T.zeros([2, 5], dtype=T.float64), T.zeros([2, 5], dtype=T.int64))
+            ),
+            R(2, 5, seed=6, grad=False),
+        )
+    case("logcumsumexp/dim-1", lambda T, x: T.logcumsumexp(x, 1), R(3, 4, seed=1))
+    case("logcumsumexp/method-dim-0", lambda T, x: x.logcumsumexp(0), R(4, 3, seed=2))
+    case("logcumsumexp/second", lambda T, x: T.logcumsumexp(x, 0), R(4, seed=3), second=True)
+    case("logcumsumexp/transposed", lambda T, x: T.logcumsumexp(x.t(), 1), R(4, 3, seed=4))
+    case("logcumsumexp/large", lambda T, x: T.logcumsumexp(x * 500, 0), R(6, seed=5))
+    case("logcumsumexp/special", lambda T, x: T.logcumsumexp(x, 0), D([1.0, INF, INF, -INF, NAN, 2.0], grad=False))
+    case("logcumsumexp/minus-inf", lambda T, x: T.logcumsumexp(x, 0), D([-INF, -INF, 0.0], grad=False))
+    case("logcumsumexp/0-dim", lambda T, x: T.logcumsumexp(x, 0), R(seed=6))
+    case("logcumsumexp/empty", lambda T, x: T.logcumsumexp(x.reshape([0, 2]), 1), D([]))
+    case("logcumsumexp/float32", lambda T, x: T.logcumsumexp(x, 0), R(5, seed=7, dtype="float32"))
+    case("logcumsumexp/int64-error", lambda T, x: T.logcumsumexp(x, 0), L([1, 2]))
+    case("logcumsumexp/dim-error", lambda T, x: T.logcumsumexp(x, 1), R(3))
+    case(
+        "logcumsumexp.out/2x3",
+        lambda T, x: T.logcumsumexp(x, 1, out=T.zeros([2, 3], dtype=T.float64)),
+        R(2, 3, seed=8, grad=False),
+    )
+
+
+_register_scans()

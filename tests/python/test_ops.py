@@ -2258,3 +2258,58 @@ def _tensor4_order_checks():
 
 SAMPLES.update(_tensor4_order_samples())
 VALUE_CHECKS.update(_tensor4_order_checks())
+
+
+# ---------------------------------------------------------------------------------------------
+# tensor ops, fourth batch (issue 23): scans
+# ---------------------------------------------------------------------------------------------
+
+
+def _tensor4_scan_samples() -> Dict[str, List[Sample]]:
+    g = gradgen
+    return {
+        "cummax": [Sample("function", lambda x: g.cummax(x, 1).values, [leaf(3, 4)])],
+        "cummin": [Sample("method", lambda x: x.cummin(dim=0)[0], [leaf(4, 3)])],
+        "logcumsumexp": [Sample("function", lambda x: g.logcumsumexp(x, 1), [leaf(3, 4)], second=False)],
+    }
+
+
+def _tensor4_scan_checks():
+    g = gradgen
+
+    def values():
+        # PyTorch's answers (torch 2.13): a tie takes the later index, a NaN leads until the next.
+        nan = float("nan")
+        x = g.tensor([1.0, 3.0, 3.0, nan, 5.0, nan, -1.0], dtype=g.float64)
+        assert g.cummax(x, 0).indices.tolist() == [0, 1, 2, 3, 3, 5, 5]
+        assert x.cummin(0).indices.tolist() == [0, 0, 0, 3, 3, 5, 5]
+        m = g.tensor([2, 1, 2, 0], dtype=g.int64)
+        assert g.cummax(m, 0).indices.tolist() == [0, 0, 2, 2] and g.cummax(m, 0).values.tolist() == [2, 2, 2, 2]
+        inf = float("inf")
+        r = g.logcumsumexp(g.tensor([1.0, inf, inf, -inf], dtype=g.float64), 0).tolist()
+        assert r == [1.0, inf, inf, inf]
+
+    def out():
+        x = value(2, 5)
+        v, i = g.zeros([2, 5], dtype=g.float64), g.zeros([2, 5], dtype=g.int64)
+        g.cummax(x, 1, out=(v, i))
+        assert v.tolist() == g.cummax(x, 1).values.tolist() and i.tolist() == g.cummax(x, 1).indices.tolist()
+        o = g.zeros([2, 5], dtype=g.float64)
+        assert g.logcumsumexp(x, 1, out=o) is o and o.tolist() == g.logcumsumexp(x, 1).tolist()
+
+    def errors():
+        with pytest.raises(IndexError, match=r"cummin: dim 2 out of range"):
+            g.cummin(value(2, 3), 2)
+        with pytest.raises(RuntimeError, match=r"\"logcumsumexp_out_cpu\" not implemented for 'Long'"):
+            g.logcumsumexp(g.tensor([1, 2], dtype=g.int64), 0)
+
+    def all_checks():
+        values()
+        out()
+        errors()
+
+    return {"cummax.out": all_checks, "cummin.out": out, "logcumsumexp.out": out}
+
+
+SAMPLES.update(_tensor4_scan_samples())
+VALUE_CHECKS.update(_tensor4_scan_checks())
