@@ -4625,6 +4625,51 @@ std::vector<OpInfo> make_registry() {
       };
     });
   }
+  // tensor ops, fourth batch (issue 23): linalg_vector_norm ------------------------------------
+  {
+    auto vnorm = [](double ord, OptionalIntArrayRef dim, bool keepdim,
+                    std::optional<ScalarType> dtype = std::nullopt) {
+      std::vector<int64_t> d;
+      const bool has = dim.has_value();
+      if (has) d.assign(dim->begin(), dim->end());
+      return one([=](const Inputs& x) {
+        return has ? linalg_vector_norm(x[0], ord, IntArrayRef(d), keepdim, dtype)
+                   : linalg_vector_norm(x[0], ord, std::nullopt, keepdim, dtype);
+      });
+    };
+    const double inf = std::numeric_limits<double>::infinity();
+    grad_op("linalg_vector_norm", [=] {
+      return std::vector<Sample>{
+          {"ord 2, every element", {away_from_zero({3, 4}, 1)}, vnorm(2, std::nullopt, false)},
+          {"ord 1, dim 1", {away_from_zero({3, 4}, 2)}, vnorm(1, std::vector<int64_t>{1}, false)},
+          {"ord 3, dims [0, 2], keepdim",
+           {away_from_zero({2, 3, 2}, 3)},
+           vnorm(3, std::vector<int64_t>{0, 2}, true)},
+          {"ord 0.5, dim -1",
+           {away_from_zero({2, 3}, 4)},
+           vnorm(0.5, std::vector<int64_t>{-1}, false)},
+          {"ord inf", {leaf({2, 3}, 5)}, vnorm(inf, std::vector<int64_t>{1}, false)},
+          {"ord -inf", {leaf({2, 3}, 6)}, vnorm(-inf, std::nullopt, false)},
+          {"ord 0 (no gradient)", {leaf({2, 3}, 7)}, vnorm(0, std::nullopt, false)},
+          {"dtype Double",
+           {away_from_zero({4}, 8)},
+           vnorm(2, std::nullopt, false, ScalarType::Double)},
+      };
+    });
+    add_op("linalg_vector_norm.out", Check::kOut, [] {
+      return std::vector<Sample>{
+          {"ord 2 dim 1",
+           {leaf({3, 4}, 1)},
+           one([](const Inputs& x) {
+             return linalg_vector_norm(x[0], 2, IntArrayRef({1}), false, std::nullopt);
+           }),
+           nullptr,
+           [](const Inputs& x, Tensor& o) -> Tensor {
+             return linalg_vector_norm_out(x[0], 2, IntArrayRef({1}), false, std::nullopt, o);
+           }},
+      };
+    });
+  }
   return ops;
 }
 

@@ -131,3 +131,43 @@ def _register_scans() -> None:
 
 
 _register_scans()
+
+
+def _register_vector_norm() -> None:
+    def vn(*args, **kwargs):
+        return lambda T, x: T.linalg.vector_norm(x, *args, **kwargs)
+
+    case("linalg_vector_norm/default", vn(), R(3, 4, seed=1), second=True)
+    case("linalg_vector_norm/ord-1-dim", vn(1, 1), R(3, 4, seed=2), second=True)
+    case("linalg_vector_norm/ord-3-dims-keepdim", vn(3, (0, 2), True), R(2, 3, 2, seed=3), second=True)
+    case("linalg_vector_norm/ord-0.5", vn(0.5, -1), R(2, 3, seed=4), second=True)
+    case("linalg_vector_norm/ord-inf", vn(INF, 1), R(2, 3, seed=5), second=True)
+    case("linalg_vector_norm/ord--inf", vn(-INF), R(2, 3, seed=6), second=True)
+    case("linalg_vector_norm/ord-0", vn(0), D([[0.0, 1.0, -2.0], [0.0, 0.0, 3.0]]))
+    case("linalg_vector_norm/keywords", vn(ord=2, dim=[0], keepdim=True), R(3, 2, seed=7), second=True)
+    case("linalg_vector_norm/float32", vn(2), R(4, seed=8, dtype="float32"))
+    case(
+        "linalg_vector_norm/dtype-narrowing-error",
+        lambda T, x: T.linalg.vector_norm(x, 2, dtype=T.float32),
+        R(2, 3, seed=11),
+    )
+    case(
+        "linalg_vector_norm/dtype-float64",
+        lambda T, x: T.linalg.vector_norm(x, 2, dtype=T.float64),
+        R(2, 3, seed=12, dtype="float32"),
+    )
+    case("linalg_vector_norm/zeros", vn(2), D([0.0, 0.0, 0.0]))
+    case("linalg_vector_norm/nan-inf", vn(2, 1), D([[NAN, 1.0], [INF, 2.0]], grad=False))
+    case("linalg_vector_norm/0-dim", vn(2), R(seed=9), second=True)
+    case("linalg_vector_norm/empty", vn(2), D([]))
+    case("linalg_vector_norm/empty-inf-error", vn(INF), D([]))
+    case("linalg_vector_norm/int64-error", vn(2), L([1, 2]))
+    case("linalg_vector_norm/dim-error", vn(2, 2), R(2, 3))
+    case(
+        "linalg_vector_norm.out/dim-1",
+        lambda T, x: T.linalg.vector_norm(x, 2, 1, out=T.zeros([2], dtype=T.float64)),
+        R(2, 3, seed=10, grad=False),
+    )
+
+
+_register_vector_norm()

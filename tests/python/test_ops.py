@@ -2313,3 +2313,41 @@ def _tensor4_scan_checks():
 
 SAMPLES.update(_tensor4_scan_samples())
 VALUE_CHECKS.update(_tensor4_scan_checks())
+
+
+# ---------------------------------------------------------------------------------------------
+# tensor ops, fourth batch (issue 23): linalg.vector_norm
+# ---------------------------------------------------------------------------------------------
+
+
+def _tensor4_norm_samples() -> Dict[str, List[Sample]]:
+    g = gradgen
+    return {
+        "linalg_vector_norm": [
+            Sample("ord 2, every element", lambda x: g.linalg.vector_norm(x), [leaf(3, 4)]),
+            Sample("ord 1, dim tuple, keepdim", lambda x: g.linalg.vector_norm(x, 1, (0, 1), True), [leaf(2, 3)]),
+            Sample("ord 3, dim int", lambda x: g.linalg.vector_norm(x, ord=3, dim=-1), [leaf(2, 3)]),
+        ],
+    }
+
+
+def _tensor4_norm_checks():
+    g = gradgen
+
+    def out():
+        x = g.tensor([[3.0, -4.0], [0.0, 1.0]], dtype=g.float64)
+        o = g.zeros([2], dtype=g.float64)
+        g.linalg.vector_norm(x, dim=1, out=o)
+        assert o.tolist() == [5.0, 1.0]
+        inf = float("inf")
+        assert g.linalg.vector_norm(x, inf).item() == 4.0 and g.linalg.vector_norm(x, -inf).item() == 0.0
+        assert g.linalg.vector_norm(x, 0).item() == 3.0 and g.linalg.vector_norm(x, 1).item() == 8.0
+        assert g.linalg.vector_norm(x, 2, dtype=g.float32).dtype == g.float32
+        with pytest.raises(IndexError):
+            g.linalg.vector_norm(x, 2, 2)
+
+    return {"linalg_vector_norm.out": out}
+
+
+SAMPLES.update(_tensor4_norm_samples())
+VALUE_CHECKS.update(_tensor4_norm_checks())
