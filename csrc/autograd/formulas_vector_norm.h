@@ -17,6 +17,16 @@ namespace autograd {
 namespace generated {
 namespace details {
 
+/// norm_backward / norm_jvp over every element (norm.Scalar's and norm.ScalarOpt_dtype's entries).
+inline Tensor norm_backward(const Tensor& grad, const Tensor& self, const std::optional<Scalar>& p,
+                            const Tensor& norm) {
+  return norm_backward(grad, self, p, norm, IntArrayRef(), false);
+}
+inline Tensor norm_jvp(const Tensor& self_p, const Tensor& self_t, const std::optional<Scalar>& p,
+                       const Tensor& norm) {
+  return norm_jvp(self_p, self_t, p, norm, IntArrayRef(), false);
+}
+
 inline std::vector<int64_t> vector_norm_dims(OptionalIntArrayRef dim) {
   if (!dim.has_value()) return {};
   return std::vector<int64_t>(dim->begin(), dim->end());

@@ -34,5 +34,34 @@ Tensor& linalg_vector_norm_out(const Tensor& self, const Scalar& ord, OptionalIn
                    native::linalg_vector_norm(self, ord, dim, keepdim, dtype), out);
 }
 
+namespace {
+
+// self in dtype, refusing a narrowing one (Double to Float), as PyTorch's.
+Tensor in_norm_dtype(const char* op, const Tensor& self, ScalarType dtype) {
+  if (!is_floating_point(dtype)) {
+    throw std::runtime_error(std::string(op) + ": dtype should be floating point or complex. Got " +
+                             std::string(to_string(dtype)));
+  }
+  if (self.scalar_type() == ScalarType::Double && dtype == ScalarType::Float) {
+    throw std::runtime_error(std::string(op) +
+                             ": the dtype of the input (Double) should be convertible without "
+                             "narrowing to the specified dtype (Float)");
+  }
+  return dtype == self.scalar_type() ? self : cast(self, dtype);
+}
+
+}  // namespace
+
+Tensor norm(const Tensor& self, const Scalar& p) {
+  return native::norm(self, std::optional<Scalar>(p), IntArrayRef(), false);
+}
+Tensor norm(const Tensor& self, std::optional<Scalar> p, ScalarType dtype) {
+  return native::norm(in_norm_dtype("linalg.vector_norm", self, dtype), p, IntArrayRef(), false);
+}
+Tensor norm(const Tensor& self, std::optional<Scalar> p, IntArrayRef dim, bool keepdim,
+            ScalarType dtype) {
+  return native::norm(in_norm_dtype("linalg.vector_norm", self, dtype), p, dim, keepdim);
+}
+
 }  // namespace native
 }  // namespace gradgen

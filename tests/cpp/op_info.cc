@@ -4670,6 +4670,35 @@ std::vector<OpInfo> make_registry() {
       };
     });
   }
+  // tensor ops, fourth batch (issue 23): the other norm overloads -----------------------------
+  {
+    grad_op("norm.Scalar", [] {
+      return std::vector<Sample>{
+          {"p 2 (default)", {away_from_zero({3, 4}, 1)}, one([](const Inputs& x) {
+             return norm(x[0]);
+           })},
+          {"p 3", {away_from_zero({2, 3}, 2)}, one([](const Inputs& x) { return norm(x[0], 3); })},
+          {"p 1, transposed", {away_from_zero({3, 2}, 3)}, one([](const Inputs& x) {
+             return norm(t(x[0]), 1);
+           })},
+      };
+    });
+    grad_op("norm.ScalarOpt_dtype", [] {
+      return std::vector<Sample>{
+          {"p absent, Double", {away_from_zero({2, 3}, 1)}, one([](const Inputs& x) {
+             return norm(x[0], std::optional<Scalar>(), ScalarType::Double);
+           })},
+      };
+    });
+    grad_op("norm.ScalarOpt_dim_dtype", [] {
+      return std::vector<Sample>{
+          {"p 1.5, dim 1, keepdim", {away_from_zero({2, 3}, 1)}, one([](const Inputs& x) {
+             return norm(x[0], std::optional<Scalar>(1.5), IntArrayRef({1}), true,
+                         ScalarType::Double);
+           })},
+      };
+    });
+  }
   return ops;
 }
 

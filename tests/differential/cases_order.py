@@ -171,3 +171,21 @@ def _register_vector_norm() -> None:
 
 
 _register_vector_norm()
+
+
+def _register_norm_overloads() -> None:
+    case("norm.Scalar/default", lambda T, x: x.norm(), R(3, 4, seed=1), second=True)
+    case("norm.Scalar/p-3", lambda T, x: T.norm(x, 3), R(2, 3, seed=2), second=True)
+    case("norm.Scalar/p-inf", lambda T, x: x.norm(INF), R(2, 3, seed=3), second=True)
+    case("norm.Scalar/0-dim", lambda T, x: x.norm(), R(seed=4), second=True)
+    case("norm.ScalarOpt_dtype/float64", lambda T, x: x.norm(2, dtype=T.float64), R(2, 3, seed=5), second=True)
+    case(
+        "norm.ScalarOpt_dim_dtype/keepdim",
+        lambda T, x: x.norm(1.5, [1], True, dtype=T.float64),
+        R(2, 3, seed=6),
+        second=True,
+    )
+    case("norm.ScalarOpt_dim_dtype/narrowing-error", lambda T, x: x.norm(2, [1], False, dtype=T.float32), R(2, 3))
+
+
+_register_norm_overloads()

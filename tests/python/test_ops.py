@@ -2351,3 +2351,20 @@ def _tensor4_norm_checks():
 
 SAMPLES.update(_tensor4_norm_samples())
 VALUE_CHECKS.update(_tensor4_norm_checks())
+
+
+def _tensor4_norm_overload_samples() -> Dict[str, List[Sample]]:
+    g = gradgen
+    return {
+        "norm.Scalar": [
+            Sample("method, default", lambda x: x.norm(), [leaf(3, 4)]),
+            Sample("function, p 3", lambda x: g.norm(x, 3), [leaf(2, 3)]),
+        ],
+        "norm.ScalarOpt_dtype": [Sample("dtype float64", lambda x: x.norm(2, dtype=g.float64), [leaf(2, 3)])],
+        "norm.ScalarOpt_dim_dtype": [
+            Sample("dim, keepdim, dtype", lambda x: g.norm(x, 1.5, [1], True, dtype=g.float64), [leaf(2, 3)])
+        ],
+    }
+
+
+SAMPLES.update(_tensor4_norm_overload_samples())
