@@ -63,5 +63,14 @@ Tensor norm(const Tensor& self, std::optional<Scalar> p, IntArrayRef dim, bool k
   return native::norm(in_norm_dtype("linalg.vector_norm", self, dtype), p, dim, keepdim);
 }
 
+Tensor& norm_out(const Tensor& self, std::optional<Scalar> p, IntArrayRef dim, bool keepdim,
+                 ScalarType dtype, Tensor& out) {
+  return write_out("norm.dtype_out", native::norm(self, p, dim, keepdim, dtype), out);
+}
+Tensor& norm_out(const Tensor& self, std::optional<Scalar> p, IntArrayRef dim, bool keepdim,
+                 Tensor& out) {
+  return write_out("norm.out", native::norm(self, p, dim, keepdim), out);
+}
+
 }  // namespace native
 }  // namespace gradgen

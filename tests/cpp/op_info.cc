@@ -4699,6 +4699,37 @@ std::vector<OpInfo> make_registry() {
       };
     });
   }
+  // tensor ops, fourth batch (issue 23): norm's out= variants ---------------------------------
+  {
+    add_op("norm.dtype_out", Check::kOut, [] {
+      return std::vector<Sample>{
+          {"p 2 dim 1 Double",
+           {leaf({3, 4}, 1)},
+           one([](const Inputs& x) {
+             return norm(x[0], std::optional<Scalar>(2), IntArrayRef({1}), false,
+                         ScalarType::Double);
+           }),
+           nullptr,
+           [](const Inputs& x, Tensor& o) -> Tensor {
+             return norm_out(x[0], std::optional<Scalar>(2), IntArrayRef({1}), false,
+                             ScalarType::Double, o);
+           }},
+      };
+    });
+    add_op("norm.out", Check::kOut, [] {
+      return std::vector<Sample>{
+          {"p 1 dim 0 keepdim",
+           {leaf({3, 4}, 1)},
+           one([](const Inputs& x) {
+             return norm(x[0], std::optional<Scalar>(1), IntArrayRef({0}), true);
+           }),
+           nullptr,
+           [](const Inputs& x, Tensor& o) -> Tensor {
+             return norm_out(x[0], std::optional<Scalar>(1), IntArrayRef({0}), true, o);
+           }},
+      };
+    });
+  }
   return ops;
 }
 

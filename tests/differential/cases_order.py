@@ -189,3 +189,19 @@ def _register_norm_overloads() -> None:
 
 
 _register_norm_overloads()
+
+
+def _register_norm_out() -> None:
+    case(
+        "norm.out/dim-1",
+        lambda T, x: T.norm(x, 2, [1], out=T.zeros([2], dtype=T.float64)),
+        R(2, 3, seed=1, grad=False),
+    )
+    case(
+        "norm.dtype_out/dim-0-keepdim",
+        lambda T, x: T.norm(x, 1, [0], True, dtype=T.float64, out=T.zeros([1, 3], dtype=T.float64)),
+        R(2, 3, seed=2, grad=False),
+    )
+
+
+_register_norm_out()

@@ -2368,3 +2368,20 @@ def _tensor4_norm_overload_samples() -> Dict[str, List[Sample]]:
 
 
 SAMPLES.update(_tensor4_norm_overload_samples())
+
+
+def _tensor4_norm_out_checks():
+    g = gradgen
+
+    def out():
+        x = g.tensor([[3.0, -4.0], [0.0, 1.0]], dtype=g.float64)
+        o = g.zeros([2], dtype=g.float64)
+        assert g.norm(x, 2, [1], out=o) is o and o.tolist() == [5.0, 1.0]
+        o = g.zeros([1, 2], dtype=g.float64)
+        g.norm(x, 1, [0], True, dtype=g.float64, out=o)
+        assert o.tolist() == [[3.0, 5.0]]
+
+    return {"norm.out": out, "norm.dtype_out": out}
+
+
+VALUE_CHECKS.update(_tensor4_norm_out_checks())
