@@ -4730,6 +4730,86 @@ std::vector<OpInfo> make_registry() {
       };
     });
   }
+  // tensor ops, fourth batch (issue 23): searchsorted and bucketize (no gradient) -------------
+  {
+    auto sorted = [] { return std::get<0>(sort(value({6}, 1), 0)); };
+    auto sorted_rows = [] { return std::get<0>(sort(value({2, 5}, 2), 1)); };
+    auto into = [](std::function<Tensor(const Inputs&, Tensor&)> f) { return f; };
+    add_op("bucketize.Tensor", Check::kNoDerivative, [=] {
+      return std::vector<Sample>{
+          {"left", {leaf({2, 3}, 3)}, one([=](const Inputs& x) {
+             return bucketize(x[0], sorted());
+           })},
+          {"right", {leaf({4}, 4)}, one([=](const Inputs& x) {
+             return bucketize(x[0], sorted(), false, true);
+           })},
+      };
+    });
+    add_op("bucketize.Tensor_out", Check::kOut, [=] {
+      return std::vector<Sample>{
+          {"[2, 3]",
+           {leaf({2, 3}, 3)},
+           one([=](const Inputs& x) { return bucketize(x[0], sorted()); }),
+           nullptr,
+           into([=](const Inputs& x, Tensor& o) -> Tensor {
+             return bucketize_out(x[0], sorted(), false, false, o);
+           })},
+      };
+    });
+    add_op("bucketize.Scalar", Check::kNoDerivative, [=] {
+      return std::vector<Sample>{
+          {"0.25", {leaf({6}, 1)}, one([](const Inputs& x) {
+             return bucketize(Scalar(0.25), std::get<0>(sort(x[0], 0)));
+           })},
+      };
+    });
+    add_op("searchsorted.Tensor", Check::kNoDerivative, [=] {
+      return std::vector<Sample>{
+          {"1-D sequence", {leaf({6}, 1), leaf({2, 3}, 2)}, one([](const Inputs& x) {
+             return searchsorted(std::get<0>(sort(x[0], 0)), x[1]);
+           })},
+          {"rows, right", {leaf({2, 5}, 3), leaf({2, 3}, 4)}, one([](const Inputs& x) {
+             return searchsorted(std::get<0>(sort(x[0], 1)), x[1], false, true);
+           })},
+          {"sorter, side right", {leaf({6}, 5), leaf({4}, 6)}, one([](const Inputs& x) {
+             return searchsorted(x[0], x[1], false, false, "right", argsort(x[0]));
+           })},
+      };
+    });
+    add_op("searchsorted.Tensor_out", Check::kOut, [=] {
+      return std::vector<Sample>{
+          {"rows",
+           {leaf({2, 3}, 4)},
+           one([=](const Inputs& x) { return searchsorted(sorted_rows(), x[0]); }),
+           nullptr,
+           into([=](const Inputs& x, Tensor& o) -> Tensor {
+             return searchsorted_out(sorted_rows(), x[0], false, false, std::nullopt, std::nullopt,
+                                     o);
+           })},
+      };
+    });
+    add_op("searchsorted.Scalar", Check::kNoDerivative, [=] {
+      return std::vector<Sample>{
+          {"-0.5", {leaf({6}, 1)}, one([](const Inputs& x) {
+             return searchsorted(std::get<0>(sort(x[0], 0)), Scalar(-0.5));
+           })},
+      };
+    });
+    add_op("searchsorted.Scalar_out", Check::kOut, [=] {
+      return std::vector<Sample>{
+          {"0.5",
+           {leaf({6}, 1)},
+           one([](const Inputs& x) {
+             return searchsorted(std::get<0>(sort(x[0], 0)), Scalar(0.5));
+           }),
+           nullptr,
+           into([](const Inputs& x, Tensor& o) -> Tensor {
+             return searchsorted_out(std::get<0>(sort(x[0], 0)), Scalar(0.5), false, false,
+                                     std::nullopt, std::nullopt, o);
+           })},
+      };
+    });
+  }
   return ops;
 }
 

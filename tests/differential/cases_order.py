@@ -205,3 +205,60 @@ def _register_norm_out() -> None:
 
 
 _register_norm_out()
+
+
+def _register_search() -> None:
+    SEQ = [1.0, 2.0, 2.0, 3.0, 5.0]
+    VALS = [[2.0, 0.0, NAN], [5.0, 6.0, -INF]]
+    case("searchsorted.Tensor/left", lambda T, s, v: T.searchsorted(s, v), D(SEQ), D(VALS))
+    case("searchsorted.Tensor/right", lambda T, s, v: T.searchsorted(s, v, right=True), D(SEQ), D(VALS))
+    case("searchsorted.Tensor/side-right", lambda T, s, v: T.searchsorted(s, v, side="right"), D(SEQ), D(VALS))
+    case(
+        "searchsorted.Tensor/rows",
+        lambda T, s, v: T.searchsorted(s, v),
+        D([[0.0, 1.0, 2.0], [-3.0, -1.0, 4.0]]),
+        D([[1.5, -1.0], [0.0, 9.0]]),
+    )
+    case(
+        "searchsorted.Tensor/sorter",
+        lambda T, s, v: T.searchsorted(s, v, sorter=T.argsort(s)),
+        D([3.0, 1.0, 2.0, 0.5]),
+        D([2.5, 0.0, 1.0]),
+    )
+    case("searchsorted.Tensor/int64", lambda T, s, v: T.searchsorted(s, v), L([1, 3, 5, 7]), L([0, 3, 8]))
+    case("searchsorted.Tensor/nan-sequence", lambda T, s, v: T.searchsorted(s, v), D([1.0, 2.0, NAN]), D([1.5, 3.0]))
+    case("searchsorted.Tensor/empty-values", lambda T, s, v: T.searchsorted(s, v.reshape([0])), D(SEQ), D([]))
+    case(
+        "searchsorted.Tensor/opposites-error",
+        lambda T, s, v: T.searchsorted(s, v, right=True, side="left"),
+        D(SEQ),
+        D(VALS),
+    )
+    case("searchsorted.Tensor/shape-error", lambda T, s, v: T.searchsorted(s, v), D([[1.0, 2.0]] * 3), D(VALS))
+    case(
+        "searchsorted.Tensor_out/left",
+        lambda T, s, v: T.searchsorted(s, v, out=T.zeros([2, 3], dtype=T.int64)),
+        D(SEQ, grad=False),
+        D(VALS, grad=False),
+    )
+    case("searchsorted.Scalar/2", lambda T, s: T.searchsorted(s, 2.0), D(SEQ))
+    case("searchsorted.Scalar/right", lambda T, s: T.searchsorted(s, 2, right=True), D(SEQ))
+    case("searchsorted.Scalar/dim-error", lambda T, s: T.searchsorted(s, 2.0), D([[1.0, 2.0]]))
+    case(
+        "searchsorted.Scalar_out/4",
+        lambda T, s: T.searchsorted(s, 4.0, out=T.zeros([], dtype=T.int64)),
+        D(SEQ, grad=False),
+    )
+    case("bucketize.Tensor/left", lambda T, v, b: T.bucketize(v, b), D(VALS), D(SEQ))
+    case("bucketize.Tensor/right", lambda T, v, b: T.bucketize(v, b, right=True), D(VALS), D(SEQ))
+    case("bucketize.Tensor/dim-error", lambda T, v, b: T.bucketize(v, b), D(VALS), D([[1.0, 2.0]]))
+    case(
+        "bucketize.Tensor_out/left",
+        lambda T, v, b: T.bucketize(v, b, out=T.zeros([2, 3], dtype=T.int64)),
+        D(VALS, grad=False),
+        D(SEQ, grad=False),
+    )
+    case("bucketize.Scalar/3", lambda T, b: T.bucketize(3.0, b), D(SEQ))
+
+
+_register_search()

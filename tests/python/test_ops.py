@@ -2385,3 +2385,55 @@ def _tensor4_norm_out_checks():
 
 
 VALUE_CHECKS.update(_tensor4_norm_out_checks())
+
+
+# ---------------------------------------------------------------------------------------------
+# tensor ops, fourth batch (issue 23): searchsorted and bucketize (no gradient: values only)
+# ---------------------------------------------------------------------------------------------
+
+
+def _tensor4_search_checks():
+    g = gradgen
+    seq = g.tensor([1.0, 2.0, 2.0, 3.0, 5.0], dtype=g.float64)
+    vals = g.tensor([[2.0, 0.0], [5.0, 6.0]], dtype=g.float64)
+
+    def search():
+        # PyTorch's answers (torch 2.13).
+        assert g.searchsorted(seq, vals).tolist() == [[1, 0], [4, 5]]
+        assert g.searchsorted(seq, vals, right=True).tolist() == [[3, 0], [5, 5]]
+        assert g.searchsorted(seq, vals, side="right").tolist() == [[3, 0], [5, 5]]
+        assert g.searchsorted(seq, 2.0).tolist() == 1
+        unsorted = g.tensor([3.0, 1.0, 2.0], dtype=g.float64)
+        sorter = g.tensor([1, 2, 0], dtype=g.int64)
+        assert g.searchsorted(unsorted, g.tensor([2.5], dtype=g.float64), sorter=sorter).tolist() == [2]
+        o = g.zeros([2, 2], dtype=g.int64)
+        assert g.searchsorted(seq, vals, out=o) is o and o.tolist() == [[1, 0], [4, 5]]
+        o = g.zeros([], dtype=g.int64)
+        g.searchsorted(seq, 4.0, out=o)
+        assert o.tolist() == 4
+        with pytest.raises(RuntimeError, match=r"side and right can't be set to opposites"):
+            g.searchsorted(seq, vals, right=True, side="left")
+        with pytest.raises(RuntimeError, match=r"first N-1 dimensions of boundaries tensor"):
+            g.searchsorted(g.zeros([3, 2], dtype=g.float64), vals)
+
+    def bucket():
+        assert g.bucketize(vals, seq).tolist() == [[1, 0], [4, 5]]
+        assert g.bucketize(vals, seq, right=True).tolist() == [[3, 0], [5, 5]]
+        assert g.bucketize(3.0, seq).tolist() == 3
+        o = g.zeros([2, 2], dtype=g.int64)
+        assert g.bucketize(vals, seq, out=o) is o and o.tolist() == [[1, 0], [4, 5]]
+        with pytest.raises(RuntimeError, match=r"boundaries tensor must be 1 dimension"):
+            g.bucketize(vals, vals)
+
+    return {
+        "searchsorted.Tensor": search,
+        "searchsorted.Tensor_out": search,
+        "searchsorted.Scalar": search,
+        "searchsorted.Scalar_out": search,
+        "bucketize.Tensor": bucket,
+        "bucketize.Tensor_out": bucket,
+        "bucketize.Scalar": bucket,
+    }
+
+
+VALUE_CHECKS.update(_tensor4_search_checks())
