@@ -1,6 +1,7 @@
-"""gradgen.linalg: PyTorch's torch.linalg names over gradgen's ops (cross, for now).
+"""gradgen.linalg: PyTorch's torch.linalg names over gradgen's ops (cross, vector_norm).
 
 >>> gradgen.linalg.cross(a, b, dim=0)
+>>> gradgen.linalg.vector_norm(x, ord=1, dim=(0, 1))
 """
 
 from gradgen import _C
@@ -13,4 +14,17 @@ def cross(input, other, *, dim=-1, out=None):
     return _C.linalg_cross(input, other, dim=dim, out=out)
 
 
-__all__ = ["cross"]
+def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):
+    """torch.linalg.vector_norm: the ord-norm of x over dim (None: every element; the op
+    linalg_vector_norm). dim may be an int or a sequence of ints, as PyTorch's."""
+    if isinstance(dim, int):
+        dim = [dim]
+    elif dim is not None:
+        dim = list(dim)
+    kwargs = {"dtype": dtype} if dtype is not None else {}
+    if out is not None:
+        kwargs["out"] = out
+    return _C.linalg_vector_norm(x, ord, dim, keepdim, **kwargs)
+
+
+__all__ = ["cross", "vector_norm"]

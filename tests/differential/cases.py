@@ -4340,3 +4340,4 @@ case(
     R(2, 1, 3, 2, seed=118),
     second=True,
 )
+import cases_order  # noqa: E402, F401  (order statistics: registers its cases here)

@@ -2184,3 +2184,256 @@ def _nn_resample_samples() -> Dict[str, List[Sample]]:
 
 
 SAMPLES.update(_nn_resample_samples())
+
+
+# ---------------------------------------------------------------------------------------------
+# tensor ops, fourth batch (issue 23): order statistics
+# ---------------------------------------------------------------------------------------------
+
+
+def _tensor4_order_samples() -> Dict[str, List[Sample]]:
+    g = gradgen
+    return {
+        "median": [Sample("function", lambda x: g.median(x), [leaf(3, 3)])],
+        "median.dim": [
+            Sample("function", lambda x: g.median(x, 1).values, [leaf(3, 4)]),
+            Sample("method, keepdim", lambda x: x.median(dim=0, keepdim=True)[0], [leaf(5, 2)]),
+        ],
+        "nanmedian": [Sample("method", lambda x: x.nanmedian(), [leaf(2, 3)])],
+        "nanmedian.dim": [Sample("function", lambda x: g.nanmedian(x, -1).values, [leaf(3, 4)])],
+        "kthvalue": [
+            Sample("function", lambda x: g.kthvalue(x, 2).values, [leaf(2, 5)]),
+            Sample("method, keywords", lambda x: x.kthvalue(k=3, dim=0, keepdim=True)[0], [leaf(4, 3)]),
+        ],
+        "mode": [Sample("function", lambda x: g.mode(x).values, [leaf(2, 5)])],
+    }
+
+
+def _tensor4_order_checks():
+    g = gradgen
+    ties = g.tensor([3.0, 1.0, 3.0, 1.0, 2.0, 1.0, 3.0, 2.0], dtype=g.float64)
+    nans = g.tensor([1.0, float("nan"), 0.0, float("nan"), -2.0], dtype=g.float64)
+
+    def values():
+        # PyTorch's answers (torch 2.13): ties by position, NaN propagated by median only.
+        assert ties.median(0).indices.item() == 4 and ties.nanmedian().item() == 2.0
+        assert g.kthvalue(ties, 4).indices.item() == 7
+        r = g.mode(ties)
+        assert (r.values.item(), r.indices.item()) == (1.0, 5)
+        assert nans.median(0).indices.item() == 1 and g.median(nans).item() != g.median(nans).item()
+        r = g.nanmedian(nans, 0)
+        assert (r.values.item(), r.indices.item()) == (0.0, 2)
+        assert g.kthvalue(nans, 4).indices.item() == 1
+        x = g.tensor([2.0, 1.0, 2.0, 1.0], dtype=g.float64, requires_grad=True)
+        g.median(x).backward()
+        assert x.grad.tolist() == [0.0, 0.5, 0.0, 0.5]
+
+    def out():
+        x = value(2, 5)
+        for op in (g.median, g.nanmedian, g.mode):
+            v, i = g.zeros([2], dtype=g.float64), g.zeros([2], dtype=g.int64)
+            op(x, 1, out=(v, i))
+            assert v.tolist() == op(x, 1).values.tolist() and i.tolist() == op(x, 1).indices.tolist()
+        v, i = g.zeros([2], dtype=g.float64), g.zeros([2], dtype=g.int64)
+        g.kthvalue(x, 3, out=(v, i))
+        assert v.tolist() == g.kthvalue(x, 3).values.tolist()
+
+    def errors():
+        with pytest.raises(IndexError, match=r"median: dim 2 out of range"):
+            g.median(value(2, 3), 2)
+        with pytest.raises(IndexError, match=r"mode\(\): Expected reduction dim 1 to have non-zero size"):
+            g.mode(g.zeros([2, 0], dtype=g.float64), 1)
+        with pytest.raises(RuntimeError, match=r"kthvalue\(\): selected number k out of range for dimension 0"):
+            g.kthvalue(value(3), 4)
+        with pytest.raises(RuntimeError, match=r"not implemented for 'Bool'"):
+            g.median(value(3) > 0)
+
+    def all_checks():
+        values()
+        out()
+        errors()
+
+    return {"median.dim_values": all_checks, "nanmedian.dim_values": out, "kthvalue.values": out, "mode.values": out}
+
+
+SAMPLES.update(_tensor4_order_samples())
+VALUE_CHECKS.update(_tensor4_order_checks())
+
+
+# ---------------------------------------------------------------------------------------------
+# tensor ops, fourth batch (issue 23): scans
+# ---------------------------------------------------------------------------------------------
+
+
+def _tensor4_scan_samples() -> Dict[str, List[Sample]]:
+    g = gradgen
+    return {
+        "cummax": [Sample("function", lambda x: g.cummax(x, 1).values, [leaf(3, 4)])],
+        "cummin": [Sample("method", lambda x: x.cummin(dim=0)[0], [leaf(4, 3)])],
+        "logcumsumexp": [Sample("function", lambda x: g.logcumsumexp(x, 1), [leaf(3, 4)], second=False)],
+    }
+
+
+def _tensor4_scan_checks():
+    g = gradgen
+
+    def values():
+        # PyTorch's answers (torch 2.13): a tie takes the later index, a NaN leads until the next.
+        nan = float("nan")
+        x = g.tensor([1.0, 3.0, 3.0, nan, 5.0, nan, -1.0], dtype=g.float64)
+        assert g.cummax(x, 0).indices.tolist() == [0, 1, 2, 3, 3, 5, 5]
+        assert x.cummin(0).indices.tolist() == [0, 0, 0, 3, 3, 5, 5]
+        m = g.tensor([2, 1, 2, 0], dtype=g.int64)
+        assert g.cummax(m, 0).indices.tolist() == [0, 0, 2, 2] and g.cummax(m, 0).values.tolist() == [2, 2, 2, 2]
+        inf = float("inf")
+        r = g.logcumsumexp(g.tensor([1.0, inf, inf, -inf], dtype=g.float64), 0).tolist()
+        assert r == [1.0, inf, inf, inf]
+
+    def out():
+        x = value(2, 5)
+        v, i = g.zeros([2, 5], dtype=g.float64), g.zeros([2, 5], dtype=g.int64)
+        g.cummax(x, 1, out=(v, i))
+        assert v.tolist() == g.cummax(x, 1).values.tolist() and i.tolist() == g.cummax(x, 1).indices.tolist()
+        o = g.zeros([2, 5], dtype=g.float64)
+        assert g.logcumsumexp(x, 1, out=o) is o and o.tolist() == g.logcumsumexp(x, 1).tolist()
+
+    def errors():
+        with pytest.raises(IndexError, match=r"cummin: dim 2 out of range"):
+            g.cummin(value(2, 3), 2)
+        with pytest.raises(RuntimeError, match=r"\"logcumsumexp_out_cpu\" not implemented for 'Long'"):
+            g.logcumsumexp(g.tensor([1, 2], dtype=g.int64), 0)
+
+    def all_checks():
+        values()
+        out()
+        errors()
+
+    return {"cummax.out": all_checks, "cummin.out": out, "logcumsumexp.out": out}
+
+
+SAMPLES.update(_tensor4_scan_samples())
+VALUE_CHECKS.update(_tensor4_scan_checks())
+
+
+# ---------------------------------------------------------------------------------------------
+# tensor ops, fourth batch (issue 23): linalg.vector_norm
+# ---------------------------------------------------------------------------------------------
+
+
+def _tensor4_norm_samples() -> Dict[str, List[Sample]]:
+    g = gradgen
+    return {
+        "linalg_vector_norm": [
+            Sample("ord 2, every element", lambda x: g.linalg.vector_norm(x), [leaf(3, 4)]),
+            Sample("ord 1, dim tuple, keepdim", lambda x: g.linalg.vector_norm(x, 1, (0, 1), True), [leaf(2, 3)]),
+            Sample("ord 3, dim int", lambda x: g.linalg.vector_norm(x, ord=3, dim=-1), [leaf(2, 3)]),
+        ],
+    }
+
+
+def _tensor4_norm_checks():
+    g = gradgen
+
+    def out():
+        x = g.tensor([[3.0, -4.0], [0.0, 1.0]], dtype=g.float64)
+        o = g.zeros([2], dtype=g.float64)
+        g.linalg.vector_norm(x, dim=1, out=o)
+        assert o.tolist() == [5.0, 1.0]
+        inf = float("inf")
+        assert g.linalg.vector_norm(x, inf).item() == 4.0 and g.linalg.vector_norm(x, -inf).item() == 0.0
+        assert g.linalg.vector_norm(x, 0).item() == 3.0 and g.linalg.vector_norm(x, 1).item() == 8.0
+        assert g.linalg.vector_norm(x, 2, dtype=g.float32).dtype == g.float32
+        with pytest.raises(IndexError):
+            g.linalg.vector_norm(x, 2, 2)
+
+    return {"linalg_vector_norm.out": out}
+
+
+SAMPLES.update(_tensor4_norm_samples())
+VALUE_CHECKS.update(_tensor4_norm_checks())
+
+
+def _tensor4_norm_overload_samples() -> Dict[str, List[Sample]]:
+    g = gradgen
+    return {
+        "norm.Scalar": [
+            Sample("method, default", lambda x: x.norm(), [leaf(3, 4)]),
+            Sample("function, p 3", lambda x: g.norm(x, 3), [leaf(2, 3)]),
+        ],
+        "norm.ScalarOpt_dtype": [Sample("dtype float64", lambda x: x.norm(2, dtype=g.float64), [leaf(2, 3)])],
+        "norm.ScalarOpt_dim_dtype": [
+            Sample("dim, keepdim, dtype", lambda x: g.norm(x, 1.5, [1], True, dtype=g.float64), [leaf(2, 3)])
+        ],
+    }
+
+
+SAMPLES.update(_tensor4_norm_overload_samples())
+
+
+def _tensor4_norm_out_checks():
+    g = gradgen
+
+    def out():
+        x = g.tensor([[3.0, -4.0], [0.0, 1.0]], dtype=g.float64)
+        o = g.zeros([2], dtype=g.float64)
+        assert g.norm(x, 2, [1], out=o) is o and o.tolist() == [5.0, 1.0]
+        o = g.zeros([1, 2], dtype=g.float64)
+        g.norm(x, 1, [0], True, dtype=g.float64, out=o)
+        assert o.tolist() == [[3.0, 5.0]]
+
+    return {"norm.out": out, "norm.dtype_out": out}
+
+
+VALUE_CHECKS.update(_tensor4_norm_out_checks())
+
+
+# ---------------------------------------------------------------------------------------------
+# tensor ops, fourth batch (issue 23): searchsorted and bucketize (no gradient: values only)
+# ---------------------------------------------------------------------------------------------
+
+
+def _tensor4_search_checks():
+    g = gradgen
+    seq = g.tensor([1.0, 2.0, 2.0, 3.0, 5.0], dtype=g.float64)
+    vals = g.tensor([[2.0, 0.0], [5.0, 6.0]], dtype=g.float64)
+
+    def search():
+        # PyTorch's answers (torch 2.13).
+        assert g.searchsorted(seq, vals).tolist() == [[1, 0], [4, 5]]
+        assert g.searchsorted(seq, vals, right=True).tolist() == [[3, 0], [5, 5]]
+        assert g.searchsorted(seq, vals, side="right").tolist() == [[3, 0], [5, 5]]
+        assert g.searchsorted(seq, 2.0).tolist() == 1
+        unsorted = g.tensor([3.0, 1.0, 2.0], dtype=g.float64)
+        sorter = g.tensor([1, 2, 0], dtype=g.int64)
+        assert g.searchsorted(unsorted, g.tensor([2.5], dtype=g.float64), sorter=sorter).tolist() == [2]
+        o = g.zeros([2, 2], dtype=g.int64)
+        assert g.searchsorted(seq, vals, out=o) is o and o.tolist() == [[1, 0], [4, 5]]
+        o = g.zeros([], dtype=g.int64)
+        g.searchsorted(seq, 4.0, out=o)
+        assert o.tolist() == 4
+        with pytest.raises(RuntimeError, match=r"side and right can't be set to opposites"):
+            g.searchsorted(seq, vals, right=True, side="left")
+        with pytest.raises(RuntimeError, match=r"first N-1 dimensions of boundaries tensor"):
+            g.searchsorted(g.zeros([3, 2], dtype=g.float64), vals)
+
+    def bucket():
+        assert g.bucketize(vals, seq).tolist() == [[1, 0], [4, 5]]
+        assert g.bucketize(vals, seq, right=True).tolist() == [[3, 0], [5, 5]]
+        assert g.bucketize(3.0, seq).tolist() == 3
+        o = g.zeros([2, 2], dtype=g.int64)
+        assert g.bucketize(vals, seq, out=o) is o and o.tolist() == [[1, 0], [4, 5]]
+        with pytest.raises(RuntimeError, match=r"boundaries tensor must be 1 dimension"):
+            g.bucketize(vals, vals)
+
+    return {
+        "searchsorted.Tensor": search,
+        "searchsorted.Tensor_out": search,
+        "searchsorted.Scalar": search,
+        "searchsorted.Scalar_out": search,
+        "bucketize.Tensor": bucket,
+        "bucketize.Tensor_out": bucket,
+        "bucketize.Scalar": bucket,
+    }
+
+
+VALUE_CHECKS.update(_tensor4_search_checks())
