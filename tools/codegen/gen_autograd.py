@@ -18,7 +18,6 @@ temporary name and renamed into place).
 
 from __future__ import annotations
 
-import functools
 import gc
 import json
 import os
@@ -26,7 +25,7 @@ import sys
 import time
 import zlib
 from dataclasses import dataclass
-from typing import Dict, List, Optional, Sequence
+from typing import TYPE_CHECKING, Dict, List, Optional, Sequence
 
 # Runs as `python3 tools/codegen/gen_autograd.py` too: make `tools.codegen` importable.
 _ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -46,10 +45,9 @@ if __name__ == "__main__":
     # codegen never shows those, and the import costs a tenth of a second of every build.
     sys.modules.setdefault("pygments", None)  # type: ignore[assignment]
 
-from absl import app, flags  # noqa: E402
-from mako.template import Template  # noqa: E402
+from absl import flags  # noqa: E402
 
-from tools.codegen import gen_autograd_functions, gen_gradcheck_test, gen_python_functions, gen_variable_type  # noqa: E402
+from tools.codegen import gen_autograd_functions, gen_python_functions, gen_variable_type, mako_templates  # noqa: E402
 from tools.codegen.autogen import add_autogen_variants  # noqa: E402
 from tools.codegen.contract import (  # noqa: E402
     CPP_KEYWORDS,
@@ -69,9 +67,11 @@ from tools.codegen.errors import SpecError  # noqa: E402
 from tools.codegen.formula_env import FormulaEnvironment, header_function_names  # noqa: E402
 from tools.codegen.load_derivatives import load_derivatives  # noqa: E402
 from tools.codegen.load_native_functions import parse_native_functions  # noqa: E402
-from tools.codegen.load_samples import TestPlan, plan_samples  # noqa: E402
 from tools.codegen.model import NativeFunction  # noqa: E402
 from tools.codegen.plan import Plan, plan  # noqa: E402
+
+if TYPE_CHECKING:
+    from tools.codegen.load_samples import TestPlan
 
 # The defaults of generate() and of the flags below. The Bazel rule passes every one of them
 # explicitly (DEFAULT_FORMULA_* come from tools/codegen/contract.py, as the rule's do).
@@ -177,8 +177,6 @@ flags.DEFINE_list(
 flags.DEFINE_bool("timing", False, "Print the time of each phase to stderr.")
 flags.DEFINE_bool("report_import_origins", False, "Print where yaml, mako and absl were imported from, then exit.")
 
-_TEMPLATES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "templates")
-
 
 class _Timer:
     def __init__(self, enabled: bool) -> None:
@@ -202,14 +200,9 @@ def auto_shard_count(declarations: int) -> int:
     return max(1, min(MAX_SHARDS, -(-declarations // DECLARATIONS_PER_SHARD)))
 
 
-@functools.lru_cache(maxsize=None)
-def _template(name: str) -> Template:
-    # Compiled once per run: with many shards each template renders many times.
-    return Template(filename=os.path.join(_TEMPLATES, name), strict_undefined=True)
-
-
 def _render(name: str, **kwargs) -> str:
-    return _template(name).render(**kwargs)
+    # Compiled at build time (mako_templates.py), loaded once per run.
+    return mako_templates.template(name).render(**kwargs)
 
 
 def generate(
@@ -249,6 +242,9 @@ def generate(
     planned = plan(functions, infos, missing_derivative, implicit_composite)
     tests = None
     if samples_path is not None:
+        # Imported only with --samples (PyTorch's specs have none): 20 ms of imports.
+        from tools.codegen.load_samples import plan_samples
+
         tests = plan_samples(samples_path, functions, planned.matched, planned.kinds, samples_name, require_samples)
     timer.lap("analyse")
     code = _emit(planned)
@@ -325,8 +321,10 @@ def _emit(p: Plan) -> _Code:
     return _Code(p, nodes, [gen_variable_type.wrapper_code(d) for d in p.declarations])
 
 
-def _render_gradcheck_test(plan: TestPlan, common: Dict[str, object]) -> str:
+def _render_gradcheck_test(plan: "TestPlan", common: Dict[str, object]) -> str:
     """gradcheck_test.cpp: the plan's cases (gen_gradcheck_test.py) in the template."""
+    from tools.codegen import gen_gradcheck_test
+
     return _render(
         "gradcheck_test.cpp",
         cases=gen_gradcheck_test.cases_code(plan, "::" + str(common["namespace"])),
@@ -645,6 +643,14 @@ def _run_request(arguments: List[str]) -> int:
     return main(argv)
 
 
+# The flags absl.app defines (help, debugging, profiling): given any, the run goes through it.
+_APP_FLAGS = frozenset(
+    ["-?", "-h", "--help", "-help", "--helpshort", "--helpfull", "--helpxml", "--only_check_args", "--pdb",
+     "--pdb_post_mortem", "--run_with_pdb", "--run_with_profiling", "--profile_file",
+     "--use_cprofile_for_profiling"]
+)  # fmt: skip
+
+
 def run() -> None:
     # The codegen is one short-lived process that builds a model and drops it. At 2,000 ops the
     # cyclic garbage collector made 507 passes over the growing heap, freed 2,131 objects (from
@@ -658,7 +664,13 @@ def run() -> None:
 
         bazel_worker.serve(_run_request, sys.stdin.buffer, sys.stdout.buffer, after=gc.collect)
         return
-    app.run(lambda argv: sys.exit(main(argv)), flags_parser=_parse_flags)
+    if any(a.split("=", 1)[0] in _APP_FLAGS for a in sys.argv[1:]):
+        # --help and absl.app's other flags: absl.app (its import, logging and pdb included, is
+        # 20 ms that a build's run does not need).
+        from absl import app
+
+        app.run(lambda argv: sys.exit(main(argv)), flags_parser=_parse_flags)
+    sys.exit(main(_parse_flags(sys.argv)))
 
 
 if __name__ == "__main__":
