@@ -224,19 +224,6 @@ Tensor median_all(const Tensor& self, bool skip_nan) {
   return result;
 }
 
-// Writes an op's (values, indices) into the out= tensors; indices must be Long, as PyTorch's.
-std::tuple<Tensor&, Tensor&> write_pair(const char* op, const std::tuple<Tensor, Tensor>& result,
-                                        Tensor& values, Tensor& indices) {
-  if (indices.scalar_type() != ScalarType::Long) {
-    throw std::runtime_error(std::string(op) +
-                             ": Expected out tensor indices to have dtype Long, but got " +
-                             to_string(indices.scalar_type()));
-  }
-  write_out(op, std::get<0>(result), values);
-  write_out(op, std::get<1>(result), indices);
-  return std::forward_as_tuple(values, indices);
-}
-
 }  // namespace
 
 // ---------------------------------------------------------------------------------------------

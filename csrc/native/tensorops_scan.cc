@@ -92,18 +92,6 @@ T log_add_exp(T a, T b) {
   return a;
 }
 
-std::tuple<Tensor&, Tensor&> write_pair(const char* op, const std::tuple<Tensor, Tensor>& result,
-                                        Tensor& values, Tensor& indices) {
-  if (indices.scalar_type() != ScalarType::Long) {
-    throw std::runtime_error(std::string(op) +
-                             ": Expected out tensor indices to have dtype Long, but got " +
-                             to_string(indices.scalar_type()));
-  }
-  write_out(op, std::get<0>(result), values);
-  write_out(op, std::get<1>(result), indices);
-  return std::forward_as_tuple(values, indices);
-}
-
 }  // namespace
 
 std::tuple<Tensor, Tensor> cummax(const Tensor& self, int64_t dim) {

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 
 #include "csrc/autograd/grad_mode.h"
 #include "csrc/core_kernels.h"
@@ -175,6 +176,18 @@ Tensor& write_out(const char* op, const Tensor& result, Tensor& out) {
   }
   gradgen::internal::copy_(out, cast(result, out.scalar_type()));  // bumps out's version
   return out;
+}
+
+std::tuple<Tensor&, Tensor&> write_pair(const char* op, const std::tuple<Tensor, Tensor>& result,
+                                        Tensor& values, Tensor& indices) {
+  if (indices.scalar_type() != ScalarType::Long) {
+    throw std::runtime_error(std::string(op) +
+                             ": Expected out tensor indices to have dtype Long, but got " +
+                             to_string(indices.scalar_type()));
+  }
+  write_out(op, std::get<0>(result), values);
+  write_out(op, std::get<1>(result), indices);
+  return std::forward_as_tuple(values, indices);
 }
 
 }  // namespace native

@@ -14,6 +14,7 @@
 #pragma once
 
 #include <initializer_list>
+#include <tuple>
 
 #include "csrc/tensor.h"
 
@@ -68,6 +69,11 @@ void check_can_cast(const char* op, ScalarType result, ScalarType out);
 /// else with PyTorch's UserWarning, through gradgen::internal::warn), converts to out's dtype, and
 /// bumps out's version. Returns out.
 Tensor& write_out(const char* op, const Tensor& result, Tensor& out);
+
+/// write_out of an op's (values, indices) into its out= tensors (sort.values, median.dim_values,
+/// cummax.out, ...); throws naming op, as PyTorch does, unless indices is Long.
+std::tuple<Tensor&, Tensor&> write_pair(const char* op, const std::tuple<Tensor, Tensor>& result,
+                                        Tensor& values, Tensor& indices);
 
 /// Resizes t in place to the contiguous shape `sizes` (PyTorch's resize_): keeps the storage
 /// when it is large enough, else gives t a new one (the old elements are kept where they fit).
