@@ -672,3 +672,24 @@ def test_a_saved_tensor_geometry_compiles_in_another_namespace(tmp_path):
     files = generate(str(tmp_path / "nf.yaml"), str(tmp_path / "d.yaml"), namespace="mylib")
     assert '#include "csrc/autograd/basic_ops.h"' in files["Functions.h"]
     assert not _syntax_errors(files, tmp_path)
+
+
+@pytest.mark.skipif(GXX is None, reason="g++ is not installed")
+@pytest.mark.skipif(not HEADERS.is_file(), reason=f"the runtime headers are not at {REPO}/csrc")
+def test_a_list_default_of_bools_compiles_in_another_namespace(tmp_path):
+    # Found by the structured campaign: `bool[3] m=[True,False,True]` was pasted as
+    # `{True,False,True}`; outside namespace gradgen the header then declared `using
+    # ::gradgen::False;` (a name the runtime does not have), and inside it `True` names nothing.
+    # Each element is now spelled as a default of the element type, in C++ and in Python.
+    schema = "op4(Tensor self, bool[3] m=[True,False,True], float[2] s=[1,2.5], int[] d=[-2,-1]) -> Tensor"
+    (tmp_path / "nf.yaml").write_text(SUPPORT + f"- func: {schema}\n")
+    (tmp_path / "d.yaml").write_text(f"- name: {schema}\n  self: grad\n")
+    files = generate(str(tmp_path / "nf.yaml"), str(tmp_path / "d.yaml"), namespace="mylib")
+    assert "m={true, false, true}" in files["VariableType.h"].replace(" = ", "=")
+    assert "s={1.0, 2.5}" in files["VariableType.h"].replace(" = ", "=")
+    assert "::False" not in "".join(files.values())
+    assert (
+        "nanobind::make_tuple(nanobind::bool_(true), nanobind::bool_(false), nanobind::bool_(true))"
+        in (files["python_functions.cpp"])
+    )
+    assert not _syntax_errors(files, tmp_path)

@@ -231,7 +231,12 @@ def default_value(a: Argument) -> Optional[str]:
     if d == "False":
         return "false"
     if d.startswith("[") and d.endswith("]"):
-        return "{" + d[1:-1] + "}"
+        # Each element spelled as a default of the element type: `bool[3] m=[True, False, True]`
+        # is `{true, false, true}` (a pasted `True` names nothing in C++), `float[] s=[1]` is `{1.0}`.
+        lt = t.elem if isinstance(t, OptionalType) else t
+        elem = lt.elem if isinstance(lt, ListType) else lt
+        items = [x.strip() for x in d[1:-1].split(",") if x.strip()]
+        return "{" + ", ".join(default_value(Argument(a.name, elem, x, None)) for x in items) + "}"
     if d.startswith('"') or d.startswith("'"):
         return _cpp_string(d[1:-1])
     if isinstance(t, BaseType) and _base_name(t) == "float" and d.lstrip("-").isdigit():

@@ -214,8 +214,15 @@ def _default(a: Argument) -> Optional[str]:
         return 'nanobind::str("' + d[1:-1].replace('"', '\\"') + '")'
     if d.startswith("[") and d.endswith("]"):
         items = [x.strip() for x in d[1:-1].split(",") if x.strip()]
-        return "nanobind::make_tuple(" + ", ".join(_number(x, a) for x in items) + ")"
+        return "nanobind::make_tuple(" + ", ".join(_list_item(x, a) for x in items) + ")"
     return _number(d, a)
+
+
+def _list_item(text: str, a: Argument) -> str:
+    """An element of a list default: `True` of `bool[3] mask=[True, False, True]`, or a number."""
+    if text in ("True", "False"):
+        return f"nanobind::bool_({text.lower()})"
+    return _number(text, a)
 
 
 def _number(text: str, a: Argument) -> str:
