@@ -12,6 +12,7 @@ load(
     "DECLARATIONS_PER_SHARD",
     "DEFAULT_FORMULA_HEADERS",
     "DEFAULT_FORMULA_NAMESPACES",
+    "GRADCHECK_PY_TEST",
     "GRADCHECK_TEST",
     "HEADERS",
     "IDENTIFIER_CHARS",
@@ -40,6 +41,7 @@ AutogradCodegenInfo = provider(
         "python_headers": "depset[File]: python_functions.h, declaring `<namespace>::python::bind_generated(nanobind::module_&)`.",
         "python_sources": "depset[File]: python_functions[_<k>].cpp, the nanobind bindings of every op (one per shard); for `shards` unset, the directory `python_shards.cc` holding them.",
         "gradcheck_test": "File: gradcheck_test.cpp, the library's generated gradient test (docs/samples.md), or None without `samples`.",
+        "gradcheck_py_test": "File: gradcheck_test.py, the same samples through the Python bindings of `python_module` (pytest), or None without `samples` and `python_module`.",
     },
 )
 
@@ -49,7 +51,7 @@ _HEADER_EXTENSIONS = [".h", ".hh", ".hpp", ".hxx", ".inc"]
 def _shard_suffix(k, shards):
     return "" if shards == 1 else SHARD_SUFFIX % k
 
-def generated_file_names(shards, samples = False):
+def generated_file_names(shards, samples = False, python_samples = False):
     """Returns the names of the files generated for `shards`.
 
     tools/codegen/contract.py output_names() computes the same list from the same constants
@@ -60,6 +62,7 @@ def generated_file_names(shards, samples = False):
       shards: int: how many .cpp files of each kind the generated code is split into; 0 for the
         automatic choice (the directories SHARDS_DIR and PYTHON_SHARDS_DIR).
       samples: bool: whether a samples file is given (then GRADCHECK_TEST is generated too).
+      python_samples: bool: with `samples`, whether a Python module is named (then GRADCHECK_PY_TEST too).
 
     Returns:
       struct: lists of basenames: `headers`, `sources` (the C++ library's), `python_headers`,
@@ -69,6 +72,8 @@ def generated_file_names(shards, samples = False):
     """
     headers = list(HEADERS)
     test = [GRADCHECK_TEST] if samples else []
+    if samples and python_samples:
+        test.append(GRADCHECK_PY_TEST)
     if shards == 0:
         return struct(
             headers = headers,
@@ -159,7 +164,9 @@ def _declare(ctx, names, basenames):
 
 def _declare_outputs(ctx):
     """Declares every generated file; returns them as a struct of lists (and the gradient test)."""
-    names = generated_file_names(ctx.attr.shards, samples = ctx.file.samples != None)
+    samples = ctx.file.samples != None
+    python_samples = samples and bool(ctx.attr.python_module)
+    names = generated_file_names(ctx.attr.shards, samples = samples, python_samples = python_samples)
     prefix = ctx.attr.out_dir + "/"
     return struct(
         names = names,
@@ -168,12 +175,13 @@ def _declare_outputs(ctx):
         python_headers = _declare(ctx, names, names.python_headers),
         python_sources = _declare(ctx, names, names.python_sources),
         manifest = ctx.actions.declare_file(prefix + MANIFEST),
-        gradcheck_test = ctx.actions.declare_file(prefix + GRADCHECK_TEST) if ctx.file.samples != None else None,
+        gradcheck_test = ctx.actions.declare_file(prefix + GRADCHECK_TEST) if samples else None,
+        gradcheck_py_test = ctx.actions.declare_file(prefix + GRADCHECK_PY_TEST) if python_samples else None,
     )
 
 def _all_outputs(out):
     files = out.headers + out.sources + out.python_headers + out.python_sources + [out.manifest]
-    return files + ([out.gradcheck_test] if out.gradcheck_test else [])
+    return files + [f for f in (out.gradcheck_test, out.gradcheck_py_test) if f]
 
 def _codegen_args(ctx, out, include_prefix, environment):
     """The codegen's command line, in a params file."""
@@ -198,6 +206,8 @@ def _codegen_args(ctx, out, include_prefix, environment):
         args.add("--samples", ctx.file.samples)
         args.add("--samples_name", ctx.file.samples.short_path)
         args.add("--require_samples=%s" % ("true" if ctx.attr.require_samples else "false"))
+        if ctx.attr.python_module:
+            args.add("--python_module", ctx.attr.python_module)
     args.add("--expected_outputs", ",".join(out.names.all))
 
     # The arguments go into a params file (one per line, read with absl's --flagfile), which lets
@@ -229,6 +239,7 @@ def _output_groups(ctx, out):
         python_sources = depset(out.python_sources),
         manifest = depset([out.manifest]),
         gradcheck_test = depset([out.gradcheck_test] if out.gradcheck_test else []),
+        gradcheck_py_test = depset([out.gradcheck_py_test] if out.gradcheck_py_test else []),
         **shard_groups
     )
 
@@ -276,6 +287,7 @@ def _autograd_codegen_impl(ctx):
             python_headers = depset(out.python_headers),
             python_sources = depset(out.python_sources),
             gradcheck_test = out.gradcheck_test,
+            gradcheck_py_test = out.gradcheck_py_test,
         ),
         _output_groups(ctx, out),
     ]
@@ -351,6 +363,10 @@ libraries `api_headers` (VariableType.h, NativeFunctions.h), `root_header` (Func
             doc = "Label: the samples file (docs/samples.md), a .yaml or .yml file: also generate gradcheck_test.cpp, the library's gradient test (output group `gradcheck_test`). None: no test.",
             allow_single_file = _YAML_EXTENSIONS,
             default = None,
+        ),
+        "python_module": attr.string(
+            doc = "string: with `samples`, the library's Python extension module (`my_ops_py`, `pkg/_ops`, as autograd_library's): also generate gradcheck_test.py, the samples run through its bindings (output group `gradcheck_py_test`). Empty: no Python test.",
+            default = "",
         ),
         "require_samples": attr.bool(
             doc = "bool: with `samples`, the generated test fails naming every declaration with formulas that has no samples (False: it lists them as notes).",

@@ -51,6 +51,9 @@ MANIFEST = "manifest.json"
 # With a samples file: the generated gradient test.
 GRADCHECK_TEST = "gradcheck_test.cpp"
 
+# With a samples file and a Python module: the Python gradient test.
+GRADCHECK_PY_TEST = "gradcheck_test.py"
+
 # gradgen's formula helpers, always passed first.
 DEFAULT_FORMULA_HEADERS = [
     "csrc/autograd/formulas.h",

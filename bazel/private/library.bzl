@@ -4,6 +4,7 @@ load("@rules_cc//cc:defs.bzl", "cc_library", "cc_test")
 load("@rules_python//python:defs.bzl", "py_library")
 load(":codegen.bzl", "autograd_codegen")
 load(":contract.bzl", "MAX_SHARDS")
+load(":pytest.bzl", "py_pytest")
 load(":python.bzl", "BINDINGS_COPTS", "gradgen_py_extension")
 
 def autograd_library(
@@ -53,7 +54,8 @@ def autograd_library(
       missing_derivative: str: as autograd_codegen's: "error" or "not_implemented".
       runtime: Label: what the generated code links against; default @gradgen//csrc:autograd.
       python_module: str: also this extension module ("my_ops_py", "pkg/_ops") and `<name>_py` (docs/python-api.md).
-      test_samples: Label: a samples file: also the cc_test `<name>_gradcheck_test` (docs/samples.md).
+      test_samples: Label: a samples file: also the cc_test `<name>_gradcheck_test` (docs/samples.md),
+        and with `python_module` the pytest `<name>_py_gradcheck_test` (the same samples through the bindings).
       require_samples: bool: as autograd_codegen's, for `<name>_gradcheck_test`.
       copts: list[str]: extra compiler options for every part.
       visibility: list[Label]: given to `<name>`, `<name>_codegen`, the parts and the module.
@@ -79,11 +81,13 @@ def autograd_library(
         missing_derivative = missing_derivative,
         samples = test_samples,
         require_samples = require_samples,
+        python_module = python_module or "",
         visibility = visibility,
         **common
     )
     _python_module(name, python_module, namespace, visibility, testonly, tags)
     _gradcheck_test(name, test_samples, copts, visibility, tags)
+    _py_gradcheck_test(name, test_samples, python_module, visibility, tags)
     _compiled_parts(name, srcs, hdrs, deps + [runtime], shards, copts, visibility, common, kwargs)
 
 def _checked_shards(name, srcs, hdrs, deps, shards):
@@ -123,6 +127,20 @@ def _gradcheck_test(name, samples, copts, visibility, tags):
         srcs = [test],
         deps = [":" + name, Label("//csrc:testing")],
         copts = copts,
+        visibility = visibility,
+        tags = tags,
+    )
+
+def _py_gradcheck_test(name, samples, module, visibility, tags):
+    """The pytest `<name>_py_gradcheck_test`: `samples` through the bindings of `module`, if both."""
+    if samples == None or module == None:
+        return
+    test = _file_group(name + "_generated_py_gradcheck_test", name, "gradcheck_py_test", {"testonly": True, "tags": tags})
+    py_pytest(
+        name = name + "_py_gradcheck_test",
+        size = "small",
+        srcs = [test],
+        deps = [":" + name + "_py"],
         visibility = visibility,
         tags = tags,
     )

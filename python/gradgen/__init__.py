@@ -78,7 +78,6 @@ from gradgen import autograd  # noqa: F401  (re-exported)
 from gradgen import jit, profiler  # noqa: F401  (re-exported)
 from gradgen import nn  # noqa: F401  (re-exported: gradgen.nn.functional, as torch.nn)
 from gradgen import linalg  # noqa: F401  (re-exported: gradgen.linalg.cross, as torch.linalg)
-from gradgen.jit import trace  # noqa: F401  (re-exported)
 from gradgen.autograd.grad_mode import enable_grad, no_grad, set_grad_enabled  # noqa: F401  (re-exported)
 
 __version__ = "0.1.0"
@@ -161,7 +160,6 @@ __all__ = sorted(
         "strided",
         "tensor",
         "tensordot",
-        "trace",
         "zeros",
     ]
     + _generated

@@ -10,7 +10,7 @@ import sys
 import pytest
 from conftest import TREE
 
-from tools.codegen.contract import GRADCHECK_TEST, output_names
+from tools.codegen.contract import GRADCHECK_PY_TEST, GRADCHECK_TEST, output_names
 from tools.codegen.errors import SpecError
 from tools.codegen.gen_autograd import generate
 
@@ -336,3 +336,25 @@ def test_the_driver_reports_a_samples_error_in_one_line_and_writes_nothing(write
     assert run.returncode == 1, run.stderr
     assert run.stderr == "ops/samples.yaml:1:7: op 'nope' names no declaration of the library's functions file\n"
     assert not out.exists()
+
+
+def test_the_python_test_calls_the_bindings_as_a_user_would(write_yaml):
+    # With a Python module: gradcheck_test.py, one case function per case. Tensor[] as a list,
+    # keyword-only arguments by keyword, arguments left at their defaults left out (then the
+    # rest by keyword), the in-place variant on a clone of self, out= by keyword.
+    files = _generate(write_yaml, FULL, python_module="pkg/_ops")
+    assert sorted(files) == sorted(output_names(1, samples=True, python_samples=True))
+    test = files[GRADCHECK_PY_TEST]
+    assert "\nfrom pkg import _ops as lib\n" in test
+    assert "    return lib.polyval([t[0], t[1], t[2]], t[3])\n" in test
+    assert "    return lib.add(t[0], t[1], alpha=2)\n" in test
+    assert "    self = t[0].clone()\n    return lib.add_(self, t[1], alpha=2)\n" in test
+    assert "    lib.add(t[0], t[1], alpha=2, out=outs[0])\n" in test
+    assert "    return lib.sum(t[0], [1], True)\n" in test
+    assert "    return lib.max(t[0], 0)\n" in test  # keepdim left out: the binding's default
+    assert "differentiable_outputs=(True, False)," in test
+    assert "gradgradcheck=False," in test  # polyval's skip_checks
+    assert "MISSING = []" in test
+    compile(test, "gradcheck_test.py", "exec")  # valid Python
+    # Without a module: no Python test.
+    assert GRADCHECK_PY_TEST not in _generate(write_yaml, FULL)

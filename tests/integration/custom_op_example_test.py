@@ -91,13 +91,14 @@ class CustomOpExampleTest(unittest.TestCase):
             cls.bazel.shutdown()
 
     @classmethod
-    def _gradcheck_log(cls):
-        return os.path.join(cls.testlogs, "ops", "polyval_ops_gradcheck_test", "test.log")
+    def _gradcheck_log(cls, test="polyval_ops_gradcheck_test"):
+        return os.path.join(cls.testlogs, "ops", test, "test.log")
 
     @classmethod
     def _run_mutations(cls):
-        """{mutation: (exit status, test log)} of :polyval_ops_gradcheck_test on each mutated
-        derivatives.yaml; the original is restored and rebuilt after."""
+        """{mutation: (exit status, C++ test log, Python test log)} of :polyval_ops_gradcheck_test
+        and :polyval_ops_py_gradcheck_test on each mutated derivatives.yaml; the original is
+        restored and rebuilt after."""
         path = os.path.join(cls.workspace, "ops", "derivatives.yaml")
         with open(path, encoding="utf-8") as fh:
             original = fh.read()
@@ -107,9 +108,16 @@ class CustomOpExampleTest(unittest.TestCase):
                 assert original.count(old) == 1, f"ops/derivatives.yaml no longer holds {old!r}"
                 with open(path, "w", encoding="utf-8") as fh:
                     fh.write(original.replace(old, new))
-                proc = cls.bazel.run("test", ["--", "//ops:polyval_ops_gradcheck_test"], check=False)
-                with open(cls._gradcheck_log(), encoding="utf-8") as fh:
-                    results[name] = (proc.returncode, fh.read())
+                proc = cls.bazel.run(
+                    "test",
+                    ["--keep_going", "--", "//ops:polyval_ops_gradcheck_test", "//ops:polyval_ops_py_gradcheck_test"],
+                    check=False,
+                )
+                logs = []
+                for log in (cls._gradcheck_log(), cls._gradcheck_log("polyval_ops_py_gradcheck_test")):
+                    with open(log, encoding="utf-8") as fh:
+                        logs.append(fh.read())
+                results[name] = (proc.returncode, *logs)
         finally:
             with open(path, "w", encoding="utf-8") as fh:
                 fh.write(original)
@@ -253,10 +261,23 @@ class CustomOpExampleTest(unittest.TestCase):
         if self.error:
             self.skipTest("the example did not build")
         self.assertEqual(sorted(self.mutated), sorted(MUTATIONS))
-        for name, (status, log) in self.mutated.items():
+        for name, (status, log, py_log) in self.mutated.items():
             with self.subTest(name):
                 self.assertEqual(status, 3, f"bazel test should report a failed test (exit 3):\n{log}")
                 self.assertIn(MUTATIONS[name][1], log)
+                # The same samples through the Python bindings: the same line, as pytest's AssertionError.
+                self.assertIn(MUTATIONS[name][1].removeprefix("FAIL "), py_log)
+                self.assertRegex(py_log, r"\b[1-5] failed\b")
+
+    def test_the_generated_python_gradient_test_passes(self):
+        # python_module and test_samples together: :polyval_ops_py_gradcheck_test, the same five
+        # cases through polyval_ops_py.polyval (gradgen.testing.run_case).
+        path = self._gradcheck_log("polyval_ops_py_gradcheck_test")
+        self.assertTrue(os.path.exists(path), path)
+        with open(path, encoding="utf-8") as fh:
+            log = fh.read()
+        self.assertRegex(log, r"\b6 passed\b")  # five cases and the missing-samples check
+        self.assertNotIn("failed", log)
 
     def test_polyval_is_callable_from_python(self):
         # python_module = "polyval_ops_py": the generated bindings, a module sharing gradgen._C's

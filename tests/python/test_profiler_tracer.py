@@ -84,7 +84,7 @@ def test_one_profile_at_a_time():
 
 def test_trace_text_json_and_replay_on_new_inputs():
     example = params(0)
-    traced = gradgen.trace(mlp_loss, example)
+    traced = gradgen.jit.trace(mlp_loss, example)
     # matmul is recorded, not the mm it calls inside.
     assert traced.ops == ["matmul", "add.Tensor", "tanh", "matmul", "sum"]
     text = traced.graph
@@ -114,10 +114,10 @@ def test_trace_of_several_outputs_and_errors():
     with pytest.raises(RuntimeError, match="the graph takes 2 inputs, got 1"):
         traced(gradgen.tensor([1.0]))
     with pytest.raises(TypeError, match=r"example_inputs\[1\] is a int"):
-        gradgen.trace(lambda a, b: a, (gradgen.tensor([1.0]), 3))
+        gradgen.jit.trace(lambda a, b: a, (gradgen.tensor([1.0]), 3))
     with pytest.raises(ZeroDivisionError):
-        gradgen.trace(lambda a: 1 / 0, (gradgen.tensor([1.0]),))
+        gradgen.jit.trace(lambda a: 1 / 0, (gradgen.tensor([1.0]),))
     # The failed trace left no tracing state behind.
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        assert gradgen.trace(lambda a: a * 2.0, (gradgen.tensor([1.0]),)).ops == ["mul.Scalar"]
+        assert gradgen.jit.trace(lambda a: a * 2.0, (gradgen.tensor([1.0]),)).ops == ["mul.Scalar"]

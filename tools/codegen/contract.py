@@ -52,6 +52,8 @@ SHARD_HEADER_STEM = "Functions"
 MANIFEST = "manifest.json"
 # With a samples file: the generated gradient test (docs/samples.md).
 GRADCHECK_TEST = "gradcheck_test.cpp"
+# With a samples file and a Python module: the same samples through the Python bindings (pytest).
+GRADCHECK_PY_TEST = "gradcheck_test.py"
 
 # gradgen's own formula helpers, always included and made visible in Functions.cpp: the defaults
 # of gen_autograd's flags and of generate(), and what the rule passes before the user's.
@@ -94,13 +96,16 @@ def shard_suffix(k: int, shards: int) -> str:
     return "" if shards == 1 else SHARD_SUFFIX % k
 
 
-def output_names(shards: int, samples: bool = False) -> List[str]:
+def output_names(shards: int, samples: bool = False, python_samples: bool = False) -> List[str]:
     """Every file a run writes, known before it runs (the Bazel rule declares exactly these); for
     shards = 0, the two directories (`shards.cc/`, `python_shards.cc/`) in place of the shards' files;
-    with `samples`, the gradient test GRADCHECK_TEST too."""
+    with `samples`, the gradient test GRADCHECK_TEST too, and with `python_samples` (samples and a
+    Python module) GRADCHECK_PY_TEST."""
     names = [*HEADERS, *PYTHON_HEADERS, MANIFEST]
     if samples:
         names.append(GRADCHECK_TEST)
+    if samples and python_samples:
+        names.append(GRADCHECK_PY_TEST)
     if shards == 0:
         return names + [SHARDS_DIR + "/", PYTHON_SHARDS_DIR + "/"]
     for k in range(shards):
@@ -131,6 +136,7 @@ _EXPORTS: Tuple[Tuple[str, object, str], ...] = (
     ("SHARD_HEADER_STEM", SHARD_HEADER_STEM, "With more than one shard, `<stem><suffix>.h` per shard."),
     ("MANIFEST", MANIFEST, "Every node, its inputs' index ranges and saved members."),
     ("GRADCHECK_TEST", GRADCHECK_TEST, "With a samples file: the generated gradient test."),
+    ("GRADCHECK_PY_TEST", GRADCHECK_PY_TEST, "With a samples file and a Python module: the Python gradient test."),
     ("DEFAULT_FORMULA_HEADERS", list(DEFAULT_FORMULA_HEADERS), "gradgen's formula helpers, always passed first."),
     ("DEFAULT_FORMULA_NAMESPACES", list(DEFAULT_FORMULA_NAMESPACES), "Their namespaces."),
     ("CPP_KEYWORDS", sorted(CPP_KEYWORDS), "C++20 keywords: no identifier or namespace component."),

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import gc
 import json
+import keyword
 import os
 import sys
 import time
@@ -54,6 +55,7 @@ from tools.codegen.contract import (  # noqa: E402
     DECLARATIONS_PER_SHARD,
     DEFAULT_FORMULA_HEADERS,
     DEFAULT_FORMULA_NAMESPACES,
+    GRADCHECK_PY_TEST,
     GRADCHECK_TEST,
     MAX_SHARDS,
     PATH_COMPONENT_CHARS,
@@ -96,6 +98,12 @@ flags.DEFINE_string(
     "Path of the samples file (docs/samples.md): also write gradcheck_test.cpp, the library's gradient test.",
 )
 flags.DEFINE_string("samples_name", None, "Name of the samples file in messages (default: the path).")
+flags.DEFINE_string(
+    "python_module",
+    None,
+    "With --samples: the library's Python extension module (`my_ops_py`, `pkg/_ops`): also write "
+    "gradcheck_test.py, the same samples run through its bindings (pytest).",
+)
 flags.DEFINE_bool(
     "require_samples",
     True,
@@ -224,6 +232,7 @@ def generate(
     samples_path: Optional[str] = None,
     samples_name: Optional[str] = None,
     require_samples: bool = True,
+    python_module: Optional[str] = None,
 ) -> Dict[str, str]:
     """Runs the whole codegen in memory: file name -> contents. Raises SpecError.
 
@@ -263,6 +272,8 @@ def generate(
     out["manifest.json"] = _manifest(code, layout)
     if tests is not None:
         out[GRADCHECK_TEST] = _render_gradcheck_test(tests, common)
+        if python_module:
+            out[GRADCHECK_PY_TEST] = _render_gradcheck_py_test(tests, python_module, common)
     timer.lap("render")
     return out
 
@@ -333,6 +344,22 @@ def _render_gradcheck_test(plan: "TestPlan", common: Dict[str, object]) -> str:
         require_samples=plan.require_samples,
         samples_file=plan.samples_file,
         c_string=gen_gradcheck_test.c_string,
+        **common,
+    )
+
+
+def _render_gradcheck_py_test(plan: "TestPlan", module: str, common: Dict[str, object]) -> str:
+    """gradcheck_test.py: the plan's cases through the Python bindings of `module`."""
+    from tools.codegen import gen_gradcheck_test
+
+    return _render(
+        "gradcheck_test.py.tmpl",
+        cases=gen_gradcheck_test.py_cases_code(plan, "lib"),
+        missing=list(plan.missing),
+        require_samples=plan.require_samples,
+        samples_file=plan.samples_file,
+        python_module=module,
+        python_import=gen_gradcheck_test.python_import(module),
         **common,
     )
 
@@ -544,6 +571,13 @@ def _flag_problems() -> List[str]:
                 f"--{flag}={name!r} cannot be the name of a file in messages and generated comments: "
                 "it has a control character (a line break, a tab, ...) or ends in a backslash"
             )
+    if FLAGS.python_module is not None and not all(
+        part.isidentifier() and not keyword.iskeyword(part) for part in FLAGS.python_module.split("/")
+    ):
+        problems.append(
+            f"--python_module={FLAGS.python_module!r} is not a Python module name such as 'my_ops_py' or a path "
+            "such as 'pkg/_ops'"
+        )
     if os.path.exists(FLAGS.out_dir) and not os.path.isdir(FLAGS.out_dir):
         problems.append(f"--out_dir={FLAGS.out_dir} exists and is not a directory")
     else:
@@ -595,6 +629,7 @@ def main(argv: List[str]) -> int:
             samples_path=FLAGS.samples,
             samples_name=FLAGS.samples_name,
             require_samples=FLAGS.require_samples,
+            python_module=FLAGS.python_module,
         )
     except SpecError as e:
         print(str(e), file=sys.stderr)

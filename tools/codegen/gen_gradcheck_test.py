@@ -121,3 +121,112 @@ def cases_code(plan: TestPlan, api: str) -> List[CaseCode]:
         for case in op.cases:
             out.append(case_code(op, case, len(out), api))
     return out
+
+
+# The dtypes of TensorInput (the runtime's ScalarType names) as gradgen.testing.Input spells them.
+_PY_DTYPES = {"Double": "float64", "Float": "float32", "Long": "int64", "Bool": "bool"}
+
+
+@dataclass(frozen=True)
+class PyCaseCode:
+    """One case as the Python template prints it: its call functions and its Case(...) fields."""
+
+    fn: str
+    fn_body: str
+    inplace: str
+    inplace_body: str
+    out: str
+    out_body: str
+    fields: List[str]
+
+
+def _py_call_args(case: Case, skip_self: bool) -> List[str]:
+    """The call's arguments: positional in order until one is omitted, then by keyword."""
+    args: List[str] = []
+    by_keyword = False
+    for a in case.args:
+        if skip_self and a.name == "self":
+            continue
+        if a.kind is ArgKind.TENSOR or a.kind is ArgKind.OPTIONAL_TENSOR:
+            value = f"t[{a.first}]"
+        elif a.kind is ArgKind.TENSOR_LIST:
+            value = "[" + ", ".join(f"t[{a.first + k}]" for k in range(a.count)) + "]"
+        elif a.py is None:
+            by_keyword = True  # left at its default: omitted, the binding's default applies
+            continue
+        else:
+            value = a.py
+        if a.kwarg_only or by_keyword:
+            args.append(f"{a.py_name}={value}")
+        else:
+            args.append(value)
+    return args
+
+
+def _self_input(case: Case) -> int:
+    return next(a for a in case.args if a.name == "self").first
+
+
+def py_case_code(op: OpPlan, case: Case, k: int, module: str) -> PyCaseCode:
+    """Case k of `op` for the Python test; `module` is the local name of the bindings' module."""
+    if op.py_function is not None:
+        call = f"{module}.{op.py_function}({', '.join(_py_call_args(case, False))})"
+    else:
+        call = f"t[{_self_input(case)}].{op.py_method}({', '.join(_py_call_args(case, True))})"
+    fn = f"case_{k}"
+    inplace = inplace_body = out = out_body = ""
+    if "inplace" in case.checks and op.py_inplace:
+        inplace = f"case_{k}_inplace"
+        if op.py_inplace_is_method:
+            call_inplace = f"self.{op.py_inplace}({', '.join(_py_call_args(case, True))})"
+        else:
+            args = ", ".join(["self"] + _py_call_args(case, True))
+            call_inplace = f"{module}.{op.py_inplace}({args})"
+        inplace_body = f"self = t[{_self_input(case)}].clone()\n    return {call_inplace}"
+    if "out" in case.checks and op.py_out:
+        out = f"case_{k}_out"
+        outs = "outs[0]" if op.returns == 1 else "tuple(outs)"
+        out_body = f"{module}.{op.py_function}({', '.join(_py_call_args(case, False) + [f'out={outs}'])})"
+    inputs = ", ".join(
+        f"Input({i.label!r}, {tuple(i.shape)!r}, {_PY_DTYPES[i.dtype]!r}, {i.domain!r}, {i.lo!r}, {i.hi!r}, "
+        f"{i.requires_grad!r})"
+        for i in case.inputs
+    )
+    fields = [
+        f"op={op.op_name!r}",
+        f"sample={case.sample}",
+        f"label={case.label!r}",
+        f"inputs=({inputs},)" if case.inputs else "inputs=()",
+        f"fn={fn}",
+        f"inplace={inplace or None}",
+        f"inplace_name={(op.py_inplace or '')!r}",
+        f"out={out or None}",
+        f"differentiable_outputs={tuple(op.differentiable_outputs)!r}",
+        f"gradgradcheck={'gradgradcheck' in case.checks}",
+        f"fwgradcheck={'fwgradcheck' in case.checks}",
+        f"history={'history' in case.checks}",
+        f"skip={(case.skip or op.skip)!r}",
+        f"atol={case.atol!r}",
+        f"rtol={case.rtol!r}",
+    ]
+    return PyCaseCode(fn, call, inplace, inplace_body, out, out_body, fields)
+
+
+def py_cases_code(plan: TestPlan, module: str) -> List[PyCaseCode]:
+    """Every case of the plan, numbered as cases_code numbers them, for ops Python can call."""
+    out: List[PyCaseCode] = []
+    k = 0
+    for op in plan.ops:
+        for case in op.cases:
+            if op.py_function is not None or op.py_method is not None:
+                out.append(py_case_code(op, case, k, module))
+            k += 1
+    return out
+
+
+def python_import(module: str) -> str:
+    """The import statement binding the module `python_module` names ("pkg/_ops") to `lib`."""
+    parts = module.split("/")
+    if len(parts) == 1:
+        return f"import {parts[0]} as lib"
+    return f"from {'.'.join(parts[:-1])} import {parts[-1]} as lib"

@@ -90,6 +90,13 @@ class CaseArg:
     count: int = 0
     # For VALUE (and an absent Tensor?: "std::nullopt"): the C++ expression.
     cpp: str = ""
+    # For VALUE: the Python expression of the value the sample gives, or None when the sample
+    # leaves the argument at its default (the Python call then omits it: the binding's default
+    # is what is checked). An absent Tensor? is omitted too.
+    py: Optional[str] = None
+    # The Python parameter's name (`input` for a function's `self`), and whether it is keyword-only.
+    py_name: str = ""
+    kwarg_only: bool = False
 
 
 @dataclass(frozen=True)
@@ -131,6 +138,15 @@ class OpPlan:
     cases: Tuple[Case, ...]
     # Why the whole op is skipped, or "".
     skip: str
+    # How Python calls it (python.py's bindings): the module function's name, or else the
+    # gradgen.Tensor method's (None: not bound that way); the in-place variant's name, if bound,
+    # and whether it is a method (`x.add_(y)`) or else a function (`lib.add_(x, y)`); whether the
+    # function takes `out=`.
+    py_function: Optional[str] = None
+    py_method: Optional[str] = None
+    py_inplace: Optional[str] = None
+    py_inplace_is_method: bool = True
+    py_out: bool = False
 
 
 @dataclass(frozen=True)
@@ -371,6 +387,41 @@ def _value_cpp(t: Type, value: Any, loc: Location, name: str) -> str:
     raise _fail(f"{what}: expected a value of that type, got {value!r}", loc)
 
 
+@dataclass(frozen=True)
+class _GivenValue:
+    """A value a sample gives a non-tensor argument, in C++ and in Python."""
+
+    cpp: str
+    py: str
+
+
+_PY_DTYPES = {
+    "float64": "gradgen.float64",
+    "float32": "gradgen.float32",
+    "int64": "gradgen.int64",
+    "bool": "gradgen.bool",
+}
+
+
+def _value_py(t: Type, value: Any) -> str:
+    """The Python expression of a value _value_cpp accepted (so its type fits `t`)."""
+    if value is None:
+        return "None"
+    if isinstance(t, OptionalType):
+        t = t.elem
+    if isinstance(t, BaseType) and t.name == BaseTy.ScalarType:
+        return _PY_DTYPES[value]
+    if isinstance(t, ListType) and t.size is not None and not isinstance(value, list):
+        value = [value] * t.size
+    if isinstance(value, list):
+        return "[" + ", ".join(_value_py(t.elem if isinstance(t, ListType) else t, v) for v in value) + "]"
+    if isinstance(value, float) and not math.isfinite(value):
+        return f"float({str(value)!r})"
+    if isinstance(t, BaseType) and t.name == BaseTy.float and _int(value):
+        return repr(float(value))
+    return repr(value)
+
+
 def _result_kind(f: NativeFunction) -> Optional[ResultKind]:
     rets = f.func.returns
     if len(rets) == 1 and cpp.is_tensor_list(rets[0].type) and not isinstance(rets[0].type, OptionalType):
@@ -445,7 +496,8 @@ def _expand(
     run_checks = tuple(c for c in applicable if c not in checks)
     cases = []
     for combo in combos:
-        labels, inputs, case_args = _case_arguments(specs, combo)
+        kwarg_only = [a not in f.func.arguments.positional for a, _ in specs]
+        labels, inputs, case_args = _case_arguments(specs, combo, kwarg_only)
         cases.append(Case(number, ", ".join(labels), inputs, case_args, run_checks, skip, atol, rtol, nondet_tol))
     return cases
 
@@ -468,7 +520,8 @@ def _tolerance(sample: Node, key: str, default: float) -> float:
 def _argument_specs(
     f: NativeFunction, args: Node, number: int, loc: Location, dtype: str
 ) -> List[Tuple[Argument, Any]]:
-    """Per argument of `f`: a tensor spec, a C++ value, or None (an absent Tensor?)."""
+    """Per argument of `f`: a tensor spec, a _GivenValue (a value the sample gives), the C++
+    expression of its default, or None (an absent Tensor?)."""
     params = f.func.arguments.flat_non_out
     names = {a.name for a in params}
     for key in args:
@@ -498,7 +551,9 @@ def _argument_specs(
             else:
                 specs.append((a, _tensor_spec(args[a.name], here, a.name, False, dtype)))
         elif a.name in args:
-            specs.append((a, _value_cpp(a.type, args[a.name], here, a.name)))
+            specs.append(
+                (a, _GivenValue(_value_cpp(a.type, args[a.name], here, a.name), _value_py(a.type, args[a.name])))
+            )
         else:
             default = cpp.default_value(a) if a.default is not None else None
             if default is None:
@@ -516,18 +571,29 @@ def _argument_specs(
 
 
 def _case_arguments(
-    specs: Sequence[Tuple[Argument, Any]], combo: Dict[str, int]
+    specs: Sequence[Tuple[Argument, Any]], combo: Dict[str, int], kwarg_only: Sequence[bool]
 ) -> Tuple[List[str], Tuple[TensorInput, ...], Tuple[CaseArg, ...]]:
-    """One case's labels, tensor inputs and call arguments, with the Tensor[] lengths `combo`."""
+    """One case's labels, tensor inputs and call arguments, with the Tensor[] lengths `combo`;
+    kwarg_only: per argument, whether it comes after `*`."""
     inputs: List[TensorInput] = []
     case_args: List[CaseArg] = []
     labels: List[str] = []
+    all_names = {a.name for a, _ in specs}
+    names = {
+        a.name: dict(py_name="input" if a.name == "self" and "input" not in all_names else a.name, kwarg_only=kw)
+        for (a, _), kw in zip(specs, kwarg_only)
+    }
     for a, spec in specs:
         # Values are cast to the parameter's C++ type: a bare `std::nullopt` or literal would
         # make overloads ambiguous (sum(self, std::nullopt): the dtype or the dim overload?).
-        if spec is None or isinstance(spec, str):
-            value = "std::nullopt" if spec is None else spec
-            case_args.append(CaseArg(a.name, ArgKind.VALUE, cpp=f"static_cast<{cpp.argument_type(a)}>({value})"))
+        if spec is None or isinstance(spec, (str, _GivenValue)):
+            value = "std::nullopt" if spec is None else spec.cpp if isinstance(spec, _GivenValue) else spec
+            py = spec.py if isinstance(spec, _GivenValue) else None
+            case_args.append(
+                CaseArg(
+                    a.name, ArgKind.VALUE, cpp=f"static_cast<{cpp.argument_type(a)}>({value})", py=py, **names[a.name]
+                )
+            )
             continue
         is_list = cpp.is_tensor_list(a.type)
         shapes = spec.shapes * combo[a.name] if spec.lengths is not None else spec.shapes
@@ -539,7 +605,7 @@ def _case_arguments(
         kind = ArgKind.TENSOR_LIST if is_list else ArgKind.TENSOR
         if isinstance(a.type, OptionalType) and not is_list:
             kind = ArgKind.OPTIONAL_TENSOR
-        case_args.append(CaseArg(a.name, kind, first, len(shapes)))
+        case_args.append(CaseArg(a.name, kind, first, len(shapes), **names[a.name]))
         if not is_list:
             labels.append(f"{a.name}: {_shape_label(shapes[0])}")
         elif len(set(shapes)) == 1:
@@ -659,6 +725,38 @@ def _op_plan(
         has_forward_formula=has_forward,
         cases=tuple(cases),
         skip=skip,
+        **_python_calls(f, inplace, out),
+    )
+
+
+def _bindable(f: NativeFunction, kind: str) -> bool:
+    from tools.codegen import python
+
+    if kind not in f.variants:
+        return False
+    try:
+        python.overload(f.func, f.func.cpp_name(), kind)
+    except python.Unbindable:
+        return False
+    return True
+
+
+def _python_calls(
+    f: NativeFunction, inplace: Optional[NativeFunction], out: Optional[NativeFunction]
+) -> Dict[str, Any]:
+    """How the Python bindings (gen_python_functions.py's rules) call `f` and its variants."""
+    from tools.codegen import python
+
+    function = python.python_name(f.func) if _bindable(f, "function") else None
+    method = python.python_name(f.func) if function is None and _bindable(f, "method") else None
+    inplace_method = inplace is not None and _bindable(inplace, "method")
+    inplace_function = inplace is not None and _bindable(inplace, "function")
+    return dict(
+        py_function=function,
+        py_method=method,
+        py_inplace=python.python_name(inplace.func) if inplace_method or inplace_function else None,
+        py_inplace_is_method=inplace_method,
+        py_out=function is not None and out is not None and _bindable(out, "function"),
     )
 
 

@@ -9,6 +9,7 @@ from gradgen.autograd.anomaly_mode import (  # noqa: F401
     set_detect_anomaly,
 )
 from gradgen.autograd.grad_mode import enable_grad, no_grad, set_grad_enabled  # noqa: F401
+from gradgen.autograd.gradcheck import GradcheckError, gradcheck, gradgradcheck  # noqa: F401
 from gradgen.autograd.graph import to_dot  # noqa: F401
 
 __all__ = [
@@ -24,6 +25,9 @@ __all__ = [
     "is_anomaly_enabled",
     "forward_call_site",
     "to_dot",
+    "gradcheck",
+    "gradgradcheck",
+    "GradcheckError",
 ]
 
 
