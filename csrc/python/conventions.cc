@@ -105,9 +105,8 @@ PyObject* rename_keywords(ConventionFunction* self, PyObject* kwnames, bool* ren
   return out ? out : kwnames;
 }
 
-PyObject* convention_call(PyObject* callable, PyObject* const* args, size_t nargsf,
-                          PyObject* kwnames) {
-  auto* self = reinterpret_cast<ConventionFunction*>(callable);
+PyObject* forward_call(ConventionFunction* self, PyObject* const* args, size_t nargsf,
+                       PyObject* kwnames) {
   const Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
   const Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
   const Py_ssize_t first = self->method ? 1 : 0;  // the first argument after the object
@@ -148,6 +147,50 @@ PyObject* convention_call(PyObject* callable, PyObject* const* args, size_t narg
     Py_DECREF(sizes);
   }
   if (renamed) Py_DECREF(names);
+  return result;
+}
+
+// `requires_grad=` of a factory (kRequiresGrad), as torch's python_arg_parser adds it to every op
+// taking TensorOptions: the keyword is taken out of the call, and the result's requires_grad set
+// after it (refused, by the Tensor's setter, for a result that is not floating point).
+PyObject* convention_call(PyObject* callable, PyObject* const* args, size_t nargsf,
+                          PyObject* kwnames) {
+  auto* self = reinterpret_cast<ConventionFunction*>(callable);
+  const Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+  Py_ssize_t at = -1;
+  if (self->conventions & kRequiresGrad) {
+    for (Py_ssize_t i = 0; i < nkw && at < 0; ++i) {
+      if (PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(kwnames, i), "requires_grad") == 0)
+        at = i;
+    }
+  }
+  if (at < 0) return forward_call(self, args, nargsf, kwnames);
+  const Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+  PyObject* flag = args[nargs + at];
+  if (!PyBool_Check(flag)) {
+    PyObject* name = name_of(self->func);
+    PyErr_Format(PyExc_TypeError, "%s(): argument 'requires_grad' must be bool, not %s",
+                 name ? PyUnicode_AsUTF8(name) : "function", Py_TYPE(flag)->tp_name);
+    Py_XDECREF(name);
+    return nullptr;
+  }
+  PyObject* names = nkw > 1 ? PyTuple_New(nkw - 1) : nullptr;
+  if (nkw > 1 && !names) return nullptr;
+  std::unique_ptr<PyObject*[]> rest(new PyObject*[static_cast<size_t>(nargs + nkw)]);
+  for (Py_ssize_t i = 0; i < nargs; ++i) rest[i] = args[i];
+  for (Py_ssize_t i = 0, k = 0; i < nkw; ++i) {
+    if (i == at) continue;
+    rest[nargs + k] = args[nargs + i];
+    PyObject* key = PyTuple_GET_ITEM(kwnames, i);
+    Py_INCREF(key);
+    PyTuple_SET_ITEM(names, k++, key);
+  }
+  PyObject* result = forward_call(self, rest.get(), static_cast<size_t>(nargs), names);
+  Py_XDECREF(names);
+  if (result && flag == Py_True && PyObject_SetAttrString(result, "requires_grad", Py_True) < 0) {
+    Py_DECREF(result);
+    return nullptr;
+  }
   return result;
 }
 

@@ -245,6 +245,12 @@ def test_conventions_numpy_aliases_and_varargs_sizes():
     # As a function, `input` is positional too: torch.permute(x, 2, 0, 1) is refused.
     assert g("function", "f(Tensor self, int[] dims) -> Tensor").conventions == ()
     assert g("function", "f(SymInt[] size, *, ScalarType? dtype=None) -> Tensor").conventions == ("kVarargsIntList",)
+    # A factory (TensorOptions) takes requires_grad=, as torch's parser adds it.
+    options = "ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None"
+    assert g("function", f"f(Scalar end, *, {options}) -> Tensor").conventions == ("kRequiresGrad",)
+    assert g("function", f"f(Tensor self, *, {options}, MemoryFormat? memory_format=None) -> Tensor").conventions == (
+        "kRequiresGrad",
+    )
     assert g("method", "f(Tensor self, int[1]? dim=None, *, bool keepdim=False) -> Tensor").conventions == (
         "kAxisAlias",
         "kKeepdimsAlias",

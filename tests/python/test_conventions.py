@@ -226,3 +226,21 @@ def test_array_protocol():
     # torch: RuntimeError "Can't call numpy() on Tensor that requires grad"
     with pytest.raises(RuntimeError, match="requires grad"):
         numpy.asarray(gradgen.tensor([1.0], requires_grad=True))
+
+
+def test_factories_take_requires_grad_as_pytorch():
+    # torch's python_arg_parser adds requires_grad= to every op taking TensorOptions.
+    x = gradgen.arange(3.0, requires_grad=True)
+    assert x.requires_grad and x.is_leaf and x.tolist() == [0.0, 1.0, 2.0]
+    (x * x).sum().backward()
+    assert x.grad.tolist() == [0.0, 2.0, 4.0]
+    assert not gradgen.linspace(0.0, 1.0, 3, requires_grad=False).requires_grad
+    assert gradgen.eye(2, dtype=gradgen.float64, requires_grad=True).requires_grad
+    assert gradgen.full_like(x, 2.0, requires_grad=True).requires_grad
+    assert not gradgen.full_like(x, 2.0).requires_grad
+    with pytest.raises(RuntimeError, match="floating"):
+        gradgen.arange(3, requires_grad=True)  # int64, as torch: only floating tensors require grad
+    with pytest.raises(TypeError, match=r"arange\(\): argument 'requires_grad' must be bool, not int"):
+        gradgen.arange(3.0, requires_grad=1)
+    with pytest.raises(TypeError):
+        gradgen.sin(x, requires_grad=True)  # not a factory: no such argument

@@ -350,7 +350,10 @@ def conventions(overloads: tuple[PyOverload, ...]) -> tuple[str, ...]:
       - `kVarargsIntList`: sizes as varargs (`x.view(2, 3)`, `x.permute(2, 0, 1)`) where an
         overload's only positional parameter (a method's self aside) is an `int[]`. As PyTorch's
         calls show, a sized list (`int[1]? dim` of std) does not take varargs: `x.std(0, 1)` is
-        refused by PyTorch too.
+        refused by PyTorch too;
+      - `kRequiresGrad`: `requires_grad=` (a bool set on the result) for a factory, an overload
+        taking TensorOptions (`dtype`, `layout`, `device`, `pin_memory`), as PyTorch's parser
+        adds it to every such op (`gradgen.arange(3., requires_grad=True)`).
     """
     names = {p.name for o in overloads for p in o.params}
     flags = []
@@ -360,6 +363,9 @@ def conventions(overloads: tuple[PyOverload, ...]) -> tuple[str, ...]:
         flags.append("kKeepdimsAlias")
     if any(o.varargs_int_list for o in overloads):
         flags.append("kVarargsIntList")
+    if any({"dtype", "layout", "device", "pin_memory"} <= {p.name for p in o.params} for o in overloads):
+        if "requires_grad" not in names:
+            flags.append("kRequiresGrad")
     return tuple(flags)
 
 
