@@ -591,6 +591,9 @@ Tensor operator|(const Tensor& a, const Tensor& b) { return gradgen::logical_or(
 Tensor ones(IntArrayRef sizes, const TensorOptions& options) {
   return gradgen::ones(sizes, options.dtype());
 }
+Tensor zeros_symint(IntArrayRef sizes, const TensorOptions& options) {
+  return gradgen::zeros(sizes, options.dtype());
+}
 Tensor scalar_tensor(const Scalar& s, const TensorOptions& options) {
   return gradgen::full({}, s, options.dtype());
 }

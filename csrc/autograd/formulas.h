@@ -214,6 +214,8 @@ Tensor ones(IntArrayRef sizes, const TensorOptions& options);
 inline Tensor ones(IntArrayRef sizes, ScalarType dtype = ScalarType::Double) {
   return ::gradgen::ones(sizes, dtype);
 }
+/// at::zeros_symint(sizes, options): zeros of options' dtype (normal's entries).
+Tensor zeros_symint(IntArrayRef sizes, const TensorOptions& options);
 /// at::scalar_tensor(s, options): a 0-dim tensor holding s, of options' dtype.
 Tensor scalar_tensor(const Scalar& s, const TensorOptions& options);
 /// self.new_zeros(size): zeros of self's dtype.

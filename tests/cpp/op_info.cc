@@ -4810,6 +4810,112 @@ std::vector<OpInfo> make_registry() {
       };
     });
   }
+  // tensor ops, random sampling (issue 23) ----------------------------------------------------
+  {
+    // A fresh generator per call, so that every evaluation draws the same numbers.
+    auto gen = [](uint64_t seed) { return std::optional<Generator>(Generator(seed)); };
+    auto factory = [](std::string name, std::function<Tensor()> f) {
+      return Sample{std::move(name), {leaf({2}, 1)}, one([f](const Inputs&) { return f(); })};
+    };
+    auto no_derivative = [&add_op](std::string name, std::vector<Sample> samples) {
+      add_op(std::move(name), Check::kNoDerivative, [samples] { return samples; });
+    };
+    auto zero_gradient = [&add_op](std::string name, std::vector<Sample> samples) {
+      add_op(std::move(name), Check::kZeroGradient, [samples] { return samples; });
+    };
+    // An in-place sampler on a differentiable copy of the sample's input.
+    auto on_copy = [](std::function<void(Tensor&)> f) {
+      return one([f](const Inputs& x) {
+        Tensor self = clone(x[0]);
+        f(self);
+        return self;
+      });
+    };
+    no_derivative("rand", {factory("[2, 3]",
+                                   [] {
+                                     return rand({2, 3});
+                                   }),
+                           factory("Float", [] { return rand({4}, ScalarType::Float); })});
+    no_derivative("rand.generator", {factory("[3]", [=] { return rand({3}, gen(1)); })});
+    no_derivative("rand_like", {{"[2, 3]", {leaf({2, 3}, 1)}, one([](const Inputs& x) {
+                                   return rand_like(x[0]);
+                                 })}});
+    no_derivative("rand_like.generator", {{"[4]", {leaf({4}, 1)}, one([=](const Inputs& x) {
+                                             return rand_like(x[0], gen(2));
+                                           })}});
+    no_derivative("randn_like", {{"[2, 3]", {leaf({2, 3}, 1)}, one([](const Inputs& x) {
+                                    return randn_like(x[0]);
+                                  })}});
+    no_derivative("randn_like.generator", {{"[4]", {leaf({4}, 1)}, one([=](const Inputs& x) {
+                                              return randn_like(x[0], gen(3));
+                                            })}});
+    no_derivative("randint", {factory("below 5", [] { return randint(5, {3, 2}); })});
+    no_derivative("randint.generator",
+                  {factory("below 3", [=] { return randint(3, {4}, gen(4)); })});
+    no_derivative("randint.low", {factory("-2 to 2, Double",
+                                          [] { return randint(-2, 2, {5}, ScalarType::Double); })});
+    no_derivative("randint.low_generator", {factory("1 to 9", [=] {
+                    return randint(1, 9, {2, 2}, gen(5));
+                  })});
+    no_derivative("randperm", {factory("6", [] { return randperm(6); })});
+    no_derivative("randperm.generator", {factory("4", [=] { return randperm(4, gen(6)); })});
+    no_derivative("normal.float_float",
+                  {factory("mean 1, std 2", [=] { return normal(1.0, 2.0, {3}, gen(7)); })});
+    no_derivative("tril_indices",
+                  {factory("3 x 4, offset 1", [] { return tril_indices(3, 4, 1); })});
+    no_derivative("triu_indices",
+                  {factory("4 x 3, offset -1", [] { return triu_indices(4, 3, -1); })});
+    add_op("multinomial", Check::kNoDerivative, [=] {
+      return std::vector<Sample>{
+          {"2 of 4 rows of weights", {away_from_zero({3, 4}, 1)}, one([=](const Inputs& x) {
+             return multinomial(abs(x[0]), 2, false, gen(8));
+           })},
+      };
+    });
+    zero_gradient("bernoulli", {{"p in (0, 1)", {leaf({2, 3}, 1)}, one([=](const Inputs& x) {
+                                   return bernoulli(sigmoid(x[0]), gen(9));
+                                 })}});
+    // PyTorch has no derivative for bernoulli.p: backward raises, forward mode too.
+    ops.push_back({"bernoulli.p", Check::kNotImplemented,
+                   [=] {
+                     return std::vector<Sample>{
+                         {"p = 0.3", {leaf({4}, 1)}, one([=](const Inputs& x) {
+                            return bernoulli(x[0], 0.3, gen(10));
+                          })}};
+                   },
+                   "", Forward::kNotImplemented});
+    zero_gradient("bernoulli_.float", {{"[2, 3]", {leaf({2, 3}, 1)}, on_copy([=](Tensor& self) {
+                                          bernoulli_(self, 0.5, gen(11));
+                                        })}});
+    zero_gradient("normal.Tensor_float", {{"std 0.5", {leaf({2, 3}, 1)}, one([=](const Inputs& x) {
+                                             return normal(x[0], 0.5, gen(12));
+                                           })}});
+    zero_gradient("normal.float_Tensor", {{"mean 1", {leaf({4}, 1)}, one([=](const Inputs& x) {
+                                             return normal(1.0, abs(x[0]), gen(13));
+                                           })}});
+    zero_gradient("normal.Tensor_Tensor",
+                  {{"both", {leaf({3}, 1), leaf({3}, 2)}, one([=](const Inputs& x) {
+                      return normal(x[0], abs(x[1]), gen(14));
+                    })}});
+    zero_gradient("normal_", {{"[2, 2]", {leaf({2, 2}, 1)}, on_copy([=](Tensor& self) {
+                                 normal_(self, 0.0, 1.0, gen(15));
+                               })}});
+    zero_gradient("uniform_", {{"[3]", {leaf({3}, 1)}, on_copy([=](Tensor& self) {
+                                  uniform_(self, -1.0, 1.0, gen(16));
+                                })}});
+    zero_gradient("exponential_", {{"[3]", {leaf({3}, 1)}, on_copy([=](Tensor& self) {
+                                      exponential_(self, 2.0, gen(17));
+                                    })}});
+    zero_gradient("random_.from", {{"3 to 7", {leaf({3}, 1)}, on_copy([=](Tensor& self) {
+                                      random_(self, 3, 7, gen(18));
+                                    })}});
+    zero_gradient("random_.to", {{"below 4", {leaf({3}, 1)}, on_copy([=](Tensor& self) {
+                                    random_(self, 4, gen(19));
+                                  })}});
+    zero_gradient("random_", {{"[3]", {leaf({3}, 1)}, on_copy([=](Tensor& self) {
+                                 random_(self, gen(20));
+                               })}});
+  }
   return ops;
 }
 

@@ -16,6 +16,10 @@
 //   kNoDerivative    (DONT_REQUIRE_DERIVATIVE) outputs have no grad_fn even when
 //                    the inputs require grad;
 //   kNotImplemented  the forward works; backward raises "... not implemented".
+//   kZeroGradient    a sampler whose derivative PyTorch defines as zero (normal, bernoulli,
+//                    uniform_, ...): outputs have history, backward gives zeros of each input's
+//                    shape (finite differences would see the noise move with the inputs, so
+//                    gradcheck cannot apply), and a dual input gives a zero tangent or none.
 // An op whose second derivative is not implemented says so in skip_gradgrad, with
 // the reason; the sweep prints every skip.
 //
@@ -46,7 +50,7 @@ using InPlaceFn = std::function<void(Tensor& self, const Inputs&)>;
 /// Runs an out= variant writing into `out`; returns what the op returned.
 using OutFn = std::function<Tensor(const Inputs&, Tensor& out)>;
 
-enum class Check { kGradient, kInPlace, kOut, kNoDerivative, kNotImplemented };
+enum class Check { kGradient, kInPlace, kOut, kNoDerivative, kNotImplemented, kZeroGradient };
 enum class Forward { kFormula, kNotImplemented };
 
 /// One way to call an op.

@@ -205,6 +205,32 @@ void check_not_implemented(const Sample& sample) {
   }
 }
 
+bool all_zero(const Tensor& t) { return allclose(t, zeros(t.sizes(), t.scalar_type()), 0, 0); }
+
+void check_zero_gradient(const Sample& sample) {
+  ASSERT_TRUE(any_requires_grad(sample.inputs));
+  std::vector<Tensor> outs = sample.fn(sample.inputs);
+  std::vector<Tensor> wrt, grad_outputs;
+  for (const Tensor& x : sample.inputs) {
+    if (x.requires_grad()) wrt.push_back(x);
+  }
+  for (const Tensor& out : outs) {
+    ASSERT_TRUE(out.requires_grad()) << "a differentiable output has no history";
+    grad_outputs.push_back(ones(out.sizes(), out.scalar_type()));
+  }
+  const std::vector<Tensor> grads = autograd::grad(outs, wrt, grad_outputs, false, false, true);
+  for (size_t i = 0; i < wrt.size(); ++i) {
+    ASSERT_TRUE(grads[i].defined()) << "input " << i << " got no gradient";
+    EXPECT_TRUE(grads[i].sizes().equals(wrt[i].sizes())) << "input " << i;
+    EXPECT_TRUE(all_zero(grads[i])) << "input " << i << "'s gradient is not zero: " << grads[i];
+  }
+  autograd::forward_ad::dual_level level;
+  for (const Tensor& out : sample.fn(dual_inputs(sample.inputs))) {
+    const Tensor tangent = autograd::forward_ad::fw_grad(out);
+    if (tangent.defined()) EXPECT_TRUE(all_zero(tangent)) << "a nonzero tangent: " << tangent;
+  }
+}
+
 // Ops whose forward mode is checked as not implemented although their OpInfo says kFormula: the
 // comma-separated names of $GRADGEN_SWEEP_NO_FORWARD_FORMULA. //tests/pytorch:formulas_test sets it
 // for the ops whose PyTorch entry has no forward formula where gradgen's own has one.
@@ -247,6 +273,7 @@ TEST_P(OpSweepTest, ChecksEverySample) {
       case Check::kOut: check_out(sample, name); break;
       case Check::kNoDerivative: check_no_derivative(sample); break;
       case Check::kNotImplemented: check_not_implemented(sample); break;
+      case Check::kZeroGradient: check_zero_gradient(sample); break;
     }
   }
 }

@@ -2437,3 +2437,58 @@ def _tensor4_search_checks():
 
 
 VALUE_CHECKS.update(_tensor4_search_checks())
+
+
+def _random_checks():
+    """The random samplers through their Python bindings, one call of each overload (their
+    distributions: tests/python/test_random.py)."""
+    g = gradgen
+    gen = g.Generator
+
+    def factories():
+        assert (
+            g.rand(2, 3).shape == (2, 3)
+            and g.rand(2, generator=gen(1)).tolist() == g.rand(2, generator=gen(1)).tolist()
+        )
+        x = g.zeros(3, dtype=g.float32)
+        assert g.rand_like(x).dtype == g.float32 and g.rand_like(x, generator=gen(2)).shape == (3,)
+        assert g.randn_like(x).shape == (3,) and g.randn_like(x, generator=gen(3)).dtype == g.float32
+        assert set(g.randint(2, (50,)).tolist()) <= {0, 1} and g.randint(2, (3,), generator=gen(4)).dtype == g.int64
+        assert set(g.randint(5, 7, (50,)).tolist()) <= {5, 6}
+        assert set(g.randint(5, 7, (50,), generator=gen(5)).tolist()) <= {5, 6}
+        assert sorted(g.randperm(5).tolist()) == list(range(5))
+        assert sorted(g.randperm(4, generator=gen(6)).tolist()) == list(range(4))
+        assert g.normal(1.0, 0.0, (2,)).tolist() == [1.0, 1.0]
+        assert g.tril_indices(2, 2).tolist() == [[0, 1, 1], [0, 0, 1]]
+        assert g.triu_indices(2, 2).tolist() == [[0, 0, 1], [0, 1, 1]]
+
+    def samplers():
+        p = g.tensor([0.0, 1.0])
+        assert g.bernoulli(p).tolist() == [0.0, 1.0] and p.bernoulli(generator=gen(7)).tolist() == [0.0, 1.0]
+        assert g.bernoulli(p, 1.0).tolist() == [1.0, 1.0]
+        assert g.multinomial(g.tensor([0.0, 1.0]), 3, True).tolist() == [1, 1, 1]
+        assert g.tensor([0.0, 5.0]).multinomial(1).tolist() == [1]
+        assert g.normal(p, 0.0).tolist() == [0.0, 1.0]
+        assert g.normal(2.0, g.zeros(2)).tolist() == [2.0, 2.0]
+        assert g.normal(p, g.zeros(2)).tolist() == [0.0, 1.0]
+        x = g.zeros(4)
+        assert x.bernoulli_(1.0) is x and x.tolist() == [1.0] * 4
+        assert x.normal_(3.0, 0.0).tolist() == [3.0] * 4
+        assert x.uniform_(2.0, 2.0).tolist() == [2.0] * 4
+        assert all(v > 0 for v in x.exponential_().tolist())
+        assert x.random_(7, 8).tolist() == [7.0] * 4
+        assert x.random_(1).tolist() == [0.0] * 4
+        assert all(v >= 0 for v in x.random_().tolist())
+
+    return {
+        **{n: factories for n in ["rand", "rand.generator", "rand_like", "rand_like.generator", "randn_like"]},
+        **{n: factories for n in ["randn_like.generator", "randint", "randint.generator", "randint.low"]},
+        **{n: factories for n in ["randint.low_generator", "randperm", "randperm.generator", "normal.float_float"]},
+        **{n: factories for n in ["tril_indices", "triu_indices"]},
+        **{n: samplers for n in ["bernoulli", "bernoulli.p", "bernoulli_.float", "multinomial", "normal.Tensor_float"]},
+        **{n: samplers for n in ["normal.float_Tensor", "normal.Tensor_Tensor", "normal_", "uniform_"]},
+        **{n: samplers for n in ["exponential_", "random_.from", "random_.to", "random_"]},
+    }
+
+
+VALUE_CHECKS.update(_random_checks())

@@ -1,0 +1,478 @@
+// Random sampling (issue 23 "Creation"): rand / rand_like / randn_like, randint, randperm,
+// bernoulli, multinomial, normal and the in-place samplers uniform_ / normal_ / bernoulli_ /
+// exponential_ / random_, with tril_indices / triu_indices, PyTorch's argument checks and dtype
+// rules. Every number comes from a gradgen::Generator (the op's `generator`, else
+// default_generator()), drawn in row-major order of the result, so one seed gives one result;
+// they are not PyTorch's numbers (its CPU generator and transforms differ).
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <numeric>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "csrc/core_kernels.h"
+#include "csrc/generated/NativeFunctions.h"
+#include "csrc/native/loops.h"
+
+namespace gradgen {
+namespace native {
+
+namespace {
+
+Generator generator_of(const std::optional<Generator>& generator) {
+  return generator.has_value() ? *generator : default_generator();
+}
+
+std::string num(double v) {
+  std::string s = std::to_string(v);
+  s.erase(s.find_last_not_of('0') + 1);
+  if (!s.empty() && s.back() == '.') s.pop_back();
+  return s;
+}
+
+void check_floating(const char* op, ScalarType dtype) {
+  if (!is_floating_point(dtype)) {
+    throw std::runtime_error(
+        std::string(op) + ": expected a floating dtype (Float or Double), got " + to_string(dtype));
+  }
+}
+
+void check_sizes(const char* op, IntArrayRef size) {
+  for (int64_t d : size) {
+    if (d < 0) {
+      throw std::runtime_error(std::string(op) +
+                               ": Trying to create tensor with negative dimension " +
+                               std::to_string(d) + ": " + shape_str(size));
+    }
+  }
+}
+
+// A standard normal sample (Box-Muller on two uniform doubles; 1 - u keeps the log finite).
+double next_normal(Generator& gen) {
+  const double u = 1.0 - gen.next_double(), v = gen.next_double();
+  return std::sqrt(-2.0 * std::log(u)) * std::cos(2.0 * M_PI * v);
+}
+
+// A uniform integer in [0, range) without modulo bias (range >= 1).
+uint64_t next_below(Generator& gen, uint64_t range) {
+  const uint64_t limit =
+      std::numeric_limits<uint64_t>::max() - std::numeric_limits<uint64_t>::max() % range;
+  uint64_t x = gen.next_u64();
+  while (x >= limit) x = gen.next_u64();
+  return x % range;
+}
+
+// Writes f(k) (a double) into every element of a new contiguous tensor of `sizes` and dtype.
+template <typename F>
+Tensor generate(IntArrayRef sizes, ScalarType dtype, F&& f) {
+  Tensor out = empty(sizes, dtype);
+  const int64_t n = out.numel();
+  internal::dispatch_all(dtype, [&](auto tag) {
+    using T = decltype(tag);
+    T* p = out.data_ptr<T>();
+    for (int64_t k = 0; k < n; ++k) p[k] = static_cast<T>(f(k));
+  });
+  return out;
+}
+
+// self's values as doubles, row-major.
+std::vector<double> values_of(const Tensor& t) {
+  const Tensor c = t.contiguous();
+  std::vector<double> v(static_cast<size_t>(c.numel()));
+  internal::dispatch_all(c.scalar_type(), [&](auto tag) {
+    using T = decltype(tag);
+    const T* p = c.data_ptr<T>();
+    for (size_t k = 0; k < v.size(); ++k) v[k] = static_cast<double>(p[k]);
+  });
+  return v;
+}
+
+// Writes `values` (row-major, self's shape) into self, whatever its strides; bumps its version.
+Tensor& fill_from(Tensor& self, const Tensor& values) {
+  internal::copy_(self, values);
+  return self;
+}
+
+Tensor uniform_like(const char* op, IntArrayRef sizes, ScalarType dtype, Generator gen, double lo,
+                    double hi) {
+  check_floating(op, dtype);
+  check_sizes(op, sizes);
+  return generate(sizes, dtype, [&](int64_t) { return lo + (hi - lo) * gen.next_double(); });
+}
+
+Tensor normal_like(const char* op, IntArrayRef sizes, ScalarType dtype, Generator gen) {
+  check_floating(op, dtype);
+  check_sizes(op, sizes);
+  return generate(sizes, dtype, [&](int64_t) { return next_normal(gen); });
+}
+
+// The largest value random_ draws for dtype without bounds (PyTorch: 2^mantissa for floating
+// dtypes, so that every integer below it is exact; the type's maximum for integers).
+int64_t random_max(ScalarType dtype) {
+  switch (dtype) {
+    case ScalarType::Double: return int64_t{1} << 53;
+    case ScalarType::Float: return int64_t{1} << 24;
+    case ScalarType::Bool: return 1;
+    case ScalarType::Long: return std::numeric_limits<int64_t>::max();
+  }
+  return 0;
+}
+
+Tensor randint_in(const char* op, int64_t low, int64_t high, IntArrayRef size,
+                  std::optional<ScalarType> dtype, Generator gen) {
+  if (low >= high) {
+    throw std::runtime_error(std::string(op) +
+                             ": random_ expects 'from' to be less than 'to', but got from=" +
+                             std::to_string(low) + " >= to=" + std::to_string(high));
+  }
+  check_sizes(op, size);
+  const uint64_t range = static_cast<uint64_t>(high) - static_cast<uint64_t>(low);
+  return generate(size, dtype.value_or(ScalarType::Long), [&](int64_t) {
+    return static_cast<double>(
+        static_cast<int64_t>(static_cast<uint64_t>(low) + next_below(gen, range)));
+  });
+}
+
+Tensor randperm_in(int64_t n, std::optional<ScalarType> dtype, Generator gen) {
+  if (n < 0) throw std::runtime_error("randperm: n must be non-negative, got" + std::to_string(n));
+  const ScalarType type = dtype.value_or(ScalarType::Long);
+  if (type == ScalarType::Bool) {
+    throw std::runtime_error("randperm: \"randperm\" not implemented for 'Bool'");
+  }
+  if (is_floating_point(type) && n > random_max(type)) {
+    throw std::runtime_error(std::string("randperm: n is too large for result tensor type: '") +
+                             to_string(type) + "'");
+  }
+  std::vector<int64_t> perm(static_cast<size_t>(n));
+  std::iota(perm.begin(), perm.end(), 0);
+  for (int64_t i = n - 1; i > 0; --i) {  // Fisher-Yates
+    std::swap(perm[i], perm[next_below(gen, static_cast<uint64_t>(i) + 1)]);
+  }
+  return generate({n}, type, [&](int64_t k) { return static_cast<double>(perm[k]); });
+}
+
+void check_probability(const char* op, double p) {
+  if (!(p >= 0 && p <= 1)) {
+    throw std::runtime_error(std::string(op) +
+                             ": bernoulli_ expects p to be in [0, 1], but got p=" + num(p));
+  }
+}
+
+}  // namespace
+
+Tensor rand(IntArrayRef size, std::optional<ScalarType> dtype, std::optional<Layout>,
+            std::optional<Device>, std::optional<bool>) {
+  return uniform_like("rand", size, dtype.value_or(ScalarType::Double), default_generator(), 0, 1);
+}
+
+Tensor rand(IntArrayRef size, std::optional<Generator> generator, std::optional<ScalarType> dtype,
+            std::optional<Layout>, std::optional<Device>, std::optional<bool>) {
+  return uniform_like("rand", size, dtype.value_or(ScalarType::Double), generator_of(generator), 0,
+                      1);
+}
+
+Tensor rand_like(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Layout>,
+                 std::optional<Device>, std::optional<bool>, std::optional<MemoryFormat>) {
+  return uniform_like("rand_like", self.sizes(), dtype.value_or(self.scalar_type()),
+                      default_generator(), 0, 1);
+}
+
+Tensor rand_like(const Tensor& self, std::optional<Generator> generator,
+                 std::optional<ScalarType> dtype, std::optional<Layout>, std::optional<Device>,
+                 std::optional<bool>, std::optional<MemoryFormat>) {
+  return uniform_like("rand_like", self.sizes(), dtype.value_or(self.scalar_type()),
+                      generator_of(generator), 0, 1);
+}
+
+Tensor randn_like(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Layout>,
+                  std::optional<Device>, std::optional<bool>, std::optional<MemoryFormat>) {
+  return normal_like("randn_like", self.sizes(), dtype.value_or(self.scalar_type()),
+                     default_generator());
+}
+
+Tensor randn_like(const Tensor& self, std::optional<Generator> generator,
+                  std::optional<ScalarType> dtype, std::optional<Layout>, std::optional<Device>,
+                  std::optional<bool>, std::optional<MemoryFormat>) {
+  return normal_like("randn_like", self.sizes(), dtype.value_or(self.scalar_type()),
+                     generator_of(generator));
+}
+
+Tensor randint(int64_t high, IntArrayRef size, std::optional<ScalarType> dtype,
+               std::optional<Layout>, std::optional<Device>, std::optional<bool>) {
+  return randint_in("randint", 0, high, size, dtype, default_generator());
+}
+
+Tensor randint(int64_t high, IntArrayRef size, std::optional<Generator> generator,
+               std::optional<ScalarType> dtype, std::optional<Layout>, std::optional<Device>,
+               std::optional<bool>) {
+  return randint_in("randint", 0, high, size, dtype, generator_of(generator));
+}
+
+Tensor randint(int64_t low, int64_t high, IntArrayRef size, std::optional<ScalarType> dtype,
+               std::optional<Layout>, std::optional<Device>, std::optional<bool>) {
+  return randint_in("randint", low, high, size, dtype, default_generator());
+}
+
+Tensor randint(int64_t low, int64_t high, IntArrayRef size, std::optional<Generator> generator,
+               std::optional<ScalarType> dtype, std::optional<Layout>, std::optional<Device>,
+               std::optional<bool>) {
+  return randint_in("randint", low, high, size, dtype, generator_of(generator));
+}
+
+Tensor randperm(int64_t n, std::optional<ScalarType> dtype, std::optional<Layout>,
+                std::optional<Device>, std::optional<bool>) {
+  return randperm_in(n, dtype, default_generator());
+}
+
+Tensor randperm(int64_t n, std::optional<Generator> generator, std::optional<ScalarType> dtype,
+                std::optional<Layout>, std::optional<Device>, std::optional<bool>) {
+  return randperm_in(n, dtype, generator_of(generator));
+}
+
+Tensor bernoulli(const Tensor& self, std::optional<Generator> generator) {
+  check_floating("bernoulli", self.scalar_type());
+  const std::vector<double> p = values_of(self);
+  for (double v : p) check_probability("bernoulli", v);
+  Generator gen = generator_of(generator);
+  return generate(self.sizes(), self.scalar_type(),
+                  [&](int64_t k) { return gen.next_double() < p[k] ? 1.0 : 0.0; });
+}
+
+Tensor bernoulli(const Tensor& self, double p, std::optional<Generator> generator) {
+  check_floating("bernoulli", self.scalar_type());
+  check_probability("bernoulli", p);
+  Generator gen = generator_of(generator);
+  return generate(self.sizes(), self.scalar_type(),
+                  [&](int64_t) { return gen.next_double() < p ? 1.0 : 0.0; });
+}
+
+Tensor& bernoulli_(Tensor& self, double p, std::optional<Generator> generator) {
+  check_probability("bernoulli_", p);
+  Generator gen = generator_of(generator);
+  return fill_from(self, generate(self.sizes(), self.scalar_type(),
+                                  [&](int64_t) { return gen.next_double() < p ? 1.0 : 0.0; }));
+}
+
+Tensor multinomial(const Tensor& self, int64_t num_samples, bool replacement,
+                   std::optional<Generator> generator) {
+  check_floating("multinomial", self.scalar_type());
+  if (self.dim() != 1 && self.dim() != 2) {
+    throw std::runtime_error("multinomial: prob_dist must be 1 or 2 dim, got " +
+                             std::to_string(self.dim()));
+  }
+  const int64_t categories = self.size(-1);
+  const int64_t rows = self.dim() == 2 ? self.size(0) : 1;
+  if (num_samples <= 0) {
+    throw std::runtime_error("multinomial: cannot sample n_sample <= 0 samples");
+  }
+  if (!replacement && num_samples > categories) {
+    throw std::runtime_error(
+        "multinomial: cannot sample n_sample > prob_dist.size(-1) samples without replacement");
+  }
+  const std::vector<double> w = values_of(self);
+  Generator gen = generator_of(generator);
+  std::vector<int64_t> out;
+  out.reserve(static_cast<size_t>(rows * num_samples));
+  for (int64_t r = 0; r < rows; ++r) {
+    std::vector<double> weights(w.begin() + r * categories, w.begin() + (r + 1) * categories);
+    double total = 0;
+    for (double v : weights) {
+      if (!std::isfinite(v) || v < 0) {
+        throw std::runtime_error(
+            "multinomial: probability tensor contains either `inf`, `nan` or element < 0");
+      }
+      total += v;
+    }
+    if (!(total > 0))
+      throw std::runtime_error(
+          "multinomial: invalid multinomial distribution (sum of probabilities <= 0)");
+    std::vector<bool> taken(static_cast<size_t>(categories), false);
+    for (int64_t s = 0; s < num_samples; ++s) {
+      // The first category whose running sum exceeds u * total (a zero weight is never chosen).
+      int64_t pick = 0;
+      if (total > 0) {
+        const double u = gen.next_double() * total;
+        double run = 0;
+        for (int64_t c = 0; c < categories; ++c) {
+          if (weights[c] <= 0) continue;
+          run += weights[c];
+          pick = c;
+          if (u < run) break;
+        }
+      } else {
+        // Without replacement, once the categories of positive weight are drawn: one of the
+        // categories not drawn yet, uniformly (PyTorch draws those zero-weight ones then too).
+        std::vector<int64_t> left;
+        for (int64_t c = 0; c < categories; ++c) {
+          if (!taken[c]) left.push_back(c);
+        }
+        pick = left[next_below(gen, left.size())];
+      }
+      taken[pick] = true;
+      out.push_back(pick);
+      if (!replacement) {
+        weights[pick] = 0;
+        total = 0;  // summed again, so that rounding never leaves a total with no weight behind it
+        for (double v : weights) total += v;
+      }
+    }
+  }
+  DimVector sizes;
+  if (self.dim() == 2) sizes.push_back(rows);
+  sizes.push_back(num_samples);
+  return generate(sizes, ScalarType::Long, [&](int64_t k) { return static_cast<double>(out[k]); });
+}
+
+Tensor normal(const Tensor& mean, double std, std::optional<Generator> generator) {
+  check_floating("normal", mean.scalar_type());
+  if (!(std >= 0))
+    throw std::runtime_error("normal: expected std >= 0.0, but found std " + num(std));
+  const std::vector<double> m = values_of(mean);
+  Generator gen = generator_of(generator);
+  return generate(mean.sizes(), mean.scalar_type(),
+                  [&](int64_t k) { return m[k] + std * next_normal(gen); });
+}
+
+Tensor normal(double mean, const Tensor& std, std::optional<Generator> generator) {
+  check_floating("normal", std.scalar_type());
+  const std::vector<double> s = values_of(std);
+  for (double v : s) {
+    if (!(v >= 0))
+      throw std::runtime_error("normal: expected all elements of std >= 0.0, got " + num(v));
+  }
+  Generator gen = generator_of(generator);
+  return generate(std.sizes(), std.scalar_type(),
+                  [&](int64_t k) { return mean + s[k] * next_normal(gen); });
+}
+
+Tensor normal(const Tensor& mean, const Tensor& std, std::optional<Generator> generator) {
+  check_floating("normal", mean.scalar_type());
+  check_floating("normal", std.scalar_type());
+  if (mean.scalar_type() != std.scalar_type()) {
+    throw std::runtime_error(std::string("normal: expected mean and std of one dtype, got ") +
+                             to_string(mean.scalar_type()) + " and " +
+                             to_string(std.scalar_type()));
+  }
+  // mean and std broadcast together, as PyTorch's.
+  const DimVector sizes = loops::broadcast_shapes("normal", mean.sizes(), std.sizes());
+  const Tensor m = expand(mean, sizes, false), s = expand(std, sizes, false);
+  const std::vector<double> mv = values_of(m), sv = values_of(s);
+  for (double v : sv) {
+    if (!(v >= 0))
+      throw std::runtime_error("normal: expected all elements of std >= 0.0, got " + num(v));
+  }
+  Generator gen = generator_of(generator);
+  return generate(sizes, mean.scalar_type(),
+                  [&](int64_t k) { return mv[k] + sv[k] * next_normal(gen); });
+}
+
+Tensor normal(double mean, double std, IntArrayRef size, std::optional<Generator> generator,
+              std::optional<ScalarType> dtype, std::optional<Layout>, std::optional<Device>,
+              std::optional<bool>) {
+  if (!(std >= 0))
+    throw std::runtime_error("normal: expected std >= 0.0, but found std " + num(std));
+  const ScalarType type = dtype.value_or(ScalarType::Double);
+  check_floating("normal", type);
+  check_sizes("normal", size);
+  Generator gen = generator_of(generator);
+  return generate(size, type, [&](int64_t) { return mean + std * next_normal(gen); });
+}
+
+Tensor& normal_(Tensor& self, double mean, double std, std::optional<Generator> generator) {
+  check_floating("normal_", self.scalar_type());
+  if (!(std >= 0))
+    throw std::runtime_error("normal_: expected std >= 0.0, but found std " + num(std));
+  Generator gen = generator_of(generator);
+  return fill_from(self, generate(self.sizes(), self.scalar_type(),
+                                  [&](int64_t) { return mean + std * next_normal(gen); }));
+}
+
+Tensor& uniform_(Tensor& self, double from, double to, std::optional<Generator> generator) {
+  check_floating("uniform_", self.scalar_type());
+  if (!(from <= to)) {
+    throw std::runtime_error("uniform_: expects to return a [from, to) range, but found from=" +
+                             num(from) + " > to=" + num(to));
+  }
+  return fill_from(self, uniform_like("uniform_", self.sizes(), self.scalar_type(),
+                                      generator_of(generator), from, to));
+}
+
+Tensor& exponential_(Tensor& self, double lambd, std::optional<Generator> generator) {
+  check_floating("exponential_", self.scalar_type());
+  if (!(lambd > 0)) {
+    throw std::runtime_error("exponential_: exponential_ expects lambda > 0.0, but found lambda=" +
+                             num(lambd));
+  }
+  Generator gen = generator_of(generator);
+  return fill_from(self, generate(self.sizes(), self.scalar_type(), [&](int64_t) {
+                     return -std::log(1.0 - gen.next_double()) / lambd;  // 1 - u in (0, 1]
+                   }));
+}
+
+Tensor& random_(Tensor& self, int64_t from, std::optional<int64_t> to,
+                std::optional<Generator> generator) {
+  const int64_t high = to.has_value() ? *to
+                                      : random_max(self.scalar_type()) +
+                                            (self.scalar_type() == ScalarType::Long ? 0 : 1);
+  Tensor values =
+      randint_in("random_", from, high, self.sizes(), self.scalar_type(), generator_of(generator));
+  return fill_from(self, values);
+}
+
+Tensor& random_(Tensor& self, int64_t to, std::optional<Generator> generator) {
+  return random_(self, 0, to, generator);
+}
+
+Tensor& random_(Tensor& self, std::optional<Generator> generator) {
+  return random_(self, 0, std::nullopt, generator);
+}
+
+namespace {
+
+// The (row, col) pairs of the lower (lower = true) or upper triangle, row by row, as PyTorch.
+Tensor triangle_indices(const char* op, int64_t row, int64_t col, int64_t offset,
+                        std::optional<ScalarType> dtype, bool lower) {
+  if (row < 0)
+    throw std::runtime_error(std::string(op) + ": row must be non-negative, got" +
+                             std::to_string(row));
+  if (col < 0)
+    throw std::runtime_error(std::string(op) + ": col must be non-negative, got" +
+                             std::to_string(col));
+  const ScalarType type = dtype.value_or(ScalarType::Long);
+  if (type != ScalarType::Long) {
+    throw std::runtime_error(std::string(op) + ": \"" + op + "\" not implemented for '" +
+                             to_string(type) + "'");
+  }
+  std::vector<int64_t> rs, cs;
+  for (int64_t r = 0; r < row; ++r) {
+    for (int64_t c = 0; c < col; ++c) {
+      if (lower ? c - r <= offset : c - r >= offset) {
+        rs.push_back(r);
+        cs.push_back(c);
+      }
+    }
+  }
+  const int64_t n = static_cast<int64_t>(rs.size());
+  return generate({2, n}, type,
+                  [&](int64_t k) { return static_cast<double>(k < n ? rs[k] : cs[k - n]); });
+}
+
+}  // namespace
+
+Tensor tril_indices(int64_t row, int64_t col, int64_t offset, std::optional<ScalarType> dtype,
+                    std::optional<Layout>, std::optional<Device>, std::optional<bool>) {
+  return triangle_indices("tril_indices", row, col, offset, dtype, true);
+}
+
+Tensor triu_indices(int64_t row, int64_t col, int64_t offset, std::optional<ScalarType> dtype,
+                    std::optional<Layout>, std::optional<Device>, std::optional<bool>) {
+  return triangle_indices("triu_indices", row, col, offset, dtype, false);
+}
+
+}  // namespace native
+}  // namespace gradgen
