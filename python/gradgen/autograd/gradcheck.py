@@ -99,6 +99,37 @@ def _numerical(func, inputs, i: int, eps: float, outs_shape) -> List[List[List[f
     return columns
 
 
+def _analytical(outs, checked, shapes, sizes, inputs, wrt, label):
+    """(output o, input i) -> the rows of d(output o)/d(input i): row k is the gradient of output
+    o's element k (one backward pass each), zeros where the output has no history or the input
+    is unused. A gradient of the wrong shape raises GradcheckError."""
+    import gradgen
+
+    analytical = {}
+    for o in checked:
+        for k in range(sizes[o]):
+            grads = [None] * len(wrt)
+            if outs[o].requires_grad:
+                onehot = [0.0] * sizes[o]
+                onehot[k] = 1.0
+                grads = gradgen.autograd.grad(
+                    [outs[o]],
+                    [inputs[i] for i in wrt],
+                    grad_outputs=[_from_flat(onehot, shapes[o])],
+                    retain_graph=True,
+                    allow_unused=True,
+                )
+            for i, g in zip(wrt, grads):
+                if g is not None and list(g.shape) != list(inputs[i].shape):
+                    raise GradcheckError(
+                        f"d(output {o})/d {label(i)}: the gradient has shape {list(g.shape)}, expected "
+                        f"{list(inputs[i].shape)}"
+                    )
+                n = len(_flat(inputs[i].tolist()))
+                analytical.setdefault((o, i), []).append(_flat(g.tolist()) if g is not None else [0.0] * n)
+    return analytical
+
+
 def gradcheck(
     func: Callable[..., object],
     inputs,
@@ -134,32 +165,10 @@ def gradcheck(
         raise ValueError("gradcheck: the function returned no float64 tensor")
     shapes = [list(o.shape) if _is_checked(o) else None for o in outs]
     sizes = [len(_flat(o.tolist())) if _is_checked(o) else 0 for o in outs]
-    # Analytical rows: grad of output o's element k, for every input at once.
-    analytical = {}  # (o, i) -> rows[k][j]
-    for o in checked:
-        with_history = outs[o].requires_grad
-        for k in range(sizes[o]):
-            if with_history:
-                onehot = [0.0] * sizes[o]
-                onehot[k] = 1.0
-                grads = gradgen.autograd.grad(
-                    [outs[o]],
-                    [inputs[i] for i in wrt],
-                    grad_outputs=[_from_flat(onehot, shapes[o])],
-                    retain_graph=True,
-                    allow_unused=True,
-                )
-            else:
-                grads = [None] * len(wrt)
-            for i, g in zip(wrt, grads):
-                if g is not None and list(g.shape) != list(inputs[i].shape):
-                    return _fail(
-                        f"d(output {o})/d {label(i)}: the gradient has shape {list(g.shape)}, expected "
-                        f"{list(inputs[i].shape)}",
-                        raise_exception,
-                    )
-                n = len(_flat(inputs[i].tolist()))
-                analytical.setdefault((o, i), []).append(_flat(g.tolist()) if g is not None else [0.0] * n)
+    try:
+        analytical = _analytical(outs, checked, shapes, sizes, inputs, wrt, label)
+    except GradcheckError as e:
+        return _fail(str(e), raise_exception)
     worst: Optional[Tuple[float, str]] = None
     for i in wrt:
         columns = _numerical(func, inputs, i, eps, shapes)
