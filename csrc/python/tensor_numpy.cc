@@ -101,14 +101,16 @@ nb::object to_dlpack(nb::pointer_and_handle<Tensor> self, nb::kwargs kwargs) {
 
 // gradgen's strides are never negative (a[::-1]); as torch.from_numpy, refuse rather than share
 // a copy. tensor(a), which copies anyway, has NumPy copy such arrays first (copy_of_array).
-[[noreturn]] void throw_negative_strides() {
-  throw nb::value_error(
-      "from_numpy: at least one stride in the given numpy array is negative, and tensors with "
-      "negative strides are not supported (make a copy first: array.copy())");
+[[noreturn]] void throw_negative_strides(const char* op) {
+  throw nb::value_error((std::string(op) +
+                         ": at least one stride in the given numpy array is negative, and tensors "
+                         "with negative strides are not supported (make a copy first: "
+                         "array.copy())")
+                            .c_str());
 }
 
 template <typename Array>
-Tensor wrap_array(const Array& array, nb::handle source) {
+Tensor wrap_array(const Array& array, const char* op) {
   ScalarType dtype;
   const nb::dlpack::dtype dt = array.dtype();
   if (dt == nb::dtype<float>()) {
@@ -120,17 +122,17 @@ Tensor wrap_array(const Array& array, nb::handle source) {
   } else if (dt == nb::dtype<bool>()) {
     dtype = ScalarType::Bool;
   } else {
-    throw nb::type_error(
-        "from_numpy: expected an array of float32, float64, int64 or bool; gradgen has no other "
-        "dtypes (convert it first, e.g. a.astype(numpy.float64))");
+    throw nb::type_error((std::string(op) +
+                          ": expected an array of float32, float64, int64 or bool; gradgen has no "
+                          "other dtypes (convert it first, e.g. a.astype(numpy.float64))")
+                             .c_str());
   }
   std::vector<int64_t> sizes(array.ndim()), strides(array.ndim());
   for (size_t d = 0; d < array.ndim(); ++d) {
     sizes[d] = static_cast<int64_t>(array.shape(d));
     strides[d] = array.stride(d);
-    if (strides[d] < 0) throw_negative_strides();
+    if (strides[d] < 0) throw_negative_strides(op);
   }
-  (void)source;
   // The storage keeps a reference to the array until the last tensor over it dies.
   auto* keep = new Array(array);
   auto release = [](void* context) noexcept {
@@ -199,10 +201,10 @@ Tensor from_numpy(nb::handle source) {
   // NumPy's own strides: the ones nanobind reports may be normalized on dims of size 1, where
   // torch.from_numpy(numpy.zeros(1)[::-1]) raises all the same.
   for (nb::handle stride : source.attr("strides")) {
-    if (nb::cast<int64_t>(stride) < 0) throw_negative_strides();
+    if (nb::cast<int64_t>(stride) < 0) throw_negative_strides("from_numpy");
   }
   nb::ndarray<nb::device::cpu> writable;
-  if (nb::try_cast(source, writable)) return wrap_array(writable, source);
+  if (nb::try_cast(source, writable)) return wrap_array(writable, "from_numpy");
   nb::ndarray<nb::ro, nb::device::cpu> read_only;
   if (nb::try_cast(source, read_only)) {
     // As torch.from_numpy: shared all the same, with a warning (writes are the caller's risk).
@@ -212,7 +214,7 @@ Tensor from_numpy(nb::handle source) {
                      1) < 0) {
       throw nb::python_error();
     }
-    return wrap_array(read_only, source);
+    return wrap_array(read_only, "from_numpy");
   }
   throw nb::type_error((std::string("from_numpy: expected a CPU array (numpy.ndarray), got ") +
                         Py_TYPE(source.ptr())->tp_name)
@@ -245,7 +247,28 @@ std::optional<Tensor> copy_of_array(nb::handle data) {
   nb::ndarray<nb::ro, nb::device::cpu> array;
   if (!nb::try_cast(data, array)) return std::nullopt;
   autograd::NoGradGuard no_grad;
-  return wrap_array(array, data).clone();
+  return wrap_array(array, "tensor").clone();
+}
+
+// torch.from_dlpack: any CPU array exporting __dlpack__ (NumPy's, PyTorch's, gradgen's own) or a
+// DLPack capsule, shared without a copy.
+Tensor from_dlpack(nb::handle source) {
+  if (!nb::hasattr(source, "__dlpack__") && !PyCapsule_CheckExact(source.ptr())) {
+    throw nb::type_error((std::string("from_dlpack: expected an object with __dlpack__ or a DLPack "
+                                      "capsule, got ") +
+                          Py_TYPE(source.ptr())->tp_name)
+                             .c_str());
+  }
+  nb::ndarray<nb::device::cpu> array;
+  if (nb::try_cast(source, array)) return wrap_array(array, "from_dlpack");
+  nb::ndarray<nb::ro, nb::device::cpu> read_only;  // shared all the same, as torch.from_dlpack
+  if (!nb::try_cast(source, read_only)) {
+    throw nb::type_error(
+        (std::string("from_dlpack: expected a CPU array of a strided layout, got ") +
+         Py_TYPE(source.ptr())->tp_name)
+            .c_str());
+  }
+  return wrap_array(read_only, "from_dlpack");
 }
 
 void init_tensor_numpy(nb::module_& m) {
@@ -257,6 +280,8 @@ void init_tensor_numpy(nb::module_& m) {
       .def("__dlpack_device__", [](const Tensor&) { return nb::make_tuple(1, 0); });  // kDLCPU
   m.def("from_numpy", &from_numpy, "array"_a,
         "A tensor sharing the array's memory (no copy); writes show in both.");
+  m.def("from_dlpack", &from_dlpack, "ext_tensor"_a,
+        "A tensor sharing the memory of an object with __dlpack__ (or a DLPack capsule).");
 }
 
 }  // namespace python

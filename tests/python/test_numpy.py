@@ -100,3 +100,22 @@ def test_dlpack_export_shares_memory():
     assert back.data_ptr() == t.data_ptr()
     with pytest.raises(RuntimeError, match="detach"):
         np.from_dlpack(gradgen.ones(2, requires_grad=True))
+
+
+def test_from_dlpack_shares_memory_with_any_exporter():
+    # torch.from_dlpack: an object with __dlpack__ (NumPy's arrays, gradgen's tensors) or a capsule.
+    a = np.arange(6.0).reshape(2, 3)
+    t = gradgen.from_dlpack(a)
+    a[0, 0] = 7.0
+    assert t.tolist() == [[7.0, 1.0, 2.0], [3.0, 4.0, 5.0]] and t.dtype == gradgen.float64
+    base = gradgen.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])[:, 1:]
+    view = gradgen.from_dlpack(base)
+    assert view.data_ptr() == base.data_ptr() and view.tolist() == [[2.0, 3.0], [5.0, 6.0]]
+    assert gradgen.from_dlpack(base.__dlpack__()).data_ptr() == base.data_ptr()  # a capsule
+    assert gradgen.from_dlpack(np.zeros(3, dtype=np.int64)).dtype == gradgen.int64
+    with pytest.raises(TypeError, match=r"from_dlpack: expected an object with __dlpack__ .*got list"):
+        gradgen.from_dlpack([1.0, 2.0])
+    with pytest.raises(TypeError, match="from_dlpack: expected an array of float32, float64, int64 or bool"):
+        gradgen.from_dlpack(np.zeros(2, dtype=np.float16))
+    with pytest.raises(ValueError, match="from_dlpack: at least one stride .* is negative"):
+        gradgen.from_dlpack(np.arange(3.0)[::-1])
