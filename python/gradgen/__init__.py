@@ -79,6 +79,7 @@ from gradgen import jit, profiler  # noqa: F401  (re-exported)
 from gradgen import nn  # noqa: F401  (re-exported: gradgen.nn.functional, as torch.nn)
 from gradgen import linalg  # noqa: F401  (re-exported: gradgen.linalg.cross, as torch.linalg)
 from gradgen.jit import trace  # noqa: F401  (re-exported)
+from gradgen._shapes import broadcast_tensors, meshgrid  # noqa: F401  (torch's varargs forms)
 from gradgen.autograd.grad_mode import enable_grad, no_grad, set_grad_enabled  # noqa: F401  (re-exported)
 
 __version__ = "0.1.0"
@@ -130,6 +131,7 @@ __all__ = sorted(
         "Tensor",
         "autograd",
         "bool",
+        "broadcast_tensors",
         "contiguous_format",
         "default_generator",
         "device",
@@ -151,6 +153,7 @@ __all__ = sorted(
         "long",
         "manual_seed",
         "memory_format",
+        "meshgrid",
         "nn",
         "no_grad",
         "ones",

@@ -4810,6 +4810,226 @@ std::vector<OpInfo> make_registry() {
       };
     });
   }
+  // tensor ops, fifth batch (issue 23, "Shapes"): diag, expand_as, broadcast_tensors, meshgrid,
+  // the stacks and splits, contiguous (CompositeImplicitAutograd) ---------------------------
+  {
+    auto f1 = [](std::function<Tensor(const Tensor&)> op) {
+      return one([op](const Inputs& x) { return op(x[0]); });
+    };
+    auto all = [](std::function<std::vector<Tensor>(const Inputs&)> op) { return op; };
+    auto out_of = [](std::string name, Inputs inputs, std::function<Tensor(const Inputs&)> f,
+                     OutFn g) {
+      return std::vector<Sample>{
+          {std::move(name), std::move(inputs), one(std::move(f)), nullptr, std::move(g)}};
+    };
+    grad_op("diag", [=] {
+      return std::vector<Sample>{
+          {"[3] -> [3, 3]", {leaf({3}, 1)}, f1([](const Tensor& a) { return diag(a); })},
+          {"[3], diagonal 1", {leaf({3}, 2)}, f1([](const Tensor& a) { return diag(a, 1); })},
+          {"[2], diagonal -2", {leaf({2}, 3)}, f1([](const Tensor& a) { return diag(a, -2); })},
+          {"[3, 4] -> its diagonal", {leaf({3, 4}, 4)}, f1([](const Tensor& a) {
+             return diag(a);
+           })},
+          {"[3, 4], diagonal 2", {leaf({3, 4}, 5)}, f1([](const Tensor& a) { return diag(a, 2); })},
+          {"transposed [4, 3], diagonal -1", {leaf({3, 4}, 6)}, f1([](const Tensor& a) {
+             return diag(t(a), -1);
+           })},
+          {"empty [0]", {leaf({0}, 7)}, f1([](const Tensor& a) { return diag(a); })},
+      };
+    });
+    add_op("diag.out", Check::kOut, [=] {
+      return out_of(
+          "[3, 3], diagonal 1", {leaf({3, 3}, 1)}, [](const Inputs& x) { return diag(x[0], 1); },
+          [](const Inputs& x, Tensor& o) -> Tensor { return diag_out(x[0], 1, o); });
+    });
+    grad_op("expand_as", [=] {
+      return std::vector<Sample>{
+          {"[3] as [2, 3]", {leaf({3}, 1)}, f1([](const Tensor& a) {
+             return expand_as(a, zeros({2, 3}));
+           })},
+          {"[3, 1] as [2, 3, 4]", {leaf({3, 1}, 2)}, f1([](const Tensor& a) {
+             return expand_as(a, zeros({2, 3, 4}));
+           })},
+          {"0-dim as [2]", {leaf({}, 3)}, f1([](const Tensor& a) {
+             return expand_as(a, zeros({2}));
+           })},
+          {"other requires grad too (no gradient)",
+           {leaf({2, 1}, 4), leaf({2, 3}, 5)},
+           one([](const Inputs& x) { return expand_as(x[0], x[1]); })},
+      };
+    });
+    grad_op("broadcast_tensors", [=] {
+      return std::vector<Sample>{
+          {"[2, 1], [3], 0-dim",
+           {leaf({2, 1}, 1), leaf({3}, 2), leaf({}, 3)},
+           all([](const Inputs& x) { return broadcast_tensors(x); })},
+          {"one tensor", {leaf({2, 3}, 4)}, all([](const Inputs& x) {
+             return broadcast_tensors(x);
+           })},
+          {"transposed view and [1, 3]",
+           {leaf({3, 2}, 5), leaf({1, 3}, 6)},
+           all([](const Inputs& x) {
+             return broadcast_tensors(std::vector<Tensor>{t(x[0]), x[1]});
+           })},
+      };
+    });
+    grad_op("meshgrid", [=] {
+      return std::vector<Sample>{
+          {"[2], [3]", {leaf({2}, 1), leaf({3}, 2)}, all([](const Inputs& x) {
+             return meshgrid(x);
+           })},
+          {"0-dim, [2], [3]", {leaf({}, 3), leaf({2}, 4), leaf({3}, 5)}, all([](const Inputs& x) {
+             return meshgrid(x);
+           })},
+      };
+    });
+    grad_op("meshgrid.indexing", [=] {
+      return std::vector<Sample>{
+          {"ij", {leaf({2}, 1), leaf({3}, 2)}, all([](const Inputs& x) {
+             return meshgrid(x, "ij");
+           })},
+          {"xy", {leaf({2}, 3), leaf({3}, 4), leaf({4}, 5)}, all([](const Inputs& x) {
+             return meshgrid(x, "xy");
+           })},
+          {"xy, one tensor", {leaf({3}, 6)}, all([](const Inputs& x) {
+             return meshgrid(x, "xy");
+           })},
+          {"an empty one", {leaf({0}, 7), leaf({2}, 8)}, all([](const Inputs& x) {
+             return meshgrid(x, "xy");
+           })},
+      };
+    });
+    using Stack = std::function<Tensor(TensorList)>;
+    auto stack_samples = [](Stack op) {
+      auto f = one([op](const Inputs& x) { return op(x); });
+      return std::vector<Sample>{
+          {"0-dim and 0-dim", {leaf({}, 1), leaf({}, 2)}, f},
+          {"[2] and [3]", {leaf({2}, 3), leaf({2}, 4)}, f},
+          {"[2, 3] and [2, 3]", {leaf({2, 3}, 5), leaf({2, 3}, 6)}, f},
+          {"[2, 3, 2] twice", {leaf({2, 3, 2}, 7), leaf({2, 3, 2}, 8)}, f},
+          {"transposed view", {leaf({3, 2}, 9)}, one([op](const Inputs& x) {
+             return op(std::vector<Tensor>{t(x[0]), t(x[0])});
+           })},
+      };
+    };
+    auto stack_out = [=](std::string op_name, Stack op,
+                         std::function<Tensor(TensorList, Tensor&)> out) {
+      add_op(op_name, Check::kOut, [=] {
+        return out_of(
+            "[2, 3] and [2, 3]", {leaf({2, 3}, 1), leaf({2, 3}, 2)},
+            [op](const Inputs& x) { return op(x); },
+            [out](const Inputs& x, Tensor& o) -> Tensor { return out(x, o); });
+      });
+    };
+    grad_op("hstack", [=] {
+      auto s = stack_samples([](TensorList x) { return hstack(x); });
+      s.push_back({"[2, 1] and [2, 3]",
+                   {leaf({2, 1}, 10), leaf({2, 3}, 11)},
+                   one([](const Inputs& x) { return hstack(x); })});
+      return s;
+    });
+    stack_out(
+        "hstack.out", [](TensorList x) { return hstack(x); },
+        [](TensorList x, Tensor& o) -> Tensor& { return hstack_out(x, o); });
+    grad_op("vstack", [=] {
+      auto s = stack_samples([](TensorList x) { return vstack(x); });
+      s.push_back({"[3] and [2, 3]", {leaf({3}, 10), leaf({2, 3}, 11)}, one([](const Inputs& x) {
+                     return vstack(x);
+                   })});
+      return s;
+    });
+    stack_out(
+        "vstack.out", [](TensorList x) { return vstack(x); },
+        [](TensorList x, Tensor& o) -> Tensor& { return vstack_out(x, o); });
+    grad_op("dstack", [=] {
+      auto s = stack_samples([](TensorList x) { return dstack(x); });
+      s.push_back({"[2, 3] and [2, 3, 2]",
+                   {leaf({2, 3}, 10), leaf({2, 3, 2}, 11)},
+                   one([](const Inputs& x) { return dstack(x); })});
+      return s;
+    });
+    stack_out(
+        "dstack.out", [](TensorList x) { return dstack(x); },
+        [](TensorList x, Tensor& o) -> Tensor& { return dstack_out(x, o); });
+    grad_op("column_stack", [=] {
+      auto s = stack_samples([](TensorList x) { return column_stack(x); });
+      s.push_back({"[2], 0-dim... [2, 2]",
+                   {leaf({2}, 10), leaf({2, 2}, 11)},
+                   one([](const Inputs& x) { return column_stack(x); })});
+      return s;
+    });
+    stack_out(
+        "column_stack.out", [](TensorList x) { return column_stack(x); },
+        [](TensorList x, Tensor& o) -> Tensor& { return column_stack_out(x, o); });
+    auto split_of = [](std::function<std::vector<Tensor>(const Tensor&)> op) {
+      return [op](const Inputs& x) { return op(x[0]); };
+    };
+    grad_op("hsplit.int", [=] {
+      return std::vector<Sample>{
+          {"[6] in 3", {leaf({6}, 1)}, split_of([](const Tensor& a) { return hsplit(a, 3); })},
+          {"[2, 4] in 2", {leaf({2, 4}, 2)}, split_of([](const Tensor& a) {
+             return hsplit(a, 2);
+           })},
+          {"transposed view", {leaf({4, 3}, 3)}, split_of([](const Tensor& a) {
+             return hsplit(t(a), 2);
+           })},
+      };
+    });
+    grad_op("hsplit.array", [=] {
+      return std::vector<Sample>{
+          {"[5] at [1, 3]", {leaf({5}, 1)}, split_of([](const Tensor& a) {
+             return hsplit(a, IntArrayRef({1, 3}));
+           })},
+          {"[2, 5] at [2, -1, 9]", {leaf({2, 5}, 2)}, split_of([](const Tensor& a) {
+             return hsplit(a, IntArrayRef({2, -1, 9}));
+           })},
+      };
+    });
+    grad_op("vsplit.int", [=] {
+      return std::vector<Sample>{
+          {"[4, 2] in 2", {leaf({4, 2}, 1)}, split_of([](const Tensor& a) {
+             return vsplit(a, 2);
+           })},
+          {"[3, 2, 2] in 3", {leaf({3, 2, 2}, 2)}, split_of([](const Tensor& a) {
+             return vsplit(a, 3);
+           })},
+      };
+    });
+    grad_op("vsplit.array", [=] {
+      return std::vector<Sample>{
+          {"[5, 2] at [2]", {leaf({5, 2}, 1)}, split_of([](const Tensor& a) {
+             return vsplit(a, IntArrayRef({2}));
+           })},
+      };
+    });
+    grad_op("dsplit.int", [=] {
+      return std::vector<Sample>{
+          {"[2, 2, 4] in 2", {leaf({2, 2, 4}, 1)}, split_of([](const Tensor& a) {
+             return dsplit(a, 2);
+           })},
+      };
+    });
+    grad_op("dsplit.array", [=] {
+      return std::vector<Sample>{
+          {"[2, 1, 5] at [1, 4]", {leaf({2, 1, 5}, 1)}, split_of([](const Tensor& a) {
+             return dsplit(a, IntArrayRef({1, 4}));
+           })},
+      };
+    });
+    grad_op("contiguous", [=] {
+      return std::vector<Sample>{
+          {"contiguous [2, 3] (itself)", {leaf({2, 3}, 1)}, f1([](const Tensor& a) {
+             return contiguous(a);
+           })},
+          {"transposed view (a copy)", {leaf({3, 2}, 2)}, f1([](const Tensor& a) {
+             return contiguous(t(a));
+           })},
+          {"expanded", {leaf({3, 1}, 3)}, f1([](const Tensor& a) {
+             return contiguous(expand(a, {3, 2}));
+           })},
+      };
+    });
+  }
   return ops;
 }
 

@@ -4341,3 +4341,4 @@ case(
     second=True,
 )
 import cases_order  # noqa: E402, F401  (order statistics: registers its cases here)
+import cases_shape  # noqa: E402, F401  (shape ops, fifth batch: registers its cases here)

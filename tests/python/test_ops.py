@@ -2437,3 +2437,74 @@ def _tensor4_search_checks():
 
 
 VALUE_CHECKS.update(_tensor4_search_checks())
+
+
+# ---------------------------------------------------------------------------------------------
+# tensor ops, fifth batch (issue 23, "Shapes"): gradients here; values and errors against
+# numbers computed independently in tests/python/test_shapes.py
+# ---------------------------------------------------------------------------------------------
+
+
+def _quiet(fn, *args, **kwargs):
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return fn(*args, **kwargs)
+
+
+def _tensor5_shape_samples() -> Dict[str, List[Sample]]:
+    g = gradgen
+    return {
+        "diag": [
+            Sample("1-D, function", g.diag, [leaf(3)]),
+            Sample("1-D, method, diagonal", lambda x: x.diag(-1), [leaf(3)]),
+            Sample("2-D, keyword", lambda x: g.diag(x, diagonal=1), [leaf(3, 4)]),
+        ],
+        "expand_as": [Sample("method", lambda x: x.expand_as(value(2, 3)), [leaf(3)])],
+        "broadcast_tensors": [
+            Sample("varargs", lambda a, b: g.broadcast_tensors(a, b), [leaf(2, 1), leaf(3)]),
+            Sample("a list", lambda a, b: g.broadcast_tensors([a, b]), [leaf(3), leaf()]),
+        ],
+        # No indexing: 'ij', with PyTorch's UserWarning (checked in test_shapes.py).
+        "meshgrid": [Sample("no indexing", lambda a, b: _quiet(g.meshgrid, a, b), [leaf(2), leaf(3)])],
+        "meshgrid.indexing": [
+            Sample("xy, varargs", lambda a, b: g.meshgrid(a, b, indexing="xy"), [leaf(2), leaf(3)]),
+            Sample("ij, a tuple", lambda a, b, c: g.meshgrid((a, b, c), indexing="ij"), [leaf(2), leaf(), leaf(3)]),
+        ],
+        "hstack": [Sample("[2, 1] and [2, 2]", lambda a, b: g.hstack([a, b]), [leaf(2, 1), leaf(2, 2)])],
+        "vstack": [Sample("[3] and [2, 3]", lambda a, b: g.vstack((a, b)), [leaf(3), leaf(2, 3)])],
+        "dstack": [Sample("[2] and [1, 2, 2]", lambda a, b: g.dstack([a, b]), [leaf(2), leaf(1, 2, 2)])],
+        "column_stack": [Sample("[3], 2-D", lambda a, b: g.column_stack([a, b]), [leaf(3), leaf(3, 2)])],
+        "hsplit.int": [Sample("method", lambda x: x.hsplit(2), [leaf(2, 4)])],
+        "hsplit.array": [Sample("function", lambda x: g.hsplit(x, [1, 3]), [leaf(5)])],
+        "vsplit.int": [Sample("function", lambda x: g.vsplit(x, 2), [leaf(4, 2)])],
+        "vsplit.array": [Sample("method", lambda x: x.vsplit([1]), [leaf(3, 2)])],
+        "dsplit.int": [Sample("method", lambda x: x.dsplit(2), [leaf(1, 2, 4)])],
+        "dsplit.array": [Sample("function", lambda x: g.dsplit(x, (1, 2)), [leaf(2, 1, 3)])],
+        "contiguous": [
+            Sample("a transposed view", lambda x: x.t().contiguous(), [leaf(2, 3)]),
+            Sample("contiguous already", lambda x: x.contiguous(memory_format=g.contiguous_format), [leaf(3)]),
+        ],
+    }
+
+
+def _tensor5_shape_checks():
+    g = gradgen
+
+    def out():
+        a, b = value(2, 3, seed=1), value(2, 3, seed=2)
+        for op in ("hstack", "vstack", "dstack", "column_stack"):
+            ref = getattr(g, op)([a, b])
+            o = g.zeros(list(ref.shape), dtype=g.float64)
+            assert getattr(g, op)([a, b], out=o) is o and o.tolist() == ref.tolist()
+            with pytest.raises(RuntimeError, match=op + r".out: out= variants do not support automatic"):
+                getattr(g, op)([a, leaf(2, 3)], out=o)
+        o = g.zeros([2], dtype=g.float64)
+        assert g.diag(a, 1, out=o) is o and o.tolist() == [a.tolist()[0][1], a.tolist()[1][2]]
+
+    return {name: out for name in ("hstack.out", "vstack.out", "dstack.out", "column_stack.out", "diag.out")}
+
+
+SAMPLES.update(_tensor5_shape_samples())
+VALUE_CHECKS.update(_tensor5_shape_checks())

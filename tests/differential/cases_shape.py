@@ -1,0 +1,131 @@
+"""Differential cases of the fifth batch of shape ops (issue 23, "Shapes").
+
+Imported by cases.py (its last lines), with whose `case` and input makers they register (same
+rules: names unique and stable, expected.json regenerated with run_torch.py). Empty and 0-dim
+inputs, views, int64 and the errors PyTorch raises.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+from cases import D, L, R, case  # cases.py imports this module once they are defined
+
+
+def _quiet(fn, *args, **kwargs):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # meshgrid without indexing warns, in both libraries
+        return fn(*args, **kwargs)
+
+
+def _register_first() -> None:
+    # diag
+    case("diag/vector", lambda T, x: T.diag(x), R(3, seed=1), second=True)
+    case("diag/vector-offset", lambda T, x: x.diag(2), R(3, seed=2), second=True)
+    case("diag/vector-negative-offset", lambda T, x: T.diag(x, -1), R(2, seed=3), second=True)
+    case("diag/matrix", lambda T, x: T.diag(x), R(3, 4, seed=4), second=True)
+    case("diag/matrix-offset", lambda T, x: T.diag(x, 1), R(3, 4, seed=5), second=True)
+    case("diag/matrix-negative-offset", lambda T, x: T.diag(x, -2), R(3, 4, seed=6), second=True)
+    case("diag/matrix-offset-past-end", lambda T, x: T.diag(x, 7), R(3, 4, seed=7))
+    case("diag/transposed", lambda T, x: T.diag(x.t()), R(3, 4, seed=8), second=True)
+    case("diag/empty-vector", lambda T, x: T.diag(x), D([]))
+    case("diag/int64", lambda T, x: T.diag(x, 1), L([1, 2]))
+    case("diag/3-d-error", lambda T, x: T.diag(x), R(2, 2, 2, seed=9))
+    case("diag/0-dim-error", lambda T, x: T.diag(x), R(seed=10))
+    case("diag.out/matrix", lambda T, x: T.diag(x, out=T.zeros([2], dtype=T.float64)), R(2, 3, seed=11, grad=False))
+    case("diag.out/vector", lambda T, x: T.diag(x, out=T.zeros([2, 2], dtype=T.float64)), R(2, seed=12, grad=False))
+    # expand_as
+    case("expand_as/row", lambda T, x, y: x.expand_as(y), R(3, seed=1), R(2, 3, seed=2, grad=False), second=True)
+    case("expand_as/column", lambda T, x, y: x.expand_as(y), R(2, 1, seed=3), R(4, 2, 3, seed=4), second=True)
+    case("expand_as/0-dim", lambda T, x, y: x.expand_as(y), R(seed=5), R(2, seed=6), second=True)
+    case("expand_as/empty", lambda T, x, y: x.expand_as(y.reshape([0, 3])), R(3, seed=7), D([]))
+    case("expand_as/error", lambda T, x, y: x.expand_as(y), R(2, seed=8), R(3, seed=9))
+    # broadcast_tensors
+    case(
+        "broadcast_tensors/three",
+        lambda T, a, b, c: T.broadcast_tensors(a, b, c),
+        R(2, 1, seed=1),
+        R(3, seed=2),
+        R(seed=3),
+        second=True,
+    )
+    case("broadcast_tensors/one", lambda T, a: T.broadcast_tensors(a), R(2, 3, seed=4), second=True)
+    case(
+        "broadcast_tensors/transposed", lambda T, a, b: T.broadcast_tensors(a.t(), b), R(3, 2, seed=5), R(1, 3, seed=6)
+    )
+    case("broadcast_tensors/empty", lambda T, a, b: T.broadcast_tensors(a.reshape([0, 1]), b), D([]), R(3, seed=7))
+    case("broadcast_tensors/int64", lambda T, a, b: T.broadcast_tensors(a, b), L([[1], [2]]), L([3, 4, 5]))
+    case("broadcast_tensors/error", lambda T, a, b: T.broadcast_tensors(a, b), R(2, seed=8), R(3, seed=9))
+    # meshgrid
+    case("meshgrid/two", lambda T, a, b: _quiet(T.meshgrid, a, b), R(2, seed=1), R(3, seed=2), second=True)
+    case("meshgrid/list", lambda T, a, b: _quiet(T.meshgrid, [a, b]), R(3, seed=3), R(2, seed=4))
+    case(
+        "meshgrid.indexing/ij", lambda T, a, b: T.meshgrid(a, b, indexing="ij"), R(2, seed=1), R(3, seed=2), second=True
+    )
+    case(
+        "meshgrid.indexing/xy", lambda T, a, b: T.meshgrid(a, b, indexing="xy"), R(2, seed=3), R(3, seed=4), second=True
+    )
+    case(
+        "meshgrid.indexing/xy-three",
+        lambda T, a, b, c: T.meshgrid(a, b, c, indexing="xy"),
+        R(2, seed=5),
+        R(seed=6),
+        R(4, seed=7),
+        second=True,
+    )
+    case("meshgrid.indexing/xy-one", lambda T, a: T.meshgrid(a, indexing="xy"), R(3, seed=8))
+    case("meshgrid.indexing/empty", lambda T, a, b: T.meshgrid(a, b, indexing="ij"), D([]), R(2, seed=9))
+    case("meshgrid.indexing/int64", lambda T, a, b: T.meshgrid(a, b, indexing="xy"), L([1, 2]), L([3, 4, 5]))
+    case("meshgrid.indexing/bad-indexing-error", lambda T, a: T.meshgrid(a, a, indexing="ji"), R(2, seed=10))
+    case(
+        "meshgrid.indexing/2-d-error", lambda T, a, b: T.meshgrid(a, b, indexing="ij"), R(2, seed=11), R(2, 2, seed=12)
+    )
+    case("meshgrid.indexing/dtype-error", lambda T, a, b: T.meshgrid(a, b, indexing="ij"), R(2, seed=13), L([1]))
+    # hstack, vstack, dstack, column_stack (and their out=)
+    inputs = {
+        "0-dim": (R(seed=1), R(seed=2)),
+        "1-d": (R(2, seed=3), R(3, seed=4)),
+        "2-d": (R(2, 1, seed=5), R(2, 3, seed=6)),
+        "3-d": (R(2, 1, 2, seed=7), R(2, 1, 2, seed=8)),
+    }
+    for op in ("hstack", "vstack", "dstack", "column_stack"):
+        for kind, (a, b) in inputs.items():
+            case(f"{op}/{kind}", lambda T, a, b, op=op: getattr(T, op)([a, b]), a, b, second=True)
+        case(f"{op}/same-1-d", lambda T, a, b, op=op: getattr(T, op)((a, b)), R(3, seed=9), R(3, seed=10), second=True)
+        case(f"{op}/transposed", lambda T, a, op=op: getattr(T, op)([a.t(), a.t()]), R(3, 2, seed=11))
+        case(f"{op}/int64", lambda T, a, b, op=op: getattr(T, op)([a, b]), L([1, 2]), L([3, 4]))
+        case(f"{op}/empty-list-error", lambda T, op=op: getattr(T, op)([]))
+        case(
+            f"{op}.out/2x2",
+            lambda T, a, b, op=op: getattr(T, op)([a, b], out=T.zeros([0], dtype=T.float64)),
+            R(2, 2, seed=12, grad=False),
+            R(2, 2, seed=13, grad=False),
+        )
+    case("vstack/mismatch-error", lambda T, a, b: T.vstack([a, b]), R(2, seed=14), R(3, seed=15))
+    # hsplit, vsplit, dsplit
+    for op, shape, sections, indices in (
+        ("hsplit", (2, 4), 2, [1, 3]),
+        ("vsplit", (4, 2), 4, [2, -1, 9]),
+        ("dsplit", (1, 2, 6), 3, [0, 4]),
+    ):
+        case(f"{op}.int/even", lambda T, x, op=op, s=sections: getattr(T, op)(x, s), R(*shape, seed=1), second=True)
+        case(f"{op}.int/method", lambda T, x, op=op: getattr(x, op)(1), R(*shape, seed=2))
+        case(f"{op}.int/uneven-error", lambda T, x, op=op: getattr(T, op)(x, 5), R(*shape, seed=3))
+        case(f"{op}.int/zero-error", lambda T, x, op=op: getattr(T, op)(x, 0), R(*shape, seed=4))
+        case(f"{op}.int/rank-error", lambda T, x, op=op: getattr(T, op)(x, 1), R(seed=5))
+        case(f"{op}.array/indices", lambda T, x, op=op, i=indices: getattr(T, op)(x, i), R(*shape, seed=6), second=True)
+        case(f"{op}.array/method", lambda T, x, op=op: getattr(x, op)([1]), R(*shape, seed=7))
+        case(f"{op}.array/rank-error", lambda T, x, op=op: getattr(T, op)(x, [1]), R(seed=8))
+    case("hsplit.int/1-d", lambda T, x: T.hsplit(x, 3), R(6, seed=9), second=True)
+    case("hsplit.array/1-d", lambda T, x: T.hsplit(x, [2]), R(5, seed=10))
+    case("hsplit.int/transposed", lambda T, x: T.hsplit(x.t(), 2), R(4, 3, seed=11))
+    # contiguous
+    case("contiguous/contiguous", lambda T, x: x.contiguous(), R(2, 3, seed=1), second=True)
+    case("contiguous/transposed", lambda T, x: x.t().contiguous(), R(2, 3, seed=2), second=True)
+    case("contiguous/expanded", lambda T, x: x.expand(2, 3).contiguous(), R(3, seed=3), second=True)
+    case("contiguous/empty", lambda T, x: x.reshape([0, 2]).t().contiguous(), D([]))
+    case("contiguous/int64", lambda T, x: x.t().contiguous(), L([[1, 2], [3, 4]]))
+    case("contiguous/preserve-error", lambda T, x: x.t().contiguous(memory_format=T.preserve_format), R(2, 3, seed=4))
+
+
+_register_first()
