@@ -1,11 +1,14 @@
 // The tensor op library's shape ops, fifth batch (issue 23, "Shapes"): diag, expand_as,
 // broadcast_tensors, meshgrid, hstack / vstack / dstack / column_stack, hsplit / vsplit / dsplit
-// and contiguous, CompositeImplicitAutograd as in PyTorch: written with the differentiable API
-// (calls qualified `gradgen::` reach the differentiable op), whose gradients they get.
+// contiguous and repeat_interleave's self_ forms, CompositeImplicitAutograd as in PyTorch: written
+// with the differentiable API (calls qualified `gradgen::` reach the differentiable op), whose
+// gradients they get. repeat_interleave.Tensor (int64, no gradient), unfold and as_strided
+// (views) and unfold_backward are kernels, with PyTorch's formulas for the last three.
 //
 // Errors are PyTorch's (RuntimeError, its message with the op's name); a dim out of range is an
 // IndexError (loops::index_dim).
 #include <algorithm>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -244,6 +247,202 @@ Tensor contiguous(const Tensor& self, MemoryFormat memory_format) {
     throw std::runtime_error("preserve memory format is unsupported by the contiguous operator");
   }
   return self.is_contiguous() ? self : gradgen::clone(self, MemoryFormat::Contiguous);
+}
+
+// ---------------------------------------------------------------------------------------------
+// repeat_interleave: the index kernel (int64, no gradient) and its composites over index_select
+// ---------------------------------------------------------------------------------------------
+
+Tensor repeat_interleave(const Tensor& repeats, std::optional<int64_t> output_size) {
+  if (repeats.dim() != 1) {
+    throw std::runtime_error("repeat_interleave only accept 1D vector as repeat");
+  }
+  if (repeats.scalar_type() != ScalarType::Long) {
+    throw std::runtime_error(std::string("repeat_interleave: repeats must be a Long tensor, got ") +
+                             to_string(repeats.scalar_type()));
+  }
+  const Tensor r = internal::copy_contiguous(repeats);
+  const int64_t* rp = r.data_ptr<int64_t>();
+  int64_t total = 0;
+  for (int64_t i = 0; i < r.numel(); ++i) {
+    if (rp[i] < 0) throw std::runtime_error("repeats can not be negative");
+    total += rp[i];
+  }
+  if (output_size.has_value() && *output_size != total) {
+    throw std::runtime_error("allocated size does not match required size: output_size " +
+                             std::to_string(*output_size) + ", repeats sum to " +
+                             std::to_string(total));
+  }
+  Tensor result = empty({total}, ScalarType::Long);
+  int64_t* out = result.data_ptr<int64_t>();
+  for (int64_t i = 0, k = 0; i < r.numel(); ++i) {
+    for (int64_t j = 0; j < rp[i]; ++j) out[k++] = i;
+  }
+  return result;
+}
+
+Tensor repeat_interleave(const Tensor& self, const Tensor& repeats, std::optional<int64_t> dim,
+                         std::optional<int64_t> output_size) {
+  const Tensor input = dim.has_value() ? self : gradgen::flatten(self);
+  const int64_t d = dim.has_value() ? loops::index_dim(*dim, input.dim(), "repeat_interleave") : 0;
+  const int64_t size = input.dim() == 0 ? 1 : input.size(d);
+  Tensor r = repeats;
+  if (repeats.dim() == 0 || (repeats.dim() == 1 && repeats.size(0) == 1)) {
+    r = gradgen::expand(gradgen::reshape(repeats, std::vector<int64_t>{1}), {size});
+  } else if (repeats.dim() == 1) {
+    if (repeats.size(0) != size) {
+      throw std::runtime_error(
+          "repeats must have the same size as input along dim, but got repeats.size(0) = " +
+          std::to_string(repeats.size(0)) + " and input.size(" + std::to_string(d) +
+          ") = " + std::to_string(size));
+    }
+  } else {
+    throw std::runtime_error("repeats must be 0-dim or 1-dim tensor");
+  }
+  return gradgen::index_select(input, d, native::repeat_interleave(r, output_size));
+}
+
+Tensor repeat_interleave(const Tensor& self, int64_t repeats, std::optional<int64_t> dim,
+                         std::optional<int64_t> output_size) {
+  if (repeats < 0) throw std::runtime_error("Repeats must be non-negative");
+  Tensor input = dim.has_value() ? self : gradgen::flatten(self);
+  const int64_t d = dim.has_value() ? loops::index_dim(*dim, input.dim(), "repeat_interleave") : 0;
+  // The new dim after d must exist: a 0-dim self with a dim is an IndexError, as PyTorch's
+  // (whose unsqueeze(dim + 1) raises it).
+  if (dim.has_value()) loops::index_dim(d + 1, input.dim() + 1, "repeat_interleave");
+  if (input.dim() == 0) input = gradgen::reshape(input, std::vector<int64_t>{1});
+  const int64_t total = input.size(d) * repeats;
+  if (output_size.has_value() && *output_size != total) {
+    throw std::runtime_error("allocated size does not match required size: output_size " +
+                             std::to_string(*output_size) + ", the result has " +
+                             std::to_string(total));
+  }
+  // Each element along d expanded `repeats` times in a new dim after it, the two dims merged.
+  std::vector<int64_t> expanded(input.sizes().begin(), input.sizes().end());
+  expanded.insert(expanded.begin() + d + 1, repeats);
+  std::vector<int64_t> merged(input.sizes().begin(), input.sizes().end());
+  merged[static_cast<size_t>(d)] = total;
+  return gradgen::reshape(gradgen::expand(gradgen::unsqueeze(input, d + 1), expanded), merged);
+}
+
+// ---------------------------------------------------------------------------------------------
+// unfold (a view), unfold_backward, as_strided (a view)
+// ---------------------------------------------------------------------------------------------
+
+Tensor unfold(const Tensor& self, int64_t dimension, int64_t size, int64_t step) {
+  const int64_t d = loops::index_dim(dimension, self.dim(), "unfold");
+  const int64_t max_size = self.dim() == 0 ? 1 : self.size(d);
+  if (size > max_size) {
+    throw std::runtime_error("maximum size for tensor at dimension " + std::to_string(d) + " is " +
+                             std::to_string(max_size) + " but size is " + std::to_string(size));
+  }
+  if (size < 0) {
+    throw std::runtime_error("size is " + std::to_string(size) + " but must be >= 0");
+  }
+  if (step <= 0) {
+    throw std::runtime_error("step is " + std::to_string(step) + " but must be > 0");
+  }
+  DimVector sizes(self.sizes().begin(), self.sizes().end());
+  DimVector strides(self.strides().begin(), self.strides().end());
+  const int64_t stride = self.dim() == 0 ? 1 : self.stride(d);
+  if (self.dim() > 0) {
+    sizes[d] = (max_size - size) / step + 1;
+    strides[d] = step * stride;
+  }
+  sizes.push_back(size);
+  strides.push_back(stride);
+  return loops::make_view(self, sizes, strides, self.storage_offset());
+}
+
+Tensor unfold_backward(const Tensor& grad_in, IntArrayRef input_sizes, int64_t dim, int64_t size,
+                       int64_t step) {
+  const int64_t n = static_cast<int64_t>(input_sizes.size());
+  const int64_t d = loops::index_dim(dim, n, "unfold_backward");
+  if (step <= 0) {
+    throw std::runtime_error("unfold_backward: step is " + std::to_string(step) +
+                             " but must be > 0");
+  }
+  const int64_t length = n == 0 ? 1 : input_sizes[static_cast<size_t>(d)];
+  const int64_t windows = size > length ? 0 : (length - size) / step + 1;
+  // grad_in's expected shape: input_sizes with dim d the window count, then the window size.
+  DimVector expected(input_sizes.begin(), input_sizes.end());
+  if (n > 0) expected[d] = windows;
+  expected.push_back(size);
+  if (!grad_in.sizes().equals(IntArrayRef(expected))) {
+    throw std::runtime_error("unfold_backward: expected grad_in of shape " + shape_str(expected) +
+                             ", got " + shape_str(grad_in.sizes()));
+  }
+  Tensor result = zeros(input_sizes, grad_in.scalar_type());
+  if (result.numel() == 0 || grad_in.numel() == 0) return result;
+  int64_t outer = 1, inner = 1;
+  for (int64_t k = 0; k < d; ++k) outer *= input_sizes[static_cast<size_t>(k)];
+  for (int64_t k = d + 1; k < n; ++k) inner *= input_sizes[static_cast<size_t>(k)];
+  const Tensor g = internal::copy_contiguous(grad_in);  // [outer, windows, inner, size]
+  internal::dispatch_all(grad_in.scalar_type(), [&](auto tag) {
+    using scalar_t = decltype(tag);
+    scalar_t* out = result.data_ptr<scalar_t>();  // [outer, length, inner]
+    const scalar_t* in = g.data_ptr<scalar_t>();
+    for (int64_t o = 0; o < outer; ++o) {
+      for (int64_t w = 0; w < windows; ++w) {
+        for (int64_t i = 0; i < inner; ++i) {
+          for (int64_t j = 0; j < size; ++j) {
+            out[(o * length + w * step + j) * inner + i] +=
+                in[((o * windows + w) * inner + i) * size + j];
+          }
+        }
+      }
+    }
+  });
+  return result;
+}
+
+Tensor as_strided(const Tensor& self, IntArrayRef size, IntArrayRef stride,
+                  std::optional<int64_t> storage_offset) {
+  if (size.size() != stride.size()) {
+    throw std::runtime_error("mismatch in length of strides and shape");
+  }
+  for (int64_t s : stride) {
+    if (s < 0) {
+      throw std::runtime_error(
+          "as_strided: Negative strides are not supported at the moment, got strides: " +
+          shape_str(stride));
+    }
+  }
+  for (int64_t s : size) {
+    if (s < 0) {
+      throw std::runtime_error("as_strided: negative sizes are not allowed, got sizes: " +
+                               shape_str(size));
+    }
+  }
+  const int64_t offset = storage_offset.value_or(self.storage_offset());
+  if (offset < 0) {
+    throw std::runtime_error("as_strided: Tensor: invalid storage offset " +
+                             std::to_string(offset));
+  }
+  // PyTorch's setStorage check: the elements reached must lie inside the storage.
+  const TensorImpl* impl = self.unsafe_impl();
+  const int64_t storage_numel =
+      static_cast<int64_t>(impl->storage->nbytes / element_size(self.scalar_type()));
+  bool empty_view = false;
+  int64_t needed = offset + 1;
+  for (size_t k = 0; k < size.size(); ++k) {
+    if (size[k] == 0) empty_view = true;
+    int64_t reach = 0;
+    if (size[k] > 0 && (__builtin_mul_overflow(size[k] - 1, stride[k], &reach) ||
+                        __builtin_add_overflow(needed, reach, &needed))) {
+      throw std::runtime_error("as_strided: sizes " + shape_str(size) + " and strides " +
+                               shape_str(stride) + " overflow int64");
+    }
+  }
+  if (!empty_view && needed > storage_numel) {
+    throw std::runtime_error(
+        "setStorage: sizes " + shape_str(size) + ", strides " + shape_str(stride) +
+        ", storage offset " + std::to_string(offset) + ", and itemsize " +
+        std::to_string(element_size(self.scalar_type())) + " requiring a storage size of " +
+        std::to_string(needed * static_cast<int64_t>(element_size(self.scalar_type()))) +
+        " are out of bounds for storage of size " + std::to_string(impl->storage->nbytes));
+  }
+  return loops::make_view(self, size, stride, offset);
 }
 
 }  // namespace native

@@ -5030,6 +5030,111 @@ std::vector<OpInfo> make_registry() {
       };
     });
   }
+  // tensor ops, fifth batch (issue 23, "Shapes"): repeat_interleave, unfold, as_strided -------
+  {
+    auto f1 = [](std::function<Tensor(const Tensor&)> op) {
+      return one([op](const Inputs& x) { return op(x[0]); });
+    };
+    add_op("repeat_interleave.Tensor", Check::kNoDerivative, [=] {
+      return std::vector<Sample>{
+          {"repeats from argsort", {leaf({4}, 1)}, one([](const Inputs& x) {
+             return repeat_interleave(argsort(x[0]));
+           })},
+          {"output_size", {leaf({3}, 2)}, one([](const Inputs& x) {
+             return repeat_interleave(argsort(x[0]), 3);
+           })},
+      };
+    });
+    grad_op("repeat_interleave.self_Tensor", [=] {
+      return std::vector<Sample>{
+          {"[2, 3] dim 0", {leaf({2, 3}, 1)}, f1([](const Tensor& a) {
+             return repeat_interleave(a, longs({1, 2}, {2}), 0);
+           })},
+          {"[2, 3] dim -1, a zero", {leaf({2, 3}, 2)}, f1([](const Tensor& a) {
+             return repeat_interleave(a, longs({2, 0, 3}, {3}), -1);
+           })},
+          {"dim None (flattened)", {leaf({2, 2}, 3)}, f1([](const Tensor& a) {
+             return repeat_interleave(a, longs({1, 0, 2, 1}, {4}));
+           })},
+          {"one repeat for all, output_size", {leaf({3}, 4)}, f1([](const Tensor& a) {
+             return repeat_interleave(a, longs({2}, {1}), 0, 6);
+           })},
+          {"transposed view", {leaf({3, 2}, 5)}, f1([](const Tensor& a) {
+             return repeat_interleave(t(a), longs({2, 1}, {2}), 0);
+           })},
+      };
+    });
+    grad_op("repeat_interleave.self_int", [=] {
+      return std::vector<Sample>{
+          {"[2, 3] dim 1", {leaf({2, 3}, 1)}, f1([](const Tensor& a) {
+             return repeat_interleave(a, 2, 1);
+           })},
+          {"dim None", {leaf({2, 3}, 2)}, f1([](const Tensor& a) {
+             return repeat_interleave(a, 3);
+           })},
+          {"0-dim", {leaf({}, 3)}, f1([](const Tensor& a) { return repeat_interleave(a, 2); })},
+          {"0 repeats", {leaf({2}, 4)}, f1([](const Tensor& a) {
+             return repeat_interleave(a, 0, 0);
+           })},
+          {"transposed view", {leaf({3, 2}, 5)}, f1([](const Tensor& a) {
+             return repeat_interleave(t(a), 2, 0);
+           })},
+      };
+    });
+    grad_op("unfold", [=] {
+      return std::vector<Sample>{
+          {"[2, 5] windows of 2, step 1", {leaf({2, 5}, 1)}, f1([](const Tensor& a) {
+             return unfold(a, 1, 2, 1);
+           })},
+          {"[2, 5] windows of 2, step 2 (a leftover)", {leaf({2, 5}, 2)}, f1([](const Tensor& a) {
+             return unfold(a, -1, 2, 2);
+           })},
+          {"[6] windows of 3, step 1", {leaf({6}, 3)}, f1([](const Tensor& a) {
+             return unfold(a, 0, 3, 1);
+           })},
+          {"transposed view", {leaf({3, 4}, 4)}, f1([](const Tensor& a) {
+             return unfold(t(a), 0, 2, 1);
+           })},
+          {"0-dim", {leaf({}, 5)}, f1([](const Tensor& a) { return unfold(a, 0, 1, 1); })},
+          {"size 0", {leaf({2, 3}, 6)}, f1([](const Tensor& a) { return unfold(a, 1, 0, 1); })},
+      };
+    });
+    grad_op("unfold_backward", [=] {
+      return std::vector<Sample>{
+          {"[2, 5] windows of 2, step 1", {leaf({2, 4, 2}, 1)}, f1([](const Tensor& g) {
+             return unfold_backward(g, {2, 5}, 1, 2, 1);
+           })},
+          {"[5, 2] windows of 2, step 2", {leaf({2, 2, 2}, 2)}, f1([](const Tensor& g) {
+             return unfold_backward(g, {5, 2}, 0, 2, 2);
+           })},
+          {"0-dim", {leaf({1}, 3)}, f1([](const Tensor& g) {
+             return unfold_backward(g, {}, 0, 1, 1);
+           })},
+      };
+    });
+    grad_op("as_strided", [=] {
+      return std::vector<Sample>{
+          {"[3, 3] -> [2, 2] transposed", {leaf({3, 3}, 1)}, f1([](const Tensor& a) {
+             return as_strided(a, {2, 2}, {1, 3});
+           })},
+          {"overlapping windows of [4]", {leaf({4}, 2)}, f1([](const Tensor& a) {
+             return as_strided(a, {3, 2}, {1, 1});
+           })},
+          {"storage offset 1", {leaf({6}, 3)}, f1([](const Tensor& a) {
+             return as_strided(a, {2}, {2}, 1);
+           })},
+          {"of a transposed view", {leaf({3, 2}, 4)}, f1([](const Tensor& a) {
+             return as_strided(t(a), {2}, {4});
+           })},
+          {"of an expanded input (self overlaps)", {leaf({3, 1}, 5)}, f1([](const Tensor& a) {
+             return as_strided(expand(a, {3, 2}), {3}, {1});
+           })},
+          {"empty", {leaf({2}, 6)}, f1([](const Tensor& a) {
+             return as_strided(a, {0, 2}, {1, 1});
+           })},
+      };
+    });
+  }
   return ops;
 }
 

@@ -129,3 +129,111 @@ def _register_first() -> None:
 
 
 _register_first()
+
+
+def _register_second() -> None:
+    # repeat_interleave
+    case("repeat_interleave.Tensor/basic", lambda T, r: T.repeat_interleave(r), L([1, 2, 0, 3]))
+    case("repeat_interleave.Tensor/output_size", lambda T, r: T.repeat_interleave(r, output_size=3), L([1, 2]))
+    case("repeat_interleave.Tensor/empty", lambda T, r: T.repeat_interleave(r), L([]))
+    case("repeat_interleave.Tensor/negative-error", lambda T, r: T.repeat_interleave(r), L([1, -1]))
+    case("repeat_interleave.Tensor/size-error", lambda T, r: T.repeat_interleave(r, output_size=4), L([1, 2]))
+    case("repeat_interleave.Tensor/2-d-error", lambda T, r: T.repeat_interleave(r), L([[1, 2]]))
+    case("repeat_interleave.Tensor/float-error", lambda T, r: T.repeat_interleave(r), D([1.0, 2.0], grad=False))
+    case(
+        "repeat_interleave.self_Tensor/dim-0",
+        lambda T, x, r: T.repeat_interleave(x, r, dim=0),
+        R(2, 3, seed=1),
+        L([1, 2]),
+        second=True,
+    )
+    case(
+        "repeat_interleave.self_Tensor/dim-1-zero",
+        lambda T, x, r: x.repeat_interleave(r, dim=1),
+        R(2, 3, seed=2),
+        L([2, 0, 1]),
+        second=True,
+    )
+    case(
+        "repeat_interleave.self_Tensor/flattened",
+        lambda T, x, r: T.repeat_interleave(x, r),
+        R(2, 2, seed=3),
+        L([1, 0, 2, 1]),
+        second=True,
+    )
+    case(
+        "repeat_interleave.self_Tensor/0-dim-repeats",
+        lambda T, x, r: T.repeat_interleave(x, r, dim=-1),
+        R(2, 3, seed=4),
+        L(2),
+        second=True,
+    )
+    case(
+        "repeat_interleave.self_Tensor/one-repeat",
+        lambda T, x, r: T.repeat_interleave(x, r, dim=0, output_size=6),
+        R(3, seed=5),
+        L([2]),
+    )
+    case(
+        "repeat_interleave.self_Tensor/transposed",
+        lambda T, x, r: T.repeat_interleave(x.t(), r, dim=0),
+        R(3, 2, seed=6),
+        L([1, 3]),
+    )
+    case("repeat_interleave.self_Tensor/int64", lambda T, x, r: T.repeat_interleave(x, r, dim=0), L([4, 5]), L([2, 1]))
+    case(
+        "repeat_interleave.self_Tensor/size-error",
+        lambda T, x, r: T.repeat_interleave(x, r, dim=1),
+        R(2, 3, seed=7),
+        L([1, 2]),
+    )
+    case(
+        "repeat_interleave.self_Tensor/negative-error",
+        lambda T, x, r: T.repeat_interleave(x, r, dim=0),
+        R(2, 3, seed=8),
+        L([1, -1]),
+    )
+    case(
+        "repeat_interleave.self_int/dim-1", lambda T, x: T.repeat_interleave(x, 2, dim=1), R(2, 3, seed=1), second=True
+    )
+    case("repeat_interleave.self_int/flattened", lambda T, x: x.repeat_interleave(3), R(2, 2, seed=2), second=True)
+    case("repeat_interleave.self_int/0-dim", lambda T, x: T.repeat_interleave(x, 2), R(seed=3), second=True)
+    case("repeat_interleave.self_int/0-dim-dim-0", lambda T, x: T.repeat_interleave(x, 2, dim=0), R(seed=4))
+    case("repeat_interleave.self_int/zero", lambda T, x: T.repeat_interleave(x, 0, dim=0), R(2, 3, seed=5))
+    case("repeat_interleave.self_int/empty", lambda T, x: T.repeat_interleave(x.reshape([0, 2]), 2, dim=1), D([]))
+    case("repeat_interleave.self_int/transposed", lambda T, x: T.repeat_interleave(x.t(), 2, dim=0), R(3, 2, seed=6))
+    case("repeat_interleave.self_int/int64", lambda T, x: T.repeat_interleave(x, 2), L([[1, 2], [3, 4]]))
+    case("repeat_interleave.self_int/negative-error", lambda T, x: T.repeat_interleave(x, -1), R(2, seed=7))
+    case("repeat_interleave.self_int/dim-error", lambda T, x: T.repeat_interleave(x, 2, dim=2), R(2, 3, seed=8))
+    # unfold, unfold_backward
+    case("unfold/step-1", lambda T, x: x.unfold(1, 2, 1), R(2, 5, seed=1), second=True)
+    case("unfold/step-2-leftover", lambda T, x: x.unfold(-1, 2, 2), R(2, 5, seed=2), second=True)
+    case("unfold/step-past-size", lambda T, x: x.unfold(0, 2, 3), R(7, seed=3), second=True)
+    case("unfold/dim-0", lambda T, x: x.unfold(0, 3, 1), R(4, 2, seed=4), second=True)
+    case("unfold/transposed", lambda T, x: x.t().unfold(0, 2, 1), R(3, 4, seed=5), second=True)
+    case("unfold/0-dim", lambda T, x: x.unfold(0, 1, 1), R(seed=6), second=True)
+    case("unfold/size-0", lambda T, x: x.unfold(1, 0, 1), R(2, 3, seed=7))
+    case("unfold/full", lambda T, x: x.unfold(1, 3, 1), R(2, 3, seed=8), second=True)
+    case("unfold/int64", lambda T, x: x.unfold(0, 2, 1), L([1, 2, 3]))
+    case("unfold/size-error", lambda T, x: x.unfold(1, 4, 1), R(2, 3, seed=9))
+    case("unfold/step-error", lambda T, x: x.unfold(1, 2, 0), R(2, 3, seed=10))
+    case("unfold/negative-size-error", lambda T, x: x.unfold(1, -1, 1), R(2, 3, seed=11))
+    case("unfold/dim-error", lambda T, x: x.unfold(2, 1, 1), R(2, 3, seed=12))
+    case("unfold_backward/step-1", lambda T, g: T.unfold_backward(g, [2, 5], 1, 2, 1), R(2, 4, 2, seed=1), second=True)
+    case("unfold_backward/step-2", lambda T, g: T.unfold_backward(g, [5, 2], 0, 2, 2), R(2, 2, 2, seed=2), second=True)
+    case("unfold_backward/step-3", lambda T, g: T.unfold_backward(g, [7], 0, 2, 3), R(2, 2, seed=3), second=True)
+    # as_strided
+    case("as_strided/transpose", lambda T, x: T.as_strided(x, [2, 2], [1, 3]), R(3, 3, seed=1), second=True)
+    case("as_strided/overlapping", lambda T, x: x.as_strided([3, 2], [1, 1]), R(4, seed=2), second=True)
+    case("as_strided/offset", lambda T, x: x.as_strided([2], [2], 1), R(6, seed=3), second=True)
+    case("as_strided/of-a-view", lambda T, x: x[1].as_strided([2], [1]), R(2, 3, seed=4), second=True)
+    case("as_strided/stride-0", lambda T, x: x.as_strided([2, 3], [0, 1]), R(3, seed=5), second=True)
+    case("as_strided/0-dim", lambda T, x: x.as_strided([], [], 2), R(4, seed=6), second=True)
+    case("as_strided/empty", lambda T, x: x.as_strided([0, 2], [1, 1]), R(2, seed=7))
+    case("as_strided/int64", lambda T, x: x.as_strided([2, 2], [1, 2]), L([1, 2, 3, 4]))
+    case("as_strided/bounds-error", lambda T, x: x.as_strided([2, 2], [1, 2], 5), R(2, 3, seed=8))
+    case("as_strided/negative-stride-error", lambda T, x: x.as_strided([2], [-1]), R(3, seed=9))
+    case("as_strided/length-error", lambda T, x: x.as_strided([2], [1, 1]), R(3, seed=10))
+
+
+_register_second()

@@ -2508,3 +2508,51 @@ def _tensor5_shape_checks():
 
 SAMPLES.update(_tensor5_shape_samples())
 VALUE_CHECKS.update(_tensor5_shape_checks())
+
+
+def _tensor5_repeat_unfold_samples() -> Dict[str, List[Sample]]:
+    g = gradgen
+    return {
+        "repeat_interleave.self_Tensor": [
+            Sample("function, dim", lambda x: g.repeat_interleave(x, longs([1, 2]), dim=0), [leaf(2, 3)]),
+            Sample("method, dim None", lambda x: x.repeat_interleave(longs([2])), [leaf(2, 2)]),
+        ],
+        "repeat_interleave.self_int": [
+            Sample("function", lambda x: g.repeat_interleave(x, 2), [leaf(2, 3)]),
+            Sample("method, dim, output_size", lambda x: x.repeat_interleave(3, dim=1, output_size=6), [leaf(2, 2)]),
+        ],
+        "unfold": [
+            Sample("method", lambda x: x.unfold(1, 2, 1), [leaf(2, 4)]),
+            Sample("keywords", lambda x: x.unfold(dimension=0, size=2, step=2), [leaf(5)]),
+        ],
+        "unfold_backward": [Sample("function", lambda gr: g.unfold_backward(gr, [2, 4], 1, 2, 1), [leaf(2, 3, 2)])],
+        "as_strided": [
+            Sample("function", lambda x: g.as_strided(x, [2, 2], [1, 2]), [leaf(2, 3)]),
+            Sample("method, offset", lambda x: x.as_strided((2,), (3,), 1), [leaf(2, 3)]),
+            Sample("overlapping", lambda x: x.as_strided([3, 2], [1, 1]), [leaf(4)]),
+        ],
+    }
+
+
+def _tensor5_repeat_checks():
+    g = gradgen
+
+    def repeat_interleave_tensor():
+        # torch.repeat_interleave(tensor([1, 2, 0])) is tensor([0, 1, 1]).
+        assert g.repeat_interleave(longs([1, 2, 0])).tolist() == [0, 1, 1]
+        assert g.repeat_interleave(longs([3]), output_size=3).tolist() == [0, 0, 0]
+        assert g.repeat_interleave(longs([])).tolist() == []
+        with pytest.raises(RuntimeError, match="repeats can not be negative"):
+            g.repeat_interleave(longs([1, -1]))
+        with pytest.raises(RuntimeError, match="allocated size does not match required size"):
+            g.repeat_interleave(longs([1, 2]), output_size=4)
+        with pytest.raises(RuntimeError, match="repeat_interleave only accept 1D vector as repeat"):
+            g.repeat_interleave(longs([[1]]))
+        with pytest.raises(RuntimeError, match="repeats must be a Long tensor, got Double"):
+            g.repeat_interleave(g.tensor([1.0], dtype=g.float64))
+
+    return {"repeat_interleave.Tensor": repeat_interleave_tensor}
+
+
+SAMPLES.update(_tensor5_repeat_unfold_samples())
+VALUE_CHECKS.update(_tensor5_repeat_checks())

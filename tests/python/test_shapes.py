@@ -205,3 +205,99 @@ def test_contiguous():
     with pytest.raises(RuntimeError, match="preserve memory format is unsupported by the contiguous operator"):
         y.contiguous(memory_format=g.preserve_format)
     assert not hasattr(g, "contiguous")  # method-only, as PyTorch's
+
+
+# --- repeat_interleave ----------------------------------------------------------------------------
+
+
+def test_repeat_interleave():
+    x = t(M)
+    assert g.repeat_interleave(x, 2).tolist() == [1.0, 1.0, 2.0, 2.0, 3.0, 3.0, 4.0, 4.0, 5.0, 5.0, 6.0, 6.0]
+    assert x.repeat_interleave(2, dim=0).tolist() == [M[0], M[0], M[1], M[1]]
+    assert x.repeat_interleave(longs([1, 0, 2]), dim=1).tolist() == [[1.0, 3.0, 3.0], [4.0, 6.0, 6.0]]
+    assert g.repeat_interleave(x, longs([2, 1]), dim=0).tolist() == [M[0], M[0], M[1]]
+    assert g.repeat_interleave(x, longs(2), dim=-1).tolist() == [[v for v in r for _ in (0, 1)] for r in M]
+    assert g.repeat_interleave(t(3.0), 2).tolist() == [3.0, 3.0]
+    assert g.repeat_interleave(longs([7, 8]), 2).tolist() == [7, 7, 8, 8]
+    y = t([1.0, 2.0], requires_grad=True)
+    g.repeat_interleave(y, longs([3, 1])).sum().backward()
+    assert y.grad.tolist() == [3.0, 1.0]
+
+
+def test_repeat_interleave_errors():
+    x = t(M)
+    with pytest.raises(RuntimeError, match="Repeats must be non-negative"):
+        g.repeat_interleave(x, -1)
+    with pytest.raises(
+        RuntimeError,
+        match=r"repeats must have the same size as input along dim, but got repeats.size\(0\) = 2 and "
+        r"input.size\(1\) = 3",
+    ):
+        g.repeat_interleave(x, longs([1, 2]), dim=1)
+    with pytest.raises(RuntimeError, match="repeats can not be negative"):
+        g.repeat_interleave(x, longs([1, -2]), dim=0)
+    with pytest.raises(IndexError, match="out of range"):
+        g.repeat_interleave(x, 2, dim=5)
+    with pytest.raises(RuntimeError, match="repeats must be 0-dim or 1-dim tensor"):
+        g.repeat_interleave(x, longs([[1, 1]]), dim=0)
+
+
+# --- unfold, as_strided ---------------------------------------------------------------------------
+
+
+def test_unfold_is_a_view_of_windows():
+    x = t([[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]], requires_grad=True)
+    u = x.unfold(1, 2, 1)
+    assert u.tolist() == [[[0.0, 1.0], [1.0, 2.0]], [[3.0, 4.0], [4.0, 5.0]]]
+    assert u.stride() == (3, 1, 1) or list(u.stride()) == [3, 1, 1]
+    assert x.unfold(0, 1, 1).shape == (2, 3, 1)
+    assert x.unfold(1, 2, 2).tolist() == [[[0.0, 1.0]], [[3.0, 4.0]]]
+    assert x.unfold(1, 0, 1).shape == (2, 4, 0)
+    assert t(3.0).unfold(0, 1, 1).tolist() == [3.0]
+    u.sum().backward()  # the middle column is in two windows
+    assert x.grad.tolist() == [[1.0, 2.0, 1.0], [1.0, 2.0, 1.0]]
+    w = g.unfold_backward(t([[1.0, 2.0], [3.0, 4.0]]), [3], 0, 2, 1)
+    assert w.tolist() == [1.0, 5.0, 4.0]
+    v = t([1.0, 2.0, 3.0, 4.0])
+    v.unfold(0, 2, 2)[1].mul_(10.0)
+    assert v.tolist() == [1.0, 2.0, 30.0, 40.0]
+
+
+def test_unfold_errors():
+    x = t(M)
+    with pytest.raises(RuntimeError, match="maximum size for tensor at dimension 1 is 3 but size is 4"):
+        x.unfold(1, 4, 1)
+    with pytest.raises(RuntimeError, match="step is 0 but must be > 0"):
+        x.unfold(1, 2, 0)
+    with pytest.raises(RuntimeError, match="size is -1 but must be >= 0"):
+        x.unfold(1, -1, 1)
+    with pytest.raises(IndexError, match="out of range"):
+        x.unfold(3, 2, 1)
+    assert not hasattr(g, "unfold")  # method-only, as PyTorch's
+
+
+def test_as_strided():
+    x = t(M, requires_grad=True)
+    assert g.as_strided(x, [2, 2], [1, 2]).tolist() == [[1.0, 3.0], [2.0, 4.0]]
+    assert x.as_strided([2], [1], 4).tolist() == [5.0, 6.0]
+    row = x.detach()[1]
+    assert row.as_strided([2], [1]).tolist() == [4.0, 5.0]  # from the view's own offset
+    w = x.as_strided([3, 2], [1, 1])  # overlapping windows: [1, 2], [2, 3], [3, 4]
+    assert w.tolist() == [[1.0, 2.0], [2.0, 3.0], [3.0, 4.0]]
+    w.sum().backward()
+    assert x.grad.tolist() == [[1.0, 2.0, 2.0], [1.0, 0.0, 0.0]]
+    base = g.ones([4], dtype=g.float64)
+    base.as_strided([2], [2], 1).mul_(0.0)  # a view: writes reach the base
+    assert base.tolist() == [1.0, 0.0, 1.0, 0.0]
+
+
+def test_as_strided_errors():
+    x = t(M)
+    with pytest.raises(RuntimeError, match=r"out of bounds for storage of size 48"):
+        x.as_strided([2, 2], [1, 2], 5)
+    with pytest.raises(
+        RuntimeError, match=r"as_strided: Negative strides are not supported at the moment, got strides: \[-1, 2\]"
+    ):
+        x.as_strided([2, 2], [-1, 2])
+    with pytest.raises(RuntimeError, match="mismatch in length of strides and shape"):
+        x.as_strided([2], [1, 2])
