@@ -1,8 +1,10 @@
 """torch's Python-level calling conventions for gradgen's shape ops (issue 23).
 
 torch.meshgrid, torch.broadcast_tensors (torch/functional.py) take the tensors as varargs (or
-one list) and return tuples; the ops of specs/ take a Tensor[] and return a list. These
-functions are gradgen.meshgrid and gradgen.broadcast_tensors (gradgen/__init__.py).
+one list) and return tuples; the ops of specs/ take a Tensor[] and return a list. torch.unique
+and torch.unique_consecutive return the values alone or a tuple with what was asked for, over
+the ops _unique2 / unique_dim / unique_consecutive. These functions are gradgen.<name>
+(gradgen/__init__.py), unique and unique_consecutive also Tensor methods.
 """
 
 import warnings
@@ -38,4 +40,41 @@ def meshgrid(*tensors, indexing=None):
     return tuple(_C.meshgrid(tensors, indexing=indexing))
 
 
-__all__ = ["broadcast_tensors", "meshgrid"]
+def _pick(output, inverse, counts, return_inverse, return_counts):
+    if return_inverse and return_counts:
+        return output, inverse, counts
+    if return_inverse:
+        return output, inverse
+    if return_counts:
+        return output, counts
+    return output
+
+
+def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
+    """torch.unique: the unique values (or slices along dim), sorted; with the inverse indices
+    and / or the counts when asked for."""
+    if dim is None:
+        output, inverse, counts = _C._unique2(input, sorted, return_inverse, return_counts)
+    else:
+        output, inverse, counts = _C.unique_dim(input, dim, sorted, return_inverse, return_counts)
+    return _pick(output, inverse, counts, return_inverse, return_counts)
+
+
+def unique_consecutive(input, return_inverse=False, return_counts=False, dim=None):
+    """torch.unique_consecutive: each run of equal consecutive values (or slices) kept once."""
+    output, inverse, counts = _C.unique_consecutive(input, return_inverse, return_counts, dim)
+    return _pick(output, inverse, counts, return_inverse, return_counts)
+
+
+def _tensor_unique(self, sorted=True, return_inverse=False, return_counts=False, dim=None):
+    return unique(self, sorted, return_inverse, return_counts, dim)
+
+
+def _tensor_unique_consecutive(self, return_inverse=False, return_counts=False, dim=None):
+    return unique_consecutive(self, return_inverse, return_counts, dim)
+
+
+_C.Tensor.unique = _tensor_unique
+_C.Tensor.unique_consecutive = _tensor_unique_consecutive
+
+__all__ = ["broadcast_tensors", "meshgrid", "unique", "unique_consecutive"]

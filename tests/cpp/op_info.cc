@@ -5135,6 +5135,57 @@ std::vector<OpInfo> make_registry() {
       };
     });
   }
+  // unique (issue 23, "Sorting"): the values' gradient is not implemented, as in PyTorch --------
+  {
+    auto unique_op = [&](std::string name, std::vector<Sample> (*samples)()) {
+      add_op(std::move(name), Check::kNotImplemented, samples);
+      ops.back().forward = Forward::kNotImplemented;
+    };
+    unique_op("_unique2", [] {
+      auto f = [](bool inverse, bool counts) {
+        return [=](const Inputs& x) {
+          auto [v, i, c] = _unique2(round(x[0]), true, inverse, counts);
+          return std::vector<Tensor>{v, i, c};
+        };
+      };
+      return std::vector<Sample>{
+          {"[3, 4] rounded (repeats)", {leaf({3, 4}, 1)}, f(true, true)},
+          {"values only", {leaf({5}, 2)}, f(false, false)},
+      };
+    });
+    unique_op("unique_dim", [] {
+      return std::vector<Sample>{
+          {"rows of [4, 2]",
+           {leaf({4, 2}, 1)},
+           [](const Inputs& x) {
+             auto [v, i, c] = unique_dim(cat({x[0], x[0]}, 0), 0);
+             return std::vector<Tensor>{v, i, c};
+           }},
+          {"columns",
+           {leaf({2, 3}, 2)},
+           [](const Inputs& x) {
+             auto [v, i, c] = unique_dim(x[0], -1, true, true, true);
+             return std::vector<Tensor>{v, i, c};
+           }},
+      };
+    });
+    unique_op("unique_consecutive", [] {
+      return std::vector<Sample>{
+          {"elements",
+           {leaf({6}, 1)},
+           [](const Inputs& x) {
+             auto [v, i, c] = unique_consecutive(repeat_interleave(x[0], 2), true, true);
+             return std::vector<Tensor>{v, i, c};
+           }},
+          {"rows",
+           {leaf({2, 3}, 2)},
+           [](const Inputs& x) {
+             auto [v, i, c] = unique_consecutive(repeat_interleave(x[0], 2, 0), false, false, 0);
+             return std::vector<Tensor>{v, i, c};
+           }},
+      };
+    });
+  }
   return ops;
 }
 

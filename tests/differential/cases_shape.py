@@ -237,3 +237,92 @@ def _register_second() -> None:
 
 
 _register_second()
+
+
+def _register_unique() -> None:
+    from cases import NAN
+
+    vals = [3.0, 1.0, 2.0, 1.0, 3.0, 5.0, 2.0, -0.0, 0.0]
+    nans = [1.0, NAN, 2.0, NAN, 1.0]
+    rows = [[1.0, 2.0], [1.0, 2.0], [0.0, 5.0], [1.0, -1.0], [0.0, 5.0]]
+    for flags in ((False, False), (True, False), (False, True), (True, True)):
+        tag = "inverse-%d-counts-%d" % flags
+        case(
+            f"_unique2/{tag}",
+            lambda T, x, f=flags: T.unique(x, return_inverse=f[0], return_counts=f[1]),
+            D(vals, grad=False),
+        )
+        case(
+            f"unique_dim/{tag}",
+            lambda T, x, f=flags: T.unique(x, dim=0, return_inverse=f[0], return_counts=f[1]),
+            D(rows, grad=False),
+        )
+        case(
+            f"unique_consecutive/{tag}",
+            lambda T, x, f=flags: T.unique_consecutive(x, return_inverse=f[0], return_counts=f[1]),
+            D(vals + [0.0, 0.0], grad=False),
+        )
+        case(
+            f"unique_consecutive/dim-{tag}",
+            lambda T, x, f=flags: T.unique_consecutive(x, return_inverse=f[0], return_counts=f[1], dim=0),
+            D(rows, grad=False),
+        )
+    case("_unique2/raw", lambda T, x: T._unique2(x, True, False, True), D(vals, grad=False))
+    case("_unique2/unsorted", lambda T, x: T.unique(x, sorted=False, return_inverse=True), D(vals, grad=False))
+    case("_unique2/2-d", lambda T, x: T.unique(x, return_inverse=True, return_counts=True), D(rows, grad=False))
+    case("_unique2/nan", lambda T, x: T.unique(x, return_inverse=True, return_counts=True), D(nans, grad=False))
+    case("_unique2/0-dim", lambda T, x: T.unique(x, return_inverse=True, return_counts=True), D(2.5, grad=False))
+    case("_unique2/empty", lambda T, x: T.unique(x, return_inverse=True, return_counts=True), D([], grad=False))
+    case("_unique2/int64", lambda T, x: T.unique(x, return_inverse=True, return_counts=True), L([[3, 1], [1, -7]]))
+    case("_unique2/bool", lambda T, x: T.unique(x, return_counts=True), D([True, False, True], "bool"))
+    case("_unique2/method", lambda T, x: x.unique(return_counts=True), D(vals, grad=False))
+    case("_unique2/grad-error", lambda T, x: T.unique(x), D([1.0, 2.0, 1.0]))
+    case("unique_dim/raw", lambda T, x: T.unique_dim(x, 0), D(rows, grad=False))
+    case(
+        "unique_dim/columns",
+        lambda T, x: T.unique(x, dim=1, return_inverse=True),
+        D([[1.0, 0.0, 1.0], [2.0, 3.0, 2.0]], grad=False),
+    )
+    case("unique_dim/negative-dim", lambda T, x: T.unique(x, dim=-2, return_counts=True), D(rows, grad=False))
+    case(
+        "unique_dim/3-d", lambda T, x: T.unique(x, dim=1, return_inverse=True), L([[[1, 2], [1, 2]], [[0, 0], [0, 1]]])
+    )
+    case(
+        "unique_dim/nan-rows",
+        lambda T, x: T.unique(x, dim=0, return_counts=True),
+        D([[1.0, NAN], [1.0, NAN]], grad=False),
+    )
+    case(
+        "unique_dim/empty-dim", lambda T, x: T.unique(x.reshape([0, 2]), dim=0, return_inverse=True), D([], grad=False)
+    )
+    case("unique_dim/empty-other-error", lambda T, x: T.unique(x.reshape([2, 0]), dim=0), D([], grad=False))
+    case("unique_dim/0-dim-error", lambda T, x: T.unique(x, dim=0), D(1.0, grad=False))
+    case("unique_dim/dim-error", lambda T, x: T.unique(x, dim=2), D(rows, grad=False))
+    case("unique_dim/method", lambda T, x: x.unique(dim=0), L([[1, 2], [1, 2]]))
+    case("unique_consecutive/raw", lambda T, x: T.unique_consecutive(x), D(vals, grad=False))
+    case(
+        "unique_consecutive/nan",
+        lambda T, x: T.unique_consecutive(x, return_counts=True),
+        D([1.0, NAN, NAN, 1.0], grad=False),
+    )
+    case(
+        "unique_consecutive/0-dim",
+        lambda T, x: T.unique_consecutive(x, return_inverse=True, return_counts=True),
+        D(3.0, grad=False),
+    )
+    case(
+        "unique_consecutive/empty",
+        lambda T, x: T.unique_consecutive(x, return_inverse=True, return_counts=True),
+        D([], grad=False),
+    )
+    case("unique_consecutive/int64-2-d", lambda T, x: T.unique_consecutive(x, return_inverse=True), L([[1, 1], [2, 1]]))
+    case(
+        "unique_consecutive/dim-1",
+        lambda T, x: T.unique_consecutive(x, dim=1, return_counts=True),
+        L([[1, 1, 2], [3, 3, 3]]),
+    )
+    case("unique_consecutive/method", lambda T, x: x.unique_consecutive(return_counts=True), D(vals, grad=False))
+    case("unique_consecutive/dim-error", lambda T, x: T.unique_consecutive(x, dim=3), D(rows, grad=False))
+
+
+_register_unique()

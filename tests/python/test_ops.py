@@ -2556,3 +2556,32 @@ def _tensor5_repeat_checks():
 
 SAMPLES.update(_tensor5_repeat_unfold_samples())
 VALUE_CHECKS.update(_tensor5_repeat_checks())
+
+
+def _tensor5_unique_checks():
+    g = gradgen
+
+    def unique_ops():
+        # Sorted unique values, inverse and counts, worked out by hand; no gradient (PyTorch's
+        # derivative is not implemented either).
+        x = g.tensor([3.0, 1.0, 3.0, 2.0], dtype=g.float64)
+        v, i, c = g._unique2(x, True, True, True)
+        assert v.tolist() == [1.0, 2.0, 3.0] and i.tolist() == [2, 0, 2, 1] and c.tolist() == [1, 1, 2]
+        assert g._unique2(x)[1].tolist() == [] and g._unique2(x)[2].tolist() == []
+        rows = g.tensor([[1.0, 2.0], [0.0, 1.0], [1.0, 2.0]], dtype=g.float64)
+        v, i, c = g.unique_dim(rows, 0)
+        assert v.tolist() == [[0.0, 1.0], [1.0, 2.0]] and i.tolist() == [1, 0, 1] and c.tolist() == [1, 2]
+        v, i, c = g.unique_consecutive(g.tensor([1, 1, 2, 1], dtype=g.int64), True, True)
+        assert v.tolist() == [1, 2, 1] and i.tolist() == [0, 0, 1, 2] and c.tolist() == [2, 1, 1]
+        v, i, c = g.unique_consecutive(rows, dim=0)
+        assert v.tolist() == [[1.0, 2.0], [0.0, 1.0], [1.0, 2.0]] and c.tolist() == [1, 1, 1]
+        y = g.tensor([1.0, 2.0, 1.0], dtype=g.float64, requires_grad=True)
+        for out in (g._unique2(y)[0], g.unique_dim(y, 0)[0], g.unique_consecutive(y)[0]):
+            assert out.requires_grad
+            with pytest.raises(RuntimeError, match="not implemented"):
+                out.sum().backward()
+
+    return {"_unique2": unique_ops, "unique_dim": unique_ops, "unique_consecutive": unique_ops}
+
+
+VALUE_CHECKS.update(_tensor5_unique_checks())

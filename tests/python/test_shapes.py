@@ -301,3 +301,52 @@ def test_as_strided_errors():
         x.as_strided([2, 2], [-1, 2])
     with pytest.raises(RuntimeError, match="mismatch in length of strides and shape"):
         x.as_strided([2], [1, 2])
+
+
+# --- unique, unique_consecutive -----------------------------------------------------------------
+
+
+def test_unique_returns_what_was_asked_for():
+    x = t([[2.0, 1.0], [2.0, 3.0]])
+    u = g.unique(x)
+    assert isinstance(u, g.Tensor) and u.tolist() == [1.0, 2.0, 3.0]
+    u, inv = g.unique(x, return_inverse=True)
+    assert inv.tolist() == [[1, 0], [1, 2]]
+    u, counts = x.unique(return_counts=True)
+    assert counts.tolist() == [1, 2, 1]
+    u, inv, counts = g.unique(x, sorted=False, return_inverse=True, return_counts=True)
+    assert u.tolist() == [1.0, 2.0, 3.0] and inv.tolist() == [[1, 0], [1, 2]] and counts.tolist() == [1, 2, 1]
+    assert g.unique(x, dim=0).tolist() == [[2.0, 1.0], [2.0, 3.0]]
+    u, inv, counts = g.unique(t([[1.0, 5.0], [0.0, 1.0], [1.0, 5.0]]), dim=0, return_inverse=True, return_counts=True)
+    assert u.tolist() == [[0.0, 1.0], [1.0, 5.0]] and inv.tolist() == [1, 0, 1] and counts.tolist() == [1, 2]
+    cols, inv = x.unique(dim=1, return_inverse=True)
+    assert cols.tolist() == [[1.0, 2.0], [3.0, 2.0]] and inv.tolist() == [1, 0]
+    nan = float("nan")
+    u = g.unique(t([nan, 1.0, nan])).tolist()
+    assert u[0] == 1.0 and all(v != v for v in u[1:]) and len(u) == 3  # each NaN its own value
+    assert g.unique(g.tensor([True, False, True], dtype=g.bool)).tolist() == [False, True]
+    assert g.unique(t([])).shape == (0,)
+    u, inv = g.unique(t(4.0), return_inverse=True)
+    assert u.tolist() == [4.0] and inv.tolist() == 0
+
+
+def test_unique_consecutive():
+    x = longs([1, 1, 2, 2, 3, 1, 1, 2])
+    assert g.unique_consecutive(x).tolist() == [1, 2, 3, 1, 2]
+    u, inv, counts = x.unique_consecutive(return_inverse=True, return_counts=True)
+    assert inv.tolist() == [0, 0, 1, 1, 2, 3, 3, 4] and counts.tolist() == [2, 2, 1, 2, 1]
+    m = longs([[1, 1], [1, 1], [2, 0], [1, 1]])
+    u, counts = g.unique_consecutive(m, return_counts=True, dim=0)
+    assert u.tolist() == [[1, 1], [2, 0], [1, 1]] and counts.tolist() == [2, 1, 1]
+
+
+def test_unique_errors():
+    with pytest.raises(IndexError, match="Dimension specified as 0 but tensor has no dimensions"):
+        g.unique(t(1.0), dim=0)
+    with pytest.raises(IndexError, match="out of range"):
+        g.unique(t(M), dim=2)
+    with pytest.raises(RuntimeError, match="There are 0 sized dimensions, and they aren't selected"):
+        g.unique(g.zeros([2, 0], dtype=g.float64), dim=0)
+    x = t([1.0, 2.0, 1.0], requires_grad=True)
+    with pytest.raises(RuntimeError, match="not implemented"):
+        g.unique(x).sum().backward()
