@@ -79,7 +79,7 @@ from gradgen import jit, profiler  # noqa: F401  (re-exported)
 from gradgen import nn  # noqa: F401  (re-exported: gradgen.nn.functional, as torch.nn)
 from gradgen import linalg  # noqa: F401  (re-exported: gradgen.linalg.cross, as torch.linalg)
 from gradgen.jit import trace  # noqa: F401  (re-exported)
-from gradgen._shapes import broadcast_tensors, meshgrid, unique, unique_consecutive  # noqa: F401  (torch's forms)
+from gradgen._shapes import broadcast_tensors, einsum, meshgrid, unique, unique_consecutive  # noqa: F401  (torch's)
 from gradgen.autograd.grad_mode import enable_grad, no_grad, set_grad_enabled  # noqa: F401  (re-exported)
 
 __version__ = "0.1.0"
@@ -137,6 +137,7 @@ __all__ = sorted(
         "device",
         "double",
         "dtype",
+        "einsum",
         "empty",
         "enable_grad",
         "float",

@@ -74,7 +74,12 @@ def _tensor_unique_consecutive(self, return_inverse=False, return_counts=False, 
     return unique_consecutive(self, return_inverse, return_counts, dim)
 
 
+def einsum(equation, *operands):
+    """torch.einsum: the operands (varargs, or one list) contracted as the equation says."""
+    return _C.einsum(equation, _tensor_list(operands, "einsum"))
+
+
 _C.Tensor.unique = _tensor_unique
 _C.Tensor.unique_consecutive = _tensor_unique_consecutive
 
-__all__ = ["broadcast_tensors", "meshgrid", "unique", "unique_consecutive"]
+__all__ = ["broadcast_tensors", "einsum", "meshgrid", "unique", "unique_consecutive"]

@@ -5186,6 +5186,46 @@ std::vector<OpInfo> make_registry() {
       };
     });
   }
+  // einsum (issue 23, "Linear algebra"): CompositeImplicitAutograd -----------------------------
+  {
+    auto eq = [](std::string equation) {
+      return one([equation](const Inputs& x) { return einsum(equation, x); });
+    };
+    grad_op("einsum", [=] {
+      return std::vector<Sample>{
+          {"ij,jk->ik (mm)", {leaf({2, 3}, 1), leaf({3, 4}, 2)}, eq("ij,jk->ik")},
+          {"ij,jk (implicit)", {leaf({2, 3}, 3), leaf({3, 2}, 4)}, eq("ij,jk")},
+          {"bij,bjk->bik (bmm)", {leaf({2, 2, 3}, 5), leaf({2, 3, 2}, 6)}, eq("bij,bjk->bik")},
+          {"ii->i (diagonal)", {leaf({3, 3}, 7)}, eq("ii->i")},
+          {"ii (trace)", {leaf({3, 3}, 8)}, eq("ii")},
+          {"i,i-> (dot)", {leaf({4}, 9), leaf({4}, 10)}, eq("i,i->")},
+          {"i,j->ij (outer)", {leaf({2}, 11), leaf({3}, 12)}, eq("i,j->ij")},
+          {"...ij,...jk->...ik (broadcast batch)",
+           {leaf({2, 1, 2, 3}, 13), leaf({3, 3, 2}, 14)},
+           eq("...ij,...jk->...ik")},
+          {"ij->ji, a transposed view", {leaf({3, 2}, 15)}, one([](const Inputs& x) {
+             return einsum("ij->ji", std::vector<Tensor>{t(x[0])});
+           })},
+          {"ijk-> (sum)", {leaf({2, 3, 2}, 16)}, eq("ijk->")},
+          {"ij,jk,kl->il (a chain)",
+           {leaf({2, 3}, 17), leaf({3, 2}, 18), leaf({2, 2}, 19)},
+           eq("ij,jk,kl->il")},
+          {"ij,ij->ij (product)", {leaf({2, 3}, 20), leaf({2, 3}, 21)}, eq("ij,ij->ij")},
+          {"bn,anm,bm->ba (bilinear)",
+           {leaf({2, 3}, 22), leaf({2, 3, 2}, 23), leaf({2, 2}, 24)},
+           eq("bn,anm,bm->ba")},
+          {"iij,jk->ik (diagonal then product)",
+           {leaf({2, 2, 3}, 25), leaf({3, 2}, 26)},
+           eq("iij,jk->ik")},
+          {"Ab,bC (upper case, implicit)", {leaf({2, 3}, 27), leaf({3, 2}, 28)}, eq("Ab,bC")},
+          {"i,ij->j", {leaf({2}, 29), leaf({2, 3}, 30)}, eq("i,ij->j")},
+          {"...->... (0-dim)", {leaf({}, 31)}, eq("...->...")},
+          {"ij,kl->ijkl, summed ellipsis",
+           {leaf({2, 2}, 32), leaf({1, 2, 2}, 33)},
+           eq("ij,...kl->ijkl")},
+      };
+    });
+  }
   return ops;
 }
 

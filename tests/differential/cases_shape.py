@@ -326,3 +326,64 @@ def _register_unique() -> None:
 
 
 _register_unique()
+
+
+def _register_einsum() -> None:
+    def ein(name, equation, *inputs, second=True):
+        case(f"einsum/{name}", lambda T, *xs, e=equation: T.einsum(e, *xs), *inputs, second=second)
+
+    ein("mm", "ij,jk->ik", R(2, 3, seed=1), R(3, 4, seed=2))
+    ein("mm-implicit", "ij,jk", R(2, 3, seed=3), R(3, 2, seed=4))
+    ein("bmm", "bij,bjk->bik", R(2, 2, 3, seed=5), R(2, 3, 2, seed=6))
+    ein("diagonal", "ii->i", R(3, 3, seed=7))
+    ein("trace", "ii", R(3, 3, seed=8))
+    ein("dot", "i,i->", R(4, seed=9), R(4, seed=10))
+    ein("outer", "i,j->ij", R(2, seed=11), R(3, seed=12))
+    ein("batch-broadcast", "...ij,...jk->...ik", R(2, 1, 2, 3, seed=13), R(3, 3, 2, seed=14))
+    ein("transpose", "ij->ji", R(3, 2, seed=15))
+    ein("implicit-order", "ji", R(3, 2, seed=16))
+    ein("sum-all", "ijk->", R(2, 3, 2, seed=17))
+    ein("chain", "ij,jk,kl->il", R(2, 3, seed=18), R(3, 2, seed=19), R(2, 2, seed=20))
+    ein("hadamard", "ij,ij->ij", R(2, 3, seed=21), R(2, 3, seed=22))
+    ein("bilinear", "bn,anm,bm->ba", R(2, 3, seed=23), R(2, 3, 2, seed=24), R(2, 2, seed=25))
+    ein("diagonal-product", "iij,jk->ik", R(2, 2, 3, seed=26), R(3, 2, seed=27))
+    ein("upper-case", "Ab,bC", R(2, 3, seed=28), R(3, 2, seed=29))
+    ein("sum-one-operand-dim", "ij,j->j", R(2, 3, seed=30), R(3, seed=31))
+    ein("0-dim", "...->...", R(seed=32))
+    ein("0-dim-times", ",i->i", R(seed=33), R(3, seed=34))
+    ein("ellipsis-summed", "ij,...kl->ijkl", R(2, 2, seed=35), R(1, 2, 2, seed=36))
+    ein("ellipsis-middle", "i...j,j...->...i", R(2, 3, 2, seed=37), R(2, 3, seed=38))
+    ein("broadcast-size-1", "ij,ij->i", R(2, 1, seed=39), R(2, 3, seed=40))
+    ein("repeated-three", "iii->i", R(2, 2, 2, seed=41))
+    ein("spaces", "i j , j k -> i k", R(2, 3, seed=42), R(3, 2, seed=43))
+    ein("list", "ij,jk->ik", R(2, 2, seed=44), R(2, 2, seed=45))
+    case("einsum/empty", lambda T, a, b: T.einsum("ij,jk->ik", a.reshape([0, 2]), b), D([]), R(2, 3, seed=46))
+    case(
+        "einsum/empty-contraction",
+        lambda T, a, b: T.einsum("ij,jk->ik", a.reshape([2, 0]), b.reshape([0, 3])),
+        D([]),
+        D([]),
+    )
+    case("einsum/int64", lambda T, a, b: T.einsum("ij,jk->ik", a, b), L([[1, 2], [3, 4]]), L([[5], [6]]))
+    case("einsum/as-a-list", lambda T, a, b: T.einsum("ij,jk->ik", [a, b]), R(2, 2, seed=49), R(2, 2, seed=50))
+    case("einsum/transposed-view", lambda T, a, b: T.einsum("ij,jk->ik", a.t(), b), R(3, 2, seed=51), R(3, 2, seed=52))
+    for name, equation, shapes in (
+        ("subscripts-error", "ijk", [(2, 3)]),
+        ("too-many-operands-error", "ij", [(2, 3), (2, 3)]),
+        ("too-few-operands-error", "ij,jk", [(2, 3)]),
+        ("invalid-subscript-error", "i1", [(2, 3)]),
+        ("repeated-output-error", "ij->ii", [(2, 3)]),
+        ("unknown-output-error", "ij->k", [(2, 3)]),
+        ("diagonal-sizes-error", "ii", [(2, 3)]),
+        ("broadcast-error", "ij,ij->ij", [(2, 3), (2, 2)]),
+        ("ellipsis-twice-error", "...i...", [(2, 3)]),
+        ("dot-error", "i.", [(2,)]),
+    ):
+        case(
+            f"einsum/{name}",
+            lambda T, *xs, e=equation: T.einsum(e, *xs),
+            *[R(*s, seed=60 + k) for k, s in enumerate(shapes)],
+        )
+
+
+_register_einsum()

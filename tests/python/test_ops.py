@@ -2585,3 +2585,17 @@ def _tensor5_unique_checks():
 
 
 VALUE_CHECKS.update(_tensor5_unique_checks())
+
+
+def _tensor5_einsum_samples() -> Dict[str, List[Sample]]:
+    g = gradgen
+    return {
+        "einsum": [
+            Sample("varargs", lambda a, b: g.einsum("ij,jk->ik", a, b), [leaf(2, 3), leaf(3, 2)]),
+            Sample("a list, ellipsis", lambda a, b: g.einsum("...i,...i", [a, b]), [leaf(2, 3), leaf(3)]),
+            Sample("trace", lambda a: g.einsum("ii", a), [leaf(3, 3)]),
+        ],
+    }
+
+
+SAMPLES.update(_tensor5_einsum_samples())

@@ -350,3 +350,81 @@ def test_unique_errors():
     x = t([1.0, 2.0, 1.0], requires_grad=True)
     with pytest.raises(RuntimeError, match="not implemented"):
         g.unique(x).sum().backward()
+
+
+# --- einsum ---------------------------------------------------------------------------------------
+
+
+def _mm(a, b):
+    return [[sum(a[i][k] * b[k][j] for k in range(len(b))) for j in range(len(b[0]))] for i in range(len(a))]
+
+
+def test_einsum_values():
+    a = [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]
+    b = [[1.0, 0.0], [2.0, 1.0], [0.0, 3.0]]
+    A, B = t(a), t(b)
+    assert g.einsum("ij,jk->ik", A, B).tolist() == _mm(a, b)
+    assert g.einsum("ij,jk", [A, B]).tolist() == _mm(a, b)
+    assert g.einsum("ij->ji", A).tolist() == [[1.0, 4.0], [2.0, 5.0], [3.0, 6.0]]
+    assert g.einsum("ij", A).tolist() == a
+    assert g.einsum("ji", A).tolist() == [[1.0, 4.0], [2.0, 5.0], [3.0, 6.0]]  # implicit: sorted
+    assert g.einsum("ij->", A).tolist() == 21.0
+    assert g.einsum("ij->j", A).tolist() == [5.0, 7.0, 9.0]
+    sq = t([[1.0, 2.0], [3.0, 4.0]])
+    assert g.einsum("ii", sq).tolist() == 5.0
+    assert g.einsum("ii->i", sq).tolist() == [1.0, 4.0]
+    v, w = t([1.0, 2.0]), t([3.0, 4.0, 5.0])
+    assert g.einsum("i,j->ij", v, w).tolist() == [[3.0, 4.0, 5.0], [6.0, 8.0, 10.0]]
+    assert g.einsum("i,i->", v, t([3.0, 4.0])).tolist() == 11.0
+    assert g.einsum("i,i->i", v, t([3.0, 4.0])).tolist() == [3.0, 8.0]
+    # Batches by ellipsis, broadcast: [2, 1, 2, 3] @ [3, 3, 2] -> [2, 3, 2, 2].
+    x = g.reshape(g.arange(12, dtype=g.float64), [2, 1, 2, 3])
+    y = g.reshape(g.arange(18, dtype=g.float64), [3, 3, 2])
+    r = g.einsum("...ij,...jk->...ik", x, y)
+    assert r.shape == (2, 3, 2, 2)
+    xs, ys = x.tolist(), y.tolist()
+    for p in range(2):
+        for q in range(3):
+            assert r.tolist()[p][q] == _mm(xs[p][0], ys[q])
+    # A chain of three, upper case labels, a diagonal inside a product.
+    c = t([[1.0, -1.0], [0.5, 2.0]])
+    assert g.einsum("ij,jk,kl->il", A, B, c).tolist() == _mm(_mm(a, b), c.tolist())
+    assert g.einsum("Ab,bC", A, B).tolist() == _mm(a, b)
+    d = t([[[1.0, 2.0], [3.0, 4.0]], [[5.0, 6.0], [7.0, 8.0]]])  # d[i][i][j]: rows [1, 2], [7, 8]
+    assert g.einsum("iij->ij", d).tolist() == [[1.0, 2.0], [7.0, 8.0]]
+    assert g.einsum("i j , j k -> i k", A, B).tolist() == _mm(a, b)  # spaces are ignored
+    assert g.einsum("ij,jk->ik", longs([[1, 2]]), longs([[3], [4]])).tolist() == [[11]]
+    assert g.einsum("i->", t([])).tolist() == 0.0
+
+
+def test_einsum_gradient():
+    A = t([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    B = t([[5.0, 6.0], [7.0, 8.0]], requires_grad=True)
+    g.einsum("ij,jk->", A, B).backward()
+    # d/dA sum(A @ B) = 1 B^T: each row of A gets B's row sums.
+    assert A.grad.tolist() == [[11.0, 15.0], [11.0, 15.0]]
+    assert B.grad.tolist() == [[4.0, 4.0], [6.0, 6.0]]
+
+
+def test_einsum_errors():
+    A = t(M)
+    with pytest.raises(
+        RuntimeError, match=r"einsum\(\): the number of subscripts in the equation \(3\) does not match"
+    ):
+        g.einsum("ijk", A)
+    with pytest.raises(RuntimeError, match="more operands were provided than specified in the equation"):
+        g.einsum("ij", A, A)
+    with pytest.raises(RuntimeError, match="fewer operands were provided than specified in the equation"):
+        g.einsum("ij,jk", A)
+    with pytest.raises(RuntimeError, match=r"invalid subscript given at index 1 in the equation string"):
+        g.einsum("i1", A)
+    with pytest.raises(RuntimeError, match="output subscript i appears more than once in the output"):
+        g.einsum("ij->ii", A)
+    with pytest.raises(RuntimeError, match="output subscript k does not appear in the equation for any input"):
+        g.einsum("ij->k", A)
+    with pytest.raises(RuntimeError, match="subscript i is repeated for operand 0 but the sizes don't match, 2 != 3"):
+        g.einsum("ii", A)
+    with pytest.raises(RuntimeError, match="operands do not broadcast with remapped shapes"):
+        g.einsum("ij,ij->ij", A, t([[1.0, 2.0]]).expand(2, 2).contiguous())
+    with pytest.raises(RuntimeError, match="must provide at least one operand"):
+        g.einsum("")
