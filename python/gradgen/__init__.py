@@ -79,7 +79,14 @@ from gradgen import jit, profiler  # noqa: F401  (re-exported)
 from gradgen import nn  # noqa: F401  (re-exported: gradgen.nn.functional, as torch.nn)
 from gradgen import linalg  # noqa: F401  (re-exported: gradgen.linalg.cross, as torch.linalg)
 from gradgen.jit import trace  # noqa: F401  (re-exported)
-from gradgen._shapes import broadcast_tensors, einsum, meshgrid, unique, unique_consecutive  # noqa: F401  (torch's)
+from gradgen._shapes import (  # noqa: F401  (torch's Python-level forms)
+    broadcast_tensors,
+    chain_matmul,
+    einsum,
+    meshgrid,
+    unique,
+    unique_consecutive,
+)
 from gradgen.autograd.grad_mode import enable_grad, no_grad, set_grad_enabled  # noqa: F401  (re-exported)
 
 __version__ = "0.1.0"
@@ -132,6 +139,7 @@ __all__ = sorted(
         "autograd",
         "bool",
         "broadcast_tensors",
+        "chain_matmul",
         "contiguous_format",
         "default_generator",
         "device",

@@ -79,7 +79,21 @@ def einsum(equation, *operands):
     return _C.einsum(equation, _tensor_list(operands, "einsum"))
 
 
+def chain_matmul(*matrices, out=None):
+    """torch.chain_matmul (deprecated there, with its warning): the product of the matrices."""
+    warnings.warn(
+        "torch.chain_matmul is deprecated and will be removed in a future PyTorch release. Use "
+        "torch.linalg.multi_dot instead, which accepts a list of two or more tensors rather than "
+        "multiple parameters.",
+        UserWarning,
+        stacklevel=2,
+    )
+    if out is None:
+        return _C.chain_matmul(list(matrices))
+    return _C.chain_matmul(list(matrices), out=out)
+
+
 _C.Tensor.unique = _tensor_unique
 _C.Tensor.unique_consecutive = _tensor_unique_consecutive
 
-__all__ = ["broadcast_tensors", "einsum", "meshgrid", "unique", "unique_consecutive"]
+__all__ = ["broadcast_tensors", "chain_matmul", "einsum", "meshgrid", "unique", "unique_consecutive"]

@@ -5226,6 +5226,84 @@ std::vector<OpInfo> make_registry() {
       };
     });
   }
+  // products (issue 23, "Linear algebra", step 4): addr, chain_matmul, linalg_multi_dot --------
+  {
+    auto list_fn = [](std::function<Tensor(TensorList)> f) {
+      return one([f](const Inputs& x) { return f(x); });
+    };
+    grad_op("addr", [=] {
+      return std::vector<Sample>{
+          {"[2, 3] + [2] x [3]",
+           {leaf({2, 3}, 1), leaf({2}, 2), leaf({3}, 3)},
+           one([](const Inputs& x) { return addr(x[0], x[1], x[2]); })},
+          {"self broadcast, beta and alpha",
+           {leaf({3}, 4), leaf({2}, 5), leaf({3}, 6)},
+           one([](const Inputs& x) { return addr(x[0], x[1], x[2], 0.5, -2.0); })},
+          {"beta 0", {leaf({2, 2}, 7), leaf({2}, 8), leaf({2}, 9)}, one([](const Inputs& x) {
+             return addr(x[0], x[1], x[2], 0.0, 1.5);
+           })},
+          {"strided vectors",
+           {leaf({1}, 10), leaf({2, 2}, 11), leaf({3, 2}, 12)},
+           one([](const Inputs& x) { return addr(x[0], select(x[1], 1, 0), select(x[2], 1, 1)); })},
+      };
+    });
+    add_op("addr_", Check::kInPlace, [=] {
+      auto f = one([](const Inputs& x) { return addr(x[0], x[1], x[2], 2.0, 0.5); });
+      InPlaceFn g = [](Tensor& self, const Inputs& x) { addr_(self, x[1], x[2], 2.0, 0.5); };
+      return std::vector<Sample>{
+          {"[2, 3]", {leaf({2, 3}, 1), leaf({2}, 2), leaf({3}, 3)}, f, g},
+          {"self needs no grad", {value({2, 3}, 4), leaf({2}, 5), leaf({3}, 6)}, f, g},
+      };
+    });
+    add_op("addr.out", Check::kOut, [=] {
+      return std::vector<Sample>{
+          {"[2, 3]",
+           {leaf({2, 3}, 1), leaf({2}, 2), leaf({3}, 3)},
+           one([](const Inputs& x) { return addr(x[0], x[1], x[2]); }),
+           nullptr,
+           [](const Inputs& x, Tensor& o) -> Tensor {
+             return addr_out(x[0], x[1], x[2], 1, 1, o);
+           }},
+      };
+    });
+    grad_op("linalg_multi_dot", [=] {
+      auto f = list_fn([](TensorList x) { return linalg_multi_dot(x); });
+      return std::vector<Sample>{
+          {"two matrices", {leaf({2, 3}, 1), leaf({3, 2}, 2)}, f},
+          {"four matrices (reordered)",
+           {leaf({4, 1}, 3), leaf({1, 3}, 4), leaf({3, 2}, 5), leaf({2, 1}, 6)},
+           f},
+          {"vector, matrix, vector", {leaf({3}, 7), leaf({3, 2}, 8), leaf({2}, 9)}, f},
+          {"vector first", {leaf({2}, 10), leaf({2, 3}, 11), leaf({3, 2}, 12)}, f},
+          {"vector last", {leaf({2, 3}, 13), leaf({3}, 14)}, f},
+      };
+    });
+    add_op("linalg_multi_dot.out", Check::kOut, [=] {
+      return std::vector<Sample>{
+          {"three",
+           {leaf({2, 3}, 1), leaf({3, 2}, 2), leaf({2, 2}, 3)},
+           one([](const Inputs& x) { return linalg_multi_dot(x); }),
+           nullptr,
+           [](const Inputs& x, Tensor& o) -> Tensor { return linalg_multi_dot_out(x, o); }},
+      };
+    });
+    grad_op("chain_matmul", [=] {
+      auto f = list_fn([](TensorList x) { return chain_matmul(x); });
+      return std::vector<Sample>{
+          {"one matrix (a copy)", {leaf({2, 3}, 1)}, f},
+          {"three", {leaf({2, 3}, 2), leaf({3, 4}, 3), leaf({4, 2}, 4)}, f},
+      };
+    });
+    add_op("chain_matmul.out", Check::kOut, [=] {
+      return std::vector<Sample>{
+          {"two",
+           {leaf({2, 3}, 1), leaf({3, 2}, 2)},
+           one([](const Inputs& x) { return chain_matmul(x); }),
+           nullptr,
+           [](const Inputs& x, Tensor& o) -> Tensor { return chain_matmul_out(x, o); }},
+      };
+    });
+  }
   return ops;
 }
 

@@ -387,3 +387,78 @@ def _register_einsum() -> None:
 
 
 _register_einsum()
+
+
+def _register_products() -> None:
+    from cases import NAN
+
+    case("addr/basic", lambda T, s, a, b: T.addr(s, a, b), R(2, 3, seed=1), R(2, seed=2), R(3, seed=3), second=True)
+    case(
+        "addr/beta-alpha",
+        lambda T, s, a, b: s.addr(a, b, beta=0.5, alpha=-2),
+        R(2, 3, seed=4),
+        R(2, seed=5),
+        R(3, seed=6),
+        second=True,
+    )
+    case(
+        "addr/broadcast-self", lambda T, s, a, b: T.addr(s, a, b), R(3, seed=7), R(2, seed=8), R(3, seed=9), second=True
+    )
+    case(
+        "addr/beta-0-nan",
+        lambda T, s, a, b: T.addr(s, a, b, beta=0),
+        D([[NAN, 1.0], [1.0, NAN]]),
+        R(2, seed=10),
+        R(2, seed=11),
+        second=True,
+    )
+    case("addr/int64", lambda T, s, a, b: T.addr(s, a, b, alpha=2), L([[1, 2]]), L([1, 2]), L([3, 4]))
+    case("addr/empty", lambda T, s, a, b: T.addr(s.reshape([0, 3]), a, b), D([]), D([]), R(3, seed=12))
+    case("addr/dim-error", lambda T, s, a, b: T.addr(s, a, b), R(2, 2, seed=13), R(2, 2, seed=14), R(2, seed=15))
+    case("addr/shape-error", lambda T, s, a, b: T.addr(s, a, b), R(3, 3, seed=16), R(2, seed=17), R(3, seed=18))
+    case(
+        "addr_/clone",
+        lambda T, s, a, b: s.clone().addr_(a, b, alpha=3),
+        R(2, 2, seed=19),
+        R(2, seed=20),
+        R(2, seed=21),
+        second=True,
+    )
+    case(
+        "addr.out/basic",
+        lambda T, s, a, b: T.addr(s, a, b, out=T.zeros([2, 2], dtype=T.float64)),
+        R(2, 2, seed=22, grad=False),
+        R(2, seed=23, grad=False),
+        R(2, seed=24, grad=False),
+    )
+    md = lambda T, *xs: T.linalg.multi_dot(list(xs))  # noqa: E731
+    case("linalg_multi_dot/two", md, R(2, 3, seed=1), R(3, 2, seed=2), second=True)
+    case("linalg_multi_dot/four", md, R(4, 1, seed=3), R(1, 3, seed=4), R(3, 2, seed=5), R(2, 1, seed=6), second=True)
+    case("linalg_multi_dot/vector-matrix-vector", md, R(3, seed=7), R(3, 2, seed=8), R(2, seed=9), second=True)
+    case("linalg_multi_dot/vector-first", md, R(2, seed=10), R(2, 3, seed=11), R(3, 2, seed=12), second=True)
+    case("linalg_multi_dot/vector-last", md, R(2, 3, seed=13), R(3, seed=14), second=True)
+    case("linalg_multi_dot/int64", md, L([[1, 2]]), L([[3], [4]]))
+    case("linalg_multi_dot/one-error", md, R(2, 2, seed=15))
+    case("linalg_multi_dot/middle-1-d-error", md, R(2, 2, seed=16), R(2, seed=17), R(2, 2, seed=18))
+    case("linalg_multi_dot/shape-error", md, R(2, 2, seed=19), R(3, 2, seed=20))
+    case("linalg_multi_dot/3-d-error", md, R(1, 2, 2, seed=21), R(2, 2, seed=22))
+    case(
+        "linalg_multi_dot.out/three",
+        lambda T, a, b, c: T.linalg.multi_dot([a, b, c], out=T.zeros([2, 2], dtype=T.float64)),
+        R(2, 3, seed=23, grad=False),
+        R(3, 2, seed=24, grad=False),
+        R(2, 2, seed=25, grad=False),
+    )
+    cm = lambda T, *xs: _quiet(T.chain_matmul, *xs)  # noqa: E731
+    case("chain_matmul/one", cm, R(2, 3, seed=1), second=True)
+    case("chain_matmul/three", cm, R(2, 3, seed=2), R(3, 4, seed=3), R(4, 2, seed=4), second=True)
+    case("chain_matmul/1-d-error", cm, R(2, 2, seed=5), R(2, seed=6))
+    case(
+        "chain_matmul.out/two",
+        lambda T, a, b: _quiet(T.chain_matmul, a, b, out=T.zeros([2, 2], dtype=T.float64)),
+        R(2, 3, seed=7, grad=False),
+        R(3, 2, seed=8, grad=False),
+    )
+
+
+_register_products()

@@ -2599,3 +2599,47 @@ def _tensor5_einsum_samples() -> Dict[str, List[Sample]]:
 
 
 SAMPLES.update(_tensor5_einsum_samples())
+
+
+def _tensor5_product_samples() -> Dict[str, List[Sample]]:
+    g = gradgen
+    return {
+        "addr": [
+            Sample("function", g.addr, [leaf(2, 3), leaf(2), leaf(3)]),
+            Sample("method, keywords", lambda s, a, b: s.addr(a, b, beta=0.5, alpha=2), [leaf(3), leaf(2), leaf(3)]),
+        ],
+        "addr_": [
+            Sample("method on a clone", lambda s, a, b: s.clone().addr_(a, b, alpha=-1), [leaf(2, 2), leaf(2), leaf(2)])
+        ],
+        "linalg_multi_dot": [
+            Sample(
+                "gradgen.linalg.multi_dot",
+                lambda a, b, c: g.linalg.multi_dot([a, b, c]),
+                [leaf(3), leaf(3, 2), leaf(2, 2)],
+            )
+        ],
+        "chain_matmul": [Sample("varargs", lambda a, b: _quiet(g.chain_matmul, a, b), [leaf(2, 3), leaf(3, 2)])],
+    }
+
+
+def _tensor5_product_checks():
+    g = gradgen
+
+    def out():
+        a, b, c = value(2, 3, seed=1), value(3, 2, seed=2), value(2, 2, seed=3)
+        o = g.zeros([2, 2], dtype=g.float64)
+        assert g.linalg.multi_dot([a, b, c], out=o) is o
+        check_values(o, flat(a.mm(b).mm(c).tolist()))
+        o = g.zeros([2, 2], dtype=g.float64)
+        assert _quiet(g.chain_matmul, a, b, out=o) is o
+        check_values(o, flat(a.mm(b).tolist()))
+        s, v, w = value(2, 3, seed=4), value(2, seed=5), value(3, seed=6)
+        o = g.zeros([2, 3], dtype=g.float64)
+        assert g.addr(s, v, w, beta=2, alpha=3, out=o) is o
+        check_values(o, [2 * s.tolist()[i][j] + 3 * v.tolist()[i] * w.tolist()[j] for i in range(2) for j in range(3)])
+
+    return {"addr.out": out, "linalg_multi_dot.out": out, "chain_matmul.out": out}
+
+
+SAMPLES.update(_tensor5_product_samples())
+VALUE_CHECKS.update(_tensor5_product_checks())

@@ -428,3 +428,52 @@ def test_einsum_errors():
         g.einsum("ij,ij->ij", A, t([[1.0, 2.0]]).expand(2, 2).contiguous())
     with pytest.raises(RuntimeError, match="must provide at least one operand"):
         g.einsum("")
+
+
+# --- addr, linalg.multi_dot, chain_matmul -------------------------------------------------------
+
+
+def test_addr():
+    s = t([[1.0, 2.0], [3.0, 4.0]])
+    v, w = t([1.0, 2.0]), t([3.0, -1.0])
+    assert g.addr(s, v, w).tolist() == [[4.0, 1.0], [9.0, 2.0]]
+    assert s.addr(v, w, beta=0.5, alpha=2).tolist() == [[6.5, -1.0], [13.5, -2.0]]
+    nan = float("nan")
+    assert g.addr(t([[nan, 1.0], [1.0, 1.0]]), v, w, beta=0).tolist() == [[3.0, -1.0], [6.0, -2.0]]
+    assert g.addr(t([1.0, 1.0]), v, w).tolist() == [[4.0, 0.0], [7.0, -1.0]]  # self broadcast
+    assert g.addr(longs([[0, 0]]), longs([1, 2]), longs([3, 4]), alpha=2).tolist() == [[6, 8], [12, 16]]
+    c = s.clone()
+    assert c.addr_(v, w) is c and c.tolist() == [[4.0, 1.0], [9.0, 2.0]]
+    with pytest.raises(RuntimeError, match="addr: Expected 1-D argument vec1, but got 2-D"):
+        g.addr(s, s, w)
+    with pytest.raises(RuntimeError, match="addr"):
+        g.addr(t([1.0, 2.0, 3.0]), v, w)
+
+
+def test_multi_dot_and_chain_matmul():
+    a = t([[1.0, 2.0], [3.0, 4.0]])
+    b = t([[0.0, 1.0], [1.0, 0.0]])
+    v = t([1.0, -1.0])
+    assert g.linalg.multi_dot([a, b]).tolist() == [[2.0, 1.0], [4.0, 3.0]]
+    assert g.linalg.multi_dot((v, a, b)).tolist() == [-2.0, -2.0]  # [1, -1] @ a = [-2, -2]; @ b swaps
+    assert g.linalg.multi_dot([v, a, v]).tolist() == 0.0  # [-2, -2] . [1, -1]
+    assert g.linalg.multi_dot([a, b, v]).tolist() == [1.0, 1.0]
+    with pytest.warns(UserWarning, match="torch.chain_matmul is deprecated"):
+        assert g.chain_matmul(a, b, a).tolist() == [[5.0, 8.0], [13.0, 20.0]]  # [[2, 1], [4, 3]] @ a
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert g.chain_matmul(a).tolist() == a.tolist()
+        with pytest.raises(RuntimeError, match=r"chain_matmul\(\): Tensor dimension is 1, expected 2 instead."):
+            g.chain_matmul(a, v)
+        with pytest.raises(RuntimeError, match=r"chain_matmul\(\): Expected one or more matrices"):
+            g.chain_matmul()
+    with pytest.raises(RuntimeError, match=r"multi_dot\(\): expected at least 2 tensors but got 1"):
+        g.linalg.multi_dot([a])
+    with pytest.raises(RuntimeError, match=r"multi_dot\(\): tensor 1 must be 2D but got 1D"):
+        g.linalg.multi_dot([a, v, a])
+    with pytest.raises(
+        RuntimeError, match=r"multi_dot\(\): tensors 0 and 1 with shapes \[2, 2\] and \[3, 2\] cannot be multiplied"
+    ):
+        g.linalg.multi_dot([a, g.zeros([3, 2], dtype=g.float64)])
+    with pytest.raises(RuntimeError, match=r"multi_dot\(\): all tensors must have be the same dtype"):
+        g.linalg.multi_dot([a, longs([[1, 2], [3, 4]])])
