@@ -1,7 +1,10 @@
 // Products (issue 23, "Linear algebra", step 4): addr (a kernel with PyTorch's formula entry),
 // chain_matmul and linalg_multi_dot (CompositeImplicitAutograd as in PyTorch: mm calls in the
-// cheapest order of PyTorch's matrix-chain rule, whose gradients they get).
+// cheapest order of PyTorch's matrix-chain rule, whose gradients they get), and cdist
+// (CompositeImplicitAutograd: PyTorch's matmul path for p = 2, linalg_vector_norm otherwise).
 #include <limits>
+#include <optional>
+#include <utility>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -182,6 +185,60 @@ Tensor chain_matmul(TensorList matrices) {
 
 Tensor& chain_matmul_out(TensorList matrices, Tensor& out) {
   return write_out("chain_matmul.out", native::chain_matmul(matrices), out);
+}
+
+// ---------------------------------------------------------------------------------------------
+// cdist
+// ---------------------------------------------------------------------------------------------
+
+Tensor cdist(const Tensor& x1, const Tensor& x2, double p, std::optional<int64_t> compute_mode) {
+  for (const auto& [name, t] : {std::pair<const char*, const Tensor*>{"X1", &x1},
+                                std::pair<const char*, const Tensor*>{"X2", &x2}}) {
+    if (t->dim() < 2) {
+      throw std::runtime_error(std::string("cdist only supports at least 2D tensors, ") + name +
+                               " got: " + std::to_string(t->dim()) + "D");
+    }
+    if (!is_floating_point(t->scalar_type())) {
+      throw std::runtime_error(std::string("cdist only supports floating-point dtypes, ") + name +
+                               " got: " + to_string(t->scalar_type()));
+    }
+  }
+  const int64_t c = x1.size(-1);
+  if (c != x2.size(-1)) {
+    throw std::runtime_error("X1 and X2 must have the same number of columns. X1: " +
+                             std::to_string(c) + " X2: " + std::to_string(x2.size(-1)));
+  }
+  if (!(p >= 0)) throw std::runtime_error("cdist only supports non-negative p values");
+  const int64_t mode = compute_mode.value_or(0);
+  if (mode < 0 || mode > 2) {
+    throw std::runtime_error("cdist: " + std::to_string(mode) +
+                             " is not a valid value for compute_mode (0, 1 or 2)");
+  }
+  loops::check_same_dtype("cdist", "x1", x1, "x2", x2);
+  const int64_t r1 = x1.size(-2), r2 = x2.size(-2);
+  // Batch dims broadcast.
+  const IntArrayRef b1(x1.sizes().data(), static_cast<size_t>(x1.dim() - 2));
+  const IntArrayRef b2(x2.sizes().data(), static_cast<size_t>(x2.dim() - 2));
+  const DimVector batch = loops::broadcast_shapes("cdist", b1, b2);
+  std::vector<int64_t> s1(batch.begin(), batch.end()), s2(batch.begin(), batch.end());
+  s1.insert(s1.end(), {r1, c});
+  s2.insert(s2.end(), {r2, c});
+  const Tensor a = gradgen::expand(x1, s1), b = gradgen::expand(x2, s2);
+  const bool empty = r1 == 0 || r2 == 0 || c == 0;
+  if (!empty && p == 2.0 && (mode == 1 || (mode == 0 && (r1 > 25 || r2 > 25)))) {
+    // PyTorch's _euclidean_dist: [-2a, |a|^2, 1] . [b, 1, |b|^2] in one matmul.
+    const std::vector<int64_t> last{-1};
+    const Tensor an = gradgen::sum(gradgen::pow(a, 2), IntArrayRef(last), true);
+    const Tensor bn = gradgen::sum(gradgen::pow(b, 2), IntArrayRef(last), true);
+    const Tensor a_ = gradgen::cat({gradgen::mul(a, -2), an, gradgen::ones_like(an)}, -1);
+    const Tensor b_ = gradgen::cat({b, gradgen::ones_like(bn), bn}, -1);
+    const Tensor squared = gradgen::matmul(a_, gradgen::transpose(b_, -1, -2));
+    return gradgen::sqrt(gradgen::clamp_min(squared, 1e-30));
+  }
+  const Tensor diff = gradgen::sub(gradgen::unsqueeze(a, -2), gradgen::unsqueeze(b, -3));
+  // No columns: zeros (as PyTorch's), still connected to the inputs.
+  if (c == 0) return gradgen::sum(diff, IntArrayRef(std::vector<int64_t>{-1}), false);
+  return gradgen::linalg_vector_norm(diff, p, IntArrayRef(std::vector<int64_t>{-1}), false);
 }
 
 }  // namespace native

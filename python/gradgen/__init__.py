@@ -81,6 +81,7 @@ from gradgen import linalg  # noqa: F401  (re-exported: gradgen.linalg.cross, as
 from gradgen.jit import trace  # noqa: F401  (re-exported)
 from gradgen._shapes import (  # noqa: F401  (torch's Python-level forms)
     broadcast_tensors,
+    cdist,
     chain_matmul,
     einsum,
     meshgrid,
@@ -139,6 +140,7 @@ __all__ = sorted(
         "autograd",
         "bool",
         "broadcast_tensors",
+        "cdist",
         "chain_matmul",
         "contiguous_format",
         "default_generator",

@@ -93,7 +93,22 @@ def chain_matmul(*matrices, out=None):
     return _C.chain_matmul(list(matrices), out=out)
 
 
+_CDIST_MODES = {
+    "use_mm_for_euclid_dist_if_necessary": None,
+    "use_mm_for_euclid_dist": 1,
+    "donot_use_mm_for_euclid_dist": 2,
+}
+
+
+def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
+    """torch.cdist: the p-norm distances between the rows of x1 and x2 (the op cdist, whose
+    compute_mode is None, 1 or 2 for these strings)."""
+    if compute_mode not in _CDIST_MODES:
+        raise ValueError(f"{compute_mode} is not a valid value for compute_mode")
+    return _C.cdist(x1, x2, p, _CDIST_MODES[compute_mode])
+
+
 _C.Tensor.unique = _tensor_unique
 _C.Tensor.unique_consecutive = _tensor_unique_consecutive
 
-__all__ = ["broadcast_tensors", "chain_matmul", "einsum", "meshgrid", "unique", "unique_consecutive"]
+__all__ = ["broadcast_tensors", "cdist", "chain_matmul", "einsum", "meshgrid", "unique", "unique_consecutive"]

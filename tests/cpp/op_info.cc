@@ -5304,6 +5304,28 @@ std::vector<OpInfo> make_registry() {
       };
     });
   }
+  // cdist (issue 23, "Linear algebra", step 4): CompositeImplicitAutograd ----------------------
+  {
+    auto d = [](double p, std::optional<int64_t> mode) {
+      return one([p, mode](const Inputs& x) { return cdist(x[0], x[1], p, mode); });
+    };
+    grad_op("cdist", [=] {
+      return std::vector<Sample>{
+          {"p 2 (no mm)", {leaf({3, 2}, 1), leaf({4, 2}, 2)}, d(2.0, std::nullopt)},
+          {"p 2, mm (mode 1)", {leaf({3, 2}, 3), leaf({4, 2}, 4)}, d(2.0, 1)},
+          {"p 2, mm (27 rows)", {leaf({27, 2}, 5), leaf({2, 2}, 6)}, d(2.0, std::nullopt)},
+          {"p 2, no mm (mode 2)", {leaf({27, 2}, 7), leaf({2, 2}, 8)}, d(2.0, 2)},
+          {"p 1", {leaf({3, 3}, 9), leaf({2, 3}, 10)}, d(1.0, std::nullopt)},
+          {"p inf",
+           {leaf({3, 3}, 11), leaf({2, 3}, 12)},
+           d(std::numeric_limits<double>::infinity(), std::nullopt)},
+          {"p 3", {leaf({2, 3}, 13), leaf({2, 3}, 14)}, d(3.0, std::nullopt)},
+          {"batches broadcast",
+           {leaf({2, 1, 3, 2}, 15), leaf({3, 2, 2}, 16)},
+           d(2.0, std::nullopt)},
+      };
+    });
+  }
   return ops;
 }
 

@@ -462,3 +462,52 @@ def _register_products() -> None:
 
 
 _register_products()
+
+
+def _register_cdist() -> None:
+    from cases import INF
+
+    # Second derivatives only on the mm path: PyTorch 2.13's double backward of its other path
+    # (_cdist_backward's) raises NotImplementedError; gradgen's composite has one, checked against
+    # finite differences by op_sweep_test.
+    for p in (0.0, 1.0, 2.0, 3.0, 0.5, INF):
+        case(f"cdist/p-{p}", lambda T, a, b, p=p: T.cdist(a, b, p=p), R(3, 2, seed=1), R(4, 2, seed=2))
+    case(
+        "cdist/mm",
+        lambda T, a, b: T.cdist(a, b, compute_mode="use_mm_for_euclid_dist"),
+        R(3, 2, seed=3),
+        R(4, 2, seed=4),
+        second=True,
+    )
+    case("cdist/mm-if-necessary-27", lambda T, a, b: T.cdist(a, b), R(27, 2, seed=5), R(2, 2, seed=6), second=True)
+    case(
+        "cdist/no-mm-27",
+        lambda T, a, b: T.cdist(a, b, compute_mode="donot_use_mm_for_euclid_dist"),
+        R(27, 2, seed=7),
+        R(2, 2, seed=8),
+    )
+    case("cdist/batch", lambda T, a, b: T.cdist(a, b), R(2, 3, 2, seed=9), R(2, 4, 2, seed=10))
+    case("cdist/batch-broadcast", lambda T, a, b: T.cdist(a, b, p=1.0), R(2, 1, 3, 2, seed=11), R(3, 2, 2, seed=12))
+    case(
+        "cdist/float32",
+        lambda T, a, b: T.cdist(a, b),
+        R(3, 2, seed=13, dtype="float32"),
+        R(2, 2, seed=14, dtype="float32"),
+    )
+    case("cdist/empty-rows", lambda T, a, b: T.cdist(a.reshape([0, 2]), b), D([]), R(2, 2, seed=15))
+    case("cdist/dim-error", lambda T, a, b: T.cdist(a, b), R(3, seed=16), R(2, 3, seed=17))
+    case("cdist/columns-error", lambda T, a, b: T.cdist(a, b), R(2, 3, seed=18), R(2, 2, seed=19))
+    case("cdist/negative-p-error", lambda T, a, b: T.cdist(a, b, p=-1.0), R(2, 2, seed=20), R(2, 2, seed=21))
+    case(
+        "cdist/mode-error", lambda T, a, b: T.cdist(a, b, compute_mode="sometimes"), R(2, 2, seed=22), R(2, 2, seed=23)
+    )
+
+
+_register_cdist()
+
+
+def _register_cdist_empty() -> None:
+    case("cdist/no-columns", lambda T, a, b: T.cdist(a.reshape([2, 0]), b.reshape([3, 0])), D([]), D([]))
+
+
+_register_cdist_empty()

@@ -2643,3 +2643,21 @@ def _tensor5_product_checks():
 
 SAMPLES.update(_tensor5_product_samples())
 VALUE_CHECKS.update(_tensor5_product_checks())
+
+
+def _tensor5_cdist_samples() -> Dict[str, List[Sample]]:
+    g = gradgen
+    return {
+        "cdist": [
+            Sample("p 2", g.cdist, [leaf(3, 2), leaf(2, 2, seed=1)]),
+            Sample("p 1, keywords", lambda a, b: g.cdist(a, b, p=1.0), [leaf(2, 3), leaf(2, 3, seed=1)]),
+            Sample(
+                "mm mode",
+                lambda a, b: g.cdist(a, b, compute_mode="use_mm_for_euclid_dist"),
+                [leaf(2, 2), leaf(3, 2, seed=1)],
+            ),
+        ],
+    }
+
+
+SAMPLES.update(_tensor5_cdist_samples())

@@ -477,3 +477,46 @@ def test_multi_dot_and_chain_matmul():
         g.linalg.multi_dot([a, g.zeros([3, 2], dtype=g.float64)])
     with pytest.raises(RuntimeError, match=r"multi_dot\(\): all tensors must have be the same dtype"):
         g.linalg.multi_dot([a, longs([[1, 2], [3, 4]])])
+
+
+# --- cdist ----------------------------------------------------------------------------------------
+
+
+def test_cdist_values():
+    a = [[0.0, 0.0], [1.0, 2.0], [3.0, -1.0]]
+    b = [[1.0, 0.0], [-2.0, 2.0]]
+
+    def dist(u, v, p):
+        d = [abs(x - y) for x, y in zip(u, v)]
+        if p == float("inf"):
+            return max(d)
+        if p == 0:
+            return float(sum(1 for x in d if x != 0))
+        return sum(x**p for x in d) ** (1.0 / p)
+
+    A, B = t(a), t(b)
+    for p in (0.0, 1.0, 2.0, 3.0, float("inf")):
+        got = g.cdist(A, B, p=p).tolist()
+        want = [[dist(u, v, p) for v in b] for u in a]
+        for gr, wr in zip(got, want):
+            assert gr == pytest.approx(wr, rel=1e-12, abs=1e-12), (p, got, want)
+    for mode in ("use_mm_for_euclid_dist", "donot_use_mm_for_euclid_dist"):
+        got = g.cdist(A, B, compute_mode=mode).tolist()
+        for gr, wr in zip(got, [[dist(u, v, 2) for v in b] for u in a]):
+            assert gr == pytest.approx(wr, rel=1e-12, abs=1e-7)
+    assert g.cdist(g.zeros([2, 0, 2], dtype=g.float64), g.zeros([3, 2], dtype=g.float64)).shape == (2, 0, 3)
+    assert g.cdist(g.zeros([2, 1, 3, 2], dtype=g.float64), g.zeros([4, 5, 2], dtype=g.float64)).shape == (2, 4, 3, 5)
+
+
+def test_cdist_errors():
+    A = t(M)
+    with pytest.raises(RuntimeError, match="cdist only supports at least 2D tensors, X1 got: 1D"):
+        g.cdist(t([1.0]), A)
+    with pytest.raises(RuntimeError, match="X1 and X2 must have the same number of columns. X1: 3 X2: 2"):
+        g.cdist(A, t([[1.0, 2.0]]))
+    with pytest.raises(RuntimeError, match="cdist only supports non-negative p values"):
+        g.cdist(A, A, p=-1.0)
+    with pytest.raises(RuntimeError, match="cdist only supports floating-point dtypes, X1 got: Long"):
+        g.cdist(longs([[1, 2]]), longs([[1, 2]]))
+    with pytest.raises(ValueError, match="sometimes is not a valid value for compute_mode"):
+        g.cdist(A, A, compute_mode="sometimes")
