@@ -74,9 +74,35 @@ def _tensor_unique_consecutive(self, return_inverse=False, return_counts=False, 
     return unique_consecutive(self, return_inverse, return_counts, dim)
 
 
-def einsum(equation, *operands):
-    """torch.einsum: the operands (varargs, or one list) contracted as the equation says."""
-    return _C.einsum(equation, _tensor_list(operands, "einsum"))
+def _sublist_subscript(n):
+    if n is Ellipsis:
+        return "..."
+    if isinstance(n, int) and 0 <= n < 26:
+        return chr(ord("A") + n)
+    if isinstance(n, int) and 26 <= n < 52:
+        return chr(ord("a") + n - 26)
+    raise ValueError("einsum(): subscript in subscript list is not within the valid range [0, 52)")
+
+
+def einsum(*args):
+    """torch.einsum: einsum(equation, *operands) (varargs, or one list), or the sublist format
+    einsum(op1, sublist1, op2, sublist2, ..., [output sublist]) with subscripts 0..51 and
+    Ellipsis, as torch's."""
+    if len(args) < 2:
+        raise ValueError(
+            "einsum(): must specify the equation string and at least one operand, "
+            "or at least one operand and its subscripts list"
+        )
+    if isinstance(args[0], str):
+        return _C.einsum(args[0], _tensor_list(args[1:], "einsum"))
+    operands, sublists = list(args[0::2]), list(args[1::2])
+    output = None
+    if len(args) % 2 == 1:
+        output = operands.pop()  # an odd count: the last argument is the output sublist
+    equation = ",".join("".join(_sublist_subscript(n) for n in sub) for sub in sublists)
+    if output is not None:
+        equation += "->" + "".join(_sublist_subscript(n) for n in output)
+    return _C.einsum(equation, operands)
 
 
 def chain_matmul(*matrices, out=None):

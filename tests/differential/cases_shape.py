@@ -511,3 +511,25 @@ def _register_cdist_empty() -> None:
 
 
 _register_cdist_empty()
+
+
+def _register_einsum_sublists() -> None:
+    case(
+        "einsum/sublist",
+        lambda T, a, b: T.einsum(a, [0, 1], b, [1, 2]),
+        R(2, 3, seed=70),
+        R(3, 2, seed=71),
+        second=True,
+    )
+    case(
+        "einsum/sublist-output",
+        lambda T, a, b: T.einsum(a, [0, 1], b, [1, 2], [2, 0]),
+        R(2, 3, seed=72),
+        R(3, 2, seed=73),
+        second=True,
+    )
+    case("einsum/sublist-ellipsis", lambda T, a: T.einsum(a, [Ellipsis, 30], [30]), R(2, 3, seed=74), second=True)
+    case("einsum/sublist-range-error", lambda T, a: T.einsum(a, [0, 52]), R(2, 3, seed=75))
+
+
+_register_einsum_sublists()

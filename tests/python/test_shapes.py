@@ -426,8 +426,10 @@ def test_einsum_errors():
         g.einsum("ii", A)
     with pytest.raises(RuntimeError, match="operands do not broadcast with remapped shapes"):
         g.einsum("ij,ij->ij", A, t([[1.0, 2.0]]).expand(2, 2).contiguous())
+    with pytest.raises(ValueError, match="must specify the equation string and at least one operand"):
+        g.einsum("")  # torch's Python-level check
     with pytest.raises(RuntimeError, match="must provide at least one operand"):
-        g.einsum("")
+        g._C.einsum("", [])  # the op's own
 
 
 # --- addr, linalg.multi_dot, chain_matmul -------------------------------------------------------
@@ -520,3 +522,16 @@ def test_cdist_errors():
         g.cdist(longs([[1, 2]]), longs([[1, 2]]))
     with pytest.raises(ValueError, match="sometimes is not a valid value for compute_mode"):
         g.cdist(A, A, compute_mode="sometimes")
+
+
+def test_einsum_sublist_format():
+    a = [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]
+    b = [[1.0, 0.0], [2.0, 1.0], [0.0, 3.0]]
+    A, B = t(a), t(b)
+    assert g.einsum(A, [0, 1], B, [1, 2]).tolist() == _mm(a, b)
+    assert g.einsum(A, [0, 1], B, [1, 2], [2, 0]).tolist() == [list(r) for r in zip(*_mm(a, b))]
+    assert g.einsum(A, [Ellipsis, 30], [30]).tolist() == [5.0, 7.0, 9.0]
+    with pytest.raises(ValueError, match=r"subscript in subscript list is not within the valid range \[0, 52\)"):
+        g.einsum(A, [0, 52])
+    with pytest.raises(ValueError, match="must specify the equation string and at least one operand"):
+        g.einsum("ij")
