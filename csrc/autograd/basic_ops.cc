@@ -24,7 +24,7 @@ const std::shared_ptr<autograd::Node>& internal::view_grad_fn(const Tensor& view
   if (impl.view->creation != ViewCreation::Default)
     autograd::internal::throw_view_base_modified(view);
   // The storage changed since grad_fn was set: the view's history now starts at the base's.
-  auto fn = std::make_shared<autograd::AsStridedBackward0>(base, view);
+  auto fn = std::make_shared<autograd::ViewAsStridedBackward>(base, view);
   fn->add_next_edge(autograd::gradient_edge(base));
   fn->add_input_metadata(view);
   if (impl.hooks) {
@@ -159,7 +159,7 @@ variable_list RestrideBackward::apply(variable_list&& grads) {
   return grad_inputs;
 }
 
-variable_list AsStridedBackward0::apply(variable_list&& grads) {
+variable_list ViewAsStridedBackward::apply(variable_list&& grads) {
   variable_list grad_inputs(1);
   if (grads[0].defined() && should_compute_output(0)) {
     grad_inputs[0] = restride(grads[0], view_, base_, nullptr, /*count=*/&base_);

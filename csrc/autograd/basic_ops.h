@@ -87,9 +87,11 @@ struct RestrideBackward : public Node {
 /// The history of a view whose storage was modified in place after its grad_fn was set
 /// (Note [Views]): maps the view's gradient into its root base's geometry (zero outside the
 /// view, summed where view elements share memory, split where base elements do, as PyTorch's
-/// as_strided_backward). Its one edge is the base's gradient edge.
-struct AsStridedBackward0 : public Node {
-  AsStridedBackward0(const Tensor& base, const Tensor& view) : base_(base), view_(view) {}
+/// as_strided_backward). Its one edge is the base's gradient edge. Named AsStridedBackward0, as
+/// PyTorch's (which reuses its as_strided node); the C++ name leaves that one to the generated
+/// node of the op as_strided.
+struct ViewAsStridedBackward : public Node {
+  ViewAsStridedBackward(const Tensor& base, const Tensor& view) : base_(base), view_(view) {}
   variable_list apply(variable_list&& grads) override;
   std::string name() const override { return "AsStridedBackward0"; }
 

@@ -615,13 +615,7 @@ Tensor reshape_symint(const Tensor& self, IntArrayRef shape) {
   return gradgen::reshape(self, shape);
 }
 
-Tensor expand_as(const Tensor& self, const Tensor& other) {
-  return gradgen::expand(self, other.sizes());
-}
-
 Tensor sum_to_size(const Tensor& self, IntArrayRef size) { return sum_to(self, size); }
-
-Tensor contiguous(const Tensor& self) { return self.is_contiguous() ? self : gradgen::clone(self); }
 
 Tensor unsqueeze_to(const Tensor& grad, IntArrayRef sizes) {
   return grad.sizes().equals(sizes) ? grad : gradgen::reshape(grad, sizes);

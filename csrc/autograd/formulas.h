@@ -231,11 +231,9 @@ Tensor masked_fill_(Tensor&& self, const Tensor& mask, const Scalar& value);
 /// Tensor methods whose free form gradgen's API spells differently.
 Tensor expand_symint(const Tensor& self, IntArrayRef size);
 Tensor reshape_symint(const Tensor& self, IntArrayRef shape);
-Tensor expand_as(const Tensor& self, const Tensor& other);
 Tensor sum_to_size(const Tensor& self, IntArrayRef size);
-/// self if it is contiguous, else a contiguous copy; differentiable (unlike Tensor::contiguous,
-/// the kernels' helper), as PyTorch's `grad.contiguous()` in a formula is.
-Tensor contiguous(const Tensor& self);
+// expand_as and contiguous (`grad.contiguous()`, differentiable unlike Tensor::contiguous, the
+// kernels' helper) are ops of the spec (csrc/native/tensorops_shape2.cc).
 
 /// The inverse of squeeze(): grad reshaped back to the input's sizes (the squeezed dims of size
 /// 1 put back), and of squeeze(dim): grad unsqueezed at dim if that dim had size 1.

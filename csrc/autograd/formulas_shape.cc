@@ -85,6 +85,17 @@ Tensor split_with_sizes_backward(const std::vector<Tensor>& grads, IntArrayRef s
   return ::gradgen::cat(pieces, d);
 }
 
+Tensor as_strided_backward(const Tensor& grad, const TensorGeometry& input_geometry,
+                           IntArrayRef size, IntArrayRef stride,
+                           std::optional<int64_t> storage_offset) {
+  TensorGeometry view;
+  view.sizes.assign(size.begin(), size.end());
+  view.strides.assign(stride.begin(), stride.end());
+  view.storage_offset = storage_offset.value_or(input_geometry.storage_offset);
+  view.dtype = input_geometry.dtype;
+  return restride(grad, view, input_geometry, nullptr, &input_geometry);
+}
+
 }  // namespace details
 }  // namespace generated
 }  // namespace autograd

@@ -7,6 +7,7 @@
 #include <optional>
 #include <vector>
 
+#include "csrc/autograd/basic_ops.h"
 #include "csrc/generated/VariableType.h"
 #include "csrc/tensor.h"
 
@@ -49,6 +50,20 @@ inline Tensor diagonal_backward_symint(const Tensor& grad, IntArrayRef input_siz
                                        int64_t dim1, int64_t dim2) {
   return ::gradgen::diagonal_backward(grad, input_sizes, offset, dim1, dim2);
 }
+
+/// PyTorch's SymInt spelling of the op unfold_backward (unfold's gradient).
+inline Tensor unfold_backward_symint(const Tensor& grad, IntArrayRef input_sizes, int64_t dim,
+                                     int64_t size, int64_t step) {
+  return ::gradgen::unfold_backward(grad, input_sizes, dim, size, step);
+}
+
+/// d/dself of as_strided(self, size, stride, storage_offset) (PyTorch's as_strided_backward):
+/// grad, laid at the view's places in self's storage (summed where the view's elements share
+/// memory), read at self's places (divided by the count where self's own elements share
+/// memory); zero where self is outside the view. Differentiable again (restride is).
+Tensor as_strided_backward(const Tensor& grad, const TensorGeometry& input_geometry,
+                           IntArrayRef size, IntArrayRef stride,
+                           std::optional<int64_t> storage_offset);
 
 }  // namespace details
 }  // namespace generated

@@ -132,7 +132,9 @@ void check_out_no_requires_grad(const char* op, std::initializer_list<OutVariant
   if (!GradMode::is_enabled()) return;
   size_t position = 0;
   for (const OutVariantArg& arg : args) {
-    if (arg.tensor && arg.tensor->requires_grad()) {
+    bool requires_grad = arg.tensor && arg.tensor->requires_grad();
+    for (const Tensor& t : arg.list) requires_grad = requires_grad || t.requires_grad();
+    if (requires_grad) {
       // "add" names the out= overload "add.out"; keep names that already say it.
       std::string name = op;
       if (name.find('.') == std::string::npos &&

@@ -250,9 +250,12 @@ struct OutVariantArg {
   /// A named optional tensor (binary_cross_entropy.out's `Tensor? weight`): absent is unchecked.
   OutVariantArg(const char* name_, const std::optional<Tensor>& t)
       : name(name_), tensor(t ? &*t : nullptr) {}
+  /// A named Tensor[] (hstack.out's `tensors`): each element is checked.
+  OutVariantArg(const char* name_, TensorList ts) : name(name_), list(ts) {}
 
   const char* name = nullptr;
   const Tensor* tensor = nullptr;
+  TensorList list;
 };
 
 /// Throws std::runtime_error if GradMode is enabled and any argument of the out=

@@ -79,6 +79,15 @@ from gradgen import autograd  # noqa: F401  (re-exported)
 from gradgen import jit, profiler  # noqa: F401  (re-exported)
 from gradgen import nn  # noqa: F401  (re-exported: gradgen.nn.functional, as torch.nn)
 from gradgen import linalg  # noqa: F401  (re-exported: gradgen.linalg.cross, as torch.linalg)
+from gradgen._shapes import (  # noqa: F401  (torch's Python-level forms)
+    broadcast_tensors,
+    cdist,
+    chain_matmul,
+    einsum,
+    meshgrid,
+    unique,
+    unique_consecutive,
+)
 from gradgen.autograd.grad_mode import enable_grad, no_grad, set_grad_enabled  # noqa: F401  (re-exported)
 
 __version__ = "0.1.0"
@@ -130,11 +139,15 @@ __all__ = sorted(
         "Tensor",
         "autograd",
         "bool",
+        "broadcast_tensors",
+        "cdist",
+        "chain_matmul",
         "contiguous_format",
         "default_generator",
         "device",
         "double",
         "dtype",
+        "einsum",
         "empty",
         "enable_grad",
         "float",
@@ -152,6 +165,7 @@ __all__ = sorted(
         "long",
         "manual_seed",
         "memory_format",
+        "meshgrid",
         "nn",
         "no_grad",
         "ones",
@@ -162,6 +176,8 @@ __all__ = sorted(
         "strided",
         "tensor",
         "tensordot",
+        "unique",
+        "unique_consecutive",
         "zeros",
     ]
     + _generated

@@ -1,4 +1,4 @@
-"""gradgen.linalg: PyTorch's torch.linalg names over gradgen's ops (cross, vector_norm).
+"""gradgen.linalg: PyTorch's torch.linalg names over gradgen's ops (cross, vector_norm, multi_dot).
 
 >>> gradgen.linalg.cross(a, b, dim=0)
 >>> gradgen.linalg.vector_norm(x, ord=1, dim=(0, 1))
@@ -27,4 +27,12 @@ def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):
     return _C.linalg_vector_norm(x, ord, dim, keepdim, **kwargs)
 
 
-__all__ = ["cross", "vector_norm"]
+def multi_dot(tensors, *, out=None):
+    """torch.linalg.multi_dot: the product of two or more matrices (the first and last may be
+    vectors) in the cheapest order (the op linalg_multi_dot)."""
+    if out is None:
+        return _C.linalg_multi_dot(list(tensors))
+    return _C.linalg_multi_dot(list(tensors), out=out)
+
+
+__all__ = ["cross", "multi_dot", "vector_norm"]

@@ -4916,6 +4916,522 @@ std::vector<OpInfo> make_registry() {
                                  random_(self, gen(20));
                                })}});
   }
+  // tensor ops, fifth batch (issue 23, "Shapes"): diag, expand_as, broadcast_tensors, meshgrid,
+  // the stacks and splits, contiguous (CompositeImplicitAutograd) ---------------------------
+  {
+    auto f1 = [](std::function<Tensor(const Tensor&)> op) {
+      return one([op](const Inputs& x) { return op(x[0]); });
+    };
+    auto all = [](std::function<std::vector<Tensor>(const Inputs&)> op) { return op; };
+    auto out_of = [](std::string name, Inputs inputs, std::function<Tensor(const Inputs&)> f,
+                     OutFn g) {
+      return std::vector<Sample>{
+          {std::move(name), std::move(inputs), one(std::move(f)), nullptr, std::move(g)}};
+    };
+    grad_op("diag", [=] {
+      return std::vector<Sample>{
+          {"[3] -> [3, 3]", {leaf({3}, 1)}, f1([](const Tensor& a) { return diag(a); })},
+          {"[3], diagonal 1", {leaf({3}, 2)}, f1([](const Tensor& a) { return diag(a, 1); })},
+          {"[2], diagonal -2", {leaf({2}, 3)}, f1([](const Tensor& a) { return diag(a, -2); })},
+          {"[3, 4] -> its diagonal", {leaf({3, 4}, 4)}, f1([](const Tensor& a) {
+             return diag(a);
+           })},
+          {"[3, 4], diagonal 2", {leaf({3, 4}, 5)}, f1([](const Tensor& a) { return diag(a, 2); })},
+          {"transposed [4, 3], diagonal -1", {leaf({3, 4}, 6)}, f1([](const Tensor& a) {
+             return diag(t(a), -1);
+           })},
+          {"empty [0]", {leaf({0}, 7)}, f1([](const Tensor& a) { return diag(a); })},
+      };
+    });
+    add_op("diag.out", Check::kOut, [=] {
+      return out_of(
+          "[3, 3], diagonal 1", {leaf({3, 3}, 1)}, [](const Inputs& x) { return diag(x[0], 1); },
+          [](const Inputs& x, Tensor& o) -> Tensor { return diag_out(x[0], 1, o); });
+    });
+    grad_op("expand_as", [=] {
+      return std::vector<Sample>{
+          {"[3] as [2, 3]", {leaf({3}, 1)}, f1([](const Tensor& a) {
+             return expand_as(a, zeros({2, 3}));
+           })},
+          {"[3, 1] as [2, 3, 4]", {leaf({3, 1}, 2)}, f1([](const Tensor& a) {
+             return expand_as(a, zeros({2, 3, 4}));
+           })},
+          {"0-dim as [2]", {leaf({}, 3)}, f1([](const Tensor& a) {
+             return expand_as(a, zeros({2}));
+           })},
+          {"other requires grad too (no gradient)",
+           {leaf({2, 1}, 4), leaf({2, 3}, 5)},
+           one([](const Inputs& x) { return expand_as(x[0], x[1]); })},
+      };
+    });
+    grad_op("broadcast_tensors", [=] {
+      return std::vector<Sample>{
+          {"[2, 1], [3], 0-dim",
+           {leaf({2, 1}, 1), leaf({3}, 2), leaf({}, 3)},
+           all([](const Inputs& x) { return broadcast_tensors(x); })},
+          {"one tensor", {leaf({2, 3}, 4)}, all([](const Inputs& x) {
+             return broadcast_tensors(x);
+           })},
+          {"transposed view and [1, 3]",
+           {leaf({3, 2}, 5), leaf({1, 3}, 6)},
+           all([](const Inputs& x) {
+             return broadcast_tensors(std::vector<Tensor>{t(x[0]), x[1]});
+           })},
+      };
+    });
+    grad_op("meshgrid", [=] {
+      return std::vector<Sample>{
+          {"[2], [3]", {leaf({2}, 1), leaf({3}, 2)}, all([](const Inputs& x) {
+             return meshgrid(x);
+           })},
+          {"0-dim, [2], [3]", {leaf({}, 3), leaf({2}, 4), leaf({3}, 5)}, all([](const Inputs& x) {
+             return meshgrid(x);
+           })},
+      };
+    });
+    grad_op("meshgrid.indexing", [=] {
+      return std::vector<Sample>{
+          {"ij", {leaf({2}, 1), leaf({3}, 2)}, all([](const Inputs& x) {
+             return meshgrid(x, "ij");
+           })},
+          {"xy", {leaf({2}, 3), leaf({3}, 4), leaf({4}, 5)}, all([](const Inputs& x) {
+             return meshgrid(x, "xy");
+           })},
+          {"xy, one tensor", {leaf({3}, 6)}, all([](const Inputs& x) {
+             return meshgrid(x, "xy");
+           })},
+          {"an empty one", {leaf({0}, 7), leaf({2}, 8)}, all([](const Inputs& x) {
+             return meshgrid(x, "xy");
+           })},
+      };
+    });
+    using Stack = std::function<Tensor(TensorList)>;
+    auto stack_samples = [](Stack op) {
+      auto f = one([op](const Inputs& x) { return op(x); });
+      return std::vector<Sample>{
+          {"0-dim and 0-dim", {leaf({}, 1), leaf({}, 2)}, f},
+          {"[2] and [3]", {leaf({2}, 3), leaf({2}, 4)}, f},
+          {"[2, 3] and [2, 3]", {leaf({2, 3}, 5), leaf({2, 3}, 6)}, f},
+          {"[2, 3, 2] twice", {leaf({2, 3, 2}, 7), leaf({2, 3, 2}, 8)}, f},
+          {"transposed view", {leaf({3, 2}, 9)}, one([op](const Inputs& x) {
+             return op(std::vector<Tensor>{t(x[0]), t(x[0])});
+           })},
+      };
+    };
+    auto stack_out = [=](std::string op_name, Stack op,
+                         std::function<Tensor(TensorList, Tensor&)> out) {
+      add_op(op_name, Check::kOut, [=] {
+        return out_of(
+            "[2, 3] and [2, 3]", {leaf({2, 3}, 1), leaf({2, 3}, 2)},
+            [op](const Inputs& x) { return op(x); },
+            [out](const Inputs& x, Tensor& o) -> Tensor { return out(x, o); });
+      });
+    };
+    grad_op("hstack", [=] {
+      auto s = stack_samples([](TensorList x) { return hstack(x); });
+      s.push_back({"[2, 1] and [2, 3]",
+                   {leaf({2, 1}, 10), leaf({2, 3}, 11)},
+                   one([](const Inputs& x) { return hstack(x); })});
+      return s;
+    });
+    stack_out(
+        "hstack.out", [](TensorList x) { return hstack(x); },
+        [](TensorList x, Tensor& o) -> Tensor& { return hstack_out(x, o); });
+    grad_op("vstack", [=] {
+      auto s = stack_samples([](TensorList x) { return vstack(x); });
+      s.push_back({"[3] and [2, 3]", {leaf({3}, 10), leaf({2, 3}, 11)}, one([](const Inputs& x) {
+                     return vstack(x);
+                   })});
+      return s;
+    });
+    stack_out(
+        "vstack.out", [](TensorList x) { return vstack(x); },
+        [](TensorList x, Tensor& o) -> Tensor& { return vstack_out(x, o); });
+    grad_op("dstack", [=] {
+      auto s = stack_samples([](TensorList x) { return dstack(x); });
+      s.push_back({"[2, 3] and [2, 3, 2]",
+                   {leaf({2, 3}, 10), leaf({2, 3, 2}, 11)},
+                   one([](const Inputs& x) { return dstack(x); })});
+      return s;
+    });
+    stack_out(
+        "dstack.out", [](TensorList x) { return dstack(x); },
+        [](TensorList x, Tensor& o) -> Tensor& { return dstack_out(x, o); });
+    grad_op("column_stack", [=] {
+      auto s = stack_samples([](TensorList x) { return column_stack(x); });
+      s.push_back({"[2], 0-dim... [2, 2]",
+                   {leaf({2}, 10), leaf({2, 2}, 11)},
+                   one([](const Inputs& x) { return column_stack(x); })});
+      return s;
+    });
+    stack_out(
+        "column_stack.out", [](TensorList x) { return column_stack(x); },
+        [](TensorList x, Tensor& o) -> Tensor& { return column_stack_out(x, o); });
+    auto split_of = [](std::function<std::vector<Tensor>(const Tensor&)> op) {
+      return [op](const Inputs& x) { return op(x[0]); };
+    };
+    grad_op("hsplit.int", [=] {
+      return std::vector<Sample>{
+          {"[6] in 3", {leaf({6}, 1)}, split_of([](const Tensor& a) { return hsplit(a, 3); })},
+          {"[2, 4] in 2", {leaf({2, 4}, 2)}, split_of([](const Tensor& a) {
+             return hsplit(a, 2);
+           })},
+          {"transposed view", {leaf({4, 3}, 3)}, split_of([](const Tensor& a) {
+             return hsplit(t(a), 2);
+           })},
+      };
+    });
+    grad_op("hsplit.array", [=] {
+      return std::vector<Sample>{
+          {"[5] at [1, 3]", {leaf({5}, 1)}, split_of([](const Tensor& a) {
+             return hsplit(a, IntArrayRef({1, 3}));
+           })},
+          {"[2, 5] at [2, -1, 9]", {leaf({2, 5}, 2)}, split_of([](const Tensor& a) {
+             return hsplit(a, IntArrayRef({2, -1, 9}));
+           })},
+      };
+    });
+    grad_op("vsplit.int", [=] {
+      return std::vector<Sample>{
+          {"[4, 2] in 2", {leaf({4, 2}, 1)}, split_of([](const Tensor& a) {
+             return vsplit(a, 2);
+           })},
+          {"[3, 2, 2] in 3", {leaf({3, 2, 2}, 2)}, split_of([](const Tensor& a) {
+             return vsplit(a, 3);
+           })},
+      };
+    });
+    grad_op("vsplit.array", [=] {
+      return std::vector<Sample>{
+          {"[5, 2] at [2]", {leaf({5, 2}, 1)}, split_of([](const Tensor& a) {
+             return vsplit(a, IntArrayRef({2}));
+           })},
+      };
+    });
+    grad_op("dsplit.int", [=] {
+      return std::vector<Sample>{
+          {"[2, 2, 4] in 2", {leaf({2, 2, 4}, 1)}, split_of([](const Tensor& a) {
+             return dsplit(a, 2);
+           })},
+      };
+    });
+    grad_op("dsplit.array", [=] {
+      return std::vector<Sample>{
+          {"[2, 1, 5] at [1, 4]", {leaf({2, 1, 5}, 1)}, split_of([](const Tensor& a) {
+             return dsplit(a, IntArrayRef({1, 4}));
+           })},
+      };
+    });
+    grad_op("contiguous", [=] {
+      return std::vector<Sample>{
+          {"contiguous [2, 3] (itself)", {leaf({2, 3}, 1)}, f1([](const Tensor& a) {
+             return contiguous(a);
+           })},
+          {"transposed view (a copy)", {leaf({3, 2}, 2)}, f1([](const Tensor& a) {
+             return contiguous(t(a));
+           })},
+          {"expanded", {leaf({3, 1}, 3)}, f1([](const Tensor& a) {
+             return contiguous(expand(a, {3, 2}));
+           })},
+      };
+    });
+  }
+  // tensor ops, fifth batch (issue 23, "Shapes"): repeat_interleave, unfold, as_strided -------
+  {
+    auto f1 = [](std::function<Tensor(const Tensor&)> op) {
+      return one([op](const Inputs& x) { return op(x[0]); });
+    };
+    add_op("repeat_interleave.Tensor", Check::kNoDerivative, [=] {
+      return std::vector<Sample>{
+          {"repeats from argsort", {leaf({4}, 1)}, one([](const Inputs& x) {
+             return repeat_interleave(argsort(x[0]));
+           })},
+          {"output_size", {leaf({3}, 2)}, one([](const Inputs& x) {
+             return repeat_interleave(argsort(x[0]), 3);
+           })},
+      };
+    });
+    grad_op("repeat_interleave.self_Tensor", [=] {
+      return std::vector<Sample>{
+          {"[2, 3] dim 0", {leaf({2, 3}, 1)}, f1([](const Tensor& a) {
+             return repeat_interleave(a, longs({1, 2}, {2}), 0);
+           })},
+          {"[2, 3] dim -1, a zero", {leaf({2, 3}, 2)}, f1([](const Tensor& a) {
+             return repeat_interleave(a, longs({2, 0, 3}, {3}), -1);
+           })},
+          {"dim None (flattened)", {leaf({2, 2}, 3)}, f1([](const Tensor& a) {
+             return repeat_interleave(a, longs({1, 0, 2, 1}, {4}));
+           })},
+          {"one repeat for all, output_size", {leaf({3}, 4)}, f1([](const Tensor& a) {
+             return repeat_interleave(a, longs({2}, {1}), 0, 6);
+           })},
+          {"transposed view", {leaf({3, 2}, 5)}, f1([](const Tensor& a) {
+             return repeat_interleave(t(a), longs({2, 1}, {2}), 0);
+           })},
+      };
+    });
+    grad_op("repeat_interleave.self_int", [=] {
+      return std::vector<Sample>{
+          {"[2, 3] dim 1", {leaf({2, 3}, 1)}, f1([](const Tensor& a) {
+             return repeat_interleave(a, 2, 1);
+           })},
+          {"dim None", {leaf({2, 3}, 2)}, f1([](const Tensor& a) {
+             return repeat_interleave(a, 3);
+           })},
+          {"0-dim", {leaf({}, 3)}, f1([](const Tensor& a) { return repeat_interleave(a, 2); })},
+          {"0 repeats", {leaf({2}, 4)}, f1([](const Tensor& a) {
+             return repeat_interleave(a, 0, 0);
+           })},
+          {"transposed view", {leaf({3, 2}, 5)}, f1([](const Tensor& a) {
+             return repeat_interleave(t(a), 2, 0);
+           })},
+      };
+    });
+    grad_op("unfold", [=] {
+      return std::vector<Sample>{
+          {"[2, 5] windows of 2, step 1", {leaf({2, 5}, 1)}, f1([](const Tensor& a) {
+             return unfold(a, 1, 2, 1);
+           })},
+          {"[2, 5] windows of 2, step 2 (a leftover)", {leaf({2, 5}, 2)}, f1([](const Tensor& a) {
+             return unfold(a, -1, 2, 2);
+           })},
+          {"[6] windows of 3, step 1", {leaf({6}, 3)}, f1([](const Tensor& a) {
+             return unfold(a, 0, 3, 1);
+           })},
+          {"transposed view", {leaf({3, 4}, 4)}, f1([](const Tensor& a) {
+             return unfold(t(a), 0, 2, 1);
+           })},
+          {"0-dim", {leaf({}, 5)}, f1([](const Tensor& a) { return unfold(a, 0, 1, 1); })},
+          {"size 0", {leaf({2, 3}, 6)}, f1([](const Tensor& a) { return unfold(a, 1, 0, 1); })},
+      };
+    });
+    grad_op("unfold_backward", [=] {
+      return std::vector<Sample>{
+          {"[2, 5] windows of 2, step 1", {leaf({2, 4, 2}, 1)}, f1([](const Tensor& g) {
+             return unfold_backward(g, {2, 5}, 1, 2, 1);
+           })},
+          {"[5, 2] windows of 2, step 2", {leaf({2, 2, 2}, 2)}, f1([](const Tensor& g) {
+             return unfold_backward(g, {5, 2}, 0, 2, 2);
+           })},
+          {"0-dim", {leaf({1}, 3)}, f1([](const Tensor& g) {
+             return unfold_backward(g, {}, 0, 1, 1);
+           })},
+      };
+    });
+    grad_op("as_strided", [=] {
+      return std::vector<Sample>{
+          {"[3, 3] -> [2, 2] transposed", {leaf({3, 3}, 1)}, f1([](const Tensor& a) {
+             return as_strided(a, {2, 2}, {1, 3});
+           })},
+          {"overlapping windows of [4]", {leaf({4}, 2)}, f1([](const Tensor& a) {
+             return as_strided(a, {3, 2}, {1, 1});
+           })},
+          {"storage offset 1", {leaf({6}, 3)}, f1([](const Tensor& a) {
+             return as_strided(a, {2}, {2}, 1);
+           })},
+          {"of a transposed view", {leaf({3, 2}, 4)}, f1([](const Tensor& a) {
+             return as_strided(t(a), {2}, {4});
+           })},
+          {"of an expanded input (self overlaps)", {leaf({3, 1}, 5)}, f1([](const Tensor& a) {
+             return as_strided(expand(a, {3, 2}), {3}, {1});
+           })},
+          {"empty", {leaf({2}, 6)}, f1([](const Tensor& a) {
+             return as_strided(a, {0, 2}, {1, 1});
+           })},
+      };
+    });
+  }
+  // unique (issue 23, "Sorting"): the values' gradient is not implemented, as in PyTorch --------
+  {
+    auto unique_op = [&](std::string name, std::vector<Sample> (*samples)()) {
+      add_op(std::move(name), Check::kNotImplemented, samples);
+      ops.back().forward = Forward::kNotImplemented;
+    };
+    unique_op("_unique2", [] {
+      auto f = [](bool inverse, bool counts) {
+        return [=](const Inputs& x) {
+          auto [v, i, c] = _unique2(round(x[0]), true, inverse, counts);
+          return std::vector<Tensor>{v, i, c};
+        };
+      };
+      return std::vector<Sample>{
+          {"[3, 4] rounded (repeats)", {leaf({3, 4}, 1)}, f(true, true)},
+          {"values only", {leaf({5}, 2)}, f(false, false)},
+      };
+    });
+    unique_op("unique_dim", [] {
+      return std::vector<Sample>{
+          {"rows of [4, 2]",
+           {leaf({4, 2}, 1)},
+           [](const Inputs& x) {
+             auto [v, i, c] = unique_dim(cat({x[0], x[0]}, 0), 0);
+             return std::vector<Tensor>{v, i, c};
+           }},
+          {"columns",
+           {leaf({2, 3}, 2)},
+           [](const Inputs& x) {
+             auto [v, i, c] = unique_dim(x[0], -1, true, true, true);
+             return std::vector<Tensor>{v, i, c};
+           }},
+      };
+    });
+    unique_op("unique_consecutive", [] {
+      return std::vector<Sample>{
+          {"elements",
+           {leaf({6}, 1)},
+           [](const Inputs& x) {
+             auto [v, i, c] = unique_consecutive(repeat_interleave(x[0], 2), true, true);
+             return std::vector<Tensor>{v, i, c};
+           }},
+          {"rows",
+           {leaf({2, 3}, 2)},
+           [](const Inputs& x) {
+             auto [v, i, c] = unique_consecutive(repeat_interleave(x[0], 2, 0), false, false, 0);
+             return std::vector<Tensor>{v, i, c};
+           }},
+      };
+    });
+  }
+  // einsum (issue 23, "Linear algebra"): CompositeImplicitAutograd -----------------------------
+  {
+    auto eq = [](std::string equation) {
+      return one([equation](const Inputs& x) { return einsum(equation, x); });
+    };
+    grad_op("einsum", [=] {
+      return std::vector<Sample>{
+          {"ij,jk->ik (mm)", {leaf({2, 3}, 1), leaf({3, 4}, 2)}, eq("ij,jk->ik")},
+          {"ij,jk (implicit)", {leaf({2, 3}, 3), leaf({3, 2}, 4)}, eq("ij,jk")},
+          {"bij,bjk->bik (bmm)", {leaf({2, 2, 3}, 5), leaf({2, 3, 2}, 6)}, eq("bij,bjk->bik")},
+          {"ii->i (diagonal)", {leaf({3, 3}, 7)}, eq("ii->i")},
+          {"ii (trace)", {leaf({3, 3}, 8)}, eq("ii")},
+          {"i,i-> (dot)", {leaf({4}, 9), leaf({4}, 10)}, eq("i,i->")},
+          {"i,j->ij (outer)", {leaf({2}, 11), leaf({3}, 12)}, eq("i,j->ij")},
+          {"...ij,...jk->...ik (broadcast batch)",
+           {leaf({2, 1, 2, 3}, 13), leaf({3, 3, 2}, 14)},
+           eq("...ij,...jk->...ik")},
+          {"ij->ji, a transposed view", {leaf({3, 2}, 15)}, one([](const Inputs& x) {
+             return einsum("ij->ji", std::vector<Tensor>{t(x[0])});
+           })},
+          {"ijk-> (sum)", {leaf({2, 3, 2}, 16)}, eq("ijk->")},
+          {"ij,jk,kl->il (a chain)",
+           {leaf({2, 3}, 17), leaf({3, 2}, 18), leaf({2, 2}, 19)},
+           eq("ij,jk,kl->il")},
+          {"ij,ij->ij (product)", {leaf({2, 3}, 20), leaf({2, 3}, 21)}, eq("ij,ij->ij")},
+          {"bn,anm,bm->ba (bilinear)",
+           {leaf({2, 3}, 22), leaf({2, 3, 2}, 23), leaf({2, 2}, 24)},
+           eq("bn,anm,bm->ba")},
+          {"iij,jk->ik (diagonal then product)",
+           {leaf({2, 2, 3}, 25), leaf({3, 2}, 26)},
+           eq("iij,jk->ik")},
+          {"Ab,bC (upper case, implicit)", {leaf({2, 3}, 27), leaf({3, 2}, 28)}, eq("Ab,bC")},
+          {"i,ij->j", {leaf({2}, 29), leaf({2, 3}, 30)}, eq("i,ij->j")},
+          {"...->... (0-dim)", {leaf({}, 31)}, eq("...->...")},
+          {"ij,kl->ijkl, summed ellipsis",
+           {leaf({2, 2}, 32), leaf({1, 2, 2}, 33)},
+           eq("ij,...kl->ijkl")},
+      };
+    });
+  }
+  // products (issue 23, "Linear algebra", step 4): addr, chain_matmul, linalg_multi_dot --------
+  {
+    auto list_fn = [](std::function<Tensor(TensorList)> f) {
+      return one([f](const Inputs& x) { return f(x); });
+    };
+    grad_op("addr", [=] {
+      return std::vector<Sample>{
+          {"[2, 3] + [2] x [3]",
+           {leaf({2, 3}, 1), leaf({2}, 2), leaf({3}, 3)},
+           one([](const Inputs& x) { return addr(x[0], x[1], x[2]); })},
+          {"self broadcast, beta and alpha",
+           {leaf({3}, 4), leaf({2}, 5), leaf({3}, 6)},
+           one([](const Inputs& x) { return addr(x[0], x[1], x[2], 0.5, -2.0); })},
+          {"beta 0", {leaf({2, 2}, 7), leaf({2}, 8), leaf({2}, 9)}, one([](const Inputs& x) {
+             return addr(x[0], x[1], x[2], 0.0, 1.5);
+           })},
+          {"strided vectors",
+           {leaf({1}, 10), leaf({2, 2}, 11), leaf({3, 2}, 12)},
+           one([](const Inputs& x) { return addr(x[0], select(x[1], 1, 0), select(x[2], 1, 1)); })},
+      };
+    });
+    add_op("addr_", Check::kInPlace, [=] {
+      auto f = one([](const Inputs& x) { return addr(x[0], x[1], x[2], 2.0, 0.5); });
+      InPlaceFn g = [](Tensor& self, const Inputs& x) { addr_(self, x[1], x[2], 2.0, 0.5); };
+      return std::vector<Sample>{
+          {"[2, 3]", {leaf({2, 3}, 1), leaf({2}, 2), leaf({3}, 3)}, f, g},
+          {"self needs no grad", {value({2, 3}, 4), leaf({2}, 5), leaf({3}, 6)}, f, g},
+      };
+    });
+    add_op("addr.out", Check::kOut, [=] {
+      return std::vector<Sample>{
+          {"[2, 3]",
+           {leaf({2, 3}, 1), leaf({2}, 2), leaf({3}, 3)},
+           one([](const Inputs& x) { return addr(x[0], x[1], x[2]); }),
+           nullptr,
+           [](const Inputs& x, Tensor& o) -> Tensor {
+             return addr_out(x[0], x[1], x[2], 1, 1, o);
+           }},
+      };
+    });
+    grad_op("linalg_multi_dot", [=] {
+      auto f = list_fn([](TensorList x) { return linalg_multi_dot(x); });
+      return std::vector<Sample>{
+          {"two matrices", {leaf({2, 3}, 1), leaf({3, 2}, 2)}, f},
+          {"four matrices (reordered)",
+           {leaf({4, 1}, 3), leaf({1, 3}, 4), leaf({3, 2}, 5), leaf({2, 1}, 6)},
+           f},
+          {"vector, matrix, vector", {leaf({3}, 7), leaf({3, 2}, 8), leaf({2}, 9)}, f},
+          {"vector first", {leaf({2}, 10), leaf({2, 3}, 11), leaf({3, 2}, 12)}, f},
+          {"vector last", {leaf({2, 3}, 13), leaf({3}, 14)}, f},
+      };
+    });
+    add_op("linalg_multi_dot.out", Check::kOut, [=] {
+      return std::vector<Sample>{
+          {"three",
+           {leaf({2, 3}, 1), leaf({3, 2}, 2), leaf({2, 2}, 3)},
+           one([](const Inputs& x) { return linalg_multi_dot(x); }),
+           nullptr,
+           [](const Inputs& x, Tensor& o) -> Tensor { return linalg_multi_dot_out(x, o); }},
+      };
+    });
+    grad_op("chain_matmul", [=] {
+      auto f = list_fn([](TensorList x) { return chain_matmul(x); });
+      return std::vector<Sample>{
+          {"one matrix (a copy)", {leaf({2, 3}, 1)}, f},
+          {"three", {leaf({2, 3}, 2), leaf({3, 4}, 3), leaf({4, 2}, 4)}, f},
+      };
+    });
+    add_op("chain_matmul.out", Check::kOut, [=] {
+      return std::vector<Sample>{
+          {"two",
+           {leaf({2, 3}, 1), leaf({3, 2}, 2)},
+           one([](const Inputs& x) { return chain_matmul(x); }),
+           nullptr,
+           [](const Inputs& x, Tensor& o) -> Tensor { return chain_matmul_out(x, o); }},
+      };
+    });
+  }
+  // cdist (issue 23, "Linear algebra", step 4): CompositeImplicitAutograd ----------------------
+  {
+    auto d = [](double p, std::optional<int64_t> mode) {
+      return one([p, mode](const Inputs& x) { return cdist(x[0], x[1], p, mode); });
+    };
+    grad_op("cdist", [=] {
+      return std::vector<Sample>{
+          {"p 2 (no mm)", {leaf({3, 2}, 1), leaf({4, 2}, 2)}, d(2.0, std::nullopt)},
+          {"p 2, mm (mode 1)", {leaf({3, 2}, 3), leaf({4, 2}, 4)}, d(2.0, 1)},
+          {"p 2, mm (27 rows)", {leaf({27, 2}, 5), leaf({2, 2}, 6)}, d(2.0, std::nullopt)},
+          {"p 2, no mm (mode 2)", {leaf({27, 2}, 7), leaf({2, 2}, 8)}, d(2.0, 2)},
+          {"p 1", {leaf({3, 3}, 9), leaf({2, 3}, 10)}, d(1.0, std::nullopt)},
+          {"p inf",
+           {leaf({3, 3}, 11), leaf({2, 3}, 12)},
+           d(std::numeric_limits<double>::infinity(), std::nullopt)},
+          {"p 3", {leaf({2, 3}, 13), leaf({2, 3}, 14)}, d(3.0, std::nullopt)},
+          {"batches broadcast",
+           {leaf({2, 1, 3, 2}, 15), leaf({3, 2, 2}, 16)},
+           d(2.0, std::nullopt)},
+      };
+    });
+  }
   return ops;
 }
 

@@ -4342,3 +4342,4 @@ case(
 )
 import cases_order  # noqa: E402, F401  (order statistics: registers its cases here)
 import cases_random  # noqa: E402, F401  (random samplers whose answer is determined: registers its cases here)
+import cases_shape  # noqa: E402, F401  (shape ops, fifth batch: registers its cases here)

@@ -2492,3 +2492,227 @@ def _random_checks():
 
 
 VALUE_CHECKS.update(_random_checks())
+
+
+# ---------------------------------------------------------------------------------------------
+# tensor ops, fifth batch (issue 23, "Shapes"): gradients here; values and errors against
+# numbers computed independently in tests/python/test_shapes.py
+# ---------------------------------------------------------------------------------------------
+
+
+def _quiet(fn, *args, **kwargs):
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return fn(*args, **kwargs)
+
+
+def _tensor5_shape_samples() -> Dict[str, List[Sample]]:
+    g = gradgen
+    return {
+        "diag": [
+            Sample("1-D, function", g.diag, [leaf(3)]),
+            Sample("1-D, method, diagonal", lambda x: x.diag(-1), [leaf(3)]),
+            Sample("2-D, keyword", lambda x: g.diag(x, diagonal=1), [leaf(3, 4)]),
+        ],
+        "expand_as": [Sample("method", lambda x: x.expand_as(value(2, 3)), [leaf(3)])],
+        "broadcast_tensors": [
+            Sample("varargs", lambda a, b: g.broadcast_tensors(a, b), [leaf(2, 1), leaf(3)]),
+            Sample("a list", lambda a, b: g.broadcast_tensors([a, b]), [leaf(3), leaf()]),
+        ],
+        # No indexing: 'ij', with PyTorch's UserWarning (checked in test_shapes.py).
+        "meshgrid": [Sample("no indexing", lambda a, b: _quiet(g.meshgrid, a, b), [leaf(2), leaf(3)])],
+        "meshgrid.indexing": [
+            Sample("xy, varargs", lambda a, b: g.meshgrid(a, b, indexing="xy"), [leaf(2), leaf(3)]),
+            Sample("ij, a tuple", lambda a, b, c: g.meshgrid((a, b, c), indexing="ij"), [leaf(2), leaf(), leaf(3)]),
+        ],
+        "hstack": [Sample("[2, 1] and [2, 2]", lambda a, b: g.hstack([a, b]), [leaf(2, 1), leaf(2, 2)])],
+        "vstack": [Sample("[3] and [2, 3]", lambda a, b: g.vstack((a, b)), [leaf(3), leaf(2, 3)])],
+        "dstack": [Sample("[2] and [1, 2, 2]", lambda a, b: g.dstack([a, b]), [leaf(2), leaf(1, 2, 2)])],
+        "column_stack": [Sample("[3], 2-D", lambda a, b: g.column_stack([a, b]), [leaf(3), leaf(3, 2)])],
+        "hsplit.int": [Sample("method", lambda x: x.hsplit(2), [leaf(2, 4)])],
+        "hsplit.array": [Sample("function", lambda x: g.hsplit(x, [1, 3]), [leaf(5)])],
+        "vsplit.int": [Sample("function", lambda x: g.vsplit(x, 2), [leaf(4, 2)])],
+        "vsplit.array": [Sample("method", lambda x: x.vsplit([1]), [leaf(3, 2)])],
+        "dsplit.int": [Sample("method", lambda x: x.dsplit(2), [leaf(1, 2, 4)])],
+        "dsplit.array": [Sample("function", lambda x: g.dsplit(x, (1, 2)), [leaf(2, 1, 3)])],
+        "contiguous": [
+            Sample("a transposed view", lambda x: x.t().contiguous(), [leaf(2, 3)]),
+            Sample("contiguous already", lambda x: x.contiguous(memory_format=g.contiguous_format), [leaf(3)]),
+        ],
+    }
+
+
+def _tensor5_shape_checks():
+    g = gradgen
+
+    def out():
+        a, b = value(2, 3, seed=1), value(2, 3, seed=2)
+        for op in ("hstack", "vstack", "dstack", "column_stack"):
+            ref = getattr(g, op)([a, b])
+            o = g.zeros(list(ref.shape), dtype=g.float64)
+            assert getattr(g, op)([a, b], out=o) is o and o.tolist() == ref.tolist()
+            with pytest.raises(RuntimeError, match=op + r".out: out= variants do not support automatic"):
+                getattr(g, op)([a, leaf(2, 3)], out=o)
+        o = g.zeros([2], dtype=g.float64)
+        assert g.diag(a, 1, out=o) is o and o.tolist() == [a.tolist()[0][1], a.tolist()[1][2]]
+
+    return {name: out for name in ("hstack.out", "vstack.out", "dstack.out", "column_stack.out", "diag.out")}
+
+
+SAMPLES.update(_tensor5_shape_samples())
+VALUE_CHECKS.update(_tensor5_shape_checks())
+
+
+def _tensor5_repeat_unfold_samples() -> Dict[str, List[Sample]]:
+    g = gradgen
+    return {
+        "repeat_interleave.self_Tensor": [
+            Sample("function, dim", lambda x: g.repeat_interleave(x, longs([1, 2]), dim=0), [leaf(2, 3)]),
+            Sample("method, dim None", lambda x: x.repeat_interleave(longs([2])), [leaf(2, 2)]),
+        ],
+        "repeat_interleave.self_int": [
+            Sample("function", lambda x: g.repeat_interleave(x, 2), [leaf(2, 3)]),
+            Sample("method, dim, output_size", lambda x: x.repeat_interleave(3, dim=1, output_size=6), [leaf(2, 2)]),
+        ],
+        "unfold": [
+            Sample("method", lambda x: x.unfold(1, 2, 1), [leaf(2, 4)]),
+            Sample("keywords", lambda x: x.unfold(dimension=0, size=2, step=2), [leaf(5)]),
+        ],
+        "unfold_backward": [Sample("function", lambda gr: g.unfold_backward(gr, [2, 4], 1, 2, 1), [leaf(2, 3, 2)])],
+        "as_strided": [
+            Sample("function", lambda x: g.as_strided(x, [2, 2], [1, 2]), [leaf(2, 3)]),
+            Sample("method, offset", lambda x: x.as_strided((2,), (3,), 1), [leaf(2, 3)]),
+            Sample("overlapping", lambda x: x.as_strided([3, 2], [1, 1]), [leaf(4)]),
+        ],
+    }
+
+
+def _tensor5_repeat_checks():
+    g = gradgen
+
+    def repeat_interleave_tensor():
+        # torch.repeat_interleave(tensor([1, 2, 0])) is tensor([0, 1, 1]).
+        assert g.repeat_interleave(longs([1, 2, 0])).tolist() == [0, 1, 1]
+        assert g.repeat_interleave(longs([3]), output_size=3).tolist() == [0, 0, 0]
+        assert g.repeat_interleave(longs([])).tolist() == []
+        with pytest.raises(RuntimeError, match="repeats can not be negative"):
+            g.repeat_interleave(longs([1, -1]))
+        with pytest.raises(RuntimeError, match="allocated size does not match required size"):
+            g.repeat_interleave(longs([1, 2]), output_size=4)
+        with pytest.raises(RuntimeError, match="repeat_interleave only accept 1D vector as repeat"):
+            g.repeat_interleave(longs([[1]]))
+        with pytest.raises(RuntimeError, match="repeats must be a Long tensor, got Double"):
+            g.repeat_interleave(g.tensor([1.0], dtype=g.float64))
+
+    return {"repeat_interleave.Tensor": repeat_interleave_tensor}
+
+
+SAMPLES.update(_tensor5_repeat_unfold_samples())
+VALUE_CHECKS.update(_tensor5_repeat_checks())
+
+
+def _tensor5_unique_checks():
+    g = gradgen
+
+    def unique_ops():
+        # Sorted unique values, inverse and counts, worked out by hand; no gradient (PyTorch's
+        # derivative is not implemented either).
+        x = g.tensor([3.0, 1.0, 3.0, 2.0], dtype=g.float64)
+        v, i, c = g._unique2(x, True, True, True)
+        assert v.tolist() == [1.0, 2.0, 3.0] and i.tolist() == [2, 0, 2, 1] and c.tolist() == [1, 1, 2]
+        assert g._unique2(x)[1].tolist() == [] and g._unique2(x)[2].tolist() == []
+        rows = g.tensor([[1.0, 2.0], [0.0, 1.0], [1.0, 2.0]], dtype=g.float64)
+        v, i, c = g.unique_dim(rows, 0)
+        assert v.tolist() == [[0.0, 1.0], [1.0, 2.0]] and i.tolist() == [1, 0, 1] and c.tolist() == [1, 2]
+        v, i, c = g.unique_consecutive(g.tensor([1, 1, 2, 1], dtype=g.int64), True, True)
+        assert v.tolist() == [1, 2, 1] and i.tolist() == [0, 0, 1, 2] and c.tolist() == [2, 1, 1]
+        v, i, c = g.unique_consecutive(rows, dim=0)
+        assert v.tolist() == [[1.0, 2.0], [0.0, 1.0], [1.0, 2.0]] and c.tolist() == [1, 1, 1]
+        y = g.tensor([1.0, 2.0, 1.0], dtype=g.float64, requires_grad=True)
+        for out in (g._unique2(y)[0], g.unique_dim(y, 0)[0], g.unique_consecutive(y)[0]):
+            assert out.requires_grad
+            with pytest.raises(RuntimeError, match="not implemented"):
+                out.sum().backward()
+
+    return {"_unique2": unique_ops, "unique_dim": unique_ops, "unique_consecutive": unique_ops}
+
+
+VALUE_CHECKS.update(_tensor5_unique_checks())
+
+
+def _tensor5_einsum_samples() -> Dict[str, List[Sample]]:
+    g = gradgen
+    return {
+        "einsum": [
+            Sample("varargs", lambda a, b: g.einsum("ij,jk->ik", a, b), [leaf(2, 3), leaf(3, 2)]),
+            Sample("a list, ellipsis", lambda a, b: g.einsum("...i,...i", [a, b]), [leaf(2, 3), leaf(3)]),
+            Sample("trace", lambda a: g.einsum("ii", a), [leaf(3, 3)]),
+        ],
+    }
+
+
+SAMPLES.update(_tensor5_einsum_samples())
+
+
+def _tensor5_product_samples() -> Dict[str, List[Sample]]:
+    g = gradgen
+    return {
+        "addr": [
+            Sample("function", g.addr, [leaf(2, 3), leaf(2), leaf(3)]),
+            Sample("method, keywords", lambda s, a, b: s.addr(a, b, beta=0.5, alpha=2), [leaf(3), leaf(2), leaf(3)]),
+        ],
+        "addr_": [
+            Sample("method on a clone", lambda s, a, b: s.clone().addr_(a, b, alpha=-1), [leaf(2, 2), leaf(2), leaf(2)])
+        ],
+        "linalg_multi_dot": [
+            Sample(
+                "gradgen.linalg.multi_dot",
+                lambda a, b, c: g.linalg.multi_dot([a, b, c]),
+                [leaf(3), leaf(3, 2), leaf(2, 2)],
+            )
+        ],
+        "chain_matmul": [Sample("varargs", lambda a, b: _quiet(g.chain_matmul, a, b), [leaf(2, 3), leaf(3, 2)])],
+    }
+
+
+def _tensor5_product_checks():
+    g = gradgen
+
+    def out():
+        a, b, c = value(2, 3, seed=1), value(3, 2, seed=2), value(2, 2, seed=3)
+        o = g.zeros([2, 2], dtype=g.float64)
+        assert g.linalg.multi_dot([a, b, c], out=o) is o
+        check_values(o, flat(a.mm(b).mm(c).tolist()))
+        o = g.zeros([2, 2], dtype=g.float64)
+        assert _quiet(g.chain_matmul, a, b, out=o) is o
+        check_values(o, flat(a.mm(b).tolist()))
+        s, v, w = value(2, 3, seed=4), value(2, seed=5), value(3, seed=6)
+        o = g.zeros([2, 3], dtype=g.float64)
+        assert g.addr(s, v, w, beta=2, alpha=3, out=o) is o
+        check_values(o, [2 * s.tolist()[i][j] + 3 * v.tolist()[i] * w.tolist()[j] for i in range(2) for j in range(3)])
+
+    return {"addr.out": out, "linalg_multi_dot.out": out, "chain_matmul.out": out}
+
+
+SAMPLES.update(_tensor5_product_samples())
+VALUE_CHECKS.update(_tensor5_product_checks())
+
+
+def _tensor5_cdist_samples() -> Dict[str, List[Sample]]:
+    g = gradgen
+    return {
+        "cdist": [
+            Sample("p 2", g.cdist, [leaf(3, 2), leaf(2, 2, seed=1)]),
+            Sample("p 1, keywords", lambda a, b: g.cdist(a, b, p=1.0), [leaf(2, 3), leaf(2, 3, seed=1)]),
+            Sample(
+                "mm mode",
+                lambda a, b: g.cdist(a, b, compute_mode="use_mm_for_euclid_dist"),
+                [leaf(2, 2), leaf(3, 2, seed=1)],
+            ),
+        ],
+    }
+
+
+SAMPLES.update(_tensor5_cdist_samples())

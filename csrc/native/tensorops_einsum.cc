@@ -1,0 +1,332 @@
+// einsum (issue 23, "Linear algebra"), CompositeImplicitAutograd as in PyTorch: written with
+// differentiable ops (diagonal, permute, unsqueeze, sum, reshape, bmm), whose gradients it gets.
+//
+// PyTorch's rules: subscripts [a-zA-Z], `...` for broadcast dims (right-aligned across operands);
+// an explicit output after `->`, else the implicit one (the ellipsis dims, then the subscripts
+// that appear once, in alphabetical order, upper case first); a subscript repeated in an operand
+// takes its diagonal; subscripts absent from the output are summed. Every operand is aligned to
+// one dim order (the output's dims, then the summed ones) with size-1 dims where it lacks one; a
+// summed dim only one operand has is summed at once, and the operands are then multiplied left to
+// right, each pair through one bmm (batch dims, left-only, summed, right-only), as PyTorch's
+// sumproduct_pair; non-floating dtypes multiply and sum instead. `path` is accepted and
+// ignored: the contraction order is left to right.
+#include <algorithm>
+#include <numeric>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "csrc/core_kernels.h"
+#include "csrc/generated/NativeFunctions.h"
+#include "csrc/generated/VariableType.h"
+
+namespace gradgen {
+namespace native {
+
+namespace {
+
+constexpr int kEllipsis = -1;
+constexpr int kLabels = 52;
+
+std::string label_char(int label) {
+  return std::string(1, static_cast<char>(label < 26 ? 'A' + label : 'a' + (label - 26)));
+}
+
+int label_of(char c) {
+  if (c >= 'A' && c <= 'Z') return c - 'A';
+  if (c >= 'a' && c <= 'z') return 26 + (c - 'a');
+  return -2;
+}
+
+[[noreturn]] void fail(const std::string& what) { throw std::runtime_error("einsum(): " + what); }
+
+// One term (an operand's or the output's): its labels with kEllipsis where `...` is; `pos` is the
+// term's first character in the equation (for messages).
+std::vector<int> parse_term(std::string_view term, size_t pos, const std::string& whose) {
+  std::vector<int> labels;
+  bool ellipsis = false;
+  for (size_t i = 0; i < term.size(); ++i) {
+    const char c = term[i];
+    if (c == ' ') continue;
+    if (c == '.') {
+      if (ellipsis) fail("found '.' for " + whose + " for which an ellipsis was already found");
+      if (term.substr(i, 3) != "...") {
+        fail("found '.' for " + whose + " that is not part of any ellipsis");
+      }
+      ellipsis = true;
+      labels.push_back(kEllipsis);
+      i += 2;
+      continue;
+    }
+    const int l = label_of(c);
+    if (l < 0) {
+      fail("invalid subscript given at index " + std::to_string(pos + i) +
+           " in the equation string, subscripts must be in [a-zA-Z]");
+    }
+    labels.push_back(l);
+  }
+  return labels;
+}
+
+bool contains(const std::vector<int64_t>& v, int64_t x) {
+  return std::find(v.begin(), v.end(), x) != v.end();
+}
+
+// left * right summed over the dims `sum_dims` (kept, of size 1): both have `n` dims of
+// broadcastable sizes.
+Tensor sumproduct_pair(Tensor left, Tensor right, const std::vector<int64_t>& sum_dims, int64_t n) {
+  if (!is_floating_point(left.scalar_type()) || left.scalar_type() != right.scalar_type()) {
+    const Tensor product = gradgen::mul(left, right);
+    if (sum_dims.empty()) return product;
+    return gradgen::sum(product, IntArrayRef(sum_dims), true);
+  }
+  // A summed dim of size 1 on one side: the other side summed over it first.
+  std::vector<int64_t> summed;
+  for (int64_t d : sum_dims) {
+    const int64_t ls = left.size(d), rs = right.size(d);
+    if (ls == 1 && rs != 1) {
+      right = gradgen::sum(right, IntArrayRef(std::vector<int64_t>{d}), true);
+    } else if (rs == 1 && ls != 1) {
+      left = gradgen::sum(left, IntArrayRef(std::vector<int64_t>{d}), true);
+    } else if (ls != 1) {
+      summed.push_back(d);
+    }
+  }
+  // The other dims: in both (batch), left only, right only (size 1 in both: batch).
+  std::vector<int64_t> batch, lo, ro;
+  int64_t b = 1, l = 1, r = 1, s = 1;
+  for (int64_t d = 0; d < n; ++d) {
+    if (contains(summed, d)) {
+      s *= left.size(d);
+      continue;
+    }
+    const int64_t ls = left.size(d), rs = right.size(d);
+    if (ls != 1 && rs == 1) {
+      lo.push_back(d);
+      l *= ls;
+    } else if (ls == 1 && rs != 1) {
+      ro.push_back(d);
+      r *= rs;
+    } else {
+      batch.push_back(d);
+      b *= ls;  // equal sizes (checked by the caller), or both 1
+    }
+  }
+  std::vector<int64_t> left_order, right_order;
+  for (const auto* group : {&batch, &lo, &ro, &summed}) {
+    left_order.insert(left_order.end(), group->begin(), group->end());
+  }
+  for (const auto* group : {&batch, &summed, &lo, &ro}) {
+    right_order.insert(right_order.end(), group->begin(), group->end());
+  }
+  const Tensor a = gradgen::reshape(gradgen::permute(left, left_order), {b, l, s});
+  const Tensor c = gradgen::reshape(gradgen::permute(right, right_order), {b, s, r});
+  const Tensor product = gradgen::bmm(a, c);  // [b, l, r]
+  // Back to n dims, in the order batch, lo, ro, summed (now of size 1), then to 0..n-1.
+  std::vector<int64_t> order, sizes;
+  for (int64_t d : batch) order.push_back(d), sizes.push_back(left.size(d));
+  for (int64_t d : lo) order.push_back(d), sizes.push_back(left.size(d));
+  for (int64_t d : ro) order.push_back(d), sizes.push_back(right.size(d));
+  for (int64_t d : summed) order.push_back(d), sizes.push_back(1);
+  std::vector<int64_t> inverse(static_cast<size_t>(n));
+  for (int64_t k = 0; k < n; ++k) inverse[static_cast<size_t>(order[static_cast<size_t>(k)])] = k;
+  return gradgen::permute(gradgen::reshape(product, sizes), inverse);
+}
+
+}  // namespace
+
+Tensor einsum(std::string_view equation, TensorList tensors, OptionalIntArrayRef path) {
+  (void)path;  // the contraction order is left to right
+  if (tensors.empty()) fail("must provide at least one operand");
+  // Terms.
+  const size_t arrow = equation.find("->");
+  const std::string_view lhs = equation.substr(0, arrow);
+  std::vector<std::vector<int>> terms;
+  size_t start = 0;
+  while (true) {
+    const size_t comma = lhs.find(',', start);
+    const std::string_view term =
+        lhs.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
+    terms.push_back(parse_term(term, start, "operand " + std::to_string(terms.size())));
+    if (comma == std::string_view::npos) break;
+    start = comma + 1;
+  }
+  if (terms.size() < tensors.size())
+    fail("more operands were provided than specified in the equation");
+  if (terms.size() > tensors.size())
+    fail("fewer operands were provided than specified in the equation");
+  const size_t n_ops = tensors.size();
+  // Ellipsis dims per operand, and their count E over all (right-aligned).
+  std::vector<int64_t> ell(n_ops, 0);
+  int64_t E = 0;
+  std::vector<int64_t> label_count(kLabels, 0);
+  for (size_t i = 0; i < n_ops; ++i) {
+    const auto& term = terms[i];
+    const bool has_ellipsis = std::count(term.begin(), term.end(), kEllipsis) > 0;
+    const int64_t n_labels = static_cast<int64_t>(term.size()) - (has_ellipsis ? 1 : 0);
+    const int64_t ndim = tensors[i].dim();
+    if (has_ellipsis) {
+      if (n_labels > ndim) {
+        fail("the number of subscripts in the equation (" + std::to_string(n_labels) +
+             ") is more than the number of dimensions (" + std::to_string(ndim) + ") for operand " +
+             std::to_string(i));
+      }
+      ell[i] = ndim - n_labels;
+      E = std::max(E, ell[i]);
+    } else if (n_labels != ndim) {
+      fail("the number of subscripts in the equation (" + std::to_string(n_labels) +
+           ") does not match the number of dimensions (" + std::to_string(ndim) + ") for operand " +
+           std::to_string(i) + " and no ellipsis was given");
+    }
+    for (int l : term) {
+      if (l != kEllipsis) ++label_count[static_cast<size_t>(l)];
+    }
+  }
+  // Ids: ellipsis dim k is k, label l is E + l. The output's ids, then the summed ones.
+  std::vector<int64_t> out_ids;
+  bool output_has_ellipsis = false;
+  if (arrow != std::string_view::npos) {
+    const std::vector<int> out = parse_term(equation.substr(arrow + 2), arrow + 2, "the output");
+    std::vector<bool> seen(kLabels, false);
+    for (int l : out) {
+      if (l == kEllipsis) {
+        output_has_ellipsis = true;
+        for (int64_t k = 0; k < E; ++k) out_ids.push_back(k);
+        continue;
+      }
+      if (seen[static_cast<size_t>(l)]) {
+        fail("output subscript " + label_char(l) + " appears more than once in the output");
+      }
+      if (label_count[static_cast<size_t>(l)] == 0) {
+        fail("output subscript " + label_char(l) +
+             " does not appear in the equation for any input operand");
+      }
+      seen[static_cast<size_t>(l)] = true;
+      out_ids.push_back(E + l);
+    }
+  } else {
+    output_has_ellipsis = true;
+    for (int64_t k = 0; k < E; ++k) out_ids.push_back(k);
+    for (int l = 0; l < kLabels; ++l) {
+      if (label_count[static_cast<size_t>(l)] == 1) out_ids.push_back(E + l);
+    }
+  }
+  const int64_t n_out = static_cast<int64_t>(out_ids.size());
+  std::vector<int64_t> target(static_cast<size_t>(E + kLabels), -1);
+  for (int64_t k = 0; k < n_out; ++k)
+    target[static_cast<size_t>(out_ids[static_cast<size_t>(k)])] = k;
+  int64_t total = n_out;
+  if (!output_has_ellipsis) {
+    for (int64_t k = 0; k < E; ++k) target[static_cast<size_t>(k)] = total++;
+  }
+  for (int l = 0; l < kLabels; ++l) {
+    if (label_count[static_cast<size_t>(l)] > 0 && target[static_cast<size_t>(E + l)] < 0) {
+      target[static_cast<size_t>(E + l)] = total++;
+    }
+  }
+  // Each operand: diagonals of repeated subscripts, then aligned to the `total` positions.
+  std::vector<Tensor> ops;
+  std::vector<std::vector<bool>> has(n_ops, std::vector<bool>(static_cast<size_t>(total), false));
+  for (size_t i = 0; i < n_ops; ++i) {
+    Tensor t = tensors[i];
+    std::vector<int64_t> ids;
+    for (int l : terms[i]) {
+      if (l == kEllipsis) {
+        for (int64_t k = 0; k < ell[i]; ++k) ids.push_back(E - ell[i] + k);
+      } else {
+        ids.push_back(E + l);
+      }
+    }
+    for (bool again = true; again;) {
+      again = false;
+      for (size_t p = 0; p < ids.size() && !again; ++p) {
+        for (size_t q = p + 1; q < ids.size() && !again; ++q) {
+          if (ids[p] != ids[q]) continue;
+          const int64_t sp = t.size(static_cast<int64_t>(p)), sq = t.size(static_cast<int64_t>(q));
+          if (sp != sq) {
+            fail("subscript " + label_char(static_cast<int>(ids[p] - E)) +
+                 " is repeated for operand " + std::to_string(i) + " but the sizes don't match, " +
+                 std::to_string(sp) + " != " + std::to_string(sq));
+          }
+          t = gradgen::diagonal(t, 0, static_cast<int64_t>(p), static_cast<int64_t>(q));
+          const int64_t id = ids[p];
+          ids.erase(ids.begin() + static_cast<std::ptrdiff_t>(q));
+          ids.erase(ids.begin() + static_cast<std::ptrdiff_t>(p));
+          ids.push_back(id);
+          again = true;
+        }
+      }
+    }
+    std::vector<int64_t> perm(ids.size());
+    std::iota(perm.begin(), perm.end(), 0);
+    std::sort(perm.begin(), perm.end(), [&](int64_t a, int64_t b) {
+      return target[static_cast<size_t>(ids[static_cast<size_t>(a)])] <
+             target[static_cast<size_t>(ids[static_cast<size_t>(b)])];
+    });
+    t = gradgen::permute(t, perm);
+    for (int64_t id : ids) has[i][static_cast<size_t>(target[static_cast<size_t>(id)])] = true;
+    for (int64_t p = 0; p < total; ++p) {
+      if (!has[i][static_cast<size_t>(p)]) t = gradgen::unsqueeze(t, p);
+    }
+    ops.push_back(t);
+  }
+  // Sizes must broadcast.
+  for (int64_t p = 0; p < total; ++p) {
+    int64_t size = 1;
+    for (size_t i = 0; i < n_ops; ++i) {
+      const int64_t s = ops[i].size(p);
+      if (s == 1) continue;
+      if (size != 1 && s != size) {
+        std::string shapes;
+        for (size_t j = 0; j < n_ops; ++j) {
+          shapes +=
+              (j ? " " : "") + shape_str(tensors[j].sizes()) + "->" + shape_str(ops[j].sizes());
+        }
+        fail("operands do not broadcast with remapped shapes (original->remapped): " + shapes);
+      }
+      size = s;
+    }
+  }
+  // A summed dim only one operand has: summed in it at once.
+  for (size_t i = 0; i < n_ops; ++i) {
+    std::vector<int64_t> alone;
+    for (int64_t p = n_out; p < total; ++p) {
+      bool other = false;
+      for (size_t j = 0; j < n_ops; ++j)
+        other = other || (j != i && has[j][static_cast<size_t>(p)]);
+      if (has[i][static_cast<size_t>(p)] && !other) alone.push_back(p);
+    }
+    if (!alone.empty()) {
+      ops[i] = gradgen::sum(ops[i], IntArrayRef(alone), true);
+      for (int64_t p : alone) has[i][static_cast<size_t>(p)] = false;
+    }
+  }
+  // Left to right: the summed dims that no later operand has are summed in each product.
+  Tensor result = ops[0];
+  std::vector<bool> has_result = has[0];
+  for (size_t i = 1; i < n_ops; ++i) {
+    std::vector<int64_t> sum_dims;
+    for (int64_t p = n_out; p < total; ++p) {
+      if (!has_result[static_cast<size_t>(p)] && !has[i][static_cast<size_t>(p)]) continue;
+      bool later = false;
+      for (size_t j = i + 1; j < n_ops; ++j) later = later || has[j][static_cast<size_t>(p)];
+      if (!later) sum_dims.push_back(p);
+    }
+    result = sumproduct_pair(result, ops[i], sum_dims, total);
+    for (int64_t p = 0; p < total; ++p) {
+      has_result[static_cast<size_t>(p)] =
+          (has_result[static_cast<size_t>(p)] || has[i][static_cast<size_t>(p)]) &&
+          !contains(sum_dims, p);
+    }
+  }
+  // The summed dims are of size 1 now: the output's dims alone.
+  std::vector<int64_t> out_sizes;
+  for (int64_t p = 0; p < n_out; ++p) out_sizes.push_back(result.size(p));
+  if (total == n_out) return result;
+  return gradgen::reshape(result, out_sizes);
+}
+
+}  // namespace native
+}  // namespace gradgen
