@@ -61,6 +61,56 @@ inline Tensor upsample_bilinear2d_backward_symint(const Tensor& grad, IntArrayRe
                                       scales_w);
 }
 
+/// The same for the 1-D linear, 2-D bicubic and 3-D upsample ops (issue 26, remaining ops).
+inline Tensor upsample_linear1d_symint(const Tensor& self, IntArrayRef output_size,
+                                       bool align_corners, std::optional<double> scales) {
+  return upsample_linear1d(self, output_size, align_corners, scales);
+}
+inline Tensor upsample_linear1d_backward_symint(const Tensor& grad, IntArrayRef output_size,
+                                                IntArrayRef input_size, bool align_corners,
+                                                std::optional<double> scales) {
+  return upsample_linear1d_backward(grad, output_size, input_size, align_corners, scales);
+}
+inline Tensor upsample_bicubic2d_symint(const Tensor& self, IntArrayRef output_size,
+                                        bool align_corners, std::optional<double> scales_h,
+                                        std::optional<double> scales_w) {
+  return upsample_bicubic2d(self, output_size, align_corners, scales_h, scales_w);
+}
+inline Tensor upsample_bicubic2d_backward_symint(const Tensor& grad, IntArrayRef output_size,
+                                                 IntArrayRef input_size, bool align_corners,
+                                                 std::optional<double> scales_h,
+                                                 std::optional<double> scales_w) {
+  return upsample_bicubic2d_backward(grad, output_size, input_size, align_corners, scales_h,
+                                     scales_w);
+}
+inline Tensor upsample_trilinear3d_symint(const Tensor& self, IntArrayRef output_size,
+                                          bool align_corners, std::optional<double> scales_d,
+                                          std::optional<double> scales_h,
+                                          std::optional<double> scales_w) {
+  return upsample_trilinear3d(self, output_size, align_corners, scales_d, scales_h, scales_w);
+}
+inline Tensor upsample_trilinear3d_backward_symint(const Tensor& grad, IntArrayRef output_size,
+                                                   IntArrayRef input_size, bool align_corners,
+                                                   std::optional<double> scales_d,
+                                                   std::optional<double> scales_h,
+                                                   std::optional<double> scales_w) {
+  return upsample_trilinear3d_backward(grad, output_size, input_size, align_corners, scales_d,
+                                       scales_h, scales_w);
+}
+inline Tensor upsample_nearest3d_symint(const Tensor& self, IntArrayRef output_size,
+                                        std::optional<double> scales_d,
+                                        std::optional<double> scales_h,
+                                        std::optional<double> scales_w) {
+  return upsample_nearest3d(self, output_size, scales_d, scales_h, scales_w);
+}
+inline Tensor upsample_nearest3d_backward_symint(const Tensor& grad, IntArrayRef output_size,
+                                                 IntArrayRef input_size,
+                                                 std::optional<double> scales_d,
+                                                 std::optional<double> scales_h,
+                                                 std::optional<double> scales_w) {
+  return upsample_nearest3d_backward(grad, output_size, input_size, scales_d, scales_h, scales_w);
+}
+
 /// PyTorch's _symint spelling of _adaptive_avg_pool2d (SymInts are integers in gradgen).
 inline Tensor _adaptive_avg_pool2d_symint(const Tensor& self, IntArrayRef output_size) {
   return _adaptive_avg_pool2d(self, output_size);

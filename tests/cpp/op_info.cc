@@ -4810,6 +4810,109 @@ std::vector<OpInfo> make_registry() {
       };
     });
   }
+  // nn (issue 26, remaining ops): 1-D linear, bicubic and 3-D resampling ------------------
+  {
+    using Scales = std::optional<double>;
+    grad_op("upsample_linear1d", [] {
+      return std::vector<Sample>{
+          {"[2, 3, 4] to 7", {leaf({2, 3, 4}, 1)}, one([](const Inputs& x) {
+             return upsample_linear1d(x[0], {7}, false);
+           })},
+          {"[1, 2, 5] to 3, align_corners", {leaf({1, 2, 5}, 2)}, one([](const Inputs& x) {
+             return upsample_linear1d(x[0], {3}, true);
+           })},
+          {"[1, 1, 3] to 7, scales 2.5", {leaf({1, 1, 3}, 3)}, one([](const Inputs& x) {
+             return upsample_linear1d(x[0], {7}, false, 2.5);
+           })},
+          {"transposed [1, 3, 2]", {leaf({1, 2, 3}, 4)}, one([](const Inputs& x) {
+             return upsample_linear1d(transpose(x[0], 1, 2), {4}, false);
+           })},
+      };
+    });
+    grad_op("upsample_linear1d_backward", [] {
+      return std::vector<Sample>{
+          {"[2, 3, 7] to [2, 3, 4]", {leaf({2, 3, 7}, 1)}, one([](const Inputs& x) {
+             return upsample_linear1d_backward(x[0], {7}, {2, 3, 4}, false);
+           })},
+          {"align_corners", {leaf({1, 1, 3}, 2)}, one([](const Inputs& x) {
+             return upsample_linear1d_backward(x[0], {3}, {1, 1, 5}, true);
+           })},
+      };
+    });
+    auto bc = [](std::string name, std::vector<int64_t> in, std::vector<int64_t> size, bool align,
+                 Scales sh, Scales sw, uint64_t seed) {
+      return Sample{name, {leaf(in, seed)}, one([=](const Inputs& x) {
+                      return upsample_bicubic2d(x[0], size, align, sh, sw);
+                    })};
+    };
+    grad_op("upsample_bicubic2d", [=] {
+      return std::vector<Sample>{
+          bc("[1, 2, 3, 4] to [5, 7]", {1, 2, 3, 4}, {5, 7}, false, {}, {}, 1),
+          bc("align_corners", {1, 1, 3, 4}, {5, 6}, true, {}, {}, 2),
+          bc("[2, 1, 5, 5] to [3, 2] (down)", {2, 1, 5, 5}, {3, 2}, false, {}, {}, 3),
+          bc("scales 1.5, 2", {1, 1, 2, 3}, {3, 6}, false, 1.5, 2.0, 4),
+          bc("to 1 x 1, align_corners", {1, 1, 3, 3}, {1, 1}, true, {}, {}, 5),
+      };
+    });
+    grad_op("upsample_bicubic2d_backward", [] {
+      return std::vector<Sample>{
+          {"[1, 2, 5, 7] to [1, 2, 3, 4]", {leaf({1, 2, 5, 7}, 1)}, one([](const Inputs& x) {
+             return upsample_bicubic2d_backward(x[0], {5, 7}, {1, 2, 3, 4}, false);
+           })},
+          {"align_corners", {leaf({1, 1, 4, 5}, 2)}, one([](const Inputs& x) {
+             return upsample_bicubic2d_backward(x[0], {4, 5}, {1, 1, 3, 3}, true);
+           })},
+      };
+    });
+    auto tl = [](std::string name, std::vector<int64_t> in, std::vector<int64_t> size, bool align,
+                 Scales sd, Scales sh, Scales sw, uint64_t seed) {
+      return Sample{name, {leaf(in, seed)}, one([=](const Inputs& x) {
+                      return upsample_trilinear3d(x[0], size, align, sd, sh, sw);
+                    })};
+    };
+    grad_op("upsample_trilinear3d", [=] {
+      return std::vector<Sample>{
+          tl("[1, 2, 2, 3, 2] to [3, 4, 3]", {1, 2, 2, 3, 2}, {3, 4, 3}, false, {}, {}, {}, 1),
+          tl("align_corners", {1, 1, 2, 3, 3}, {3, 2, 4}, true, {}, {}, {}, 2),
+          tl("[1, 1, 4, 3, 3] to [2, 2, 2] (down)", {1, 1, 4, 3, 3}, {2, 2, 2}, false, {}, {}, {},
+             3),
+          tl("scales", {1, 1, 2, 2, 2}, {3, 4, 2}, false, 1.5, 2.0, 1.0, 4),
+      };
+    });
+    grad_op("upsample_trilinear3d_backward", [] {
+      return std::vector<Sample>{
+          {"[1, 2, 3, 4, 3] to [1, 2, 2, 3, 2]",
+           {leaf({1, 2, 3, 4, 3}, 1)},
+           one([](const Inputs& x) {
+             return upsample_trilinear3d_backward(x[0], {3, 4, 3}, {1, 2, 2, 3, 2}, false);
+           })},
+          {"align_corners", {leaf({1, 1, 3, 2, 4}, 2)}, one([](const Inputs& x) {
+             return upsample_trilinear3d_backward(x[0], {3, 2, 4}, {1, 1, 2, 3, 3}, true);
+           })},
+      };
+    });
+    grad_op("upsample_nearest3d", [] {
+      return std::vector<Sample>{
+          {"[1, 2, 2, 3, 2] to [3, 4, 4]", {leaf({1, 2, 2, 3, 2}, 1)}, one([](const Inputs& x) {
+             return upsample_nearest3d(x[0], {3, 4, 4});
+           })},
+          {"[2, 1, 4, 4, 3] to [2, 3, 1], scales",
+           {leaf({2, 1, 4, 4, 3}, 2)},
+           one([](const Inputs& x) {
+             return upsample_nearest3d(x[0], {2, 3, 1}, 0.5, 0.75, 0.4);
+           })},
+      };
+    });
+    grad_op("upsample_nearest3d_backward", [] {
+      return std::vector<Sample>{
+          {"[1, 2, 3, 4, 4] to [1, 2, 2, 3, 2]",
+           {leaf({1, 2, 3, 4, 4}, 1)},
+           one([](const Inputs& x) {
+             return upsample_nearest3d_backward(x[0], {3, 4, 4}, {1, 2, 2, 3, 2});
+           })},
+      };
+    });
+  }
   return ops;
 }
 

@@ -2437,3 +2437,51 @@ def _tensor4_search_checks():
 
 
 VALUE_CHECKS.update(_tensor4_search_checks())
+
+
+def _nn_resample2_samples() -> Dict[str, List[Sample]]:
+    """nn (issue 26, remaining ops): 1-D linear, bicubic and 3-D resampling."""
+    g = gradgen
+    return {
+        "upsample_linear1d": [
+            Sample("to 5", lambda x: g.upsample_linear1d(x, [5], False), [leaf(1, 2, 3)]),
+            Sample("align_corners", lambda x: g.upsample_linear1d(x, [5], True), [leaf(1, 2, 3)]),
+        ],
+        "upsample_linear1d_backward": [
+            Sample("from 5", lambda go: g.upsample_linear1d_backward(go, [5], [1, 2, 3], False), [leaf(1, 2, 5)])
+        ],
+        "upsample_bicubic2d": [
+            Sample("to [3, 5]", lambda x: g.upsample_bicubic2d(x, [3, 5], False), [leaf(1, 1, 2, 3)]),
+            Sample("align_corners", lambda x: g.upsample_bicubic2d(x, [3, 5], True), [leaf(1, 1, 2, 3)]),
+        ],
+        "upsample_bicubic2d_backward": [
+            Sample(
+                "from [3, 5]",
+                lambda go: g.upsample_bicubic2d_backward(go, [3, 5], [1, 1, 2, 3], False),
+                [leaf(1, 1, 3, 5)],
+            )
+        ],
+        "upsample_trilinear3d": [
+            Sample("to [3, 2, 3]", lambda x: g.upsample_trilinear3d(x, [3, 2, 3], False), [leaf(1, 1, 2, 2, 2)])
+        ],
+        "upsample_trilinear3d_backward": [
+            Sample(
+                "from [3, 2, 3]",
+                lambda go: g.upsample_trilinear3d_backward(go, [3, 2, 3], [1, 1, 2, 2, 2], True),
+                [leaf(1, 1, 3, 2, 3)],
+            )
+        ],
+        "upsample_nearest3d": [
+            Sample("to [3, 2, 3]", lambda x: g.upsample_nearest3d(x, [3, 2, 3]), [leaf(1, 1, 2, 2, 2)])
+        ],
+        "upsample_nearest3d_backward": [
+            Sample(
+                "from [3, 2, 3]",
+                lambda go: g.upsample_nearest3d_backward(go, [3, 2, 3], [1, 1, 2, 2, 2]),
+                [leaf(1, 1, 3, 2, 3)],
+            )
+        ],
+    }
+
+
+SAMPLES.update(_nn_resample2_samples())

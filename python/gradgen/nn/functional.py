@@ -548,8 +548,9 @@ def interpolate(
     recompute_scale_factor: Optional[bool] = None,
     antialias: bool = False,
 ):
-    """As torch's for mode "nearest" ([N, C, L] and [N, C, H, W] inputs) and "bilinear" ([N, C, H,
-    W]); the other modes raise NotImplementedError."""
+    """As torch's: modes "nearest" (3-D to 5-D inputs), "linear" (3-D), "bilinear" and "bicubic"
+    (4-D), "trilinear" (5-D) and "area" (adaptive average pooling, 3-D and 4-D inputs). The modes
+    "nearest-exact", "area" of a 5-D input and antialias raise NotImplementedError."""
     if mode in ("nearest", "area", "nearest-exact"):
         if align_corners is not None:
             raise ValueError(
@@ -558,29 +559,44 @@ def interpolate(
             )
     elif align_corners is None:
         align_corners = False
-    if antialias and not (mode in ("bilinear", "bicubic") and len(input.shape) == 4):
+    if mode == "area" and size is None:
+        # torch: area interpolation with a scale factor always recomputes the size.
+        recompute_scale_factor = True
+    output_size, scales = _interpolate_sizes(input, size, scale_factor, recompute_scale_factor)
+    dim = len(input.shape)
+    if antialias and not (mode in ("bilinear", "bicubic") and dim == 4):
         raise ValueError(
             "Anti-alias option is restricted to bilinear and bicubic modes and requires a 4-D tensor as input"
         )
-    output_size, scales = _interpolate_sizes(input, size, scale_factor, recompute_scale_factor)
-    dim = len(input.shape)
     if antialias:
         raise NotImplementedError("interpolate: gradgen has no antialiased resampling")
     if mode == "nearest" and dim == 3:
         return gradgen.upsample_nearest1d(input, output_size, scales[0])
     if mode == "nearest" and dim == 4:
         return gradgen.upsample_nearest2d(input, output_size, scales[0], scales[1])
+    if mode == "nearest" and dim == 5:
+        return gradgen.upsample_nearest3d(input, output_size, scales[0], scales[1], scales[2])
+    if mode == "area" and dim == 3:
+        return gradgen.adaptive_avg_pool1d(input, output_size)
+    if mode == "area" and dim == 4:
+        return gradgen.adaptive_avg_pool2d(input, output_size)
+    if mode == "linear" and dim == 3:
+        return gradgen.upsample_linear1d(input, output_size, align_corners, scales[0])
     if mode == "bilinear" and dim == 4:
         return gradgen.upsample_bilinear2d(input, output_size, align_corners, scales[0], scales[1])
-    if dim not in (3, 4, 5):
-        raise NotImplementedError(
-            f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {dim}D) for the modes: nearest | "
-            f"linear | bilinear | bicubic | trilinear | area | nearest-exact (got {mode})"
-        )
+    if mode == "bicubic" and dim == 4:
+        return gradgen.upsample_bicubic2d(input, output_size, align_corners, scales[0], scales[1])
+    if mode == "trilinear" and dim == 5:
+        return gradgen.upsample_trilinear3d(input, output_size, align_corners, scales[0], scales[1], scales[2])
     needs = {"linear": 3, "bilinear": 4, "bicubic": 4, "trilinear": 5}
-    if mode in needs and needs[mode] != dim:
+    if dim in (3, 4, 5) and mode in needs:
         raise NotImplementedError(f"Got {dim}D input, but {mode} mode needs {needs[mode]}D input")
-    raise NotImplementedError(f"interpolate: gradgen has no mode {mode!r} for {dim}-D input")
+    if dim in (3, 4, 5) and mode in ("area", "nearest-exact"):
+        raise NotImplementedError(f"interpolate: gradgen has no mode {mode!r} for {dim}-D input")
+    raise NotImplementedError(
+        f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {dim}D) for the modes: nearest | "
+        f"linear | bilinear | bicubic | trilinear | area | nearest-exact (got {mode})"
+    )
 
 
 # ---------------------------------------------------------------------------------------------

@@ -1,0 +1,203 @@
+"""Differential cases of the remaining nn ops (issue 26): 1-D linear, bicubic and 3-D resampling.
+
+Imported by cases.py (at its end), with whose `case` and input makers they register (same rules:
+names unique and stable, expected.json regenerated with run_torch.py).
+"""
+
+from __future__ import annotations
+
+from cases import D, R, case  # cases.py imports this module once they are defined
+
+
+def _resampling() -> None:
+    linear = [
+        ("up", (2, 3, 4), [7], False, None),
+        ("up-align-corners", (2, 3, 4), [7], True, None),
+        ("down", (1, 2, 7), [3], False, None),
+        ("down-align-corners", (1, 2, 7), [3], True, None),
+        ("scales", (1, 1, 3), [7], False, 2.5),
+        ("same", (1, 2, 4), [4], False, None),
+        ("to-one-align-corners", (1, 1, 4), [1], True, None),
+    ]
+    for label, shape, size, ac, sc in linear:
+        case(
+            f"upsample_linear1d/{label}",
+            lambda T, x, size=size, ac=ac, sc=sc: T.upsample_linear1d(x, size, ac, sc),
+            R(*shape, seed=2600),
+            second=True,
+        )
+    case(
+        "upsample_linear1d/transposed",
+        lambda T, x: T.upsample_linear1d(x.transpose(1, 2), [5], False, None),
+        R(1, 3, 2, seed=2601),
+        second=True,
+    )
+    case(
+        "upsample_linear1d/expanded",
+        lambda T, x: T.upsample_linear1d(x.expand([3, 2, 3]), [5], True, None),
+        R(1, 2, 3, seed=2602),
+    )
+    case(
+        "upsample_linear1d/float32",
+        lambda T, x: T.upsample_linear1d(x, [5], False, None),
+        R(1, 2, 3, seed=2603, dtype="float32"),
+    )
+    case(
+        "upsample_linear1d/empty-batch", lambda T, x: T.upsample_linear1d(x.reshape([0, 2, 3]), [5], False, None), D([])
+    )
+    case("upsample_linear1d/dims-error", lambda T, x: T.upsample_linear1d(x, [5], False, None), R(2, 3))
+    case("upsample_linear1d/zero-size-error", lambda T, x: T.upsample_linear1d(x, [0], False, None), R(1, 2, 3))
+    case(
+        "upsample_linear1d_backward/up",
+        lambda T, g: T.upsample_linear1d_backward(g, [7], [2, 3, 4], False, None),
+        R(2, 3, 7, seed=2604),
+        second=True,
+    )
+    case(
+        "upsample_linear1d_backward/align-corners",
+        lambda T, g: T.upsample_linear1d_backward(g, [3], [1, 1, 5], True, None),
+        R(1, 1, 3, seed=2605),
+        second=True,
+    )
+
+    bicubic = [
+        ("up", (1, 2, 3, 4), [5, 7], False, None, None),
+        ("up-align-corners", (1, 2, 3, 4), [5, 7], True, None, None),
+        ("down", (2, 1, 6, 5), [3, 2], False, None, None),
+        ("down-align-corners", (2, 1, 6, 5), [3, 2], True, None, None),
+        ("scales", (1, 1, 2, 3), [3, 6], False, 1.5, 2.0),
+        ("one-by-one-align-corners", (1, 1, 3, 3), [1, 1], True, None, None),
+        ("one-by-one", (1, 1, 3, 3), [1, 1], False, None, None),
+        ("same-size", (1, 1, 3, 2), [3, 2], False, None, None),
+        ("single-pixel", (1, 2, 1, 1), [3, 4], False, None, None),
+    ]
+    for label, shape, size, ac, sh, sw in bicubic:
+        case(
+            f"upsample_bicubic2d/{label}",
+            lambda T, x, size=size, ac=ac, sh=sh, sw=sw: T.upsample_bicubic2d(x, size, ac, sh, sw),
+            R(*shape, seed=2606),
+            second=True,
+        )
+    case(
+        "upsample_bicubic2d/transposed",
+        lambda T, x: T.upsample_bicubic2d(x.transpose(2, 3), [4, 5], False, None, None),
+        R(1, 2, 3, 2, seed=2607),
+        second=True,
+    )
+    case(
+        "upsample_bicubic2d/expanded",
+        lambda T, x: T.upsample_bicubic2d(x.expand([2, 2, 2, 3]), [3, 4], True, None, None),
+        R(1, 2, 2, 3, seed=2608),
+    )
+    case(
+        "upsample_bicubic2d/float32",
+        lambda T, x: T.upsample_bicubic2d(x, [5, 3], False, None, None),
+        R(1, 2, 3, 2, seed=2609, dtype="float32"),
+    )
+    case(
+        "upsample_bicubic2d/empty-batch",
+        lambda T, x: T.upsample_bicubic2d(x.reshape([0, 1, 2, 2]), [4, 4], False, None, None),
+        D([]),
+    )
+    case("upsample_bicubic2d/size-error", lambda T, x: T.upsample_bicubic2d(x, [4], False, None, None), R(1, 1, 2, 2))
+    case("upsample_bicubic2d/dims-error", lambda T, x: T.upsample_bicubic2d(x, [4, 4], False, None, None), R(1, 2, 2))
+    case(
+        "upsample_bicubic2d_backward/up",
+        lambda T, g: T.upsample_bicubic2d_backward(g, [5, 7], [1, 2, 3, 4], False, None, None),
+        R(1, 2, 5, 7, seed=2610),
+        second=True,
+    )
+    case(
+        "upsample_bicubic2d_backward/align-corners",
+        lambda T, g: T.upsample_bicubic2d_backward(g, [4, 5], [1, 1, 3, 3], True, None, None),
+        R(1, 1, 4, 5, seed=2611),
+        second=True,
+    )
+
+    trilinear = [
+        ("up", (1, 2, 2, 3, 2), [3, 4, 3], False, None, None, None),
+        ("up-align-corners", (1, 2, 2, 3, 2), [3, 4, 3], True, None, None, None),
+        ("down", (1, 1, 4, 3, 5), [2, 2, 3], False, None, None, None),
+        ("down-align-corners", (1, 1, 4, 3, 5), [2, 2, 3], True, None, None, None),
+        ("scales", (1, 1, 2, 2, 2), [3, 4, 2], False, 1.5, 2.0, 1.0),
+        ("same-size", (1, 1, 2, 2, 3), [2, 2, 3], False, None, None, None),
+    ]
+    for label, shape, size, ac, sd, sh, sw in trilinear:
+        case(
+            f"upsample_trilinear3d/{label}",
+            lambda T, x, size=size, ac=ac, sd=sd, sh=sh, sw=sw: T.upsample_trilinear3d(x, size, ac, sd, sh, sw),
+            R(*shape, seed=2612),
+            second=True,
+        )
+    case(
+        "upsample_trilinear3d/transposed",
+        lambda T, x: T.upsample_trilinear3d(x.transpose(2, 4), [3, 3, 3], False, None, None, None),
+        R(1, 1, 3, 2, 2, seed=2613),
+        second=True,
+    )
+    case(
+        "upsample_trilinear3d/float32",
+        lambda T, x: T.upsample_trilinear3d(x, [3, 3, 3], False, None, None, None),
+        R(1, 1, 2, 2, 2, seed=2614, dtype="float32"),
+    )
+    case(
+        "upsample_trilinear3d/empty-batch",
+        lambda T, x: T.upsample_trilinear3d(x.reshape([0, 1, 2, 2, 2]), [3, 3, 3], False, None, None, None),
+        D([]),
+    )
+    case(
+        "upsample_trilinear3d/dims-error",
+        lambda T, x: T.upsample_trilinear3d(x, [3, 3, 3], False, None, None, None),
+        R(1, 2, 2, 2),
+    )
+    case(
+        "upsample_trilinear3d_backward/up",
+        lambda T, g: T.upsample_trilinear3d_backward(g, [3, 4, 3], [1, 2, 2, 3, 2], False, None, None, None),
+        R(1, 2, 3, 4, 3, seed=2615),
+        second=True,
+    )
+    case(
+        "upsample_trilinear3d_backward/align-corners",
+        lambda T, g: T.upsample_trilinear3d_backward(g, [3, 2, 4], [1, 1, 2, 3, 3], True, None, None, None),
+        R(1, 1, 3, 2, 4, seed=2616),
+        second=True,
+    )
+
+    nearest = [
+        ("up", (1, 2, 2, 3, 2), [3, 4, 4], None, None, None),
+        ("down-scales", (2, 1, 4, 4, 3), [2, 3, 1], 0.5, 0.75, 0.4),
+        ("double", (1, 1, 2, 2, 3), [4, 4, 6], None, None, None),
+        ("odd", (1, 1, 3, 2, 5), [7, 3, 4], None, None, None),
+    ]
+    for label, shape, size, sd, sh, sw in nearest:
+        case(
+            f"upsample_nearest3d/{label}",
+            lambda T, x, size=size, sd=sd, sh=sh, sw=sw: T.upsample_nearest3d(x, size, sd, sh, sw),
+            R(*shape, seed=2617),
+            second=True,
+        )
+    case(
+        "upsample_nearest3d/expanded",
+        lambda T, x: T.upsample_nearest3d(x.expand([2, 2, 2, 2, 2]), [3, 3, 3], None, None, None),
+        R(1, 2, 2, 2, 2, seed=2618),
+        second=True,
+    )
+    case(
+        "upsample_nearest3d/empty-batch",
+        lambda T, x: T.upsample_nearest3d(x.reshape([0, 1, 2, 2, 2]), [4, 4, 4], None, None, None),
+        D([]),
+    )
+    case(
+        "upsample_nearest3d/dims-error",
+        lambda T, x: T.upsample_nearest3d(x, [4, 4, 4], None, None, None),
+        R(1, 2, 2, 2),
+    )
+    case(
+        "upsample_nearest3d_backward/up",
+        lambda T, g: T.upsample_nearest3d_backward(g, [3, 4, 4], [1, 2, 2, 3, 2], None, None, None),
+        R(1, 2, 3, 4, 4, seed=2619),
+        second=True,
+    )
+
+
+_resampling()
