@@ -4913,6 +4913,89 @@ std::vector<OpInfo> make_registry() {
       };
     });
   }
+  // nn (issue 26, remaining ops): 3-D reflection and replication padding -------------------
+  {
+    using PadFn = std::function<Tensor(const Tensor&, IntArrayRef)>;
+    using PadBackwardFn = std::function<Tensor(const Tensor&, const Tensor&, IntArrayRef)>;
+    using PadOutFn = std::function<Tensor(const Tensor&, IntArrayRef, Tensor&)>;
+    using PadBackwardOutFn =
+        std::function<Tensor(const Tensor&, const Tensor&, IntArrayRef, Tensor&)>;
+    struct Pad3d {
+      std::string name;
+      PadFn forward;
+      PadBackwardFn backward;
+      PadOutFn forward_out;
+      PadBackwardOutFn backward_out;
+    };
+    const std::vector<Pad3d> pads = {
+        {"reflection_pad3d", [](const Tensor& a, IntArrayRef p) { return reflection_pad3d(a, p); },
+         [](const Tensor& g, const Tensor& a, IntArrayRef p) {
+           return reflection_pad3d_backward(g, a, p);
+         },
+         [](const Tensor& a, IntArrayRef p, Tensor& o) -> Tensor {
+           return reflection_pad3d_out(a, p, o);
+         },
+         [](const Tensor& g, const Tensor& a, IntArrayRef p, Tensor& o) -> Tensor {
+           return reflection_pad3d_backward_out(g, a, p, o);
+         }},
+        {"replication_pad3d",
+         [](const Tensor& a, IntArrayRef p) { return replication_pad3d(a, p); },
+         [](const Tensor& g, const Tensor& a, IntArrayRef p) {
+           return replication_pad3d_backward(g, a, p);
+         },
+         [](const Tensor& a, IntArrayRef p, Tensor& o) -> Tensor {
+           return replication_pad3d_out(a, p, o);
+         },
+         [](const Tensor& g, const Tensor& a, IntArrayRef p, Tensor& o) -> Tensor {
+           return replication_pad3d_backward_out(g, a, p, o);
+         }},
+    };
+    // (left, right, top, bottom, front, back), each below its dim's size (reflection's limit).
+    const std::vector<int64_t> pad{2, 1, 0, 2, 1, 1};
+    const std::vector<int64_t> unbatched{2, 2, 3, 3}, batched{1, 2, 2, 3, 4};
+    auto out_shape = [pad](std::vector<int64_t> s) {
+      for (size_t k = 0; k < 3; ++k) s[s.size() - 1 - k] += pad[2 * k] + pad[2 * k + 1];
+      return s;
+    };
+    for (const Pad3d& p : pads) {
+      grad_op(p.name, [p, pad, unbatched, batched] {
+        auto f = one([p, pad](const Inputs& x) { return p.forward(x[0], pad); });
+        return std::vector<Sample>{
+            {"unbatched", {leaf(unbatched, 1)}, f},
+            {"batched", {leaf(batched, 2)}, f},
+            {"no padding", {leaf(unbatched, 3)}, one([p](const Inputs& x) {
+               return p.forward(x[0], std::vector<int64_t>(6, 0));
+             })},
+            {"negative crops, transposed", {leaf({1, 1, 4, 3, 3}, 4)}, one([p](const Inputs& x) {
+               return p.forward(transpose(x[0], 2, 4), {-1, 1, 1, 0, 0, -1});
+             })},
+        };
+      });
+      add_op(p.name + ".out", Check::kOut, [p, pad, unbatched] {
+        return std::vector<Sample>{
+            {"unbatched",
+             {leaf(unbatched, 1)},
+             one([p, pad](const Inputs& x) { return p.forward(x[0], pad); }),
+             nullptr,
+             [p, pad](const Inputs& x, Tensor& o) { return p.forward_out(x[0], pad, o); }}};
+      });
+      grad_op(p.name + "_backward", [p, pad, unbatched, batched, out_shape] {
+        auto f = one([p, pad](const Inputs& x) { return p.backward(x[0], x[1], pad); });
+        return std::vector<Sample>{
+            {"unbatched", {leaf(out_shape(unbatched), 1), leaf(unbatched, 2)}, f},
+            {"batched", {leaf(out_shape(batched), 3), leaf(batched, 4)}, f},
+        };
+      });
+      add_op(p.name + "_backward.grad_input", Check::kOut, [p, pad, unbatched, out_shape] {
+        return std::vector<Sample>{
+            {"unbatched",
+             {leaf(out_shape(unbatched), 1), leaf(unbatched, 2)},
+             one([p, pad](const Inputs& x) { return p.backward(x[0], x[1], pad); }),
+             nullptr,
+             [p, pad](const Inputs& x, Tensor& o) { return p.backward_out(x[0], x[1], pad, o); }}};
+      });
+    }
+  }
   return ops;
 }
 

@@ -1,4 +1,5 @@
-"""Differential cases of the remaining nn ops (issue 26): 1-D linear, bicubic and 3-D resampling.
+"""Differential cases of the remaining nn ops (issue 26): 1-D linear, bicubic and 3-D resampling;
+3-D reflection and replication padding.
 
 Imported by cases.py (at its end), with whose `case` and input makers they register (same rules:
 names unique and stable, expected.json regenerated with run_torch.py).
@@ -200,4 +201,94 @@ def _resampling() -> None:
     )
 
 
+def _padded3d(shape, pad):
+    s = list(shape)
+    for k in range(3):
+        s[-1 - k] += pad[2 * k] + pad[2 * k + 1]
+    return s
+
+
+def _padding3d() -> None:
+    pads = {
+        "reflection_pad3d": [2, 1, 0, 2, 1, 1],
+        "replication_pad3d": [3, 1, 2, 0, 0, 2],
+    }
+    unbatched, batched = (2, 2, 3, 3), (1, 2, 2, 3, 4)
+    for op, pad in pads.items():
+
+        def fwd(T, x, op=op, pad=pad, **kw):
+            return getattr(T, op)(x, pad, **kw)
+
+        def bwd(T, g, x, op=op, pad=pad, **kw):
+            return getattr(T, op + "_backward")(g, x, pad, **kw)
+
+        padded = _padded3d(unbatched, pad)
+        case(f"{op}/unbatched", fwd, R(*unbatched, seed=2630), second=True)
+        case(f"{op}/batched", fwd, R(*batched, seed=2631), second=True)
+        case(f"{op}/float32", fwd, R(*unbatched, seed=2632, dtype="float32"))
+        case(
+            f"{op}/crop",
+            lambda T, x, op=op: getattr(T, op)(x, [-1, 1, 1, 0, 0, -1]),
+            R(*batched, seed=2633),
+            second=True,
+        )
+        case(
+            f"{op}/transposed",
+            lambda T, x, fwd=fwd: fwd(T, x.transpose(2, 4)),
+            R(1, 1, 3, 3, 3, seed=2634),
+            second=True,
+        )
+        case(f"{op}/expanded", lambda T, x, fwd=fwd: fwd(T, x.expand([2, 2, 2, 3, 3])), R(1, 2, 2, 3, 3, seed=2635))
+        case(f"{op}/empty-batch", lambda T, x, fwd=fwd: fwd(T, x.reshape([0, 1, 2, 3, 3])), D([]))
+        case(f"{op}/3d-input-error", fwd, R(2, 3, 3))
+        case(f"{op}/zero-size-error", lambda T, x, fwd=fwd: fwd(T, x.reshape([1, 0, 3, 3])), D([]))
+        case(
+            f"{op}.out/values",
+            lambda T, x, fwd=fwd, padded=padded: fwd(T, x, out=T.zeros(padded, dtype=T.float64)),
+            R(*unbatched, seed=2636, grad=False),
+        )
+        case(f"{op}_backward/unbatched", bwd, R(*padded, seed=2637), R(*unbatched, seed=2638), second=True)
+        case(
+            f"{op}_backward/batched",
+            bwd,
+            R(*_padded3d(batched, pad), seed=2639),
+            R(*batched, seed=2640),
+            second=True,
+        )
+        case(
+            f"{op}_backward.grad_input/values",
+            lambda T, g, x, bwd=bwd, s=list(unbatched): bwd(T, g, x, grad_input=T.zeros(s, dtype=T.float64)),
+            R(*padded, seed=2641, grad=False),
+            R(*unbatched, seed=2642, grad=False),
+        )
+    case(
+        "reflection_pad3d/too-large-error",
+        lambda T, x: T.reflection_pad3d(x, [0, 0, 0, 0, 2, 0]),
+        R(1, 2, 3, 3),
+    )
+    case(
+        "replication_pad3d/large",
+        lambda T, x: T.replication_pad3d(x, [4, 3, 2, 3, 3, 2]),
+        R(1, 1, 2, 2, 2, seed=2643),
+        second=True,
+    )
+    modes = [
+        ("reflect-3d", [1, 2, 2, 1, 1, 0], (1, 2, 3, 3, 3)),
+        ("reflect-3d-unbatched", [1, 0, 0, 1, 1, 1], (2, 2, 3, 3)),
+        ("replicate-3d", [1, 2, 3, 0, 2, 1], (2, 1, 2, 3, 2)),
+        ("replicate-3d-unbatched", [0, 1, 1, 0, 2, 2], (1, 2, 2, 3)),
+    ]
+    for label, pad, shape in modes:
+        mode = label.split("-")[0]
+        case(
+            f"pad/{label}",
+            lambda T, x, pad=pad, mode=mode: T.pad(x, pad, mode),
+            R(*shape, seed=2644),
+            second=True,
+        )
+    case("pad/reflect-3d-too-large-error", lambda T, x: T.pad(x, [0, 0, 0, 0, 3, 0], "reflect"), R(1, 1, 3, 3, 3))
+    case("pad/replicate-3d-3d-input-error", lambda T, x: T.pad(x, [1] * 6, "replicate"), R(2, 3, 3))
+
+
 _resampling()
+_padding3d()

@@ -2485,3 +2485,89 @@ def _nn_resample2_samples() -> Dict[str, List[Sample]]:
 
 
 SAMPLES.update(_nn_resample2_samples())
+
+
+def _pad3d_reference(x: List[float], shape: Sequence[int], pad: Sequence[int], reflect: bool) -> List[float]:
+    """reflection / replication padding of the last 3 dims of a flat row-major x, by index."""
+
+    def src(j, left, size):
+        i = j - left
+        if not reflect:
+            return min(max(i, 0), size - 1)
+        i = -i if i < 0 else i
+        return 2 * (size - 1) - i if i >= size else i
+
+    lead = 1
+    for s in shape[:-3]:
+        lead *= s
+    d, h, w = shape[-3:]
+    od, oh, ow = d + pad[4] + pad[5], h + pad[2] + pad[3], w + pad[0] + pad[1]
+    out = []
+    for p in range(lead):
+        for a in range(od):
+            for b in range(oh):
+                for c in range(ow):
+                    i = ((p * d + src(a, pad[4], d)) * h + src(b, pad[2], h)) * w + src(c, pad[0], w)
+                    out.append(x[i])
+    return out
+
+
+def _nn_pad3d_samples() -> Dict[str, List[Sample]]:
+    """nn (issue 26, remaining ops): 3-D reflection and replication padding."""
+    g = gradgen
+    out = {}
+    pad, shape = [1, 2, 0, 1, 1, 0], (1, 2, 2, 3)
+    padded = [1, 3, 3, 6]
+    for op in ["reflection_pad3d", "replication_pad3d"]:
+        out[op] = [Sample("padding", lambda x, op=op: getattr(g, op)(x, pad), [leaf(*shape)])]
+        out[op + "_backward"] = [
+            Sample(
+                "padding",
+                lambda o, x, op=op: getattr(g, op + "_backward")(o, x, pad),
+                [leaf(*padded), leaf(*shape, seed=1)],
+            )
+        ]
+    return out
+
+
+def _nn_pad3d_checks():
+    g = gradgen
+    checks = {}
+    pad, shape = [2, 1, 0, 2, 1, 1], (2, 1, 2, 3, 3)
+    for op, reflect in [("reflection_pad3d", True), ("replication_pad3d", False)]:
+
+        def forward(op=op, reflect=reflect):
+            x = value(*shape)
+            expected = _pad3d_reference(flat(x.tolist()), shape, pad, reflect)
+            check_values(getattr(g, op)(x, pad), expected)
+            out = g.zeros([2, 1, 4, 5, 6], dtype=g.float64)
+            assert getattr(g, op)(x, pad, out=out) is out
+            check_values(out, expected)
+            # F.pad of a 5-D input takes the 3-D op.
+            mode = "reflect" if reflect else "replicate"
+            check_values(g.nn.functional.pad(x, pad, mode=mode), expected)
+            with pytest.raises(RuntimeError, match=op + ": Expected 4D or 5D"):
+                getattr(g, op)(value(3, 3), pad)
+
+        def backward(op=op, reflect=reflect):
+            x = value(*shape)
+            grad = value(2, 1, 4, 5, 6, seed=1)
+            # The adjoint: <pad(x), grad> = <x, pad_backward(grad)> for every x, so the gradient
+            # at input i sums the output gradients whose index maps to i.
+            n = 2 * 2 * 3 * 3
+            basis = list(range(n))
+            sources = _pad3d_reference(basis, shape, pad, reflect)
+            expected = [0.0] * n
+            for k, gk in enumerate(flat(grad.tolist())):
+                expected[int(sources[k])] += gk
+            out = g.zeros(list(shape), dtype=g.float64)
+            assert getattr(g, op + "_backward")(grad, x, pad, grad_input=out) is out
+            check_values(out, expected)
+
+        checks[op + ".out"] = forward
+        checks[op + "_backward.grad_input"] = backward
+    return checks
+
+
+SAMPLES.update(_nn_pad3d_samples())
+VALUE_CHECKS.update(_nn_pad3d_checks())
