@@ -4996,6 +4996,186 @@ std::vector<OpInfo> make_registry() {
       });
     }
   }
+  // nn (issue 26, remaining ops): 3-D pooling and max_unpool2d ------------------------------
+  {
+    struct P3 {
+      std::vector<int64_t> k, s, p, d;
+      bool ceil;
+    };
+    auto mp3 = [](std::string name, std::vector<int64_t> shape, P3 c, uint64_t seed,
+                  bool transposed = false) {
+      return Sample{name, {leaf(shape, seed)}, [=](const Inputs& x) {
+                      const Tensor input = transposed ? transpose(x[0], -1, -3) : x[0];
+                      auto [out, idx] = max_pool3d_with_indices(input, c.k, c.s, c.p, c.d, c.ceil);
+                      return std::vector<Tensor>{out, idx};
+                    }};
+    };
+    grad_op("max_pool3d_with_indices", [=] {
+      return std::vector<Sample>{
+          mp3("[1, 2, 3, 3, 3] kernel 2", {1, 2, 3, 3, 3}, {{2}, {1}, {0}, {1}, false}, 1),
+          mp3("kernel 3, stride 2, padding 1", {1, 1, 4, 5, 5}, {{3}, {2}, {1}, {1}, false}, 2),
+          mp3("unbatched, dilation 2", {2, 3, 4, 5},
+              {{1, 2, 2}, {1, 1, 2}, {0, 1, 0}, {1, 2, 2}, false}, 3),
+          mp3("ceil_mode, last window in the padding", {1, 1, 3, 5, 3}, {{2}, {2}, {1}, {1}, true},
+              4),
+          mp3("transposed view", {1, 1, 3, 2, 4}, {{2}, {1}, {0}, {1}, false}, 5, true),
+      };
+    });
+    add_op("max_pool3d_with_indices.out", Check::kOut, [] {
+      auto op = [](const Tensor& a) { return max_pool3d_with_indices(a, {2}, {1}); };
+      auto values_out = [op](const Inputs& x, Tensor& o) -> Tensor {
+        Tensor indices = zeros({0}, ScalarType::Long);
+        max_pool3d_with_indices_out(x[0], {2}, {1}, {0}, {1}, false, o, indices);
+        return o;
+      };
+      auto indices_out = [op](const Inputs& x, Tensor& o) -> Tensor {
+        Tensor values = zeros({0}, x[0].scalar_type());
+        max_pool3d_with_indices_out(x[0], {2}, {1}, {0}, {1}, false, values, o);
+        return o;
+      };
+      return std::vector<Sample>{
+          {"values",
+           {leaf({1, 1, 3, 3, 3}, 1)},
+           one([op](const Inputs& x) { return std::get<0>(op(x[0])); }),
+           nullptr,
+           values_out},
+          {"indices",
+           {leaf({1, 1, 3, 3, 3}, 1)},
+           one([op](const Inputs& x) { return std::get<1>(op(x[0])); }),
+           nullptr,
+           indices_out},
+      };
+    });
+    auto mp3_bwd = [](std::string name, std::vector<int64_t> in, std::vector<int64_t> out, P3 c,
+                      uint64_t seed) {
+      return Sample{name, {leaf(out, seed), leaf(in, seed + 1)}, one([=](const Inputs& x) {
+                      const Tensor idx = std::get<1>(
+                          max_pool3d_with_indices(x[1].detach(), c.k, c.s, c.p, c.d, c.ceil));
+                      return max_pool3d_with_indices_backward(x[0], x[1], c.k, c.s, c.p, c.d,
+                                                              c.ceil, idx);
+                    })};
+    };
+    grad_op("max_pool3d_with_indices_backward", [=] {
+      return std::vector<Sample>{
+          mp3_bwd("overlapping windows", {1, 2, 3, 3, 3}, {1, 2, 2, 2, 2},
+                  {{2}, {1}, {0}, {1}, false}, 1),
+          mp3_bwd("ceil_mode with padding", {1, 1, 3, 5, 3}, {1, 1, 2, 3, 2},
+                  {{2}, {2}, {1}, {1}, true}, 3),
+      };
+    });
+    add_op("max_pool3d_with_indices_backward.grad_input", Check::kOut, [] {
+      auto f = [](const Inputs& x) {
+        const Tensor idx = std::get<1>(max_pool3d_with_indices(x[1], {2}, {1}));
+        return max_pool3d_with_indices_backward(x[0], x[1], {2}, {1}, {0}, {1}, false, idx);
+      };
+      return std::vector<Sample>{
+          {"overlapping windows",
+           {leaf({1, 1, 2, 2, 2}, 1), leaf({1, 1, 3, 3, 3}, 2)},
+           one(f),
+           nullptr,
+           [](const Inputs& x, Tensor& o) -> Tensor {
+             const Tensor idx = std::get<1>(max_pool3d_with_indices(x[1], {2}, {1}));
+             return max_pool3d_with_indices_backward_out(x[0], x[1], {2}, {1}, {0}, {1}, false, idx,
+                                                         o);
+           }},
+      };
+    });
+    grad_op("max_pool3d", [] {
+      return std::vector<Sample>{
+          {"[1, 2, 3, 4, 5] kernel [1, 2, 3]", {leaf({1, 2, 3, 4, 5}, 1)}, one([](const Inputs& x) {
+             return max_pool3d(x[0], {1, 2, 3});
+           })},
+      };
+    });
+    struct A3 {
+      std::vector<int64_t> k, s, p;
+      bool ceil, include_pad;
+      std::optional<int64_t> divisor;
+    };
+    auto ap3 = [](std::string name, std::vector<int64_t> shape, A3 c, uint64_t seed) {
+      return Sample{name, {leaf(shape, seed)}, one([=](const Inputs& x) {
+                      return avg_pool3d(x[0], c.k, c.s, c.p, c.ceil, c.include_pad, c.divisor);
+                    })};
+    };
+    grad_op("avg_pool3d", [=] {
+      return std::vector<Sample>{
+          ap3("[1, 2, 3, 3, 3] kernel 2", {1, 2, 3, 3, 3}, {{2}, {1}, {0}, false, true, {}}, 1),
+          ap3("padding 1, counting the padding", {1, 1, 3, 4, 4}, {{3}, {2}, {1}, false, true, {}},
+              2),
+          ap3("padding 1, not counting it", {1, 1, 3, 4, 4}, {{3}, {2}, {1}, false, false, {}}, 3),
+          ap3("ceil_mode, last window in the padding", {1, 1, 3, 5, 3},
+              {{2}, {2}, {1}, true, false, {}}, 4),
+          ap3("divisor_override 3, unbatched", {2, 3, 3, 4},
+              {{1, 2, 3}, {1}, {0, 1, 1}, false, true, 3}, 5),
+      };
+    });
+    add_op("avg_pool3d.out", Check::kOut, [] {
+      return std::vector<Sample>{
+          {"kernel 2",
+           {leaf({1, 1, 3, 3, 3}, 1)},
+           one([](const Inputs& x) { return avg_pool3d(x[0], {2}, {1}); }),
+           nullptr,
+           [](const Inputs& x, Tensor& o) -> Tensor {
+             return avg_pool3d_out(x[0], {2}, {1}, {0}, false, true, std::nullopt, o);
+           }},
+      };
+    });
+    grad_op("avg_pool3d_backward", [] {
+      return std::vector<Sample>{
+          {"padding 1, ceil_mode",
+           {leaf({1, 1, 2, 3, 2}, 1), value({1, 1, 3, 5, 3}, 2)},
+           one([](const Inputs& x) {
+             return avg_pool3d_backward(x[0], x[1], {2}, {2}, {1}, true, false, std::nullopt);
+           })},
+          {"divisor_override 2",
+           {leaf({1, 2, 1, 2, 2}, 3), value({1, 2, 2, 4, 4}, 4)},
+           one([](const Inputs& x) {
+             return avg_pool3d_backward(x[0], x[1], {2}, {2}, {0}, false, true, 2);
+           })},
+      };
+    });
+    add_op("avg_pool3d_backward.grad_input", Check::kOut, [] {
+      return std::vector<Sample>{
+          {"kernel 2",
+           {leaf({1, 1, 2, 2, 2}, 1), value({1, 1, 3, 3, 3}, 2)},
+           one([](const Inputs& x) {
+             return avg_pool3d_backward(x[0], x[1], {2}, {1}, {0}, false, true, std::nullopt);
+           }),
+           nullptr,
+           [](const Inputs& x, Tensor& o) -> Tensor {
+             return avg_pool3d_backward_out(x[0], x[1], {2}, {1}, {0}, false, true, std::nullopt,
+                                            o);
+           }},
+      };
+    });
+    // Indices from a max pool of a fixed input: distinct positions within each output plane.
+    auto unpool_indices = [](std::vector<int64_t> shape) {
+      return std::get<1>(max_pool2d_with_indices(value(shape, 7), {2}, {2}));
+    };
+    grad_op("max_unpool2d", [=] {
+      return std::vector<Sample>{
+          {"[1, 2, 2, 2] to [4, 4]", {leaf({1, 2, 2, 2}, 1)}, one([=](const Inputs& x) {
+             return max_unpool2d(x[0], unpool_indices({1, 2, 4, 4}), {4, 4});
+           })},
+          {"unbatched [2, 2, 3] to [5, 6]", {leaf({2, 2, 3}, 2)}, one([=](const Inputs& x) {
+             return max_unpool2d(x[0], unpool_indices({2, 5, 6}), {5, 6});
+           })},
+      };
+    });
+    add_op("max_unpool2d.out", Check::kOut, [=] {
+      return std::vector<Sample>{
+          {"[1, 2, 2, 2] to [4, 4]",
+           {leaf({1, 2, 2, 2}, 1)},
+           one([=](const Inputs& x) {
+             return max_unpool2d(x[0], unpool_indices({1, 2, 4, 4}), {4, 4});
+           }),
+           nullptr,
+           [=](const Inputs& x, Tensor& o) -> Tensor {
+             return max_unpool2d_out(x[0], unpool_indices({1, 2, 4, 4}), {4, 4}, o);
+           }},
+      };
+    });
+  }
   return ops;
 }
 

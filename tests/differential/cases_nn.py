@@ -1,5 +1,5 @@
 """Differential cases of the remaining nn ops (issue 26): 1-D linear, bicubic and 3-D resampling;
-3-D reflection and replication padding.
+3-D reflection and replication padding; 3-D pooling and max_unpool2d.
 
 Imported by cases.py (at its end), with whose `case` and input makers they register (same rules:
 names unique and stable, expected.json regenerated with run_torch.py).
@@ -7,7 +7,7 @@ names unique and stable, expected.json regenerated with run_torch.py).
 
 from __future__ import annotations
 
-from cases import D, R, case  # cases.py imports this module once they are defined
+from cases import NAN, D, L, R, case  # cases.py imports this module once they are defined
 
 
 def _resampling() -> None:
@@ -290,5 +290,237 @@ def _padding3d() -> None:
     case("pad/replicate-3d-3d-input-error", lambda T, x: T.pad(x, [1] * 6, "replicate"), R(2, 3, 3))
 
 
+def _pooling3d() -> None:
+    maxpools = [
+        ("kernel-2", (1, 2, 3, 3, 3), ([2], [1], [0], [1], False)),
+        ("stride-padding", (1, 1, 4, 5, 5), ([3], [2], [1], [1], False)),
+        ("dilation-unbatched", (2, 3, 4, 5), ([1, 2, 2], [1, 1, 2], [0, 1, 0], [1, 2, 2], False)),
+        ("ceil-mode", (1, 1, 3, 5, 3), ([2], [2], [1], [1], True)),
+        ("ceil-mode-no-padding", (1, 1, 5, 4, 6), ([3], [2], [0], [1], True)),
+        ("default-stride", (2, 1, 4, 4, 4), ([2], [], [0], [1], False)),
+    ]
+    for label, shape, (k, s, p, d, cm) in maxpools:
+        case(
+            f"max_pool3d_with_indices/{label}",
+            lambda T, x, k=k, s=s, p=p, d=d, cm=cm: T.max_pool3d_with_indices(x, k, s, p, d, cm),
+            R(*shape, seed=2650),
+            second=True,
+        )
+        case(
+            f"max_pool3d/{label}",
+            lambda T, x, k=k, s=s, p=p, d=d, cm=cm: T.max_pool3d(x, k, s, p, d, cm),
+            R(*shape, seed=2651),
+            second=True,
+        )
+    case(
+        "max_pool3d/transposed",
+        lambda T, x: T.max_pool3d(x.transpose(2, 4), [2]),
+        R(1, 2, 4, 3, 2, seed=2652),
+        second=True,
+    )
+    case(
+        "max_pool3d/expanded",
+        lambda T, x: T.max_pool3d(x.expand([2, 2, 3, 3, 3]), [2], [1]),
+        R(1, 2, 3, 3, 3, seed=2653),
+        second=True,
+    )
+    case("max_pool3d/empty-batch", lambda T, x: T.max_pool3d(x.reshape([0, 1, 2, 2, 2]), [2]), D([]))
+    case(
+        "max_pool3d_with_indices/nan",
+        lambda T, x: T.max_pool3d_with_indices(x, [1, 2, 2]),
+        D([[[[1.0, NAN], [2.0, 3.0]], [[NAN, 0.5], [4.0, NAN]]]], grad=False),
+    )
+    case("max_pool3d/float32", lambda T, x: T.max_pool3d(x, [2], [1]), R(1, 3, 3, 3, seed=2654, dtype="float32"))
+    case("max_pool3d/padding-too-large-error", lambda T, x: T.max_pool3d(x, [3], [1], [2], [2]), R(1, 4, 4, 4))
+    case("max_pool3d/output-too-small-error", lambda T, x: T.max_pool3d(x, [3]), R(1, 2, 2, 2))
+    case("max_pool3d/input-dims-error", lambda T, x: T.max_pool3d(x, [2]), R(4, 4, 4))
+    case("max_pool3d/stride-zero-error", lambda T, x: T.max_pool3d(x, [2], [0, 1, 1]), R(1, 4, 4, 4))
+    case(
+        "max_pool3d_with_indices_backward/overlapping",
+        lambda T, g, x: T.max_pool3d_with_indices_backward(
+            g, x, [2], [1], [0], [1], False, T.max_pool3d_with_indices(x.detach(), [2], [1])[1]
+        ),
+        R(1, 2, 2, 2, 2, seed=2655),
+        R(1, 2, 3, 3, 3, seed=2656),
+        second=True,
+    )
+    case(
+        "max_pool3d_with_indices_backward/ceil-mode",
+        lambda T, g, x: T.max_pool3d_with_indices_backward(
+            g, x, [2], [2], [1], [1], True, T.max_pool3d_with_indices(x.detach(), [2], [2], [1], [1], True)[1]
+        ),
+        R(1, 1, 2, 3, 2, seed=2657),
+        R(1, 1, 3, 5, 3, seed=2658),
+        second=True,
+    )
+    case(
+        "max_pool3d_with_indices_backward.grad_input/values",
+        lambda T, g, x: T.max_pool3d_with_indices_backward(
+            g,
+            x,
+            [2],
+            [1],
+            [0],
+            [1],
+            False,
+            T.max_pool3d_with_indices(x, [2], [1])[1],
+            grad_input=T.zeros([1, 1, 3, 3, 3], dtype=T.float64),
+        ),
+        R(1, 1, 2, 2, 2, seed=2681, grad=False),
+        R(1, 1, 3, 3, 3, seed=2682, grad=False),
+    )
+    case(
+        "max_pool3d_with_indices.out/values-indices",
+        lambda T, x: T.max_pool3d_with_indices(
+            x,
+            [2],
+            [1],
+            [0],
+            [1],
+            False,
+            out=(T.zeros([1, 1, 2, 2, 2], dtype=T.float64), T.zeros([1, 1, 2, 2, 2], dtype=T.int64)),
+        ),
+        R(1, 1, 3, 3, 3, seed=2659, grad=False),
+    )
+
+    avgpools = [
+        ("kernel-2", (1, 2, 3, 3, 3), ([2], [1], [0], False, True, None)),
+        ("padding-include", (1, 1, 3, 4, 4), ([3], [2], [1], False, True, None)),
+        ("padding-exclude", (1, 1, 3, 4, 4), ([3], [2], [1], False, False, None)),
+        ("ceil-mode-include", (1, 1, 3, 5, 3), ([2], [2], [1], True, True, None)),
+        ("ceil-mode-exclude", (1, 1, 3, 5, 3), ([2], [2], [1], True, False, None)),
+        ("ceil-mode-no-padding", (1, 1, 5, 4, 6), ([3], [2], [0], True, True, None)),
+        ("divisor-override", (2, 3, 3, 4), ([1, 2, 3], [1], [0, 1, 1], False, True, 3)),
+        ("default-stride", (2, 1, 4, 4, 4), ([2], [], [0], False, True, None)),
+    ]
+    for label, shape, (k, s, p, cm, cip, dv) in avgpools:
+        case(
+            f"avg_pool3d/{label}",
+            lambda T, x, k=k, s=s, p=p, cm=cm, cip=cip, dv=dv: T.avg_pool3d(x, k, s, p, cm, cip, dv),
+            R(*shape, seed=2660),
+            second=True,
+        )
+    case(
+        "avg_pool3d/transposed",
+        lambda T, x: T.avg_pool3d(x.transpose(2, 4), [2]),
+        R(1, 2, 4, 3, 2, seed=2661),
+        second=True,
+    )
+    case(
+        "avg_pool3d/expanded",
+        lambda T, x: T.avg_pool3d(x.expand([2, 2, 3, 3, 3]), [2], [1]),
+        R(1, 2, 3, 3, 3, seed=2662),
+        second=True,
+    )
+    case("avg_pool3d/empty-batch", lambda T, x: T.avg_pool3d(x.reshape([0, 1, 2, 2, 2]), [2]), D([]))
+    case("avg_pool3d/float32", lambda T, x: T.avg_pool3d(x, [2], [1]), R(1, 3, 3, 3, seed=2663, dtype="float32"))
+    case(
+        "avg_pool3d/divisor-zero-error",
+        lambda T, x: T.avg_pool3d(x, [2], [2], [0], False, True, 0),
+        R(1, 4, 4, 4),
+    )
+    case("avg_pool3d/padding-too-large-error", lambda T, x: T.avg_pool3d(x, [2], [1], [2]), R(1, 4, 4, 4))
+    case("avg_pool3d/input-dims-error", lambda T, x: T.avg_pool3d(x, [2]), R(4, 4, 4))
+    case(
+        "avg_pool3d.out/values",
+        lambda T, x: T.avg_pool3d(x, [2], [1], out=T.zeros([1, 1, 2, 2, 2], dtype=T.float64)),
+        R(1, 1, 3, 3, 3, seed=2664, grad=False),
+    )
+    case(
+        "avg_pool3d_backward/ceil-mode",
+        lambda T, g, x: T.avg_pool3d_backward(g, x, [2], [2], [1], True, False, None),
+        R(1, 1, 2, 3, 2, seed=2665),
+        R(1, 1, 3, 5, 3, seed=2666, grad=False),
+        second=True,
+    )
+    case(
+        "avg_pool3d_backward/divisor-override",
+        lambda T, g, x: T.avg_pool3d_backward(g, x, [2], [2], [0], False, True, 2),
+        R(1, 2, 1, 2, 2, seed=2667),
+        R(1, 2, 2, 4, 4, seed=2668, grad=False),
+        second=True,
+    )
+    case(
+        "avg_pool3d_backward.grad_input/values",
+        lambda T, g, x: T.avg_pool3d_backward(
+            g, x, [2], [1], [0], False, True, None, grad_input=T.zeros([1, 1, 3, 3, 3], dtype=T.float64)
+        ),
+        R(1, 1, 2, 2, 2, seed=2669, grad=False),
+        R(1, 1, 3, 3, 3, seed=2670, grad=False),
+    )
+
+    def unpool(T, x, src, size, k=2):
+        return T.max_unpool2d(x, T.max_pool2d_with_indices(src, [k])[1], size)
+
+    case(
+        "max_unpool2d/batched",
+        lambda T, x, src: unpool(T, x, src, [4, 4]),
+        R(1, 2, 2, 2, seed=2671),
+        R(1, 2, 4, 4, seed=2672, grad=False),
+        second=True,
+    )
+    case(
+        "max_unpool2d/unbatched-odd",
+        lambda T, x, src: unpool(T, x, src, [5, 6]),
+        R(2, 2, 3, seed=2673),
+        R(2, 5, 6, seed=2674, grad=False),
+        second=True,
+    )
+    case(
+        "max_unpool2d/larger-output",
+        lambda T, x, src: unpool(T, x, src, [6, 5]),
+        R(1, 1, 2, 2, seed=2675),
+        R(1, 1, 4, 4, seed=2676, grad=False),
+        second=True,
+    )
+    case(
+        "max_unpool2d/transposed",
+        lambda T, x, src: unpool(T, x.transpose(2, 3), src, [4, 4]),
+        R(1, 1, 2, 2, seed=2677),
+        R(1, 1, 4, 4, seed=2678, grad=False),
+    )
+    case(
+        "max_unpool2d/empty-batch",
+        lambda T, x: T.max_unpool2d(x.reshape([0, 1, 2, 2]), T.zeros([0, 1, 2, 2], dtype=T.int64), [4, 4]),
+        D([]),
+    )
+    case(
+        "max_unpool2d/duplicate-indices",
+        lambda T, x, i: T.max_unpool2d(x, i, [3, 3]),
+        D([[[[1.0, 2.0], [3.0, 4.0]]]], grad=False),
+        L([[[[0, 0], [2, 8]]]]),
+    )
+    case(
+        "max_unpool2d/index-out-of-range-error",
+        lambda T, x, i: T.max_unpool2d(x, i, [3, 3]),
+        D([[[[1.0, 2.0], [3.0, 4.0]]]], grad=False),
+        L([[[[0, 1], [2, 9]]]]),
+    )
+    case(
+        "max_unpool2d/float-indices-error",
+        lambda T, x: T.max_unpool2d(x, T.zeros([1, 1, 2, 2]), [4, 4]),
+        R(1, 1, 2, 2),
+    )
+    case(
+        "max_unpool2d/shape-error",
+        lambda T, x: T.max_unpool2d(x, T.zeros([1, 1, 2, 1], dtype=T.int64), [4, 4]),
+        R(1, 1, 2, 2),
+    )
+    case(
+        "max_unpool2d/output-size-error",
+        lambda T, x: T.max_unpool2d(x, T.zeros([1, 1, 2, 2], dtype=T.int64), [4]),
+        R(1, 1, 2, 2),
+    )
+    case(
+        "max_unpool2d.out/values",
+        lambda T, x, src: T.max_unpool2d(
+            x, T.max_pool2d_with_indices(src, [2])[1], [4, 4], out=T.zeros([1, 1, 4, 4], dtype=T.float64)
+        ),
+        R(1, 1, 2, 2, seed=2679, grad=False),
+        R(1, 1, 4, 4, seed=2680, grad=False),
+    )
+
+
 _resampling()
 _padding3d()
+_pooling3d()

@@ -2571,3 +2571,101 @@ def _nn_pad3d_checks():
 
 SAMPLES.update(_nn_pad3d_samples())
 VALUE_CHECKS.update(_nn_pad3d_checks())
+
+
+def _nn_pool3d_samples() -> Dict[str, List[Sample]]:
+    """nn (issue 26, remaining ops): 3-D pooling and max_unpool2d."""
+    g = gradgen
+
+    def unpool_indices():
+        return g.max_pool2d_with_indices(value(1, 1, 4, 4, seed=3), [2])[1]
+
+    return {
+        "max_pool3d_with_indices": [
+            Sample(
+                "padding, ceil_mode",
+                lambda x: g.max_pool3d_with_indices(x, [2], [2], [1], [1], True)[0],
+                [leaf(1, 1, 3, 3, 3)],
+            )
+        ],
+        "max_pool3d_with_indices_backward": [
+            Sample(
+                "overlapping",
+                lambda go, x: g.max_pool3d_with_indices_backward(
+                    go, x, [2], [1], [0], [1], False, g.max_pool3d_with_indices(x.detach(), [2], [1])[1]
+                ),
+                [leaf(1, 2, 2, 2), leaf(1, 3, 3, 3, seed=1)],
+            )
+        ],
+        "max_pool3d": [Sample("kernel [1, 2, 2]", lambda x: g.max_pool3d(x, [1, 2, 2]), [leaf(1, 2, 2, 4)])],
+        "avg_pool3d": [
+            Sample(
+                "count_include_pad=False",
+                lambda x: g.avg_pool3d(x, [3], [2], [1], count_include_pad=False),
+                [leaf(1, 1, 3, 3, 3)],
+            )
+        ],
+        "avg_pool3d_backward": [
+            Sample(
+                "divisor_override",
+                lambda go, x: g.avg_pool3d_backward(go, x, [2], [2], [0], False, True, 3),
+                [leaf(1, 1, 2, 2), value(1, 2, 4, 4, seed=1)],
+            )
+        ],
+        "max_unpool2d": [
+            Sample("to [4, 4]", lambda x: g.max_unpool2d(x, unpool_indices(), [4, 4]), [leaf(1, 1, 2, 2)])
+        ],
+    }
+
+
+def _nn_pool3d_out_checks():
+    g = gradgen
+
+    def max_out():
+        x = value(1, 1, 3, 3, 3)
+        values, indices = g.max_pool3d_with_indices(x, [2], [1])
+        o, i = g.zeros([1, 1, 2, 2, 2], dtype=g.float64), g.zeros([1, 1, 2, 2, 2], dtype=g.int64)
+        got = g.max_pool3d_with_indices(x, [2], [1], out=(o, i))
+        assert got[0] is o and got[1] is i
+        check_values(o, flat(values.tolist()))
+        assert i.tolist() == indices.tolist()
+
+    def max_backward_out():
+        x, go = value(1, 1, 3, 3, 3), value(1, 1, 2, 2, 2, seed=1)
+        indices = g.max_pool3d_with_indices(x, [2], [1])[1]
+        expected = g.max_pool3d_with_indices_backward(go, x, [2], [1], [0], [1], False, indices)
+        o = g.zeros([1, 1, 3, 3, 3], dtype=g.float64)
+        assert g.max_pool3d_with_indices_backward(go, x, [2], [1], [0], [1], False, indices, grad_input=o) is o
+        check_values(o, flat(expected.tolist()))
+
+    def avg_out():
+        x = value(1, 1, 2, 2, 2)
+        o = g.zeros([1, 1, 1, 1, 1], dtype=g.float64)
+        assert g.avg_pool3d(x, [2], out=o) is o
+        check_values(o, [sum(flat(x.tolist())) / 8])
+
+    def avg_backward_out():
+        x, go = value(1, 1, 2, 2, 2), value(1, 1, 1, 1, 1, seed=1)
+        o = g.zeros([1, 1, 2, 2, 2], dtype=g.float64)
+        assert g.avg_pool3d_backward(go, x, [2], [2], [0], False, True, None, grad_input=o) is o
+        check_values(o, [flat(go.tolist())[0] / 8] * 8)
+
+    def unpool_out():
+        x = value(1, 1, 2, 2)
+        indices = g.tensor([[[[0, 5], [10, 15]]]], dtype=g.int64)
+        o = g.zeros([1, 1, 4, 4], dtype=g.float64)
+        assert g.max_unpool2d(x, indices, [4, 4], out=o) is o
+        v = flat(x.tolist())
+        check_values(o, [v[0], 0, 0, 0, 0, v[1], 0, 0, 0, 0, v[2], 0, 0, 0, 0, v[3]])
+
+    return {
+        "max_pool3d_with_indices.out": max_out,
+        "max_pool3d_with_indices_backward.grad_input": max_backward_out,
+        "avg_pool3d.out": avg_out,
+        "avg_pool3d_backward.grad_input": avg_backward_out,
+        "max_unpool2d.out": unpool_out,
+    }
+
+
+SAMPLES.update(_nn_pool3d_samples())
+VALUE_CHECKS.update(_nn_pool3d_out_checks())

@@ -26,6 +26,7 @@ __all__ = [
     "adaptive_max_pool2d",
     "avg_pool1d",
     "avg_pool2d",
+    "avg_pool3d",
     "batch_norm",
     "binary_cross_entropy",
     "binary_cross_entropy_with_logits",
@@ -62,6 +63,8 @@ __all__ = [
     "margin_ranking_loss",
     "max_pool1d",
     "max_pool2d",
+    "max_pool3d",
+    "max_unpool2d",
     "mish",
     "mse_loss",
     "multilabel_margin_loss",
@@ -463,6 +466,68 @@ def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode: bool = Fal
         ceil_mode,
         count_include_pad,
     )
+
+
+def max_pool3d(
+    input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode: bool = False, return_indices: bool = False
+):
+    """[N, C, D, H, W] or [C, D, H, W]; stride None is kernel_size; return_indices gives (output,
+    indices), flat positions within each D x H x W volume, as torch's."""
+    out, indices = gradgen.max_pool3d_with_indices(
+        input,
+        _pool_list(kernel_size, 3),
+        _pool_list(stride, 3),
+        _pool_list(padding, 3),
+        _pool_list(dilation, 3),
+        ceil_mode,
+    )
+    return (out, indices) if return_indices else out
+
+
+def avg_pool3d(
+    input,
+    kernel_size,
+    stride=None,
+    padding=0,
+    ceil_mode: bool = False,
+    count_include_pad: bool = True,
+    divisor_override: Optional[int] = None,
+):
+    return gradgen.avg_pool3d(
+        input,
+        _pool_list(kernel_size, 3),
+        _pool_list(stride, 3),
+        _pool_list(padding, 3),
+        ceil_mode,
+        count_include_pad,
+        divisor_override,
+    )
+
+
+def max_unpool2d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
+    """The inverse of max_pool2d(..., return_indices=True), as torch's: the output's size is
+    (in - 1) * stride - 2 * padding + kernel_size unless output_size (2 sizes, or 4 with the
+    leading ones) names one within a stride of it."""
+    k = _pool_list(kernel_size, 2)
+    s = _pool_list(stride, 2) if stride is not None else k
+    p = _pool_list(padding, 2)
+    shape = list(input.shape)
+    default = [(shape[len(shape) - 2 + d] - 1) * s[d] + k[d] - 2 * p[d] for d in range(2)]
+    if output_size is None:
+        size = default
+    else:
+        size = list(output_size)
+        if len(size) == 4:
+            size = size[2:]
+        if len(size) != 2:
+            raise ValueError(
+                f"output_size should be a sequence containing 2 or 4 elements, but it has a length of '{len(size)}'"
+            )
+        for d in range(2):
+            lo, hi = default[d] - s[d], default[d] + s[d]
+            if not lo < size[d] < hi:
+                raise ValueError(f'invalid output_size "{list(output_size)}" (dim {d} must be between {lo} and {hi})')
+    return gradgen.max_unpool2d(input, indices, [int(v) for v in size])
 
 
 def _adaptive_size(output_size, input, n: int):
