@@ -111,6 +111,12 @@ inline Tensor upsample_nearest3d_backward_symint(const Tensor& grad, IntArrayRef
   return upsample_nearest3d_backward(grad, output_size, input_size, scales_d, scales_h, scales_w);
 }
 
+/// PyTorch's _symint spelling of col2im (im2col's formula).
+inline Tensor col2im_symint(const Tensor& self, IntArrayRef output_size, IntArrayRef kernel_size,
+                            IntArrayRef dilation, IntArrayRef padding, IntArrayRef stride) {
+  return col2im(self, output_size, kernel_size, dilation, padding, stride);
+}
+
 /// PyTorch's _symint spelling of _adaptive_avg_pool2d (SymInts are integers in gradgen).
 inline Tensor _adaptive_avg_pool2d_symint(const Tensor& self, IntArrayRef output_size) {
   return _adaptive_avg_pool2d(self, output_size);

@@ -5176,6 +5176,69 @@ std::vector<OpInfo> make_registry() {
       };
     });
   }
+  // nn (issue 26, remaining ops): im2col / col2im ---------------------------------------
+  {
+    struct F2 {
+      std::vector<int64_t> k, d, p, s;
+    };
+    auto unfold_case = [](std::string name, std::vector<int64_t> shape, F2 c, uint64_t seed,
+                          bool transposed = false) {
+      return Sample{name, {leaf(shape, seed)}, one([=](const Inputs& x) {
+                      const Tensor input = transposed ? transpose(x[0], -1, -2) : x[0];
+                      return im2col(input, c.k, c.d, c.p, c.s);
+                    })};
+    };
+    grad_op("im2col", [=] {
+      return std::vector<Sample>{
+          unfold_case("[1, 2, 3, 4] kernel 2", {1, 2, 3, 4}, {{2, 2}, {1, 1}, {0, 0}, {1, 1}}, 1),
+          unfold_case("padding, stride 2, dilation 2", {2, 1, 5, 4},
+                      {{2, 3}, {2, 1}, {1, 1}, {2, 1}}, 2),
+          unfold_case("unbatched [2, 3, 3]", {2, 3, 3}, {{3, 2}, {1, 1}, {1, 0}, {1, 2}}, 3),
+          unfold_case("transposed view", {1, 1, 4, 3}, {{2, 2}, {1, 1}, {0, 0}, {1, 1}}, 4, true),
+      };
+    });
+    add_op("im2col.out", Check::kOut, [] {
+      return std::vector<Sample>{
+          {"kernel 2",
+           {leaf({1, 2, 3, 3}, 1)},
+           one([](const Inputs& x) {
+             return im2col(x[0], {2, 2}, {1, 1}, {0, 0}, {1, 1});
+           }),
+           nullptr,
+           [](const Inputs& x, Tensor& o) -> Tensor {
+             return im2col_out(x[0], {2, 2}, {1, 1}, {0, 0}, {1, 1}, o);
+           }},
+      };
+    });
+    auto fold_case = [](std::string name, std::vector<int64_t> shape, std::vector<int64_t> size,
+                        F2 c, uint64_t seed) {
+      return Sample{name, {leaf(shape, seed)}, one([=](const Inputs& x) {
+                      return col2im(x[0], size, c.k, c.d, c.p, c.s);
+                    })};
+    };
+    grad_op("col2im", [=] {
+      return std::vector<Sample>{
+          fold_case("[1, 8, 6] to [3, 4], overlapping", {1, 8, 6}, {3, 4},
+                    {{2, 2}, {1, 1}, {0, 0}, {1, 1}}, 1),
+          fold_case("padding, stride 2, dilation 2", {2, 6, 12}, {5, 4},
+                    {{2, 3}, {2, 1}, {1, 1}, {2, 1}}, 2),
+          fold_case("unbatched [12, 3]", {12, 3}, {3, 3}, {{3, 2}, {1, 1}, {1, 0}, {1, 2}}, 3),
+      };
+    });
+    add_op("col2im.out", Check::kOut, [] {
+      return std::vector<Sample>{
+          {"overlapping",
+           {leaf({1, 8, 4}, 1)},
+           one([](const Inputs& x) {
+             return col2im(x[0], {3, 3}, {2, 2}, {1, 1}, {0, 0}, {1, 1});
+           }),
+           nullptr,
+           [](const Inputs& x, Tensor& o) -> Tensor {
+             return col2im_out(x[0], {3, 3}, {2, 2}, {1, 1}, {0, 0}, {1, 1}, o);
+           }},
+      };
+    });
+  }
   return ops;
 }
 

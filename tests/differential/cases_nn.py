@@ -1,5 +1,5 @@
 """Differential cases of the remaining nn ops (issue 26): 1-D linear, bicubic and 3-D resampling;
-3-D reflection and replication padding; 3-D pooling and max_unpool2d.
+3-D reflection and replication padding; 3-D pooling and max_unpool2d; im2col / col2im.
 
 Imported by cases.py (at its end), with whose `case` and input makers they register (same rules:
 names unique and stable, expected.json regenerated with run_torch.py).
@@ -521,6 +521,98 @@ def _pooling3d() -> None:
     )
 
 
+def _blocks() -> None:
+    unfolds = [
+        ("kernel-2", (1, 2, 3, 4), ([2, 2], [1, 1], [0, 0], [1, 1])),
+        ("padding-stride-dilation", (2, 1, 5, 4), ([2, 3], [2, 1], [1, 1], [2, 1])),
+        ("unbatched", (2, 3, 3), ([3, 2], [1, 1], [1, 0], [1, 2])),
+        ("kernel-1", (1, 3, 2, 2), ([1, 1], [1, 1], [0, 0], [1, 1])),
+        ("whole-image", (1, 1, 3, 4), ([3, 4], [1, 1], [0, 0], [1, 1])),
+        ("stride-skips-rows", (1, 1, 6, 5), ([2, 2], [1, 1], [0, 0], [3, 2])),
+    ]
+    for label, shape, (k, d, p, st) in unfolds:
+        case(
+            f"im2col/{label}",
+            lambda T, x, k=k, d=d, p=p, st=st: T.im2col(x, k, d, p, st),
+            R(*shape, seed=2690),
+            second=True,
+        )
+    case(
+        "im2col/transposed",
+        lambda T, x: T.im2col(x.transpose(2, 3), [2, 2], [1, 1], [0, 0], [1, 1]),
+        R(1, 1, 4, 3, seed=2691),
+        second=True,
+    )
+    case(
+        "im2col/expanded",
+        lambda T, x: T.im2col(x.expand([2, 2, 3, 3]), [2, 2], [1, 1], [1, 1], [1, 1]),
+        R(1, 2, 3, 3, seed=2692),
+    )
+    case("im2col/empty-batch", lambda T, x: T.im2col(x.reshape([0, 1, 3, 3]), [2, 2], [1, 1], [0, 0], [1, 1]), D([]))
+    case(
+        "im2col/float32",
+        lambda T, x: T.im2col(x, [2, 2], [1, 1], [0, 0], [1, 1]),
+        R(1, 2, 3, 3, seed=2693, dtype="float32"),
+    )
+    case("im2col/too-small-error", lambda T, x: T.im2col(x, [4, 4], [1, 1], [0, 0], [1, 1]), R(1, 1, 3, 3))
+    case("im2col/dims-error", lambda T, x: T.im2col(x, [2, 2], [1, 1], [0, 0], [1, 1]), R(3, 3))
+    case("im2col/stride-error", lambda T, x: T.im2col(x, [2, 2], [1, 1], [0, 0], [0, 1]), R(1, 1, 3, 3))
+    case("im2col/padding-error", lambda T, x: T.im2col(x, [2, 2], [1, 1], [-1, 0], [1, 1]), R(1, 1, 3, 3))
+    case(
+        "im2col.out/values",
+        lambda T, x: T.im2col(x, [2, 2], [1, 1], [0, 0], [1, 1], out=T.zeros([1, 8, 4], dtype=T.float64)),
+        R(1, 2, 3, 3, seed=2694, grad=False),
+    )
+    folds = [
+        ("overlapping", (1, 8, 6), [3, 4], ([2, 2], [1, 1], [0, 0], [1, 1])),
+        ("padding-stride-dilation", (2, 6, 12), [5, 4], ([2, 3], [2, 1], [1, 1], [2, 1])),
+        ("unbatched", (12, 3), [3, 3], ([3, 2], [1, 1], [1, 0], [1, 2])),
+        ("stride-skips-rows", (1, 4, 4), [6, 5], ([2, 2], [1, 1], [0, 0], [3, 2])),
+    ]
+    for label, shape, size, (k, d, p, st) in folds:
+        case(
+            f"col2im/{label}",
+            lambda T, x, size=size, k=k, d=d, p=p, st=st: T.col2im(x, size, k, d, p, st),
+            R(*shape, seed=2695),
+            second=True,
+        )
+    case(
+        "col2im/transposed",
+        lambda T, x: T.col2im(x.transpose(1, 2), [3, 4], [2, 2], [1, 1], [0, 0], [1, 1]),
+        R(1, 6, 8, seed=2696),
+        second=True,
+    )
+    case(
+        "col2im/empty-batch",
+        lambda T, x: T.col2im(x.reshape([0, 4, 4]), [3, 3], [2, 2], [1, 1], [0, 0], [1, 1]),
+        D([]),
+    )
+    case(
+        "col2im/blocks-mismatch-error",
+        lambda T, x: T.col2im(x, [3, 3], [2, 2], [1, 1], [0, 0], [1, 1]),
+        R(1, 4, 5),
+    )
+    case(
+        "col2im/divisible-error",
+        lambda T, x: T.col2im(x, [3, 3], [2, 2], [1, 1], [0, 0], [1, 1]),
+        R(1, 6, 4),
+    )
+    case("col2im/dims-error", lambda T, x: T.col2im(x, [3, 3], [2, 2], [1, 1], [0, 0], [1, 1]), R(16))
+    case(
+        "col2im.out/values",
+        lambda T, x: T.col2im(x, [3, 3], [2, 2], [1, 1], [0, 0], [1, 1], out=T.zeros([1, 2, 3, 3], dtype=T.float64)),
+        R(1, 8, 4, seed=2697, grad=False),
+    )
+    # unfold then fold: each pixel times the number of blocks covering it.
+    case(
+        "col2im/of-im2col",
+        lambda T, x: T.col2im(T.im2col(x, [2, 2], [1, 1], [1, 1], [1, 1]), [3, 4], [2, 2], [1, 1], [1, 1], [1, 1]),
+        R(1, 2, 3, 4, seed=2698),
+        second=True,
+    )
+
+
 _resampling()
 _padding3d()
 _pooling3d()
+_blocks()

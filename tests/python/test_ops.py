@@ -2669,3 +2669,78 @@ def _nn_pool3d_out_checks():
 
 SAMPLES.update(_nn_pool3d_samples())
 VALUE_CHECKS.update(_nn_pool3d_out_checks())
+
+
+def _unfold_reference(x: List[float], C: int, H: int, W: int, k, d, p, s) -> List[float]:
+    """im2col of one [C, H, W] image (flat row-major), computed position by position."""
+    oh = (H + 2 * p[0] - d[0] * (k[0] - 1) - 1) // s[0] + 1
+    ow = (W + 2 * p[1] - d[1] * (k[1] - 1) - 1) // s[1] + 1
+    out = []
+    for c in range(C):
+        for i in range(k[0]):
+            for j in range(k[1]):
+                for y in range(oh):
+                    for z in range(ow):
+                        h, w = y * s[0] - p[0] + i * d[0], z * s[1] - p[1] + j * d[1]
+                        out.append(x[(c * H + h) * W + w] if 0 <= h < H and 0 <= w < W else 0.0)
+    return out
+
+
+def _nn_blocks_samples() -> Dict[str, List[Sample]]:
+    """nn (issue 26, remaining ops): im2col / col2im."""
+    g = gradgen
+    return {
+        "im2col": [
+            Sample("padding, stride 2", lambda x: g.im2col(x, [2, 2], [1, 1], [1, 0], [2, 1]), [leaf(1, 2, 3, 3)])
+        ],
+        "col2im": [
+            Sample("overlapping", lambda x: g.col2im(x, [3, 3], [2, 2], [1, 1], [0, 0], [1, 1]), [leaf(1, 8, 4)])
+        ],
+    }
+
+
+def _nn_blocks_checks():
+    g = gradgen
+    k, d, p, s = [2, 3], [1, 2], [1, 1], [2, 1]
+
+    def unfold():
+        x = value(2, 3, 4, 5)
+        expected = []
+        for n in range(2):
+            expected += _unfold_reference(flat(x.tolist())[n * 60 : (n + 1) * 60], 3, 4, 5, k, d, p, s)
+        y = g.im2col(x, k, d, p, s)
+        assert list(y.shape) == [2, 18, 9]
+        check_values(y, expected)
+        o = g.zeros([2, 18, 9], dtype=g.float64)
+        assert g.im2col(x, k, d, p, s, out=o) is o
+        check_values(o, expected)
+        check_values(g.nn.functional.unfold(x, (2, 3), dilation=(1, 2), padding=1, stride=(2, 1)), expected)
+        with pytest.raises(RuntimeError, match="im2col: .*calculated shape of the array of sliding blocks"):
+            g.im2col(x, [5, 5], [1, 1], [0, 0], [1, 1])
+
+    def fold():
+        # col2im is im2col's adjoint: <im2col(x), c> == <x, col2im(c)>.
+        x, c = value(1, 3, 4, 5), value(1, 18, 9, seed=1)
+        lhs = sum(a * b for a, b in zip(flat(g.im2col(x, k, d, p, s).tolist()), flat(c.tolist())))
+        folded = g.col2im(c, [4, 5], k, d, p, s)
+        rhs = sum(a * b for a, b in zip(flat(x.tolist()), flat(folded.tolist())))
+        assert abs(lhs - rhs) < 1e-12
+        o = g.zeros([1, 3, 4, 5], dtype=g.float64)
+        assert g.col2im(c, [4, 5], k, d, p, s, out=o) is o
+        check_values(o, flat(folded.tolist()))
+        check_values(
+            g.nn.functional.fold(c, (4, 5), (2, 3), dilation=(1, 2), padding=1, stride=(2, 1)), flat(folded.tolist())
+        )
+        # Blocks of ones: each pixel counts the blocks covering it (2 x 2 blocks of a 3 x 3 image).
+        ones = g.ones([1, 4, 4], dtype=g.float64)
+        check_values(g.col2im(ones, [3, 3], [2, 2], [1, 1], [0, 0], [1, 1]), [1, 2, 1, 2, 4, 2, 1, 2, 1])
+        with pytest.raises(RuntimeError, match="col2im: .*expected size of input's dimension 2 to match"):
+            g.col2im(c, [4, 4], k, d, p, s)
+        with pytest.raises(RuntimeError, match="col2im: Expected size of input's dimension 1 to be divisible"):
+            g.col2im(value(1, 7, 9), [4, 5], k, d, p, s)
+
+    return {"im2col.out": unfold, "col2im.out": fold}
+
+
+SAMPLES.update(_nn_blocks_samples())
+VALUE_CHECKS.update(_nn_blocks_checks())

@@ -43,6 +43,7 @@ __all__ = [
     "dropout",
     "elu",
     "embedding",
+    "fold",
     "gelu",
     "glu",
     "group_norm",
@@ -90,6 +91,7 @@ __all__ = [
     "tanhshrink",
     "threshold",
     "triplet_margin_loss",
+    "unfold",
 ]
 
 # ---------------------------------------------------------------------------------------------
@@ -528,6 +530,30 @@ def max_unpool2d(input, indices, kernel_size, stride=None, padding=0, output_siz
             if not lo < size[d] < hi:
                 raise ValueError(f'invalid output_size "{list(output_size)}" (dim {d} must be between {lo} and {hi})')
     return gradgen.max_unpool2d(input, indices, [int(v) for v in size])
+
+
+def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
+    """The sliding blocks of [N, C, H, W] (or [C, H, W]) as [N, C * kh * kw, L], as torch's."""
+    return gradgen.im2col(
+        input,
+        _pool_list(kernel_size, 2),
+        _pool_list(dilation, 2),
+        _pool_list(padding, 2),
+        _pool_list(stride, 2),
+    )
+
+
+def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
+    """unfold's adjoint: [N, C * kh * kw, L] (or [C * kh * kw, L]) blocks summed into an
+    output_size image, as torch's."""
+    return gradgen.col2im(
+        input,
+        _pool_list(output_size, 2),
+        _pool_list(kernel_size, 2),
+        _pool_list(dilation, 2),
+        _pool_list(padding, 2),
+        _pool_list(stride, 2),
+    )
 
 
 def _adaptive_size(output_size, input, n: int):
