@@ -5239,6 +5239,39 @@ std::vector<OpInfo> make_registry() {
       };
     });
   }
+  // nn (issue 26, remaining ops): scaled_dot_product_attention (math composite) -------------
+  {
+    grad_op("scaled_dot_product_attention", [] {
+      // A bool mask with a row masked everywhere (its output and gradients are 0).
+      auto keep = [] { return gt(tensor({1, 0, 1, 1, 0, 0, 0, 0, 0, 1, 1, 0}, {3, 4}), 0.5); };
+      return std::vector<Sample>{
+          {"[2, 3, 4] x [2, 4, 4]",
+           {leaf({2, 3, 4}, 1), leaf({2, 4, 4}, 2), leaf({2, 4, 3}, 3)},
+           one([](const Inputs& x) { return scaled_dot_product_attention(x[0], x[1], x[2]); })},
+          {"causal, scale 0.3, heads",
+           {leaf({1, 2, 3, 2}, 4), leaf({1, 2, 3, 2}, 5), leaf({1, 2, 3, 2}, 6)},
+           one([](const Inputs& x) {
+             return scaled_dot_product_attention(x[0], x[1], x[2], std::nullopt, 0.0, true, 0.3);
+           })},
+          {"bool mask, a row masked everywhere",
+           {leaf({1, 3, 2}, 7), leaf({1, 4, 2}, 8), leaf({1, 4, 2}, 9)},
+           one([keep](const Inputs& x) {
+             return scaled_dot_product_attention(x[0], x[1], x[2], keep());
+           })},
+          {"float mask (differentiable), negative scale",
+           {leaf({2, 2, 3}, 10), leaf({2, 3, 3}, 11), leaf({2, 3, 2}, 12), leaf({2, 3}, 13)},
+           one([](const Inputs& x) {
+             return scaled_dot_product_attention(x[0], x[1], x[2], x[3], 0.0, false, -0.5);
+           })},
+          {"enable_gqa, 4 query heads over 2",
+           {leaf({1, 4, 2, 2}, 14), leaf({1, 2, 3, 2}, 15), leaf({1, 2, 3, 2}, 16)},
+           one([](const Inputs& x) {
+             return scaled_dot_product_attention(x[0], x[1], x[2], std::nullopt, 0.0, false,
+                                                 std::nullopt, true);
+           })},
+      };
+    });
+  }
   return ops;
 }
 

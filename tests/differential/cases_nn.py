@@ -1,5 +1,5 @@
 """Differential cases of the remaining nn ops (issue 26): 1-D linear, bicubic and 3-D resampling;
-3-D reflection and replication padding; 3-D pooling and max_unpool2d; im2col / col2im.
+3-D reflection and replication padding; 3-D pooling and max_unpool2d; im2col / col2im; scaled_dot_product_attention.
 
 Imported by cases.py (at its end), with whose `case` and input makers they register (same rules:
 names unique and stable, expected.json regenerated with run_torch.py).
@@ -7,7 +7,7 @@ names unique and stable, expected.json regenerated with run_torch.py).
 
 from __future__ import annotations
 
-from cases import NAN, D, L, R, case  # cases.py imports this module once they are defined
+from cases import NAN, B, D, L, R, case  # cases.py imports this module once they are defined
 
 
 def _resampling() -> None:
@@ -612,7 +612,116 @@ def _blocks() -> None:
     )
 
 
+def _attention() -> None:
+    def sdpa(T, q, k, v, *rest, **kw):
+        return T.scaled_dot_product_attention(q, k, v, *rest, **kw)
+
+    qkv = [R(2, 3, 4, seed=2700), R(2, 5, 4, seed=2701), R(2, 5, 3, seed=2702)]
+    case("scaled_dot_product_attention/plain", sdpa, *qkv, second=True)
+    case(
+        "scaled_dot_product_attention/heads",
+        sdpa,
+        R(2, 2, 3, 4, seed=2703),
+        R(2, 2, 4, 4, seed=2704),
+        R(2, 2, 4, 2, seed=2705),
+        second=True,
+    )
+    case("scaled_dot_product_attention/scale", lambda T, q, k, v: sdpa(T, q, k, v, scale=0.3), *qkv, second=True)
+    case(
+        "scaled_dot_product_attention/negative-scale",
+        lambda T, q, k, v: sdpa(T, q, k, v, scale=-0.7),
+        *qkv,
+        second=True,
+    )
+    case(
+        "scaled_dot_product_attention/causal",
+        lambda T, q, k, v: sdpa(T, q, k, v, None, 0.0, True),
+        R(1, 2, 4, 3, seed=2706),
+        R(1, 2, 4, 3, seed=2707),
+        R(1, 2, 4, 3, seed=2708),
+        second=True,
+    )
+    case(
+        "scaled_dot_product_attention/causal-rectangular",
+        lambda T, q, k, v: sdpa(T, q, k, v, None, 0.0, True),
+        *qkv,
+        second=True,
+    )
+    case(
+        "scaled_dot_product_attention/bool-mask",
+        lambda T, q, k, v, m: sdpa(T, q, k, v, m),
+        *qkv,
+        B([[True, False, True, True, False], [True, True, False, False, True], [False, True, True, True, True]]),
+        second=True,
+    )
+    case(
+        "scaled_dot_product_attention/bool-mask-row-all-false",
+        lambda T, q, k, v, m: sdpa(T, q, k, v, m),
+        *qkv,
+        B([[True, False, True, True, False], [False, False, False, False, False], [False, True, True, True, True]]),
+        second=True,
+    )
+    case(
+        "scaled_dot_product_attention/float-mask",
+        lambda T, q, k, v, m: sdpa(T, q, k, v, m),
+        *qkv,
+        R(3, 5, seed=2709),
+        second=True,
+    )
+    case(
+        "scaled_dot_product_attention/float-mask-broadcast-batch",
+        lambda T, q, k, v, m: sdpa(T, q, k, v, m),
+        *qkv,
+        R(2, 1, 5, seed=2710),
+        second=True,
+    )
+    case(
+        "scaled_dot_product_attention/gqa",
+        lambda T, q, k, v: sdpa(T, q, k, v, enable_gqa=True),
+        R(1, 4, 2, 3, seed=2711),
+        R(1, 2, 3, 3, seed=2712),
+        R(1, 2, 3, 2, seed=2713),
+        second=True,
+    )
+    case(
+        "scaled_dot_product_attention/transposed",
+        lambda T, q, k, v: sdpa(T, q.transpose(1, 2), k, v),
+        R(2, 4, 3, seed=2714),
+        R(2, 5, 4, seed=2715),
+        R(2, 5, 3, seed=2716),
+        second=True,
+    )
+    case(
+        "scaled_dot_product_attention/float32",
+        sdpa,
+        R(2, 3, 4, seed=2717, dtype="float32"),
+        R(2, 5, 4, seed=2718, dtype="float32"),
+        R(2, 5, 3, seed=2719, dtype="float32"),
+    )
+    case(
+        "scaled_dot_product_attention/empty-batch",
+        lambda T, q, k, v: sdpa(T, q.reshape([0, 3, 4]), k.reshape([0, 5, 4]), v.reshape([0, 5, 3])),
+        D([]),
+        D([]),
+        D([]),
+    )
+    case(
+        "scaled_dot_product_attention/causal-with-mask-error",
+        lambda T, q, k, v, m: sdpa(T, q, k, v, m, 0.0, True),
+        *qkv,
+        R(3, 5, seed=2720),
+    )
+    case(
+        "scaled_dot_product_attention/dtype-error",
+        sdpa,
+        R(2, 3, 4, seed=2721),
+        R(2, 5, 4, seed=2722, dtype="float32"),
+        R(2, 5, 3, seed=2723),
+    )
+
+
 _resampling()
 _padding3d()
 _pooling3d()
 _blocks()
+_attention()

@@ -2744,3 +2744,70 @@ def _nn_blocks_checks():
 
 SAMPLES.update(_nn_blocks_samples())
 VALUE_CHECKS.update(_nn_blocks_checks())
+
+
+def _attention_reference(q, k, v, mask=None, causal=False, scale=None):
+    """softmax(q k^T * scale + mask) v of one [L, E] x [S, E] x [S, Ev] problem, in plain Python
+    (a row masked everywhere is 0)."""
+    import math
+
+    s = scale if scale is not None else 1 / math.sqrt(len(q[0]))
+    out = []
+    for i, qi in enumerate(q):
+        scores = []
+        for j, kj in enumerate(k):
+            keep = (j <= i) if causal else (mask is None or not isinstance(mask[i][j], bool) or mask[i][j])
+            add = mask[i][j] if mask is not None and not isinstance(mask[i][j], bool) else 0.0
+            scores.append(sum(a * b for a, b in zip(qi, kj)) * s + add if keep else -math.inf)
+        top = max(scores)
+        if top == -math.inf:
+            out.append([0.0] * len(v[0]))
+            continue
+        w = [math.exp(x - top) for x in scores]
+        total = sum(w)
+        out.append([sum(w[j] * v[j][c] for j in range(len(v))) / total for c in range(len(v[0]))])
+    return out
+
+
+def _nn_attention_checks():
+    g = gradgen
+    F = g.nn.functional
+
+    def attention():
+        q, k, v = value(3, 4), value(5, 4, seed=1), value(5, 2, seed=2)
+        Q, K, V = q.tolist(), k.tolist(), v.tolist()
+        check_values(F.scaled_dot_product_attention(q, k, v), flat(_attention_reference(Q, K, V)))
+        check_values(
+            F.scaled_dot_product_attention(q, k, v, is_causal=True, scale=0.4),
+            flat(_attention_reference(Q, K, V, causal=True, scale=0.4)),
+        )
+        keep = [[True, False, True, True, False], [False] * 5, [False, True, True, True, True]]
+        mask = g.tensor([[1.0 if b else 0.0 for b in row] for row in keep], dtype=g.float64) > 0.5
+        check_values(F.scaled_dot_product_attention(q, k, v, mask), flat(_attention_reference(Q, K, V, keep)))
+        fmask = value(3, 5, seed=3)
+        check_values(
+            F.scaled_dot_product_attention(q, k, v, fmask), flat(_attention_reference(Q, K, V, fmask.tolist()))
+        )
+        # dropout_p = 1 drops every weight; 0 < p < 1 keeps the shape.
+        check_values(F.scaled_dot_product_attention(q, k, v, dropout_p=1.0), [0.0] * 6)
+        assert list(F.scaled_dot_product_attention(q, k, v, dropout_p=0.5).shape) == [3, 2]
+        with pytest.raises(RuntimeError, match="scaled_dot_product_attention: Explicit attn_mask should not be set"):
+            F.scaled_dot_product_attention(q, k, v, fmask, is_causal=True)
+        with pytest.raises(RuntimeError, match="scaled_dot_product_attention: Expected query, key, and value"):
+            F.scaled_dot_product_attention(q, k.to(g.float32), v)
+
+    return {"scaled_dot_product_attention": attention}
+
+
+SAMPLES.update(
+    {
+        "scaled_dot_product_attention": [
+            Sample(
+                "causal",
+                lambda q, k, v: gradgen.scaled_dot_product_attention(q, k, v, None, 0.0, True),
+                [leaf(2, 3, 2), leaf(2, 3, 2, seed=1), leaf(2, 3, 2, seed=2)],
+            )
+        ]
+    }
+)
+VALUE_CHECKS.update(_nn_attention_checks())

@@ -79,6 +79,7 @@ __all__ = [
     "relu",
     "relu6",
     "rms_norm",
+    "scaled_dot_product_attention",
     "selu",
     "sigmoid",
     "silu",
@@ -553,6 +554,16 @@ def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
         _pool_list(dilation, 2),
         _pool_list(padding, 2),
         _pool_list(stride, 2),
+    )
+
+
+def scaled_dot_product_attention(
+    query, key, value, attn_mask=None, dropout_p: float = 0.0, is_causal: bool = False, scale=None, enable_gqa=False
+):
+    """PyTorch's math composite: softmax(q k^T * scale + mask) v (a bool mask keeps where true);
+    dropout_p > 0 drops attention weights with gradgen's default generator."""
+    return gradgen.scaled_dot_product_attention(
+        query, key, value, attn_mask, dropout_p, is_causal, scale=scale, enable_gqa=enable_gqa
     )
 
 
