@@ -19,6 +19,7 @@
 #include "csrc/core_kernels.h"
 #include "csrc/generated/NativeFunctions.h"
 #include "csrc/native/loops.h"
+#include "csrc/native/type_promotion.h"
 #include "csrc/ops.h"
 
 namespace gradgen {
@@ -334,6 +335,80 @@ Tensor upsample_trilinear3d_backward(const Tensor& grad_output, IntArrayRef outp
                                      std::optional<double> scales_w) {
   return upsample("upsample_trilinear3d_backward", Mode::kLinear, grad_output, output_size,
                   input_size, align_corners, {scales_d, scales_h, scales_w}, true);
+}
+
+// out= and grad_input= variants of the ops above (issue 26, remaining ops): the out-of-place
+// result written into the given tensor, as write_out does for every op.
+Tensor& upsample_linear1d_out(const Tensor& self, IntArrayRef output_size, bool align_corners,
+                              std::optional<double> scales, Tensor& out) {
+  return write_out("upsample_linear1d.out",
+                   native::upsample_linear1d(self, output_size, align_corners, scales), out);
+}
+
+Tensor& upsample_linear1d_backward_out(const Tensor& grad_output, IntArrayRef output_size,
+                                       IntArrayRef input_size, bool align_corners,
+                                       std::optional<double> scales, Tensor& grad_input) {
+  return write_out("upsample_linear1d_backward.grad_input",
+                   native::upsample_linear1d_backward(grad_output, output_size, input_size,
+                                                      align_corners, scales),
+                   grad_input);
+}
+
+Tensor& upsample_bicubic2d_out(const Tensor& self, IntArrayRef output_size, bool align_corners,
+                               std::optional<double> scales_h, std::optional<double> scales_w,
+                               Tensor& out) {
+  return write_out("upsample_bicubic2d.out",
+                   native::upsample_bicubic2d(self, output_size, align_corners, scales_h, scales_w),
+                   out);
+}
+
+Tensor& upsample_bicubic2d_backward_out(const Tensor& grad_output, IntArrayRef output_size,
+                                        IntArrayRef input_size, bool align_corners,
+                                        std::optional<double> scales_h,
+                                        std::optional<double> scales_w, Tensor& grad_input) {
+  return write_out("upsample_bicubic2d_backward.grad_input",
+                   native::upsample_bicubic2d_backward(grad_output, output_size, input_size,
+                                                       align_corners, scales_h, scales_w),
+                   grad_input);
+}
+
+Tensor& upsample_trilinear3d_out(const Tensor& self, IntArrayRef output_size, bool align_corners,
+                                 std::optional<double> scales_d, std::optional<double> scales_h,
+                                 std::optional<double> scales_w, Tensor& out) {
+  return write_out("upsample_trilinear3d.out",
+                   native::upsample_trilinear3d(self, output_size, align_corners, scales_d,
+                                                scales_h, scales_w),
+                   out);
+}
+
+Tensor& upsample_trilinear3d_backward_out(const Tensor& grad_output, IntArrayRef output_size,
+                                          IntArrayRef input_size, bool align_corners,
+                                          std::optional<double> scales_d,
+                                          std::optional<double> scales_h,
+                                          std::optional<double> scales_w, Tensor& grad_input) {
+  return write_out("upsample_trilinear3d_backward.grad_input",
+                   native::upsample_trilinear3d_backward(grad_output, output_size, input_size,
+                                                         align_corners, scales_d, scales_h,
+                                                         scales_w),
+                   grad_input);
+}
+
+Tensor& upsample_nearest3d_out(const Tensor& self, IntArrayRef output_size,
+                               std::optional<double> scales_d, std::optional<double> scales_h,
+                               std::optional<double> scales_w, Tensor& out) {
+  return write_out("upsample_nearest3d.out",
+                   native::upsample_nearest3d(self, output_size, scales_d, scales_h, scales_w),
+                   out);
+}
+
+Tensor& upsample_nearest3d_backward_out(const Tensor& grad_output, IntArrayRef output_size,
+                                        IntArrayRef input_size, std::optional<double> scales_d,
+                                        std::optional<double> scales_h,
+                                        std::optional<double> scales_w, Tensor& grad_input) {
+  return write_out("upsample_nearest3d_backward.grad_input",
+                   native::upsample_nearest3d_backward(grad_output, output_size, input_size,
+                                                       scales_d, scales_h, scales_w),
+                   grad_input);
 }
 
 namespace {

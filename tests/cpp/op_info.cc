@@ -5272,6 +5272,102 @@ std::vector<OpInfo> make_registry() {
       };
     });
   }
+  // nn (issue 26, remaining ops): the upsample ops' out= / grad_input= variants -------------
+  {
+    auto out_case = [](std::string name, std::vector<int64_t> in,
+                       std::function<Tensor(const Tensor&)> f,
+                       std::function<Tensor(const Tensor&, Tensor&)> f_out) {
+      return std::vector<Sample>{
+          {name,
+           {leaf(in, 1)},
+           one([f](const Inputs& x) { return f(x[0]); }),
+           nullptr,
+           [f_out](const Inputs& x, Tensor& o) -> Tensor { return f_out(x[0], o); }}};
+    };
+    add_op("upsample_linear1d.out", Check::kOut, [=] {
+      return out_case(
+          "[1, 2, 3] to 5", {1, 2, 3},
+          [](const Tensor& a) { return upsample_linear1d(a, {5}, false); },
+          [](const Tensor& a, Tensor& o) -> Tensor {
+            return upsample_linear1d_out(a, {5}, false, std::nullopt, o);
+          });
+    });
+    add_op("upsample_linear1d_backward.grad_input", Check::kOut, [=] {
+      return out_case(
+          "[1, 2, 5] to [1, 2, 3]", {1, 2, 5},
+          [](const Tensor& g) {
+            return upsample_linear1d_backward(g, {5}, {1, 2, 3}, true);
+          },
+          [](const Tensor& g, Tensor& o) -> Tensor {
+            return upsample_linear1d_backward_out(g, {5}, {1, 2, 3}, true, std::nullopt, o);
+          });
+    });
+    add_op("upsample_bicubic2d.out", Check::kOut, [=] {
+      return out_case(
+          "[1, 1, 2, 3] to [3, 5]", {1, 1, 2, 3},
+          [](const Tensor& a) {
+            return upsample_bicubic2d(a, {3, 5}, false);
+          },
+          [](const Tensor& a, Tensor& o) -> Tensor {
+            return upsample_bicubic2d_out(a, {3, 5}, false, std::nullopt, std::nullopt, o);
+          });
+    });
+    add_op("upsample_bicubic2d_backward.grad_input", Check::kOut, [=] {
+      return out_case(
+          "[1, 1, 3, 5] to [1, 1, 2, 3]", {1, 1, 3, 5},
+          [](const Tensor& g) {
+            return upsample_bicubic2d_backward(g, {3, 5}, {1, 1, 2, 3}, false);
+          },
+          [](const Tensor& g, Tensor& o) -> Tensor {
+            return upsample_bicubic2d_backward_out(g, {3, 5}, {1, 1, 2, 3}, false, std::nullopt,
+                                                   std::nullopt, o);
+          });
+    });
+    add_op("upsample_trilinear3d.out", Check::kOut, [=] {
+      return out_case(
+          "[1, 1, 2, 2, 2] to [3, 3, 3]", {1, 1, 2, 2, 2},
+          [](const Tensor& a) {
+            return upsample_trilinear3d(a, {3, 3, 3}, false);
+          },
+          [](const Tensor& a, Tensor& o) -> Tensor {
+            return upsample_trilinear3d_out(a, {3, 3, 3}, false, std::nullopt, std::nullopt,
+                                            std::nullopt, o);
+          });
+    });
+    add_op("upsample_trilinear3d_backward.grad_input", Check::kOut, [=] {
+      return out_case(
+          "[1, 1, 3, 3, 3] to [1, 1, 2, 2, 2]", {1, 1, 3, 3, 3},
+          [](const Tensor& g) {
+            return upsample_trilinear3d_backward(g, {3, 3, 3}, {1, 1, 2, 2, 2}, true);
+          },
+          [](const Tensor& g, Tensor& o) -> Tensor {
+            return upsample_trilinear3d_backward_out(g, {3, 3, 3}, {1, 1, 2, 2, 2}, true,
+                                                     std::nullopt, std::nullopt, std::nullopt, o);
+          });
+    });
+    add_op("upsample_nearest3d.out", Check::kOut, [=] {
+      return out_case(
+          "[1, 1, 2, 2, 2] to [3, 4, 3]", {1, 1, 2, 2, 2},
+          [](const Tensor& a) {
+            return upsample_nearest3d(a, {3, 4, 3});
+          },
+          [](const Tensor& a, Tensor& o) -> Tensor {
+            return upsample_nearest3d_out(a, {3, 4, 3}, std::nullopt, std::nullopt, std::nullopt,
+                                          o);
+          });
+    });
+    add_op("upsample_nearest3d_backward.grad_input", Check::kOut, [=] {
+      return out_case(
+          "[1, 1, 3, 4, 3] to [1, 1, 2, 2, 2]", {1, 1, 3, 4, 3},
+          [](const Tensor& g) {
+            return upsample_nearest3d_backward(g, {3, 4, 3}, {1, 1, 2, 2, 2});
+          },
+          [](const Tensor& g, Tensor& o) -> Tensor {
+            return upsample_nearest3d_backward_out(g, {3, 4, 3}, {1, 1, 2, 2, 2}, std::nullopt,
+                                                   std::nullopt, std::nullopt, o);
+          });
+    });
+  }
   return ops;
 }
 

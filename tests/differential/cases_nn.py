@@ -720,8 +720,62 @@ def _attention() -> None:
     )
 
 
+def _resampling_out() -> None:
+    def z(T, shape):
+        return T.zeros(shape, dtype=T.float64)
+
+    NG = {"grad": False}
+    case(
+        "upsample_linear1d.out/values",
+        lambda T, x: T.upsample_linear1d(x, [5], False, None, out=z(T, [1, 2, 5])),
+        R(1, 2, 3, seed=2730, **NG),
+    )
+    case(
+        "upsample_linear1d_backward.grad_input/values",
+        lambda T, g: T.upsample_linear1d_backward(g, [5], [1, 2, 3], True, None, grad_input=z(T, [1, 2, 3])),
+        R(1, 2, 5, seed=2731, **NG),
+    )
+    case(
+        "upsample_bicubic2d.out/values",
+        lambda T, x: T.upsample_bicubic2d(x, [3, 5], False, None, None, out=z(T, [1, 1, 3, 5])),
+        R(1, 1, 2, 3, seed=2732, **NG),
+    )
+    case(
+        "upsample_bicubic2d_backward.grad_input/values",
+        lambda T, g: T.upsample_bicubic2d_backward(
+            g, [3, 5], [1, 1, 2, 3], False, None, None, grad_input=z(T, [1, 1, 2, 3])
+        ),
+        R(1, 1, 3, 5, seed=2733, **NG),
+    )
+    case(
+        "upsample_trilinear3d.out/values",
+        lambda T, x: T.upsample_trilinear3d(x, [3, 3, 3], False, None, None, None, out=z(T, [1, 1, 3, 3, 3])),
+        R(1, 1, 2, 2, 2, seed=2734, **NG),
+    )
+    case(
+        "upsample_trilinear3d_backward.grad_input/values",
+        lambda T, g: T.upsample_trilinear3d_backward(
+            g, [3, 3, 3], [1, 1, 2, 2, 2], True, None, None, None, grad_input=z(T, [1, 1, 2, 2, 2])
+        ),
+        R(1, 1, 3, 3, 3, seed=2735, **NG),
+    )
+    case(
+        "upsample_nearest3d.out/values",
+        lambda T, x: T.upsample_nearest3d(x, [3, 4, 3], None, None, None, out=z(T, [1, 1, 3, 4, 3])),
+        R(1, 1, 2, 2, 2, seed=2736, **NG),
+    )
+    case(
+        "upsample_nearest3d_backward.grad_input/values",
+        lambda T, g: T.upsample_nearest3d_backward(
+            g, [3, 4, 3], [1, 1, 2, 2, 2], None, None, None, grad_input=z(T, [1, 1, 2, 2, 2])
+        ),
+        R(1, 1, 3, 4, 3, seed=2737, **NG),
+    )
+
+
 _resampling()
 _padding3d()
 _pooling3d()
 _blocks()
 _attention()
+_resampling_out()

@@ -2811,3 +2811,62 @@ SAMPLES.update(
     }
 )
 VALUE_CHECKS.update(_nn_attention_checks())
+
+
+def _nn_resample_out_checks():
+    """The upsample ops' out= / grad_input= (issue 26, remaining ops): the out-of-place values
+    written into the given tensor, which is returned."""
+    g = gradgen
+    calls = {
+        "upsample_linear1d.out": ((1, 2, 3), [1, 2, 5], lambda x, **o: g.upsample_linear1d(x, [5], False, **o)),
+        "upsample_linear1d_backward.grad_input": (
+            (1, 2, 5),
+            [1, 2, 3],
+            lambda x, **o: g.upsample_linear1d_backward(x, [5], [1, 2, 3], True, **o),
+        ),
+        "upsample_bicubic2d.out": (
+            (1, 1, 2, 3),
+            [1, 1, 3, 5],
+            lambda x, **o: g.upsample_bicubic2d(x, [3, 5], False, **o),
+        ),
+        "upsample_bicubic2d_backward.grad_input": (
+            (1, 1, 3, 5),
+            [1, 1, 2, 3],
+            lambda x, **o: g.upsample_bicubic2d_backward(x, [3, 5], [1, 1, 2, 3], False, **o),
+        ),
+        "upsample_trilinear3d.out": (
+            (1, 1, 2, 2, 2),
+            [1, 1, 3, 3, 3],
+            lambda x, **o: g.upsample_trilinear3d(x, [3, 3, 3], False, **o),
+        ),
+        "upsample_trilinear3d_backward.grad_input": (
+            (1, 1, 3, 3, 3),
+            [1, 1, 2, 2, 2],
+            lambda x, **o: g.upsample_trilinear3d_backward(x, [3, 3, 3], [1, 1, 2, 2, 2], True, **o),
+        ),
+        "upsample_nearest3d.out": (
+            (1, 1, 2, 2, 2),
+            [1, 1, 3, 4, 3],
+            lambda x, **o: g.upsample_nearest3d(x, [3, 4, 3], **o),
+        ),
+        "upsample_nearest3d_backward.grad_input": (
+            (1, 1, 3, 4, 3),
+            [1, 1, 2, 2, 2],
+            lambda x, **o: g.upsample_nearest3d_backward(x, [3, 4, 3], [1, 1, 2, 2, 2], **o),
+        ),
+    }
+    checks = {}
+    for name, (shape, out_shape, fn) in calls.items():
+        key = "grad_input" if name.endswith("grad_input") else "out"
+
+        def check(shape=shape, out_shape=out_shape, fn=fn, key=key):
+            x = value(*shape)
+            o = g.zeros(out_shape, dtype=g.float64)
+            assert fn(x, **{key: o}) is o
+            check_values(o, flat(fn(x).tolist()))
+
+        checks[name] = check
+    return checks
+
+
+VALUE_CHECKS.update(_nn_resample_out_checks())
