@@ -330,6 +330,12 @@ def _pooling3d() -> None:
         lambda T, x: T.max_pool3d_with_indices(x, [1, 2, 2]),
         D([[[[1.0, NAN], [2.0, 3.0]], [[NAN, 0.5], [4.0, NAN]]]], grad=False),
     )
+    # Two NaN in one window: PyTorch's index is the last NaN's (2-D as 3-D).
+    case(
+        "max_pool2d_with_indices/two-nans",
+        lambda T, x: T.max_pool2d_with_indices(x, [1, 4]),
+        D([[[1.0, NAN, 2.0, NAN], [NAN, 3.0, NAN, 0.0]]], grad=False),
+    )
     case("max_pool3d/float32", lambda T, x: T.max_pool3d(x, [2], [1]), R(1, 3, 3, 3, seed=2654, dtype="float32"))
     case("max_pool3d/padding-too-large-error", lambda T, x: T.max_pool3d(x, [3], [1], [2], [2]), R(1, 4, 4, 4))
     case("max_pool3d/output-too-small-error", lambda T, x: T.max_pool3d(x, [3]), R(1, 2, 2, 2))
