@@ -5368,6 +5368,83 @@ std::vector<OpInfo> make_registry() {
           });
     });
   }
+  // nn (issue 26, remaining ops): embedding_bag ----------------------------------------------
+  {
+    // Bags [0, 2, 2], [], [5, 1], [4, 3, 2] of a 6-row table.
+    auto idx = [] { return longs({0, 2, 2, 5, 1, 4, 3, 2}, {8}); };
+    auto offs = [] { return longs({0, 3, 3, 5}, {4}); };
+    auto bag = [=](std::string name, int64_t mode, bool last, int64_t pad, uint64_t seed,
+                   bool weighted = false) {
+      return Sample{name, {leaf({6, 3}, seed)}, [=](const Inputs& x) {
+                      const std::optional<Tensor> psw =
+                          weighted ? std::optional<Tensor>(value({8}, 8)) : std::nullopt;
+                      auto r =
+                          _embedding_bag(x[0], idx(), offs(), false, mode, false, psw, last, pad);
+                      return std::vector<Tensor>{std::get<0>(r), std::get<1>(r), std::get<2>(r),
+                                                 std::get<3>(r)};
+                    }};
+    };
+    grad_op("_embedding_bag", [=] {
+      return std::vector<Sample>{
+          bag("sum", 0, false, -1, 1),
+          bag("mean", 1, false, -1, 2),
+          bag("max", 2, false, -1, 3),
+          bag("mean, padding_idx 2", 1, false, 2, 5),
+          bag("max, include_last_offset", 2, true, -1, 6),
+          bag("sum, per_sample_weights (fixed)", 0, false, -1, 7, true),
+      };
+    });
+    grad_op("embedding_bag", [=] {
+      return std::vector<Sample>{
+          {"mean",
+           {leaf({6, 3}, 1)},
+           [=](const Inputs& x) {
+             return std::vector<Tensor>{std::get<0>(embedding_bag(x[0], idx(), offs(), false, 1))};
+           }},
+      };
+    });
+    grad_op("embedding_bag.padding_idx", [=] {
+      return std::vector<Sample>{
+          {"max, padding_idx -4",
+           {leaf({6, 3}, 1)},
+           [=](const Inputs& x) {
+             return std::vector<Tensor>{std::get<0>(
+                 embedding_bag(x[0], idx(), offs(), false, 2, false, std::nullopt, false, -4))};
+           }},
+      };
+    });
+    auto parts = [=](int64_t mode, int64_t pad) {
+      return _embedding_bag(value({6, 3}, 9), idx(), offs(), false, mode, false, std::nullopt,
+                            false, pad);
+    };
+    auto dense = [=](std::string name, int64_t mode, int64_t pad, bool weighted, uint64_t seed) {
+      return Sample{name, {leaf({4, 3}, seed)}, one([=](const Inputs& x) {
+                      auto r = parts(mode, pad);
+                      const std::optional<Tensor> psw =
+                          weighted ? std::optional<Tensor>(value({8}, 8)) : std::nullopt;
+                      return _embedding_bag_dense_backward(x[0], idx(), std::get<1>(r),
+                                                           std::get<2>(r), std::get<3>(r), 6, false,
+                                                           mode, psw, pad);
+                    })};
+    };
+    // The backward ops' own gradients are not implemented, as PyTorch's.
+    add_op("_embedding_bag_dense_backward", Check::kNotImplemented, [=] {
+      return std::vector<Sample>{
+          dense("max", 2, -1, false, 1),
+          dense("mean, padding_idx 2", 1, 2, false, 2),
+          dense("sum, per_sample_weights", 0, -1, true, 3),
+      };
+    });
+    add_op("_embedding_bag_per_sample_weights_backward", Check::kNotImplemented, [=] {
+      return std::vector<Sample>{
+          {"sum", {leaf({4, 3}, 1), leaf({6, 3}, 2)}, one([=](const Inputs& x) {
+             auto r = parts(0, -1);
+             return _embedding_bag_per_sample_weights_backward(x[0], x[1], idx(), offs(),
+                                                               std::get<1>(r), 0, -1);
+           })},
+      };
+    });
+  }
   return ops;
 }
 

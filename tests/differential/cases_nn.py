@@ -1,5 +1,6 @@
 """Differential cases of the remaining nn ops (issue 26): 1-D linear, bicubic and 3-D resampling;
-3-D reflection and replication padding; 3-D pooling and max_unpool2d; im2col / col2im; scaled_dot_product_attention.
+3-D reflection and replication padding; 3-D pooling and max_unpool2d; im2col / col2im;
+scaled_dot_product_attention; embedding_bag.
 
 Imported by cases.py (at its end), with whose `case` and input makers they register (same rules:
 names unique and stable, expected.json regenerated with run_torch.py).
@@ -779,9 +780,116 @@ def _resampling_out() -> None:
     )
 
 
+def _embedding_bag() -> None:
+    idx = L([0, 2, 2, 5, 1, 4, 3, 2])
+    offs = L([0, 3, 3, 5])
+
+    def eb(T, w, i, o, *rest):
+        return T._embedding_bag(w, i, o, *rest)
+
+    for mode, label in [(0, "sum"), (1, "mean"), (2, "max")]:
+        case(
+            f"_embedding_bag/{label}",
+            lambda T, w, i, o, m=mode: eb(T, w, i, o, False, m),
+            R(6, 3, seed=2740),
+            idx,
+            offs,
+        )
+        case(
+            f"_embedding_bag/{label}-include-last-offset",
+            lambda T, w, i, o, m=mode: eb(T, w, i, o, False, m, False, None, True),
+            R(6, 3, seed=2741),
+            idx,
+            offs,
+        )
+        case(
+            f"_embedding_bag/{label}-padding-idx",
+            lambda T, w, i, o, m=mode: eb(T, w, i, o, False, m, False, None, False, 2),
+            R(6, 3, seed=2742),
+            idx,
+            offs,
+        )
+        case(
+            f"embedding_bag/{label}",
+            lambda T, w, i, o, m=mode: T.embedding_bag(w, i, o, False, m),
+            R(6, 3, seed=2743),
+            idx,
+            offs,
+        )
+    case(
+        "_embedding_bag/per-sample-weights",
+        lambda T, w, i, o, p: eb(T, w, i, o, False, 0, False, p),
+        R(6, 3, seed=2745),
+        idx,
+        offs,
+        R(8, seed=2746),
+    )
+    case(
+        "embedding_bag.padding_idx/mean-negative",
+        lambda T, w, i, o: T.embedding_bag(w, i, o, False, 1, False, None, False, -4),
+        R(6, 3, seed=2747),
+        idx,
+        offs,
+    )
+    case(
+        "embedding_bag/transposed-weight",
+        lambda T, w, i, o: T.embedding_bag(w.t(), i, o, False, 0),
+        R(3, 6, seed=2748),
+        idx,
+        offs,
+    )
+    case(
+        "embedding_bag/float32",
+        lambda T, w, i, o: T.embedding_bag(w, i, o, False, 1),
+        R(6, 3, seed=2749, dtype="float32"),
+        idx,
+        offs,
+    )
+    case("embedding_bag/index-error", lambda T, w, i, o: T.embedding_bag(w, i, o), R(6, 3), L([0, 6]), L([0]))
+    case(
+        "embedding_bag/per-sample-weights-mean-error",
+        lambda T, w, i, o, p: T.embedding_bag(w, i, o, False, 1, False, p),
+        R(6, 3),
+        L([0, 1]),
+        L([0]),
+        R(2),
+    )
+    case(
+        "_embedding_bag_dense_backward/sum",
+        lambda T, g, w: T._embedding_bag_dense_backward(
+            g, T.tensor([0, 2, 2, 5, 1, 4, 3, 2]), *_aux(T, w, 0), 6, False, 0, None
+        ),
+        R(4, 3, seed=2750, grad=False),
+        R(6, 3, seed=2751, grad=False),
+    )
+    case(
+        "_embedding_bag_dense_backward/max",
+        lambda T, g, w: T._embedding_bag_dense_backward(
+            g, T.tensor([0, 2, 2, 5, 1, 4, 3, 2]), *_aux(T, w, 2), 6, False, 2, None
+        ),
+        R(4, 3, seed=2752, grad=False),
+        R(6, 3, seed=2753, grad=False),
+    )
+    case(
+        "_embedding_bag_per_sample_weights_backward/sum",
+        lambda T, g, w: T._embedding_bag_per_sample_weights_backward(
+            g, w, T.tensor([0, 2, 2, 5, 1, 4, 3, 2]), T.tensor([0, 3, 3, 5]), _aux(T, w, 0)[0], 0
+        ),
+        R(4, 3, seed=2754, grad=False),
+        R(6, 3, seed=2755, grad=False),
+    )
+
+
+def _aux(T, w, mode):
+    """offset2bag, bag_size, maximum_indices of _embedding_bag over the cases' bags."""
+    r = T._embedding_bag(w, T.tensor([0, 2, 2, 5, 1, 4, 3, 2]), T.tensor([0, 3, 3, 5]), False, mode)
+    return r[1], r[2], r[3]
+
+
 _resampling()
 _padding3d()
 _pooling3d()
 _blocks()
 _attention()
 _resampling_out()
+_embedding_bag()

@@ -2870,3 +2870,80 @@ def _nn_resample_out_checks():
 
 
 VALUE_CHECKS.update(_nn_resample_out_checks())
+
+
+def _nn_embedding_bag_checks():
+    """embedding_bag (issue 26, remaining ops) against per-bag sums / means / maxima computed here."""
+    g = gradgen
+    F = g.nn.functional
+    bags = [[0, 2, 2], [], [5, 1], [4, 3, 2]]
+    idx = g.tensor([i for b in bags for i in b], dtype=g.int64)
+    offs = g.tensor([0, 3, 3, 5], dtype=g.int64)
+
+    def expected(w, mode, pad=None):
+        out = []
+        for b in bags:
+            rows = [w[i] for i in b if i != pad]
+            if not rows:
+                out.append([0.0] * len(w[0]))
+            elif mode == "sum":
+                out.append([sum(c) for c in zip(*rows)])
+            elif mode == "mean":
+                out.append([sum(c) / len(rows) for c in zip(*rows)])
+            else:
+                out.append([max(c) for c in zip(*rows)])
+        return flat(out)
+
+    def check():
+        w = value(6, 3)
+        W = w.tolist()
+        for mode in ["sum", "mean", "max"]:
+            check_values(F.embedding_bag(idx, w, offs, mode=mode), expected(W, mode))
+            check_values(F.embedding_bag(idx, w, offs, mode=mode, padding_idx=2), expected(W, mode, 2))
+        out, offset2bag, bag_size, maximum = g.embedding_bag(w, idx, offs, False, 2)
+        assert offset2bag.tolist() == [0, 0, 0, 2, 2, 3, 3, 3]
+        assert bag_size.tolist() == [3, 0, 2, 3]
+        assert list(maximum.shape) == [4, 3]
+        # A 2-D input: bags of equal length; per_sample_weights scale the rows (mode sum).
+        two = g.tensor([[0, 1], [2, 3]], dtype=g.int64)
+        psw = g.tensor([[1.0, 2.0], [0.5, -1.0]], dtype=g.float64)
+        got = F.embedding_bag(two, w, mode="sum", per_sample_weights=psw)
+        check_values(got, [W[0][c] + 2 * W[1][c] for c in range(3)] + [0.5 * W[2][c] - W[3][c] for c in range(3)])
+        with pytest.raises(ValueError, match="mode has to be one of sum, mean or max"):
+            F.embedding_bag(idx, w, offs, mode="min")
+        with pytest.raises(ValueError, match="offsets has to be a 1D Tensor but got None"):
+            F.embedding_bag(idx, w)
+        with pytest.raises(NotImplementedError, match="per_sample_weights is only supported for mode='sum'"):
+            F.embedding_bag(two, w, mode="mean", per_sample_weights=psw)
+        with pytest.raises(IndexError, match="index 6 is out of bounds for dimension 0 with size 6"):
+            F.embedding_bag(g.tensor([6], dtype=g.int64), w, g.tensor([0], dtype=g.int64))
+        with pytest.raises(RuntimeError, match="scale_grad_by_freq is not supported"):
+            F.embedding_bag(idx, w.requires_grad_(True), offs, mode="sum", scale_grad_by_freq=True).sum().backward()
+
+    return {
+        "embedding_bag": check,
+        "embedding_bag.padding_idx": check,
+        "_embedding_bag": check,
+        "_embedding_bag_dense_backward": check,
+        "_embedding_bag_per_sample_weights_backward": check,
+    }
+
+
+SAMPLES.update(
+    {
+        "_embedding_bag": [
+            Sample(
+                "mean",
+                lambda w: gradgen._embedding_bag(
+                    w,
+                    gradgen.tensor([0, 2, 1, 2], dtype=gradgen.int64),
+                    gradgen.tensor([0, 2], dtype=gradgen.int64),
+                    False,
+                    1,
+                )[0],
+                [leaf(3, 2)],
+            )
+        ]
+    }
+)
+VALUE_CHECKS.update(_nn_embedding_bag_checks())

@@ -43,6 +43,7 @@ __all__ = [
     "dropout",
     "elu",
     "embedding",
+    "embedding_bag",
     "fold",
     "gelu",
     "glu",
@@ -565,6 +566,68 @@ def scaled_dot_product_attention(
     return gradgen.scaled_dot_product_attention(
         query, key, value, attn_mask, dropout_p, is_causal, scale=scale, enable_gqa=enable_gqa
     )
+
+
+def embedding_bag(
+    input,
+    weight,
+    offsets=None,
+    max_norm=None,
+    norm_type: float = 2,
+    scale_grad_by_freq: bool = False,
+    mode: str = "mean",
+    sparse: bool = False,
+    per_sample_weights=None,
+    include_last_offset: bool = False,
+    padding_idx: Optional[int] = None,
+):
+    """As torch's: a 2-D input is a batch of bags of equal length (offsets None), a 1-D input
+    has bags starting at offsets; mode "sum", "mean" or "max". max_norm and sparse gradients
+    raise NotImplementedError."""
+    if max_norm is not None:
+        raise NotImplementedError("embedding_bag: max_norm is not supported by gradgen")
+    if sparse:
+        raise NotImplementedError("embedding_bag: sparse gradients are not supported by gradgen")
+    shape = list(input.shape)
+    if len(shape) == 2:
+        if offsets is not None:
+            raise ValueError(
+                "if input is 2D, then offsets has to be None, as input is treated is a mini-batch of fixed "
+                f"length sequences. However, found offsets of type {type(offsets).__name__}"
+            )
+        offsets = gradgen.tensor(list(range(0, shape[0] * shape[1], shape[1])), dtype=gradgen.int64)
+        input = input.reshape([-1])
+        if per_sample_weights is not None:
+            per_sample_weights = per_sample_weights.reshape([-1])
+    elif len(shape) == 1:
+        if offsets is None:
+            raise ValueError("offsets has to be a 1D Tensor but got None")
+        if len(offsets.shape) != 1:
+            raise ValueError("offsets has to be a 1D Tensor")
+    else:
+        raise ValueError(f"input has to be 1D or 2D Tensor, but got Tensor of dimension {len(shape)}")
+    modes = {"sum": 0, "mean": 1, "max": 2}
+    if mode not in modes:
+        raise ValueError("mode has to be one of sum, mean or max")
+    if mode == "max" and scale_grad_by_freq:
+        raise ValueError("max mode does not support scaling the gradient by the frequency")
+    if per_sample_weights is not None and mode != "sum":
+        raise NotImplementedError(
+            "embedding_bag: per_sample_weights was not None. per_sample_weights is only supported for "
+            f"mode='sum' (got mode='{mode}'). Please open a feature request on GitHub."
+        )
+    out = gradgen.embedding_bag(
+        weight,
+        input,
+        offsets,
+        scale_grad_by_freq,
+        modes[mode],
+        False,
+        per_sample_weights,
+        include_last_offset,
+        padding_idx,
+    )
+    return out[0]
 
 
 def _adaptive_size(output_size, input, n: int):
