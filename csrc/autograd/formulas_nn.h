@@ -192,6 +192,21 @@ inline Tensor replication_pad2d_backward_symint(const Tensor& grad_output, const
   return replication_pad2d_backward(grad_output, self, padding);
 }
 
+inline Tensor reflection_pad3d_symint(const Tensor& self, IntArrayRef padding) {
+  return reflection_pad3d(self, padding);
+}
+inline Tensor reflection_pad3d_backward_symint(const Tensor& grad_output, const Tensor& self,
+                                               IntArrayRef padding) {
+  return reflection_pad3d_backward(grad_output, self, padding);
+}
+inline Tensor replication_pad3d_symint(const Tensor& self, IntArrayRef padding) {
+  return replication_pad3d(self, padding);
+}
+inline Tensor replication_pad3d_backward_symint(const Tensor& grad_output, const Tensor& self,
+                                                IntArrayRef padding) {
+  return replication_pad3d_backward(grad_output, self, padding);
+}
+
 /// The gradient of constant_pad_nd(self, pad): grad with the padding cut off (and, where pad
 /// cropped, zeros put back), i.e. constant_pad_nd(grad, -pad).
 Tensor constant_pad_nd_backward(const Tensor& grad, IntArrayRef pad);

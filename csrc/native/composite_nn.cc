@@ -256,9 +256,13 @@ Tensor pad(const Tensor& self, IntArrayRef pad, std::string_view mode,
     if (n == 4 && (dim == 3 || dim == 4)) {
       return reflect ? gradgen::reflection_pad2d(self, pad) : gradgen::replication_pad2d(self, pad);
     }
+    if (n == 6 && (dim == 4 || dim == 5)) {
+      return reflect ? gradgen::reflection_pad3d(self, pad) : gradgen::replication_pad3d(self, pad);
+    }
     throw std::invalid_argument(
         "pad: Only 2D, 3D, 4D, 5D padding with non-constant padding are supported for now "
-        "(gradgen: 1-D padding of a 2-D or 3-D input, 2-D padding of a 3-D or 4-D input), got " +
+        "(1-D padding of a 2-D or 3-D input, 2-D padding of a 3-D or 4-D input, 3-D padding of a "
+        "4-D or 5-D input), got " +
         std::to_string(n / 2) + "-D padding of a " + std::to_string(dim) + "-D input");
   });
 }

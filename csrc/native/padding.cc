@@ -1,8 +1,8 @@
 // Kernels of the padding ops (torch.nn.functional.pad's modes): constant_pad_nd (negative pads
-// crop), reflection_pad1d/2d and replication_pad1d/2d with their backward ops and out= variants.
-// pad and _pad_circular are composites (composite_nn.cc).
+// crop), reflection_pad1d/2d/3d and replication_pad1d/2d/3d with their backward ops and out=
+// variants. pad and _pad_circular are composites (composite_nn.cc).
 //
-// Reflection and replication pad the last 1 or 2 dims of an unbatched or batched input: output
+// Reflection and replication pad the last 1, 2 or 3 dims of an unbatched or batched input: output
 // position j along a padded dim reads input position map(j), reflect(j - left) or
 // clamp(j - left); the backward adds each output gradient into the position it read.
 #include <algorithm>
@@ -76,8 +76,8 @@ namespace {
 
 enum class Mode { kReflect, kReplicate };
 
-// The padding of the last `dims` (1 or 2) dims: padding = (left, right[, top, bottom]), the
-// last dim first. Checks PyTorch's conditions and returns the output's shape.
+// The padding of the last `dims` (1 to 3) dims: padding = (left, right[, top, bottom[, front,
+// back]]), the last dim first. Checks PyTorch's conditions and returns the output's shape.
 DimVector padded_shape(const char* op, const Tensor& self, IntArrayRef padding, int dims,
                        Mode mode) {
   const int64_t ndim = self.dim();
@@ -130,22 +130,32 @@ inline int64_t source_index(Mode mode, int64_t j, int64_t left, int64_t size) {
   return i;
 }
 
-// The map from output to input positions of the last `dims` dims, flattened row-major over
-// them: out_plane[p] reads in_plane[map[p]].
+// The map from output to input positions of the last `dims` (1 to 3) dims, flattened row-major
+// over them: out_plane[p] reads in_plane[map[p]].
 std::vector<int64_t> plane_map(Mode mode, IntArrayRef in_sizes, IntArrayRef out_sizes,
                                IntArrayRef padding, int dims) {
   const int64_t nd = static_cast<int64_t>(in_sizes.size());
-  const int64_t w_in = in_sizes[nd - 1], w_out = out_sizes[nd - 1];
-  const int64_t h_in = dims == 2 ? in_sizes[nd - 2] : 1, h_out = dims == 2 ? out_sizes[nd - 2] : 1;
-  const int64_t top = dims == 2 ? padding[2] : 0;
-  std::vector<int64_t> map(static_cast<size_t>(h_out * w_out));
-  for (int64_t y = 0; y < h_out; ++y) {
-    const int64_t sy = dims == 2 ? source_index(mode, y, top, h_in) : 0;
-    for (int64_t x = 0; x < w_out; ++x) {
-      map[static_cast<size_t>(y * w_out + x)] = sy * w_in + source_index(mode, x, padding[0], w_in);
+  std::vector<int64_t> map{0};
+  // From the outermost padded dim inwards: padding[2 * k] pads dim nd - 1 - k.
+  for (int k = dims - 1; k >= 0; --k) {
+    const int64_t in = in_sizes[nd - 1 - k], out = out_sizes[nd - 1 - k];
+    std::vector<int64_t> next;
+    next.reserve(map.size() * static_cast<size_t>(out));
+    for (int64_t base : map) {
+      for (int64_t j = 0; j < out; ++j) {
+        next.push_back(base * in + source_index(mode, j, padding[2 * k], in));
+      }
     }
+    map.swap(next);
   }
   return map;
+}
+
+// The number of elements of the last `dims` dims of `sizes`.
+int64_t plane_numel(IntArrayRef sizes, int dims) {
+  int64_t n = 1;
+  for (int k = 0; k < dims; ++k) n *= sizes[sizes.size() - 1 - static_cast<size_t>(k)];
+  return n;
 }
 
 Tensor pad_forward(const char* op, const Tensor& self, IntArrayRef padding, int dims, Mode mode) {
@@ -153,7 +163,7 @@ Tensor pad_forward(const char* op, const Tensor& self, IntArrayRef padding, int 
   const std::vector<int64_t> map = plane_map(mode, self.sizes(), out_sizes, padding, dims);
   const Tensor x = self.contiguous();
   Tensor out = make_tensor(out_sizes, x.scalar_type());
-  const int64_t in_plane = self.size(-1) * (dims == 2 ? self.size(-2) : 1);
+  const int64_t in_plane = plane_numel(self.sizes(), dims);
   const int64_t out_plane = static_cast<int64_t>(map.size());
   const int64_t planes = in_plane == 0 ? 0 : x.numel() / in_plane;
   loops::dispatch_arithmetic(x.scalar_type(), op, [&](auto tag) {
@@ -179,7 +189,7 @@ Tensor pad_backward(const char* op, const Tensor& grad_output, const Tensor& sel
   const std::vector<int64_t> map = plane_map(mode, self.sizes(), out_sizes, padding, dims);
   const Tensor g = grad_output.contiguous();
   Tensor grad_input = zeros(self.sizes(), g.scalar_type());
-  const int64_t in_plane = self.size(-1) * (dims == 2 ? self.size(-2) : 1);
+  const int64_t in_plane = plane_numel(self.sizes(), dims);
   const int64_t out_plane = static_cast<int64_t>(map.size());
   const int64_t planes = in_plane == 0 ? 0 : self.numel() / in_plane;
   gradgen::internal::dispatch_floating(g.scalar_type(), op, [&](auto tag) {
@@ -261,6 +271,39 @@ Tensor& replication_pad2d_backward_out(const Tensor& grad_output, const Tensor& 
                                        IntArrayRef padding, Tensor& grad_input) {
   return write_out("replication_pad2d_backward.grad_input",
                    replication_pad2d_backward(grad_output, self, padding), grad_input);
+}
+
+Tensor reflection_pad3d(const Tensor& self, IntArrayRef padding) {
+  return pad_forward("reflection_pad3d", self, padding, 3, Mode::kReflect);
+}
+Tensor& reflection_pad3d_out(const Tensor& self, IntArrayRef padding, Tensor& out) {
+  return write_out("reflection_pad3d.out", reflection_pad3d(self, padding), out);
+}
+Tensor reflection_pad3d_backward(const Tensor& grad_output, const Tensor& self,
+                                 IntArrayRef padding) {
+  return pad_backward("reflection_pad3d_backward", grad_output, self, padding, 3, Mode::kReflect);
+}
+Tensor& reflection_pad3d_backward_out(const Tensor& grad_output, const Tensor& self,
+                                      IntArrayRef padding, Tensor& grad_input) {
+  return write_out("reflection_pad3d_backward.grad_input",
+                   reflection_pad3d_backward(grad_output, self, padding), grad_input);
+}
+
+Tensor replication_pad3d(const Tensor& self, IntArrayRef padding) {
+  return pad_forward("replication_pad3d", self, padding, 3, Mode::kReplicate);
+}
+Tensor& replication_pad3d_out(const Tensor& self, IntArrayRef padding, Tensor& out) {
+  return write_out("replication_pad3d.out", replication_pad3d(self, padding), out);
+}
+Tensor replication_pad3d_backward(const Tensor& grad_output, const Tensor& self,
+                                  IntArrayRef padding) {
+  return pad_backward("replication_pad3d_backward", grad_output, self, padding, 3,
+                      Mode::kReplicate);
+}
+Tensor& replication_pad3d_backward_out(const Tensor& grad_output, const Tensor& self,
+                                       IntArrayRef padding, Tensor& grad_input) {
+  return write_out("replication_pad3d_backward.grad_input",
+                   replication_pad3d_backward(grad_output, self, padding), grad_input);
 }
 
 }  // namespace native

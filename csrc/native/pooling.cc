@@ -170,15 +170,14 @@ std::tuple<Tensor, Tensor> max_pool2d_with_indices(const Tensor& self, IntArrayR
           for (int64_t h = h0; h < h1; h += g.dh) {
             for (int64_t w = w0; w < w1; w += g.dw) {
               const T v = plane[h * g.W + w];
-              // NaN wins (and stays), as in PyTorch.
+              // The first maximum wins; a NaN wins over numbers (the last NaN, as PyTorch's
+              // loop, which keeps comparing).
               if (v > m || std::isnan(v)) {
                 m = v;
                 best = h * g.W + w;
-                if (std::isnan(v)) goto done;
               }
             }
           }
-        done:
           po[(p * g.OH + oh) * g.OW + ow] = m;
           pi[(p * g.OH + oh) * g.OW + ow] = best;
         }

@@ -5432,6 +5432,641 @@ std::vector<OpInfo> make_registry() {
       };
     });
   }
+  // nn (issue 26, remaining ops): 1-D linear, bicubic and 3-D resampling ------------------
+  {
+    using Scales = std::optional<double>;
+    grad_op("upsample_linear1d", [] {
+      return std::vector<Sample>{
+          {"[2, 3, 4] to 7", {leaf({2, 3, 4}, 1)}, one([](const Inputs& x) {
+             return upsample_linear1d(x[0], {7}, false);
+           })},
+          {"[1, 2, 5] to 3, align_corners", {leaf({1, 2, 5}, 2)}, one([](const Inputs& x) {
+             return upsample_linear1d(x[0], {3}, true);
+           })},
+          {"[1, 1, 3] to 7, scales 2.5", {leaf({1, 1, 3}, 3)}, one([](const Inputs& x) {
+             return upsample_linear1d(x[0], {7}, false, 2.5);
+           })},
+          {"transposed [1, 3, 2]", {leaf({1, 2, 3}, 4)}, one([](const Inputs& x) {
+             return upsample_linear1d(transpose(x[0], 1, 2), {4}, false);
+           })},
+      };
+    });
+    grad_op("upsample_linear1d_backward", [] {
+      return std::vector<Sample>{
+          {"[2, 3, 7] to [2, 3, 4]", {leaf({2, 3, 7}, 1)}, one([](const Inputs& x) {
+             return upsample_linear1d_backward(x[0], {7}, {2, 3, 4}, false);
+           })},
+          {"align_corners", {leaf({1, 1, 3}, 2)}, one([](const Inputs& x) {
+             return upsample_linear1d_backward(x[0], {3}, {1, 1, 5}, true);
+           })},
+      };
+    });
+    auto bc = [](std::string name, std::vector<int64_t> in, std::vector<int64_t> size, bool align,
+                 Scales sh, Scales sw, uint64_t seed) {
+      return Sample{name, {leaf(in, seed)}, one([=](const Inputs& x) {
+                      return upsample_bicubic2d(x[0], size, align, sh, sw);
+                    })};
+    };
+    grad_op("upsample_bicubic2d", [=] {
+      return std::vector<Sample>{
+          bc("[1, 2, 3, 4] to [5, 7]", {1, 2, 3, 4}, {5, 7}, false, {}, {}, 1),
+          bc("align_corners", {1, 1, 3, 4}, {5, 6}, true, {}, {}, 2),
+          bc("[2, 1, 5, 5] to [3, 2] (down)", {2, 1, 5, 5}, {3, 2}, false, {}, {}, 3),
+          bc("scales 1.5, 2", {1, 1, 2, 3}, {3, 6}, false, 1.5, 2.0, 4),
+          bc("to 1 x 1, align_corners", {1, 1, 3, 3}, {1, 1}, true, {}, {}, 5),
+      };
+    });
+    grad_op("upsample_bicubic2d_backward", [] {
+      return std::vector<Sample>{
+          {"[1, 2, 5, 7] to [1, 2, 3, 4]", {leaf({1, 2, 5, 7}, 1)}, one([](const Inputs& x) {
+             return upsample_bicubic2d_backward(x[0], {5, 7}, {1, 2, 3, 4}, false);
+           })},
+          {"align_corners", {leaf({1, 1, 4, 5}, 2)}, one([](const Inputs& x) {
+             return upsample_bicubic2d_backward(x[0], {4, 5}, {1, 1, 3, 3}, true);
+           })},
+      };
+    });
+    auto tl = [](std::string name, std::vector<int64_t> in, std::vector<int64_t> size, bool align,
+                 Scales sd, Scales sh, Scales sw, uint64_t seed) {
+      return Sample{name, {leaf(in, seed)}, one([=](const Inputs& x) {
+                      return upsample_trilinear3d(x[0], size, align, sd, sh, sw);
+                    })};
+    };
+    grad_op("upsample_trilinear3d", [=] {
+      return std::vector<Sample>{
+          tl("[1, 2, 2, 3, 2] to [3, 4, 3]", {1, 2, 2, 3, 2}, {3, 4, 3}, false, {}, {}, {}, 1),
+          tl("align_corners", {1, 1, 2, 3, 3}, {3, 2, 4}, true, {}, {}, {}, 2),
+          tl("[1, 1, 4, 3, 3] to [2, 2, 2] (down)", {1, 1, 4, 3, 3}, {2, 2, 2}, false, {}, {}, {},
+             3),
+          tl("scales", {1, 1, 2, 2, 2}, {3, 4, 2}, false, 1.5, 2.0, 1.0, 4),
+      };
+    });
+    grad_op("upsample_trilinear3d_backward", [] {
+      return std::vector<Sample>{
+          {"[1, 2, 3, 4, 3] to [1, 2, 2, 3, 2]",
+           {leaf({1, 2, 3, 4, 3}, 1)},
+           one([](const Inputs& x) {
+             return upsample_trilinear3d_backward(x[0], {3, 4, 3}, {1, 2, 2, 3, 2}, false);
+           })},
+          {"align_corners", {leaf({1, 1, 3, 2, 4}, 2)}, one([](const Inputs& x) {
+             return upsample_trilinear3d_backward(x[0], {3, 2, 4}, {1, 1, 2, 3, 3}, true);
+           })},
+      };
+    });
+    grad_op("upsample_nearest3d", [] {
+      return std::vector<Sample>{
+          {"[1, 2, 2, 3, 2] to [3, 4, 4]", {leaf({1, 2, 2, 3, 2}, 1)}, one([](const Inputs& x) {
+             return upsample_nearest3d(x[0], {3, 4, 4});
+           })},
+          {"[2, 1, 4, 4, 3] to [2, 3, 1], scales",
+           {leaf({2, 1, 4, 4, 3}, 2)},
+           one([](const Inputs& x) {
+             return upsample_nearest3d(x[0], {2, 3, 1}, 0.5, 0.75, 0.4);
+           })},
+      };
+    });
+    grad_op("upsample_nearest3d_backward", [] {
+      return std::vector<Sample>{
+          {"[1, 2, 3, 4, 4] to [1, 2, 2, 3, 2]",
+           {leaf({1, 2, 3, 4, 4}, 1)},
+           one([](const Inputs& x) {
+             return upsample_nearest3d_backward(x[0], {3, 4, 4}, {1, 2, 2, 3, 2});
+           })},
+      };
+    });
+  }
+  // nn (issue 26, remaining ops): 3-D reflection and replication padding -------------------
+  {
+    using PadFn = std::function<Tensor(const Tensor&, IntArrayRef)>;
+    using PadBackwardFn = std::function<Tensor(const Tensor&, const Tensor&, IntArrayRef)>;
+    using PadOutFn = std::function<Tensor(const Tensor&, IntArrayRef, Tensor&)>;
+    using PadBackwardOutFn =
+        std::function<Tensor(const Tensor&, const Tensor&, IntArrayRef, Tensor&)>;
+    struct Pad3d {
+      std::string name;
+      PadFn forward;
+      PadBackwardFn backward;
+      PadOutFn forward_out;
+      PadBackwardOutFn backward_out;
+    };
+    const std::vector<Pad3d> pads = {
+        {"reflection_pad3d", [](const Tensor& a, IntArrayRef p) { return reflection_pad3d(a, p); },
+         [](const Tensor& g, const Tensor& a, IntArrayRef p) {
+           return reflection_pad3d_backward(g, a, p);
+         },
+         [](const Tensor& a, IntArrayRef p, Tensor& o) -> Tensor {
+           return reflection_pad3d_out(a, p, o);
+         },
+         [](const Tensor& g, const Tensor& a, IntArrayRef p, Tensor& o) -> Tensor {
+           return reflection_pad3d_backward_out(g, a, p, o);
+         }},
+        {"replication_pad3d",
+         [](const Tensor& a, IntArrayRef p) { return replication_pad3d(a, p); },
+         [](const Tensor& g, const Tensor& a, IntArrayRef p) {
+           return replication_pad3d_backward(g, a, p);
+         },
+         [](const Tensor& a, IntArrayRef p, Tensor& o) -> Tensor {
+           return replication_pad3d_out(a, p, o);
+         },
+         [](const Tensor& g, const Tensor& a, IntArrayRef p, Tensor& o) -> Tensor {
+           return replication_pad3d_backward_out(g, a, p, o);
+         }},
+    };
+    // (left, right, top, bottom, front, back), each below its dim's size (reflection's limit).
+    const std::vector<int64_t> pad{2, 1, 0, 2, 1, 1};
+    const std::vector<int64_t> unbatched{2, 2, 3, 3}, batched{1, 2, 2, 3, 4};
+    auto out_shape = [pad](std::vector<int64_t> s) {
+      for (size_t k = 0; k < 3; ++k) s[s.size() - 1 - k] += pad[2 * k] + pad[2 * k + 1];
+      return s;
+    };
+    for (const Pad3d& p : pads) {
+      grad_op(p.name, [p, pad, unbatched, batched] {
+        auto f = one([p, pad](const Inputs& x) { return p.forward(x[0], pad); });
+        return std::vector<Sample>{
+            {"unbatched", {leaf(unbatched, 1)}, f},
+            {"batched", {leaf(batched, 2)}, f},
+            {"no padding", {leaf(unbatched, 3)}, one([p](const Inputs& x) {
+               return p.forward(x[0], std::vector<int64_t>(6, 0));
+             })},
+            {"negative crops, transposed", {leaf({1, 1, 4, 3, 3}, 4)}, one([p](const Inputs& x) {
+               return p.forward(transpose(x[0], 2, 4), {-1, 1, 1, 0, 0, -1});
+             })},
+        };
+      });
+      add_op(p.name + ".out", Check::kOut, [p, pad, unbatched] {
+        return std::vector<Sample>{
+            {"unbatched",
+             {leaf(unbatched, 1)},
+             one([p, pad](const Inputs& x) { return p.forward(x[0], pad); }),
+             nullptr,
+             [p, pad](const Inputs& x, Tensor& o) { return p.forward_out(x[0], pad, o); }}};
+      });
+      grad_op(p.name + "_backward", [p, pad, unbatched, batched, out_shape] {
+        auto f = one([p, pad](const Inputs& x) { return p.backward(x[0], x[1], pad); });
+        return std::vector<Sample>{
+            {"unbatched", {leaf(out_shape(unbatched), 1), leaf(unbatched, 2)}, f},
+            {"batched", {leaf(out_shape(batched), 3), leaf(batched, 4)}, f},
+        };
+      });
+      add_op(p.name + "_backward.grad_input", Check::kOut, [p, pad, unbatched, out_shape] {
+        return std::vector<Sample>{
+            {"unbatched",
+             {leaf(out_shape(unbatched), 1), leaf(unbatched, 2)},
+             one([p, pad](const Inputs& x) { return p.backward(x[0], x[1], pad); }),
+             nullptr,
+             [p, pad](const Inputs& x, Tensor& o) { return p.backward_out(x[0], x[1], pad, o); }}};
+      });
+    }
+  }
+  // nn (issue 26, remaining ops): 3-D pooling and max_unpool2d ------------------------------
+  {
+    struct P3 {
+      std::vector<int64_t> k, s, p, d;
+      bool ceil;
+    };
+    auto mp3 = [](std::string name, std::vector<int64_t> shape, P3 c, uint64_t seed,
+                  bool transposed = false) {
+      return Sample{name, {leaf(shape, seed)}, [=](const Inputs& x) {
+                      const Tensor input = transposed ? transpose(x[0], -1, -3) : x[0];
+                      auto [out, idx] = max_pool3d_with_indices(input, c.k, c.s, c.p, c.d, c.ceil);
+                      return std::vector<Tensor>{out, idx};
+                    }};
+    };
+    grad_op("max_pool3d_with_indices", [=] {
+      return std::vector<Sample>{
+          mp3("[1, 2, 3, 3, 3] kernel 2", {1, 2, 3, 3, 3}, {{2}, {1}, {0}, {1}, false}, 1),
+          mp3("kernel 3, stride 2, padding 1", {1, 1, 4, 5, 5}, {{3}, {2}, {1}, {1}, false}, 2),
+          mp3("unbatched, dilation 2", {2, 3, 4, 5},
+              {{1, 2, 2}, {1, 1, 2}, {0, 1, 0}, {1, 2, 2}, false}, 3),
+          mp3("ceil_mode, last window in the padding", {1, 1, 3, 5, 3}, {{2}, {2}, {1}, {1}, true},
+              4),
+          mp3("transposed view", {1, 1, 3, 2, 4}, {{2}, {1}, {0}, {1}, false}, 5, true),
+      };
+    });
+    add_op("max_pool3d_with_indices.out", Check::kOut, [] {
+      auto op = [](const Tensor& a) { return max_pool3d_with_indices(a, {2}, {1}); };
+      auto values_out = [op](const Inputs& x, Tensor& o) -> Tensor {
+        Tensor indices = zeros({0}, ScalarType::Long);
+        max_pool3d_with_indices_out(x[0], {2}, {1}, {0}, {1}, false, o, indices);
+        return o;
+      };
+      auto indices_out = [op](const Inputs& x, Tensor& o) -> Tensor {
+        Tensor values = zeros({0}, x[0].scalar_type());
+        max_pool3d_with_indices_out(x[0], {2}, {1}, {0}, {1}, false, values, o);
+        return o;
+      };
+      return std::vector<Sample>{
+          {"values",
+           {leaf({1, 1, 3, 3, 3}, 1)},
+           one([op](const Inputs& x) { return std::get<0>(op(x[0])); }),
+           nullptr,
+           values_out},
+          {"indices",
+           {leaf({1, 1, 3, 3, 3}, 1)},
+           one([op](const Inputs& x) { return std::get<1>(op(x[0])); }),
+           nullptr,
+           indices_out},
+      };
+    });
+    auto mp3_bwd = [](std::string name, std::vector<int64_t> in, std::vector<int64_t> out, P3 c,
+                      uint64_t seed) {
+      return Sample{name, {leaf(out, seed), leaf(in, seed + 1)}, one([=](const Inputs& x) {
+                      const Tensor idx = std::get<1>(
+                          max_pool3d_with_indices(x[1].detach(), c.k, c.s, c.p, c.d, c.ceil));
+                      return max_pool3d_with_indices_backward(x[0], x[1], c.k, c.s, c.p, c.d,
+                                                              c.ceil, idx);
+                    })};
+    };
+    grad_op("max_pool3d_with_indices_backward", [=] {
+      return std::vector<Sample>{
+          mp3_bwd("overlapping windows", {1, 2, 3, 3, 3}, {1, 2, 2, 2, 2},
+                  {{2}, {1}, {0}, {1}, false}, 1),
+          mp3_bwd("ceil_mode with padding", {1, 1, 3, 5, 3}, {1, 1, 2, 3, 2},
+                  {{2}, {2}, {1}, {1}, true}, 3),
+      };
+    });
+    add_op("max_pool3d_with_indices_backward.grad_input", Check::kOut, [] {
+      auto f = [](const Inputs& x) {
+        const Tensor idx = std::get<1>(max_pool3d_with_indices(x[1], {2}, {1}));
+        return max_pool3d_with_indices_backward(x[0], x[1], {2}, {1}, {0}, {1}, false, idx);
+      };
+      return std::vector<Sample>{
+          {"overlapping windows",
+           {leaf({1, 1, 2, 2, 2}, 1), leaf({1, 1, 3, 3, 3}, 2)},
+           one(f),
+           nullptr,
+           [](const Inputs& x, Tensor& o) -> Tensor {
+             const Tensor idx = std::get<1>(max_pool3d_with_indices(x[1], {2}, {1}));
+             return max_pool3d_with_indices_backward_out(x[0], x[1], {2}, {1}, {0}, {1}, false, idx,
+                                                         o);
+           }},
+      };
+    });
+    grad_op("max_pool3d", [] {
+      return std::vector<Sample>{
+          {"[1, 2, 3, 4, 5] kernel [1, 2, 3]", {leaf({1, 2, 3, 4, 5}, 1)}, one([](const Inputs& x) {
+             return max_pool3d(x[0], {1, 2, 3});
+           })},
+      };
+    });
+    struct A3 {
+      std::vector<int64_t> k, s, p;
+      bool ceil, include_pad;
+      std::optional<int64_t> divisor;
+    };
+    auto ap3 = [](std::string name, std::vector<int64_t> shape, A3 c, uint64_t seed) {
+      return Sample{name, {leaf(shape, seed)}, one([=](const Inputs& x) {
+                      return avg_pool3d(x[0], c.k, c.s, c.p, c.ceil, c.include_pad, c.divisor);
+                    })};
+    };
+    grad_op("avg_pool3d", [=] {
+      return std::vector<Sample>{
+          ap3("[1, 2, 3, 3, 3] kernel 2", {1, 2, 3, 3, 3}, {{2}, {1}, {0}, false, true, {}}, 1),
+          ap3("padding 1, counting the padding", {1, 1, 3, 4, 4}, {{3}, {2}, {1}, false, true, {}},
+              2),
+          ap3("padding 1, not counting it", {1, 1, 3, 4, 4}, {{3}, {2}, {1}, false, false, {}}, 3),
+          ap3("ceil_mode, last window in the padding", {1, 1, 3, 5, 3},
+              {{2}, {2}, {1}, true, false, {}}, 4),
+          ap3("divisor_override 3, unbatched", {2, 3, 3, 4},
+              {{1, 2, 3}, {1}, {0, 1, 1}, false, true, 3}, 5),
+      };
+    });
+    add_op("avg_pool3d.out", Check::kOut, [] {
+      return std::vector<Sample>{
+          {"kernel 2",
+           {leaf({1, 1, 3, 3, 3}, 1)},
+           one([](const Inputs& x) { return avg_pool3d(x[0], {2}, {1}); }),
+           nullptr,
+           [](const Inputs& x, Tensor& o) -> Tensor {
+             return avg_pool3d_out(x[0], {2}, {1}, {0}, false, true, std::nullopt, o);
+           }},
+      };
+    });
+    grad_op("avg_pool3d_backward", [] {
+      return std::vector<Sample>{
+          {"padding 1, ceil_mode",
+           {leaf({1, 1, 2, 3, 2}, 1), value({1, 1, 3, 5, 3}, 2)},
+           one([](const Inputs& x) {
+             return avg_pool3d_backward(x[0], x[1], {2}, {2}, {1}, true, false, std::nullopt);
+           })},
+          {"divisor_override 2",
+           {leaf({1, 2, 1, 2, 2}, 3), value({1, 2, 2, 4, 4}, 4)},
+           one([](const Inputs& x) {
+             return avg_pool3d_backward(x[0], x[1], {2}, {2}, {0}, false, true, 2);
+           })},
+      };
+    });
+    add_op("avg_pool3d_backward.grad_input", Check::kOut, [] {
+      return std::vector<Sample>{
+          {"kernel 2",
+           {leaf({1, 1, 2, 2, 2}, 1), value({1, 1, 3, 3, 3}, 2)},
+           one([](const Inputs& x) {
+             return avg_pool3d_backward(x[0], x[1], {2}, {1}, {0}, false, true, std::nullopt);
+           }),
+           nullptr,
+           [](const Inputs& x, Tensor& o) -> Tensor {
+             return avg_pool3d_backward_out(x[0], x[1], {2}, {1}, {0}, false, true, std::nullopt,
+                                            o);
+           }},
+      };
+    });
+    // Indices from a max pool of a fixed input: distinct positions within each output plane.
+    auto unpool_indices = [](std::vector<int64_t> shape) {
+      return std::get<1>(max_pool2d_with_indices(value(shape, 7), {2}, {2}));
+    };
+    grad_op("max_unpool2d", [=] {
+      return std::vector<Sample>{
+          {"[1, 2, 2, 2] to [4, 4]", {leaf({1, 2, 2, 2}, 1)}, one([=](const Inputs& x) {
+             return max_unpool2d(x[0], unpool_indices({1, 2, 4, 4}), {4, 4});
+           })},
+          {"unbatched [2, 2, 3] to [5, 6]", {leaf({2, 2, 3}, 2)}, one([=](const Inputs& x) {
+             return max_unpool2d(x[0], unpool_indices({2, 5, 6}), {5, 6});
+           })},
+      };
+    });
+    add_op("max_unpool2d.out", Check::kOut, [=] {
+      return std::vector<Sample>{
+          {"[1, 2, 2, 2] to [4, 4]",
+           {leaf({1, 2, 2, 2}, 1)},
+           one([=](const Inputs& x) {
+             return max_unpool2d(x[0], unpool_indices({1, 2, 4, 4}), {4, 4});
+           }),
+           nullptr,
+           [=](const Inputs& x, Tensor& o) -> Tensor {
+             return max_unpool2d_out(x[0], unpool_indices({1, 2, 4, 4}), {4, 4}, o);
+           }},
+      };
+    });
+  }
+  // nn (issue 26, remaining ops): im2col / col2im ---------------------------------------
+  {
+    struct F2 {
+      std::vector<int64_t> k, d, p, s;
+    };
+    auto unfold_case = [](std::string name, std::vector<int64_t> shape, F2 c, uint64_t seed,
+                          bool transposed = false) {
+      return Sample{name, {leaf(shape, seed)}, one([=](const Inputs& x) {
+                      const Tensor input = transposed ? transpose(x[0], -1, -2) : x[0];
+                      return im2col(input, c.k, c.d, c.p, c.s);
+                    })};
+    };
+    grad_op("im2col", [=] {
+      return std::vector<Sample>{
+          unfold_case("[1, 2, 3, 4] kernel 2", {1, 2, 3, 4}, {{2, 2}, {1, 1}, {0, 0}, {1, 1}}, 1),
+          unfold_case("padding, stride 2, dilation 2", {2, 1, 5, 4},
+                      {{2, 3}, {2, 1}, {1, 1}, {2, 1}}, 2),
+          unfold_case("unbatched [2, 3, 3]", {2, 3, 3}, {{3, 2}, {1, 1}, {1, 0}, {1, 2}}, 3),
+          unfold_case("transposed view", {1, 1, 4, 3}, {{2, 2}, {1, 1}, {0, 0}, {1, 1}}, 4, true),
+      };
+    });
+    add_op("im2col.out", Check::kOut, [] {
+      return std::vector<Sample>{
+          {"kernel 2",
+           {leaf({1, 2, 3, 3}, 1)},
+           one([](const Inputs& x) {
+             return im2col(x[0], {2, 2}, {1, 1}, {0, 0}, {1, 1});
+           }),
+           nullptr,
+           [](const Inputs& x, Tensor& o) -> Tensor {
+             return im2col_out(x[0], {2, 2}, {1, 1}, {0, 0}, {1, 1}, o);
+           }},
+      };
+    });
+    auto fold_case = [](std::string name, std::vector<int64_t> shape, std::vector<int64_t> size,
+                        F2 c, uint64_t seed) {
+      return Sample{name, {leaf(shape, seed)}, one([=](const Inputs& x) {
+                      return col2im(x[0], size, c.k, c.d, c.p, c.s);
+                    })};
+    };
+    grad_op("col2im", [=] {
+      return std::vector<Sample>{
+          fold_case("[1, 8, 6] to [3, 4], overlapping", {1, 8, 6}, {3, 4},
+                    {{2, 2}, {1, 1}, {0, 0}, {1, 1}}, 1),
+          fold_case("padding, stride 2, dilation 2", {2, 6, 12}, {5, 4},
+                    {{2, 3}, {2, 1}, {1, 1}, {2, 1}}, 2),
+          fold_case("unbatched [12, 3]", {12, 3}, {3, 3}, {{3, 2}, {1, 1}, {1, 0}, {1, 2}}, 3),
+      };
+    });
+    add_op("col2im.out", Check::kOut, [] {
+      return std::vector<Sample>{
+          {"overlapping",
+           {leaf({1, 8, 4}, 1)},
+           one([](const Inputs& x) {
+             return col2im(x[0], {3, 3}, {2, 2}, {1, 1}, {0, 0}, {1, 1});
+           }),
+           nullptr,
+           [](const Inputs& x, Tensor& o) -> Tensor {
+             return col2im_out(x[0], {3, 3}, {2, 2}, {1, 1}, {0, 0}, {1, 1}, o);
+           }},
+      };
+    });
+  }
+  // nn (issue 26, remaining ops): scaled_dot_product_attention (math composite) -------------
+  {
+    grad_op("scaled_dot_product_attention", [] {
+      // A bool mask with a row masked everywhere (its output and gradients are 0).
+      auto keep = [] { return gt(tensor({1, 0, 1, 1, 0, 0, 0, 0, 0, 1, 1, 0}, {3, 4}), 0.5); };
+      return std::vector<Sample>{
+          {"[2, 3, 4] x [2, 4, 4]",
+           {leaf({2, 3, 4}, 1), leaf({2, 4, 4}, 2), leaf({2, 4, 3}, 3)},
+           one([](const Inputs& x) { return scaled_dot_product_attention(x[0], x[1], x[2]); })},
+          {"causal, scale 0.3, heads",
+           {leaf({1, 2, 3, 2}, 4), leaf({1, 2, 3, 2}, 5), leaf({1, 2, 3, 2}, 6)},
+           one([](const Inputs& x) {
+             return scaled_dot_product_attention(x[0], x[1], x[2], std::nullopt, 0.0, true, 0.3);
+           })},
+          {"bool mask, a row masked everywhere",
+           {leaf({1, 3, 2}, 7), leaf({1, 4, 2}, 8), leaf({1, 4, 2}, 9)},
+           one([keep](const Inputs& x) {
+             return scaled_dot_product_attention(x[0], x[1], x[2], keep());
+           })},
+          {"float mask (differentiable), negative scale",
+           {leaf({2, 2, 3}, 10), leaf({2, 3, 3}, 11), leaf({2, 3, 2}, 12), leaf({2, 3}, 13)},
+           one([](const Inputs& x) {
+             return scaled_dot_product_attention(x[0], x[1], x[2], x[3], 0.0, false, -0.5);
+           })},
+          {"enable_gqa, 4 query heads over 2",
+           {leaf({1, 4, 2, 2}, 14), leaf({1, 2, 3, 2}, 15), leaf({1, 2, 3, 2}, 16)},
+           one([](const Inputs& x) {
+             return scaled_dot_product_attention(x[0], x[1], x[2], std::nullopt, 0.0, false,
+                                                 std::nullopt, true);
+           })},
+      };
+    });
+  }
+  // nn (issue 26, remaining ops): the upsample ops' out= / grad_input= variants -------------
+  {
+    auto out_case = [](std::string name, std::vector<int64_t> in,
+                       std::function<Tensor(const Tensor&)> f,
+                       std::function<Tensor(const Tensor&, Tensor&)> f_out) {
+      return std::vector<Sample>{
+          {name,
+           {leaf(in, 1)},
+           one([f](const Inputs& x) { return f(x[0]); }),
+           nullptr,
+           [f_out](const Inputs& x, Tensor& o) -> Tensor { return f_out(x[0], o); }}};
+    };
+    add_op("upsample_linear1d.out", Check::kOut, [=] {
+      return out_case(
+          "[1, 2, 3] to 5", {1, 2, 3},
+          [](const Tensor& a) { return upsample_linear1d(a, {5}, false); },
+          [](const Tensor& a, Tensor& o) -> Tensor {
+            return upsample_linear1d_out(a, {5}, false, std::nullopt, o);
+          });
+    });
+    add_op("upsample_linear1d_backward.grad_input", Check::kOut, [=] {
+      return out_case(
+          "[1, 2, 5] to [1, 2, 3]", {1, 2, 5},
+          [](const Tensor& g) {
+            return upsample_linear1d_backward(g, {5}, {1, 2, 3}, true);
+          },
+          [](const Tensor& g, Tensor& o) -> Tensor {
+            return upsample_linear1d_backward_out(g, {5}, {1, 2, 3}, true, std::nullopt, o);
+          });
+    });
+    add_op("upsample_bicubic2d.out", Check::kOut, [=] {
+      return out_case(
+          "[1, 1, 2, 3] to [3, 5]", {1, 1, 2, 3},
+          [](const Tensor& a) {
+            return upsample_bicubic2d(a, {3, 5}, false);
+          },
+          [](const Tensor& a, Tensor& o) -> Tensor {
+            return upsample_bicubic2d_out(a, {3, 5}, false, std::nullopt, std::nullopt, o);
+          });
+    });
+    add_op("upsample_bicubic2d_backward.grad_input", Check::kOut, [=] {
+      return out_case(
+          "[1, 1, 3, 5] to [1, 1, 2, 3]", {1, 1, 3, 5},
+          [](const Tensor& g) {
+            return upsample_bicubic2d_backward(g, {3, 5}, {1, 1, 2, 3}, false);
+          },
+          [](const Tensor& g, Tensor& o) -> Tensor {
+            return upsample_bicubic2d_backward_out(g, {3, 5}, {1, 1, 2, 3}, false, std::nullopt,
+                                                   std::nullopt, o);
+          });
+    });
+    add_op("upsample_trilinear3d.out", Check::kOut, [=] {
+      return out_case(
+          "[1, 1, 2, 2, 2] to [3, 3, 3]", {1, 1, 2, 2, 2},
+          [](const Tensor& a) {
+            return upsample_trilinear3d(a, {3, 3, 3}, false);
+          },
+          [](const Tensor& a, Tensor& o) -> Tensor {
+            return upsample_trilinear3d_out(a, {3, 3, 3}, false, std::nullopt, std::nullopt,
+                                            std::nullopt, o);
+          });
+    });
+    add_op("upsample_trilinear3d_backward.grad_input", Check::kOut, [=] {
+      return out_case(
+          "[1, 1, 3, 3, 3] to [1, 1, 2, 2, 2]", {1, 1, 3, 3, 3},
+          [](const Tensor& g) {
+            return upsample_trilinear3d_backward(g, {3, 3, 3}, {1, 1, 2, 2, 2}, true);
+          },
+          [](const Tensor& g, Tensor& o) -> Tensor {
+            return upsample_trilinear3d_backward_out(g, {3, 3, 3}, {1, 1, 2, 2, 2}, true,
+                                                     std::nullopt, std::nullopt, std::nullopt, o);
+          });
+    });
+    add_op("upsample_nearest3d.out", Check::kOut, [=] {
+      return out_case(
+          "[1, 1, 2, 2, 2] to [3, 4, 3]", {1, 1, 2, 2, 2},
+          [](const Tensor& a) {
+            return upsample_nearest3d(a, {3, 4, 3});
+          },
+          [](const Tensor& a, Tensor& o) -> Tensor {
+            return upsample_nearest3d_out(a, {3, 4, 3}, std::nullopt, std::nullopt, std::nullopt,
+                                          o);
+          });
+    });
+    add_op("upsample_nearest3d_backward.grad_input", Check::kOut, [=] {
+      return out_case(
+          "[1, 1, 3, 4, 3] to [1, 1, 2, 2, 2]", {1, 1, 3, 4, 3},
+          [](const Tensor& g) {
+            return upsample_nearest3d_backward(g, {3, 4, 3}, {1, 1, 2, 2, 2});
+          },
+          [](const Tensor& g, Tensor& o) -> Tensor {
+            return upsample_nearest3d_backward_out(g, {3, 4, 3}, {1, 1, 2, 2, 2}, std::nullopt,
+                                                   std::nullopt, std::nullopt, o);
+          });
+    });
+  }
+  // nn (issue 26, remaining ops): embedding_bag ----------------------------------------------
+  {
+    // Bags [0, 2, 2], [], [5, 1], [4, 3, 2] of a 6-row table.
+    auto idx = [] { return longs({0, 2, 2, 5, 1, 4, 3, 2}, {8}); };
+    auto offs = [] { return longs({0, 3, 3, 5}, {4}); };
+    auto bag = [=](std::string name, int64_t mode, bool last, int64_t pad, uint64_t seed,
+                   bool weighted = false) {
+      return Sample{name, {leaf({6, 3}, seed)}, [=](const Inputs& x) {
+                      const std::optional<Tensor> psw =
+                          weighted ? std::optional<Tensor>(value({8}, 8)) : std::nullopt;
+                      auto r =
+                          _embedding_bag(x[0], idx(), offs(), false, mode, false, psw, last, pad);
+                      return std::vector<Tensor>{std::get<0>(r), std::get<1>(r), std::get<2>(r),
+                                                 std::get<3>(r)};
+                    }};
+    };
+    grad_op("_embedding_bag", [=] {
+      return std::vector<Sample>{
+          bag("sum", 0, false, -1, 1),
+          bag("mean", 1, false, -1, 2),
+          bag("max", 2, false, -1, 3),
+          bag("mean, padding_idx 2", 1, false, 2, 5),
+          bag("max, include_last_offset", 2, true, -1, 6),
+          bag("sum, per_sample_weights (fixed)", 0, false, -1, 7, true),
+      };
+    });
+    grad_op("embedding_bag", [=] {
+      return std::vector<Sample>{
+          {"mean",
+           {leaf({6, 3}, 1)},
+           [=](const Inputs& x) {
+             return std::vector<Tensor>{std::get<0>(embedding_bag(x[0], idx(), offs(), false, 1))};
+           }},
+      };
+    });
+    grad_op("embedding_bag.padding_idx", [=] {
+      return std::vector<Sample>{
+          {"max, padding_idx -4",
+           {leaf({6, 3}, 1)},
+           [=](const Inputs& x) {
+             return std::vector<Tensor>{std::get<0>(
+                 embedding_bag(x[0], idx(), offs(), false, 2, false, std::nullopt, false, -4))};
+           }},
+      };
+    });
+    auto parts = [=](int64_t mode, int64_t pad) {
+      return _embedding_bag(value({6, 3}, 9), idx(), offs(), false, mode, false, std::nullopt,
+                            false, pad);
+    };
+    auto dense = [=](std::string name, int64_t mode, int64_t pad, bool weighted, uint64_t seed) {
+      return Sample{name, {leaf({4, 3}, seed)}, one([=](const Inputs& x) {
+                      auto r = parts(mode, pad);
+                      const std::optional<Tensor> psw =
+                          weighted ? std::optional<Tensor>(value({8}, 8)) : std::nullopt;
+                      return _embedding_bag_dense_backward(x[0], idx(), std::get<1>(r),
+                                                           std::get<2>(r), std::get<3>(r), 6, false,
+                                                           mode, psw, pad);
+                    })};
+    };
+    // The backward ops' own gradients are not implemented, as PyTorch's.
+    add_op("_embedding_bag_dense_backward", Check::kNotImplemented, [=] {
+      return std::vector<Sample>{
+          dense("max", 2, -1, false, 1),
+          dense("mean, padding_idx 2", 1, 2, false, 2),
+          dense("sum, per_sample_weights", 0, -1, true, 3),
+      };
+    });
+    add_op("_embedding_bag_per_sample_weights_backward", Check::kNotImplemented, [=] {
+      return std::vector<Sample>{
+          {"sum", {leaf({4, 3}, 1), leaf({6, 3}, 2)}, one([=](const Inputs& x) {
+             auto r = parts(0, -1);
+             return _embedding_bag_per_sample_weights_backward(x[0], x[1], idx(), offs(),
+                                                               std::get<1>(r), 0, -1);
+           })},
+      };
+    });
+  }
   return ops;
 }
 

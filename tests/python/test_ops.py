@@ -2716,3 +2716,513 @@ def _tensor5_cdist_samples() -> Dict[str, List[Sample]]:
 
 
 SAMPLES.update(_tensor5_cdist_samples())
+
+
+def _nn_resample2_samples() -> Dict[str, List[Sample]]:
+    """nn (issue 26, remaining ops): 1-D linear, bicubic and 3-D resampling."""
+    g = gradgen
+    return {
+        "upsample_linear1d": [
+            Sample("to 5", lambda x: g.upsample_linear1d(x, [5], False), [leaf(1, 2, 3)]),
+            Sample("align_corners", lambda x: g.upsample_linear1d(x, [5], True), [leaf(1, 2, 3)]),
+        ],
+        "upsample_linear1d_backward": [
+            Sample("from 5", lambda go: g.upsample_linear1d_backward(go, [5], [1, 2, 3], False), [leaf(1, 2, 5)])
+        ],
+        "upsample_bicubic2d": [
+            Sample("to [3, 5]", lambda x: g.upsample_bicubic2d(x, [3, 5], False), [leaf(1, 1, 2, 3)]),
+            Sample("align_corners", lambda x: g.upsample_bicubic2d(x, [3, 5], True), [leaf(1, 1, 2, 3)]),
+        ],
+        "upsample_bicubic2d_backward": [
+            Sample(
+                "from [3, 5]",
+                lambda go: g.upsample_bicubic2d_backward(go, [3, 5], [1, 1, 2, 3], False),
+                [leaf(1, 1, 3, 5)],
+            )
+        ],
+        "upsample_trilinear3d": [
+            Sample("to [3, 2, 3]", lambda x: g.upsample_trilinear3d(x, [3, 2, 3], False), [leaf(1, 1, 2, 2, 2)])
+        ],
+        "upsample_trilinear3d_backward": [
+            Sample(
+                "from [3, 2, 3]",
+                lambda go: g.upsample_trilinear3d_backward(go, [3, 2, 3], [1, 1, 2, 2, 2], True),
+                [leaf(1, 1, 3, 2, 3)],
+            )
+        ],
+        "upsample_nearest3d": [
+            Sample("to [3, 2, 3]", lambda x: g.upsample_nearest3d(x, [3, 2, 3]), [leaf(1, 1, 2, 2, 2)])
+        ],
+        "upsample_nearest3d_backward": [
+            Sample(
+                "from [3, 2, 3]",
+                lambda go: g.upsample_nearest3d_backward(go, [3, 2, 3], [1, 1, 2, 2, 2]),
+                [leaf(1, 1, 3, 2, 3)],
+            )
+        ],
+    }
+
+
+SAMPLES.update(_nn_resample2_samples())
+
+
+def _pad3d_reference(x: List[float], shape: Sequence[int], pad: Sequence[int], reflect: bool) -> List[float]:
+    """reflection / replication padding of the last 3 dims of a flat row-major x, by index."""
+
+    def src(j, left, size):
+        i = j - left
+        if not reflect:
+            return min(max(i, 0), size - 1)
+        i = -i if i < 0 else i
+        return 2 * (size - 1) - i if i >= size else i
+
+    lead = 1
+    for s in shape[:-3]:
+        lead *= s
+    d, h, w = shape[-3:]
+    od, oh, ow = d + pad[4] + pad[5], h + pad[2] + pad[3], w + pad[0] + pad[1]
+    out = []
+    for p in range(lead):
+        for a in range(od):
+            for b in range(oh):
+                for c in range(ow):
+                    i = ((p * d + src(a, pad[4], d)) * h + src(b, pad[2], h)) * w + src(c, pad[0], w)
+                    out.append(x[i])
+    return out
+
+
+def _nn_pad3d_samples() -> Dict[str, List[Sample]]:
+    """nn (issue 26, remaining ops): 3-D reflection and replication padding."""
+    g = gradgen
+    out = {}
+    pad, shape = [1, 2, 0, 1, 1, 0], (1, 2, 2, 3)
+    padded = [1, 3, 3, 6]
+    for op in ["reflection_pad3d", "replication_pad3d"]:
+        out[op] = [Sample("padding", lambda x, op=op: getattr(g, op)(x, pad), [leaf(*shape)])]
+        out[op + "_backward"] = [
+            Sample(
+                "padding",
+                lambda o, x, op=op: getattr(g, op + "_backward")(o, x, pad),
+                [leaf(*padded), leaf(*shape, seed=1)],
+            )
+        ]
+    return out
+
+
+def _nn_pad3d_checks():
+    g = gradgen
+    checks = {}
+    pad, shape = [2, 1, 0, 2, 1, 1], (2, 1, 2, 3, 3)
+    for op, reflect in [("reflection_pad3d", True), ("replication_pad3d", False)]:
+
+        def forward(op=op, reflect=reflect):
+            x = value(*shape)
+            expected = _pad3d_reference(flat(x.tolist()), shape, pad, reflect)
+            check_values(getattr(g, op)(x, pad), expected)
+            out = g.zeros([2, 1, 4, 5, 6], dtype=g.float64)
+            assert getattr(g, op)(x, pad, out=out) is out
+            check_values(out, expected)
+            # F.pad of a 5-D input takes the 3-D op.
+            mode = "reflect" if reflect else "replicate"
+            check_values(g.nn.functional.pad(x, pad, mode=mode), expected)
+            with pytest.raises(RuntimeError, match=op + ": Expected 4D or 5D"):
+                getattr(g, op)(value(3, 3), pad)
+
+        def backward(op=op, reflect=reflect):
+            x = value(*shape)
+            grad = value(2, 1, 4, 5, 6, seed=1)
+            # The adjoint: <pad(x), grad> = <x, pad_backward(grad)> for every x, so the gradient
+            # at input i sums the output gradients whose index maps to i.
+            n = 2 * 2 * 3 * 3
+            basis = list(range(n))
+            sources = _pad3d_reference(basis, shape, pad, reflect)
+            expected = [0.0] * n
+            for k, gk in enumerate(flat(grad.tolist())):
+                expected[int(sources[k])] += gk
+            out = g.zeros(list(shape), dtype=g.float64)
+            assert getattr(g, op + "_backward")(grad, x, pad, grad_input=out) is out
+            check_values(out, expected)
+
+        checks[op + ".out"] = forward
+        checks[op + "_backward.grad_input"] = backward
+    return checks
+
+
+SAMPLES.update(_nn_pad3d_samples())
+VALUE_CHECKS.update(_nn_pad3d_checks())
+
+
+def _nn_pool3d_samples() -> Dict[str, List[Sample]]:
+    """nn (issue 26, remaining ops): 3-D pooling and max_unpool2d."""
+    g = gradgen
+
+    def unpool_indices():
+        return g.max_pool2d_with_indices(value(1, 1, 4, 4, seed=3), [2])[1]
+
+    return {
+        "max_pool3d_with_indices": [
+            Sample(
+                "padding, ceil_mode",
+                lambda x: g.max_pool3d_with_indices(x, [2], [2], [1], [1], True)[0],
+                [leaf(1, 1, 3, 3, 3)],
+            )
+        ],
+        "max_pool3d_with_indices_backward": [
+            Sample(
+                "overlapping",
+                lambda go, x: g.max_pool3d_with_indices_backward(
+                    go, x, [2], [1], [0], [1], False, g.max_pool3d_with_indices(x.detach(), [2], [1])[1]
+                ),
+                [leaf(1, 2, 2, 2), leaf(1, 3, 3, 3, seed=1)],
+            )
+        ],
+        "max_pool3d": [Sample("kernel [1, 2, 2]", lambda x: g.max_pool3d(x, [1, 2, 2]), [leaf(1, 2, 2, 4)])],
+        "avg_pool3d": [
+            Sample(
+                "count_include_pad=False",
+                lambda x: g.avg_pool3d(x, [3], [2], [1], count_include_pad=False),
+                [leaf(1, 1, 3, 3, 3)],
+            )
+        ],
+        "avg_pool3d_backward": [
+            Sample(
+                "divisor_override",
+                lambda go, x: g.avg_pool3d_backward(go, x, [2], [2], [0], False, True, 3),
+                [leaf(1, 1, 2, 2), value(1, 2, 4, 4, seed=1)],
+            )
+        ],
+        "max_unpool2d": [
+            Sample("to [4, 4]", lambda x: g.max_unpool2d(x, unpool_indices(), [4, 4]), [leaf(1, 1, 2, 2)])
+        ],
+    }
+
+
+def _nn_pool3d_out_checks():
+    g = gradgen
+
+    def max_out():
+        x = value(1, 1, 3, 3, 3)
+        values, indices = g.max_pool3d_with_indices(x, [2], [1])
+        o, i = g.zeros([1, 1, 2, 2, 2], dtype=g.float64), g.zeros([1, 1, 2, 2, 2], dtype=g.int64)
+        got = g.max_pool3d_with_indices(x, [2], [1], out=(o, i))
+        assert got[0] is o and got[1] is i
+        check_values(o, flat(values.tolist()))
+        assert i.tolist() == indices.tolist()
+
+    def max_backward_out():
+        x, go = value(1, 1, 3, 3, 3), value(1, 1, 2, 2, 2, seed=1)
+        indices = g.max_pool3d_with_indices(x, [2], [1])[1]
+        expected = g.max_pool3d_with_indices_backward(go, x, [2], [1], [0], [1], False, indices)
+        o = g.zeros([1, 1, 3, 3, 3], dtype=g.float64)
+        assert g.max_pool3d_with_indices_backward(go, x, [2], [1], [0], [1], False, indices, grad_input=o) is o
+        check_values(o, flat(expected.tolist()))
+
+    def avg_out():
+        x = value(1, 1, 2, 2, 2)
+        o = g.zeros([1, 1, 1, 1, 1], dtype=g.float64)
+        assert g.avg_pool3d(x, [2], out=o) is o
+        check_values(o, [sum(flat(x.tolist())) / 8])
+
+    def avg_backward_out():
+        x, go = value(1, 1, 2, 2, 2), value(1, 1, 1, 1, 1, seed=1)
+        o = g.zeros([1, 1, 2, 2, 2], dtype=g.float64)
+        assert g.avg_pool3d_backward(go, x, [2], [2], [0], False, True, None, grad_input=o) is o
+        check_values(o, [flat(go.tolist())[0] / 8] * 8)
+
+    def unpool_out():
+        x = value(1, 1, 2, 2)
+        indices = g.tensor([[[[0, 5], [10, 15]]]], dtype=g.int64)
+        o = g.zeros([1, 1, 4, 4], dtype=g.float64)
+        assert g.max_unpool2d(x, indices, [4, 4], out=o) is o
+        v = flat(x.tolist())
+        check_values(o, [v[0], 0, 0, 0, 0, v[1], 0, 0, 0, 0, v[2], 0, 0, 0, 0, v[3]])
+
+    return {
+        "max_pool3d_with_indices.out": max_out,
+        "max_pool3d_with_indices_backward.grad_input": max_backward_out,
+        "avg_pool3d.out": avg_out,
+        "avg_pool3d_backward.grad_input": avg_backward_out,
+        "max_unpool2d.out": unpool_out,
+    }
+
+
+SAMPLES.update(_nn_pool3d_samples())
+VALUE_CHECKS.update(_nn_pool3d_out_checks())
+
+
+def _unfold_reference(x: List[float], C: int, H: int, W: int, k, d, p, s) -> List[float]:
+    """im2col of one [C, H, W] image (flat row-major), computed position by position."""
+    oh = (H + 2 * p[0] - d[0] * (k[0] - 1) - 1) // s[0] + 1
+    ow = (W + 2 * p[1] - d[1] * (k[1] - 1) - 1) // s[1] + 1
+    out = []
+    for c in range(C):
+        for i in range(k[0]):
+            for j in range(k[1]):
+                for y in range(oh):
+                    for z in range(ow):
+                        h, w = y * s[0] - p[0] + i * d[0], z * s[1] - p[1] + j * d[1]
+                        out.append(x[(c * H + h) * W + w] if 0 <= h < H and 0 <= w < W else 0.0)
+    return out
+
+
+def _nn_blocks_samples() -> Dict[str, List[Sample]]:
+    """nn (issue 26, remaining ops): im2col / col2im."""
+    g = gradgen
+    return {
+        "im2col": [
+            Sample("padding, stride 2", lambda x: g.im2col(x, [2, 2], [1, 1], [1, 0], [2, 1]), [leaf(1, 2, 3, 3)])
+        ],
+        "col2im": [
+            Sample("overlapping", lambda x: g.col2im(x, [3, 3], [2, 2], [1, 1], [0, 0], [1, 1]), [leaf(1, 8, 4)])
+        ],
+    }
+
+
+def _nn_blocks_checks():
+    g = gradgen
+    k, d, p, s = [2, 3], [1, 2], [1, 1], [2, 1]
+
+    def unfold():
+        x = value(2, 3, 4, 5)
+        expected = []
+        for n in range(2):
+            expected += _unfold_reference(flat(x.tolist())[n * 60 : (n + 1) * 60], 3, 4, 5, k, d, p, s)
+        y = g.im2col(x, k, d, p, s)
+        assert list(y.shape) == [2, 18, 9]
+        check_values(y, expected)
+        o = g.zeros([2, 18, 9], dtype=g.float64)
+        assert g.im2col(x, k, d, p, s, out=o) is o
+        check_values(o, expected)
+        check_values(g.nn.functional.unfold(x, (2, 3), dilation=(1, 2), padding=1, stride=(2, 1)), expected)
+        with pytest.raises(RuntimeError, match="im2col: .*calculated shape of the array of sliding blocks"):
+            g.im2col(x, [5, 5], [1, 1], [0, 0], [1, 1])
+
+    def fold():
+        # col2im is im2col's adjoint: <im2col(x), c> == <x, col2im(c)>.
+        x, c = value(1, 3, 4, 5), value(1, 18, 9, seed=1)
+        lhs = sum(a * b for a, b in zip(flat(g.im2col(x, k, d, p, s).tolist()), flat(c.tolist())))
+        folded = g.col2im(c, [4, 5], k, d, p, s)
+        rhs = sum(a * b for a, b in zip(flat(x.tolist()), flat(folded.tolist())))
+        assert abs(lhs - rhs) < 1e-12
+        o = g.zeros([1, 3, 4, 5], dtype=g.float64)
+        assert g.col2im(c, [4, 5], k, d, p, s, out=o) is o
+        check_values(o, flat(folded.tolist()))
+        check_values(
+            g.nn.functional.fold(c, (4, 5), (2, 3), dilation=(1, 2), padding=1, stride=(2, 1)), flat(folded.tolist())
+        )
+        # Blocks of ones: each pixel counts the blocks covering it (2 x 2 blocks of a 3 x 3 image).
+        ones = g.ones([1, 4, 4], dtype=g.float64)
+        check_values(g.col2im(ones, [3, 3], [2, 2], [1, 1], [0, 0], [1, 1]), [1, 2, 1, 2, 4, 2, 1, 2, 1])
+        with pytest.raises(RuntimeError, match="col2im: .*expected size of input's dimension 2 to match"):
+            g.col2im(c, [4, 4], k, d, p, s)
+        with pytest.raises(RuntimeError, match="col2im: Expected size of input's dimension 1 to be divisible"):
+            g.col2im(value(1, 7, 9), [4, 5], k, d, p, s)
+
+    return {"im2col.out": unfold, "col2im.out": fold}
+
+
+SAMPLES.update(_nn_blocks_samples())
+VALUE_CHECKS.update(_nn_blocks_checks())
+
+
+def _attention_reference(q, k, v, mask=None, causal=False, scale=None):
+    """softmax(q k^T * scale + mask) v of one [L, E] x [S, E] x [S, Ev] problem, in plain Python
+    (a row masked everywhere is 0)."""
+    import math
+
+    s = scale if scale is not None else 1 / math.sqrt(len(q[0]))
+    out = []
+    for i, qi in enumerate(q):
+        scores = []
+        for j, kj in enumerate(k):
+            keep = (j <= i) if causal else (mask is None or not isinstance(mask[i][j], bool) or mask[i][j])
+            add = mask[i][j] if mask is not None and not isinstance(mask[i][j], bool) else 0.0
+            scores.append(sum(a * b for a, b in zip(qi, kj)) * s + add if keep else -math.inf)
+        top = max(scores)
+        if top == -math.inf:
+            out.append([0.0] * len(v[0]))
+            continue
+        w = [math.exp(x - top) for x in scores]
+        total = sum(w)
+        out.append([sum(w[j] * v[j][c] for j in range(len(v))) / total for c in range(len(v[0]))])
+    return out
+
+
+def _nn_attention_checks():
+    g = gradgen
+    F = g.nn.functional
+
+    def attention():
+        q, k, v = value(3, 4), value(5, 4, seed=1), value(5, 2, seed=2)
+        Q, K, V = q.tolist(), k.tolist(), v.tolist()
+        check_values(F.scaled_dot_product_attention(q, k, v), flat(_attention_reference(Q, K, V)))
+        check_values(
+            F.scaled_dot_product_attention(q, k, v, is_causal=True, scale=0.4),
+            flat(_attention_reference(Q, K, V, causal=True, scale=0.4)),
+        )
+        keep = [[True, False, True, True, False], [False] * 5, [False, True, True, True, True]]
+        mask = g.tensor([[1.0 if b else 0.0 for b in row] for row in keep], dtype=g.float64) > 0.5
+        check_values(F.scaled_dot_product_attention(q, k, v, mask), flat(_attention_reference(Q, K, V, keep)))
+        fmask = value(3, 5, seed=3)
+        check_values(
+            F.scaled_dot_product_attention(q, k, v, fmask), flat(_attention_reference(Q, K, V, fmask.tolist()))
+        )
+        # dropout_p = 1 drops every weight; 0 < p < 1 keeps the shape.
+        check_values(F.scaled_dot_product_attention(q, k, v, dropout_p=1.0), [0.0] * 6)
+        assert list(F.scaled_dot_product_attention(q, k, v, dropout_p=0.5).shape) == [3, 2]
+        with pytest.raises(RuntimeError, match="scaled_dot_product_attention: Explicit attn_mask should not be set"):
+            F.scaled_dot_product_attention(q, k, v, fmask, is_causal=True)
+        with pytest.raises(RuntimeError, match="scaled_dot_product_attention: Expected query, key, and value"):
+            F.scaled_dot_product_attention(q, k.to(g.float32), v)
+
+    return {"scaled_dot_product_attention": attention}
+
+
+SAMPLES.update(
+    {
+        "scaled_dot_product_attention": [
+            Sample(
+                "causal",
+                lambda q, k, v: gradgen.scaled_dot_product_attention(q, k, v, None, 0.0, True),
+                [leaf(2, 3, 2), leaf(2, 3, 2, seed=1), leaf(2, 3, 2, seed=2)],
+            )
+        ]
+    }
+)
+VALUE_CHECKS.update(_nn_attention_checks())
+
+
+def _nn_resample_out_checks():
+    """The upsample ops' out= / grad_input= (issue 26, remaining ops): the out-of-place values
+    written into the given tensor, which is returned."""
+    g = gradgen
+    calls = {
+        "upsample_linear1d.out": ((1, 2, 3), [1, 2, 5], lambda x, **o: g.upsample_linear1d(x, [5], False, **o)),
+        "upsample_linear1d_backward.grad_input": (
+            (1, 2, 5),
+            [1, 2, 3],
+            lambda x, **o: g.upsample_linear1d_backward(x, [5], [1, 2, 3], True, **o),
+        ),
+        "upsample_bicubic2d.out": (
+            (1, 1, 2, 3),
+            [1, 1, 3, 5],
+            lambda x, **o: g.upsample_bicubic2d(x, [3, 5], False, **o),
+        ),
+        "upsample_bicubic2d_backward.grad_input": (
+            (1, 1, 3, 5),
+            [1, 1, 2, 3],
+            lambda x, **o: g.upsample_bicubic2d_backward(x, [3, 5], [1, 1, 2, 3], False, **o),
+        ),
+        "upsample_trilinear3d.out": (
+            (1, 1, 2, 2, 2),
+            [1, 1, 3, 3, 3],
+            lambda x, **o: g.upsample_trilinear3d(x, [3, 3, 3], False, **o),
+        ),
+        "upsample_trilinear3d_backward.grad_input": (
+            (1, 1, 3, 3, 3),
+            [1, 1, 2, 2, 2],
+            lambda x, **o: g.upsample_trilinear3d_backward(x, [3, 3, 3], [1, 1, 2, 2, 2], True, **o),
+        ),
+        "upsample_nearest3d.out": (
+            (1, 1, 2, 2, 2),
+            [1, 1, 3, 4, 3],
+            lambda x, **o: g.upsample_nearest3d(x, [3, 4, 3], **o),
+        ),
+        "upsample_nearest3d_backward.grad_input": (
+            (1, 1, 3, 4, 3),
+            [1, 1, 2, 2, 2],
+            lambda x, **o: g.upsample_nearest3d_backward(x, [3, 4, 3], [1, 1, 2, 2, 2], **o),
+        ),
+    }
+    checks = {}
+    for name, (shape, out_shape, fn) in calls.items():
+        key = "grad_input" if name.endswith("grad_input") else "out"
+
+        def check(shape=shape, out_shape=out_shape, fn=fn, key=key):
+            x = value(*shape)
+            o = g.zeros(out_shape, dtype=g.float64)
+            assert fn(x, **{key: o}) is o
+            check_values(o, flat(fn(x).tolist()))
+
+        checks[name] = check
+    return checks
+
+
+VALUE_CHECKS.update(_nn_resample_out_checks())
+
+
+def _nn_embedding_bag_checks():
+    """embedding_bag (issue 26, remaining ops) against per-bag sums / means / maxima computed here."""
+    g = gradgen
+    F = g.nn.functional
+    bags = [[0, 2, 2], [], [5, 1], [4, 3, 2]]
+    idx = g.tensor([i for b in bags for i in b], dtype=g.int64)
+    offs = g.tensor([0, 3, 3, 5], dtype=g.int64)
+
+    def expected(w, mode, pad=None):
+        out = []
+        for b in bags:
+            rows = [w[i] for i in b if i != pad]
+            if not rows:
+                out.append([0.0] * len(w[0]))
+            elif mode == "sum":
+                out.append([sum(c) for c in zip(*rows)])
+            elif mode == "mean":
+                out.append([sum(c) / len(rows) for c in zip(*rows)])
+            else:
+                out.append([max(c) for c in zip(*rows)])
+        return flat(out)
+
+    def check():
+        w = value(6, 3)
+        W = w.tolist()
+        for mode in ["sum", "mean", "max"]:
+            check_values(F.embedding_bag(idx, w, offs, mode=mode), expected(W, mode))
+            check_values(F.embedding_bag(idx, w, offs, mode=mode, padding_idx=2), expected(W, mode, 2))
+        out, offset2bag, bag_size, maximum = g.embedding_bag(w, idx, offs, False, 2)
+        assert offset2bag.tolist() == [0, 0, 0, 2, 2, 3, 3, 3]
+        assert bag_size.tolist() == [3, 0, 2, 3]
+        assert list(maximum.shape) == [4, 3]
+        # A 2-D input: bags of equal length; per_sample_weights scale the rows (mode sum).
+        two = g.tensor([[0, 1], [2, 3]], dtype=g.int64)
+        psw = g.tensor([[1.0, 2.0], [0.5, -1.0]], dtype=g.float64)
+        got = F.embedding_bag(two, w, mode="sum", per_sample_weights=psw)
+        check_values(got, [W[0][c] + 2 * W[1][c] for c in range(3)] + [0.5 * W[2][c] - W[3][c] for c in range(3)])
+        with pytest.raises(ValueError, match="mode has to be one of sum, mean or max"):
+            F.embedding_bag(idx, w, offs, mode="min")
+        with pytest.raises(ValueError, match="offsets has to be a 1D Tensor but got None"):
+            F.embedding_bag(idx, w)
+        with pytest.raises(NotImplementedError, match="per_sample_weights is only supported for mode='sum'"):
+            F.embedding_bag(two, w, mode="mean", per_sample_weights=psw)
+        with pytest.raises(IndexError, match="index 6 is out of bounds for dimension 0 with size 6"):
+            F.embedding_bag(g.tensor([6], dtype=g.int64), w, g.tensor([0], dtype=g.int64))
+        with pytest.raises(RuntimeError, match="scale_grad_by_freq is not supported"):
+            F.embedding_bag(idx, w.requires_grad_(True), offs, mode="sum", scale_grad_by_freq=True).sum().backward()
+
+    return {
+        "embedding_bag": check,
+        "embedding_bag.padding_idx": check,
+        "_embedding_bag": check,
+        "_embedding_bag_dense_backward": check,
+        "_embedding_bag_per_sample_weights_backward": check,
+    }
+
+
+SAMPLES.update(
+    {
+        "_embedding_bag": [
+            Sample(
+                "mean",
+                lambda w: gradgen._embedding_bag(
+                    w,
+                    gradgen.tensor([0, 2, 1, 2], dtype=gradgen.int64),
+                    gradgen.tensor([0, 2], dtype=gradgen.int64),
+                    False,
+                    1,
+                )[0],
+                [leaf(3, 2)],
+            )
+        ]
+    }
+)
+VALUE_CHECKS.update(_nn_embedding_bag_checks())

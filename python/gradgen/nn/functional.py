@@ -26,6 +26,7 @@ __all__ = [
     "adaptive_max_pool2d",
     "avg_pool1d",
     "avg_pool2d",
+    "avg_pool3d",
     "batch_norm",
     "binary_cross_entropy",
     "binary_cross_entropy_with_logits",
@@ -42,6 +43,8 @@ __all__ = [
     "dropout",
     "elu",
     "embedding",
+    "embedding_bag",
+    "fold",
     "gelu",
     "glu",
     "group_norm",
@@ -62,6 +65,8 @@ __all__ = [
     "margin_ranking_loss",
     "max_pool1d",
     "max_pool2d",
+    "max_pool3d",
+    "max_unpool2d",
     "mish",
     "mse_loss",
     "multilabel_margin_loss",
@@ -75,6 +80,7 @@ __all__ = [
     "relu",
     "relu6",
     "rms_norm",
+    "scaled_dot_product_attention",
     "selu",
     "sigmoid",
     "silu",
@@ -87,6 +93,7 @@ __all__ = [
     "tanhshrink",
     "threshold",
     "triplet_margin_loss",
+    "unfold",
 ]
 
 # ---------------------------------------------------------------------------------------------
@@ -465,6 +472,164 @@ def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode: bool = Fal
     )
 
 
+def max_pool3d(
+    input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode: bool = False, return_indices: bool = False
+):
+    """[N, C, D, H, W] or [C, D, H, W]; stride None is kernel_size; return_indices gives (output,
+    indices), flat positions within each D x H x W volume, as torch's."""
+    out, indices = gradgen.max_pool3d_with_indices(
+        input,
+        _pool_list(kernel_size, 3),
+        _pool_list(stride, 3),
+        _pool_list(padding, 3),
+        _pool_list(dilation, 3),
+        ceil_mode,
+    )
+    return (out, indices) if return_indices else out
+
+
+def avg_pool3d(
+    input,
+    kernel_size,
+    stride=None,
+    padding=0,
+    ceil_mode: bool = False,
+    count_include_pad: bool = True,
+    divisor_override: Optional[int] = None,
+):
+    return gradgen.avg_pool3d(
+        input,
+        _pool_list(kernel_size, 3),
+        _pool_list(stride, 3),
+        _pool_list(padding, 3),
+        ceil_mode,
+        count_include_pad,
+        divisor_override,
+    )
+
+
+def max_unpool2d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
+    """The inverse of max_pool2d(..., return_indices=True), as torch's: the output's size is
+    (in - 1) * stride - 2 * padding + kernel_size unless output_size (2 sizes, or 4 with the
+    leading ones) names one within a stride of it."""
+    k = _pool_list(kernel_size, 2)
+    s = _pool_list(stride, 2) if stride is not None else k
+    p = _pool_list(padding, 2)
+    shape = list(input.shape)
+    default = [(shape[len(shape) - 2 + d] - 1) * s[d] + k[d] - 2 * p[d] for d in range(2)]
+    if output_size is None:
+        size = default
+    else:
+        size = list(output_size)
+        if len(size) == 4:
+            size = size[2:]
+        if len(size) != 2:
+            raise ValueError(
+                f"output_size should be a sequence containing 2 or 4 elements, but it has a length of '{len(size)}'"
+            )
+        for d in range(2):
+            lo, hi = default[d] - s[d], default[d] + s[d]
+            if not lo < size[d] < hi:
+                raise ValueError(f'invalid output_size "{list(output_size)}" (dim {d} must be between {lo} and {hi})')
+    return gradgen.max_unpool2d(input, indices, [int(v) for v in size])
+
+
+def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
+    """The sliding blocks of [N, C, H, W] (or [C, H, W]) as [N, C * kh * kw, L], as torch's."""
+    return gradgen.im2col(
+        input,
+        _pool_list(kernel_size, 2),
+        _pool_list(dilation, 2),
+        _pool_list(padding, 2),
+        _pool_list(stride, 2),
+    )
+
+
+def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
+    """unfold's adjoint: [N, C * kh * kw, L] (or [C * kh * kw, L]) blocks summed into an
+    output_size image, as torch's."""
+    return gradgen.col2im(
+        input,
+        _pool_list(output_size, 2),
+        _pool_list(kernel_size, 2),
+        _pool_list(dilation, 2),
+        _pool_list(padding, 2),
+        _pool_list(stride, 2),
+    )
+
+
+def scaled_dot_product_attention(
+    query, key, value, attn_mask=None, dropout_p: float = 0.0, is_causal: bool = False, scale=None, enable_gqa=False
+):
+    """PyTorch's math composite: softmax(q k^T * scale + mask) v (a bool mask keeps where true);
+    dropout_p > 0 drops attention weights with gradgen's default generator."""
+    return gradgen.scaled_dot_product_attention(
+        query, key, value, attn_mask, dropout_p, is_causal, scale=scale, enable_gqa=enable_gqa
+    )
+
+
+def embedding_bag(
+    input,
+    weight,
+    offsets=None,
+    max_norm=None,
+    norm_type: float = 2,
+    scale_grad_by_freq: bool = False,
+    mode: str = "mean",
+    sparse: bool = False,
+    per_sample_weights=None,
+    include_last_offset: bool = False,
+    padding_idx: Optional[int] = None,
+):
+    """As torch's: a 2-D input is a batch of bags of equal length (offsets None), a 1-D input
+    has bags starting at offsets; mode "sum", "mean" or "max". max_norm and sparse gradients
+    raise NotImplementedError."""
+    if max_norm is not None:
+        raise NotImplementedError("embedding_bag: max_norm is not supported by gradgen")
+    if sparse:
+        raise NotImplementedError("embedding_bag: sparse gradients are not supported by gradgen")
+    shape = list(input.shape)
+    if len(shape) == 2:
+        if offsets is not None:
+            raise ValueError(
+                "if input is 2D, then offsets has to be None, as input is treated is a mini-batch of fixed "
+                f"length sequences. However, found offsets of type {type(offsets).__name__}"
+            )
+        offsets = gradgen.tensor(list(range(0, shape[0] * shape[1], shape[1])), dtype=gradgen.int64)
+        input = input.reshape([-1])
+        if per_sample_weights is not None:
+            per_sample_weights = per_sample_weights.reshape([-1])
+    elif len(shape) == 1:
+        if offsets is None:
+            raise ValueError("offsets has to be a 1D Tensor but got None")
+        if len(offsets.shape) != 1:
+            raise ValueError("offsets has to be a 1D Tensor")
+    else:
+        raise ValueError(f"input has to be 1D or 2D Tensor, but got Tensor of dimension {len(shape)}")
+    modes = {"sum": 0, "mean": 1, "max": 2}
+    if mode not in modes:
+        raise ValueError("mode has to be one of sum, mean or max")
+    if mode == "max" and scale_grad_by_freq:
+        raise ValueError("max mode does not support scaling the gradient by the frequency")
+    if per_sample_weights is not None and mode != "sum":
+        raise NotImplementedError(
+            "embedding_bag: per_sample_weights was not None. per_sample_weights is only supported for "
+            f"mode='sum' (got mode='{mode}'). Please open a feature request on GitHub."
+        )
+    out = gradgen.embedding_bag(
+        weight,
+        input,
+        offsets,
+        scale_grad_by_freq,
+        modes[mode],
+        False,
+        per_sample_weights,
+        include_last_offset,
+        padding_idx,
+    )
+    return out[0]
+
+
 def _adaptive_size(output_size, input, n: int):
     """output_size as a list of n ints; a None entry keeps the input's size (as torch's)."""
     sizes = [output_size] * n if isinstance(output_size, int) or output_size is None else list(output_size)
@@ -548,8 +713,9 @@ def interpolate(
     recompute_scale_factor: Optional[bool] = None,
     antialias: bool = False,
 ):
-    """As torch's for mode "nearest" ([N, C, L] and [N, C, H, W] inputs) and "bilinear" ([N, C, H,
-    W]); the other modes raise NotImplementedError."""
+    """As torch's: modes "nearest" (3-D to 5-D inputs), "linear" (3-D), "bilinear" and "bicubic"
+    (4-D), "trilinear" (5-D) and "area" (adaptive average pooling, 3-D and 4-D inputs). The modes
+    "nearest-exact", "area" of a 5-D input and antialias raise NotImplementedError."""
     if mode in ("nearest", "area", "nearest-exact"):
         if align_corners is not None:
             raise ValueError(
@@ -558,29 +724,44 @@ def interpolate(
             )
     elif align_corners is None:
         align_corners = False
-    if antialias and not (mode in ("bilinear", "bicubic") and len(input.shape) == 4):
+    if mode == "area" and size is None:
+        # torch: area interpolation with a scale factor always recomputes the size.
+        recompute_scale_factor = True
+    output_size, scales = _interpolate_sizes(input, size, scale_factor, recompute_scale_factor)
+    dim = len(input.shape)
+    if antialias and not (mode in ("bilinear", "bicubic") and dim == 4):
         raise ValueError(
             "Anti-alias option is restricted to bilinear and bicubic modes and requires a 4-D tensor as input"
         )
-    output_size, scales = _interpolate_sizes(input, size, scale_factor, recompute_scale_factor)
-    dim = len(input.shape)
     if antialias:
         raise NotImplementedError("interpolate: gradgen has no antialiased resampling")
     if mode == "nearest" and dim == 3:
         return gradgen.upsample_nearest1d(input, output_size, scales[0])
     if mode == "nearest" and dim == 4:
         return gradgen.upsample_nearest2d(input, output_size, scales[0], scales[1])
+    if mode == "nearest" and dim == 5:
+        return gradgen.upsample_nearest3d(input, output_size, scales[0], scales[1], scales[2])
+    if mode == "area" and dim == 3:
+        return gradgen.adaptive_avg_pool1d(input, output_size)
+    if mode == "area" and dim == 4:
+        return gradgen.adaptive_avg_pool2d(input, output_size)
+    if mode == "linear" and dim == 3:
+        return gradgen.upsample_linear1d(input, output_size, align_corners, scales[0])
     if mode == "bilinear" and dim == 4:
         return gradgen.upsample_bilinear2d(input, output_size, align_corners, scales[0], scales[1])
-    if dim not in (3, 4, 5):
-        raise NotImplementedError(
-            f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {dim}D) for the modes: nearest | "
-            f"linear | bilinear | bicubic | trilinear | area | nearest-exact (got {mode})"
-        )
+    if mode == "bicubic" and dim == 4:
+        return gradgen.upsample_bicubic2d(input, output_size, align_corners, scales[0], scales[1])
+    if mode == "trilinear" and dim == 5:
+        return gradgen.upsample_trilinear3d(input, output_size, align_corners, scales[0], scales[1], scales[2])
     needs = {"linear": 3, "bilinear": 4, "bicubic": 4, "trilinear": 5}
-    if mode in needs and needs[mode] != dim:
+    if dim in (3, 4, 5) and mode in needs:
         raise NotImplementedError(f"Got {dim}D input, but {mode} mode needs {needs[mode]}D input")
-    raise NotImplementedError(f"interpolate: gradgen has no mode {mode!r} for {dim}-D input")
+    if dim in (3, 4, 5) and mode in ("area", "nearest-exact"):
+        raise NotImplementedError(f"interpolate: gradgen has no mode {mode!r} for {dim}-D input")
+    raise NotImplementedError(
+        f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {dim}D) for the modes: nearest | "
+        f"linear | bilinear | bicubic | trilinear | area | nearest-exact (got {mode})"
+    )
 
 
 # ---------------------------------------------------------------------------------------------
