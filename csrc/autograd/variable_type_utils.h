@@ -250,6 +250,10 @@ struct OutVariantArg {
   /// A named optional tensor (binary_cross_entropy.out's `Tensor? weight`): absent is unchecked.
   OutVariantArg(const char* name_, const std::optional<Tensor>& t)
       : name(name_), tensor(t ? &*t : nullptr) {}
+  /// A Tensor?[] of index tensors (index.Tensor_out's `indices`): Long or Bool tensors, which
+  /// cannot require grad, so unchecked.
+  OutVariantArg(const char* name_, const std::vector<std::optional<Tensor>>& /*indices*/)
+      : name(name_) {}
 
   const char* name = nullptr;
   const Tensor* tensor = nullptr;

@@ -3,6 +3,7 @@
 #include <fstream>
 #include <limits>
 #include <map>
+#include <optional>
 #include <stdexcept>
 #include <utility>
 
@@ -4809,6 +4810,83 @@ std::vector<OpInfo> make_registry() {
            })},
       };
     });
+  }
+  // indexing (issue 23): index.Tensor, index_put_ / index_put (advanced indexing) -------------
+  {
+    using Idx = std::vector<std::optional<Tensor>>;
+    auto into = [](std::function<Tensor(const Inputs&, Tensor&)> f) { return f; };
+    auto indexed = [](Idx idx) { return one([idx](const Inputs& x) { return index(x[0], idx); }); };
+    const Tensor mask = bools({true, false, true, true, false, false}, {2, 3});
+    grad_op("index.Tensor", [=] {
+      return std::vector<Sample>{
+          {"[4, 3] rows [2, 0, 2]", {leaf({4, 3}, 1)}, indexed({longs({2, 0, 2}, {3})})},
+          {"[3, 4] indices [2, 1] and [2] broadcast",
+           {leaf({3, 4}, 2)},
+           indexed({longs({0, 2}, {2, 1}), longs({1, -1}, {2})})},
+          {"[2, 3, 4] indices separated by a slice",
+           {leaf({2, 3, 4}, 3)},
+           indexed({longs({1, 0}, {2}), std::nullopt, longs({3, -1}, {2})})},
+          {"[2, 3, 4] middle dim by a [2, 2] index",
+           {leaf({2, 3, 4}, 4)},
+           indexed({std::nullopt, longs({2, 0, 1, 1}, {2, 2})})},
+          {"[2, 3, 2] bool mask [2, 3]", {leaf({2, 3, 2}, 5)}, indexed({mask})},
+          {"[3, 2] 0-dim index", {leaf({3, 2}, 6)}, indexed({longs({1}, {})})},
+          {"[3, 2] empty index", {leaf({3, 2}, 7)}, indexed({longs({}, {0})})},
+      };
+    });
+    add_op("index.Tensor_out", Check::kOut, [=] {
+      const Idx idx{longs({1, 0, 1}, {3}), longs({2, 2, 0}, {3})};
+      return std::vector<Sample>{
+          {"[2, 3] pairs",
+           {leaf({2, 3}, 1)},
+           one([=](const Inputs& x) { return index(x[0], idx); }),
+           nullptr,
+           into([=](const Inputs& x, Tensor& o) -> Tensor { return index_out(x[0], idx, o); })},
+      };
+    });
+    // Without accumulate the indices are distinct: with duplicates the last write wins, which
+    // finite differences see and PyTorch's formula (every duplicate gets grad) does not.
+    struct Put {
+      std::string name;
+      Idx idx;
+      std::vector<int64_t> self_sizes;
+      std::vector<int64_t> values_sizes;
+      bool accumulate;
+    };
+    const std::vector<Put> puts{
+        {"[4, 3] rows [2, 0]", {longs({2, 0}, {2})}, {4, 3}, {2, 3}, false},
+        {"[4, 3] values [3] broadcast", {longs({3, 1}, {2})}, {4, 3}, {3}, false},
+        {"[3, 4] pairs, accumulate duplicates",
+         {longs({0, 2, 0}, {3}), longs({1, 3, 1}, {3})},
+         {3, 4},
+         {3},
+         true},
+        {"[2, 3, 2] bool mask, accumulate", {mask}, {2, 3, 2}, {3, 2}, true},
+        {"[2, 3, 4] separated by a slice",
+         {longs({1, 0}, {2}), std::nullopt, longs({3, 0}, {2})},
+         {2, 3, 4},
+         {2, 3},
+         false},
+    };
+    auto put_samples = [=](bool inplace) {
+      std::vector<Sample> out;
+      uint64_t seed = 10;
+      for (const Put& p : puts) {
+        Sample s{p.name,
+                 {leaf(p.self_sizes, seed), leaf(p.values_sizes, seed + 1)},
+                 one([p](const Inputs& x) { return index_put(x[0], p.idx, x[1], p.accumulate); })};
+        if (inplace) {
+          s.inplace = [p](Tensor& self, const Inputs& x) {
+            index_put_(self, p.idx, x[1], p.accumulate);
+          };
+        }
+        out.push_back(s);
+        seed += 2;
+      }
+      return out;
+    };
+    grad_op("index_put", [=] { return put_samples(false); });
+    add_op("index_put_", Check::kInPlace, [=] { return put_samples(true); });
   }
   return ops;
 }

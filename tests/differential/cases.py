@@ -4340,4 +4340,5 @@ case(
     R(2, 1, 3, 2, seed=118),
     second=True,
 )
+import cases_index  # noqa: E402, F401  (the indexing family: registers its cases here)
 import cases_order  # noqa: E402, F401  (order statistics: registers its cases here)

@@ -2437,3 +2437,63 @@ def _tensor4_search_checks():
 
 
 VALUE_CHECKS.update(_tensor4_search_checks())
+
+
+# ---------------------------------------------------------------------------------------------
+# indexing (issue 23): index.Tensor, index_put_ / index_put (more in test_indexing.py)
+# ---------------------------------------------------------------------------------------------
+
+
+def _index_samples():
+    g = gradgen
+    rows = longs([2, 0, 2])
+    mask = bools([[True, False, True], [False, True, True]])
+    return {
+        "index.Tensor": [
+            Sample("function, rows", lambda x: g.index(x, [rows]), [leaf(3, 2, seed=1)]),
+            Sample(
+                "method, separated by a slice",
+                lambda x: x.index([longs([1, 0]), None, longs([2, -1])]),
+                [leaf(2, 3, 4, seed=2)],
+            ),
+            Sample("bool mask", lambda x: g.index(x, [mask]), [leaf(2, 3, seed=3)]),
+        ],
+        "index_put": [
+            Sample(
+                "accumulate duplicates",
+                lambda x, v: g.index_put(x, [rows], v, True),
+                [leaf(3, 2, seed=4), leaf(3, 2, seed=5)],
+            ),
+            Sample(
+                "method, broadcast values",
+                lambda x, v: x.index_put([longs([1, 0])], v),
+                [leaf(3, 2, seed=6), leaf(2, seed=7)],
+            ),
+        ],
+        "index_put_": [
+            Sample(
+                "method on a clone", lambda x, v: x.clone().index_put_([mask], v), [leaf(2, 3, seed=8), leaf(4, seed=9)]
+            ),
+            Sample(
+                "function, accumulate",
+                lambda x, v: g.index_put_(x * 1, [rows], v, accumulate=True),
+                [leaf(3, 2, seed=10), leaf(3, 2, seed=11)],
+            ),
+        ],
+    }
+
+
+def _index_value_checks():
+    g = gradgen
+
+    def index_out():
+        x = g.tensor([[1.0, 2.0], [3.0, 4.0]], dtype=g.float64)
+        o = g.zeros([3], dtype=g.float64)
+        assert g.index(x, [longs([1, 0, 1]), longs([0, 1, 1])], out=o) is o
+        assert o.tolist() == [3.0, 2.0, 4.0]
+
+    return {"index.Tensor_out": index_out}
+
+
+SAMPLES.update(_index_samples())
+VALUE_CHECKS.update(_index_value_checks())

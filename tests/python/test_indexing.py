@@ -1,0 +1,180 @@
+"""The indexing family (issue 23) from Python: advanced indexing (gradgen.index, index_put_ /
+index_put) and Tensor.__getitem__ / __setitem__ with index tensors, lists and masks.
+
+Values are checked against plain-Python computations of the same indexing; the errors against
+PyTorch's types and messages (IndexError naming the index, the dim and its size).
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+from gradcheck_util import gradcheck, gradgradcheck
+
+import gradgen as g
+
+
+def nested(shape, seed=0):
+    rng = random.Random(seed)
+
+    def make(dims):
+        if not dims:
+            return round(rng.uniform(-1, 1), 6)
+        return [make(dims[1:]) for _ in range(dims[0])]
+
+    return make(list(shape))
+
+
+def at(data, idx):
+    for i in idx:
+        data = data[i]
+    return data
+
+
+def longs(data):
+    return g.tensor(data, dtype=g.int64)
+
+
+def bools(data):
+    return g.tensor(data, dtype=g.bool)
+
+
+def leaf(*shape, seed=0):
+    return g.tensor(nested(shape, seed), dtype=g.float64, requires_grad=True)
+
+
+# ---------------------------------------------------------------------------------------------
+# index.Tensor
+# ---------------------------------------------------------------------------------------------
+
+
+def test_index_rows_with_negative_and_repeated_indices():
+    data = nested([4, 3], 1)
+    x = g.tensor(data, dtype=g.float64)
+    assert g.index(x, [longs([2, -1, 2])]).tolist() == [data[2], data[3], data[2]]
+
+
+def test_index_broadcasts_the_index_tensors():
+    data = nested([3, 4], 2)
+    x = g.tensor(data, dtype=g.float64)
+    got = g.index(x, [longs([[0], [2]]), longs([1, 3, -4])])
+    assert got.shape == (2, 3)
+    assert got.tolist() == [[data[i][j % 4] for j in (1, 3, 0)] for i in (0, 2)]
+
+
+def test_index_separated_by_a_slice_puts_the_index_dims_first():
+    data = nested([2, 3, 4], 3)
+    x = g.tensor(data, dtype=g.float64)
+    got = g.index(x, [longs([1, 0]), None, longs([3, 1])])
+    # PyTorch's rule: indexed dims not adjacent -> the broadcast index shape comes first.
+    assert got.shape == (2, 3)
+    assert got.tolist() == [[data[i][k][j] for k in range(3)] for i, j in ((1, 3), (0, 1))]
+
+
+def test_index_adjacent_after_a_slice_stays_in_place():
+    data = nested([2, 3, 4], 4)
+    x = g.tensor(data, dtype=g.float64)
+    got = g.index(x, [None, longs([[2, 0], [1, 1]]), longs([3, 0])])
+    assert got.shape == (2, 2, 2)
+    pairs = [[(2, 3), (0, 0)], [(1, 3), (1, 0)]]
+    assert got.tolist() == [[[data[b][i][j] for i, j in row] for row in pairs] for b in range(2)]
+
+
+def test_index_bool_mask_is_its_nonzero():
+    data = nested([2, 3, 2], 5)
+    mask = [[True, False, True], [False, False, True]]
+    x = g.tensor(data, dtype=g.float64)
+    got = g.index(x, [bools(mask)])
+    expected = [data[i][j] for i, j in itertools.product(range(2), range(3)) if mask[i][j]]
+    assert got.shape == (3, 2) and got.tolist() == expected
+    assert g.index(x, [bools([[False] * 3] * 2)]).shape == (0, 2)
+
+
+def test_index_0_dim_and_empty_indices():
+    x = g.tensor(nested([3, 2], 6), dtype=g.float64)
+    assert g.index(x, [longs(1)]).shape == (2,)
+    assert g.index(x, [longs([])]).shape == (0, 2)
+
+
+def test_index_errors_as_pytorch():
+    x = g.zeros([3, 2], dtype=g.float64)
+    with pytest.raises(IndexError, match=r"index 3 is out of bounds for dimension 0 with size 3"):
+        g.index(x, [longs([0, 3])])
+    with pytest.raises(IndexError, match=r"index -3 is out of bounds for dimension 1 with size 2"):
+        g.index(x, [None, longs([-3])])
+    with pytest.raises(
+        IndexError,
+        match=r"The shape of the mask \[2\] at index 0 does not match the shape of the indexed tensor "
+        r"\[3, 2\] at index 0",
+    ):
+        g.index(x, [bools([True, False])])
+    with pytest.raises(
+        IndexError, match=r"shape mismatch: indexing tensors could not be broadcast together with shapes \[2\], \[3\]"
+    ):
+        g.index(x, [longs([0, 1]), longs([0, 1, 0])])
+    with pytest.raises(IndexError, match=r"too many indices for tensor of dimension 2"):
+        g.index(x, [longs([0]), longs([0]), longs([0])])
+    with pytest.raises(IndexError, match=r"tensors used as indices must be long, int, byte or bool tensors"):
+        g.index(x, [g.tensor([0.0], dtype=g.float64)])
+
+
+def test_index_gradients():
+    for indices in ([longs([2, 0, 2])], [longs([1, 0]), None, longs([2, -1])], [bools([True, False, True])]):
+        shape = (3, 2) if len(indices) == 1 else (2, 3, 4)
+        x = leaf(*shape, seed=7)
+        gradcheck(lambda t, i=indices: g.index(t, i), [x])
+        gradgradcheck(lambda t, i=indices: g.index(t, i), [x])
+    x = leaf(3, 2, seed=8)
+    g.index(x, [longs([2, 0, 2])]).sum().backward()
+    assert x.grad.tolist() == [[1.0, 1.0], [0.0, 0.0], [2.0, 2.0]]
+
+
+# ---------------------------------------------------------------------------------------------
+# index_put_ / index_put
+# ---------------------------------------------------------------------------------------------
+
+
+def test_index_put_duplicates_last_write_wins_or_accumulate_sums():
+    x = g.zeros([4], dtype=g.float64)
+    idx = [longs([1, 3, 1, 1])]
+    v = g.tensor([10.0, 20.0, 30.0, 40.0], dtype=g.float64)
+    assert g.index_put(x, idx, v).tolist() == [0.0, 40.0, 0.0, 20.0]
+    assert g.index_put(x, idx, v, True).tolist() == [0.0, 80.0, 0.0, 20.0]
+    assert x.tolist() == [0.0] * 4  # out of place
+    y = g.ones([4], dtype=g.float64)
+    assert y.index_put_(idx, v, accumulate=True) is y
+    assert y.tolist() == [1.0, 81.0, 1.0, 21.0]
+
+
+def test_index_put_broadcasts_values_and_masks():
+    x = g.zeros([2, 3], dtype=g.float64)
+    got = g.index_put(x, [bools([[True, False, True], [False, True, False]])], g.tensor(5.0, dtype=g.float64))
+    assert got.tolist() == [[5.0, 0.0, 5.0], [0.0, 5.0, 0.0]]
+    got = g.index_put(x, [longs([1])], g.tensor([1.0, 2.0, 3.0], dtype=g.float64))
+    assert got.tolist() == [[0.0, 0.0, 0.0], [1.0, 2.0, 3.0]]
+
+
+def test_index_put_errors_as_pytorch():
+    x = g.zeros([3], dtype=g.float64)
+    with pytest.raises(IndexError, match=r"index 3 is out of bounds for dimension 0 with size 3"):
+        g.index_put(x, [longs([3])], g.tensor([1.0], dtype=g.float64))
+    with pytest.raises(
+        RuntimeError,
+        match=r"shape mismatch: value tensor of shape \[3\] cannot be broadcast to indexing result of shape \[2\]",
+    ):
+        g.index_put(x, [longs([0, 1])], g.tensor([1.0, 2.0, 3.0], dtype=g.float64))
+    with pytest.raises(RuntimeError, match=r"Index put requires the source and destination dtypes match"):
+        g.index_put(x, [longs([0])], g.tensor([1.0], dtype=g.float32))
+
+
+def test_index_put_gradients_flow_to_self_and_values():
+    x, v = leaf(4, 3, seed=9), leaf(2, 3, seed=10)
+    for acc in (False, True):
+        gradcheck(lambda a, b, acc=acc: g.index_put(a, [longs([2, 0])], b, acc), [x, v])
+        gradgradcheck(lambda a, b, acc=acc: g.index_put(a, [longs([2, 0])], b, acc), [x, v])
+    x, v = leaf(3, seed=11), leaf(3, seed=12)
+    g.index_put(x, [longs([0, 2, 0])], v).sum().backward()
+    # PyTorch's formula: self's gradient is zero where written; each value gets grad.index.
+    assert x.grad.tolist() == [0.0, 1.0, 0.0] and v.grad.tolist() == [1.0, 1.0, 1.0]
