@@ -143,3 +143,103 @@ def _register_index() -> None:
 
 
 _register_index()
+
+
+def _setitem(x, key, v):
+    """x[key] = v on a copy of x (so that x, a leaf, gets a gradient through it)."""
+    y = x * 1
+    y[key] = v
+    return y
+
+
+def _register_getitem() -> None:
+    case("getitem/list", lambda T, x: x[[2, 0, 2]], R(3, 4, seed=40), second=True)
+    case("getitem/tensor", lambda T, x, i: x[i], R(3, 4, seed=41), L([[1, -1], [0, 2]]), second=True)
+    case("getitem/tensor-and-slice", lambda T, x, i: x[i, 1:3], R(3, 4, seed=42), L([2, 0]), second=True)
+    case("getitem/slice-and-tensor", lambda T, x, i: x[1:, i], R(3, 4, seed=43), L([3, 0, 3]), second=True)
+    case("getitem/int-and-list", lambda T, x: x[1, [0, 2]], R(3, 4, seed=44), second=True)
+    case("getitem/separated", lambda T, x: x[[0, 1], :, [2, 0]], R(2, 3, 4, seed=45), second=True)
+    case("getitem/separated-by-int", lambda T, x: x[[1, 0], 2, [3, 1]], R(2, 3, 4, seed=46), second=True)
+    case("getitem/list-int-separated", lambda T, x: x[[1, 0], :, 2], R(2, 3, 4, seed=47), second=True)
+    case("getitem/ellipsis-list", lambda T, x: x[..., [0, 3]], R(2, 3, 4, seed=48), second=True)
+    case("getitem/none-list", lambda T, x: x[None, [1, 0], None], R(2, 3, seed=49), second=True)
+    case(
+        "getitem/mask",
+        lambda T, x, m: x[m],
+        R(2, 3, seed=50),
+        B([[True, False, True], [False, True, True]]),
+        second=True,
+    )
+    case("getitem/mask-rows", lambda T, x, m: x[m], R(3, 2, seed=51), B([True, False, True]), second=True)
+    case("getitem/mask-cols", lambda T, x, m: x[:, m], R(2, 3, seed=52), B([False, True, True]), second=True)
+    case("getitem/bool-list", lambda T, x: x[[True, False, True]], R(3, 2, seed=53), second=True)
+    case("getitem/comparison-mask", lambda T, x: x[x > 0], D([[0.5, -1.0], [2.0, 0.0]]), second=True)
+    case("getitem/true", lambda T, x, m: x[m], R(2, 3, seed=54), B(True))
+    case("getitem/false", lambda T, x, m: x[m], R(2, 3, seed=55), B(False))
+    case("getitem/empty-list", lambda T, x: x[[]], R(3, 2, seed=56))
+    case("getitem/int64", lambda T, x: x[[1, 1, 0]], L([[1, 2], [3, 4]]))
+    case("getitem/list-out-of-range-error", lambda T, x: x[[0, 3]], R(3, 2, seed=57))
+    case("getitem/tensor-out-of-range-error", lambda T, x, i: x[:, i], R(3, 2, seed=58), L([-3]))
+    case("getitem/mask-shape-error", lambda T, x, m: x[m], R(3, 2, seed=59), B([True, False]))
+    case("getitem/mask-2d-shape-error", lambda T, x, m: x[m], R(3, 2, seed=60), B([[True, False, True]]))
+    case("getitem/too-many-error", lambda T, x: x[[0], [0], [0]], R(3, 2, seed=61))
+    case("getitem/float-index-error", lambda T, x, i: x[i], R(3, 2, seed=62), D([0.0], grad=False))
+    case("setitem/list", lambda T, x, v: _setitem(x, [2, 0], v), R(3, 4, seed=70), R(2, 4, seed=71), second=True)
+    case("setitem/duplicates", lambda T, x, v: _setitem(x, [1, 1], v), R(3, seed=72), D([5.0, 6.0]))
+    case(
+        "setitem/tensor-and-slice",
+        lambda T, x, i, v: _setitem(x, (i, slice(1, 3)), v),
+        R(3, 4, seed=73),
+        L([2, 0]),
+        R(2, 2, seed=74),
+        second=True,
+    )
+    case(
+        "setitem/broadcast-value",
+        lambda T, x, v: _setitem(x, (slice(None), [0, 3]), v),
+        R(3, 4, seed=75),
+        R(2, seed=76),
+        second=True,
+    )
+    case(
+        "setitem/leading-ones-value",
+        lambda T, x, v: _setitem(x, [0, 2], v),
+        R(3, 2, seed=77),
+        R(1, 2, 2, seed=78),
+        second=True,
+    )
+    case(
+        "setitem/mask",
+        lambda T, x, m, v: _setitem(x, m, v),
+        R(2, 3, seed=79),
+        B([[True, False, True], [False, True, False]]),
+        R(3, seed=80),
+        second=True,
+    )
+    case("setitem/mask-scalar", lambda T, x: _setitem(x, x > 0, 0.0), D([[0.5, -1.0], [2.0, -3.0]]), second=True)
+    case(
+        "setitem/separated",
+        lambda T, x, v: _setitem(x, ([0, 1], slice(None), [2, 0]), v),
+        R(2, 3, 4, seed=81),
+        R(2, 3, seed=82),
+        second=True,
+    )
+    case(
+        "setitem/int-and-list",
+        lambda T, x, v: _setitem(x, (1, [0, 2]), v),
+        R(3, 4, seed=83),
+        R(2, seed=84),
+        second=True,
+    )
+    case(
+        "setitem/float32-value-into-float64",
+        lambda T, x, v: _setitem(x, [0], v),
+        R(2, 2, seed=85),
+        R(2, seed=86, dtype="float32", grad=False),
+    )
+    case("setitem/out-of-range-error", lambda T, x: _setitem(x, [3], 1.0), R(3, seed=87))
+    case("setitem/mask-shape-error", lambda T, x, m: _setitem(x, m, 1.0), R(3, seed=88), B([True, False]))
+    case("setitem/value-shape-error", lambda T, x, v: _setitem(x, [0, 1], v), R(3, seed=89), R(3, seed=90))
+
+
+_register_getitem()

@@ -178,3 +178,90 @@ def test_index_put_gradients_flow_to_self_and_values():
     g.index_put(x, [longs([0, 2, 0])], v).sum().backward()
     # PyTorch's formula: self's gradient is zero where written; each value gets grad.index.
     assert x.grad.tolist() == [0.0, 1.0, 0.0] and v.grad.tolist() == [1.0, 1.0, 1.0]
+
+
+# ---------------------------------------------------------------------------------------------
+# x[idx] and x[idx] = v
+# ---------------------------------------------------------------------------------------------
+
+
+def test_getitem_lists_tensors_and_masks():
+    data = nested([3, 4], 20)
+    x = g.tensor(data, dtype=g.float64)
+    assert x[[2, 0]].tolist() == [data[2], data[0]]
+    assert x[longs([1]), 1:3].tolist() == [data[1][1:3]]
+    assert x[..., [0, 3]].tolist() == [[r[0], r[3]] for r in data]
+    assert x[1, [0, 2]].tolist() == [data[1][0], data[1][2]]
+    assert x[[True, False, True]].tolist() == [data[0], data[2]]
+    assert x[x > 0].tolist() == [v for r in data for v in r if v > 0]
+    assert x[None, [0, 1], None].shape == (1, 2, 1, 4)
+    assert x[g.tensor(True)].shape == (1, 3, 4) and x[g.tensor(False)].shape == (0, 3, 4)
+    assert x[[]].shape == (0, 4)
+
+
+def test_getitem_separated_indices_go_first():
+    data = nested([2, 3, 4], 21)
+    x = g.tensor(data, dtype=g.float64)
+    got = x[[0, 1], :, [2, 0]]
+    assert got.shape == (2, 3)
+    assert got.tolist() == [[data[i][k][j] for k in range(3)] for i, j in ((0, 2), (1, 0))]
+
+
+def test_getitem_errors_as_pytorch():
+    x = g.zeros([3, 2], dtype=g.float64)
+    with pytest.raises(IndexError, match=r"index 3 is out of bounds for dimension 0 with size 3"):
+        x[[0, 3]]
+    with pytest.raises(IndexError, match=r"The shape of the mask \[2\] at index 0 does not match"):
+        x[bools([True, False])]
+    with pytest.raises(IndexError, match=r"too many indices for tensor of dimension 2"):
+        x[[0], [0], [0]]
+    with pytest.raises(IndexError, match=r"tensors used as indices must be long, int, byte or bool"):
+        x[g.tensor([0.0], dtype=g.float64)]
+
+
+def test_getitem_is_differentiable():
+    x = leaf(3, 4, seed=22)
+    gradcheck(lambda t: t[[0, 0, 2], [1, 1, 3]], [x])
+    gradgradcheck(lambda t: t[t.detach() > 0], [x])
+    x[[0, 0, 2], [1, 1, 3]].sum().backward()
+    expected = [[0.0] * 4 for _ in range(3)]
+    expected[0][1], expected[2][3] = 2.0, 1.0
+    assert x.grad.tolist() == expected
+
+
+def test_setitem_with_index_tensors_and_masks():
+    z = g.zeros([3, 4], dtype=g.float64)
+    z[z == 0] = 7.0
+    assert z.tolist() == [[7.0] * 4] * 3
+    z[[0, 1]] = g.tensor([[1.0, 2.0, 3.0, 4.0]], dtype=g.float64)  # leading 1s dropped, broadcast
+    assert z.tolist() == [[1.0, 2.0, 3.0, 4.0], [1.0, 2.0, 3.0, 4.0], [7.0] * 4]
+    z[:, [0, 3]] = 0.0
+    assert z.tolist() == [[0.0, 2.0, 3.0, 0.0], [0.0, 2.0, 3.0, 0.0], [0.0, 7.0, 7.0, 0.0]]
+    y = g.zeros([3], dtype=g.float64)
+    y[[1, 1]] = g.tensor([5.0, 6.0], dtype=g.float64)  # duplicates: the last write wins
+    assert y.tolist() == [0.0, 6.0, 0.0]
+    with pytest.raises(IndexError, match=r"index 3 is out of bounds for dimension 0 with size 3"):
+        y[[3]] = 1.0
+    with pytest.raises(RuntimeError, match=r"Index put requires the source and destination dtypes match"):
+        y[[0]] = g.tensor([1.0], dtype=g.float32)
+
+
+def test_setitem_gradients_reach_self_and_value():
+    x = leaf(3, 4, seed=23)
+    v = g.tensor([1.0, 2.0], dtype=g.float64, requires_grad=True)
+    w = x * 1
+    w[[0, 2], 0] = v
+    (w * w).sum().backward()
+    assert v.grad.tolist() == [2.0, 4.0]
+    data = nested([3, 4], 23)
+    expected = [[2 * data[i][j] for j in range(4)] for i in range(3)]
+    expected[0][0] = expected[2][0] = 0.0
+    assert [v for r in x.grad.tolist() for v in r] == pytest.approx([v for r in expected for v in r])
+
+    def f(a, b):
+        c = a * 1
+        c[a.detach() > 0] = b
+        return c
+
+    gradcheck(f, [leaf(2, 3, seed=24), leaf(seed=25)])
+    gradgradcheck(f, [leaf(2, 3, seed=24), leaf(seed=25)])
