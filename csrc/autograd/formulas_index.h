@@ -3,6 +3,8 @@
 // differentiable again.
 #pragma once
 
+#include <algorithm>
+#include <cstdint>
 #include <optional>
 #include <vector>
 
@@ -54,6 +56,31 @@ inline Tensor index_backward(const Tensor& zeros_like_self,
 inline Tensor index_backward(const Tensor& zeros_like_self, const std::vector<Tensor>& indices,
                              const Tensor& grad) {
   return index_backward(zeros_like_self, optional_list(indices), grad);
+}
+
+/// slice's gradient (PyTorch's slice_backward_wrapper): grad written into zeros of the input's
+/// shape at the positions the slice took, by the differentiable index_put (so that it is
+/// differentiable again).
+inline Tensor slice_backward_wrapper(const Tensor& grad, IntArrayRef input_sizes, int64_t dim,
+                                     std::optional<int64_t> start, std::optional<int64_t> end,
+                                     int64_t step) {
+  const int64_t ndim = static_cast<int64_t>(input_sizes.size());
+  const int64_t d = dim < 0 ? dim + ndim : dim;
+  const int64_t size = input_sizes[d];
+  auto clamp = [size](int64_t v) {
+    if (v < 0) v += size;
+    return v < 0 ? 0 : (v > size ? size : v);
+  };
+  const int64_t begin = clamp(start.value_or(0));
+  const int64_t stop = std::max(begin, clamp(end.value_or(size)));
+  const int64_t n = (stop - begin + step - 1) / step;
+  Tensor positions = ::gradgen::empty({n}, ScalarType::Long);
+  int64_t* p = positions.data_ptr<int64_t>();
+  for (int64_t i = 0; i < n; ++i) p[i] = begin + i * step;
+  std::vector<std::optional<Tensor>> indices(static_cast<size_t>(d), std::nullopt);
+  indices.emplace_back(positions);
+  return ::gradgen::index_put(::gradgen::zeros(input_sizes, grad.scalar_type()), indices, grad,
+                              false);
 }
 
 }  // namespace details

@@ -8,8 +8,10 @@
 // dims are adjacent, self's dims before them + B + self's dims after them, and otherwise B +
 // self's non-indexed dims in order (PyTorch's placement rule). An index out of range is an
 // IndexError (std::out_of_range) naming the index, the dim and its size, as PyTorch's message.
+// slice.Tensor (Python's stepped slices) is here too: a strided view.
 // index_put_ writes values (broadcast to the indexing result's shape) in that order, so with
 // duplicate indices the last write wins, or, with accumulate, the values are summed.
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <stdexcept>
@@ -268,6 +270,28 @@ Tensor index_put(const Tensor& self, const std::vector<std::optional<Tensor>>& i
   Tensor out = gradgen::internal::copy_contiguous(self);
   native::index_put_(out, indices, values, accumulate);
   return out;
+}
+
+Tensor slice(const Tensor& self, int64_t dim, std::optional<int64_t> start,
+             std::optional<int64_t> end, int64_t step) {
+  if (self.dim() == 0) {
+    throw std::out_of_range("slice() cannot be applied to a 0-dim tensor (dim out of range)");
+  }
+  const int64_t d = wrap_dim(dim, self.dim(), "slice");
+  if (step <= 0) throw std::runtime_error("slice step must be positive");
+  const int64_t size = self.size(d);
+  // PyTorch's clamping: negative bounds count from the end; both end up in [0, size].
+  auto clamp = [size](int64_t v) {
+    if (v < 0) v += size;
+    return v < 0 ? 0 : (v > size ? size : v);
+  };
+  const int64_t begin = clamp(start.value_or(0));
+  const int64_t stop = std::max(begin, clamp(end.value_or(size)));
+  DimVector sizes(self.sizes().begin(), self.sizes().end());
+  DimVector strides(self.strides().begin(), self.strides().end());
+  sizes[d] = (stop - begin + step - 1) / step;
+  strides[d] *= step;
+  return loops::make_view(self, sizes, strides, self.storage_offset() + begin * self.stride(d));
 }
 
 }  // namespace native

@@ -1,5 +1,5 @@
-// Indexing gradgen.Tensor: len(t), iteration over dim 0, t[key] (ints, slices with step 1,
-// None, ...) as views, index tensors, lists of ints and bool masks as PyTorch's advanced
+// Indexing gradgen.Tensor: len(t), iteration over dim 0, t[key] (ints, slices, None, ...) as
+// views, index tensors, lists of ints and bool masks as PyTorch's advanced
 // indexing (gradgen::index), and t[key] = value as an in-place copy into the view or, with index
 // tensors, index_put_ into it.
 #include <cstdint>
@@ -114,9 +114,10 @@ Sliced apply_slicing(const Tensor& self, nb::handle key) {
       const Py_ssize_t length = PySlice_AdjustIndices(size, &start, &stop, step);
       if (step <= 0) throw nb::value_error("step must be greater than zero");
       if (step != 1) {
-        throw nb::value_error("gradgen: slices with a step other than 1 are not supported");
+        result = gradgen::slice(result, dim, start, start + length * step, step);  // a view
+      } else if (start != 0 || length != size) {
+        result = gradgen::narrow(result, dim, start, length);
       }
-      if (start != 0 || length != size) result = gradgen::narrow(result, dim, start, length);
       out.indices.emplace_back(std::nullopt);
       ++dim;
     } else if (!PyBool_Check(item) && PyIndex_Check(item)) {

@@ -4888,6 +4888,26 @@ std::vector<OpInfo> make_registry() {
     grad_op("index_put", [=] { return put_samples(false); });
     add_op("index_put_", Check::kInPlace, [=] { return put_samples(true); });
   }
+  // slice.Tensor (Python's stepped slices): a strided view --------------------------------
+  grad_op("slice.Tensor", [] {
+    return std::vector<Sample>{
+        {"[5, 3] dim 0, 0:5:2", {leaf({5, 3}, 1)}, one([](const Inputs& x) {
+           return slice(x[0], 0, 0, 5, 2);
+         })},
+        {"[2, 7] dim -1, 1::3", {leaf({2, 7}, 2)}, one([](const Inputs& x) {
+           return slice(x[0], -1, 1, std::nullopt, 3);
+         })},
+        {"[4, 3] negative bounds, -3:-1", {leaf({4, 3}, 3)}, one([](const Inputs& x) {
+           return slice(x[0], 0, -3, -1, 1);
+         })},
+        {"[4] empty, 3:1", {leaf({4}, 4)}, one([](const Inputs& x) {
+           return slice(x[0], 0, 3, 1, 2);
+         })},
+        {"transposed [3, 4] view, step 2", {leaf({4, 3}, 5)}, one([](const Inputs& x) {
+           return slice(t(x[0]), 1, std::nullopt, std::nullopt, 2);
+         })},
+    };
+  });
   return ops;
 }
 

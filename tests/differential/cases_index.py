@@ -241,5 +241,36 @@ def _register_getitem() -> None:
     case("setitem/mask-shape-error", lambda T, x, m: _setitem(x, m, 1.0), R(3, seed=88), B([True, False]))
     case("setitem/value-shape-error", lambda T, x, v: _setitem(x, [0, 1], v), R(3, seed=89), R(3, seed=90))
 
+    case("slice.Tensor/getitem-1:6:2", lambda T, x: x[1:6:2], R(7, 2, seed=99), second=True)
+    case("getitem/step-2", lambda T, x: x[::2], R(5, 3, seed=100), second=True)
+    case("getitem/step-3-cols", lambda T, x: x[:, 1::3], R(2, 8, seed=101), second=True)
+    case("getitem/step-negative-start", lambda T, x: x[-4:-1:2], R(6, seed=102), second=True)
+    case("getitem/step-empty", lambda T, x: x[3:1:2], R(4, seed=103))
+    case("getitem/step-and-list", lambda T, x: x[::2, [0, 2]], R(5, 3, seed=104), second=True)
+    case("getitem/step-view-shares-storage", lambda T, x: _step_view_write(x), R(6, seed=105), second=True)
+    case("getitem/step-zero-error", lambda T, x: x[::0], R(4, seed=106))
+    case(
+        "setitem/step-2",
+        lambda T, x, v: _setitem(x, slice(None, None, 2), v),
+        R(5, 2, seed=107),
+        R(3, 2, seed=108),
+        second=True,
+    )
+    case(
+        "setitem/step-and-list",
+        lambda T, x, v: _setitem(x, (slice(1, None, 2), [1, 0]), v),
+        R(5, 3, seed=109),
+        R(2, 2, seed=110),
+        second=True,
+    )
+
+
+def _step_view_write(x):
+    """Writing through a stepped view changes its base (and the gradient flows through both)."""
+    y = x * 1
+    v = y[1::2]
+    v.mul_(3.0)
+    return y
+
 
 _register_getitem()

@@ -265,3 +265,27 @@ def test_setitem_gradients_reach_self_and_value():
 
     gradcheck(f, [leaf(2, 3, seed=24), leaf(seed=25)])
     gradgradcheck(f, [leaf(2, 3, seed=24), leaf(seed=25)])
+
+
+def test_stepped_slices_are_views():
+    x = g.tensor([float(i) for i in range(10)], dtype=g.float64)
+    v = x[1::3]
+    assert v.tolist() == [1.0, 4.0, 7.0] and v.shape == (3,)
+    v.mul_(10.0)
+    assert x.tolist() == [0.0, 10.0, 2.0, 3.0, 40.0, 5.0, 6.0, 70.0, 8.0, 9.0]
+    assert x[-4:-1:2].tolist() == [6.0, 8.0] and x[3:1:2].shape == (0,)
+    assert x.slice(0, None, None, 4).tolist() == [0.0, 40.0, 8.0]
+    m = g.tensor([[float(3 * i + j) for j in range(3)] for i in range(4)], dtype=g.float64)
+    assert m[::2, ::2].tolist() == [[0.0, 2.0], [6.0, 8.0]]
+    m[::2, 1] = 0.0
+    assert [r[1] for r in m.tolist()] == [0.0, 4.0, 0.0, 10.0]
+    with pytest.raises(ValueError, match=r"step"):
+        x[::0]
+
+
+def test_stepped_slice_gradients():
+    x = leaf(7, 2, seed=30)
+    gradcheck(lambda t: t[1::3], [x])
+    gradgradcheck(lambda t: t[::2, 1:] * t[::2, :1], [x])
+    x[::3].sum().backward()
+    assert x.grad.tolist() == [[1.0, 1.0] if i % 3 == 0 else [0.0, 0.0] for i in range(7)]

@@ -2496,4 +2496,8 @@ def _index_value_checks():
 
 
 SAMPLES.update(_index_samples())
+SAMPLES["slice.Tensor"] = [
+    Sample("method, step 2", lambda x: x.slice(1, 0, None, 2), [leaf(2, 5, seed=12)]),
+    Sample("keywords, negative start", lambda x: x.slice(dim=0, start=-3, step=2), [leaf(4, 2, seed=13)]),
+]
 VALUE_CHECKS.update(_index_value_checks())
