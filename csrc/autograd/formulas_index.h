@@ -83,6 +83,31 @@ inline Tensor slice_backward_wrapper(const Tensor& grad, IntArrayRef input_sizes
                               false);
 }
 
+/// masked_select's gradient (PyTorch's masked_select_backward): grad written into zeros of the
+/// broadcast shape of input and mask where mask is true (index_put with the expanded mask, so
+/// that it is differentiable again); the engine sums it to input's shape.
+inline Tensor masked_select_backward(const Tensor& grad, const Tensor& input, const Tensor& mask) {
+  const IntArrayRef a = input.sizes(), b = mask.sizes();
+  const size_t n = std::max(a.size(), b.size());
+  std::vector<int64_t> shape(n, 1);
+  for (size_t i = 0; i < n; ++i) {
+    const int64_t x = i < n - a.size() ? 1 : a[i - (n - a.size())];
+    const int64_t y = i < n - b.size() ? 1 : b[i - (n - b.size())];
+    shape[i] = x == 1 ? y : x;
+  }
+  std::vector<std::optional<Tensor>> indices{::gradgen::expand(mask, shape)};
+  return ::gradgen::index_put(::gradgen::zeros(shape, grad.scalar_type()), indices, grad, false);
+}
+
+/// take's gradient (PyTorch's take_backward): grad added into zeros of self's shape, read as
+/// 1-D, at index (duplicates summed).
+inline Tensor take_backward(const Tensor& grad, const Tensor& self, const Tensor& index) {
+  std::vector<std::optional<Tensor>> flat_index{::gradgen::reshape(index, {-1})};
+  const Tensor flat = ::gradgen::index_put(::gradgen::zeros({self.numel()}, grad.scalar_type()),
+                                           flat_index, ::gradgen::reshape(grad, {-1}), true);
+  return ::gradgen::reshape(flat, self.sizes());
+}
+
 }  // namespace details
 }  // namespace generated
 }  // namespace autograd

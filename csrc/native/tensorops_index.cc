@@ -21,6 +21,7 @@
 
 #include "csrc/core_kernels.h"
 #include "csrc/generated/NativeFunctions.h"
+#include "csrc/generated/VariableType.h"
 #include "csrc/native/loops.h"
 #include "csrc/native/type_promotion.h"
 
@@ -293,6 +294,129 @@ Tensor slice(const Tensor& self, int64_t dim, std::optional<int64_t> start,
   strides[d] *= step;
   return loops::make_view(self, sizes, strides, self.storage_offset() + begin * self.stride(d));
 }
+
+// ---------------------------------------------------------------------------------------------
+// masked_select, take, take_along_dim, nonzero, argwhere
+// ---------------------------------------------------------------------------------------------
+
+Tensor masked_select(const Tensor& self, const Tensor& mask) {
+  if (mask.scalar_type() != ScalarType::Bool) {
+    throw std::runtime_error("masked_select: expected BoolTensor for mask, got " +
+                             std::string(to_string(mask.scalar_type())));
+  }
+  const DimVector shape = loops::broadcast_shapes("masked_select", self.sizes(), mask.sizes());
+  const DimVector ss = loops::broadcast_strides(self.sizes(), self.strides(), shape);
+  const DimVector sm = loops::broadcast_strides(mask.sizes(), mask.strides(), shape);
+  const bool* pm = mask.data_ptr<bool>();
+  std::vector<int64_t> offsets;
+  loops::for_each_index(shape, [&](const int64_t* idx) {
+    if (pm[loops::offset_of(idx, sm)]) offsets.push_back(loops::offset_of(idx, ss));
+  });
+  Tensor out = empty({static_cast<int64_t>(offsets.size())}, self.scalar_type());
+  dispatch_all(self.scalar_type(), [&](auto tag) {
+    using T = decltype(tag);
+    const T* px = self.data_ptr<T>();
+    T* po = out.data_ptr<T>();
+    for (size_t j = 0; j < offsets.size(); ++j) po[j] = px[offsets[j]];
+  });
+  return out;
+}
+
+Tensor& masked_select_out(const Tensor& self, const Tensor& mask, Tensor& out) {
+  return write_out("masked_select.out", native::masked_select(self, mask), out);
+}
+
+Tensor take(const Tensor& self, const Tensor& index) {
+  if (index.scalar_type() != ScalarType::Long) {
+    throw std::runtime_error("take(): Expected a long tensor for index, but got " +
+                             std::string(to_string(index.scalar_type())));
+  }
+  const int64_t n = self.numel();
+  if (n == 0 && index.numel() != 0) {
+    throw std::out_of_range("take(): tried to take from an empty tensor (index out of range)");
+  }
+  const Tensor x = self.contiguous();
+  Tensor out = empty(index.sizes(), self.scalar_type());
+  const int64_t* pi = index.data_ptr<int64_t>();
+  dispatch_all(self.scalar_type(), [&](auto tag) {
+    using T = decltype(tag);
+    const T* px = x.data_ptr<T>();
+    T* po = out.data_ptr<T>();
+    int64_t j = 0;
+    loops::for_each_index(index.sizes(), [&](const int64_t* idx) {
+      int64_t i = pi[loops::offset_of(idx, index.strides())];
+      if (i < -n || i >= n) {
+        throw std::out_of_range("out of range: tried to access index " + std::to_string(i) +
+                                " on a tensor of " + std::to_string(n) + " elements.");
+      }
+      if (i < 0) i += n;
+      po[j++] = px[i];
+    });
+  });
+  return out;
+}
+
+Tensor& take_out(const Tensor& self, const Tensor& index, Tensor& out) {
+  return write_out("take.out", native::take(self, index), out);
+}
+
+// PyTorch's composite: written with the differentiable API (gather's gradient).
+Tensor take_along_dim(const Tensor& self, const Tensor& indices, std::optional<int64_t> dim) {
+  if (indices.scalar_type() != ScalarType::Long) {
+    throw std::runtime_error("torch.take_along_dim(): dtype of indices should be Long but got " +
+                             std::string(to_string(indices.scalar_type())));
+  }
+  if (!dim.has_value()) {
+    return gradgen::gather(gradgen::reshape(self, {-1}), 0, gradgen::reshape(indices, {-1}));
+  }
+  const int64_t d = wrap_dim(*dim, self.dim(), "take_along_dim");
+  if (self.dim() != indices.dim()) {
+    throw std::runtime_error(
+        "torch.take_along_dim(): input and indices should have the same number of dimensions, "
+        "but got " +
+        std::to_string(self.dim()) + " dimensions for input, and " + std::to_string(indices.dim()) +
+        " dimensions for indices");
+  }
+  if (self.dim() == 0) return gradgen::gather(self, d, indices);
+  DimVector self_sizes(self.sizes().begin(), self.sizes().end());
+  self_sizes[d] = indices.size(d);
+  DimVector shape = loops::broadcast_shapes("take_along_dim", self_sizes, indices.sizes());
+  const Tensor index_b = gradgen::expand(indices, shape);
+  shape[d] = self.size(d);
+  const Tensor self_b = gradgen::expand(self, shape);
+  return gradgen::gather(self_b, d, index_b);
+}
+
+Tensor& take_along_dim_out(const Tensor& self, const Tensor& indices, std::optional<int64_t> dim,
+                           Tensor& out) {
+  return write_out("take_along_dim.out", native::take_along_dim(self, indices, dim), out);
+}
+
+Tensor nonzero(const Tensor& self) {
+  const int64_t nd = self.dim();
+  std::vector<int64_t> coords;
+  int64_t count = 0;  // rows: a 0-dim self has rows of no entries
+  dispatch_all(self.scalar_type(), [&](auto tag) {
+    using T = decltype(tag);
+    const T* px = self.data_ptr<T>();
+    loops::for_each_index(self.sizes(), [&](const int64_t* idx) {
+      if (px[loops::offset_of(idx, self.strides())] != T(0)) {
+        coords.insert(coords.end(), idx, idx + nd);
+        ++count;
+      }
+    });
+  });
+  Tensor out = empty({count, nd}, ScalarType::Long);
+  int64_t* po = out.data_ptr<int64_t>();
+  for (size_t j = 0; j < coords.size(); ++j) po[j] = coords[j];
+  return out;
+}
+
+Tensor& nonzero_out(const Tensor& self, Tensor& out) {
+  return write_out("nonzero.out", native::nonzero(self), out);
+}
+
+Tensor argwhere(const Tensor& self) { return native::nonzero(self); }
 
 }  // namespace native
 }  // namespace gradgen

@@ -4908,6 +4908,121 @@ std::vector<OpInfo> make_registry() {
          })},
     };
   });
+  // indexing (issue 23): masked_select, take, take_along_dim, nonzero, argwhere --------------
+  {
+    auto into = [](std::function<Tensor(const Inputs&, Tensor&)> f) { return f; };
+    const Tensor mask23 = bools({true, false, true, false, true, true}, {2, 3});
+    const Tensor row_mask = bools({false, true, true}, {3});
+    grad_op("masked_select", [=] {
+      return std::vector<Sample>{
+          {"[2, 3] mask", {leaf({2, 3}, 1)}, one([=](const Inputs& x) {
+             return masked_select(x[0], mask23);
+           })},
+          {"[3] mask broadcast over [2, 3]", {leaf({2, 3}, 2)}, one([=](const Inputs& x) {
+             return masked_select(x[0], row_mask);
+           })},
+          {"self [3] broadcast to the [2, 3] mask", {leaf({3}, 3)}, one([=](const Inputs& x) {
+             return masked_select(x[0], mask23);
+           })},
+          {"0-dim self", {leaf({}, 4)}, one([=](const Inputs& x) {
+             return masked_select(x[0], row_mask);
+           })},
+      };
+    });
+    add_op("masked_select.out", Check::kOut, [=] {
+      return std::vector<Sample>{
+          {"[2, 3]",
+           {leaf({2, 3}, 1)},
+           one([=](const Inputs& x) { return masked_select(x[0], mask23); }),
+           nullptr,
+           into([=](const Inputs& x, Tensor& o) -> Tensor {
+             return masked_select_out(x[0], mask23, o);
+           })},
+      };
+    });
+    grad_op("take", [] {
+      return std::vector<Sample>{
+          {"[2, 3] at a [2, 2] index, repeated and negative",
+           {leaf({2, 3}, 1)},
+           one([](const Inputs& x) {
+             return take(x[0], longs({5, 0, -1, 2}, {2, 2}));
+           })},
+          {"transposed [3, 2] view", {leaf({2, 3}, 2)}, one([](const Inputs& x) {
+             return take(t(x[0]), longs({1, 4}, {2}));
+           })},
+          {"0-dim index", {leaf({4}, 3)}, one([](const Inputs& x) {
+             return take(x[0], longs({3}, {}));
+           })},
+      };
+    });
+    add_op("take.out", Check::kOut, [=] {
+      return std::vector<Sample>{
+          {"[2, 3]",
+           {leaf({2, 3}, 1)},
+           one([](const Inputs& x) {
+             return take(x[0], longs({4, 1}, {2}));
+           }),
+           nullptr,
+           into([](const Inputs& x, Tensor& o) -> Tensor {
+             return take_out(x[0], longs({4, 1}, {2}), o);
+           })},
+      };
+    });
+    grad_op("take_along_dim", [] {
+      return std::vector<Sample>{
+          {"[3, 4] dim 1", {leaf({3, 4}, 1)}, one([](const Inputs& x) {
+             return take_along_dim(x[0], longs({0, 3, 1, 1, 2, 0}, {3, 2}), 1);
+           })},
+          {"[3, 4] dim 0, indices [1, 4] broadcast", {leaf({3, 4}, 2)}, one([](const Inputs& x) {
+             return take_along_dim(x[0], longs({2, 0, 1, 2}, {1, 4}), 0);
+           })},
+          {"[2, 3] flattened (dim None)", {leaf({2, 3}, 3)}, one([](const Inputs& x) {
+             return take_along_dim(x[0], longs({5, 0, 5}, {3}));
+           })},
+          {"self [1, 3] broadcast to indices [2, 3], dim 1",
+           {leaf({1, 3}, 4)},
+           one([](const Inputs& x) {
+             return take_along_dim(x[0], longs({2, 1, 0, 0, 1, 2}, {2, 3}), 1);
+           })},
+      };
+    });
+    add_op("take_along_dim.out", Check::kOut, [=] {
+      return std::vector<Sample>{
+          {"[3, 4] dim 1",
+           {leaf({3, 4}, 1)},
+           one([](const Inputs& x) {
+             return take_along_dim(x[0], longs({0, 3, 1}, {3, 1}), 1);
+           }),
+           nullptr,
+           into([](const Inputs& x, Tensor& o) -> Tensor {
+             return take_along_dim_out(x[0], longs({0, 3, 1}, {3, 1}), 1, o);
+           })},
+      };
+    });
+    auto sparse = [](const Inputs& x) { return where(gt(x[0], 0.3), x[0], zeros_like(x[0])); };
+    add_op("nonzero", Check::kNoDerivative, [=] {
+      return std::vector<Sample>{
+          {"[3, 4]", {leaf({3, 4}, 1)}, one([=](const Inputs& x) { return nonzero(sparse(x)); })},
+          {"0-dim", {leaf({}, 2)}, one([](const Inputs& x) { return nonzero(x[0]); })},
+      };
+    });
+    add_op("nonzero.out", Check::kOut, [=] {
+      return std::vector<Sample>{
+          {"[3, 4]",
+           {leaf({3, 4}, 1)},
+           one([=](const Inputs& x) { return nonzero(sparse(x)); }),
+           nullptr,
+           into([=](const Inputs& x, Tensor& o) -> Tensor { return nonzero_out(sparse(x), o); })},
+      };
+    });
+    add_op("argwhere", Check::kNoDerivative, [=] {
+      return std::vector<Sample>{
+          {"[2, 3, 2]", {leaf({2, 3, 2}, 1)}, one([=](const Inputs& x) {
+             return argwhere(sparse(x));
+           })},
+      };
+    });
+  }
   return ops;
 }
 

@@ -274,3 +274,102 @@ def _step_view_write(x):
 
 
 _register_getitem()
+
+
+def _register_select() -> None:
+    M23 = [[True, False, True], [False, True, True]]
+    case("masked_select/2x3", lambda T, x, m: T.masked_select(x, m), R(2, 3, seed=120), B(M23), second=True)
+    case(
+        "masked_select/method-broadcast-mask",
+        lambda T, x, m: x.masked_select(m),
+        R(2, 3, seed=121),
+        B([False, True, True]),
+        second=True,
+    )
+    case("masked_select/broadcast-self", lambda T, x, m: T.masked_select(x, m), R(3, seed=122), B(M23), second=True)
+    case(
+        "masked_select/0-dim-self",
+        lambda T, x, m: T.masked_select(x, m),
+        R(seed=123),
+        B([True, False, True]),
+        second=True,
+    )
+    case("masked_select/all-false", lambda T, x, m: T.masked_select(x, m), R(2, seed=124), B([False, False]))
+    case("masked_select/empty", lambda T, x, m: T.masked_select(x.reshape([0, 3]), m), D([]), B([True, False, True]))
+    case("masked_select/nan", lambda T, x, m: T.masked_select(x, m), D([NAN, 1.0, NAN]), B([True, False, True]))
+    case("masked_select/int64", lambda T, x, m: T.masked_select(x, m), L([4, 5, 6]), B([True, True, False]))
+    case("masked_select/mask-dtype-error", lambda T, x, m: T.masked_select(x, m), R(3, seed=125), L([1, 0, 1]))
+    case("masked_select/shape-error", lambda T, x, m: T.masked_select(x, m), R(3, seed=126), B([True, False]))
+    case(
+        "masked_select.out/2x3",
+        lambda T, x, m: T.masked_select(x, m, out=T.zeros([4], dtype=T.float64)),
+        R(2, 3, seed=127, grad=False),
+        B(M23),
+    )
+    case("take/2x3", lambda T, x, i: T.take(x, i), R(2, 3, seed=130), L([[5, 0], [-1, 5]]), second=True)
+    case("take/method-transposed", lambda T, x, i: x.t().take(i), R(2, 3, seed=131), L([1, 4, 4]), second=True)
+    case("take/0-dim-index", lambda T, x, i: T.take(x, i), R(4, seed=132), L(3), second=True)
+    case("take/0-dim-self", lambda T, x, i: T.take(x, i), R(seed=133), L([0, -1]), second=True)
+    case("take/empty-index", lambda T, x, i: T.take(x, i), R(4, seed=134), L([]))
+    case("take/out-of-range-error", lambda T, x, i: T.take(x, i), R(2, 3, seed=135), L([6]))
+    case("take/negative-out-of-range-error", lambda T, x, i: T.take(x, i), R(2, 3, seed=136), L([-7]))
+    case("take/dtype-error", lambda T, x, i: T.take(x, i), R(3, seed=137), D([0.0], grad=False))
+    case(
+        "take.out/2x3",
+        lambda T, x, i: T.take(x, i, out=T.zeros([2], dtype=T.float64)),
+        R(2, 3, seed=138, grad=False),
+        L([4, 1]),
+    )
+    case(
+        "take_along_dim/dim-1",
+        lambda T, x, i: T.take_along_dim(x, i, 1),
+        R(3, 4, seed=140),
+        L([[0, 3], [1, 1], [2, 0]]),
+        second=True,
+    )
+    case(
+        "take_along_dim/dim-0-broadcast",
+        lambda T, x, i: x.take_along_dim(i, dim=0),
+        R(3, 4, seed=141),
+        L([[2, 0, 1, 2]]),
+        second=True,
+    )
+    case(
+        "take_along_dim/self-broadcast",
+        lambda T, x, i: T.take_along_dim(x, i, 1),
+        R(1, 3, seed=142),
+        L([[2, 1], [0, 0]]),
+        second=True,
+    )
+    case("take_along_dim/none", lambda T, x, i: T.take_along_dim(x, i), R(2, 3, seed=143), L([5, 0, 5]), second=True)
+    case(
+        "take_along_dim/negative-dim",
+        lambda T, x, i: T.take_along_dim(x, i, -1),
+        R(2, 3, seed=144),
+        L([[2], [0]]),
+        second=True,
+    )
+    case("take_along_dim/argsort", lambda T, x: T.take_along_dim(x, T.argsort(x, 1), 1), R(3, 4, seed=145), second=True)
+    case("take_along_dim/dims-error", lambda T, x, i: T.take_along_dim(x, i, 0), R(3, 4, seed=146), L([0, 1]))
+    case("take_along_dim/dtype-error", lambda T, x, i: T.take_along_dim(x, i, 0), R(3, seed=147), D([0.0], grad=False))
+    case(
+        "take_along_dim.out/dim-1",
+        lambda T, x, i: T.take_along_dim(x, i, 1, out=T.zeros([3, 1], dtype=T.float64)),
+        R(3, 4, seed=149, grad=False),
+        L([[0], [3], [1]]),
+    )
+    SPARSE = [[0.0, 1.5, 0.0], [NAN, 0.0, -2.0]]
+    case("nonzero/2x3", lambda T, x: T.nonzero(x), D(SPARSE))
+    case("nonzero/method-3d", lambda T, x: (x > 0).nonzero(), R(2, 3, 2, seed=150))
+    case("nonzero/0-dim", lambda T, x: T.nonzero(x), D(2.0))
+    case("nonzero/0-dim-zero", lambda T, x: T.nonzero(x), D(0.0))
+    case("nonzero/empty", lambda T, x: T.nonzero(x.reshape([0, 2])), D([]))
+    case("nonzero/int64", lambda T, x: T.nonzero(x), L([0, 3, 0, -1]))
+    case("nonzero/bool", lambda T, x: T.nonzero(x), B([[True, False], [False, True]]))
+    case("nonzero.out/2x3", lambda T, x: T.nonzero(x, out=T.zeros([0], dtype=T.int64)), D(SPARSE, grad=False))
+    case("argwhere/2x3", lambda T, x: T.argwhere(x), D(SPARSE))
+    case("argwhere/method-0-dim", lambda T, x: x.argwhere(), D(-1.0))
+    case("argwhere/empty", lambda T, x: T.argwhere(x), D([]))
+
+
+_register_select()

@@ -289,3 +289,58 @@ def test_stepped_slice_gradients():
     gradgradcheck(lambda t: t[::2, 1:] * t[::2, :1], [x])
     x[::3].sum().backward()
     assert x.grad.tolist() == [[1.0, 1.0] if i % 3 == 0 else [0.0, 0.0] for i in range(7)]
+
+
+# ---------------------------------------------------------------------------------------------
+# masked_select, take, take_along_dim, nonzero, argwhere
+# ---------------------------------------------------------------------------------------------
+
+
+def test_masked_select_take_take_along_dim_values():
+    data = nested([2, 3], 40)
+    x = g.tensor(data, dtype=g.float64)
+    mask = [[True, False, True], [False, True, True]]
+    flat = [v for r in data for v in r]
+    assert g.masked_select(x, bools(mask)).tolist() == [data[i][j] for i in range(2) for j in range(3) if mask[i][j]]
+    assert x.masked_select(bools([False, True, False])).tolist() == [data[0][1], data[1][1]]
+    assert g.take(x, longs([[5, 0], [-1, 2]])).tolist() == [[flat[5], flat[0]], [flat[5], flat[2]]]
+    assert g.take_along_dim(x, longs([[2], [0]]), 1).tolist() == [[data[0][2]], [data[1][0]]]
+    assert g.take_along_dim(x, longs([4, 1])).tolist() == [flat[4], flat[1]]
+    order = g.argsort(x, 1)
+    got = g.take_along_dim(x, order, 1).tolist()
+    assert got == [sorted(r) for r in data]
+
+
+def test_selection_errors_as_pytorch():
+    x = g.zeros([2, 3], dtype=g.float64)
+    with pytest.raises(IndexError, match=r"out of range: tried to access index 6 on a tensor of 6 elements"):
+        g.take(x, longs([6]))
+    with pytest.raises(RuntimeError, match=r"take\(\): Expected a long tensor for index"):
+        g.take(x, g.tensor([0.0], dtype=g.float64))
+    with pytest.raises(RuntimeError, match=r"masked_select: expected BoolTensor for mask"):
+        g.masked_select(x, longs([1, 0, 1]))
+    with pytest.raises(RuntimeError, match=r"should have the same number of dimensions"):
+        g.take_along_dim(x, longs([0]), 0)
+
+
+def test_nonzero_and_argwhere():
+    x = g.tensor([[0.0, 1.5, 0.0], [float("nan"), 0.0, -2.0]], dtype=g.float64)
+    assert g.nonzero(x).tolist() == [[0, 1], [1, 0], [1, 2]]  # NaN is nonzero
+    assert g.argwhere(x).tolist() == [[0, 1], [1, 0], [1, 2]]
+    assert g.nonzero(g.tensor(0.0)).shape == (0, 0) and g.nonzero(g.tensor(2.0)).shape == (1, 0)
+    assert g.nonzero(g.zeros([0, 2])).shape == (0, 2)
+
+
+def test_selection_gradients():
+    x = leaf(2, 3, seed=41)
+    mask = bools([[True, False, True], [False, True, True]])
+    for f in (
+        lambda t: g.masked_select(t, mask),
+        lambda t: g.take(t, longs([[5, 0], [-1, 5]])),
+        lambda t: g.take_along_dim(t, longs([[2, 2], [0, 1]]), 1),
+    ):
+        gradcheck(f, [x])
+        gradgradcheck(f, [x])
+    y = leaf(3, seed=42)
+    g.take(y, longs([0, 0, 2])).sum().backward()
+    assert y.grad.tolist() == [2.0, 0.0, 1.0]

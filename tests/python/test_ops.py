@@ -2501,3 +2501,67 @@ SAMPLES["slice.Tensor"] = [
     Sample("keywords, negative start", lambda x: x.slice(dim=0, start=-3, step=2), [leaf(4, 2, seed=13)]),
 ]
 VALUE_CHECKS.update(_index_value_checks())
+
+
+def _select_samples():
+    g = gradgen
+    mask = bools([[True, False, True], [False, True, True]])
+    return {
+        "masked_select": [
+            Sample("function", lambda x: g.masked_select(x, mask), [leaf(2, 3, seed=1)]),
+            Sample(
+                "method, mask broadcast", lambda x: x.masked_select(bools([False, True, True])), [leaf(2, 3, seed=2)]
+            ),
+        ],
+        "take": [Sample("method, [2, 2] index", lambda x: x.take(longs([[5, 0], [-1, 5]])), [leaf(2, 3, seed=3)])],
+        "take_along_dim": [
+            Sample(
+                "function, dim 1",
+                lambda x: g.take_along_dim(x, longs([[0, 3], [1, 1], [2, 0]]), 1),
+                [leaf(3, 4, seed=4)],
+            ),
+            Sample("method, flattened", lambda x: x.take_along_dim(longs([5, 0])), [leaf(2, 3, seed=5)]),
+        ],
+    }
+
+
+def _select_value_checks():
+    g = gradgen
+    x = g.tensor([[0.0, 1.5, 0.0], [2.0, 0.0, -2.0]], dtype=g.float64)
+
+    def masked_select_out():
+        o = g.zeros([0], dtype=g.float64)
+        assert g.masked_select(x, x != 0, out=o) is o and o.tolist() == [1.5, 2.0, -2.0]
+
+    def take_out():
+        o = g.zeros([2], dtype=g.float64)
+        assert g.take(x, longs([1, -1]), out=o) is o and o.tolist() == [1.5, -2.0]
+
+    def take_along_dim_out():
+        o = g.zeros([2, 1], dtype=g.float64)
+        g.take_along_dim(x, longs([[1], [2]]), 1, out=o)
+        assert o.tolist() == [[1.5], [-2.0]]
+
+    def nonzero():
+        assert g.nonzero(x).tolist() == [[0, 1], [1, 0], [1, 2]]
+        assert x.nonzero().dtype == g.int64 and not g.nonzero(x.requires_grad_()).requires_grad
+        assert g.nonzero(g.tensor(3.0)).shape == (1, 0)
+        o = g.zeros([0], dtype=g.int64)
+        assert g.nonzero(x.detach(), out=o) is o and o.shape == (3, 2)
+
+    def argwhere():
+        assert g.argwhere(x.detach()).tolist() == [[0, 1], [1, 0], [1, 2]]
+        assert x.detach().argwhere().shape == (3, 2)
+
+    return {
+        "masked_select.out": masked_select_out,
+        "take.out": take_out,
+        "take_along_dim.out": take_along_dim_out,
+        "nonzero": nonzero,
+        "nonzero.out": nonzero,
+        "argwhere": argwhere,
+    }
+
+
+SAMPLES.update(_select_samples())
+VALUE_CHECKS.update(_select_value_checks())
