@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <optional>
+#include <tuple>
 #include <vector>
 
 #include "csrc/generated/VariableType.h"
@@ -106,6 +107,38 @@ inline Tensor take_backward(const Tensor& grad, const Tensor& self, const Tensor
   const Tensor flat = ::gradgen::index_put(::gradgen::zeros({self.numel()}, grad.scalar_type()),
                                            flat_index, ::gradgen::reshape(grad, {-1}), true);
   return ::gradgen::reshape(flat, self.sizes());
+}
+
+/// at::_unique(index, sorted) as index_fill's value gradient calls it: the distinct entries of a
+/// Long tensor (in first-seen order when not sorted) and, unused there, an empty inverse. A
+/// template, so that an op `_unique` of gradgen's own, where declared, is preferred to it.
+template <typename Bool>
+std::tuple<Tensor, Tensor> _unique(const Tensor& self, Bool sorted) {
+  const Tensor flat = ::gradgen::reshape(self, {-1}).contiguous();
+  const int64_t* p = flat.data_ptr<int64_t>();
+  std::vector<int64_t> seen;
+  for (int64_t i = 0; i < flat.numel(); ++i) {
+    if (std::find(seen.begin(), seen.end(), p[i]) == seen.end()) seen.push_back(p[i]);
+  }
+  if (static_cast<bool>(sorted)) std::sort(seen.begin(), seen.end());
+  Tensor out = ::gradgen::empty({static_cast<int64_t>(seen.size())}, ScalarType::Long);
+  std::copy(seen.begin(), seen.end(), out.data_ptr<int64_t>());
+  return {out, ::gradgen::empty({0}, ScalarType::Long)};
+}
+
+/// masked_scatter's gradient of source (PyTorch's masked_scatter_backward): grad's elements
+/// where mask is true, in order, then zeros for the source elements not used, in source's shape.
+inline Tensor masked_scatter_backward_symint(const Tensor& grad, const Tensor& mask,
+                                             IntArrayRef sizes) {
+  int64_t numel = 1;
+  for (int64_t s : sizes) numel *= s;
+  Tensor selected = ::gradgen::masked_select(grad, mask);
+  const int64_t missing = numel - selected.numel();
+  if (missing > 0) {
+    const Tensor zeros = ::gradgen::zeros({missing}, grad.scalar_type());
+    selected = ::gradgen::cat(std::vector<Tensor>{selected, zeros}, 0);
+  }
+  return ::gradgen::reshape(selected, sizes);
 }
 
 }  // namespace details

@@ -16,6 +16,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <vector>
 
@@ -417,6 +418,279 @@ Tensor& nonzero_out(const Tensor& self, Tensor& out) {
 }
 
 Tensor argwhere(const Tensor& self) { return native::nonzero(self); }
+
+// ---------------------------------------------------------------------------------------------
+// index_fill, index_copy, masked_scatter, scatter
+// ---------------------------------------------------------------------------------------------
+
+namespace {
+
+// The entries of a 0-dim or 1-D Long index along dim d of a tensor with `size` there, wrapped
+// (an IndexError naming the index and the size for one out of range).
+std::vector<int64_t> dim_indices(const char* op, const Tensor& index, int64_t size, int64_t d) {
+  if (index.scalar_type() != ScalarType::Long) {
+    throw std::out_of_range(std::string(op) + "(): Expected dtype int64 for index, got " +
+                            to_string(index.scalar_type()));
+  }
+  if (index.dim() > 1) {
+    throw std::runtime_error(std::string(op) + "(): Index is supposed to be a vector, got shape " +
+                             shape_str(index.sizes()));
+  }
+  std::vector<int64_t> out;
+  const int64_t* p = index.data_ptr<int64_t>();
+  const int64_t stride = index.dim() == 0 ? 0 : index.stride(0);
+  for (int64_t i = 0; i < index.numel(); ++i) {
+    int64_t v = p[i * stride];
+    if (v < -size || v >= size) {
+      throw std::out_of_range(std::string(op) + "(): index " + std::to_string(v) +
+                              " is out of bounds for dimension " + std::to_string(d) +
+                              " with size " + std::to_string(size));
+    }
+    out.push_back(v < 0 ? v + size : v);
+  }
+  return out;
+}
+
+// Calls f(dst offset in out, position j in the index list, inner offset) for every element of
+// the slices of out (contiguous) at the given positions along d.
+template <typename F>
+void for_each_slice_element(const Tensor& out, int64_t d, const std::vector<int64_t>& rows, F&& f) {
+  int64_t outer, n, inner;
+  loops::split_around(out.sizes(), d, outer, n, inner);
+  for (size_t j = 0; j < rows.size(); ++j) {
+    for (int64_t o = 0; o < outer; ++o) {
+      for (int64_t i = 0; i < inner; ++i) f((o * n + rows[j]) * inner + i, j, o, i);
+    }
+  }
+}
+
+}  // namespace
+
+Tensor index_fill(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value) {
+  const int64_t d = wrap_dim(dim, self.dim(), "index_fill");
+  Tensor out = gradgen::internal::copy_contiguous(self);
+  const std::vector<int64_t> rows =
+      dim_indices("index_fill", index, self.dim() == 0 ? 1 : self.size(d), d);
+  dispatch_all(self.scalar_type(), [&](auto tag) {
+    using T = decltype(tag);
+    const T v = value.to<T>();
+    T* po = out.data_ptr<T>();
+    for_each_slice_element(out, d, rows, [&](int64_t at, size_t, int64_t, int64_t) { po[at] = v; });
+  });
+  return out;
+}
+
+Tensor index_fill(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& value) {
+  if (value.dim() != 0) {
+    throw std::runtime_error(
+        "index_fill_ only supports a 0-dimensional value tensor, but got tensor with " +
+        std::to_string(value.dim()) + " dimension(s).");
+  }
+  Scalar v;
+  dispatch_all(value.scalar_type(), [&](auto tag) {
+    using T = decltype(tag);
+    v = Scalar(value.data_ptr<T>()[0]);
+  });
+  return native::index_fill(self, dim, index, v);
+}
+
+Tensor index_copy(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source) {
+  const int64_t d = wrap_dim(dim, self.dim(), "index_copy");
+  if (source.scalar_type() != self.scalar_type()) {
+    throw std::runtime_error(
+        "index_copy_(): self and source expected to have the same dtype, "
+        "but got (self) " +
+        std::string(to_string(self.scalar_type())) + " and (source) " +
+        to_string(source.scalar_type()));
+  }
+  const std::vector<int64_t> rows =
+      dim_indices("index_copy", index, self.dim() == 0 ? 1 : self.size(d), d);
+  DimVector expected(self.sizes().begin(), self.sizes().end());
+  if (self.dim() > 0) expected[d] = static_cast<int64_t>(rows.size());
+  const bool scalar_source = source.dim() == 0 && rows.size() == 1;
+  if (!scalar_source && !source.sizes().equals(expected)) {
+    throw std::out_of_range(
+        "index_copy_(): Source/destination tensor must have same slice "
+        "shapes. Destination slice shape: " +
+        shape_str(self.sizes()) + " at dimension " + std::to_string(d) +
+        " and source slice shape: " + shape_str(source.sizes()) + " (expected source of shape " +
+        shape_str(expected) + ")");
+  }
+  Tensor out = gradgen::internal::copy_contiguous(self);
+  const Tensor src = source.contiguous();
+  const int64_t m = static_cast<int64_t>(rows.size());
+  int64_t outer, n, inner;
+  loops::split_around(out.sizes(), d, outer, n, inner);
+  dispatch_all(self.scalar_type(), [&](auto tag) {
+    using T = decltype(tag);
+    const T* ps = src.data_ptr<T>();
+    T* po = out.data_ptr<T>();
+    for_each_slice_element(out, d, rows, [&](int64_t at, size_t j, int64_t o, int64_t i) {
+      po[at] = scalar_source ? ps[0] : ps[(o * m + static_cast<int64_t>(j)) * inner + i];
+    });
+  });
+  return out;
+}
+
+Tensor& index_copy_out(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source,
+                       Tensor& out) {
+  return write_out("index_copy.out", native::index_copy(self, dim, index, source), out);
+}
+
+Tensor masked_scatter(const Tensor& self, const Tensor& mask, const Tensor& source) {
+  if (mask.scalar_type() != ScalarType::Bool) {
+    throw std::runtime_error(
+        "masked_scatter_ only supports boolean masks, but got mask with dtype " +
+        std::string(to_string(mask.scalar_type())));
+  }
+  if (source.scalar_type() != self.scalar_type()) {
+    throw std::runtime_error(
+        "masked_scatter: expected self and source to have same dtypes but got " +
+        std::string(to_string(self.scalar_type())) + " and " + to_string(source.scalar_type()));
+  }
+  const DimVector shape = loops::broadcast_shapes("masked_scatter", self.sizes(), mask.sizes());
+  Tensor out = make_tensor(shape, self.scalar_type());
+  gradgen::internal::copy_(out, loops::make_view(self, shape,
+                                                 loops::broadcast_strides(self.sizes(),
+                                                                          self.strides(), shape),
+                                                 self.storage_offset()));
+  const DimVector sm = loops::broadcast_strides(mask.sizes(), mask.strides(), shape);
+  const bool* pm = mask.data_ptr<bool>();
+  const Tensor src = source.contiguous();
+  const int64_t available = src.numel();
+  dispatch_all(self.scalar_type(), [&](auto tag) {
+    using T = decltype(tag);
+    const T* ps = src.data_ptr<T>();
+    T* po = out.data_ptr<T>();
+    int64_t next = 0, j = 0;
+    loops::for_each_index(shape, [&](const int64_t* idx) {
+      if (pm[loops::offset_of(idx, sm)]) {
+        if (next >= available) {
+          throw std::runtime_error(
+              "masked_scatter: expected source to have at least as many elements as the ones "
+              "in mask (" +
+              std::to_string(available) + " elements in source)");
+        }
+        po[j] = ps[next++];
+      }
+      ++j;
+    });
+  });
+  return out;
+}
+
+namespace {
+
+enum class Reduce { kNone, kAdd, kMultiply };
+
+Reduce parse_reduce(std::string_view reduce) {
+  if (reduce == "add") return Reduce::kAdd;
+  if (reduce == "multiply") return Reduce::kMultiply;
+  throw std::runtime_error("reduce argument must be either add or multiply, got " +
+                           std::string(reduce));
+}
+
+// scatter's loop: for every element idx of index, out[... index[idx] at d ...] takes (or
+// combines with) src[idx] (read at src's own strides) or value.
+Tensor scatter_impl(const char* op, const Tensor& self, int64_t dim, const Tensor& index,
+                    const Tensor* src, const Scalar& value, Reduce reduce) {
+  const int64_t d = wrap_dim(dim, self.dim(), op);
+  if (index.scalar_type() != ScalarType::Long) {
+    throw std::runtime_error(std::string(op) + "(): Expected dtype int64 for index");
+  }
+  if (src != nullptr && src->scalar_type() != self.scalar_type()) {
+    throw std::runtime_error(
+        std::string(op) + "(): Expected self.dtype to be equal to src.dtype, got " +
+        to_string(self.scalar_type()) + " and " + to_string(src->scalar_type()));
+  }
+  if (index.numel() > 0) {
+    bool ok = index.dim() == self.dim() && (src == nullptr || src->dim() == index.dim());
+    for (int64_t k = 0; ok && k < index.dim(); ++k) {
+      if (k != d && index.size(k) > self.size(k)) ok = false;
+      if (src != nullptr && index.size(k) > src->size(k)) ok = false;
+    }
+    if (!ok) {
+      throw std::runtime_error(
+          std::string(op) + "(): Expected index " + shape_str(index.sizes()) +
+          " to be smaller than self " + shape_str(self.sizes()) + " apart from dimension " +
+          std::to_string(d) +
+          (src != nullptr ? " and to be smaller size than src " + shape_str(src->sizes()) : ""));
+    }
+  }
+  Tensor out = gradgen::internal::copy_contiguous(self);
+  const int64_t size = self.dim() == 0 ? 1 : self.size(d);
+  dispatch_all(self.scalar_type(), [&](auto tag) {
+    using T = decltype(tag);
+    const T* ps = src != nullptr ? src->data_ptr<T>() : nullptr;
+    const T v = value.to<T>();
+    const int64_t* pi = index.data_ptr<int64_t>();
+    T* po = out.data_ptr<T>();
+    DimVector at(static_cast<size_t>(self.dim()), 0);
+    loops::for_each_index(index.sizes(), [&](const int64_t* idx) {
+      for (int64_t k = 0; k < self.dim(); ++k) at[k] = idx[k];
+      int64_t i = pi[loops::offset_of(idx, index.strides())];
+      if (i < -size || i >= size) {
+        throw std::runtime_error(std::string(op) + "(): index " + std::to_string(i) +
+                                 " is out of bounds for dimension " + std::to_string(d) +
+                                 " with size " + std::to_string(size));
+      }
+      if (self.dim() > 0) at[d] = i < 0 ? i + size : i;
+      T& dst = po[loops::offset_of(at.data(), out.strides())];
+      const T x = ps != nullptr ? ps[loops::offset_of(idx, src->strides())] : v;
+      if constexpr (std::is_same_v<T, bool>) {
+        dst = reduce == Reduce::kNone ? x : (reduce == Reduce::kAdd ? (dst || x) : (dst && x));
+      } else {
+        switch (reduce) {
+          case Reduce::kNone: dst = x; break;
+          case Reduce::kAdd: dst += x; break;
+          case Reduce::kMultiply: dst *= x; break;
+        }
+      }
+    });
+  });
+  return out;
+}
+
+}  // namespace
+
+Tensor scatter(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
+  return scatter_impl("scatter", self, dim, index, &src, Scalar(0), Reduce::kNone);
+}
+
+Tensor& scatter_out(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src,
+                    Tensor& out) {
+  return write_out("scatter.src_out", native::scatter(self, dim, index, src), out);
+}
+
+Tensor scatter(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value) {
+  return scatter_impl("scatter", self, dim, index, nullptr, value, Reduce::kNone);
+}
+
+Tensor& scatter_out(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value,
+                    Tensor& out) {
+  return write_out("scatter.value_out", native::scatter(self, dim, index, value), out);
+}
+
+Tensor scatter(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src,
+               std::string_view reduce) {
+  return scatter_impl("scatter", self, dim, index, &src, Scalar(0), parse_reduce(reduce));
+}
+
+Tensor& scatter_out(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src,
+                    std::string_view reduce, Tensor& out) {
+  return write_out("scatter.reduce_out", native::scatter(self, dim, index, src, reduce), out);
+}
+
+Tensor scatter(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value,
+               std::string_view reduce) {
+  return scatter_impl("scatter", self, dim, index, nullptr, value, parse_reduce(reduce));
+}
+
+Tensor& scatter_out(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value,
+                    std::string_view reduce, Tensor& out) {
+  return write_out("scatter.value_reduce_out", native::scatter(self, dim, index, value, reduce),
+                   out);
+}
 
 }  // namespace native
 }  // namespace gradgen

@@ -5023,6 +5023,162 @@ std::vector<OpInfo> make_registry() {
       };
     });
   }
+  // indexing (issue 23): index_fill, index_copy, masked_scatter, scatter ----------------------
+  {
+    auto into = [](std::function<Tensor(const Inputs&, Tensor&)> f) { return f; };
+    grad_op("index_fill.int_Scalar", [] {
+      return std::vector<Sample>{
+          {"[3, 4] dim 0", {leaf({3, 4}, 1)}, one([](const Inputs& x) {
+             return index_fill(x[0], 0, longs({2, 0}, {2}), -1.5);
+           })},
+          {"[3, 4] dim -1, repeated and negative", {leaf({3, 4}, 2)}, one([](const Inputs& x) {
+             return index_fill(x[0], -1, longs({1, -1, 1}, {3}), 2);
+           })},
+          {"0-dim index", {leaf({2, 3}, 3)}, one([](const Inputs& x) {
+             return index_fill(x[0], 1, longs({2}, {}), 0.5);
+           })},
+      };
+    });
+    grad_op("index_fill.int_Tensor", [] {
+      return std::vector<Sample>{
+          {"[3, 4] dim 1, repeated index", {leaf({3, 4}, 1), leaf({}, 2)}, one([](const Inputs& x) {
+             return index_fill(x[0], 1, longs({3, 0, 3}, {3}), x[1]);
+           })},
+          {"only value requires grad", {value({2, 3}, 3), leaf({}, 4)}, one([](const Inputs& x) {
+             return index_fill(x[0], 0, longs({1}, {1}), x[1]);
+           })},
+      };
+    });
+    grad_op("index_copy", [] {
+      return std::vector<Sample>{
+          {"[4, 3] dim 0", {leaf({4, 3}, 1), leaf({2, 3}, 2)}, one([](const Inputs& x) {
+             return index_copy(x[0], 0, longs({3, 0}, {2}), x[1]);
+           })},
+          {"[2, 4] dim 1", {leaf({2, 4}, 3), leaf({2, 3}, 4)}, one([](const Inputs& x) {
+             return index_copy(x[0], 1, longs({1, 3, 2}, {3}), x[1]);
+           })},
+          {"0-dim source", {leaf({3}, 5), leaf({}, 6)}, one([](const Inputs& x) {
+             return index_copy(x[0], 0, longs({1}, {1}), x[1]);
+           })},
+      };
+    });
+    add_op("index_copy.out", Check::kOut, [=] {
+      return std::vector<Sample>{
+          {"[4, 3] dim 0",
+           {leaf({4, 3}, 1), leaf({2, 3}, 2)},
+           one([](const Inputs& x) {
+             return index_copy(x[0], 0, longs({3, 0}, {2}), x[1]);
+           }),
+           nullptr,
+           into([](const Inputs& x, Tensor& o) -> Tensor {
+             return index_copy_out(x[0], 0, longs({3, 0}, {2}), x[1], o);
+           })},
+      };
+    });
+    const Tensor m23 = bools({true, false, true, false, true, true}, {2, 3});
+    grad_op("masked_scatter", [=] {
+      return std::vector<Sample>{
+          {"[2, 3], source [5] (one unused)",
+           {leaf({2, 3}, 1), leaf({5}, 2)},
+           one([=](const Inputs& x) { return masked_scatter(x[0], m23, x[1]); })},
+          {"self [3] broadcast to the mask",
+           {leaf({3}, 3), leaf({2, 2}, 4)},
+           one([=](const Inputs& x) { return masked_scatter(x[0], m23, x[1]); })},
+      };
+    });
+    grad_op("scatter.src", [] {
+      return std::vector<Sample>{
+          {"[3, 4] dim 0", {leaf({3, 4}, 1), leaf({2, 4}, 2)}, one([](const Inputs& x) {
+             return scatter(x[0], 0, longs({0, 1, 2, 0, 2, 0, 1, 1}, {2, 4}), x[1]);
+           })},
+          {"[3, 4] dim 1", {leaf({3, 4}, 3), leaf({3, 2}, 4)}, one([](const Inputs& x) {
+             return scatter(x[0], 1, longs({3, 0, 1, 2, 2, 0}, {3, 2}), x[1]);
+           })},
+      };
+    });
+    add_op("scatter.src_out", Check::kOut, [=] {
+      return std::vector<Sample>{
+          {"[3, 4] dim 1",
+           {leaf({3, 4}, 1), leaf({3, 2}, 2)},
+           one([](const Inputs& x) {
+             return scatter(x[0], 1, longs({3, 0, 1, 2, 2, 0}, {3, 2}), x[1]);
+           }),
+           nullptr,
+           into([](const Inputs& x, Tensor& o) -> Tensor {
+             return scatter_out(x[0], 1, longs({3, 0, 1, 2, 2, 0}, {3, 2}), x[1], o);
+           })},
+      };
+    });
+    grad_op("scatter.value", [] {
+      return std::vector<Sample>{
+          {"[3, 4] dim 1, colliding", {leaf({3, 4}, 1)}, one([](const Inputs& x) {
+             return scatter(x[0], 1, longs({3, 3, 0, 1, 2, 2}, {3, 2}), Scalar(2.5));
+           })},
+      };
+    });
+    add_op("scatter.value_out", Check::kOut, [=] {
+      return std::vector<Sample>{
+          {"[3, 4] dim 0",
+           {leaf({3, 4}, 1)},
+           one([](const Inputs& x) {
+             return scatter(x[0], 0, longs({2, 0, 1, 1}, {1, 4}), Scalar(-1));
+           }),
+           nullptr,
+           into([](const Inputs& x, Tensor& o) -> Tensor {
+             return scatter_out(x[0], 0, longs({2, 0, 1, 1}, {1, 4}), Scalar(-1), o);
+           })},
+      };
+    });
+    ops.push_back(OpInfo{
+        "scatter.reduce", Check::kNotImplemented,
+        [] {
+          return std::vector<Sample>{
+              {"[3, 4] dim 0, multiply",
+               {leaf({3, 4}, 1), leaf({2, 4}, 2)},
+               one([](const Inputs& x) {
+                 return scatter(x[0], 0, longs({0, 1, 2, 0, 0, 0, 1, 1}, {2, 4}), x[1], "multiply");
+               })},
+          };
+        },
+        "", Forward::kNotImplemented});
+    ops.push_back(OpInfo{
+        "scatter.value_reduce", Check::kNotImplemented,
+        [] {
+          return std::vector<Sample>{
+              {"[3, 4] dim 1, add", {leaf({3, 4}, 1)}, one([](const Inputs& x) {
+                 return scatter(x[0], 1, longs({3, 3, 0, 1, 2, 2}, {3, 2}), Scalar(2.0), "add");
+               })},
+          };
+        },
+        "", Forward::kNotImplemented});
+    add_op("scatter.reduce_out", Check::kOut, [=] {
+      return std::vector<Sample>{
+          {"[3, 4] dim 0, add",
+           {leaf({3, 4}, 1), leaf({2, 4}, 2)},
+           one([](const Inputs& x) {
+             return scatter(x[0], 0, longs({0, 1, 2, 0, 0, 0, 1, 1}, {2, 4}), x[1], "add");
+           }),
+           nullptr,
+           into([](const Inputs& x, Tensor& o) -> Tensor {
+             return scatter_out(x[0], 0, longs({0, 1, 2, 0, 0, 0, 1, 1}, {2, 4}), x[1], "add", o);
+           })},
+      };
+    });
+    add_op("scatter.value_reduce_out", Check::kOut, [=] {
+      return std::vector<Sample>{
+          {"[3, 4] dim 1, multiply",
+           {leaf({3, 4}, 1)},
+           one([](const Inputs& x) {
+             return scatter(x[0], 1, longs({3, 3, 0, 1, 2, 2}, {3, 2}), Scalar(2.0), "multiply");
+           }),
+           nullptr,
+           into([](const Inputs& x, Tensor& o) -> Tensor {
+             return scatter_out(x[0], 1, longs({3, 3, 0, 1, 2, 2}, {3, 2}), Scalar(2.0), "multiply",
+                                o);
+           })},
+      };
+    });
+  }
   return ops;
 }
 

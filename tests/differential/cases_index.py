@@ -373,3 +373,263 @@ def _register_select() -> None:
 
 
 _register_select()
+
+
+def _register_fill_copy_scatter() -> None:
+    case(
+        "index_fill.int_Scalar/dim-0",
+        lambda T, x, i: T.index_fill(x, 0, i, -1.5),
+        R(3, 4, seed=160),
+        L([2, 0]),
+        second=True,
+    )
+    case(
+        "index_fill.int_Scalar/method-repeated-negative",
+        lambda T, x, i: x.index_fill(-1, i, 2),
+        R(3, 4, seed=161),
+        L([1, -1, 1]),
+        second=True,
+    )
+    case(
+        "index_fill.int_Scalar/0-dim-index",
+        lambda T, x, i: T.index_fill(x, 1, i, 0.5),
+        R(2, 3, seed=162),
+        L(2),
+        second=True,
+    )
+    case("index_fill.int_Scalar/int64", lambda T, x, i: T.index_fill(x, 0, i, 7), L([[1, 2], [3, 4]]), L([1]))
+    case("index_fill.int_Scalar/nan", lambda T, x, i: T.index_fill(x, 0, i, NAN), R(3, seed=163), L([1]))
+    case("index_fill.int_Scalar/empty-index", lambda T, x, i: T.index_fill(x, 0, i, 1.0), R(3, seed=164), L([]))
+    case(
+        "index_fill.int_Scalar/out-of-range-error",
+        lambda T, x, i: T.index_fill(x, 0, i, 1.0),
+        R(3, 2, seed=165),
+        L([3]),
+    )
+    case(
+        "index_fill.int_Scalar/dtype-error",
+        lambda T, x, i: T.index_fill(x, 0, i, 1.0),
+        R(3, seed=166),
+        D([0.0], grad=False),
+    )
+    case(
+        "index_fill.int_Tensor/repeated",
+        lambda T, x, i, v: T.index_fill(x, 1, i, v),
+        R(3, 4, seed=167),
+        L([3, 0, 3]),
+        R(seed=168),
+        second=True,
+    )
+    case(
+        "index_fill.int_Tensor/method",
+        lambda T, x, i, v: x.index_fill(0, i, v),
+        R(2, 3, seed=169),
+        L([1]),
+        R(seed=170),
+        second=True,
+    )
+    case(
+        "index_fill.int_Tensor/value-dim-error",
+        lambda T, x, i, v: T.index_fill(x, 0, i, v),
+        R(2, 3, seed=171),
+        L([1]),
+        R(1, seed=172),
+    )
+    case(
+        "index_copy/dim-0",
+        lambda T, x, i, s: T.index_copy(x, 0, i, s),
+        R(4, 3, seed=180),
+        L([3, 0]),
+        R(2, 3, seed=181),
+        second=True,
+    )
+    case(
+        "index_copy/method-dim-1",
+        lambda T, x, i, s: x.index_copy(1, i, s),
+        R(2, 4, seed=182),
+        L([1, 3, 2]),
+        R(2, 3, seed=183),
+        second=True,
+    )
+    case(
+        "index_copy/0-dim-source",
+        lambda T, x, i, s: T.index_copy(x, 0, i, s),
+        R(3, seed=184),
+        L([1]),
+        R(seed=185),
+        second=True,
+    )
+    case(
+        "index_copy/duplicates",
+        lambda T, x, i, s: T.index_copy(x, 0, i, s),
+        R(3, seed=186, grad=False),
+        L([1, 1]),
+        D([5.0, 6.0], grad=False),
+    )
+    case(
+        "index_copy/shape-error",
+        lambda T, x, i, s: T.index_copy(x, 0, i, s),
+        R(3, 2, seed=187),
+        L([0]),
+        R(2, 2, seed=188),
+    )
+    case(
+        "index_copy/out-of-range-error",
+        lambda T, x, i, s: T.index_copy(x, 0, i, s),
+        R(3, seed=189),
+        L([-4]),
+        R(1, seed=190),
+    )
+    case(
+        "index_copy.out/dim-0",
+        lambda T, x, i, s: T.index_copy(x, 0, i, s, out=T.zeros([4, 3], dtype=T.float64)),
+        R(4, 3, seed=191, grad=False),
+        L([3, 0]),
+        R(2, 3, seed=192, grad=False),
+    )
+    M23 = [[True, False, True], [False, True, True]]
+    case(
+        "masked_scatter/2x3",
+        lambda T, x, m, s: T.masked_scatter(x, m, s),
+        R(2, 3, seed=200),
+        B(M23),
+        R(5, seed=201),
+        second=True,
+    )
+    case(
+        "masked_scatter/method-broadcast-mask",
+        lambda T, x, m, s: x.masked_scatter(m, s),
+        R(2, 3, seed=202),
+        B([False, True, True]),
+        R(2, 2, seed=203),
+        second=True,
+    )
+    case(
+        "masked_scatter/broadcast-self",
+        lambda T, x, m, s: T.masked_scatter(x, m, s),
+        R(3, seed=204),
+        B(M23),
+        R(4, seed=205),
+        second=True,
+    )
+    case(
+        "masked_scatter/all-false",
+        lambda T, x, m, s: T.masked_scatter(x, m, s),
+        R(3, seed=206),
+        B([False, False, False]),
+        R(2, seed=207),
+        second=True,
+    )
+    case(
+        "masked_scatter/mask-dtype-error",
+        lambda T, x, m, s: T.masked_scatter(x, m, s),
+        R(3, seed=208),
+        L([1, 0, 1]),
+        R(3, seed=209),
+    )
+    case(
+        "masked_scatter/dtype-error",
+        lambda T, x, m, s: T.masked_scatter(x, m, s),
+        R(3, seed=210),
+        B([True, False, True]),
+        L([1, 2]),
+    )
+    I24 = [[0, 1, 2, 0], [2, 0, 1, 1]]
+    case(
+        "scatter.src/dim-0",
+        lambda T, x, i, s: T.scatter(x, 0, i, s),
+        R(3, 4, seed=220),
+        L(I24),
+        R(2, 4, seed=221),
+        second=True,
+    )
+    case(
+        "scatter.src/method-dim-1",
+        lambda T, x, i, s: x.scatter(1, i, s),
+        R(3, 4, seed=222),
+        L([[3, 0], [1, 2], [2, 0]]),
+        R(3, 2, seed=223),
+        second=True,
+    )
+    case(
+        "scatter.src/duplicates",
+        lambda T, x, i, s: T.scatter(x, 0, i, s),
+        R(3, seed=224, grad=False),
+        L([1, 1]),
+        D([5.0, 6.0], grad=False),
+    )
+    case(
+        "scatter.src/src-larger",
+        lambda T, x, i, s: T.scatter(x, 1, i, s),
+        R(2, 4, seed=225, grad=False),
+        L([[3], [0]]),
+        R(2, 3, seed=226, grad=False),
+    )
+    case("scatter.src/empty-index", lambda T, x, i, s: T.scatter(x, 0, i, s), R(3, seed=227), L([]), D([]), second=True)
+    case(
+        "scatter.src/out-of-range-error",
+        lambda T, x, i, s: T.scatter(x, 0, i, s),
+        R(3, seed=228),
+        L([3]),
+        R(1, seed=229),
+    )
+    case("scatter.src/dims-error", lambda T, x, i, s: T.scatter(x, 0, i, s), R(3, 2, seed=230), L([0]), R(1, seed=231))
+    case("scatter.src/dtype-error", lambda T, x, i, s: T.scatter(x, 0, i, s), R(3, seed=232), L([0]), L([1]))
+    case(
+        "scatter.src_out/dim-0",
+        lambda T, x, i, s: T.scatter(x, 0, i, s, out=T.zeros([3, 4], dtype=T.float64)),
+        R(3, 4, seed=233, grad=False),
+        L(I24),
+        R(2, 4, seed=234, grad=False),
+    )
+    case(
+        "scatter.value/dim-1",
+        lambda T, x, i: T.scatter(x, 1, i, 2.5),
+        R(3, 4, seed=240),
+        L([[3, 3], [0, 1], [2, 2]]),
+        second=True,
+    )
+    case("scatter.value/method-int64", lambda T, x, i: x.scatter(0, i, 9), L([[1, 2], [3, 4]]), L([[1, 0]]))
+    case(
+        "scatter.value_out/dim-0",
+        lambda T, x, i: T.scatter(x, 0, i, -1.0, out=T.zeros([3, 4], dtype=T.float64)),
+        R(3, 4, seed=241, grad=False),
+        L([[2, 0, 1, 1]]),
+    )
+    for red in ("add", "multiply"):
+        case(
+            f"scatter.reduce/{red}",
+            lambda T, x, i, s, red=red: T.scatter(x, 0, i, s, reduce=red),
+            R(3, 4, seed=250, grad=False),
+            L([[0, 1, 2, 0], [0, 0, 1, 1]]),
+            R(2, 4, seed=251, grad=False),
+        )
+        case(
+            f"scatter.value_reduce/{red}",
+            lambda T, x, i, red=red: x.scatter(1, i, 2.0, reduce=red),
+            R(3, 4, seed=252, grad=False),
+            L([[3, 3], [0, 1], [2, 2]]),
+        )
+        case(
+            f"scatter.reduce_out/{red}",
+            lambda T, x, i, s, red=red: T.scatter(x, 0, i, s, reduce=red, out=T.zeros([3, 4], dtype=T.float64)),
+            R(3, 4, seed=253, grad=False),
+            L([[0, 1, 2, 0]]),
+            R(1, 4, seed=254, grad=False),
+        )
+        case(
+            f"scatter.value_reduce_out/{red}",
+            lambda T, x, i, red=red: T.scatter(x, 1, i, 3.0, reduce=red, out=T.zeros([2, 3], dtype=T.float64)),
+            R(2, 3, seed=255, grad=False),
+            L([[2, 2], [0, 1]]),
+        )
+    case(
+        "scatter.reduce/bad-reduce-error",
+        lambda T, x, i, s: T.scatter(x, 0, i, s, reduce="max"),
+        R(3, seed=256, grad=False),
+        L([0]),
+        R(1, seed=257, grad=False),
+    )
+
+
+_register_fill_copy_scatter()

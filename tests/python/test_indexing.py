@@ -344,3 +344,54 @@ def test_selection_gradients():
     y = leaf(3, seed=42)
     g.take(y, longs([0, 0, 2])).sum().backward()
     assert y.grad.tolist() == [2.0, 0.0, 1.0]
+
+
+# ---------------------------------------------------------------------------------------------
+# index_fill, index_copy, masked_scatter, scatter
+# ---------------------------------------------------------------------------------------------
+
+
+def test_index_fill_and_index_copy_values():
+    data = nested([3, 2], 50)
+    x = g.tensor(data, dtype=g.float64)
+    assert g.index_fill(x, 0, longs([2, -3]), 7.0).tolist() == [[7.0, 7.0], data[1], [7.0, 7.0]]
+    assert x.index_fill(1, longs([1]), g.tensor(0.5, dtype=g.float64)).tolist() == [[r[0], 0.5] for r in data]
+    src = g.tensor([[1.0, 2.0], [3.0, 4.0]], dtype=g.float64)
+    assert g.index_copy(x, 0, longs([2, 0]), src).tolist() == [[3.0, 4.0], data[1], [1.0, 2.0]]
+    # Duplicates: the last write wins (PyTorch's CPU order).
+    assert g.index_copy(x, 0, longs([1, 1]), src).tolist() == [data[0], [3.0, 4.0], data[2]]
+    with pytest.raises(IndexError, match=r"index 3 is out of bounds for dimension 0 with size 3"):
+        g.index_fill(x, 0, longs([3]), 1.0)
+    with pytest.raises(RuntimeError, match=r"only supports a 0-dimensional value tensor"):
+        g.index_fill(x, 0, longs([0]), g.tensor([1.0], dtype=g.float64))
+
+
+def test_masked_scatter_and_scatter_values():
+    x = g.zeros([2, 3], dtype=g.float64)
+    mask = bools([[True, False, True], [False, True, True]])
+    src = g.tensor([1.0, 2.0, 3.0, 4.0, 5.0], dtype=g.float64)
+    assert g.masked_scatter(x, mask, src).tolist() == [[1.0, 0.0, 2.0], [0.0, 3.0, 4.0]]
+    assert x.masked_scatter(bools([False, True, False]), src).tolist() == [[0.0, 1.0, 0.0], [0.0, 2.0, 0.0]]
+    i = longs([[0, 1, 2], [1, 0, 0]])
+    s = g.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], dtype=g.float64)
+    z = g.zeros([3, 3], dtype=g.float64)
+    assert g.scatter(z, 0, i, s).tolist() == [[1.0, 5.0, 6.0], [4.0, 2.0, 0.0], [0.0, 0.0, 3.0]]
+    assert g.scatter(z, 1, longs([[2], [0]]), 9.0).tolist() == [[0.0, 0.0, 9.0], [9.0, 0.0, 0.0], [0.0] * 3]
+    with pytest.raises(RuntimeError, match=r"index 3 is out of bounds for dimension 0 with size 3"):
+        g.scatter(z, 0, longs([[3]]), 1.0)
+
+
+def test_fill_copy_scatter_gradients():
+    mask = bools([[True, False, True], [False, True, True]])
+    cases = [
+        (lambda a, v: g.index_fill(a, 1, longs([2, 0, 2]), v), [leaf(2, 3, seed=51), leaf(seed=52)]),
+        (lambda a, s: g.index_copy(a, 1, longs([2, 0]), s), [leaf(2, 3, seed=53), leaf(2, 2, seed=54)]),
+        (lambda a, s: g.masked_scatter(a, mask, s), [leaf(2, 3, seed=55), leaf(6, seed=56)]),
+        (lambda a, s: g.scatter(a, 1, longs([[2, 0], [1, 2]]), s), [leaf(2, 3, seed=57), leaf(2, 2, seed=58)]),
+    ]
+    for f, inputs in cases:
+        gradcheck(f, inputs)
+        gradgradcheck(f, inputs)
+    v = leaf(seed=59)
+    g.index_fill(g.zeros([2, 3], dtype=g.float64), 1, longs([2, 0, 2]), v).sum().backward()
+    assert v.grad.tolist() == 4.0  # two distinct columns of two rows each

@@ -2565,3 +2565,72 @@ def _select_value_checks():
 
 SAMPLES.update(_select_samples())
 VALUE_CHECKS.update(_select_value_checks())
+
+
+def _fill_copy_scatter_samples():
+    g = gradgen
+    mask = bools([[True, False, True], [False, True, True]])
+    i24 = longs([[0, 1, 2, 0], [2, 0, 1, 1]])
+    return {
+        "index_fill.int_Scalar": [
+            Sample("method", lambda x: x.index_fill(1, longs([2, 0]), -1.5), [leaf(2, 3, seed=1)])
+        ],
+        "index_fill.int_Tensor": [
+            Sample("function", lambda x, v: g.index_fill(x, 0, longs([1, 1]), v), [leaf(2, 3, seed=2), leaf(seed=3)])
+        ],
+        "index_copy": [
+            Sample("method", lambda x, s: x.index_copy(0, longs([2, 0]), s), [leaf(3, 2, seed=4), leaf(2, 2, seed=5)])
+        ],
+        "masked_scatter": [
+            Sample("function", lambda x, s: g.masked_scatter(x, mask, s), [leaf(2, 3, seed=6), leaf(5, seed=7)])
+        ],
+        "scatter.src": [Sample("method", lambda x, s: x.scatter(0, i24, s), [leaf(3, 4, seed=8), leaf(2, 4, seed=9)])],
+        "scatter.value": [Sample("function", lambda x: g.scatter(x, 0, i24, 2.5), [leaf(3, 4, seed=10)])],
+    }
+
+
+def _fill_copy_scatter_value_checks():
+    g = gradgen
+    x = g.tensor([[1.0, 2.0], [3.0, 4.0]], dtype=g.float64)
+    i = longs([[1, 0]])
+
+    def index_copy_out():
+        o = g.zeros([2, 2], dtype=g.float64)
+        s = g.tensor([[9.0, 8.0]], dtype=g.float64)
+        assert g.index_copy(x, 0, longs([1]), s, out=o) is o and o.tolist() == [[1.0, 2.0], [9.0, 8.0]]
+
+    def scatter_outs():
+        s = g.tensor([[10.0, 20.0]], dtype=g.float64)
+        o = g.zeros([2, 2], dtype=g.float64)
+        assert g.scatter(x, 0, i, s, out=o) is o and o.tolist() == [[1.0, 20.0], [10.0, 4.0]]
+        g.scatter(x, 0, i, 0.5, out=o)
+        assert o.tolist() == [[1.0, 0.5], [0.5, 4.0]]
+        g.scatter(x, 0, i, s, reduce="add", out=o)
+        assert o.tolist() == [[1.0, 22.0], [13.0, 4.0]]
+        g.scatter(x, 0, i, 2.0, reduce="multiply", out=o)
+        assert o.tolist() == [[1.0, 4.0], [6.0, 4.0]]
+
+    def scatter_reduce_forms():
+        s = g.tensor([[10.0, 20.0]], dtype=g.float64)
+        assert g.scatter(x, 0, i, s, reduce="multiply").tolist() == [[1.0, 40.0], [30.0, 4.0]]
+        assert x.scatter(0, i, 1.0, reduce="add").tolist() == [[1.0, 3.0], [4.0, 4.0]]
+        with pytest.raises(RuntimeError, match=r"reduce argument must be either add or multiply"):
+            g.scatter(x, 0, i, s, reduce="max")
+        y = x.detach().requires_grad_()
+        out = g.scatter(y, 0, i, 2.0, reduce="add")
+        with pytest.raises(RuntimeError, match=r"not implemented"):
+            out.sum().backward()
+
+    return {
+        "index_copy.out": index_copy_out,
+        "scatter.src_out": scatter_outs,
+        "scatter.value_out": scatter_outs,
+        "scatter.reduce_out": scatter_outs,
+        "scatter.value_reduce_out": scatter_outs,
+        "scatter.reduce": scatter_reduce_forms,
+        "scatter.value_reduce": scatter_reduce_forms,
+    }
+
+
+SAMPLES.update(_fill_copy_scatter_samples())
+VALUE_CHECKS.update(_fill_copy_scatter_value_checks())
