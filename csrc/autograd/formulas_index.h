@@ -6,9 +6,13 @@
 #include <algorithm>
 #include <cstdint>
 #include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
 #include <tuple>
 #include <vector>
 
+#include "csrc/autograd/basic_ops.h"
 #include "csrc/generated/VariableType.h"
 #include "csrc/tensor.h"
 
@@ -139,6 +143,88 @@ inline Tensor masked_scatter_backward_symint(const Tensor& grad, const Tensor& m
     selected = ::gradgen::cat(std::vector<Tensor>{selected, zeros}, 0);
   }
   return ::gradgen::reshape(selected, sizes);
+}
+
+/// scatter_reduce's gradients of self and src (PyTorch's scatter_reduce_backward): sum passes
+/// grad; mean divides it by each place's count; prod multiplies by the product of the others
+/// (the places and elements that are zero handled apart, as PyTorch's); amax / amin split it
+/// evenly between the elements equal to the result. With include_self=False the places written
+/// get no gradient for self. Written with the differentiable API, so it is differentiable again.
+inline std::tuple<Tensor, Tensor> scatter_reduce_backward(const Tensor& grad, const Tensor& self,
+                                                          int64_t dim, const Tensor& index,
+                                                          const Tensor& src,
+                                                          std::string_view reduce,
+                                                          bool include_self, const Tensor& result) {
+  namespace g = ::gradgen;
+  Tensor grad_self, grad_src;
+  if (reduce == "sum") {
+    grad_self = grad;
+    grad_src = g::gather(grad, dim, index);
+  } else if (reduce == "prod") {
+    const Tensor masked_self = g::masked_fill(self, g::eq(self, 0), 1);
+    const Tensor masked_self_result =
+        g::scatter_reduce(masked_self, dim, index, src, reduce, include_self);
+    grad_self = g::div(g::mul(grad, masked_self_result), masked_self);
+    const Tensor src_zero = g::eq(src, 0);
+    const Tensor src_num_zeros = g::gather(g::scatter_add(g::zeros_like(self), dim, index,
+                                                          g::to(src_zero, self.scalar_type())),
+                                           dim, index);
+    const Tensor src_single_zero = g::logical_and(src_zero, g::eq(src_num_zeros, 1));
+    const Tensor masked_src = g::masked_fill(src, src_single_zero, 1);
+    const Tensor masked_src_result =
+        g::scatter_reduce(self, dim, index, masked_src, reduce, include_self);
+    grad_src = g::where(src_single_zero, g::gather(g::mul(grad, masked_src_result), dim, index),
+                        g::div(g::gather(g::mul(grad, result), dim, index),
+                               g::masked_fill(src, src_zero, 1)));
+    // PyTorch's DelayedError: with two zeros of src reduced into one place, src's gradient is
+    // right but not differentiable again.
+    const Tensor many = g::gt(src_num_zeros, 1).contiguous();
+    const bool* pm = many.data_ptr<bool>();
+    if (std::any_of(pm, pm + many.numel(), [](bool b) { return b; })) {
+      Tensor once = grad_src.detach();
+      mark_not_twice_differentiable(
+          once,
+          "scatter_reduce(): the gradient of src when more than one zero of src is reduced into "
+          "the same place of self",
+          {grad, self, src});
+      grad_src = once;
+    }
+  } else if (reduce == "mean") {
+    Tensor n = include_self ? g::ones_like(grad) : g::zeros_like(grad);
+    n = g::scatter_add(n, dim, index, g::ones_like(src));
+    n = g::masked_fill(n, g::eq(n, 0), 1);
+    grad_self = g::div(grad, n);
+    grad_src = g::gather(grad_self, dim, index);
+  } else if (reduce == "amax" || reduce == "amin") {
+    const Tensor value = g::gather(result, dim, index);
+    const Tensor self_is_result = g::to(g::eq(self, result), self.scalar_type());
+    const Tensor src_is_result = g::to(g::eq(src, value), self.scalar_type());
+    const Tensor n = g::scatter_add(self_is_result, dim, index, src_is_result);
+    const Tensor grad_distributed = g::div(grad, n);
+    grad_self = g::mul(self_is_result, grad_distributed);
+    grad_src = g::mul(src_is_result, g::gather(grad_distributed, dim, index));
+  } else {
+    // "max" and "min", which the forward also takes (as PyTorch's), have no gradient there.
+    throw std::runtime_error(
+        "Expected 'reduce' argument to be one of 'sum', 'prod', 'mean', "
+        "'amax' or 'amin' but got " +
+        std::string(reduce) + ".");
+  }
+  if (!include_self) grad_self = g::scatter(grad_self, dim, index, Scalar(0));
+  return {grad_self, grad_src};
+}
+
+/// scatter_reduce's tangent: the derivatives of each place of the result by self's element there
+/// and by the src elements reduced into it (the backward's, at a gradient of ones), applied to
+/// the tangents.
+inline Tensor scatter_reduce_jvp(const Tensor& self_p, const Tensor& self_t, int64_t dim,
+                                 const Tensor& index, const Tensor& src_p, const Tensor& src_t,
+                                 std::string_view reduce, bool include_self, const Tensor& result) {
+  namespace g = ::gradgen;
+  auto [d_self, d_src] = scatter_reduce_backward(g::ones_like(result), self_p, dim, index, src_p,
+                                                 reduce, include_self, result);
+  return g::add(g::mul(self_t, d_self),
+                g::scatter_add(g::zeros_like(result), dim, index, g::mul(src_t, d_src)));
 }
 
 }  // namespace details

@@ -13,6 +13,7 @@
 // duplicate indices the last write wins, or, with accumulate, the values are summed.
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -690,6 +691,106 @@ Tensor& scatter_out(const Tensor& self, int64_t dim, const Tensor& index, const 
                     std::string_view reduce, Tensor& out) {
   return write_out("scatter.value_reduce_out", native::scatter(self, dim, index, value, reduce),
                    out);
+}
+
+// ---------------------------------------------------------------------------------------------
+// scatter_reduce
+// ---------------------------------------------------------------------------------------------
+
+Tensor scatter_reduce(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src,
+                      std::string_view reduce, bool include_self) {
+  enum class R { kSum, kProd, kMean, kAmax, kAmin };
+  R r;
+  if (reduce == "sum") {
+    r = R::kSum;
+  } else if (reduce == "prod") {
+    r = R::kProd;
+  } else if (reduce == "mean") {
+    r = R::kMean;
+  } else if (reduce == "amax" || reduce == "max") {  // PyTorch takes max and min too
+    r = R::kAmax;
+  } else if (reduce == "amin" || reduce == "min") {
+    r = R::kAmin;
+  } else {
+    throw std::runtime_error("reduce argument must be either sum, prod, mean, amax or amin, got " +
+                             std::string(reduce));
+  }
+  // The shape checks and index bounds are scatter's (a copy of self, then the writes).
+  (void)scatter_impl("scatter_reduce", self, dim, index, &src, Scalar(0), Reduce::kNone);
+  const int64_t d = wrap_dim(dim, self.dim(), "scatter_reduce");
+  Tensor out = gradgen::internal::copy_contiguous(self);
+  const int64_t size = self.dim() == 0 ? 1 : self.size(d);
+  std::vector<int64_t> counts(static_cast<size_t>(out.numel()), include_self ? 1 : 0);
+  std::vector<bool> touched(static_cast<size_t>(out.numel()), false);
+  dispatch_all(self.scalar_type(), [&](auto tag) {
+    using T = decltype(tag);
+    if constexpr (std::is_same_v<T, bool>) {
+      throw std::runtime_error("scatter_reduce: bool tensors are not supported");
+    } else {
+      const T* ps = src.data_ptr<T>();
+      const int64_t* pi = index.data_ptr<int64_t>();
+      T* po = out.data_ptr<T>();
+      DimVector at(static_cast<size_t>(self.dim()), 0);
+      loops::for_each_index(index.sizes(), [&](const int64_t* idx) {
+        for (int64_t k = 0; k < self.dim(); ++k) at[k] = idx[k];
+        const int64_t i = pi[loops::offset_of(idx, index.strides())];
+        if (self.dim() > 0) at[d] = i < 0 ? i + size : i;
+        const int64_t o = loops::offset_of(at.data(), out.strides());
+        T& dst = po[o];
+        if (!include_self && !touched[o]) {
+          // The reduction's identity stands for self's value at the place.
+          switch (r) {
+            case R::kProd: dst = T(1); break;
+            case R::kAmax:
+              dst = std::numeric_limits<T>::has_infinity ? -std::numeric_limits<T>::infinity()
+                                                         : std::numeric_limits<T>::lowest();
+              break;
+            case R::kAmin:
+              dst = std::numeric_limits<T>::has_infinity ? std::numeric_limits<T>::infinity()
+                                                         : std::numeric_limits<T>::max();
+              break;
+            default: dst = T(0);
+          }
+        }
+        touched[o] = true;
+        const T x = ps[loops::offset_of(idx, src.strides())];
+        switch (r) {
+          case R::kSum:
+          case R::kMean:
+            dst += x;
+            ++counts[o];
+            break;
+          case R::kProd: dst *= x; break;
+          case R::kAmax:
+            if (x != x || x > dst) dst = x;  // NaN propagates
+            break;
+          case R::kAmin:
+            if (x != x || x < dst) dst = x;
+            break;
+        }
+      });
+      if (r == R::kMean) {
+        for (int64_t o = 0; o < out.numel(); ++o) {
+          if (!touched[o] || counts[o] == 0) continue;
+          if constexpr (std::is_floating_point_v<T>) {
+            po[o] = po[o] / static_cast<T>(counts[o]);
+          } else {
+            const T c = static_cast<T>(counts[o]);
+            T q = po[o] / c;
+            if ((po[o] % c != 0) && ((po[o] < 0) != (c < 0))) --q;  // floor, as PyTorch's
+            po[o] = q;
+          }
+        }
+      }
+    }
+  });
+  return out;
+}
+
+Tensor& scatter_reduce_out(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src,
+                           std::string_view reduce, bool include_self, Tensor& out) {
+  return write_out("scatter_reduce.two_out",
+                   native::scatter_reduce(self, dim, index, src, reduce, include_self), out);
 }
 
 }  // namespace native

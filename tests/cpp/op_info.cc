@@ -5179,6 +5179,48 @@ std::vector<OpInfo> make_registry() {
       };
     });
   }
+  // indexing (issue 23): scatter_reduce ------------------------------------------------------
+  {
+    auto into = [](std::function<Tensor(const Inputs&, Tensor&)> f) { return f; };
+    grad_op("scatter_reduce.two", [] {
+      std::vector<Sample> samples;
+      uint64_t seed = 1;
+      for (const char* reduce : {"sum", "prod", "mean", "amax", "amin"}) {
+        for (bool include_self : {true, false}) {
+          const std::string r = reduce;
+          samples.push_back(
+              {r + (include_self ? ", include_self" : ", without self") + ", [3, 4] dim 0",
+               {leaf({3, 4}, seed), leaf({3, 4}, seed + 1)},
+               one([r, include_self](const Inputs& x) {
+                 return scatter_reduce(x[0], 0, longs({0, 1, 0, 0, 2, 0, 1, 0, 0, 0, 1, 0}, {3, 4}),
+                                       x[1], r, include_self);
+               })});
+          seed += 2;
+        }
+      }
+      samples.push_back(
+          {"amax, dim 1, [2, 3] into [2, 2]",
+           {leaf({2, 2}, 30), leaf({2, 3}, 31)},
+           one([](const Inputs& x) {
+             return scatter_reduce(x[0], 1, longs({1, 1, 0, 0, 0, 1}, {2, 3}), x[1], "amax");
+           })});
+      return samples;
+    });
+    add_op("scatter_reduce.two_out", Check::kOut, [=] {
+      return std::vector<Sample>{
+          {"[3, 4] dim 0, mean",
+           {leaf({3, 4}, 1), leaf({2, 4}, 2)},
+           one([](const Inputs& x) {
+             return scatter_reduce(x[0], 0, longs({0, 1, 0, 0, 2, 0, 1, 0}, {2, 4}), x[1], "mean");
+           }),
+           nullptr,
+           into([](const Inputs& x, Tensor& o) -> Tensor {
+             return scatter_reduce_out(x[0], 0, longs({0, 1, 0, 0, 2, 0, 1, 0}, {2, 4}), x[1],
+                                       "mean", true, o);
+           })},
+      };
+    });
+  }
   return ops;
 }
 

@@ -633,3 +633,87 @@ def _register_fill_copy_scatter() -> None:
 
 
 _register_fill_copy_scatter()
+
+
+def _register_scatter_reduce() -> None:
+    IDX = [[0, 1, 0, 0], [2, 0, 1, 0], [0, 0, 1, 0]]
+    for red in ("sum", "prod", "mean", "amax", "amin"):
+        for inc in (True, False):
+            tag = "include-self" if inc else "without-self"
+            case(
+                f"scatter_reduce.two/{red}-{tag}",
+                lambda T, x, i, s, red=red, inc=inc: T.scatter_reduce(x, 0, i, s, red, include_self=inc),
+                R(3, 4, seed=260),
+                L(IDX),
+                R(3, 4, seed=261),
+                second=True,
+            )
+        case(
+            f"scatter_reduce.two/{red}-ties",
+            lambda T, x, i, s, red=red: x.scatter_reduce(1, i, s, red),
+            D([[1.0, 2.0], [3.0, 0.0]]),
+            L([[0, 0, 1], [1, 1, 0]]),
+            D([[1.0, 1.0, 2.0], [0.0, 3.0, 3.0]]),
+            second=True,
+        )
+        case(
+            f"scatter_reduce.two/{red}-nan",
+            lambda T, x, i, s, red=red: T.scatter_reduce(x, 0, i, s, red),
+            D([1.0, 2.0, 3.0]),
+            L([0, 0, 2]),
+            D([NAN, 5.0, -1.0]),
+        )
+        case(
+            f"scatter_reduce.two/{red}-int64",
+            lambda T, x, i, s, red=red: T.scatter_reduce(x, 0, i, s, red, include_self=False),
+            L([1, 2, 3]),
+            L([0, 0, 2, 2]),
+            L([-7, 4, 5, 2]),
+        )
+    case(
+        "scatter_reduce.two/prod-zeros",
+        lambda T, x, i, s: T.scatter_reduce(x, 0, i, s, "prod"),
+        D([2.0, 0.0, 3.0]),
+        L([0, 0, 1, 2, 2]),
+        D([0.0, 4.0, 5.0, 0.0, 0.0]),
+        second=True,
+    )
+    case(
+        "scatter_reduce.two/empty-index",
+        lambda T, x, i, s: T.scatter_reduce(x, 0, i, s, "amax"),
+        R(3, seed=262),
+        L([]),
+        D([]),
+        second=True,
+    )
+    case(
+        "scatter_reduce.two/max-no-gradient",
+        lambda T, x, i, s: T.scatter_reduce(x, 0, i, s, "max"),
+        R(3, seed=263),
+        L([0]),
+        R(1, seed=264),
+    )
+    case(
+        "scatter_reduce.two/unknown-reduce-error",
+        lambda T, x, i, s: T.scatter_reduce(x, 0, i, s, "foo"),
+        R(3, seed=269),
+        L([0]),
+        R(1, seed=270),
+    )
+    case(
+        "scatter_reduce.two/out-of-range-error",
+        lambda T, x, i, s: T.scatter_reduce(x, 0, i, s, "sum"),
+        R(3, seed=265),
+        L([3]),
+        R(1, seed=266),
+    )
+    case(
+        "scatter_reduce.two_out/mean",
+        lambda T, x, i, s: T.scatter_reduce(x, 0, i, s, "mean", out=T.zeros([3, 4], dtype=T.float64)),
+        R(3, 4, seed=267, grad=False),
+        L(IDX),
+        R(3, 4, seed=268, grad=False),
+    )
+
+
+_register_scatter_reduce()

@@ -395,3 +395,53 @@ def test_fill_copy_scatter_gradients():
     v = leaf(seed=59)
     g.index_fill(g.zeros([2, 3], dtype=g.float64), 1, longs([2, 0, 2]), v).sum().backward()
     assert v.grad.tolist() == 4.0  # two distinct columns of two rows each
+
+
+# ---------------------------------------------------------------------------------------------
+# scatter_reduce
+# ---------------------------------------------------------------------------------------------
+
+
+def test_scatter_reduce_values():
+    x = g.tensor([1.0, 2.0, 3.0], dtype=g.float64)
+    i = longs([0, 0, 2, 2])
+    s = g.tensor([4.0, 6.0, -1.0, 5.0], dtype=g.float64)
+    expect = {
+        ("sum", True): [11.0, 2.0, 7.0],
+        ("sum", False): [10.0, 2.0, 4.0],
+        ("prod", True): [24.0, 2.0, -15.0],
+        ("prod", False): [24.0, 2.0, -5.0],
+        ("mean", True): [11.0 / 3, 2.0, 7.0 / 3],
+        ("mean", False): [5.0, 2.0, 2.0],
+        ("amax", True): [6.0, 2.0, 5.0],
+        ("amax", False): [6.0, 2.0, 5.0],
+        ("amin", True): [1.0, 2.0, -1.0],
+        ("amin", False): [4.0, 2.0, -1.0],
+    }
+    for (r, inc), want in expect.items():
+        got = g.scatter_reduce(x, 0, i, s, r, include_self=inc).tolist()
+        assert got == pytest.approx(want), (r, inc, got)
+    # Integer mean rounds down, as PyTorch's: (-7 + 4) / 2 = -1.5 -> -2.
+    assert g.scatter_reduce(longs([1, 2]), 0, longs([0, 0]), longs([-7, 4]), "mean", include_self=False).tolist() == [
+        -2,
+        2,
+    ]
+    got = g.scatter_reduce(x, 0, longs([1]), g.tensor([float("nan")], dtype=g.float64), "amax").tolist()
+    assert got[1] != got[1]  # NaN propagates
+    with pytest.raises(RuntimeError, match=r"reduce argument must be either sum, prod, mean, amax or amin"):
+        g.scatter_reduce(x, 0, i, s, "foo")
+
+
+def test_scatter_reduce_gradients():
+    i = longs([[0, 1, 0], [1, 1, 0]])
+    for r in ("sum", "prod", "mean", "amax", "amin"):
+        for inc in (True, False):
+            f = lambda a, b, r=r, inc=inc: g.scatter_reduce(a, 1, i, b, r, include_self=inc)  # noqa: E731
+            inputs = [leaf(2, 2, seed=60), leaf(2, 3, seed=61)]
+            gradcheck(f, inputs)
+            gradgradcheck(f, inputs)
+    # amax ties split the gradient evenly between self and the src elements equal to the result.
+    a = g.tensor([2.0, 0.0], dtype=g.float64, requires_grad=True)
+    b = g.tensor([2.0, 1.0, 2.0], dtype=g.float64, requires_grad=True)
+    g.scatter_reduce(a, 0, longs([0, 0, 0]), b, "amax").sum().backward()
+    assert a.grad.tolist() == pytest.approx([1 / 3, 1.0]) and b.grad.tolist() == pytest.approx([1 / 3, 0.0, 1 / 3])

@@ -2634,3 +2634,35 @@ def _fill_copy_scatter_value_checks():
 
 SAMPLES.update(_fill_copy_scatter_samples())
 VALUE_CHECKS.update(_fill_copy_scatter_value_checks())
+
+
+def _scatter_reduce_samples():
+    g = gradgen
+    i = longs([[0, 1, 0, 0], [2, 0, 1, 0]])
+    return {
+        "scatter_reduce.two": [
+            Sample(
+                f"{r}, include_self={inc}",
+                lambda x, s, r=r, inc=inc: g.scatter_reduce(x, 0, i, s, r, include_self=inc),
+                [leaf(3, 4, seed=1), leaf(2, 4, seed=2)],
+            )
+            for r in ("sum", "prod", "mean", "amax", "amin")
+            for inc in (True, False)
+        ],
+    }
+
+
+def _scatter_reduce_value_checks():
+    g = gradgen
+
+    def two_out():
+        x = g.tensor([1.0, 2.0, 3.0], dtype=g.float64)
+        o = g.zeros([3], dtype=g.float64)
+        r = g.scatter_reduce(x, 0, longs([0, 0, 2]), g.tensor([3.0, 5.0, 1.0], dtype=g.float64), "mean", out=o)
+        assert r is o and o.tolist() == [3.0, 2.0, 2.0]
+
+    return {"scatter_reduce.two_out": two_out}
+
+
+SAMPLES.update(_scatter_reduce_samples())
+VALUE_CHECKS.update(_scatter_reduce_value_checks())
