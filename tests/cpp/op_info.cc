@@ -5221,6 +5221,94 @@ std::vector<OpInfo> make_registry() {
       };
     });
   }
+  // indexing (issue 23): the in-place variants ---------------------------------------------
+  {
+    struct InPlace {
+      const char* name;
+      std::vector<std::vector<int64_t>> shapes;  // self's first, then the other leaves'
+      std::function<Tensor(const Inputs&)> fn;
+      InPlaceFn inplace;
+      bool not_implemented = false;
+    };
+    const Tensor m23 = bools({true, false, true, false, true, true}, {2, 3});
+    const Tensor i24 = longs({0, 1, 2, 0, 2, 0, 1, 1}, {2, 4});
+    const Tensor i34 = longs({0, 1, 0, 0, 2, 0, 1, 0, 0, 0, 1, 0}, {3, 4});
+    const std::vector<InPlace> variants{
+        {"index_fill_.int_Scalar",
+         {{3, 4}},
+         [](const Inputs& x) {
+           return index_fill(x[0], 0, longs({2, 0}, {2}), -1.5);
+         },
+         [](Tensor& self, const Inputs&) {
+           index_fill_(self, 0, longs({2, 0}, {2}), -1.5);
+         }},
+        {"index_fill_.int_Tensor",
+         {{3, 4}, {}},
+         [](const Inputs& x) {
+           return index_fill(x[0], 1, longs({3, 0, 3}, {3}), x[1]);
+         },
+         [](Tensor& self, const Inputs& x) {
+           index_fill_(self, 1, longs({3, 0, 3}, {3}), x[1]);
+         }},
+        {"index_copy_",
+         {{4, 3}, {2, 3}},
+         [](const Inputs& x) {
+           return index_copy(x[0], 0, longs({3, 0}, {2}), x[1]);
+         },
+         [](Tensor& self, const Inputs& x) {
+           index_copy_(self, 0, longs({3, 0}, {2}), x[1]);
+         }},
+        {"masked_scatter_",
+         {{2, 3}, {5}},
+         [=](const Inputs& x) { return masked_scatter(x[0], m23, x[1]); },
+         [=](Tensor& self, const Inputs& x) { masked_scatter_(self, m23, x[1]); }},
+        {"scatter_.src",
+         {{3, 4}, {2, 4}},
+         [=](const Inputs& x) { return scatter(x[0], 0, i24, x[1]); },
+         [=](Tensor& self, const Inputs& x) { scatter_(self, 0, i24, x[1]); }},
+        {"scatter_.value",
+         {{3, 4}},
+         [=](const Inputs& x) { return scatter(x[0], 0, i24, Scalar(2.5)); },
+         [=](Tensor& self, const Inputs&) { scatter_(self, 0, i24, Scalar(2.5)); }},
+        {"scatter_.reduce",
+         {{3, 4}, {2, 4}},
+         [=](const Inputs& x) { return scatter(x[0], 0, i24, x[1], "multiply"); },
+         [=](Tensor& self, const Inputs& x) { scatter_(self, 0, i24, x[1], "multiply"); },
+         true},
+        {"scatter_.value_reduce",
+         {{3, 4}},
+         [=](const Inputs& x) { return scatter(x[0], 0, i24, Scalar(2.0), "add"); },
+         [=](Tensor& self, const Inputs&) { scatter_(self, 0, i24, Scalar(2.0), "add"); },
+         true},
+    };
+    for (const InPlace& v : variants) {
+      add_op(v.name, v.not_implemented ? Check::kNotImplemented : Check::kInPlace, [=] {
+        Inputs inputs;
+        uint64_t seed = 1;
+        for (const std::vector<int64_t>& shape : v.shapes) inputs.push_back(leaf(shape, seed++));
+        return std::vector<Sample>{{std::string(v.name), inputs, one(v.fn), v.inplace}};
+      });
+    }
+    add_op("scatter_reduce_.two", Check::kInPlace, [=] {
+      std::vector<Sample> samples;
+      uint64_t seed = 1;
+      for (const char* reduce : {"sum", "prod", "mean", "amax", "amin"}) {
+        for (bool include_self : {true, false}) {
+          const std::string r = reduce;
+          samples.push_back({r + (include_self ? ", include_self" : ", without self"),
+                             {leaf({3, 4}, seed), leaf({3, 4}, seed + 1)},
+                             one([=](const Inputs& x) {
+                               return scatter_reduce(x[0], 0, i34, x[1], r, include_self);
+                             }),
+                             [=](Tensor& self, const Inputs& x) {
+                               scatter_reduce_(self, 0, i34, x[1], r, include_self);
+                             }});
+          seed += 2;
+        }
+      }
+      return samples;
+    });
+  }
   return ops;
 }
 

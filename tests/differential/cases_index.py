@@ -717,3 +717,88 @@ def _register_scatter_reduce() -> None:
 
 
 _register_scatter_reduce()
+
+
+def _register_inplace() -> None:
+    I24 = [[0, 1, 2, 0], [2, 0, 1, 1]]
+    M23 = [[True, False, True], [False, True, True]]
+    case(
+        "index_fill_.int_Scalar/clone",
+        lambda T, x, i: x.clone().index_fill_(0, i, -1.5),
+        R(3, 4, seed=300),
+        L([2, 0]),
+        second=True,
+    )
+    case(
+        "index_fill_.int_Tensor/clone",
+        lambda T, x, i, v: x.clone().index_fill_(1, i, v),
+        R(3, 4, seed=301),
+        L([3, 0, 3]),
+        R(seed=302),
+        second=True,
+    )
+    case(
+        "index_copy_/clone",
+        lambda T, x, i, s: x.clone().index_copy_(0, i, s),
+        R(4, 3, seed=303),
+        L([3, 0]),
+        R(2, 3, seed=304),
+        second=True,
+    )
+    case(
+        "masked_scatter_/clone",
+        lambda T, x, m, s: x.clone().masked_scatter_(m, s),
+        R(2, 3, seed=305),
+        B(M23),
+        R(5, seed=306),
+        second=True,
+    )
+    case(
+        "masked_scatter_/broadcast-mask",
+        lambda T, x, m, s: x.clone().masked_scatter_(m, s),
+        R(2, 3, seed=307),
+        B([True, False, True]),
+        R(4, seed=308),
+        second=True,
+    )
+    case(
+        "masked_scatter_/self-cannot-grow-error",
+        lambda T, x, m, s: x.clone().masked_scatter_(m, s),
+        R(3, seed=309),
+        B(M23),
+        R(5, seed=310),
+    )
+    case(
+        "scatter_.src/clone",
+        lambda T, x, i, s: x.clone().scatter_(0, i, s),
+        R(3, 4, seed=311),
+        L(I24),
+        R(2, 4, seed=312),
+        second=True,
+    )
+    case("scatter_.value/clone", lambda T, x, i: x.clone().scatter_(0, i, 2.5), R(3, 4, seed=313), L(I24), second=True)
+    case(
+        "scatter_.reduce/multiply",
+        lambda T, x, i, s: x.clone().scatter_(0, i, s, reduce="multiply"),
+        R(3, 4, seed=314, grad=False),
+        L(I24),
+        R(2, 4, seed=315, grad=False),
+    )
+    case(
+        "scatter_.value_reduce/add",
+        lambda T, x, i: x.clone().scatter_(0, i, 2.0, reduce="add"),
+        R(3, 4, seed=316, grad=False),
+        L(I24),
+    )
+    for red in ("sum", "prod", "mean", "amax", "amin"):
+        case(
+            f"scatter_reduce_.two/{red}",
+            lambda T, x, i, s, red=red: x.clone().scatter_reduce_(0, i, s, red, include_self=False),
+            R(3, 4, seed=317),
+            L(I24),
+            R(2, 4, seed=318),
+            second=True,
+        )
+
+
+_register_inplace()

@@ -2666,3 +2666,58 @@ def _scatter_reduce_value_checks():
 
 SAMPLES.update(_scatter_reduce_samples())
 VALUE_CHECKS.update(_scatter_reduce_value_checks())
+
+
+def _index_inplace_samples():
+    i24 = longs([[0, 1, 2, 0], [2, 0, 1, 1]])
+    mask = bools([[True, False, True], [False, True, True]])
+    return {
+        "index_fill_.int_Scalar": [
+            Sample("on a copy", lambda x: (x * 1).index_fill_(0, longs([2, 0]), -1.5), [leaf(3, 4, seed=1)])
+        ],
+        "index_fill_.int_Tensor": [
+            Sample(
+                "on a copy", lambda x, v: (x * 1).index_fill_(1, longs([3, 0]), v), [leaf(3, 4, seed=2), leaf(seed=3)]
+            )
+        ],
+        "index_copy_": [
+            Sample(
+                "on a copy",
+                lambda x, s: (x * 1).index_copy_(0, longs([3, 0]), s),
+                [leaf(4, 3, seed=4), leaf(2, 3, seed=5)],
+            )
+        ],
+        "masked_scatter_": [
+            Sample("on a copy", lambda x, s: (x * 1).masked_scatter_(mask, s), [leaf(2, 3, seed=6), leaf(5, seed=7)])
+        ],
+        "scatter_.src": [
+            Sample("on a copy", lambda x, s: (x * 1).scatter_(0, i24, s), [leaf(3, 4, seed=8), leaf(2, 4, seed=9)])
+        ],
+        "scatter_.value": [Sample("on a copy", lambda x: (x * 1).scatter_(0, i24, 2.5), [leaf(3, 4, seed=10)])],
+        "scatter_reduce_.two": [
+            Sample(
+                f"{r} on a copy",
+                lambda x, s, r=r: (x * 1).scatter_reduce_(0, i24, s, r),
+                [leaf(3, 4, seed=11), leaf(2, 4, seed=12)],
+            )
+            for r in ("sum", "prod", "mean", "amax", "amin")
+        ],
+    }
+
+
+def _index_inplace_value_checks():
+    g = gradgen
+
+    def reduce_inplace():
+        x = g.tensor([[1.0, 2.0], [3.0, 4.0]], dtype=g.float64)
+        s = g.tensor([[10.0, 20.0]], dtype=g.float64)
+        assert x.scatter_(0, longs([[1, 0]]), s, reduce="add") is x
+        assert x.tolist() == [[1.0, 22.0], [13.0, 4.0]]
+        x.scatter_(0, longs([[1, 0]]), 2.0, reduce="multiply")
+        assert x.tolist() == [[1.0, 44.0], [26.0, 4.0]]
+
+    return {"scatter_.reduce": reduce_inplace, "scatter_.value_reduce": reduce_inplace}
+
+
+SAMPLES.update(_index_inplace_samples())
+VALUE_CHECKS.update(_index_inplace_value_checks())
