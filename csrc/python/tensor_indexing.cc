@@ -69,6 +69,9 @@ Sliced apply_slicing(const Tensor& self, nb::handle key) {
       tensors[k] = nb::cast<Tensor>(items[k]);
     } else if (PyList_Check(item)) {
       tensors[k] = tensor_of_list(items[k]);
+    } else if (PyBool_Check(item)) {
+      // x[True] / x[False]: a 0-dim mask, as PyTorch (a dim of size 1 or 0 added).
+      tensors[k] = full({}, Scalar(item == Py_True), ScalarType::Bool);
     }
     consumed += consumed_dims(item, tensors[k].defined() ? &tensors[k] : nullptr);
   }

@@ -445,3 +445,10 @@ def test_scatter_reduce_gradients():
     b = g.tensor([2.0, 1.0, 2.0], dtype=g.float64, requires_grad=True)
     g.scatter_reduce(a, 0, longs([0, 0, 0]), b, "amax").sum().backward()
     assert a.grad.tolist() == pytest.approx([1 / 3, 1.0]) and b.grad.tolist() == pytest.approx([1 / 3, 0.0, 1 / 3])
+
+
+def test_python_bools_as_masks():
+    x = g.tensor([[1.0, 2.0], [3.0, 4.0]], dtype=g.float64)
+    assert x[True].shape == (1, 2, 2) and x[True].tolist() == [x.tolist()]
+    assert x[False].shape == (0, 2, 2)
+    assert x[True, 1].tolist() == [[3.0, 4.0]]
