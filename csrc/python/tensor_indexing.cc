@@ -32,8 +32,6 @@ Tensor tensor_of_list(nb::handle item) {
   return t;
 }
 
-bool is_index_tensor(PyObject* item) { return is_tensor(item) || PyList_Check(item); }
-
 // How many dims of self an index item consumes: ints, slices and Long tensors one, a Bool tensor
 // its dim() (a 0-dim one none: it adds a dim), None and ... none.
 int64_t consumed_dims(PyObject* item, const Tensor* t) {
@@ -67,7 +65,10 @@ Sliced apply_slicing(const Tensor& self, nb::handle key) {
     PyObject* item = items[k].ptr();
     if (is_tensor(item)) {
       tensors[k] = nb::cast<Tensor>(items[k]);
-    } else if (PyList_Check(item)) {
+    } else if (PyList_Check(item) || PyTuple_Check(item) ||
+               (!PyIndex_Check(item) && PySequence_Check(item) && !PyUnicode_Check(item) &&
+                !PyBytes_Check(item))) {
+      // A list, a tuple inside the key's tuple, a NumPy array: an index tensor, as PyTorch.
       tensors[k] = tensor_of_list(items[k]);
     } else if (PyBool_Check(item)) {
       // x[True] / x[False]: a 0-dim mask, as PyTorch (a dim of size 1 or 0 added).

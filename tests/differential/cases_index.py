@@ -179,6 +179,8 @@ def _register_getitem() -> None:
     case("getitem/python-true", lambda T, x: x[True], R(2, 3, seed=63), second=True)
     case("getitem/python-false-and-slice", lambda T, x: x[False, 1:], R(2, 3, seed=64))
     case("setitem/python-true", lambda T, x, v: _setitem(x, (True, 0), v), R(2, 3, seed=65), R(3, seed=66), second=True)
+    case("getitem/inner-tuple", lambda T, x: x[(2, 0), 1:], R(3, 4, seed=67), second=True)
+    case("setitem/inner-tuple", lambda T, x, v: _setitem(x, ((1, 0),), v), R(3, 2, seed=68), R(2, seed=69), second=True)
     case("getitem/empty-list", lambda T, x: x[[]], R(3, 2, seed=56))
     case("getitem/int64", lambda T, x: x[[1, 1, 0]], L([[1, 2], [3, 4]]))
     case("getitem/list-out-of-range-error", lambda T, x: x[[0, 3]], R(3, 2, seed=57))

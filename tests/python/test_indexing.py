@@ -452,3 +452,11 @@ def test_python_bools_as_masks():
     assert x[True].shape == (1, 2, 2) and x[True].tolist() == [x.tolist()]
     assert x[False].shape == (0, 2, 2)
     assert x[True, 1].tolist() == [[3.0, 4.0]]
+
+
+def test_sequences_and_numpy_arrays_as_index_tensors():
+    x = g.tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]], dtype=g.float64)
+    assert x[(2, 0), 1].tolist() == [6.0, 2.0]  # a tuple inside the key: an index, as PyTorch
+    np = pytest.importorskip("numpy")
+    assert x[np.array([1, 1])].tolist() == [[3.0, 4.0], [3.0, 4.0]]
+    assert x[np.array([True, False, True])].tolist() == [[1.0, 2.0], [5.0, 6.0]]
