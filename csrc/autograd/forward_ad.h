@@ -119,6 +119,12 @@ inline bool has_fw_grad(const Tensor& t) noexcept {
 inline bool has_fw_grad(const std::optional<Tensor>& t) noexcept {
   return t.has_value() && has_fw_grad(*t);
 }
+inline bool has_fw_grad(const std::vector<std::optional<Tensor>>& ts) noexcept {
+  for (const std::optional<Tensor>& t : ts) {
+    if (has_fw_grad(t)) return true;
+  }
+  return false;
+}
 inline bool has_fw_grad(TensorList ts) noexcept {
   for (const Tensor& t : ts) {
     if (has_fw_grad(t)) return true;

@@ -93,6 +93,16 @@ std::vector<SavedVariable> make_saved_variable_list(TensorList tensors, bool is_
   return saved;
 }
 
+std::vector<SavedVariable> make_saved_variable_list(
+    const std::vector<std::optional<Tensor>>& tensors, bool is_output) {
+  std::vector<SavedVariable> saved;
+  saved.reserve(tensors.size());
+  for (const std::optional<Tensor>& t : tensors) {
+    saved.emplace_back(t.has_value() ? *t : Tensor(), is_output);
+  }
+  return saved;
+}
+
 std::vector<Tensor> unpack_list(const std::vector<SavedVariable>& saved, bool released,
                                 const Node* saved_for, const char* name) {
   if (released) throw_freed(saved_for, name, -1);

@@ -88,6 +88,10 @@ struct TypeAndSize {
 /// Saves each tensor of a Tensor[] input, or (is_output) of a Tensor[] output of
 /// the saving node.
 std::vector<SavedVariable> make_saved_variable_list(TensorList tensors, bool is_output = false);
+/// Saves each tensor of a Tensor?[] input (index.Tensor's indices); an absent one unpacks to an
+/// undefined Tensor.
+std::vector<SavedVariable> make_saved_variable_list(
+    const std::vector<std::optional<Tensor>>& tensors, bool is_output = false);
 
 /// Unpacks a saved Tensor[]; `released` is the node's `<name>_released_` flag,
 /// set by release_variables(), which makes this throw the "second time" error.

@@ -252,6 +252,10 @@ struct OutVariantArg {
       : name(name_), tensor(t ? &*t : nullptr) {}
   /// A named Tensor[] (hstack.out's `tensors`): each element is checked.
   OutVariantArg(const char* name_, TensorList ts) : name(name_), list(ts) {}
+  /// A Tensor?[] of index tensors (index.Tensor_out's `indices`): Long or Bool tensors, which
+  /// cannot require grad, so unchecked.
+  OutVariantArg(const char* name_, const std::vector<std::optional<Tensor>>& /*indices*/)
+      : name(name_) {}
 
   const char* name = nullptr;
   const Tensor* tensor = nullptr;

@@ -1,6 +1,9 @@
-// Indexing gradgen.Tensor: len(t), iteration over dim 0, t[key] (ints, slices with step 1,
-// None, ...) as views, and t[key] = value as an in-place copy into the view.
+// Indexing gradgen.Tensor: len(t), iteration over dim 0, t[key] (ints, slices, None, ...) as
+// views, index tensors, lists of ints and bool masks as PyTorch's advanced
+// indexing (gradgen::index), and t[key] = value as an in-place copy into the view or, with index
+// tensors, index_put_ into it.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,44 +24,107 @@ namespace {
   throw nb::index_error(message.c_str());
 }
 
-bool consumes_dim(PyObject* item) { return item != Py_None && item != Py_Ellipsis; }
+// An index tensor made of a Python list (`x[[0, 2]]`, `x[[True, False]]`), as PyTorch: by
+// gradgen.tensor, an empty list giving an empty Long index.
+Tensor tensor_of_list(nb::handle item) {
+  Tensor t = nb::cast<Tensor>(nb::module_::import_("gradgen._C").attr("tensor")(item));
+  if (t.numel() == 0 && t.scalar_type() != ScalarType::Bool) t = gradgen::to(t, ScalarType::Long);
+  return t;
+}
 
-Tensor index(const Tensor& self, nb::handle key) {
-  std::vector<PyObject*> items;
+// How many dims of self an index item consumes: ints, slices and Long tensors one, a Bool tensor
+// its dim() (a 0-dim one none: it adds a dim), None and ... none.
+int64_t consumed_dims(PyObject* item, const Tensor* t) {
+  if (item == Py_None || item == Py_Ellipsis) return 0;
+  if (t != nullptr && t->scalar_type() == ScalarType::Bool) return t->dim();
+  return 1;
+}
+
+// The view x[key] of the basic items (ints, slices, None, ...) and, per dim of that view, the
+// index tensors of the advanced ones (PyTorch's applySlicing): the advanced indexing is then
+// index(view, indices) or view.index_put_(indices, value).
+struct Sliced {
+  Tensor view;
+  std::vector<std::optional<Tensor>> indices;
+  bool advanced = false;
+};
+
+Sliced apply_slicing(const Tensor& self, nb::handle key) {
+  std::vector<nb::handle> items;
   if (PyTuple_Check(key.ptr())) {
     for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(key.ptr()); ++i) {
       items.push_back(PyTuple_GET_ITEM(key.ptr(), i));
     }
   } else {
-    items.push_back(key.ptr());
+    items.push_back(key);
   }
+  // The index tensors of the items (an undefined Tensor for the basic items).
+  std::vector<Tensor> tensors(items.size());
   int64_t consumed = 0;
-  for (PyObject* item : items) consumed += consumes_dim(item) ? 1 : 0;
+  for (size_t k = 0; k < items.size(); ++k) {
+    PyObject* item = items[k].ptr();
+    if (is_tensor(item)) {
+      tensors[k] = nb::cast<Tensor>(items[k]);
+    } else if (PyList_Check(item) || PyTuple_Check(item) ||
+               (!PyIndex_Check(item) && PySequence_Check(item) && !PyUnicode_Check(item) &&
+                !PyBytes_Check(item))) {
+      // A list, a tuple inside the key's tuple, a NumPy array: an index tensor, as PyTorch.
+      tensors[k] = tensor_of_list(items[k]);
+    } else if (PyBool_Check(item)) {
+      // x[True] / x[False]: a 0-dim mask, as PyTorch (a dim of size 1 or 0 added).
+      tensors[k] = full({}, Scalar(item == Py_True), ScalarType::Bool);
+    }
+    consumed += consumed_dims(item, tensors[k].defined() ? &tensors[k] : nullptr);
+  }
   if (consumed > self.dim()) {
     index_error("too many indices for tensor of dimension " + std::to_string(self.dim()));
   }
+  Sliced out;
   Tensor result = self;
   int64_t dim = 0;
   bool seen_ellipsis = false;
-  for (PyObject* item : items) {
-    if (item == Py_None) {
+  for (size_t k = 0; k < items.size(); ++k) {
+    PyObject* item = items[k].ptr();
+    if (tensors[k].defined()) {
+      const Tensor& t = tensors[k];
+      out.advanced = true;
+      if (t.scalar_type() == ScalarType::Bool && t.dim() == 0) {
+        // x[True] adds a dim of size 1 and keeps it (x[False]: of size 0), as PyTorch.
+        result = gradgen::unsqueeze(result, dim);
+        out.indices.emplace_back(gradgen::reshape(t, {1}));
+        ++dim;
+        continue;
+      }
+      if (t.scalar_type() != ScalarType::Bool && t.scalar_type() != ScalarType::Long) {
+        index_error(std::string("tensors used as indices must be long, int, byte or bool "
+                                "tensors (got ") +
+                    to_string(t.scalar_type()) + ")");
+      }
+      out.indices.emplace_back(t);
+      dim += t.scalar_type() == ScalarType::Bool ? t.dim() : 1;
+    } else if (item == Py_None) {
       result = gradgen::unsqueeze(result, dim);
+      out.indices.emplace_back(std::nullopt);
       ++dim;
     } else if (item == Py_Ellipsis) {
       if (seen_ellipsis) index_error("an index can only have a single ellipsis ('...')");
       seen_ellipsis = true;
+      for (int64_t j = 0; j < self.dim() - consumed; ++j) out.indices.emplace_back(std::nullopt);
       dim += self.dim() - consumed;
     } else if (PySlice_Check(item)) {
       Py_ssize_t start, stop, step;
       if (PySlice_Unpack(item, &start, &stop, &step) < 0) throw nb::python_error();
       const int64_t size = result.size(dim);
       const Py_ssize_t length = PySlice_AdjustIndices(size, &start, &stop, step);
+      if (step <= 0) throw nb::value_error("step must be greater than zero");
       if (step != 1) {
-        throw nb::value_error("gradgen: slices with a step other than 1 are not supported");
+        result = gradgen::slice(result, dim, start, start + length * step, step);  // a view
+      } else if (start != 0 || length != size) {
+        result = gradgen::narrow(result, dim, start, length);
       }
-      if (start != 0 || length != size) result = gradgen::narrow(result, dim, start, length);
+      out.indices.emplace_back(std::nullopt);
       ++dim;
-    } else if (!PyBool_Check(item) && !is_tensor(item) && PyIndex_Check(item)) {
+    } else if (!PyBool_Check(item) && PyIndex_Check(item)) {
       const Py_ssize_t i = PyNumber_AsSsize_t(item, PyExc_IndexError);
       if (i == -1 && PyErr_Occurred()) throw nb::python_error();
       const int64_t size = result.size(dim);
@@ -69,17 +135,33 @@ Tensor index(const Tensor& self, nb::handle key) {
       result = gradgen::select(result, dim, i);
     } else {
       throw nb::type_error(
-          (std::string("only integers, slices (`:`), ellipsis (`...`) and None are valid "
-                       "indices (got ") +
+          (std::string("only integers, slices (`:`), ellipsis (`...`), None and long or byte "
+                       "Variables are valid indices (got ") +
            Py_TYPE(item)->tp_name + ")")
               .c_str());
     }
   }
-  return result;
+  out.view = result;
+  return out;
+}
+
+Tensor index(const Tensor& self, nb::handle key) {
+  Sliced s = apply_slicing(self, key);
+  if (!s.advanced) return s.view;
+  return gradgen::index(s.view, s.indices);
+}
+
+// value without its leading dims of size 1 (PyTorch's slicePrefix1sSize: a [1, 3] value assigns
+// into a [3] result); broadcasting puts back those the result has.
+Tensor strip_leading_ones(Tensor value) {
+  while (value.dim() > 0 && value.size(0) == 1) value = gradgen::squeeze(value, 0);
+  return value;
 }
 
 // x[key] = value: copies value (a Tensor, broadcast, or a number) into the view x[key], with
-// autograd as torch: the copy is an in-place op on the view (CopySlices on x's history).
+// autograd as torch: the copy is an in-place op on the view (CopySlices on x's history); with
+// index tensors in key, value is written by index_put_ on the view of the basic items, so the
+// gradient reaches both x and value.
 void set_index(const Tensor& self, nb::handle key, nb::handle value) {
   const bool value_is_tensor = is_tensor(value.ptr()) && nb::inst_ready(value);
   Tensor src;
@@ -94,9 +176,20 @@ void set_index(const Tensor& self, nb::handle key, nb::handle value) {
     }
     src = full({}, s, self.scalar_type());
   }
-  Tensor view = index(self, key);
-  if (src.scalar_type() != view.scalar_type()) src = gradgen::to(src, view.scalar_type());
+  Sliced sliced = apply_slicing(self, key);
+  Tensor view = sliced.view;
+  // A copy converts value to the view's dtype; index_put_ does not (PyTorch raises "Index put
+  // requires the source and destination dtypes match").
+  if (!sliced.advanced && src.scalar_type() != view.scalar_type()) {
+    src = gradgen::to(src, view.scalar_type());
+  }
   if (src.unsafe_impl()->storage.get() == view.unsafe_impl()->storage.get()) src = src.clone();
+  if (sliced.advanced) {
+    // index_put_ broadcasts value to the indexing result (PyTorch's message when it cannot).
+    gradgen::index_put_(view, sliced.indices, strip_leading_ones(src));
+    return;
+  }
+  src = strip_leading_ones(src);
   if (!src.sizes().equals(view.sizes())) src = gradgen::expand(src, view.sizes());
   autograd::copy_into(view, src);
 }

@@ -3,6 +3,7 @@
 #include <fstream>
 #include <limits>
 #include <map>
+#include <optional>
 #include <stdexcept>
 #include <utility>
 
@@ -6065,6 +6066,504 @@ std::vector<OpInfo> make_registry() {
                                                                std::get<1>(r), 0, -1);
            })},
       };
+    });
+  }
+  // indexing (issue 23): index.Tensor, index_put_ / index_put (advanced indexing) -------------
+  {
+    using Idx = std::vector<std::optional<Tensor>>;
+    auto into = [](std::function<Tensor(const Inputs&, Tensor&)> f) { return f; };
+    auto indexed = [](Idx idx) { return one([idx](const Inputs& x) { return index(x[0], idx); }); };
+    const Tensor mask = bools({true, false, true, true, false, false}, {2, 3});
+    grad_op("index.Tensor", [=] {
+      return std::vector<Sample>{
+          {"[4, 3] rows [2, 0, 2]", {leaf({4, 3}, 1)}, indexed({longs({2, 0, 2}, {3})})},
+          {"[3, 4] indices [2, 1] and [2] broadcast",
+           {leaf({3, 4}, 2)},
+           indexed({longs({0, 2}, {2, 1}), longs({1, -1}, {2})})},
+          {"[2, 3, 4] indices separated by a slice",
+           {leaf({2, 3, 4}, 3)},
+           indexed({longs({1, 0}, {2}), std::nullopt, longs({3, -1}, {2})})},
+          {"[2, 3, 4] middle dim by a [2, 2] index",
+           {leaf({2, 3, 4}, 4)},
+           indexed({std::nullopt, longs({2, 0, 1, 1}, {2, 2})})},
+          {"[2, 3, 2] bool mask [2, 3]", {leaf({2, 3, 2}, 5)}, indexed({mask})},
+          {"[3, 2] 0-dim index", {leaf({3, 2}, 6)}, indexed({longs({1}, {})})},
+          {"[3, 2] empty index", {leaf({3, 2}, 7)}, indexed({longs({}, {0})})},
+      };
+    });
+    add_op("index.Tensor_out", Check::kOut, [=] {
+      const Idx idx{longs({1, 0, 1}, {3}), longs({2, 2, 0}, {3})};
+      return std::vector<Sample>{
+          {"[2, 3] pairs",
+           {leaf({2, 3}, 1)},
+           one([=](const Inputs& x) { return index(x[0], idx); }),
+           nullptr,
+           into([=](const Inputs& x, Tensor& o) -> Tensor { return index_out(x[0], idx, o); })},
+      };
+    });
+    // Without accumulate the indices are distinct: with duplicates the last write wins, which
+    // finite differences see and PyTorch's formula (every duplicate gets grad) does not.
+    struct Put {
+      std::string name;
+      Idx idx;
+      std::vector<int64_t> self_sizes;
+      std::vector<int64_t> values_sizes;
+      bool accumulate;
+    };
+    const std::vector<Put> puts{
+        {"[4, 3] rows [2, 0]", {longs({2, 0}, {2})}, {4, 3}, {2, 3}, false},
+        {"[4, 3] values [3] broadcast", {longs({3, 1}, {2})}, {4, 3}, {3}, false},
+        {"[3, 4] pairs, accumulate duplicates",
+         {longs({0, 2, 0}, {3}), longs({1, 3, 1}, {3})},
+         {3, 4},
+         {3},
+         true},
+        {"[2, 3, 2] bool mask, accumulate", {mask}, {2, 3, 2}, {3, 2}, true},
+        {"[2, 3, 4] separated by a slice",
+         {longs({1, 0}, {2}), std::nullopt, longs({3, 0}, {2})},
+         {2, 3, 4},
+         {2, 3},
+         false},
+    };
+    auto put_samples = [=](bool inplace) {
+      std::vector<Sample> out;
+      uint64_t seed = 10;
+      for (const Put& p : puts) {
+        Sample s{p.name,
+                 {leaf(p.self_sizes, seed), leaf(p.values_sizes, seed + 1)},
+                 one([p](const Inputs& x) { return index_put(x[0], p.idx, x[1], p.accumulate); })};
+        if (inplace) {
+          s.inplace = [p](Tensor& self, const Inputs& x) {
+            index_put_(self, p.idx, x[1], p.accumulate);
+          };
+        }
+        out.push_back(s);
+        seed += 2;
+      }
+      return out;
+    };
+    grad_op("index_put", [=] { return put_samples(false); });
+    add_op("index_put_", Check::kInPlace, [=] { return put_samples(true); });
+  }
+  // slice.Tensor (Python's stepped slices): a strided view --------------------------------
+  grad_op("slice.Tensor", [] {
+    return std::vector<Sample>{
+        {"[5, 3] dim 0, 0:5:2", {leaf({5, 3}, 1)}, one([](const Inputs& x) {
+           return slice(x[0], 0, 0, 5, 2);
+         })},
+        {"[2, 7] dim -1, 1::3", {leaf({2, 7}, 2)}, one([](const Inputs& x) {
+           return slice(x[0], -1, 1, std::nullopt, 3);
+         })},
+        {"[4, 3] negative bounds, -3:-1", {leaf({4, 3}, 3)}, one([](const Inputs& x) {
+           return slice(x[0], 0, -3, -1, 1);
+         })},
+        {"[4] empty, 3:1", {leaf({4}, 4)}, one([](const Inputs& x) {
+           return slice(x[0], 0, 3, 1, 2);
+         })},
+        {"transposed [3, 4] view, step 2", {leaf({4, 3}, 5)}, one([](const Inputs& x) {
+           return slice(t(x[0]), 1, std::nullopt, std::nullopt, 2);
+         })},
+    };
+  });
+  // indexing (issue 23): masked_select, take, take_along_dim, nonzero, argwhere --------------
+  {
+    auto into = [](std::function<Tensor(const Inputs&, Tensor&)> f) { return f; };
+    const Tensor mask23 = bools({true, false, true, false, true, true}, {2, 3});
+    const Tensor row_mask = bools({false, true, true}, {3});
+    grad_op("masked_select", [=] {
+      return std::vector<Sample>{
+          {"[2, 3] mask", {leaf({2, 3}, 1)}, one([=](const Inputs& x) {
+             return masked_select(x[0], mask23);
+           })},
+          {"[3] mask broadcast over [2, 3]", {leaf({2, 3}, 2)}, one([=](const Inputs& x) {
+             return masked_select(x[0], row_mask);
+           })},
+          {"self [3] broadcast to the [2, 3] mask", {leaf({3}, 3)}, one([=](const Inputs& x) {
+             return masked_select(x[0], mask23);
+           })},
+          {"0-dim self", {leaf({}, 4)}, one([=](const Inputs& x) {
+             return masked_select(x[0], row_mask);
+           })},
+      };
+    });
+    add_op("masked_select.out", Check::kOut, [=] {
+      return std::vector<Sample>{
+          {"[2, 3]",
+           {leaf({2, 3}, 1)},
+           one([=](const Inputs& x) { return masked_select(x[0], mask23); }),
+           nullptr,
+           into([=](const Inputs& x, Tensor& o) -> Tensor {
+             return masked_select_out(x[0], mask23, o);
+           })},
+      };
+    });
+    grad_op("take", [] {
+      return std::vector<Sample>{
+          {"[2, 3] at a [2, 2] index, repeated and negative",
+           {leaf({2, 3}, 1)},
+           one([](const Inputs& x) {
+             return take(x[0], longs({5, 0, -1, 2}, {2, 2}));
+           })},
+          {"transposed [3, 2] view", {leaf({2, 3}, 2)}, one([](const Inputs& x) {
+             return take(t(x[0]), longs({1, 4}, {2}));
+           })},
+          {"0-dim index", {leaf({4}, 3)}, one([](const Inputs& x) {
+             return take(x[0], longs({3}, {}));
+           })},
+      };
+    });
+    add_op("take.out", Check::kOut, [=] {
+      return std::vector<Sample>{
+          {"[2, 3]",
+           {leaf({2, 3}, 1)},
+           one([](const Inputs& x) {
+             return take(x[0], longs({4, 1}, {2}));
+           }),
+           nullptr,
+           into([](const Inputs& x, Tensor& o) -> Tensor {
+             return take_out(x[0], longs({4, 1}, {2}), o);
+           })},
+      };
+    });
+    grad_op("take_along_dim", [] {
+      return std::vector<Sample>{
+          {"[3, 4] dim 1", {leaf({3, 4}, 1)}, one([](const Inputs& x) {
+             return take_along_dim(x[0], longs({0, 3, 1, 1, 2, 0}, {3, 2}), 1);
+           })},
+          {"[3, 4] dim 0, indices [1, 4] broadcast", {leaf({3, 4}, 2)}, one([](const Inputs& x) {
+             return take_along_dim(x[0], longs({2, 0, 1, 2}, {1, 4}), 0);
+           })},
+          {"[2, 3] flattened (dim None)", {leaf({2, 3}, 3)}, one([](const Inputs& x) {
+             return take_along_dim(x[0], longs({5, 0, 5}, {3}));
+           })},
+          {"self [1, 3] broadcast to indices [2, 3], dim 1",
+           {leaf({1, 3}, 4)},
+           one([](const Inputs& x) {
+             return take_along_dim(x[0], longs({2, 1, 0, 0, 1, 2}, {2, 3}), 1);
+           })},
+      };
+    });
+    add_op("take_along_dim.out", Check::kOut, [=] {
+      return std::vector<Sample>{
+          {"[3, 4] dim 1",
+           {leaf({3, 4}, 1)},
+           one([](const Inputs& x) {
+             return take_along_dim(x[0], longs({0, 3, 1}, {3, 1}), 1);
+           }),
+           nullptr,
+           into([](const Inputs& x, Tensor& o) -> Tensor {
+             return take_along_dim_out(x[0], longs({0, 3, 1}, {3, 1}), 1, o);
+           })},
+      };
+    });
+    auto sparse = [](const Inputs& x) { return where(gt(x[0], 0.3), x[0], zeros_like(x[0])); };
+    add_op("nonzero", Check::kNoDerivative, [=] {
+      return std::vector<Sample>{
+          {"[3, 4]", {leaf({3, 4}, 1)}, one([=](const Inputs& x) { return nonzero(sparse(x)); })},
+          {"0-dim", {leaf({}, 2)}, one([](const Inputs& x) { return nonzero(x[0]); })},
+      };
+    });
+    add_op("nonzero.out", Check::kOut, [=] {
+      return std::vector<Sample>{
+          {"[3, 4]",
+           {leaf({3, 4}, 1)},
+           one([=](const Inputs& x) { return nonzero(sparse(x)); }),
+           nullptr,
+           into([=](const Inputs& x, Tensor& o) -> Tensor { return nonzero_out(sparse(x), o); })},
+      };
+    });
+    add_op("argwhere", Check::kNoDerivative, [=] {
+      return std::vector<Sample>{
+          {"[2, 3, 2]", {leaf({2, 3, 2}, 1)}, one([=](const Inputs& x) {
+             return argwhere(sparse(x));
+           })},
+      };
+    });
+  }
+  // indexing (issue 23): index_fill, index_copy, masked_scatter, scatter ----------------------
+  {
+    auto into = [](std::function<Tensor(const Inputs&, Tensor&)> f) { return f; };
+    grad_op("index_fill.int_Scalar", [] {
+      return std::vector<Sample>{
+          {"[3, 4] dim 0", {leaf({3, 4}, 1)}, one([](const Inputs& x) {
+             return index_fill(x[0], 0, longs({2, 0}, {2}), -1.5);
+           })},
+          {"[3, 4] dim -1, repeated and negative", {leaf({3, 4}, 2)}, one([](const Inputs& x) {
+             return index_fill(x[0], -1, longs({1, -1, 1}, {3}), 2);
+           })},
+          {"0-dim index", {leaf({2, 3}, 3)}, one([](const Inputs& x) {
+             return index_fill(x[0], 1, longs({2}, {}), 0.5);
+           })},
+      };
+    });
+    grad_op("index_fill.int_Tensor", [] {
+      return std::vector<Sample>{
+          {"[3, 4] dim 1, repeated index", {leaf({3, 4}, 1), leaf({}, 2)}, one([](const Inputs& x) {
+             return index_fill(x[0], 1, longs({3, 0, 3}, {3}), x[1]);
+           })},
+          {"only value requires grad", {value({2, 3}, 3), leaf({}, 4)}, one([](const Inputs& x) {
+             return index_fill(x[0], 0, longs({1}, {1}), x[1]);
+           })},
+      };
+    });
+    grad_op("index_copy", [] {
+      return std::vector<Sample>{
+          {"[4, 3] dim 0", {leaf({4, 3}, 1), leaf({2, 3}, 2)}, one([](const Inputs& x) {
+             return index_copy(x[0], 0, longs({3, 0}, {2}), x[1]);
+           })},
+          {"[2, 4] dim 1", {leaf({2, 4}, 3), leaf({2, 3}, 4)}, one([](const Inputs& x) {
+             return index_copy(x[0], 1, longs({1, 3, 2}, {3}), x[1]);
+           })},
+          {"0-dim source", {leaf({3}, 5), leaf({}, 6)}, one([](const Inputs& x) {
+             return index_copy(x[0], 0, longs({1}, {1}), x[1]);
+           })},
+      };
+    });
+    add_op("index_copy.out", Check::kOut, [=] {
+      return std::vector<Sample>{
+          {"[4, 3] dim 0",
+           {leaf({4, 3}, 1), leaf({2, 3}, 2)},
+           one([](const Inputs& x) {
+             return index_copy(x[0], 0, longs({3, 0}, {2}), x[1]);
+           }),
+           nullptr,
+           into([](const Inputs& x, Tensor& o) -> Tensor {
+             return index_copy_out(x[0], 0, longs({3, 0}, {2}), x[1], o);
+           })},
+      };
+    });
+    const Tensor m23 = bools({true, false, true, false, true, true}, {2, 3});
+    grad_op("masked_scatter", [=] {
+      return std::vector<Sample>{
+          {"[2, 3], source [5] (one unused)",
+           {leaf({2, 3}, 1), leaf({5}, 2)},
+           one([=](const Inputs& x) { return masked_scatter(x[0], m23, x[1]); })},
+          {"self [3] broadcast to the mask",
+           {leaf({3}, 3), leaf({2, 2}, 4)},
+           one([=](const Inputs& x) { return masked_scatter(x[0], m23, x[1]); })},
+      };
+    });
+    grad_op("scatter.src", [] {
+      return std::vector<Sample>{
+          {"[3, 4] dim 0", {leaf({3, 4}, 1), leaf({2, 4}, 2)}, one([](const Inputs& x) {
+             return scatter(x[0], 0, longs({0, 1, 2, 0, 2, 0, 1, 1}, {2, 4}), x[1]);
+           })},
+          {"[3, 4] dim 1", {leaf({3, 4}, 3), leaf({3, 2}, 4)}, one([](const Inputs& x) {
+             return scatter(x[0], 1, longs({3, 0, 1, 2, 2, 0}, {3, 2}), x[1]);
+           })},
+      };
+    });
+    add_op("scatter.src_out", Check::kOut, [=] {
+      return std::vector<Sample>{
+          {"[3, 4] dim 1",
+           {leaf({3, 4}, 1), leaf({3, 2}, 2)},
+           one([](const Inputs& x) {
+             return scatter(x[0], 1, longs({3, 0, 1, 2, 2, 0}, {3, 2}), x[1]);
+           }),
+           nullptr,
+           into([](const Inputs& x, Tensor& o) -> Tensor {
+             return scatter_out(x[0], 1, longs({3, 0, 1, 2, 2, 0}, {3, 2}), x[1], o);
+           })},
+      };
+    });
+    grad_op("scatter.value", [] {
+      return std::vector<Sample>{
+          {"[3, 4] dim 1, colliding", {leaf({3, 4}, 1)}, one([](const Inputs& x) {
+             return scatter(x[0], 1, longs({3, 3, 0, 1, 2, 2}, {3, 2}), Scalar(2.5));
+           })},
+      };
+    });
+    add_op("scatter.value_out", Check::kOut, [=] {
+      return std::vector<Sample>{
+          {"[3, 4] dim 0",
+           {leaf({3, 4}, 1)},
+           one([](const Inputs& x) {
+             return scatter(x[0], 0, longs({2, 0, 1, 1}, {1, 4}), Scalar(-1));
+           }),
+           nullptr,
+           into([](const Inputs& x, Tensor& o) -> Tensor {
+             return scatter_out(x[0], 0, longs({2, 0, 1, 1}, {1, 4}), Scalar(-1), o);
+           })},
+      };
+    });
+    ops.push_back(OpInfo{
+        "scatter.reduce", Check::kNotImplemented,
+        [] {
+          return std::vector<Sample>{
+              {"[3, 4] dim 0, multiply",
+               {leaf({3, 4}, 1), leaf({2, 4}, 2)},
+               one([](const Inputs& x) {
+                 return scatter(x[0], 0, longs({0, 1, 2, 0, 0, 0, 1, 1}, {2, 4}), x[1], "multiply");
+               })},
+          };
+        },
+        "", Forward::kNotImplemented});
+    ops.push_back(OpInfo{
+        "scatter.value_reduce", Check::kNotImplemented,
+        [] {
+          return std::vector<Sample>{
+              {"[3, 4] dim 1, add", {leaf({3, 4}, 1)}, one([](const Inputs& x) {
+                 return scatter(x[0], 1, longs({3, 3, 0, 1, 2, 2}, {3, 2}), Scalar(2.0), "add");
+               })},
+          };
+        },
+        "", Forward::kNotImplemented});
+    add_op("scatter.reduce_out", Check::kOut, [=] {
+      return std::vector<Sample>{
+          {"[3, 4] dim 0, add",
+           {leaf({3, 4}, 1), leaf({2, 4}, 2)},
+           one([](const Inputs& x) {
+             return scatter(x[0], 0, longs({0, 1, 2, 0, 0, 0, 1, 1}, {2, 4}), x[1], "add");
+           }),
+           nullptr,
+           into([](const Inputs& x, Tensor& o) -> Tensor {
+             return scatter_out(x[0], 0, longs({0, 1, 2, 0, 0, 0, 1, 1}, {2, 4}), x[1], "add", o);
+           })},
+      };
+    });
+    add_op("scatter.value_reduce_out", Check::kOut, [=] {
+      return std::vector<Sample>{
+          {"[3, 4] dim 1, multiply",
+           {leaf({3, 4}, 1)},
+           one([](const Inputs& x) {
+             return scatter(x[0], 1, longs({3, 3, 0, 1, 2, 2}, {3, 2}), Scalar(2.0), "multiply");
+           }),
+           nullptr,
+           into([](const Inputs& x, Tensor& o) -> Tensor {
+             return scatter_out(x[0], 1, longs({3, 3, 0, 1, 2, 2}, {3, 2}), Scalar(2.0), "multiply",
+                                o);
+           })},
+      };
+    });
+  }
+  // indexing (issue 23): scatter_reduce ------------------------------------------------------
+  {
+    auto into = [](std::function<Tensor(const Inputs&, Tensor&)> f) { return f; };
+    grad_op("scatter_reduce.two", [] {
+      std::vector<Sample> samples;
+      uint64_t seed = 1;
+      for (const char* reduce : {"sum", "prod", "mean", "amax", "amin"}) {
+        for (bool include_self : {true, false}) {
+          const std::string r = reduce;
+          samples.push_back(
+              {r + (include_self ? ", include_self" : ", without self") + ", [3, 4] dim 0",
+               {leaf({3, 4}, seed), leaf({3, 4}, seed + 1)},
+               one([r, include_self](const Inputs& x) {
+                 return scatter_reduce(x[0], 0, longs({0, 1, 0, 0, 2, 0, 1, 0, 0, 0, 1, 0}, {3, 4}),
+                                       x[1], r, include_self);
+               })});
+          seed += 2;
+        }
+      }
+      samples.push_back(
+          {"amax, dim 1, [2, 3] into [2, 2]",
+           {leaf({2, 2}, 30), leaf({2, 3}, 31)},
+           one([](const Inputs& x) {
+             return scatter_reduce(x[0], 1, longs({1, 1, 0, 0, 0, 1}, {2, 3}), x[1], "amax");
+           })});
+      return samples;
+    });
+    add_op("scatter_reduce.two_out", Check::kOut, [=] {
+      return std::vector<Sample>{
+          {"[3, 4] dim 0, mean",
+           {leaf({3, 4}, 1), leaf({2, 4}, 2)},
+           one([](const Inputs& x) {
+             return scatter_reduce(x[0], 0, longs({0, 1, 0, 0, 2, 0, 1, 0}, {2, 4}), x[1], "mean");
+           }),
+           nullptr,
+           into([](const Inputs& x, Tensor& o) -> Tensor {
+             return scatter_reduce_out(x[0], 0, longs({0, 1, 0, 0, 2, 0, 1, 0}, {2, 4}), x[1],
+                                       "mean", true, o);
+           })},
+      };
+    });
+  }
+  // indexing (issue 23): the in-place variants ---------------------------------------------
+  {
+    struct InPlace {
+      const char* name;
+      std::vector<std::vector<int64_t>> shapes;  // self's first, then the other leaves'
+      std::function<Tensor(const Inputs&)> fn;
+      InPlaceFn inplace;
+      bool not_implemented = false;
+    };
+    const Tensor m23 = bools({true, false, true, false, true, true}, {2, 3});
+    const Tensor i24 = longs({0, 1, 2, 0, 2, 0, 1, 1}, {2, 4});
+    const Tensor i34 = longs({0, 1, 0, 0, 2, 0, 1, 0, 0, 0, 1, 0}, {3, 4});
+    const std::vector<InPlace> variants{
+        {"index_fill_.int_Scalar",
+         {{3, 4}},
+         [](const Inputs& x) {
+           return index_fill(x[0], 0, longs({2, 0}, {2}), -1.5);
+         },
+         [](Tensor& self, const Inputs&) {
+           index_fill_(self, 0, longs({2, 0}, {2}), -1.5);
+         }},
+        {"index_fill_.int_Tensor",
+         {{3, 4}, {}},
+         [](const Inputs& x) {
+           return index_fill(x[0], 1, longs({3, 0, 3}, {3}), x[1]);
+         },
+         [](Tensor& self, const Inputs& x) {
+           index_fill_(self, 1, longs({3, 0, 3}, {3}), x[1]);
+         }},
+        {"index_copy_",
+         {{4, 3}, {2, 3}},
+         [](const Inputs& x) {
+           return index_copy(x[0], 0, longs({3, 0}, {2}), x[1]);
+         },
+         [](Tensor& self, const Inputs& x) {
+           index_copy_(self, 0, longs({3, 0}, {2}), x[1]);
+         }},
+        {"masked_scatter_",
+         {{2, 3}, {5}},
+         [=](const Inputs& x) { return masked_scatter(x[0], m23, x[1]); },
+         [=](Tensor& self, const Inputs& x) { masked_scatter_(self, m23, x[1]); }},
+        {"scatter_.src",
+         {{3, 4}, {2, 4}},
+         [=](const Inputs& x) { return scatter(x[0], 0, i24, x[1]); },
+         [=](Tensor& self, const Inputs& x) { scatter_(self, 0, i24, x[1]); }},
+        {"scatter_.value",
+         {{3, 4}},
+         [=](const Inputs& x) { return scatter(x[0], 0, i24, Scalar(2.5)); },
+         [=](Tensor& self, const Inputs&) { scatter_(self, 0, i24, Scalar(2.5)); }},
+        {"scatter_.reduce",
+         {{3, 4}, {2, 4}},
+         [=](const Inputs& x) { return scatter(x[0], 0, i24, x[1], "multiply"); },
+         [=](Tensor& self, const Inputs& x) { scatter_(self, 0, i24, x[1], "multiply"); },
+         true},
+        {"scatter_.value_reduce",
+         {{3, 4}},
+         [=](const Inputs& x) { return scatter(x[0], 0, i24, Scalar(2.0), "add"); },
+         [=](Tensor& self, const Inputs&) { scatter_(self, 0, i24, Scalar(2.0), "add"); },
+         true},
+    };
+    for (const InPlace& v : variants) {
+      add_op(v.name, v.not_implemented ? Check::kNotImplemented : Check::kInPlace, [=] {
+        Inputs inputs;
+        uint64_t seed = 1;
+        for (const std::vector<int64_t>& shape : v.shapes) inputs.push_back(leaf(shape, seed++));
+        return std::vector<Sample>{{std::string(v.name), inputs, one(v.fn), v.inplace}};
+      });
+    }
+    add_op("scatter_reduce_.two", Check::kInPlace, [=] {
+      std::vector<Sample> samples;
+      uint64_t seed = 1;
+      for (const char* reduce : {"sum", "prod", "mean", "amax", "amin"}) {
+        for (bool include_self : {true, false}) {
+          const std::string r = reduce;
+          samples.push_back({r + (include_self ? ", include_self" : ", without self"),
+                             {leaf({3, 4}, seed), leaf({3, 4}, seed + 1)},
+                             one([=](const Inputs& x) {
+                               return scatter_reduce(x[0], 0, i34, x[1], r, include_self);
+                             }),
+                             [=](Tensor& self, const Inputs& x) {
+                               scatter_reduce_(self, 0, i34, x[1], r, include_self);
+                             }});
+          seed += 2;
+        }
+      }
+      return samples;
     });
   }
   return ops;

@@ -3226,3 +3226,287 @@ SAMPLES.update(
     }
 )
 VALUE_CHECKS.update(_nn_embedding_bag_checks())
+
+
+# ---------------------------------------------------------------------------------------------
+# indexing (issue 23): index.Tensor, index_put_ / index_put (more in test_indexing.py)
+# ---------------------------------------------------------------------------------------------
+
+
+def _index_samples():
+    g = gradgen
+    rows = longs([2, 0, 2])
+    mask = bools([[True, False, True], [False, True, True]])
+    return {
+        "index.Tensor": [
+            Sample("function, rows", lambda x: g.index(x, [rows]), [leaf(3, 2, seed=1)]),
+            Sample(
+                "method, separated by a slice",
+                lambda x: x.index([longs([1, 0]), None, longs([2, -1])]),
+                [leaf(2, 3, 4, seed=2)],
+            ),
+            Sample("bool mask", lambda x: g.index(x, [mask]), [leaf(2, 3, seed=3)]),
+        ],
+        "index_put": [
+            Sample(
+                "accumulate duplicates",
+                lambda x, v: g.index_put(x, [rows], v, True),
+                [leaf(3, 2, seed=4), leaf(3, 2, seed=5)],
+            ),
+            Sample(
+                "method, broadcast values",
+                lambda x, v: x.index_put([longs([1, 0])], v),
+                [leaf(3, 2, seed=6), leaf(2, seed=7)],
+            ),
+        ],
+        "index_put_": [
+            Sample(
+                "method on a clone", lambda x, v: x.clone().index_put_([mask], v), [leaf(2, 3, seed=8), leaf(4, seed=9)]
+            ),
+            Sample(
+                "function, accumulate",
+                lambda x, v: g.index_put_(x * 1, [rows], v, accumulate=True),
+                [leaf(3, 2, seed=10), leaf(3, 2, seed=11)],
+            ),
+        ],
+    }
+
+
+def _index_value_checks():
+    g = gradgen
+
+    def index_out():
+        x = g.tensor([[1.0, 2.0], [3.0, 4.0]], dtype=g.float64)
+        o = g.zeros([3], dtype=g.float64)
+        assert g.index(x, [longs([1, 0, 1]), longs([0, 1, 1])], out=o) is o
+        assert o.tolist() == [3.0, 2.0, 4.0]
+
+    return {"index.Tensor_out": index_out}
+
+
+SAMPLES.update(_index_samples())
+SAMPLES["slice.Tensor"] = [
+    Sample("method, step 2", lambda x: x.slice(1, 0, None, 2), [leaf(2, 5, seed=12)]),
+    Sample("keywords, negative start", lambda x: x.slice(dim=0, start=-3, step=2), [leaf(4, 2, seed=13)]),
+]
+VALUE_CHECKS.update(_index_value_checks())
+
+
+def _select_samples():
+    g = gradgen
+    mask = bools([[True, False, True], [False, True, True]])
+    return {
+        "masked_select": [
+            Sample("function", lambda x: g.masked_select(x, mask), [leaf(2, 3, seed=1)]),
+            Sample(
+                "method, mask broadcast", lambda x: x.masked_select(bools([False, True, True])), [leaf(2, 3, seed=2)]
+            ),
+        ],
+        "take": [Sample("method, [2, 2] index", lambda x: x.take(longs([[5, 0], [-1, 5]])), [leaf(2, 3, seed=3)])],
+        "take_along_dim": [
+            Sample(
+                "function, dim 1",
+                lambda x: g.take_along_dim(x, longs([[0, 3], [1, 1], [2, 0]]), 1),
+                [leaf(3, 4, seed=4)],
+            ),
+            Sample("method, flattened", lambda x: x.take_along_dim(longs([5, 0])), [leaf(2, 3, seed=5)]),
+        ],
+    }
+
+
+def _select_value_checks():
+    g = gradgen
+    x = g.tensor([[0.0, 1.5, 0.0], [2.0, 0.0, -2.0]], dtype=g.float64)
+
+    def masked_select_out():
+        o = g.zeros([0], dtype=g.float64)
+        assert g.masked_select(x, x != 0, out=o) is o and o.tolist() == [1.5, 2.0, -2.0]
+
+    def take_out():
+        o = g.zeros([2], dtype=g.float64)
+        assert g.take(x, longs([1, -1]), out=o) is o and o.tolist() == [1.5, -2.0]
+
+    def take_along_dim_out():
+        o = g.zeros([2, 1], dtype=g.float64)
+        g.take_along_dim(x, longs([[1], [2]]), 1, out=o)
+        assert o.tolist() == [[1.5], [-2.0]]
+
+    def nonzero():
+        assert g.nonzero(x).tolist() == [[0, 1], [1, 0], [1, 2]]
+        assert x.nonzero().dtype == g.int64 and not g.nonzero(x.requires_grad_()).requires_grad
+        assert g.nonzero(g.tensor(3.0)).shape == (1, 0)
+        o = g.zeros([0], dtype=g.int64)
+        assert g.nonzero(x.detach(), out=o) is o and o.shape == (3, 2)
+
+    def argwhere():
+        assert g.argwhere(x.detach()).tolist() == [[0, 1], [1, 0], [1, 2]]
+        assert x.detach().argwhere().shape == (3, 2)
+
+    return {
+        "masked_select.out": masked_select_out,
+        "take.out": take_out,
+        "take_along_dim.out": take_along_dim_out,
+        "nonzero": nonzero,
+        "nonzero.out": nonzero,
+        "argwhere": argwhere,
+    }
+
+
+SAMPLES.update(_select_samples())
+VALUE_CHECKS.update(_select_value_checks())
+
+
+def _fill_copy_scatter_samples():
+    g = gradgen
+    mask = bools([[True, False, True], [False, True, True]])
+    i24 = longs([[0, 1, 2, 0], [2, 0, 1, 1]])
+    return {
+        "index_fill.int_Scalar": [
+            Sample("method", lambda x: x.index_fill(1, longs([2, 0]), -1.5), [leaf(2, 3, seed=1)])
+        ],
+        "index_fill.int_Tensor": [
+            Sample("function", lambda x, v: g.index_fill(x, 0, longs([1, 1]), v), [leaf(2, 3, seed=2), leaf(seed=3)])
+        ],
+        "index_copy": [
+            Sample("method", lambda x, s: x.index_copy(0, longs([2, 0]), s), [leaf(3, 2, seed=4), leaf(2, 2, seed=5)])
+        ],
+        "masked_scatter": [
+            Sample("function", lambda x, s: g.masked_scatter(x, mask, s), [leaf(2, 3, seed=6), leaf(5, seed=7)])
+        ],
+        "scatter.src": [Sample("method", lambda x, s: x.scatter(0, i24, s), [leaf(3, 4, seed=8), leaf(2, 4, seed=9)])],
+        "scatter.value": [Sample("function", lambda x: g.scatter(x, 0, i24, 2.5), [leaf(3, 4, seed=10)])],
+    }
+
+
+def _fill_copy_scatter_value_checks():
+    g = gradgen
+    x = g.tensor([[1.0, 2.0], [3.0, 4.0]], dtype=g.float64)
+    i = longs([[1, 0]])
+
+    def index_copy_out():
+        o = g.zeros([2, 2], dtype=g.float64)
+        s = g.tensor([[9.0, 8.0]], dtype=g.float64)
+        assert g.index_copy(x, 0, longs([1]), s, out=o) is o and o.tolist() == [[1.0, 2.0], [9.0, 8.0]]
+
+    def scatter_outs():
+        s = g.tensor([[10.0, 20.0]], dtype=g.float64)
+        o = g.zeros([2, 2], dtype=g.float64)
+        assert g.scatter(x, 0, i, s, out=o) is o and o.tolist() == [[1.0, 20.0], [10.0, 4.0]]
+        g.scatter(x, 0, i, 0.5, out=o)
+        assert o.tolist() == [[1.0, 0.5], [0.5, 4.0]]
+        g.scatter(x, 0, i, s, reduce="add", out=o)
+        assert o.tolist() == [[1.0, 22.0], [13.0, 4.0]]
+        g.scatter(x, 0, i, 2.0, reduce="multiply", out=o)
+        assert o.tolist() == [[1.0, 4.0], [6.0, 4.0]]
+
+    def scatter_reduce_forms():
+        s = g.tensor([[10.0, 20.0]], dtype=g.float64)
+        assert g.scatter(x, 0, i, s, reduce="multiply").tolist() == [[1.0, 40.0], [30.0, 4.0]]
+        assert x.scatter(0, i, 1.0, reduce="add").tolist() == [[1.0, 3.0], [4.0, 4.0]]
+        with pytest.raises(RuntimeError, match=r"reduce argument must be either add or multiply"):
+            g.scatter(x, 0, i, s, reduce="max")
+        y = x.detach().requires_grad_()
+        out = g.scatter(y, 0, i, 2.0, reduce="add")
+        with pytest.raises(RuntimeError, match=r"not implemented"):
+            out.sum().backward()
+
+    return {
+        "index_copy.out": index_copy_out,
+        "scatter.src_out": scatter_outs,
+        "scatter.value_out": scatter_outs,
+        "scatter.reduce_out": scatter_outs,
+        "scatter.value_reduce_out": scatter_outs,
+        "scatter.reduce": scatter_reduce_forms,
+        "scatter.value_reduce": scatter_reduce_forms,
+    }
+
+
+SAMPLES.update(_fill_copy_scatter_samples())
+VALUE_CHECKS.update(_fill_copy_scatter_value_checks())
+
+
+def _scatter_reduce_samples():
+    g = gradgen
+    i = longs([[0, 1, 0, 0], [2, 0, 1, 0]])
+    return {
+        "scatter_reduce.two": [
+            Sample(
+                f"{r}, include_self={inc}",
+                lambda x, s, r=r, inc=inc: g.scatter_reduce(x, 0, i, s, r, include_self=inc),
+                [leaf(3, 4, seed=1), leaf(2, 4, seed=2)],
+            )
+            for r in ("sum", "prod", "mean", "amax", "amin")
+            for inc in (True, False)
+        ],
+    }
+
+
+def _scatter_reduce_value_checks():
+    g = gradgen
+
+    def two_out():
+        x = g.tensor([1.0, 2.0, 3.0], dtype=g.float64)
+        o = g.zeros([3], dtype=g.float64)
+        r = g.scatter_reduce(x, 0, longs([0, 0, 2]), g.tensor([3.0, 5.0, 1.0], dtype=g.float64), "mean", out=o)
+        assert r is o and o.tolist() == [3.0, 2.0, 2.0]
+
+    return {"scatter_reduce.two_out": two_out}
+
+
+SAMPLES.update(_scatter_reduce_samples())
+VALUE_CHECKS.update(_scatter_reduce_value_checks())
+
+
+def _index_inplace_samples():
+    i24 = longs([[0, 1, 2, 0], [2, 0, 1, 1]])
+    mask = bools([[True, False, True], [False, True, True]])
+    return {
+        "index_fill_.int_Scalar": [
+            Sample("on a copy", lambda x: (x * 1).index_fill_(0, longs([2, 0]), -1.5), [leaf(3, 4, seed=1)])
+        ],
+        "index_fill_.int_Tensor": [
+            Sample(
+                "on a copy", lambda x, v: (x * 1).index_fill_(1, longs([3, 0]), v), [leaf(3, 4, seed=2), leaf(seed=3)]
+            )
+        ],
+        "index_copy_": [
+            Sample(
+                "on a copy",
+                lambda x, s: (x * 1).index_copy_(0, longs([3, 0]), s),
+                [leaf(4, 3, seed=4), leaf(2, 3, seed=5)],
+            )
+        ],
+        "masked_scatter_": [
+            Sample("on a copy", lambda x, s: (x * 1).masked_scatter_(mask, s), [leaf(2, 3, seed=6), leaf(5, seed=7)])
+        ],
+        "scatter_.src": [
+            Sample("on a copy", lambda x, s: (x * 1).scatter_(0, i24, s), [leaf(3, 4, seed=8), leaf(2, 4, seed=9)])
+        ],
+        "scatter_.value": [Sample("on a copy", lambda x: (x * 1).scatter_(0, i24, 2.5), [leaf(3, 4, seed=10)])],
+        "scatter_reduce_.two": [
+            Sample(
+                f"{r} on a copy",
+                lambda x, s, r=r: (x * 1).scatter_reduce_(0, i24, s, r),
+                [leaf(3, 4, seed=11), leaf(2, 4, seed=12)],
+            )
+            for r in ("sum", "prod", "mean", "amax", "amin")
+        ],
+    }
+
+
+def _index_inplace_value_checks():
+    g = gradgen
+
+    def reduce_inplace():
+        x = g.tensor([[1.0, 2.0], [3.0, 4.0]], dtype=g.float64)
+        s = g.tensor([[10.0, 20.0]], dtype=g.float64)
+        assert x.scatter_(0, longs([[1, 0]]), s, reduce="add") is x
+        assert x.tolist() == [[1.0, 22.0], [13.0, 4.0]]
+        x.scatter_(0, longs([[1, 0]]), 2.0, reduce="multiply")
+        assert x.tolist() == [[1.0, 44.0], [26.0, 4.0]]
+
+    return {"scatter_.reduce": reduce_inplace, "scatter_.value_reduce": reduce_inplace}
+
+
+SAMPLES.update(_index_inplace_samples())
+VALUE_CHECKS.update(_index_inplace_value_checks())
