@@ -426,12 +426,19 @@ Tensor shuffle_pixels(const char* op, const char* factor_name, const Tensor& sel
     throw std::invalid_argument(std::string(op) + " expects " + factor_name +
                                 " to be greater than 0, but got: " + std::to_string(r));
   }
+  int64_t r2 = 0;
+  if (__builtin_mul_overflow(r, r, &r2)) {
+    // As PyTorch's (a ValueError there, from its Python-level check; r * r would wrap to 0).
+    throw std::invalid_argument(std::string(op) + ": " + (shuffle ? "upscale" : "downscale") +
+                                " factor is too large, (" + factor_name +
+                                ")^2 overflowed: " + factor_name + "=" + std::to_string(r));
+  }
   const int64_t C = self.size(-3), H = self.size(-2), W = self.size(-1);
-  if (shuffle && C % (r * r) != 0) {
+  if (shuffle && C % r2 != 0) {
     throw std::invalid_argument(
         "pixel_shuffle expects its input's 'channel' dimension to be divisible by the square of "
         "upscale_factor, but input.size(-3)=" +
-        std::to_string(C) + " is not divisible by " + std::to_string(r * r));
+        std::to_string(C) + " is not divisible by " + std::to_string(r2));
   }
   if (!shuffle && (H % r != 0 || W % r != 0)) {
     const bool h = H % r != 0;
@@ -441,12 +448,18 @@ Tensor shuffle_pixels(const char* op, const char* factor_name, const Tensor& sel
                                 " is not divisible by " + std::to_string(r));
   }
   // The small side: [C / r^2, H, W] for a shuffle's output, the input for an unshuffle.
-  const int64_t c = shuffle ? C / (r * r) : C, h = shuffle ? H : H / r, w = shuffle ? W : W / r;
+  const int64_t c = shuffle ? C / r2 : C, h = shuffle ? H : H / r, w = shuffle ? W : W / r;
   DimVector shape(self.sizes().begin(), self.sizes().end());
   const size_t nd = shape.size();
-  shape[nd - 3] = shuffle ? c : C * r * r;
-  shape[nd - 2] = shuffle ? H * r : h;
-  shape[nd - 1] = shuffle ? W * r : w;
+  shape[nd - 3] = c;
+  shape[nd - 2] = h;
+  shape[nd - 1] = w;
+  if ((!shuffle && __builtin_mul_overflow(C, r2, &shape[nd - 3])) ||
+      (shuffle && (__builtin_mul_overflow(H, r, &shape[nd - 2]) ||
+                   __builtin_mul_overflow(W, r, &shape[nd - 1])))) {
+    throw std::invalid_argument(std::string(op) + ": the output's size overflows with " +
+                                factor_name + "=" + std::to_string(r));
+  }
   const Tensor x = self.contiguous();
   Tensor out = make_tensor(shape, self.scalar_type());
   const int64_t planes = C * H * W == 0 ? 0 : self.numel() / (C * H * W);

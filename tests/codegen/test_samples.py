@@ -350,6 +350,16 @@ def test_the_python_test_calls_the_bindings_as_a_user_would(write_yaml):
     assert "    return lib.add(t[0], t[1], alpha=2)\n" in test
     assert "    self = t[0].clone()\n    return lib.add_(self, t[1], alpha=2)\n" in test
     assert "    lib.add(t[0], t[1], alpha=2, out=outs[0])\n" in test
+    # An out= form whose out argument has another name (PyTorch's `grad_input`) takes that keyword.
+    decls = (
+        DECLS
+        + "- func: add.grad_input(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) grad_input) -> Tensor(a!)\n"
+    )
+    decls = decls.replace(
+        "- func: add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)\n", ""
+    )
+    renamed = _generate(write_yaml, FULL, decls=decls, python_module="pkg/_ops")[GRADCHECK_PY_TEST]
+    assert "    lib.add(t[0], t[1], alpha=2, grad_input=outs[0])\n" in renamed
     assert "    return lib.sum(t[0], [1], True)\n" in test
     assert "    return lib.max(t[0], 0)\n" in test  # keepdim left out: the binding's default
     assert "differentiable_outputs=(True, False)," in test

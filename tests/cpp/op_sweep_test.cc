@@ -227,7 +227,9 @@ void check_zero_gradient(const Sample& sample) {
   autograd::forward_ad::dual_level level;
   for (const Tensor& out : sample.fn(dual_inputs(sample.inputs))) {
     const Tensor tangent = autograd::forward_ad::fw_grad(out);
-    if (tangent.defined()) EXPECT_TRUE(all_zero(tangent)) << "a nonzero tangent: " << tangent;
+    if (tangent.defined()) {
+      EXPECT_TRUE(all_zero(tangent)) << "a nonzero tangent: " << tangent;
+    }
   }
 }
 

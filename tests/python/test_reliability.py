@@ -257,3 +257,24 @@ def test_split_of_an_empty_tensor_into_too_many_pieces_is_an_error():
     with pytest.raises(RuntimeError, match="at most 65536 pieces"):
         x.split(3, dim=-1)
     assert len(gradgen.zeros(0, 6).split(3, dim=1)) == 2
+
+
+def test_pixel_shuffle_with_a_huge_factor_is_an_error():
+    # Found by the robustness test: upscale_factor 2^62 squared wrapped to 0 and the divisibility
+    # check divided by it (SIGFPE, the interpreter killed). PyTorch 2.13: "upscale factor is too
+    # large, (upscale_factor)^2 overflowed: upscale_factor=4611686018427387904" (a ValueError).
+    out = run_child(
+        """
+        import gradgen
+        for call in (lambda: gradgen.pixel_shuffle(gradgen.ones(1, 1, 1), 2**62),
+                     lambda: gradgen.pixel_shuffle(gradgen.ones(0, 1, 1), 2**32),
+                     lambda: gradgen.pixel_unshuffle(gradgen.ones(1, 0, 0), 2**32),
+                     lambda: gradgen.pixel_shuffle(gradgen.ones(1).expand([0, 2**62, 4]), 2)):
+            try:
+                call()
+                print("no error")
+            except RuntimeError as e:
+                print("overflow" in str(e))
+        """
+    )
+    assert out.split() == ["True", "True", "True", "True"]

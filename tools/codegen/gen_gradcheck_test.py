@@ -186,7 +186,7 @@ def py_case_code(op: OpPlan, case: Case, k: int, module: str) -> PyCaseCode:
     if "out" in case.checks and op.py_out:
         out = f"case_{k}_out"
         outs = "outs[0]" if op.returns == 1 else "tuple(outs)"
-        out_body = f"{module}.{op.py_function}({', '.join(_py_call_args(case, False) + [f'out={outs}'])})"
+        out_body = f"{module}.{op.py_function}({', '.join(_py_call_args(case, False) + [f'{op.py_out_name}={outs}'])})"
     inputs = ", ".join(
         f"Input({i.label!r}, {tuple(i.shape)!r}, {_PY_DTYPES[i.dtype]!r}, {i.domain!r}, {i.lo!r}, {i.hi!r}, "
         f"{i.requires_grad!r})"

@@ -147,6 +147,9 @@ class OpPlan:
     py_inplace: Optional[str] = None
     py_inplace_is_method: bool = True
     py_out: bool = False
+    # The keyword the out= form takes: the out argument's name (`out`, `grad_input`), or `out`
+    # (a tuple) for several.
+    py_out_name: str = "out"
 
 
 @dataclass(frozen=True)
@@ -757,6 +760,7 @@ def _python_calls(
         py_inplace=python.python_name(inplace.func) if inplace_method or inplace_function else None,
         py_inplace_is_method=inplace_method,
         py_out=function is not None and out is not None and _bindable(out, "function"),
+        py_out_name=out.func.arguments.out[0].name if out is not None and len(out.func.arguments.out) == 1 else "out",
     )
 
 
