@@ -203,7 +203,15 @@ class RemoteExecutionTest(unittest.TestCase):
         tested = {s.get("progressMessage") for s in self.spawns if s.get("mnemonic") == "TestRunner"}
         self.assertEqual(
             tested,
-            {f"Testing //ops:{t}" for t in ("polyval_ops_gradcheck_test", "polyval_py_test", "polyval_test")},
+            {
+                f"Testing //ops:{t}"
+                for t in (
+                    "polyval_ops_gradcheck_test",
+                    "polyval_ops_py_gradcheck_test",
+                    "polyval_py_test",
+                    "polyval_test",
+                )
+            },
         )
         self.assertGreater(mnemonics.count("CppCompile"), 50)
         # The generated sources were compiled remotely too.
