@@ -41,15 +41,6 @@ std::vector<int64_t> two(const char* op, const char* name, IntArrayRef v, IntArr
                               " must either be a single int, or a tuple of two ints");
 }
 
-int64_t output_size(int64_t in, int64_t k, int64_t p, int64_t s, int64_t d, bool ceil_mode) {
-  const int64_t span = in + 2 * p - d * (k - 1) - 1 + (ceil_mode ? s - 1 : 0);
-  // Floor division (span may be negative).
-  int64_t out = (span >= 0 ? span / s : -((-span + s - 1) / s)) + 1;
-  // A last window starting in the padding is dropped.
-  if (ceil_mode && (out - 1) * s >= in + p) --out;
-  return out;
-}
-
 Pool pool_geometry(const char* op, const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride,
                    IntArrayRef padding, IntArrayRef dilation, bool ceil_mode) {
   if (self.dim() != 3 && self.dim() != 4) {
@@ -99,8 +90,8 @@ Pool pool_geometry(const char* op, const Tensor& self, IntArrayRef kernel_size, 
   g.planes = self.numel() / (g.H * g.W);
   g.kh = k[0], g.kw = k[1], g.sh = s[0], g.sw = s[1], g.ph = p[0], g.pw = p[1], g.dh = dl[0],
   g.dw = dl[1];
-  g.OH = output_size(g.H, g.kh, g.ph, g.sh, g.dh, ceil_mode);
-  g.OW = output_size(g.W, g.kw, g.pw, g.sw, g.dw, ceil_mode);
+  g.OH = pool_output_size(g.H, g.kh, g.ph, g.sh, g.dh, ceil_mode);
+  g.OW = pool_output_size(g.W, g.kw, g.pw, g.sw, g.dw, ceil_mode);
   if (g.OH < 1 || g.OW < 1) {
     throw std::invalid_argument(std::string(op) + ": Given input size: (" +
                                 std::to_string(self.size(-3)) + "x" + std::to_string(g.H) + "x" +

@@ -48,13 +48,6 @@ Triple three(const char* op, const char* name, IntArrayRef v, IntArrayRef fallba
                               " must either be a single int, or a tuple of three ints");
 }
 
-int64_t output_size(int64_t in, int64_t k, int64_t p, int64_t s, int64_t d, bool ceil_mode) {
-  const int64_t span = in + 2 * p - d * (k - 1) - 1 + (ceil_mode ? s - 1 : 0);
-  int64_t out = (span >= 0 ? span / s : -((-span + s - 1) / s)) + 1;
-  if (ceil_mode && (out - 1) * s >= in + p) --out;
-  return out;
-}
-
 std::string triple_str(const Triple& t) {
   return std::to_string(t[0]) + "x" + std::to_string(t[1]) + "x" + std::to_string(t[2]);
 }
@@ -103,7 +96,7 @@ Pool3 pool3_geometry(const char* op, const Tensor& self, IntArrayRef kernel_size
   const int64_t nd = self.dim();
   for (int i = 0; i < 3; ++i) {
     g.in[i] = self.size(nd - 3 + i);
-    g.out[i] = output_size(g.in[i], g.k[i], g.p[i], g.s[i], g.d[i], ceil_mode);
+    g.out[i] = pool_output_size(g.in[i], g.k[i], g.p[i], g.s[i], g.d[i], ceil_mode);
   }
   if (g.out[0] < 1 || g.out[1] < 1 || g.out[2] < 1) {
     const std::string c = std::to_string(self.size(nd - 4));

@@ -1,5 +1,6 @@
-// What the pooling kernels share (pooling.cc, pooling_adaptive.cc): the grad_output check and the
-// max pools' backward, which adds each output's gradient at the input position its index names.
+// What the pooling kernels share (pooling.cc, pooling3d.cc, pooling_adaptive.cc): the number of
+// windows, the grad_output check and the max pools' backward, which adds each output's gradient at
+// the input position its index names.
 // Internal to the kernels (namespace gradgen::native); not an API.
 #pragma once
 
@@ -12,6 +13,18 @@
 
 namespace gradgen {
 namespace native {
+
+/// The number of windows along one dim of size `in`: kernel k, padding p, stride s, dilation d
+/// (PyTorch's pooling_output_shape). With ceil_mode a last partial window counts, unless it would
+/// start in the padding.
+inline int64_t pool_output_size(int64_t in, int64_t k, int64_t p, int64_t s, int64_t d,
+                                bool ceil_mode) {
+  const int64_t span = in + 2 * p - d * (k - 1) - 1 + (ceil_mode ? s - 1 : 0);
+  // Floor division (span may be negative).
+  int64_t out = (span >= 0 ? span / s : -((-span + s - 1) / s)) + 1;
+  if (ceil_mode && (out - 1) * s >= in + p) --out;
+  return out;
+}
 
 /// grad_output must have the output's sizes and self's dtype.
 inline void check_pool_grad_output(const char* op, const Tensor& grad_output, IntArrayRef out_shape,

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -228,6 +229,18 @@ Tensor upsample(const char* op, Mode mode, const Tensor& src, IntArrayRef output
   if (!backward) check_input(op, src, spatial);
   check_upsample(op, input_size, output_size, spatial);
   if (backward) check_grad_output(op, src, with_spatial(input_size, output_size));
+  // As PyTorch's storage size check, before the axes (one entry per output position) are built:
+  // output_size [2^63 - 1] once spent minutes there.
+  const DimVector out_shape = with_spatial(input_size, output_size);
+  int64_t numel = 1;
+  for (int64_t d : out_shape) {
+    if (__builtin_mul_overflow(numel, d, &numel) ||
+        numel > std::numeric_limits<int64_t>::max() / 8) {
+      throw std::invalid_argument(
+          std::string(op) +
+          ": Storage size calculation overflowed with sizes=" + shape_str(out_shape));
+    }
+  }
   // Unresampled leading axes of size 1, so that every op is a 3-D resample.
   std::vector<Axis> axes(3 - spatial, unit_axis());
   int64_t in[3] = {1, 1, 1};

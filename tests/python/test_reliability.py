@@ -278,3 +278,14 @@ def test_pixel_shuffle_with_a_huge_factor_is_an_error():
         """
     )
     assert out.split() == ["True", "True", "True", "True"]
+
+
+def test_upsampling_to_a_size_that_overflows_is_an_error_at_once():
+    # Found by the robustness test: output_size [2^63 - 1] built its per-position tables first
+    # (minutes, a hang to the test). PyTorch 2.13: "Storage size calculation overflowed with
+    # sizes=[2, 3, 9223372036854775807]".
+    x = gradgen.randn(2, 3, 4)
+    with pytest.raises(RuntimeError, match=r"upsample_linear1d: Storage size calculation overflowed"):
+        gradgen.upsample_linear1d(x, [2**63 - 1], False, None)
+    with pytest.raises(RuntimeError, match=r"upsample_nearest2d: Storage size calculation overflowed"):
+        gradgen.upsample_nearest2d(gradgen.randn(2, 3, 4, 4), [2**40, 2**40])
