@@ -201,10 +201,25 @@ MM_ENTRY = "- name: mm(Tensor self, Tensor mat2) -> Tensor\n"
         ("mm(grad, x ? mat2)", "d.yaml:2:20: '?' without its ':'"),
         ("x ? mm(grad, mat2 :y)", "d.yaml:2:27: ':' without a '?' before it"),
         ("mm(grad, mat2 :y)", "d.yaml:2:23: ':' without a '?' before it"),
+        # C++'s alternative tokens are operators (`or` is `||`), and statement keywords are no operands
+        # (the structured campaign of issue 28: each exited 0 with C++ that did not compile).
+        ("mm(grad, or)", "d.yaml:2:18: expected an operand before 'or' (after ',')"),
+        ("mm(grad, mat2 not)", "d.yaml:2:23: expected an operator or ',' between 'mat2' and 'not'"),
+        ("mm(grad, throw)", "d.yaml:2:18: 'throw' is a C++ keyword that cannot stand in an expression"),
+        ("return mm(grad, mat2)", "d.yaml:2:9: 'return' is a C++ keyword that cannot stand in an expression"),
+        (
+            "mm(grad, x ? mat2 :delete mat2)",
+            "d.yaml:2:28: 'delete' is a C++ keyword that cannot stand in an expression",
+        ),
     ],
 )
 def test_formula_must_be_one_expression(specs, formula, message):
     assert _error(specs, derivs=f"{MM_ENTRY}  self: {formula}\n") == message
+
+
+def test_alternative_tokens_are_operators(specs):
+    nf, d = specs(derivs=f"{MM_ENTRY}  self: mm(grad, mat2) * (true and not false)\n  mat2: mm(self, grad)\n")
+    assert "(true and not false)" in generate(nf, d)["Functions.cpp"]
 
 
 def test_formula_may_hold_lambdas_block_comments_and_literals(specs):
@@ -312,6 +327,47 @@ def test_forward_formulas_read_only_what_the_wrapper_has(specs, formulas, messag
     assert _error(specs, F2, F2_ENTRY + formulas) == message
 
 
+@pytest.mark.parametrize(
+    "schema, formulas, message",
+    [
+        # A value argument has no tangent or primal local (found by the structured campaign of issue 28).
+        (
+            "f(Tensor self, int n) -> Tensor",
+            "  self: grad\n  result: mul(self_t, n_p)\n",
+            "d.yaml:3:11: the forward formula for result of f reads 'n_p', but 'n' is an int, not a tensor, so it "
+            "has no primal; write 'n' for its value",
+        ),
+        (
+            "f(Tensor self, float x) -> Tensor",
+            "  self: grad\n  result: mul(x_t, 2)\n",
+            "d.yaml:3:11: the forward formula for result of f reads 'x_t', but 'x' is a float, not a tensor, so it "
+            "has no tangent; write 'x' for its value",
+        ),
+        # auto_linear applies the op to the tangents: with several returns that is not one tangent.
+        (
+            "f(Tensor self) -> (Tensor a, int b)",
+            "  self: grad\n  a: auto_linear\n",
+            "d.yaml:3:6: auto_linear for f needs an op with one return: f applied to the tangents gives all 2 of "
+            "its returns, not the tangent of a; write the formula",
+        ),
+        (
+            "f(Tensor self) -> (Tensor, Tensor)",
+            "  self: grad\n  output_differentiability: [true, false]\n  result0: auto_linear\n",
+            "d.yaml:4:12: auto_linear for f needs an op with one return: f applied to the tangents gives all 2 of "
+            "its returns, not the tangent of result0; write the formula",
+        ),
+    ],
+)
+def test_forward_formulas_of_values_and_multi_return_ops(specs, schema, formulas, message):
+    assert _error(specs, f"- func: {schema}\n", f"- name: {schema}\n{formulas}") == message
+
+
+def test_a_value_argument_named_like_a_tangent_is_its_own_name(specs):
+    schema = "f(Tensor self, int n, int n_t) -> Tensor"
+    nf, d = specs(f"- func: {schema}\n", f"- name: {schema}\n  self: grad\n  result: mul(self_t, n_t)\n")
+    assert "mul(self_t, n_t)" in generate(nf, d)["VariableType.cpp"]
+
+
 def test_forward_formula_may_read_a_nondifferentiable_input_by_its_name(specs):
     nf, d = specs(F2, F2_ENTRY + "  self: grad\n  other: non_differentiable\n  result: mul(self_t, other)\n")
     assert "mul(self_t, other)" in generate(nf, d)["VariableType.cpp"]
@@ -336,6 +392,11 @@ def test_forward_formula_may_read_a_nondifferentiable_input_by_its_name(specs):
         (
             "f_(Tensor(a!)[] self) -> Tensor[]",
             "nf.yaml:1:9: in-place operator 'f_' with a self of type Tensor[] returns nothing: '-> ()'",
+        ),
+        (
+            "f_(Tensor(a!)? self) -> ()",
+            "nf.yaml:1:9: in-place operator 'f_' writes to 'self', which cannot be optional: declare it "
+            "'Tensor(a!) self'",
         ),
         (
             "f(Tensor self) -> Tensor?",

@@ -55,6 +55,21 @@ TOKEN = re.compile(
 # Operators that may stand before an operand (prefix), and those that may not follow an operand.
 _PREFIX = frozenset(["-", "+", "!", "~", "*", "&", "++", "--"])
 _NOT_BINARY = frozenset(["!", "~"])
+# C++'s alternative tokens are operators spelt as names (`a or b` is `a || b`): read as the operator.
+_ALTERNATIVE = {
+    "and": "&&", "or": "||", "not": "!", "xor": "^", "bitand": "&", "bitor": "|", "compl": "~",
+    "not_eq": "!=", "and_eq": "&=", "or_eq": "|=", "xor_eq": "^=",
+}  # fmt: skip
+# Keywords that begin a statement or a declaration, or (`throw`, `delete`, `co_await`...) make
+# a void or a coroutine expression: none can be an operand of a formula.
+_NOT_OPERAND = frozenset(
+    """
+    alignas asm break case catch class concept consteval constexpr constinit continue co_await co_return
+    co_yield default delete do else enum explicit export extern for friend goto if inline mutable namespace
+    operator private protected public register requires return static static_assert struct switch template
+    thread_local throw try typedef typename union using virtual volatile while
+    """.split()
+)
 
 
 def _literal_end(text: str, start: int) -> Optional[int]:
@@ -128,7 +143,7 @@ def _operator_problem(text: str) -> Optional[Tuple[int, str]]:
     operand is expected) is skipped up to the end of its body: its parameters and statements are
     not an expression.
     """
-    tokens = [(m.lastgroup, m.group(), m.start()) for m in TOKEN.finditer(text)]
+    tokens = [_alternative(m.lastgroup, m.group(), m.start()) for m in TOKEN.finditer(text)]
     tokens = [t for t in tokens if t[0] not in ("space", "comment")]
     expect_operand = True  # at the start, after an operator, a '(' or a ','
     prev = ""
@@ -150,6 +165,8 @@ def _operator_problem(text: str) -> Optional[Tuple[int, str]]:
             if not ternaries[-1]:
                 return at, "':' without a '?' before it"
             ternaries[-1].pop()
+        if kind == "keyword":
+            return at, f"'{tok}' is a C++ keyword that cannot stand in an expression"
         if expect_operand:
             if kind == "open" and tok == "[":
                 i = _skip_lambda(tokens, i)
@@ -158,14 +175,18 @@ def _operator_problem(text: str) -> Optional[Tuple[int, str]]:
                 continue
             if kind in ("name", "number", "literal"):
                 expect_operand = False
-            elif kind == "scope" or (kind in ("op", "incdec") and tok in _PREFIX) or kind == "open":
+            elif (
+                kind == "scope"
+                or (kind in ("op", "incdec") and _ALTERNATIVE.get(tok, tok) in _PREFIX)
+                or kind == "open"
+            ):
                 pass
             elif kind == "close" and prev in ("(", "{", "["):
                 expect_operand = False  # `f()`, `{}`
             else:
                 return at, f"expected an operand before '{tok}'" + (f" (after '{prev}')" if prev else "")
         else:
-            if kind in ("name", "number", "literal") or (kind == "op" and tok in _NOT_BINARY):
+            if kind in ("name", "number", "literal") or (kind == "op" and _ALTERNATIVE.get(tok, tok) in _NOT_BINARY):
                 return at, f"expected an operator or ',' between '{prev}' and '{tok}'"
             if kind in ("member", "scope"):
                 nxt = tokens[i + 1] if i + 1 < len(tokens) else None
@@ -185,6 +206,16 @@ def _operator_problem(text: str) -> Optional[Tuple[int, str]]:
             f" (after '{prev}')" if prev else ""
         )
     return None
+
+
+def _alternative(kind: str, tok: str, at: int) -> Tuple[str, str, int]:
+    """A token as the check reads it: an alternative token (`or`) as an operator (kept as spelt,
+    for the messages), a keyword that cannot be an operand as kind "keyword"."""
+    if kind == "name" and tok in _ALTERNATIVE:
+        return "op", tok, at
+    if kind == "name" and tok in _NOT_OPERAND:
+        return "keyword", tok, at
+    return kind, tok, at
 
 
 def _skip_lambda(tokens: list, i: int) -> int:

@@ -789,6 +789,14 @@ def _forward_derivatives(
         elif formula == "auto_linear":
             if len(raw) > 1 or len(names) > 1:
                 raise SpecError(f"auto_linear for {defn_name} needs a single differentiable output", loc)
+            if len(func.returns) != 1:
+                # The op applied to the tangents returns what the op returns: all of its outputs.
+                raise SpecError(
+                    f"auto_linear for {defn_name} needs an op with one return: {defn_name} applied to the "
+                    f"tangents gives all {len(func.returns)} of its returns, not the tangent of {names[0]}; "
+                    "write the formula",
+                    loc,
+                )
             if not args_with_derivatives:
                 raise SpecError(f"auto_linear for {defn_name} needs at least one differentiable input", loc)
             diff = {a.name for a in args_with_derivatives}
@@ -827,17 +835,28 @@ def _check_forward_names(
                 loc,
             )
     with_derivatives = {a.name for a in args_with_derivatives}
+    arg_names = {a.name for a in func.arguments.flat_all}
     for a in func.arguments.flat_all:
-        if a.name in with_derivatives or not (cpp.is_tensor(a.type) or cpp.is_tensor_list(a.type)):
+        if a.name in with_derivatives:
             continue
+        is_tensor = cpp.is_tensor(a.type) or cpp.is_tensor_list(a.type)
         for postfix, what in (("_t", "tangent"), ("_p", "primal")):
-            if uses(a.name + postfix, formula):
-                raise SpecError(
-                    f"the forward formula for {output} of {defn_name} reads '{a.name}{postfix}', but "
-                    f"'{a.name}' has no backward formula (or is non_differentiable), so it has no {what}; "
-                    f"write '{a.name}' for its value, or give it a backward formula",
-                    loc,
-                )
+            if a.name + postfix in arg_names or not uses(a.name + postfix, formula):
+                continue  # `<name>_t` is another argument's own name
+            why = (
+                f"'{a.name}' has no backward formula (or is non_differentiable), so it has no {what}; "
+                f"write '{a.name}' for its value, or give it a backward formula"
+                if is_tensor
+                else f"'{a.name}' is {_article(str(a.type))} {a.type}, not a tensor, so it has no {what}; "
+                f"write '{a.name}' for its value"
+            )
+            raise SpecError(
+                f"the forward formula for {output} of {defn_name} reads '{a.name}{postfix}', but {why}", loc
+            )
+
+
+def _article(word: str) -> str:
+    return "an" if word[:1] in "aeiouAEIOU" else "a"
 
 
 def _forward_output_types(func: FunctionSchema, names: Sequence[str], loc: Location) -> Tuple[Type, ...]:

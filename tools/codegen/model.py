@@ -670,6 +670,13 @@ def _check_inplace(name: OperatorName, arguments: "Arguments", returns: tuple, f
             "'self': declare it 'Tensor(a!) self'",
             0,
         )
+    if isinstance(self_arg.type, OptionalType):
+        # The wrapper checks and rebases the history of the tensor it writes to: there must be one.
+        raise fail(
+            f"in-place operator '{name.name}' writes to 'self', which cannot be optional: "
+            f"declare it '{_type_str(self_arg.type.elem, self_arg.annotation)} self'",
+            0,
+        )
     if isinstance(self_arg.type, BaseType):
         if len(returns) != 1 or returns[0].annotation != self_arg.annotation:
             raise fail(
