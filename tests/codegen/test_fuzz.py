@@ -22,14 +22,22 @@ spec must compile with no error at all. Each spec is run through gen_autograd's 
 process); an error drops the declaration it names and the rest runs again, so one compile checks
 every declaration of a spec that is accepted.
 
+Each structured declaration explores one hazard (a default, the returns, the backward or the
+forward formulas, the in-place rules, width) and is valid elsewhere, so one error does not hide
+another. Besides Hypothesis's draws, the same generator runs in rounds (class Rounds): the k-th
+time a site is asked it takes its k-th option, so over the default ten rounds of 40 declarations
+every option of every site is taken (test_the_rounds_reach_every_option checks it), and a region a
+fix guards is reached in CI whatever the draws.
+
 The cases are fixed (derandomized) and few, so the test is bounded in time for CI (about two
 minutes on a loaded 2-core machine). A campaign: GRADGEN_FUZZ_LONG=1 (2,000 mutated and 400
 structured specs, each of up to 12 declarations; see README "Reliability"), or set
-GRADGEN_FUZZ_EXAMPLES / GRADGEN_FUZZ_STRUCTURED to the counts wanted.
+GRADGEN_FUZZ_EXAMPLES / GRADGEN_FUZZ_STRUCTURED / GRADGEN_FUZZ_ROUNDS to the counts wanted.
 """
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import io
 import os
@@ -40,6 +48,7 @@ import sys
 import sysconfig
 import tempfile
 from pathlib import Path
+from typing import Dict, List, Optional, Sequence
 
 import pytest
 from conftest import REPO, TREE
@@ -53,6 +62,8 @@ from tools.codegen.gen_autograd import generate
 LONG = os.environ.get("GRADGEN_FUZZ_LONG", "") not in ("", "0")
 EXAMPLES = int(os.environ.get("GRADGEN_FUZZ_EXAMPLES", "2000" if LONG else "15"))
 STRUCTURED = int(os.environ.get("GRADGEN_FUZZ_STRUCTURED", "400" if LONG else "3"))
+# Specs of the structured generator with its choices taken in turn (Rounds), in every run.
+ROUNDS = int(os.environ.get("GRADGEN_FUZZ_ROUNDS", "10"))
 GXX = shutil.which("g++")
 # The runtime headers generated code includes (csrc/...), from the source tree.
 HEADERS = REPO / "csrc" / "autograd" / "formulas.h"
@@ -325,102 +336,191 @@ def _output_names(returns: str):
     return out
 
 
-@st.composite
-def declarations(draw, i: int):
-    """One op `op<i>`: (its declaration, its derivatives entry), drawn across the regions above."""
-    # (Hypothesis draws small numbers first: the rare regions are the large ones.)
-    wide = draw(st.integers(0, 39)) == 39
-    inplace = not wide and draw(st.integers(0, 3)) == 3
-    name = f"op{i}" + ("_" if inplace else "")
-    if wide:
+class Draws:
+    """The structured generator's choices, drawn by Hypothesis (which draws small numbers first)."""
+
+    def __init__(self, draw):
+        self._draw = draw
+
+    def pick(self, site: str, options: Sequence):
+        return self._draw(st.sampled_from(options))
+
+    def number(self, site: str, lo: int, hi: int) -> int:
+        return self._draw(st.integers(lo, hi))
+
+
+class Rounds:
+    """The structured generator's choices made in turn: the k-th time a site is asked, it gives
+    its k-th option (modulo their number). Over a few specs every option of every site is taken,
+    which Hypothesis's draws leave to luck: a region a fix guards is reached in the default run
+    whatever the draws (test_the_rounds_reach_every_option checks it)."""
+
+    def __init__(self):
+        self.asked: Dict[str, int] = collections.Counter()
+        self.reached: Dict[str, set] = collections.defaultdict(set)
+        self.sizes: Dict[str, int] = {}
+
+    def pick(self, site: str, options: Sequence):
+        k = self.asked[site] % len(options)
+        self.asked[site] += 1
+        self.sizes[site] = len(options)
+        self.reached[site].add(k)
+        return options[k]
+
+    def number(self, site: str, lo: int, hi: int) -> int:
+        return self.pick(site, range(lo, hi + 1))
+
+
+# Formulas that must be an error (not one C++ expression, or a keyword where an operand goes).
+NOT_FORMULAS = ["mul(grad, or)", "mul(grad, throw)", "return grad", "mul(grad, not)", "grad bitand"]
+# Forward formulas of the first output, over inputs {x} and {y} (of any kind: a value argument has
+# no tangent or primal), `grad` (which a forward formula does not have), and PyTorch's auto_linear
+# / auto_element_wise (which need one return).
+FORWARD = [
+    "{x}_t", "mul({x}_t, {y}_p)", "mul({x}_t, {y})", "mul({x}_t, 2)", "mul(grad, 2)", "grads[0]",
+    "mul({x}_t, grad_input_mask[0])", "auto_linear", "auto_element_wise", "mul({x}_t, true and not false)",
+]  # fmt: skip
+
+
+# What one declaration explores: the regions where a spec may be wrong. Each declaration takes
+# one, and is valid everywhere else, so that one error does not hide another: an error drops the
+# whole declaration, and the region it explored would go unchecked.
+HAZARDS = ["none", "default", "returns", "backward", "forward", "in-place", "wide"]
+VALID_RETURNS = [r for r in RETURNS if "?" not in r]
+SELF_TYPES = {
+    "self type": ["Tensor"] * 6 + TENSOR_TYPES + VALUE_TYPES,
+    "in-place self type": TENSOR_TYPES + VALUE_TYPES,
+    # (A Tensor self, so that a primal read bare is a Tensor; Tensor? arguments follow it.)
+    "forward self type": ["Tensor"],
+}
+
+
+def declaration(c, i: int):
+    """One op `op<i>`: (its declaration, its derivatives entry), chosen by `c` (Draws or Rounds)
+    across the regions above."""
+    hazard = c.pick("hazard", HAZARDS)
+    name = f"op{i}" + ("_" if hazard == "in-place" else "")
+    if hazard == "wide":
         # Very wide declarations: past the Python binding's limit (python.MAX_PARAMETERS).
-        args = [(f"a{k}", "Tensor", None) for k in range(draw(st.sampled_from([270, 480])))]
+        args = [(f"a{k}", "Tensor", None) for k in range(c.pick("width", [270, 480]))]
     else:
-        self_type = draw(st.sampled_from(["Tensor"] * 6 + TENSOR_TYPES + VALUE_TYPES))
-        args = [("self", self_type, None)]
-        for k in range(draw(st.integers(0, 3))):
-            t = draw(st.sampled_from(TENSOR_TYPES * 3 + VALUE_TYPES))
-            pick = draw(st.integers(0, 3))
-            default = draw(st.sampled_from(FITTING.get(t) or DEFAULTS)) if pick == 2 else None
-            default = draw(st.sampled_from(DEFAULTS)) if pick == 3 else default
+        # (An in-place op's self has a site of its own, so every type meets the in-place rules.)
+        # (A forward formula explores a self with a backward formula: its tangent then exists.)
+        site = {"in-place": "in-place self type", "forward": "forward self type"}.get(hazard, "self type")
+        args = [("self", c.pick(site, SELF_TYPES[site]), None)]
+        for k in range(c.number("arguments", 0, 3)):
+            t = c.pick("type", TENSOR_TYPES * 3 + VALUE_TYPES)
+            default = None
+            if hazard == "default" and c.number("any default?", 0, 1):
+                default = c.pick("default", DEFAULTS)  # defaults of every type, against every type
+            elif t in FITTING and c.number("default?", 0, 1):
+                default = c.pick(f"fitting {t}", FITTING[t])
             args.append((["other", "a2", "a3"][k], t, default))
-    annotate = inplace and draw(st.integers(0, 3)) > 0
-    star = len(args) > 1 and not wide and draw(st.integers(0, 3)) == 0
+    annotate = hazard == "in-place" and c.number("annotate", 0, 3) > 0
+    star = len(args) > 1 and hazard != "wide" and c.number("star", 0, 3) == 0
     texts = []
     for k, (n, t, default) in enumerate(args):
         shown = "Tensor(a!)" + t[6:] if annotate and n == "self" and t.startswith("Tensor") else t
         star_text = "*, " if star and k == len(args) - 1 else ""
         texts.append(star_text + f"{shown} {n}" + (f"={default}" if default else ""))
-    if annotate and draw(st.integers(0, 3)) > 0:
+    if annotate and c.number("returns self", 0, 3) > 0:
         returns = "Tensor(a!)" if args[0][1] == "Tensor" else "()"
+    elif hazard == "wide":
+        returns = "Tensor"
     else:
-        returns = "Tensor" if wide else draw(st.sampled_from(RETURNS))
+        returns = c.pick("returns", RETURNS) if hazard == "returns" else c.pick("valid returns", VALID_RETURNS)
     schema = f"{name}({', '.join(texts)}) -> {returns}"
     outputs = _output_names(returns)
+    lines = [f"- name: {schema}"] + _backward_lines(c, args[:1] if hazard == "wide" else args, outputs, hazard)
+    if outputs and outputs[0][1] == "Tensor" and hazard == "forward":
+        # Forward mode: the first output's tangent, from tangents and primals of the Tensor and
+        # Tensor? arguments (with a backward formula or not) and of value arguments (which have
+        # none), with one return or several (auto_linear's op then returns them all).
+        x, y = _forward_operand(c, "tangent of", args), _forward_operand(c, "primal of", args, kinds="x")
+        site = "forward, one return" if len(outputs) == 1 else "forward, several returns"
+        lines.append(f"  {outputs[0][0]}: {c.pick(site, FORWARD).format(x=x, y=y)}")
+    return f"- func: {schema}\n", "".join(line + "\n" for line in lines)
+
+
+def _forward_operand(c, site: str, args, kinds: str = "xo") -> str:
+    """An argument a forward formula reads: a Tensor (or, for a tangent, Tensor?) one, or (its
+    own site, so that it is reached whatever the other draws) a value argument, which has no
+    tangent or primal. (A Tensor? read bare is a std::optional, which `mul` does not take.)"""
+    tensors = [n for n, t, _ in args if _kind(t) and _kind(t) in kinds] or ["self"]
+    values = [n for n, t, _ in args if not t.startswith("Tensor")]
+    if values and c.pick(f"{site}: kind", ["tensor", "value"]) == "value":
+        return c.pick(f"{site}: value", values)
+    return c.pick(site, tensors)
+
+
+def _backward_lines(c, args, outputs, hazard: str) -> List[str]:
+    """The entry's backward formulas, one per argument with a gradient of its own (or none)."""
     grad_ok = bool(outputs) and outputs[0][1] == "Tensor"
     tensors = [n for n, t, _ in args if _kind(t) == "x"]
     saveable = [(n, _kind(t)) for n, t, _ in args if _kind(t)] + [(n, "x") for n, t in outputs if t == "Tensor"]
-
-    def scaled(expr: str) -> str:
-        return f"mul(grad, static_cast<double>(sizeof({expr})))"
-
-    lines = [f"- name: {schema}"]
-    with_formula = set()
-    for n, t, _ in args[:1] if wide else args:
+    lines = []
+    for n, t, _ in args:
         kind = _kind(t)
         if not kind and t != "Tensor?[]":
             continue
-        choice = draw(st.integers(0, 5))
+        choice = c.number("backward", 0, 6 if hazard == "backward" else 5)
+        choice = 3 if hazard == "forward" and n == "self" else choice
         if choice == 0:
             continue
         if choice == 1 or t == "Tensor?[]":
             lines.append(f"  {n}: non_differentiable")
             continue
-        options = [f'not_implemented("{n}")']
-        if grad_ok and kind in "xo":
-            options += ["grad"] + [f"mul(grad, {y})" for y in tensors + [o for o, ty in outputs if ty == "Tensor"]]
-            for y, ykind in saveable:
-                options += [scaled(r.format(y)) for r in REWRITINGS[ykind]]
-        if grad_ok and kind == "l":
-            options += [
-                f"cat_tensors_backward(grad, to_args_sizes({n}), to_args_scalartypes({n}), 0)",
-                f"cat_tensors_backward(grad, to_args_sizes_symint({n}), to_args_scalartypes({n}), 0)",
-            ]
-        lines.append(f"  {n}: {draw(st.sampled_from(options))}")
-        with_formula.add(n)
-    if grad_ok and not wide and draw(st.integers(0, 1)):
-        # Forward mode: the first output's tangent, from tangents and primals of every argument
-        # (with a backward formula or not), `grad` (which a forward formula does not have), or
-        # PyTorch's auto_linear / auto_element_wise.
-        names = [n for n, t, _ in args if _kind(t) in ("x", "o")] or ["self"]
-        x, y = draw(st.sampled_from(names)), draw(st.sampled_from(names))
-        formula = draw(
-            st.sampled_from(
-                [f"{x}_t", f"mul({x}_t, {y}_p)", f"mul({x}_t, {y})", f"mul({x}_t, 2)", "mul(grad, 2)", "grads[0]",
-                 f"mul({x}_t, grad_input_mask[0])", "auto_linear", "auto_element_wise"]
+        formula = f'not_implemented("{n}")'
+        if choice == 6:
+            formula = c.pick("not a formula", NOT_FORMULAS)
+        elif grad_ok and kind in "xo" and choice == 3:
+            factors = tensors + [o for o, ty in outputs if ty == "Tensor"]
+            formula = c.pick("factor", ["grad"] + [f"mul(grad, {y})" for y in factors])
+        elif grad_ok and kind in "xo" and choice >= 4:
+            y, ykind = c.pick("saved", saveable)
+            formula = (
+                f"mul(grad, static_cast<double>(sizeof({c.pick(f'rewriting {ykind}', REWRITINGS[ykind]).format(y)})))"
             )
-        )  # fmt: skip
-        lines.append(f"  {outputs[0][0]}: {formula}")
-    return f"- func: {schema}\n", "".join(line + "\n" for line in lines)
+        elif grad_ok and kind == "l" and choice >= 3:
+            sizes = c.pick("list sizes", ["to_args_sizes", "to_args_sizes_symint"])
+            formula = f"cat_tensors_backward(grad, {sizes}({n}), to_args_scalartypes({n}), 0)"
+        lines.append(f"  {n}: {formula}")
+    return lines
+
+
+def structured_spec(c, count: Optional[int] = None):
+    """(ops, flags): `count` declarations (else 4 to 12) with their entries, and the command line's
+    options."""
+    ops = [declaration(c, i) for i in range(count or c.number("declarations", 4, 12))]
+    namespace = c.pick("namespace", ["gradgen", "gradgen", "mylib", "a::b_c", "gradgen::ext"])
+    prefix = "csrc/generated" if namespace == "gradgen" else c.pick("include prefix", ["my/gen", "x-y.z/+p", "lib"])
+    flags = dict(
+        namespace=namespace,
+        include_prefix=prefix,
+        native_functions_name=c.pick("nf name", FILE_NAMES).format("nf"),
+        derivatives_name=c.pick("d name", FILE_NAMES).format("d"),
+        shards=c.pick("shards", [1, 1, 1, 2, 0]),
+        missing_derivative=c.pick("missing", ["error", "not_implemented"]),
+        implicit_composite=c.pick("implicit", [False, True]),
+        out_dir=c.pick("out dir", ["fresh", "fresh", "a file", "below a file"]),
+    )
+    return ops, flags
 
 
 @st.composite
 def structured_specs(draw):
-    """(ops, flags): up to 12 declarations with their entries, and the command line's options."""
-    ops = [draw(declarations(i)) for i in range(draw(st.integers(4, 12)))]
-    namespace = draw(st.sampled_from(["gradgen", "gradgen", "mylib", "a::b_c", "gradgen::ext"]))
-    prefix = "csrc/generated" if namespace == "gradgen" else draw(st.sampled_from(["my/gen", "x-y.z/+p", "lib"]))
-    flags = dict(
-        namespace=namespace,
-        include_prefix=prefix,
-        native_functions_name=draw(st.sampled_from(FILE_NAMES)).format("nf"),
-        derivatives_name=draw(st.sampled_from(FILE_NAMES)).format("d"),
-        shards=draw(st.sampled_from([1, 1, 1, 2, 0])),
-        missing_derivative=draw(st.sampled_from(["error", "not_implemented"])),
-        implicit_composite=draw(st.booleans()),
-        out_dir=draw(st.sampled_from(["fresh", "fresh", "a file", "below a file"])),
-    )
-    return ops, flags
+    return structured_spec(Draws(draw))
+
+
+# Declarations per round: a spec compiles once, whatever its size (an error drops the declaration it
+# names and the codegen runs again, in process), so large specs reach many options per compile.
+ROUND_SIZE = 40
+
+
+def _rounds(n: int):
+    """The first n specs of the structured generator taking its choices in turn, and its record."""
+    c = Rounds()
+    return [structured_spec(c, ROUND_SIZE) for _ in range(n)], c
 
 
 def _cli(args):
@@ -565,6 +665,11 @@ ISSUE_28 = (
         _op(f"op9({', '.join(f'Tensor a{k}' for k in range(480))}) -> Tensor", "a0: grad"),
         _op("op10(Tensor[] self, Scalar other) -> ()", 'self: not_implemented("op10")'),
         _op("op11(Tensor self) -> (Tensor a, int b)", "self: grad"),
+        # Found by the structured campaign (issue 28, second round).
+        _op("op12(Tensor self, Tensor other) -> Tensor", "self: mul(grad, or)", "other: return grad"),
+        _op("op13(Tensor self) -> (Tensor a, int b)", "self: grad", "a: auto_linear"),
+        _op("op14_(Tensor(a!)? self) -> ()", 'self: not_implemented("op14_")'),
+        _op("op15(Tensor self, int n) -> Tensor", "self: grad", "result: mul(self_t, n_p)"),
     ],
     dict(
         namespace="mylib",
@@ -598,6 +703,33 @@ def test_every_structured_spec_is_an_error_line_or_compiles_cleanly(case):
         TOTALS[k] += v
     if LONG:
         print(f"structured: {TOTALS['cases']} cases, {TOTALS['compiled']} compiled", file=sys.stderr)
+
+
+# Sites whose options depend on the declaration drawn (its argument names): reached, not all.
+_DYNAMIC_SITES = ("factor", "saved", "tangent of", "primal of", "tangent of: value", "primal of: value")
+
+
+def test_the_rounds_reach_every_option():
+    # Every option of every site of the structured generator is taken within the default run's
+    # rounds (or the rounds would leave a region to luck, as Hypothesis's draws did).
+    _, c = _rounds(ROUNDS)
+    missed = {
+        site: sorted(set(range(c.sizes[site])) - c.reached[site])
+        for site in c.sizes
+        if site not in _DYNAMIC_SITES and len(c.reached[site]) < c.sizes[site]
+    }
+    assert not missed, f"options not reached in {ROUNDS} rounds: {missed}"
+    assert all(len(c.reached[site]) > 1 for site in _DYNAMIC_SITES), dict(c.reached)
+    assert {"forward, several returns", "in-place self type", "tangent of: kind", "not a formula"} <= set(c.sizes)
+
+
+@pytest.mark.skipif(GXX is None, reason="g++ is not installed")
+@pytest.mark.skipif(not HEADERS.is_file(), reason=f"the runtime headers are not at {REPO}/csrc")
+@pytest.mark.parametrize("k", range(ROUNDS))
+def test_every_round_is_an_error_line_or_compiles_cleanly(k):
+    ops, flags = _rounds(k + 1)[0][k]
+    for key, v in check_structured(ops, flags).items():
+        TOTALS[key] += v
 
 
 @pytest.mark.skipif(GXX is None, reason="g++ is not installed")
