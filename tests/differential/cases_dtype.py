@@ -133,7 +133,22 @@ def _register_arithmetic() -> None:
     case("remainder.Tensor/dtype/int8", lambda T, a, b: T.remainder(a, b), n, d)
     case("fmod.Tensor/dtype/int8", lambda T, a, b: T.fmod(a, b), n, d)
     case("div.Tensor/dtype/int8-true", lambda T, a, b: T.div(a, b), n, d)
-    case("div.Tensor/dtype/int16-true", lambda T, a, b: T.div(a, b), D([7, -7], "int16"), D([2, 4], "int16"))
+    case("true_divide.Tensor/dtype/int16", lambda T, a, b: T.true_divide(a, b), D([7, -7], "int16"), D([2, 4], "int16"))
+    case(
+        "true_divide.Tensor/dtype/float16-grad",
+        lambda T, a, b: a.true_divide(b),
+        D([7.0, -7.0], "float16"),
+        D([2.0, 0.3], "float16"),
+    )
+    case(
+        "true_divide.Tensor/float64-grad",
+        lambda T, a, b: T.true_divide(a, b),
+        D([[7.0, -7.0]]),
+        D([2.0, 0.3]),
+        second=True,
+    )
+    case("true_divide.Scalar/dtype/uint8", lambda T, a: T.true_divide(a, 3), D([200, 7], "uint8"))
+    case("true_divide.Scalar/float64-grad", lambda T, a: a.true_divide(2.5), D([7.0, -7.0]))
     case("div.Tensor/dtype/uint8-by-int8", lambda T, a, b: a / b, D([200, 3], "uint8"), D([-3, 2], "int8"))
     case(
         "floor_divide/dtype/int32-by-zero", lambda T, a, b: T.floor_divide(a, b), D([1, 2], "int32"), D([1, 0], "int32")
