@@ -145,18 +145,27 @@ ScalarType infer_dtype(const std::vector<PyObject*>& leaves) {
   return any_int ? ScalarType::Long : ScalarType::Bool;
 }
 
-// PyTorch's checked conversion of a Python number into a narrower integer element:
-// torch.tensor([300], dtype=torch.int8) raises rather than wrapping.
+// PyTorch's checked conversion (c10::checked_convert) of a Python number into an integer element:
+// torch.tensor([300], dtype=torch.int8), [127.9] and [nan] raise rather than wrap; a negative int
+// into uint8 wraps (-1 is 255, c10's non-strict unsigned rule), a negative float raises.
+// Floating dtypes take any float (out of range: infinity), as PyTorch's.
 template <typename T>
-void check_fits(double v) {
-  if constexpr (std::is_integral<T>::value && !std::is_same<T, bool>::value &&
-                sizeof(T) < sizeof(int64_t)) {
-    if (v < static_cast<double>(std::numeric_limits<T>::lowest()) ||
-        v > static_cast<double>(std::numeric_limits<T>::max())) {
-      const char* name = std::is_same<T, uint8_t>::value   ? "uint8_t"
-                         : std::is_same<T, int8_t>::value  ? "int8_t"
-                         : std::is_same<T, int16_t>::value ? "int16_t"
-                                                           : "int32_t";
+void check_fits(double v, bool from_float) {
+  if constexpr (std::is_integral<T>::value && !std::is_same<T, bool>::value) {
+    const double lo = static_cast<double>(std::numeric_limits<T>::lowest());
+    const double hi = static_cast<double>(std::numeric_limits<T>::max());
+    bool overflow = false;
+    if (from_float) {
+      overflow = !(v >= lo && v <= hi);  // NaN too
+    } else if (sizeof(T) < sizeof(int64_t)) {
+      overflow = std::is_unsigned<T>::value ? (v > hi || v < -hi) : (v < lo || v > hi);
+    }
+    if (overflow) {
+      const char* name = std::is_same<T, uint8_t>::value   ? "uint8"
+                         : std::is_same<T, int8_t>::value  ? "int8"
+                         : std::is_same<T, int16_t>::value ? "int16"
+                         : std::is_same<T, int32_t>::value ? "int32"
+                                                           : "int64";
       throw std::runtime_error(std::string("value cannot be converted to type ") + name +
                                " without overflow");
     }
@@ -177,12 +186,12 @@ T leaf_value(PyObject* p) {
   if (std::is_integral<T>::value && !PyFloat_Check(p)) {
     const long long v = PyLong_AsLongLong(p);
     if (v == -1 && PyErr_Occurred()) throw nb::python_error();
-    check_fits<T>(static_cast<double>(v));
+    check_fits<T>(static_cast<double>(v), false);
     return static_cast<T>(v);
   }
   const double v = PyFloat_AsDouble(p);
   if (v == -1.0 && PyErr_Occurred()) throw nb::python_error();
-  check_fits<T>(v);
+  check_fits<T>(v, true);
   return static_cast<T>(v);
 }
 

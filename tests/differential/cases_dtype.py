@@ -257,6 +257,10 @@ def _register_shape_and_index() -> None:
             T.full([2], 0.1, dtype=T.float16),
         ),
     )
+    # The constructor's checked conversion of Python numbers.
+    for i, (v, d) in enumerate([(300, "int8"), (-1, "uint8"), (-256, "uint8"), (127.9, "int8"), (NAN, "int16"),
+                                (1e30, "int64"), (-0.5, "uint8"), (1e10, "float16"), (2**31, "int32")]):  # fmt: skip
+        case(f"tensor/dtype/checked-{d}-{i}", lambda T, v=v, d=d: T.tensor([v], dtype=getattr(T, d)))
     case("requires_grad_/dtype/int32-error", lambda T, x: x.requires_grad_(), D([1, 2], "int32"))
     case("requires_grad_/dtype/float16", lambda T, x: x.detach().requires_grad_() * 2, D([1.0, 2.0], "float16"))
 

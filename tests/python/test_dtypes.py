@@ -99,10 +99,16 @@ def test_integer_tensors_cannot_require_grad():
 
 
 def test_tensor_refuses_python_numbers_that_overflow():
-    with pytest.raises(RuntimeError, match="value cannot be converted to type int8_t without overflow"):
-        gradgen.tensor([300], dtype=gradgen.int8)
-    with pytest.raises(RuntimeError, match="uint8_t"):
-        gradgen.tensor([-1], dtype=gradgen.uint8)
+    # PyTorch's checked conversion (torch 2.13's answers, run): ints out of range, floats out of
+    # range or NaN raise; a negative int wraps into uint8; floating dtypes take inf.
+    for value, dtype in [(300, gradgen.int8), (2**31, gradgen.int32), (127.9, gradgen.int8),
+                         (float("nan"), gradgen.int8), (1e30, gradgen.int64), (-0.5, gradgen.uint8)]:  # fmt: skip
+        with pytest.raises(RuntimeError, match="value cannot be converted to type .*int.* without overflow"):
+            gradgen.tensor([value], dtype=dtype)
+    assert gradgen.tensor([-1], dtype=gradgen.uint8).tolist() == [255]
+    assert gradgen.tensor([-32768], dtype=gradgen.int16).tolist() == [-32768]
+    assert gradgen.tensor([1e10], dtype=gradgen.float16).tolist() == [float("inf")]
+    assert gradgen.tensor([1.9], dtype=gradgen.int64).tolist() == [1]
 
 
 def test_float16_gradients_of_elementwise_ops():
