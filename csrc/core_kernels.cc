@@ -34,10 +34,42 @@ void throw_internal_overlap(const Tensor& self, const char* op) {
                            ", as expand() makes); clone() it before writing into it");
 }
 
+namespace {
+
+// dispatch_floating, and float16 / bfloat16 too: the engine sums their gradients (each sum
+// computed in float32 and rounded once, as PyTorch's CPU add).
+template <typename F>
+void dispatch_gradient_dtype(ScalarType dtype, const char* op, F&& f) {
+  if (dtype == ScalarType::Half) return f(Half{});
+  if (dtype == ScalarType::BFloat16) return f(BFloat16{});
+  dispatch_floating(dtype, op, f);
+}
+
+}  // namespace
+
+void convert_into(const Tensor& dst, const Tensor& src) {
+  dispatch_all(src.scalar_type(), [&](auto from_tag) {
+    using From = decltype(from_tag);
+    dispatch_all(dst.scalar_type(), [&](auto to_tag) {
+      using To = decltype(to_tag);
+      To* po = dst.data_ptr<To>();
+      const From* px = src.data_ptr<From>();
+      if (src.is_contiguous()) {
+        const int64_t n = src.numel();
+        for (int64_t i = 0; i < n; ++i) po[i] = static_cast<To>(px[i]);
+        return;
+      }
+      int64_t i = 0;
+      for_each_offset(src.sizes(), src.strides(), src.strides(),
+                      [&](int64_t off, int64_t) { po[i++] = static_cast<To>(px[off]); });
+    });
+  });
+}
+
 Tensor add(const Tensor& a, const Tensor& b) {
   check_same_shape_and_dtype("add", a, b);
   Tensor out = make_tensor(a.sizes(), a.scalar_type());
-  dispatch_floating(a.scalar_type(), "add", [&](auto tag) {
+  dispatch_gradient_dtype(a.scalar_type(), "add", [&](auto tag) {
     using scalar_t = decltype(tag);
     scalar_t* o = out.data_ptr<scalar_t>();
     const scalar_t* pa = a.data_ptr<scalar_t>();
@@ -57,16 +89,16 @@ Tensor add(const Tensor& a, const Tensor& b) {
 void add_(const Tensor& self, const Tensor& other) {
   check_same_shape_and_dtype("add_", self, other);
   assert_no_internal_overlap(self, "add_");
-  dispatch_floating(self.scalar_type(), "add_", [&](auto tag) {
+  dispatch_gradient_dtype(self.scalar_type(), "add_", [&](auto tag) {
     using scalar_t = decltype(tag);
     scalar_t* ps = self.data_ptr<scalar_t>();
     const scalar_t* po = other.data_ptr<scalar_t>();
     if (self.is_contiguous() && other.is_contiguous()) {
       const int64_t n = self.numel();
-      for (int64_t i = 0; i < n; ++i) ps[i] += po[i];
+      for (int64_t i = 0; i < n; ++i) ps[i] = ps[i] + po[i];
     } else {
       for_each_offset(self.sizes(), self.strides(), other.strides(),
-                      [&](int64_t os, int64_t oo) { ps[os] += po[oo]; });
+                      [&](int64_t os, int64_t oo) { ps[os] = ps[os] + po[oo]; });
     }
   });
   self.bump_version();

@@ -34,7 +34,8 @@ void dispatch_floating(ScalarType dtype, const char* op, F&& f) {
   }
 }
 
-/// Calls f(T{}) with T the C++ type of any dtype.
+/// Calls f(T{}) with T the C++ type of any dtype (Half and BFloat16 convert to and from float:
+/// arithmetic on them is float's, csrc/half.h). For kernels that only move or compare elements.
 template <typename F>
 void dispatch_all(ScalarType dtype, F&& f) {
   switch (dtype) {
@@ -42,8 +43,19 @@ void dispatch_all(ScalarType dtype, F&& f) {
     case ScalarType::Float: f(float{}); return;
     case ScalarType::Long: f(int64_t{}); return;
     case ScalarType::Bool: f(bool{}); return;
+    case ScalarType::Int: f(int32_t{}); return;
+    case ScalarType::Short: f(int16_t{}); return;
+    case ScalarType::Char: f(int8_t{}); return;
+    case ScalarType::Byte: f(uint8_t{}); return;
+    case ScalarType::Half: f(Half{}); return;
+    case ScalarType::BFloat16: f(BFloat16{}); return;
   }
 }
+
+/// Writes src's elements, converted as C++'s static_cast does (PyTorch's copy_: floats truncate
+/// toward zero into integers, wider integers wrap into narrower), into dst, a contiguous tensor of
+/// src's shape and any dtype. The one double dispatch of the runtime: casts and to() share it.
+void convert_into(const Tensor& dst, const Tensor& src);
 
 /// Calls f(offset_a, offset_b) for every element in row-major order, where the
 /// offsets (in elements, relative to element 0) follow strides_a and strides_b.

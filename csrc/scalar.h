@@ -1,18 +1,36 @@
 // ScalarType (a tensor's element type) and Scalar (one number of any such type).
 //
-// float64 (Double) is what kernels and gradcheck compute in; Float, Long and Bool
-// can be created, stored, printed and converted, so that ops with integer or
-// boolean results have a type to return.
+// float64 (Double) is what gradcheck computes in. The dtypes are PyTorch's real ones: float32,
+// float64, float16 (Half) and bfloat16 (BFloat16, both csrc/half.h, computed in float32), int64,
+// int32, int16, int8, uint8 and bool. Kernels that compute instantiate only Double, Float and
+// Long; the others compute through them (type_promotion.h's compute_dtype) or are refused by
+// name, so each added dtype does not multiply every kernel's instantiations.
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <type_traits>
 
+#include "csrc/half.h"
+
 namespace gradgen {
 
-/// The element type of a tensor.
-enum class ScalarType : int8_t { Float, Double, Long, Bool };
+/// The element type of a tensor. The first four keep their values (older code stores them).
+enum class ScalarType : int8_t {
+  Float,
+  Double,
+  Long,
+  Bool,
+  Int,
+  Short,
+  Char,
+  Byte,
+  Half,
+  BFloat16
+};
+
+/// The number of ScalarTypes (tables indexed by a ScalarType's value).
+constexpr int kNumScalarTypes = 10;
 
 /// Returns the size in bytes of one element of type t.
 inline size_t element_size(ScalarType t) {
@@ -21,24 +39,43 @@ inline size_t element_size(ScalarType t) {
     case ScalarType::Double: return 8;
     case ScalarType::Long: return 8;
     case ScalarType::Bool: return 1;
+    case ScalarType::Int: return 4;
+    case ScalarType::Short: return 2;
+    case ScalarType::Char: return 1;
+    case ScalarType::Byte: return 1;
+    case ScalarType::Half: return 2;
+    case ScalarType::BFloat16: return 2;
   }
   return 0;
 }
 
-/// Returns the name used in error messages and printing ("Double").
+/// Returns the name used in error messages and printing, PyTorch's ("Double", "Byte").
 inline const char* to_string(ScalarType t) {
   switch (t) {
     case ScalarType::Float: return "Float";
     case ScalarType::Double: return "Double";
     case ScalarType::Long: return "Long";
     case ScalarType::Bool: return "Bool";
+    case ScalarType::Int: return "Int";
+    case ScalarType::Short: return "Short";
+    case ScalarType::Char: return "Char";
+    case ScalarType::Byte: return "Byte";
+    case ScalarType::Half: return "Half";
+    case ScalarType::BFloat16: return "BFloat16";
   }
   return "Unknown";
 }
 
-/// Returns true for Float and Double, the types that can require grad.
+/// Returns true for Float, Double, Half and BFloat16, the types that can require grad.
 inline bool is_floating_point(ScalarType t) {
-  return t == ScalarType::Float || t == ScalarType::Double;
+  return t == ScalarType::Float || t == ScalarType::Double || t == ScalarType::Half ||
+         t == ScalarType::BFloat16;
+}
+
+/// Returns true for the integer types (Bool only with include_bool), PyTorch's isIntegralType.
+inline bool is_integral(ScalarType t, bool include_bool) {
+  return t == ScalarType::Long || t == ScalarType::Int || t == ScalarType::Short ||
+         t == ScalarType::Char || t == ScalarType::Byte || (include_bool && t == ScalarType::Bool);
 }
 
 /// Maps a C++ element type to its ScalarType: scalar_type_of<double>::value == Double.
@@ -52,6 +89,18 @@ template <>
 struct scalar_type_of<int64_t> : std::integral_constant<ScalarType, ScalarType::Long> {};
 template <>
 struct scalar_type_of<bool> : std::integral_constant<ScalarType, ScalarType::Bool> {};
+template <>
+struct scalar_type_of<int32_t> : std::integral_constant<ScalarType, ScalarType::Int> {};
+template <>
+struct scalar_type_of<int16_t> : std::integral_constant<ScalarType, ScalarType::Short> {};
+template <>
+struct scalar_type_of<int8_t> : std::integral_constant<ScalarType, ScalarType::Char> {};
+template <>
+struct scalar_type_of<uint8_t> : std::integral_constant<ScalarType, ScalarType::Byte> {};
+template <>
+struct scalar_type_of<Half> : std::integral_constant<ScalarType, ScalarType::Half> {};
+template <>
+struct scalar_type_of<BFloat16> : std::integral_constant<ScalarType, ScalarType::BFloat16> {};
 
 /// One number: a double, an int64 or a bool, remembering which.
 class Scalar {
@@ -69,6 +118,9 @@ class Scalar {
     v_.i = static_cast<int64_t>(v);
   }
   Scalar(bool v) : kind_(Kind::Bool) { v_.b = v; }
+  // Without these a Half would pick Scalar(bool) through its conversion to float.
+  Scalar(Half v) : Scalar(static_cast<float>(v)) {}
+  Scalar(BFloat16 v) : Scalar(static_cast<float>(v)) {}
 
   Kind kind() const { return kind_; }
   bool is_floating_point() const { return kind_ == Kind::Double; }
@@ -112,12 +164,17 @@ class Scalar {
     }
     return false;
   }
-  /// Returns the value converted to T (one of double, float, int64_t, bool).
+  /// Returns the value converted to T (an element type: double, float, Half, int8_t, bool...).
+  /// Integers wrap into a narrower T as a C++ cast does (PyTorch's fill_ of int8 with 300 is 44).
   template <typename T>
   T to() const {
-    if (std::is_same<T, bool>::value) return static_cast<T>(to_bool());
-    if (std::is_integral<T>::value) return static_cast<T>(to_long());
-    return static_cast<T>(to_double());
+    if constexpr (std::is_same<T, bool>::value) {
+      return to_bool();
+    } else if constexpr (std::is_integral<T>::value) {
+      return static_cast<T>(to_long());
+    } else {
+      return static_cast<T>(to_double());
+    }
   }
   /// Returns the value as text: "2.5", "3", "true".
   std::string to_string() const;

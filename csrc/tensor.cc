@@ -332,17 +332,7 @@ Tensor to_dtype(const Tensor& t, ScalarType dtype) {
   if (ToDtypeFn fn = to_dtype_fn.load()) return fn(t, dtype);
   const TensorImpl& self = *t.unsafe_impl();
   Tensor out = make_tensor(IntArrayRef(self.sizes.data(), self.sizes.size()), dtype);
-  dispatch_all(self.dtype, [&](auto from_tag) {
-    using From = decltype(from_tag);
-    dispatch_all(dtype, [&](auto to_tag) {
-      using To = decltype(to_tag);
-      To* po = out.data_ptr<To>();
-      const From* px = t.data_ptr<From>();
-      int64_t i = 0;
-      for_each_offset(t.sizes(), t.strides(), t.strides(),
-                      [&](int64_t off, int64_t) { po[i++] = static_cast<To>(px[off]); });
-    });
-  });
+  convert_into(out, t);
   return out;
 }
 
@@ -387,7 +377,8 @@ const Tensor& Tensor::set_requires_grad(bool requires_grad) const {
   }
   if (requires_grad && !is_floating_point(self.dtype)) {
     throw std::invalid_argument(
-        "set_requires_grad: only floating point tensors can require grad, got dtype " +
+        "set_requires_grad: only Tensors of floating point and complex dtype can require "
+        "gradients (PyTorch's words), got dtype " +
         std::string(gradgen::to_string(self.dtype)));
   }
   impl_->requires_grad = requires_grad;
@@ -401,8 +392,12 @@ std::string format_element(const char* p, ScalarType dtype, bool fixed) {
   char buf[64];
   switch (dtype) {
     case ScalarType::Long:
+    case ScalarType::Int:
+    case ScalarType::Short:
+    case ScalarType::Char:
+    case ScalarType::Byte:
       std::snprintf(buf, sizeof(buf), "%lld",
-                    static_cast<long long>(*reinterpret_cast<const int64_t*>(p)));
+                    static_cast<long long>(internal::read_element<int64_t>(p, dtype)));
       return buf;
     case ScalarType::Bool: return *reinterpret_cast<const bool*>(p) ? "true" : "false";
     default: {

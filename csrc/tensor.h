@@ -441,6 +441,13 @@ T read_element(const void* p, ScalarType dtype) {
     case ScalarType::Double: return static_cast<T>(*static_cast<const double*>(p));
     case ScalarType::Long: return static_cast<T>(*static_cast<const int64_t*>(p));
     case ScalarType::Bool: return static_cast<T>(*static_cast<const bool*>(p));
+    case ScalarType::Int: return static_cast<T>(*static_cast<const int32_t*>(p));
+    case ScalarType::Short: return static_cast<T>(*static_cast<const int16_t*>(p));
+    case ScalarType::Char: return static_cast<T>(*static_cast<const int8_t*>(p));
+    case ScalarType::Byte: return static_cast<T>(*static_cast<const uint8_t*>(p));
+    case ScalarType::Half: return static_cast<T>(static_cast<float>(*static_cast<const Half*>(p)));
+    case ScalarType::BFloat16:
+      return static_cast<T>(static_cast<float>(*static_cast<const BFloat16*>(p)));
   }
   return T();
 }

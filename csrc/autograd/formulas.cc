@@ -9,6 +9,7 @@
 #include "csrc/autograd/grad_mode.h"
 #include "csrc/generated/VariableType.h"
 #include "csrc/native/loops.h"
+#include "csrc/native/type_promotion.h"
 
 namespace gradgen {
 namespace autograd {
@@ -96,13 +97,16 @@ Tensor clamp_backward(const Tensor& grad, const Tensor& self, const std::optiona
   // gradient there), and a clamped element gets 0 even from an inf or NaN grad (a product
   // with a 0/1 mask would give NaN). The mask is a constant of the formula: no history.
   Tensor mask;
-  gradgen::internal::dispatch_floating(self.scalar_type(), "clamp_backward", [&](auto tag) {
+  // float16 and bfloat16 compare as float32 (exact: the conversion is).
+  const Tensor x =
+      native::is_narrow(self.scalar_type()) ? native::widen(self, self.scalar_type()) : self;
+  gradgen::internal::dispatch_floating(x.scalar_type(), "clamp_backward", [&](auto tag) {
     using T = decltype(tag);
     const bool has_lo = min.has_value(), has_hi = max.has_value();
     const T lo = has_lo ? min->to<T>() : T(0);
     const T hi = has_hi ? max->to<T>() : T(0);
-    mask = native::loops::unary_map<T, bool>("clamp_backward", self, ScalarType::Bool, [=](T x) {
-      return (!has_lo || x >= lo) && (!has_hi || x <= hi);
+    mask = native::loops::unary_map<T, bool>("clamp_backward", x, ScalarType::Bool, [=](T v) {
+      return (!has_lo || v >= lo) && (!has_hi || v <= hi);
     });
   });
   return gradgen::where(mask, grad, zeros_like(grad));

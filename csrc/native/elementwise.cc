@@ -71,7 +71,7 @@ Tensor& inplace_binary(const char* op, Tensor& self, const Tensor& other, bool n
                        OutOfPlace&& out_of_place, Make&& make_fn) {
   const ScalarType dtype = result_type(self, other);
   check_can_cast(op, dtype, self.scalar_type());
-  if (dtype == self.scalar_type() && dtype != ScalarType::Bool) {
+  if (dtype == self.scalar_type() && dtype != ScalarType::Bool && !is_narrow(dtype)) {
     const Tensor o = cast(other, dtype);
     dispatch_dtype(op, dtype, numeric, [&](auto tag) {
       using T = decltype(tag);
@@ -99,6 +99,7 @@ ScalarType floating_dtype(ScalarType dtype) {
 template <typename F>
 Tensor floating_unary(const char* op, const Tensor& self, F&& f) {
   const ScalarType dtype = floating_dtype(self.scalar_type());
+  if (is_narrow(dtype)) return cast(floating_unary(op, widen(self, dtype), f), dtype);
   const Tensor x = cast(self, dtype);
   Tensor out;
   dispatch_floating(dtype, op, [&](auto tag) {
@@ -110,6 +111,8 @@ Tensor floating_unary(const char* op, const Tensor& self, F&& f) {
 
 template <typename F>
 Tensor numeric_unary(const char* op, const Tensor& self, F&& f) {
+  const ScalarType dtype = self.scalar_type();
+  if (is_narrow(dtype)) return cast(numeric_unary(op, widen(self, dtype), f), dtype);
   Tensor out;
   dispatch_arithmetic(self.scalar_type(), op, [&](auto tag) {
     using T = decltype(tag);
@@ -123,7 +126,8 @@ Tensor numeric_unary(const char* op, const Tensor& self, F&& f) {
 template <typename Vectorized, typename Scalar>
 Tensor vectorized_unary(const char* op, const Tensor& self, Vectorized&& vectorized,
                         Scalar&& scalar) {
-  if (!self.is_contiguous() || !is_floating_point(self.scalar_type())) {
+  if (!self.is_contiguous() || !is_floating_point(self.scalar_type()) ||
+      is_narrow(self.scalar_type())) {
     return floating_unary(op, self, scalar);
   }
   Tensor out;
@@ -227,6 +231,10 @@ int64_t powi(int64_t base, int64_t exp) {
 }  // namespace
 
 Tensor add(const Tensor& self, const Tensor& other, const Scalar& alpha) {
+  if (const ScalarType r = result_type(self, other); is_narrow(r)) {
+    check_alpha("add", r, alpha);
+    return cast(add(widen(self, r), widen(other, r), alpha), r);
+  }
   const Promoted p = promote(self, other);
   check_alpha("add", p.dtype, alpha);
   return via_long_if_bool(p, [&](const Tensor& a, const Tensor& b, ScalarType dtype) {
@@ -252,6 +260,7 @@ Tensor& add_out(const Tensor& self, const Tensor& other, const Scalar& alpha, Te
 Tensor add(const Tensor& self, const Scalar& other, const Scalar& alpha) {
   const ScalarType dtype = result_type(self, other);
   check_alpha("add", dtype, alpha);
+  if (is_narrow(dtype)) return cast(add(widen(self, dtype), other, alpha), dtype);
   if (dtype == ScalarType::Bool) {
     return cast(add(cast(self, ScalarType::Long), Scalar(other.to_long()), Scalar(alpha.to_long())),
                 ScalarType::Bool);
@@ -268,6 +277,10 @@ Tensor add(const Tensor& self, const Scalar& other, const Scalar& alpha) {
 
 Tensor sub(const Tensor& self, const Tensor& other, const Scalar& alpha) {
   check_sub("sub", self.scalar_type(), other.scalar_type());
+  if (const ScalarType r = result_type(self, other); is_narrow(r)) {
+    check_alpha("sub", r, alpha);
+    return cast(sub(widen(self, r), widen(other, r), alpha), r);
+  }
   const Promoted p = promote(self, other);
   check_alpha("sub", p.dtype, alpha);
   Tensor out;
@@ -293,6 +306,9 @@ Tensor& sub_(Tensor& self, const Tensor& other, const Scalar& alpha) {
 }
 
 Tensor mul(const Tensor& self, const Tensor& other) {
+  if (const ScalarType r = result_type(self, other); is_narrow(r)) {
+    return cast(mul(widen(self, r), widen(other, r)), r);
+  }
   return via_long_if_bool(promote(self, other), mul_same);
 }
 
@@ -311,6 +327,7 @@ Tensor& mul_out(const Tensor& self, const Tensor& other, Tensor& out) {
 
 Tensor mul(const Tensor& self, const Scalar& other) {
   const ScalarType dtype = result_type(self, other);
+  if (is_narrow(dtype)) return cast(mul(widen(self, dtype), other), dtype);
   if (dtype == ScalarType::Bool) {
     return cast(mul(cast(self, ScalarType::Long), Scalar(other.to_long())), ScalarType::Bool);
   }
@@ -327,7 +344,7 @@ Tensor mul(const Tensor& self, const Scalar& other) {
 Tensor& mul_(Tensor& self, const Scalar& other) {
   const ScalarType dtype = result_type(self, other);
   check_can_cast("mul_", dtype, self.scalar_type());
-  if (dtype == ScalarType::Bool) {
+  if (dtype == ScalarType::Bool || is_narrow(self.scalar_type())) {
     gradgen::internal::copy_(self, mul(self, other));  // bumps the version
     return self;
   }
@@ -343,6 +360,7 @@ Tensor& mul_(Tensor& self, const Scalar& other) {
 // True division: integer and bool operands divide as the default float dtype.
 Tensor div(const Tensor& self, const Tensor& other) {
   const ScalarType dtype = floating_dtype(result_type(self, other));
+  if (is_narrow(dtype)) return cast(div(widen(self, dtype), widen(other, dtype)), dtype);
   const Tensor a = cast(self, dtype), b = cast(other, dtype);
   Tensor out;
   dispatch_floating(dtype, "div", [&](auto tag) {
@@ -364,6 +382,7 @@ Tensor& div_(Tensor& self, const Tensor& other) {
 
 Tensor div(const Tensor& self, const Scalar& other) {
   const ScalarType dtype = floating_dtype(result_type(self, other));
+  if (is_narrow(dtype)) return cast(div(widen(self, dtype), other), dtype);
   const Tensor x = cast(self, dtype);
   Tensor out;
   dispatch_floating(dtype, "div", [&](auto tag) {
@@ -376,7 +395,10 @@ Tensor div(const Tensor& self, const Scalar& other) {
 
 Tensor pow(const Tensor& self, const Scalar& exponent) {
   const ScalarType dtype = result_type(self, exponent);
-  if (dtype == ScalarType::Long || dtype == ScalarType::Bool) {
+  if (is_narrow(dtype) && is_floating_point(dtype)) {
+    return cast(pow(widen(self, dtype), exponent), dtype);
+  }
+  if (is_integral(dtype, /*include_bool=*/true)) {
     // Integer powers, exact (PyTorch refuses negative integer exponents of integer tensors).
     if (exponent.to_long() < 0) {
       throw std::invalid_argument("pow: Integers to negative integer powers are not allowed.");
@@ -407,6 +429,9 @@ Tensor pow(const Tensor& self, const Scalar& exponent) {
 }
 
 Tensor pow(const Tensor& self, const Tensor& exponent) {
+  if (const ScalarType r = result_type(self, exponent); is_narrow(r)) {
+    return cast(pow(widen(self, r), widen(exponent, r)), r);
+  }
   const Promoted p = promote(self, exponent);
   if (p.dtype == ScalarType::Long) {
     return binary_map<int64_t, int64_t, int64_t>("pow", p.self, p.other, p.dtype, powi);
@@ -435,6 +460,11 @@ Tensor exp(const Tensor& self) {
 }
 
 Tensor& exp_(Tensor& self) {
+  if (is_narrow(self.scalar_type())) {
+    check_can_cast("exp_", floating_dtype(self.scalar_type()), self.scalar_type());
+    gradgen::internal::copy_(self, cast(exp(self), self.scalar_type()));  // bumps the version
+    return self;
+  }
   dispatch_floating(self.scalar_type(), "exp_", [&](auto tag) {
     using T = decltype(tag);
     unary_map_<T>("exp_", self, [](T x) { return std::exp(x); });
@@ -465,6 +495,10 @@ Tensor relu(const Tensor& self) {
 }
 
 Tensor& relu_(Tensor& self) {
+  if (is_narrow(self.scalar_type())) {
+    gradgen::internal::copy_(self, relu(self));  // bumps the version
+    return self;
+  }
   dispatch_arithmetic(self.scalar_type(), "relu_", [&](auto tag) {
     using T = decltype(tag);
     unary_map_<T>("relu_", self, [](T x) { return x > 0 || x != x ? x : T(0); });
@@ -488,7 +522,7 @@ Tensor sqrt(const Tensor& self) {
 Tensor abs(const Tensor& self) {
   // std::fabs for floating types: |-0.0| is +0.0 (and NaN's sign is cleared), as in PyTorch.
   return numeric_unary("abs", self, [](auto x) {
-    if constexpr (std::is_floating_point_v<decltype(x)>) {
+    if constexpr (is_floating_type<decltype(x)>::value) {
       return std::fabs(x);
     } else {
       return x < 0 ? -x : x;
@@ -517,6 +551,7 @@ Tensor clamp(const Tensor& self, std::optional<Scalar> min, std::optional<Scalar
   if (min) promotion.add(*min);
   if (max) promotion.add(*max);
   const ScalarType dtype = promotion.get();
+  if (is_narrow(dtype)) return cast(clamp(widen(self, dtype), min, max), dtype);
   const Tensor x = cast(self, dtype);
   Tensor out;
   dispatch_arithmetic(dtype, "clamp", [&](auto tag) {
@@ -547,6 +582,9 @@ Tensor clone(const Tensor& self, std::optional<MemoryFormat> /*memory_format*/) 
 // ---------------------------------------------------------------------------
 
 Tensor tanh_backward(const Tensor& grad_output_, const Tensor& output_) {
+  if (const ScalarType r = result_type(grad_output_, output_); is_narrow(r)) {
+    return cast(tanh_backward(widen(grad_output_, r), widen(output_, r)), r);
+  }
   const Promoted p = promote(grad_output_, output_);
   const Tensor &grad_output = p.self, &output = p.other;
   Tensor out;
@@ -559,6 +597,9 @@ Tensor tanh_backward(const Tensor& grad_output_, const Tensor& output_) {
 }
 
 Tensor sigmoid_backward(const Tensor& grad_output_, const Tensor& output_) {
+  if (const ScalarType r = result_type(grad_output_, output_); is_narrow(r)) {
+    return cast(sigmoid_backward(widen(grad_output_, r), widen(output_, r)), r);
+  }
   const Promoted p = promote(grad_output_, output_);
   const Tensor &grad_output = p.self, &output = p.other;
   Tensor out;
@@ -572,6 +613,9 @@ Tensor sigmoid_backward(const Tensor& grad_output_, const Tensor& output_) {
 
 Tensor threshold_backward(const Tensor& grad_output_, const Tensor& self_,
                           const Scalar& threshold) {
+  if (const ScalarType r = result_type(grad_output_, self_); is_narrow(r)) {
+    return cast(threshold_backward(widen(grad_output_, r), widen(self_, r), threshold), r);
+  }
   const Promoted p = promote(grad_output_, self_);
   const Tensor &grad_output = p.self, &self = p.other;
   Tensor out;

@@ -276,6 +276,9 @@ Tensor cumprod(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype)
   if (t == ScalarType::Bool) {  // dtype=bool: the running `and`
     return cast(cumprod(self, dim, ScalarType::Long), ScalarType::Bool);
   }
+  if (is_narrow(t)) {  // int8 & co multiply in int64 and wrap; float16 & co in float32
+    return cast(cumprod(widen(self, t), dim, compute_dtype(t)), t);
+  }
   const Tensor x = cast(self, t).contiguous();
   const int64_t d = wrap_dim(dim, x.dim(), "cumprod");
   Tensor out = empty(x.sizes(), x.scalar_type());

@@ -119,6 +119,12 @@ int64_t random_max(ScalarType dtype) {
     case ScalarType::Float: return int64_t{1} << 24;
     case ScalarType::Bool: return 1;
     case ScalarType::Long: return std::numeric_limits<int64_t>::max();
+    case ScalarType::Int: return std::numeric_limits<int32_t>::max();
+    case ScalarType::Short: return std::numeric_limits<int16_t>::max();
+    case ScalarType::Char: return std::numeric_limits<int8_t>::max();
+    case ScalarType::Byte: return std::numeric_limits<uint8_t>::max();
+    case ScalarType::Half: return int64_t{1} << 11;
+    case ScalarType::BFloat16: return int64_t{1} << 8;
   }
   return 0;
 }

@@ -49,11 +49,16 @@ Tensor mean_input(const char* op, const Tensor& self, std::optional<ScalarType> 
 
 // Accumulator type: double for floating types, int64 for Long.
 template <typename T>
-using acc_type = std::conditional_t<std::is_floating_point<T>::value, double, int64_t>;
+using acc_type = std::conditional_t<is_floating_type<T>::value, double, int64_t>;
 
 Tensor sum_impl(const char* op, const Tensor& self, IntArrayRef dims, bool keepdim) {
   if (self.scalar_type() == ScalarType::Bool) {  // dtype=bool: any element true
     return cast(sum_impl(op, cast(self, ScalarType::Long), dims, keepdim), ScalarType::Bool);
+  }
+  // dtype=int8 & co accumulate in int64 and wrap once; float16 and bfloat16 in float32's kernel
+  // (which accumulates in float64) and round once.
+  if (const ScalarType t = self.scalar_type(); is_narrow(t)) {
+    return cast(sum_impl(op, widen(self, t), dims, keepdim), t);
   }
   Tensor out;
   dispatch_arithmetic(self.scalar_type(), op, [&](auto tag) {
@@ -69,6 +74,9 @@ Tensor sum_impl(const char* op, const Tensor& self, IntArrayRef dims, bool keepd
 Tensor mean_impl(const char* op, const Tensor& self, IntArrayRef dims, bool keepdim) {
   int64_t count = 1;
   for (int64_t d : dims) count *= self.size(d);
+  if (const ScalarType t = self.scalar_type(); is_narrow(t)) {
+    return cast(mean_impl(op, widen(self, t), dims, keepdim), t);
+  }
   Tensor out;
   dispatch_floating(self.scalar_type(), op, [&](auto tag) {
     using T = decltype(tag);
@@ -110,6 +118,10 @@ std::tuple<Tensor, Tensor> max(const Tensor& self, int64_t dim, bool keepdim) {
     throw std::invalid_argument("max: cannot reduce an empty dimension (dim " +
                                 std::to_string(dim) + " of shape " + shape_str(self.sizes()) + ")");
   }
+  if (const ScalarType t = self.scalar_type(); is_narrow(t)) {
+    auto [values, indices] = max(widen(self, t), dim, keepdim);
+    return {cast(values, t), indices};
+  }
   const DimVector dims = self.dim() == 0 ? DimVector() : DimVector{d};
   const DimVector out_shape = loops::reduced_shape(self.sizes(), dims, keepdim);
   Tensor values = empty(out_shape, self.scalar_type());
@@ -145,6 +157,9 @@ std::tuple<Tensor, Tensor> max(const Tensor& self, int64_t dim, bool keepdim) {
 
 Tensor logsumexp(const Tensor& self, IntArrayRef dim, bool keepdim) {
   const DimVector dims = loops::reduction_dims("logsumexp", dim, self.dim());
+  if (const ScalarType t = self.scalar_type(); is_narrow(t) && is_floating_point(t)) {
+    return cast(logsumexp(widen(self, t), dim, keepdim), t);
+  }
   Tensor out;
   dispatch_floating(self.scalar_type(), "logsumexp", [&](auto tag) {
     using T = decltype(tag);

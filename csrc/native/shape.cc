@@ -372,17 +372,7 @@ Tensor to(const Tensor& self, ScalarType dtype, bool /*non_blocking*/, bool copy
     return make_view(self, self.sizes(), self.strides(), self.storage_offset());
   }
   Tensor out = empty(self.sizes(), dtype);
-  internal::dispatch_all(self.scalar_type(), [&](auto from_tag) {
-    using From = decltype(from_tag);
-    internal::dispatch_all(dtype, [&](auto to_tag) {
-      using To = decltype(to_tag);
-      To* po = out.data_ptr<To>();
-      const From* px = self.data_ptr<From>();
-      int64_t i = 0;
-      internal::for_each_offset(self.sizes(), self.strides(), self.strides(),
-                                [&](int64_t off, int64_t) { po[i++] = static_cast<To>(px[off]); });
-    });
-  });
+  internal::convert_into(out, self);
   return out;
 }
 

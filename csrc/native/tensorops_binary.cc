@@ -59,6 +59,8 @@ Tensor& write_inplace(const char* op, Tensor& self, const Tensor& result) {
 template <typename F>
 Tensor floating_binary(const char* op, const Tensor& a, const Tensor& b, F&& f) {
   const ScalarType dtype = floating_dtype(result_type(a, b));
+  if (is_narrow(dtype))
+    return cast(floating_binary(op, widen(a, dtype), widen(b, dtype), f), dtype);
   const Tensor x = cast(a, dtype), y = cast(b, dtype);
   Tensor out;
   dispatch_floating(dtype, op, [&](auto tag) {
@@ -72,6 +74,7 @@ Tensor floating_binary(const char* op, const Tensor& a, const Tensor& b, F&& f) 
 template <typename F>
 Tensor numeric_binary(const char* op, const Tensor& a, const Tensor& b, F&& f) {
   const ScalarType dtype = result_type(a, b);
+  if (is_narrow(dtype)) return cast(numeric_binary(op, widen(a, dtype), widen(b, dtype), f), dtype);
   const Tensor x = cast(a, dtype), y = cast(b, dtype);
   Tensor out;
   dispatch_arithmetic(dtype, op, [&](auto tag) {
@@ -389,6 +392,11 @@ Tensor pointwise_ternary(const char* op, const Tensor& self, const Tensor& tenso
   ResultType promotion;
   promotion.add(self).add(tensor1).add(tensor2);
   const ScalarType dtype = promotion.get();
+  if (is_narrow(dtype)) {
+    return cast(pointwise_ternary(op, widen(self, dtype), widen(tensor1, dtype),
+                                  widen(tensor2, dtype), value, f),
+                dtype);
+  }
   // An integral result takes value truncated to an integer (PyTorch casts it too).
   const Tensor a = cast(self, dtype), b = cast(tensor1, dtype), c = cast(tensor2, dtype);
   Tensor out;
@@ -471,6 +479,9 @@ Tensor clamp(const Tensor& self, const std::optional<Tensor>& min,
   ResultType promotion;
   promotion.add(self).add(*min).add(*max);
   const ScalarType dtype = promotion.get();
+  if (is_narrow(dtype)) {
+    return cast(clamp(widen(self, dtype), widen(*min, dtype), widen(*max, dtype)), dtype);
+  }
   const Tensor a = cast(self, dtype), lo = cast(*min, dtype), hi = cast(*max, dtype);
   Tensor out;
   dispatch_arithmetic(dtype, "clamp", [&](auto tag) {
@@ -554,9 +565,12 @@ template <typename F>
 Tensor bitwise_binary(const char* op, const Tensor& a, const Tensor& b, F&& f) {
   const ScalarType dtype = result_type(a, b);
   if (is_floating_point(dtype)) throw_not_implemented(op, dtype);
-  const Tensor x = cast(a, dtype), y = cast(b, dtype);
-  if (dtype == ScalarType::Bool) return binary_map<bool, bool, bool>(op, x, y, dtype, f);
-  return binary_map<int64_t, int64_t, int64_t>(op, x, y, dtype, f);
+  if (dtype == ScalarType::Bool) {
+    return binary_map<bool, bool, bool>(op, cast(a, dtype), cast(b, dtype), dtype, f);
+  }
+  // The narrower integers in int64, wrapped back: bitwise results fit their operands' width.
+  const Tensor x = widen(a, dtype), y = widen(b, dtype);
+  return cast(binary_map<int64_t, int64_t, int64_t>(op, x, y, ScalarType::Long, f), dtype);
 }
 
 }  // namespace
@@ -602,11 +616,13 @@ Tensor bitwise_not(const Tensor& self) {
     return loops::unary_map<bool, bool>("bitwise_not", self, ScalarType::Bool,
                                         [](bool x) { return !x; });
   }
-  if (self.scalar_type() != ScalarType::Long) {
+  if (!is_integral(self.scalar_type(), false)) {
     throw_not_implemented("bitwise_not", self.scalar_type());
   }
-  return loops::unary_map<int64_t, int64_t>("bitwise_not", self, ScalarType::Long,
-                                            [](int64_t x) { return ~x; });
+  const Tensor x = widen(self, self.scalar_type());
+  return cast(loops::unary_map<int64_t, int64_t>("bitwise_not", x, ScalarType::Long,
+                                                 [](int64_t v) { return ~v; }),
+              self.scalar_type());
 }
 
 }  // namespace native

@@ -51,7 +51,7 @@ Tensor arange_in(const char* op, const Scalar& start, const Scalar& end, const S
   internal::dispatch_all(dtype, [&](auto tag) {
     using T = decltype(tag);
     T* out = result.data_ptr<T>();
-    if constexpr (std::is_floating_point<T>::value) {
+    if constexpr (is_floating_type<T>::value) {
       for (int64_t i = 0; i < n; ++i)
         out[i] = static_cast<T>(xstart + static_cast<double>(i) * xstep);
     } else {
@@ -83,11 +83,10 @@ Tensor linspace_in(const Scalar& start, const Scalar& end, int64_t steps, Scalar
   Tensor result = empty({steps}, dtype);
   internal::dispatch_all(dtype, [&](auto tag) {
     using T = decltype(tag);
-    using Step = std::conditional_t<std::is_floating_point<T>::value, T, double>;
+    using Step = std::conditional_t<is_floating_type<T>::value, T, double>;
     T* out = result.data_ptr<T>();
-    const T a =
-        static_cast<T>(std::is_floating_point<T>::value ? start.to_double() : start.to_long());
-    const T b = static_cast<T>(std::is_floating_point<T>::value ? end.to_double() : end.to_long());
+    const T a = static_cast<T>(is_floating_type<T>::value ? start.to_double() : start.to_long());
+    const T b = static_cast<T>(is_floating_type<T>::value ? end.to_double() : end.to_long());
     if (steps == 1) out[0] = a;
     if (steps < 2) return;
     const Step step = (static_cast<Step>(b) - static_cast<Step>(a)) / static_cast<Step>(steps - 1);

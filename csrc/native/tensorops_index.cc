@@ -742,8 +742,9 @@ Tensor scatter_reduce(const Tensor& self, int64_t dim, const Tensor& index, cons
           switch (r) {
             case R::kProd: dst = T(1); break;
             case R::kAmax:
-              dst = std::numeric_limits<T>::has_infinity ? -std::numeric_limits<T>::infinity()
-                                                         : std::numeric_limits<T>::lowest();
+              dst = std::numeric_limits<T>::has_infinity
+                        ? static_cast<T>(-std::numeric_limits<T>::infinity())
+                        : std::numeric_limits<T>::lowest();
               break;
             case R::kAmin:
               dst = std::numeric_limits<T>::has_infinity ? std::numeric_limits<T>::infinity()
@@ -772,7 +773,7 @@ Tensor scatter_reduce(const Tensor& self, int64_t dim, const Tensor& index, cons
       if (r == R::kMean) {
         for (int64_t o = 0; o < out.numel(); ++o) {
           if (!touched[o] || counts[o] == 0) continue;
-          if constexpr (std::is_floating_point_v<T>) {
+          if constexpr (is_floating_type<T>::value) {
             po[o] = po[o] / static_cast<T>(counts[o]);
           } else {
             const T c = static_cast<T>(counts[o]);

@@ -57,8 +57,8 @@ Tensor add_scaled(const char* op, const Tensor& self, const Tensor& product, con
   const DimVector out_strides = loops::contiguous_strides(shape);
   loops::dispatch_arithmetic(result.scalar_type(), op, [&](auto tag) {
     using T = decltype(tag);
-    const T b = std::is_floating_point<T>::value ? T(beta.to_double()) : T(beta.to_long());
-    const T a = std::is_floating_point<T>::value ? T(alpha.to_double()) : T(alpha.to_long());
+    const T b = is_floating_type<T>::value ? T(beta.to_double()) : T(beta.to_long());
+    const T a = is_floating_type<T>::value ? T(alpha.to_double()) : T(alpha.to_long());
     T* out = result.data_ptr<T>();
     const T* p = product.data_ptr<T>();
     const T* s = self.data_ptr<T>();

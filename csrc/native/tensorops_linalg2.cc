@@ -47,8 +47,8 @@ Tensor addr(const Tensor& self, const Tensor& vec1, const Tensor& vec2, const Sc
   const DimVector ss = loops::broadcast_strides(self.sizes(), self.strides(), shape);
   loops::dispatch_arithmetic(result.scalar_type(), "addr", [&](auto tag) {
     using T = decltype(tag);
-    const T b = std::is_floating_point<T>::value ? T(beta.to_double()) : T(beta.to_long());
-    const T a = std::is_floating_point<T>::value ? T(alpha.to_double()) : T(alpha.to_long());
+    const T b = is_floating_type<T>::value ? T(beta.to_double()) : T(beta.to_long());
+    const T a = is_floating_type<T>::value ? T(alpha.to_double()) : T(alpha.to_long());
     T* out = result.data_ptr<T>();
     const T* s = self.data_ptr<T>();
     const T* x = vec1.data_ptr<T>();

@@ -40,7 +40,7 @@ namespace {
 
 template <typename T>
 bool nan(T v) {
-  if constexpr (std::is_floating_point<T>::value) {
+  if constexpr (is_floating_type<T>::value) {
     return std::isnan(v);
   } else {
     return false;
@@ -208,7 +208,7 @@ Tensor median_all(const Tensor& self, bool skip_nan) {
   internal::dispatch_all(self.scalar_type(), [&](auto tag) {
     using T = decltype(tag);
     if (self.numel() == 0) {
-      if constexpr (std::is_floating_point<T>::value) {
+      if constexpr (is_floating_type<T>::value) {
         result.data_ptr<T>()[0] = std::numeric_limits<T>::quiet_NaN();
       } else {
         result.data_ptr<T>()[0] = std::numeric_limits<T>::lowest();

@@ -35,18 +35,18 @@ using loops::dispatch_arithmetic;
 // max and min.
 template <typename T>
 constexpr T lowest_of() {
-  if constexpr (std::is_floating_point<T>::value) return -std::numeric_limits<T>::infinity();
+  if constexpr (is_floating_type<T>::value) return -std::numeric_limits<T>::infinity();
   return std::numeric_limits<T>::lowest();
 }
 template <typename T>
 constexpr T highest_of() {
-  if constexpr (std::is_floating_point<T>::value) return std::numeric_limits<T>::infinity();
+  if constexpr (is_floating_type<T>::value) return std::numeric_limits<T>::infinity();
   return std::numeric_limits<T>::max();
 }
 
 template <typename T>
 bool is_nan(T x) {
-  if constexpr (std::is_floating_point<T>::value) return x != x;
+  if constexpr (is_floating_type<T>::value) return x != x;
   return false;
 }
 
@@ -99,7 +99,7 @@ Tensor accumulate_input(const Tensor& self, std::optional<ScalarType> dtype) {
 }
 
 template <typename T>
-using acc_type = std::conditional_t<std::is_floating_point<T>::value, double, int64_t>;
+using acc_type = std::conditional_t<is_floating_type<T>::value, double, int64_t>;
 
 // sum (skipping NaN when `skip_nan`) or product over dims.
 Tensor accumulate(const char* op, const Tensor& x, IntArrayRef dims, bool keepdim, bool product,
@@ -107,6 +107,9 @@ Tensor accumulate(const char* op, const Tensor& x, IntArrayRef dims, bool keepdi
   if (x.scalar_type() == ScalarType::Bool) {
     return cast(accumulate(op, cast(x, ScalarType::Long), dims, keepdim, product, skip_nan),
                 ScalarType::Bool);
+  }
+  if (const ScalarType t = x.scalar_type(); is_narrow(t)) {  // accumulated wide, rounded once
+    return cast(accumulate(op, widen(x, t), dims, keepdim, product, skip_nan), t);
   }
   Tensor out;
   dispatch_arithmetic(x.scalar_type(), op, [&](auto tag) {
@@ -297,6 +300,9 @@ Tensor cumsum(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype) 
   const int64_t d = wrap_dim(dim, x.dim(), "cumsum");
   if (x.scalar_type() == ScalarType::Bool) {
     return cast(cumsum(cast(x, ScalarType::Long), dim, std::nullopt), ScalarType::Bool);
+  }
+  if (const ScalarType t = x.scalar_type(); is_narrow(t)) {
+    return cast(cumsum(widen(x, t), dim, std::nullopt), t);
   }
   Tensor out = make_tensor(x.sizes(), x.scalar_type());
   if (x.numel() == 0) return out;

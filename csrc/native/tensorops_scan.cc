@@ -28,7 +28,7 @@ namespace {
 
 template <typename T>
 bool nan(T v) {
-  if constexpr (std::is_floating_point<T>::value) {
+  if constexpr (is_floating_type<T>::value) {
     return std::isnan(v);
   } else {
     return false;
@@ -114,10 +114,13 @@ Tensor logcumsumexp(const Tensor& self, int64_t dim) {
     throw std::runtime_error(std::string("\"logcumsumexp_out_cpu\" not implemented for '") +
                              to_string(self.scalar_type()) + "'");
   }
+  if (const ScalarType t = self.scalar_type(); is_narrow(t)) {  // in float32, rounded once
+    return cast(native::logcumsumexp(widen(self, t), dim), t);
+  }
   Tensor result = empty(self.sizes(), self.scalar_type());
   internal::dispatch_all(self.scalar_type(), [&](auto tag) {
     using T = decltype(tag);
-    if constexpr (std::is_floating_point<T>::value) {
+    if constexpr (is_floating_type<T>::value) {
       const T* src = self.data_ptr<T>();
       T* out = result.data_ptr<T>();
       for_each_slice("logcumsumexp", self, dim, result,

@@ -31,7 +31,7 @@ std::string str(int64_t v) { return std::to_string(v); }
 
 template <typename T>
 bool is_nan(T v) {
-  if constexpr (std::is_floating_point<T>::value) {
+  if constexpr (is_floating_type<T>::value) {
     return std::isnan(v);
   } else {
     return false;

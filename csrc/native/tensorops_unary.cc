@@ -39,6 +39,7 @@ ScalarType floating_dtype(ScalarType dtype) {
 template <typename F>
 Tensor floating_unary(const char* op, const Tensor& self, F&& f) {
   const ScalarType dtype = floating_dtype(self.scalar_type());
+  if (is_narrow(dtype)) return cast(floating_unary(op, widen(self, dtype), f), dtype);
   const Tensor x = cast(self, dtype);
   Tensor out;
   dispatch_floating(dtype, op, [&](auto tag) {
@@ -59,7 +60,7 @@ Tensor floating_unary(const char* op, const Tensor& self, F&& f) {
 template <typename F>
 Tensor rounding_unary(const char* op, const Tensor& self, bool integers_unchanged, F&& f) {
   const ScalarType dtype = self.scalar_type();
-  if (dtype == ScalarType::Long && integers_unchanged)
+  if (is_integral(dtype, false) && integers_unchanged)
     return gradgen::internal::copy_contiguous(self);
   if (!is_floating_point(dtype)) throw_not_implemented(op, dtype);
   return floating_unary(op, self, f);
@@ -366,6 +367,9 @@ Tensor& round_out(const Tensor& self, int64_t decimals, Tensor& out) {
 // On real dtypes sgn is sign: -1, 0 or 1 (0 for NaN), bool unchanged.
 Tensor sgn(const Tensor& self) {
   if (self.scalar_type() == ScalarType::Bool) return gradgen::internal::copy_contiguous(self);
+  if (is_narrow(self.scalar_type())) {
+    return cast(sgn(widen(self, self.scalar_type())), self.scalar_type());
+  }
   Tensor out;
   dispatch_arithmetic(self.scalar_type(), "sgn", [&](auto tag) {
     using T = decltype(tag);
@@ -384,6 +388,7 @@ Tensor& sgn_out(const Tensor& self, Tensor& out) { return write_out("sgn.out", s
 Tensor square(const Tensor& self) {
   const ScalarType dtype =
       self.scalar_type() == ScalarType::Bool ? ScalarType::Long : self.scalar_type();
+  if (is_narrow(dtype)) return cast(square(widen(self, dtype)), dtype);
   const Tensor x = cast(self, dtype);
   Tensor out;
   dispatch_arithmetic(dtype, "square", [&](auto tag) {
@@ -494,7 +499,7 @@ Tensor isnan(const Tensor& self) {
 Tensor isinf(const Tensor& self) {
   return bool_unary("isinf", self, [](auto x) {
     using T = decltype(x);
-    if constexpr (std::is_floating_point<T>::value) return std::isinf(x);
+    if constexpr (is_floating_type<T>::value) return std::isinf(x);
     return false;
   });
 }
@@ -502,7 +507,7 @@ Tensor isinf(const Tensor& self) {
 Tensor isfinite(const Tensor& self) {
   return bool_unary("isfinite", self, [](auto x) {
     using T = decltype(x);
-    if constexpr (std::is_floating_point<T>::value) return std::isfinite(x);
+    if constexpr (is_floating_type<T>::value) return std::isfinite(x);
     return true;
   });
 }

@@ -27,7 +27,7 @@ using Triple = std::tuple<Tensor, Tensor, Tensor>;
 
 template <typename T>
 bool less(T a, T b) {
-  if constexpr (std::is_floating_point_v<T>) {
+  if constexpr (is_floating_type<T>::value) {
     if (std::isnan(a)) return false;
     if (std::isnan(b)) return true;
   }

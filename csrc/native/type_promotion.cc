@@ -17,22 +17,10 @@ namespace native {
 
 namespace {
 
-// Bool < Long < Float < Double: the order promote_types takes the higher of.
-int rank(ScalarType t) {
-  switch (t) {
-    case ScalarType::Bool: return 0;
-    case ScalarType::Long: return 1;
-    case ScalarType::Float: return 2;
-    case ScalarType::Double: return 3;
-  }
-  return 0;
-}
-
 // bool < integer < floating.
 int category(ScalarType t) {
   if (t == ScalarType::Bool) return 0;
-  if (t == ScalarType::Long) return 1;
-  return 2;
+  return is_integral(t, false) ? 1 : 2;
 }
 
 int promote_into(int acc, ScalarType t) {
@@ -60,7 +48,24 @@ const bool kToDtypeRegistered = (gradgen::internal::set_to_dtype_fn(differentiab
 
 }  // namespace
 
-ScalarType promote_types(ScalarType a, ScalarType b) { return rank(a) >= rank(b) ? a : b; }
+ScalarType promote_types(ScalarType a, ScalarType b) {
+  if (a == b) return a;
+  if (a == ScalarType::Bool) return b;
+  if (b == ScalarType::Bool) return a;
+  const int ca = category(a), cb = category(b);
+  if (ca != cb) return ca > cb ? a : b;  // an integer meets a floating type: the floating one
+  // Within a category the wider wins; PyTorch's two exceptions are the pairs of equal width:
+  // uint8 with int8 is int16, float16 with bfloat16 is float32.
+  const size_t wa = element_size(a), wb = element_size(b);
+  if (wa == wb) return ca == 1 ? ScalarType::Short : ScalarType::Float;
+  return wa > wb ? a : b;
+}
+
+ScalarType compute_dtype(ScalarType t) {
+  if (is_integral(t, false)) return ScalarType::Long;
+  if (t == ScalarType::Half || t == ScalarType::BFloat16) return ScalarType::Float;
+  return t;
+}
 
 bool can_cast(ScalarType from, ScalarType to) { return category(from) <= category(to); }
 
@@ -99,25 +104,15 @@ ScalarType result_type(const Tensor& a, const Scalar& b) {
 Tensor cast(const Tensor& t, ScalarType dtype) {
   if (t.scalar_type() == dtype) return t;
   Tensor out = make_tensor(t.sizes(), dtype);
-  gradgen::internal::dispatch_all(t.scalar_type(), [&](auto from_tag) {
-    using From = decltype(from_tag);
-    gradgen::internal::dispatch_all(dtype, [&](auto to_tag) {
-      using To = decltype(to_tag);
-      To* po = out.data_ptr<To>();
-      const From* px = t.data_ptr<From>();
-      if (t.is_contiguous()) {
-        const int64_t n = t.numel();
-        for (int64_t i = 0; i < n; ++i) po[i] = static_cast<To>(px[i]);
-        return;
-      }
-      int64_t i = 0;
-      gradgen::internal::for_each_offset(t.sizes(), t.strides(), t.strides(),
-                                         [&](int64_t off, int64_t) {
-                                           po[i++] = static_cast<To>(px[off]);
-                                         });
-    });
-  });
+  gradgen::internal::convert_into(out, t);
   return out;
+}
+
+Tensor widen(const Tensor& t, ScalarType result) {
+  const ScalarType wide = compute_dtype(result);
+  if (!t.defined() || t.scalar_type() == wide) return t;
+  if (is_integral(result, false)) return cast(cast(t, result), wide);
+  return cast(t, wide);
 }
 
 void check_differentiable_dtype(const Tensor& input, ScalarType result) {

@@ -24,13 +24,29 @@ namespace native {
 /// The default floating dtype, which a floating scalar (a Python float) counts as.
 constexpr ScalarType kDefaultFloat = ScalarType::Float;
 
-/// Returns the dtype both promote to (PyTorch's promoteTypes): the higher of Bool < Long <
-/// Float < Double.
+/// Returns the dtype both promote to (PyTorch's promoteTypes): bool < integers < floating types,
+/// the wider within a category, with uint8 + int8 = int16 and float16 + bfloat16 = float32.
 ScalarType promote_types(ScalarType a, ScalarType b);
+
+/// The dtype a kernel computes a result of dtype t in: Long for the narrower integers (their
+/// arithmetic wraps the same modulo 2^bits, so computing in int64 and casting back gives
+/// PyTorch's results), Float for float16 and bfloat16 (as PyTorch's CPU kernels compute them),
+/// t itself for Double, Float, Long and Bool. Kernels thus instantiate three element types only.
+ScalarType compute_dtype(ScalarType t);
 
 /// Returns true when a value of `from` may be written into `to` (PyTorch's canCast): never from
 /// a higher category (bool < integer < floating) into a lower one.
 bool can_cast(ScalarType from, ScalarType to);
+
+/// True for the dtypes kernels compute through compute_dtype: the narrower integers, float16 and
+/// bfloat16.
+inline bool is_narrow(ScalarType t) { return compute_dtype(t) != t; }
+
+/// Returns operand t of an op whose result type is `result`, converted to compute_dtype(result):
+/// integers through `result` first (PyTorch converts every operand to the common dtype, so int8 +
+/// an int64 zero-dim 300 adds 44), float16 and bfloat16 straight to float32 (PyTorch's
+/// reduced-float kernels keep a scalar operand at float precision: float16 + 0.1 adds 0.1f).
+Tensor widen(const Tensor& t, ScalarType result);
 
 /// The operands of one op, accumulated by priority (ATen's ResultTypeState).
 class ResultType {

@@ -1,6 +1,7 @@
 // Python's conversions of gradgen.Tensor (item, tolist, bool, float, int, index) and the
 // tensor made from Python data (gradgen.tensor).
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -30,6 +31,12 @@ PyObject* element_to_python(const char* p, ScalarType dtype) {
     case ScalarType::Long: return PyLong_FromLongLong(*reinterpret_cast<const int64_t*>(p));
     case ScalarType::Float: return PyFloat_FromDouble(*reinterpret_cast<const float*>(p));
     case ScalarType::Double: return PyFloat_FromDouble(*reinterpret_cast<const double*>(p));
+    case ScalarType::Int:
+    case ScalarType::Short:
+    case ScalarType::Char:
+    case ScalarType::Byte: return PyLong_FromLongLong(internal::read_element<int64_t>(p, dtype));
+    case ScalarType::Half:
+    case ScalarType::BFloat16: return PyFloat_FromDouble(internal::read_element<double>(p, dtype));
   }
   return nullptr;
 }
@@ -125,7 +132,7 @@ ScalarType infer_dtype(const std::vector<PyObject*>& leaves) {
     if (is_tensor(p)) {
       ScalarType t = nb::cast<const Tensor&>(nb::handle(p)).scalar_type();
       if (is_floating_point(t)) any_float = true;
-      if (t == ScalarType::Long) any_int = true;
+      if (is_integral(t, false)) any_int = true;
       continue;
     }
     if (PyLong_Check(p) || (!PyFloat_Check(p) && PyIndex_Check(p))) {
@@ -136,6 +143,33 @@ ScalarType infer_dtype(const std::vector<PyObject*>& leaves) {
   }
   if (any_float || leaves.empty()) return ScalarType::Double;
   return any_int ? ScalarType::Long : ScalarType::Bool;
+}
+
+// PyTorch's checked conversion (c10::checked_convert) of a Python number into an integer element:
+// torch.tensor([300], dtype=torch.int8), [127.9] and [nan] raise rather than wrap; a negative int
+// into uint8 wraps (-1 is 255, c10's non-strict unsigned rule), a negative float raises.
+// Floating dtypes take any float (out of range: infinity), as PyTorch's.
+template <typename T>
+void check_fits(double v, bool from_float) {
+  if constexpr (std::is_integral<T>::value && !std::is_same<T, bool>::value) {
+    const double lo = static_cast<double>(std::numeric_limits<T>::lowest());
+    const double hi = static_cast<double>(std::numeric_limits<T>::max());
+    bool overflow = false;
+    if (from_float) {
+      overflow = !(v >= lo && v <= hi);  // NaN too
+    } else if (sizeof(T) < sizeof(int64_t)) {
+      overflow = std::is_unsigned<T>::value ? (v > hi || v < -hi) : (v < lo || v > hi);
+    }
+    if (overflow) {
+      const char* name = std::is_same<T, uint8_t>::value   ? "uint8"
+                         : std::is_same<T, int8_t>::value  ? "int8"
+                         : std::is_same<T, int16_t>::value ? "int16"
+                         : std::is_same<T, int32_t>::value ? "int32"
+                                                           : "int64";
+      throw std::runtime_error(std::string("value cannot be converted to type ") + name +
+                               " without overflow");
+    }
+  }
 }
 
 template <typename T>
@@ -152,10 +186,12 @@ T leaf_value(PyObject* p) {
   if (std::is_integral<T>::value && !PyFloat_Check(p)) {
     const long long v = PyLong_AsLongLong(p);
     if (v == -1 && PyErr_Occurred()) throw nb::python_error();
+    check_fits<T>(static_cast<double>(v), false);
     return static_cast<T>(v);
   }
   const double v = PyFloat_AsDouble(p);
   if (v == -1.0 && PyErr_Occurred()) throw nb::python_error();
+  check_fits<T>(v, true);
   return static_cast<T>(v);
 }
 
@@ -217,8 +253,7 @@ bool to_bool(const Tensor& t) {
 
 int64_t to_index(const Tensor& t) {
   // As PyTorch: integer and bool tensors only (a float is no index).
-  if ((t.scalar_type() != ScalarType::Long && t.scalar_type() != ScalarType::Bool) ||
-      t.numel() != 1) {
+  if (!is_integral(t.scalar_type(), /*include_bool=*/true) || t.numel() != 1) {
     throw nb::type_error("only integer tensors of a single element can be converted to an index");
   }
   return t.item<int64_t>();

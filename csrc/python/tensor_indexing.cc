@@ -86,8 +86,18 @@ Sliced apply_slicing(const Tensor& self, nb::handle key) {
   for (size_t k = 0; k < items.size(); ++k) {
     PyObject* item = items[k].ptr();
     if (tensors[k].defined()) {
-      const Tensor& t = tensors[k];
+      Tensor t = tensors[k];
       out.advanced = true;
+      if (t.scalar_type() == ScalarType::Int) t = gradgen::to(t, ScalarType::Long);
+      if (t.scalar_type() == ScalarType::Byte) {  // a mask, as PyTorch's deprecated form
+        if (PyErr_WarnEx(PyExc_UserWarning,
+                         "indexing with dtype gradgen.uint8 is now deprecated, please use a dtype "
+                         "gradgen.bool instead.",
+                         1) < 0) {
+          throw nb::python_error();
+        }
+        t = gradgen::to(t, ScalarType::Bool);
+      }
       if (t.scalar_type() == ScalarType::Bool && t.dim() == 0) {
         // x[True] adds a dim of size 1 and keeps it (x[False]: of size 0), as PyTorch.
         result = gradgen::unsqueeze(result, dim);

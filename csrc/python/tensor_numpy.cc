@@ -37,14 +37,36 @@ struct ArrayShape {
   std::vector<int64_t> strides;
 };
 
+// The 16-bit floating types, which nanobind has no C++ type for.
+nb::dlpack::dtype float16_dtype(nb::dlpack::dtype_code code) {
+  return nb::dlpack::dtype{static_cast<uint8_t>(code), 16, 1};
+}
+
 nb::dlpack::dtype dlpack_dtype(ScalarType t) {
   switch (t) {
     case ScalarType::Float: return nb::dtype<float>();
     case ScalarType::Double: return nb::dtype<double>();
     case ScalarType::Long: return nb::dtype<int64_t>();
     case ScalarType::Bool: return nb::dtype<bool>();
+    case ScalarType::Int: return nb::dtype<int32_t>();
+    case ScalarType::Short: return nb::dtype<int16_t>();
+    case ScalarType::Char: return nb::dtype<int8_t>();
+    case ScalarType::Byte: return nb::dtype<uint8_t>();
+    case ScalarType::Half: return float16_dtype(nb::dlpack::dtype_code::Float);
+    case ScalarType::BFloat16: return float16_dtype(nb::dlpack::dtype_code::Bfloat);
   }
   return nb::dtype<double>();
+}
+
+// The dtype of a DLPack / NumPy array, if gradgen has it.
+bool dtype_of_array(const nb::dlpack::dtype& dt, ScalarType* out) {
+  for (int i = 0; i < kNumScalarTypes; ++i) {
+    if (dlpack_dtype(static_cast<ScalarType>(i)) == dt) {
+      *out = static_cast<ScalarType>(i);
+      return true;
+    }
+  }
+  return false;
 }
 
 // A NumPy array over the tensor's memory (no copy); the array keeps the Python tensor alive.
@@ -57,6 +79,11 @@ nb::object to_numpy(nb::pointer_and_handle<Tensor> self, bool force) {
   }
   Py_DECREF(numpy);
   Tensor t = *self.p;
+  if (t.scalar_type() == ScalarType::BFloat16) {  // PyTorch's TypeError: NumPy has no bfloat16
+    throw nb::type_error(
+        "numpy: Got unsupported ScalarType BFloat16 (NumPy has no bfloat16; convert first, e.g. "
+        "t.float().numpy())");
+  }
   nb::handle owner = self.h;
   nb::object copy_owner;
   if (t.requires_grad() && !force) {
@@ -112,19 +139,11 @@ nb::object to_dlpack(nb::pointer_and_handle<Tensor> self, nb::kwargs kwargs) {
 template <typename Array>
 Tensor wrap_array(const Array& array, const char* op) {
   ScalarType dtype;
-  const nb::dlpack::dtype dt = array.dtype();
-  if (dt == nb::dtype<float>()) {
-    dtype = ScalarType::Float;
-  } else if (dt == nb::dtype<double>()) {
-    dtype = ScalarType::Double;
-  } else if (dt == nb::dtype<int64_t>()) {
-    dtype = ScalarType::Long;
-  } else if (dt == nb::dtype<bool>()) {
-    dtype = ScalarType::Bool;
-  } else {
+  if (!dtype_of_array(array.dtype(), &dtype)) {
     throw nb::type_error((std::string(op) +
-                          ": expected an array of float32, float64, int64 or bool; gradgen has no "
-                          "other dtypes (convert it first, e.g. a.astype(numpy.float64))")
+                          ": expected an array of float64, float32, float16, int64, int32, int16, "
+                          "int8, uint8 or bool; gradgen has no other dtypes (convert it first, "
+                          "e.g. a.astype(numpy.float64))")
                              .c_str());
   }
   std::vector<int64_t> sizes(array.ndim()), strides(array.ndim());
@@ -164,18 +183,22 @@ bool is_numpy_scalar(PyObject* numpy, nb::handle o) {
 }
 
 // Refuses, with torch.from_numpy's error types, the NumPy arrays gradgen has no dtype for
-// (float16, int32, complex, object, datetime64, ...) and the non-native byte orders, before
+// (uint16, complex, object, datetime64, ...) and the non-native byte orders, before
 // nanobind's ndarray import sees them: it must not be handed what it cannot describe
 // (datetime64 crashed it).
 void check_numpy_dtype(const char* op, nb::handle array) {
   nb::object dtype = array.attr("dtype");
   const std::string kind = nb::cast<std::string>(dtype.attr("kind"));
   const int64_t itemsize = nb::cast<int64_t>(dtype.attr("itemsize"));
-  const bool supported = (kind == "f" && (itemsize == 4 || itemsize == 8)) ||
-                         (kind == "i" && itemsize == 8) || (kind == "b" && itemsize == 1);
+  const bool supported =
+      (kind == "f" && (itemsize == 2 || itemsize == 4 || itemsize == 8)) ||
+      (kind == "i" && (itemsize == 1 || itemsize == 2 || itemsize == 4 || itemsize == 8)) ||
+      (kind == "u" && itemsize == 1) || (kind == "b" && itemsize == 1);
   if (!supported) {
-    throw nb::type_error((std::string(op) + ": expected an array of float32, float64, int64 or " +
-                          "bool, got numpy." + nb::cast<std::string>(nb::str(dtype.attr("name"))) +
+    throw nb::type_error((std::string(op) +
+                          ": expected an array of float64, float32, float16, int64, int32, int16, "
+                          "int8, uint8 or bool, got numpy." +
+                          nb::cast<std::string>(nb::str(dtype.attr("name"))) +
                           "; gradgen has no other dtypes (convert it first, e.g. "
                           "a.astype(numpy.float64))")
                              .c_str());

@@ -144,6 +144,30 @@ const BinaryOperator kBinaryOperators[] = {
      [](const Tensor& a, const Scalar& b) { return gradgen::pow(a, b); }},
     {"__rpow__", nullptr,
      [](const Tensor& a, const Scalar& b) { return gradgen::pow(scalar_tensor(b, a), a); }},
+    // Integer (and floating) division and remainder, and the bitwise operators, as PyTorch's:
+    // floor_divide, remainder, bitwise_and / or / xor (logical on bool tensors).
+    {"__floordiv__", [](const Tensor& a, const Tensor& b) { return gradgen::floor_divide(a, b); },
+     [](const Tensor& a, const Scalar& b) { return gradgen::floor_divide(a, b); }},
+    {"__rfloordiv__", nullptr,
+     [](const Tensor& a, const Scalar& b) {
+       return gradgen::floor_divide(wrapped_number(b, a), a);
+     }},
+    {"__mod__", [](const Tensor& a, const Tensor& b) { return gradgen::remainder(a, b); },
+     [](const Tensor& a, const Scalar& b) { return gradgen::remainder(a, b); }},
+    {"__rmod__", nullptr,
+     [](const Tensor& a, const Scalar& b) { return gradgen::remainder(wrapped_number(b, a), a); }},
+    {"__and__", [](const Tensor& a, const Tensor& b) { return gradgen::bitwise_and(a, b); },
+     [](const Tensor& a, const Scalar& b) { return gradgen::bitwise_and(a, b); }},
+    {"__rand__", nullptr,
+     [](const Tensor& a, const Scalar& b) { return gradgen::bitwise_and(a, b); }},
+    {"__or__", [](const Tensor& a, const Tensor& b) { return gradgen::bitwise_or(a, b); },
+     [](const Tensor& a, const Scalar& b) { return gradgen::bitwise_or(a, b); }},
+    {"__ror__", nullptr,
+     [](const Tensor& a, const Scalar& b) { return gradgen::bitwise_or(a, b); }},
+    {"__xor__", [](const Tensor& a, const Tensor& b) { return gradgen::bitwise_xor(a, b); },
+     [](const Tensor& a, const Scalar& b) { return gradgen::bitwise_xor(a, b); }},
+    {"__rxor__", nullptr,
+     [](const Tensor& a, const Scalar& b) { return gradgen::bitwise_xor(a, b); }},
 };
 
 void def_arithmetic(nb::class_<Tensor>& cls) {
@@ -153,7 +177,8 @@ void def_arithmetic(nb::class_<Tensor>& cls) {
   }
   cls.def("__neg__", [](const Tensor& a) { return gradgen::neg(a); })
       .def("__pos__", [](nb::handle self) { return nb::borrow(self); })
-      .def("__abs__", [](const Tensor& a) { return gradgen::abs(a); });
+      .def("__abs__", [](const Tensor& a) { return gradgen::abs(a); })
+      .def("__invert__", [](const Tensor& a) { return gradgen::bitwise_not(a); });
 }
 
 // --- in-place operators ---------------------------------------------------------------------
@@ -174,6 +199,8 @@ const InplaceOperator kInplaceOperators[] = {
     {"__isub__", [](Tensor& a, const Tensor& b) { gradgen::sub_(a, b); }},
     {"__imul__", [](Tensor& a, const Tensor& b) { gradgen::mul_(a, b); }},
     {"__itruediv__", [](Tensor& a, const Tensor& b) { gradgen::div_(a, b); }},
+    {"__ifloordiv__", [](Tensor& a, const Tensor& b) { gradgen::floor_divide_(a, b); }},
+    {"__imod__", [](Tensor& a, const Tensor& b) { gradgen::remainder_(a, b); }},
 };
 
 }  // namespace

@@ -65,6 +65,12 @@ const char* legacy_type_stem(ScalarType t) {
     case ScalarType::Double: return "DoubleTensor";
     case ScalarType::Long: return "LongTensor";
     case ScalarType::Bool: return "BoolTensor";
+    case ScalarType::Int: return "IntTensor";
+    case ScalarType::Short: return "ShortTensor";
+    case ScalarType::Char: return "CharTensor";
+    case ScalarType::Byte: return "ByteTensor";
+    case ScalarType::Half: return "HalfTensor";
+    case ScalarType::BFloat16: return "BFloat16Tensor";
   }
   return "Tensor";
 }
@@ -78,8 +84,8 @@ nb::object tensor_as_type(nb::pointer_and_handle<Tensor> self, nb::handle type, 
   if (PyUnicode_Check(type.ptr())) {
     const std::string name = nb::cast<std::string>(type);
     bool found = false;
-    for (ScalarType t :
-         {ScalarType::Float, ScalarType::Double, ScalarType::Long, ScalarType::Bool}) {
+    for (int i = 0; i < kNumScalarTypes; ++i) {
+      const ScalarType t = static_cast<ScalarType>(i);
       const std::string stem = legacy_type_stem(t);
       if (name == "gradgen." + stem || name == "torch." + stem) {
         target = t;
@@ -88,8 +94,11 @@ nb::object tensor_as_type(nb::pointer_and_handle<Tensor> self, nb::handle type, 
     }
     if (!found) {
       throw nb::value_error(("invalid type: '" + name +
-                             "' (expected 'gradgen.FloatTensor', 'gradgen.DoubleTensor', "
-                             "'gradgen.LongTensor' or 'gradgen.BoolTensor')")
+                             "' (expected a name such as 'gradgen.FloatTensor', "
+                             "'gradgen.DoubleTensor', 'gradgen.HalfTensor', "
+                             "'gradgen.BFloat16Tensor', 'gradgen.LongTensor', 'gradgen.IntTensor', "
+                             "'gradgen.ShortTensor', 'gradgen.CharTensor', 'gradgen.ByteTensor' or "
+                             "'gradgen.BoolTensor'; 'torch.' works too)")
                                 .c_str());
     }
   } else if (!dtype_from_object(type.ptr(), false, &target)) {
@@ -99,6 +108,31 @@ nb::object tensor_as_type(nb::pointer_and_handle<Tensor> self, nb::handle type, 
   }
   if (target == self.p->scalar_type()) return nb::borrow(self.h);  // as PyTorch: itself
   return nb::cast(gradgen::to(*self.p, target));
+}
+
+// PyTorch's casting methods (x.int() is x.to(gradgen.int32)): the tensor itself when it has the
+// dtype already, else a differentiable conversion.
+void def_casts(nb::class_<Tensor>& cls) {
+  static const struct {
+    const char* name;
+    ScalarType dtype;
+  } kCasts[] = {{"double", ScalarType::Double}, {"float", ScalarType::Float},
+                {"half", ScalarType::Half},     {"bfloat16", ScalarType::BFloat16},
+                {"long", ScalarType::Long},     {"int", ScalarType::Int},
+                {"short", ScalarType::Short},   {"char", ScalarType::Char},
+                {"byte", ScalarType::Byte},     {"bool", ScalarType::Bool}};
+  for (const auto& c : kCasts) {
+    const ScalarType dtype = c.dtype;
+    cls.def(
+        c.name,
+        [dtype](nb::pointer_and_handle<Tensor> self, nb::handle /*memory_format*/) -> nb::object {
+          if (self.p->scalar_type() == dtype) return nb::borrow(self.h);
+          return nb::cast(gradgen::to(*self.p, dtype));
+        },
+        "memory_format"_a = nb::none(),
+        "This tensor converted to the dtype the method names (x.int(): gradgen.int32, x.char(): "
+        "int8, x.byte(): uint8, x.half(): float16), as PyTorch's; itself when it has it already.");
+  }
 }
 
 // --- transposes -----------------------------------------------------------------------------
@@ -190,10 +224,14 @@ void def_shape(nb::class_<Tensor>& cls) {
 }
 
 void def_type_and_transposes(nb::class_<Tensor>& cls) {
+  def_casts(cls);
   cls.def("__repr__", &tensor_repr)
       .def("type", &tensor_type_name,
-           "The type's name, as PyTorch's 'torch.FloatTensor': 'gradgen.FloatTensor', "
-           "'gradgen.DoubleTensor', 'gradgen.LongTensor' or 'gradgen.BoolTensor'.")
+           "The type's name, as PyTorch's 'torch.FloatTensor' with gradgen's prefix: "
+           "'gradgen.FloatTensor', 'gradgen.DoubleTensor', 'gradgen.HalfTensor', "
+           "'gradgen.BFloat16Tensor', 'gradgen.LongTensor', 'gradgen.IntTensor', "
+           "'gradgen.ShortTensor', 'gradgen.CharTensor', 'gradgen.ByteTensor' or "
+           "'gradgen.BoolTensor'.")
       .def("type", &tensor_as_type, "dtype"_a, "non_blocking"_a = false,
            "This tensor converted to `dtype` (a dtype or a type name such as "
            "'gradgen.DoubleTensor'; PyTorch's 'torch.DoubleTensor' is accepted too); the tensor "

@@ -9,7 +9,7 @@ namespace python {
 namespace {
 
 // Strong references, kept until the process ends (like PyTorch's dtype objects).
-constexpr int kNumDtypes = 4;
+constexpr int kNumDtypes = kNumScalarTypes;
 PyObject* g_dtypes[kNumDtypes] = {};
 PyObject* g_strided = nullptr;
 PyObject* g_contiguous_format = nullptr;
@@ -40,6 +40,12 @@ const char* dtype_name(ScalarType t) noexcept {
     case ScalarType::Double: return "float64";
     case ScalarType::Long: return "int64";
     case ScalarType::Bool: return "bool";
+    case ScalarType::Int: return "int32";
+    case ScalarType::Short: return "int16";
+    case ScalarType::Char: return "int8";
+    case ScalarType::Byte: return "uint8";
+    case ScalarType::Half: return "float16";
+    case ScalarType::BFloat16: return "bfloat16";
   }
   return "unknown";
 }

@@ -38,7 +38,7 @@ const char* dtype_name(ScalarType t) noexcept;
 
 /// The objects gradgen._C's init makes (borrowed; set_type_objects keeps references).
 struct TypeObjects {
-  PyObject* dtypes[4] = {};  // indexed by ScalarType
+  PyObject* dtypes[kNumScalarTypes] = {};  // indexed by ScalarType
   PyObject* strided = nullptr;
   PyObject* contiguous_format = nullptr;
   PyObject* preserve_format = nullptr;

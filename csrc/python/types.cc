@@ -97,17 +97,20 @@ void init_exceptions(nb::module_&) {
 
 void init_dtypes(nb::module_& m) {
   nb::class_<PyDtype>(m, "dtype",
-                      "The element type of a tensor: gradgen.float32, float64, "
-                      "int64 or bool.")
+                      "The element type of a tensor: gradgen.float32, float64, float16, "
+                      "bfloat16, int64, int32, int16, int8, uint8 or bool.")
       .def("__repr__",
            [](const PyDtype& d) { return std::string("gradgen.") + dtype_name(d.type); })
       .def_prop_ro("is_floating_point", [](const PyDtype& d) { return is_floating_point(d.type); })
       .def_prop_ro("itemsize", [](const PyDtype& d) { return element_size(d.type); })
+      .def_prop_ro("is_signed",
+                   [](const PyDtype& d) {
+                     return d.type != ScalarType::Byte && d.type != ScalarType::Bool;
+                   })
       .def("__reduce__", [](const PyDtype& d) { return std::string(dtype_name(d.type)); });
-  const ScalarType dtypes[4] = {ScalarType::Float, ScalarType::Double, ScalarType::Long,
-                                ScalarType::Bool};
   TypeObjects objects;
-  for (ScalarType t : dtypes) {
+  for (int i = 0; i < kNumScalarTypes; ++i) {
+    const ScalarType t = static_cast<ScalarType>(i);
     nb::object o = nb::cast(PyDtype{t});
     m.attr(dtype_name(t)) = o;
     objects.dtypes[static_cast<int>(t)] = o.ptr();  // the module's attribute keeps it alive
@@ -116,6 +119,9 @@ void init_dtypes(nb::module_& m) {
   m.attr("float") = m.attr("float32");
   m.attr("double") = m.attr("float64");
   m.attr("long") = m.attr("int64");
+  m.attr("int") = m.attr("int32");
+  m.attr("short") = m.attr("int16");
+  m.attr("half") = m.attr("float16");
 
   nb::class_<PyLayout>(m, "layout", "How a tensor is laid out in memory: only gradgen.strided.")
       .def("__repr__", [](const PyLayout&) { return "gradgen.strided"; })

@@ -269,15 +269,8 @@ std::vector<Tensor> make_sample_inputs(const std::vector<SampleInput>& specs, ui
     int64_t numel = 1;
     for (int64_t d : in.shape) numel *= d;
     const std::vector<double> v = input_values(in, numel, seed * 1000 + i);
-    Tensor t = empty(in.shape, in.dtype);
-    for (int64_t k = 0; k < numel; ++k) {
-      switch (in.dtype) {
-        case ScalarType::Double: t.data_ptr<double>()[k] = v[k]; break;
-        case ScalarType::Float: t.data_ptr<float>()[k] = static_cast<float>(v[k]); break;
-        case ScalarType::Long: t.data_ptr<int64_t>()[k] = static_cast<int64_t>(v[k]); break;
-        case ScalarType::Bool: t.data_ptr<bool>()[k] = v[k] != 0; break;
-      }
-    }
+    // Converted as a cast does (integers truncate toward zero, bools are non-zero).
+    Tensor t = internal::to_dtype(gradgen::tensor(v, in.shape), in.dtype).contiguous();
     if (in.requires_grad) t.set_requires_grad(true);
     inputs.push_back(t);
   }

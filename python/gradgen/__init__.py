@@ -41,10 +41,21 @@ def _load_extension():
 
 _load_extension()
 
+import builtins  # gradgen.int, float and bool are dtypes, as torch's: Python's own through this
+
 from gradgen import _C
 from gradgen._C import (  # noqa: F401  (re-exported)
     AccumulateGrad,
     Generator,
+    bfloat16,
+    float16,
+    half,
+    int,
+    int8,
+    int16,
+    int32,
+    short,
+    uint8,
     Node,
     RemovableHandle,
     Tensor,
@@ -99,7 +110,7 @@ def tensordot(a, b, dims=2, out=None):
     dims is an int n (the last n dims of a against the first n of b) or a pair of dim lists (or
     of single dims); out= writes the result into a tensor, as the op's out= variant.
     """
-    if isinstance(dims, int):
+    if isinstance(dims, builtins.int):
         if dims < 0:
             raise RuntimeError("tensordot expects dims >= 0, but got dims=%d" % dims)
         if dims > a.dim() or dims > b.dim():
@@ -107,8 +118,8 @@ def tensordot(a, b, dims=2, out=None):
         dims_a, dims_b = list(range(a.dim() - dims, a.dim())), list(range(dims))
     else:
         dims_a, dims_b = dims
-        dims_a = [dims_a] if isinstance(dims_a, int) else list(dims_a)
-        dims_b = [dims_b] if isinstance(dims_b, int) else list(dims_b)
+        dims_a = [dims_a] if isinstance(dims_a, builtins.int) else list(dims_a)
+        dims_b = [dims_b] if isinstance(dims_b, builtins.int) else list(dims_b)
     if out is None:
         return _C.tensordot(a, b, dims_a, dims_b)
     return _C.tensordot(a, b, dims_a, dims_b, out=out)
@@ -138,6 +149,15 @@ __all__ = sorted(
         "Generator",
         "Tensor",
         "autograd",
+        "uint8",
+        "short",
+        "int32",
+        "int16",
+        "int8",
+        "int",
+        "half",
+        "float16",
+        "bfloat16",
         "bool",
         "broadcast_tensors",
         "cdist",

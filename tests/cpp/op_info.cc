@@ -300,6 +300,13 @@ std::vector<OpInfo> make_registry() {
                                   Domain::kAwayFromZero);
   });
   grad_op("div.Scalar", [] { return unary_samples([](const Tensor& a) { return div(a, 4); }); });
+  // true_divide (issue 23, dtypes): div's composite alias, differentiated through div.
+  grad_op("true_divide.Tensor", [] {
+    return binary_samples([](const Tensor& a, const Tensor& b) { return true_divide(a, b); },
+                          Domain::kAny, Domain::kAwayFromZero);
+  });
+  grad_op("true_divide.Scalar",
+          [] { return unary_samples([](const Tensor& a) { return true_divide(a, 4); }); });
   grad_op("pow.Tensor_Scalar", [] {
     auto s = unary_samples([](const Tensor& a) { return pow(a, 2.5); }, Domain::kPositive);
     s.push_back(

@@ -208,7 +208,8 @@ TEST(TensorErrorsTest, NameTheOperationAndWhatWasExpected) {
                        "item: expected a tensor with 1 element, got shape [2, 3]");
   EXPECT_THROW_MESSAGE(
       zeros({2}, ScalarType::Long).set_requires_grad(true), std::invalid_argument,
-      "set_requires_grad: only floating point tensors can require grad, got dtype Long");
+      "set_requires_grad: only Tensors of floating point and complex dtype can require "
+      "gradients (PyTorch's words), got dtype Long");
   EXPECT_THROW_MESSAGE(empty({2, -1}), std::invalid_argument,
                        "empty: expected non-negative sizes, got [2, -1]");
   EXPECT_THROW_MESSAGE(Tensor().sizes(), std::runtime_error,

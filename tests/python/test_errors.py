@@ -36,7 +36,7 @@ def test_ragged_data_is_value_error():
 def test_autograd_errors_are_runtime_errors():
     with pytest.raises(RuntimeError, match="item"):
         gradgen.ones(2).item()
-    with pytest.raises(RuntimeError, match="only floating point"):
+    with pytest.raises(RuntimeError, match="only Tensors of floating point"):
         gradgen.tensor([1, 2]).requires_grad = True
     with pytest.raises(RuntimeError, match="leaf"):
         (gradgen.ones(1, requires_grad=True) * 2).requires_grad = False

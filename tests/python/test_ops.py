@@ -3510,3 +3510,15 @@ def _index_inplace_value_checks():
 
 SAMPLES.update(_index_inplace_samples())
 VALUE_CHECKS.update(_index_inplace_value_checks())
+
+
+def _dtype_samples():
+    # true_divide (issue 23, dtypes): div's alias, as a function and a method.
+    return {
+        "true_divide.Tensor": binary(gradgen.true_divide, b=positive)
+        + [Sample("method", lambda a, b: a.true_divide(b), [leaf(3, seed=3), positive(3, seed=4)])],
+        "true_divide.Scalar": [Sample("function", lambda a: gradgen.true_divide(a, 4.0), [leaf(2, 2)])],
+    }
+
+
+SAMPLES.update(_dtype_samples())
