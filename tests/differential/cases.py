@@ -4340,6 +4340,7 @@ case(
     R(2, 1, 3, 2, seed=118),
     second=True,
 )
+import cases_decomp  # noqa: E402, F401  (linear algebra decompositions: registers its cases here)
 import cases_index  # noqa: E402, F401  (the indexing family: registers its cases here)
 import cases_nn  # noqa: E402, F401  (the remaining nn ops, issue 26: registers its cases here)
 import cases_order  # noqa: E402, F401  (order statistics: registers its cases here)

@@ -9,6 +9,7 @@ without one, so a new op cannot land without being called from Python.
 
 from __future__ import annotations
 
+import math
 import os
 import random
 from typing import Callable, Dict, List, NamedTuple, Sequence
@@ -3510,3 +3511,94 @@ def _index_inplace_value_checks():
 
 SAMPLES.update(_index_inplace_samples())
 VALUE_CHECKS.update(_index_inplace_value_checks())
+
+
+def _decomp_lu_samples():
+    """The LU-based decompositions (issue 23): det, slogdet, logdet, inv, solve, through their
+    Python spellings (gradgen.linalg.*, the Tensor methods, the private ops)."""
+    g = gradgen
+
+    def sq(*shape, seed=0):
+        # Invertible and well conditioned: entries in [-1, 1) plus 3 I.
+        with g.no_grad():
+            a = value(*shape, seed=seed) + 3 * g.eye(shape[-1], dtype=g.float64)
+        return a.requires_grad_(True)
+
+    a3 = lambda seed: [sq(3, 3, seed=seed)]  # noqa: E731
+    ab = lambda seed: [sq(3, 3, seed=seed), leaf(3, 2, seed=seed + 1)]  # noqa: E731
+    return {
+        "_linalg_det": [Sample("private op", lambda a: g._linalg_det(a)[0], a3(1))],
+        "linalg_det": [
+            Sample("linalg.det", g.linalg.det, a3(2)),
+            Sample("batched", g.linalg.det, [sq(2, 3, 3, seed=3)]),
+        ],
+        "det": [Sample("method", lambda a: a.det(), a3(4)), Sample("function", g.det, a3(5))],
+        "_linalg_slogdet": [Sample("private op", lambda a: g._linalg_slogdet(a)[1], a3(6))],
+        "linalg_slogdet": [Sample("linalg.slogdet", lambda a: g.linalg.slogdet(a)[1], a3(7))],
+        "slogdet": [Sample("method", lambda a: a.slogdet()[1], a3(8))],
+        "logdet": [Sample("method", lambda a: a.logdet(), a3(9))],
+        "linalg_inv_ex": [Sample("linalg.inv_ex", lambda a: g.linalg.inv_ex(a)[0], a3(10))],
+        "linalg_inv": [Sample("linalg.inv", g.linalg.inv, a3(11))],
+        "inverse": [Sample("method", lambda a: a.inverse(), a3(12))],
+        "_linalg_solve_ex": [Sample("private op", lambda a, b: g._linalg_solve_ex(a, b)[0], ab(13))],
+        "linalg_solve_ex": [Sample("linalg.solve_ex", lambda a, b: g.linalg.solve_ex(a, b)[0], ab(15))],
+        "linalg_solve": [
+            Sample("linalg.solve", g.linalg.solve, ab(17)),
+            Sample("left=False", lambda a, b: g.linalg.solve(a, b.mT, left=False), ab(19)),
+        ],
+    }
+
+
+def _decomp_lu_value_checks():
+    g = gradgen
+    a = g.tensor([[2.0, 1.0], [1.0, 3.0]], dtype=g.float64)
+
+    def det_out():
+        o = g.zeros([], dtype=g.float64)
+        assert g.linalg.det(a, out=o) is o and abs(o.item() - 5.0) < 1e-12
+
+    def slogdet_out(fn):
+        def check():
+            s, la = g.zeros([], dtype=g.float64), g.zeros([], dtype=g.float64)
+            r = fn(a, out=(s, la))
+            assert r[0] is s and r[1] is la and s.item() == 1.0 and abs(la.item() - math.log(5.0)) < 1e-12
+
+        return check
+
+    def inv_out(fn):
+        def check():
+            o = g.zeros([2, 2], dtype=g.float64)
+            assert fn(a, out=o) is o and abs(o[0, 0].item() - 0.6) < 1e-12 and abs(o[0, 1].item() + 0.2) < 1e-12
+
+        return check
+
+    def inv_ex_out():
+        o, info = g.zeros([2, 2], dtype=g.float64), g.zeros([], dtype=g.int64)
+        g.linalg.inv_ex(a, out=(o, info))
+        assert abs(o[1, 1].item() - 0.4) < 1e-12 and info.item() == 0
+
+    def solve_out():
+        b = g.tensor([[1.0], [2.0]], dtype=g.float64)
+        o = g.zeros([2, 1], dtype=g.float64)
+        assert g.linalg.solve(a, b, out=o) is o and abs(o[0, 0].item() - 0.2) < 1e-12
+
+    def solve_ex_out():
+        b = g.tensor([1.0, 2.0], dtype=g.float64)
+        o, info = g.zeros([2], dtype=g.float64), g.zeros([], dtype=g.int64)
+        g.linalg.solve_ex(a, b, out=(o, info))
+        assert abs(o[1].item() - 0.6) < 1e-12 and info.item() == 0
+
+    return {
+        "linalg_det.out": det_out,
+        "linalg_slogdet.out": slogdet_out(g.linalg.slogdet),
+        "slogdet.out": slogdet_out(g.slogdet),
+        "linalg_inv_ex.inverse": inv_ex_out,
+        "linalg_inv.out": inv_out(g.linalg.inv),
+        "inverse.out": inv_out(g.inverse),
+        "linalg_solve_ex.out": solve_ex_out,
+        "linalg_solve.out": solve_out,
+    }
+
+
+SAMPLES.update(_decomp_lu_samples())
+VALUE_CHECKS.update(_decomp_lu_value_checks())

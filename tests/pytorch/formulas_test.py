@@ -85,6 +85,11 @@ FORWARD_OVER_REVERSE_KNOCK_ON = {
 FORWARD_KNOCK_ON = {
     "embedding_bag": "_embedding_bag",
     "embedding_bag_padding_idx": "_embedding_bag",
+    # PyTorch's _linalg_slogdet entry gives both tangents in one formula (sign, logabsdet), which
+    # gradgen does not generate; gradgen's own entry takes each from it.
+    "linalg_slogdet": "_linalg_slogdet",
+    "slogdet": "_linalg_slogdet",
+    "logdet": "_linalg_slogdet",
 }
 
 # PyTorch entries of gradgen's ops that call what the formula environment does not define (the

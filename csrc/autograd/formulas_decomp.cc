@@ -1,0 +1,175 @@
+#include "csrc/autograd/formulas_decomp.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <numeric>
+#include <vector>
+
+#include "csrc/autograd/grad_mode.h"
+#include "csrc/core_kernels.h"
+
+namespace gradgen {
+namespace autograd {
+namespace generated {
+namespace details {
+
+namespace {
+
+// Whether X is a (batch of) vector(s) of a solve with A (A's shape without its last dim, or
+// 1-D), as PyTorch's linalg_solve_is_vector_rhs.
+bool is_vector_rhs(const Tensor& A, const Tensor& X) {
+  if (X.dim() == 1) return true;
+  if (X.dim() != A.dim() - 1) return false;
+  for (int64_t d = 0; d < X.dim(); ++d) {
+    if (X.size(d) != A.size(d)) return false;
+  }
+  return true;
+}
+
+// Whether any element of t (a batch of determinants) is zero: data, not differentiated.
+bool any_zero(const Tensor& t) {
+  NoGradGuard no_grad;
+  const Tensor z = eq(t.detach(), 0).contiguous();
+  const bool* p = z.data_ptr<bool>();
+  return std::any_of(p, p + z.numel(), [](bool b) { return b; });
+}
+
+// trace of every matrix: the sum of the diagonal.
+Tensor batch_trace(const Tensor& M) { return sum(diagonal(M, 0, -2, -1), IntArrayRef{-1}); }
+
+// t with two trailing dims of size 1, to scale matrices.
+Tensor as_scale(const Tensor& t) { return unsqueeze(unsqueeze(t, -1), -1); }
+
+// X of A X = B (left) or X A = B, without raising on a singular A (inf / NaN instead).
+Tensor solve_quiet(const Tensor& A, const Tensor& B, bool left) {
+  return std::get<0>(_linalg_solve_ex(A, B, left, false));
+}
+
+}  // namespace
+
+Tensor mH(const Tensor& self) { return transpose(self, -2, -1); }
+Tensor mT(const Tensor& self) { return transpose(self, -2, -1); }
+
+Tensor lu_to_matrix(const Tensor& LU, const Tensor& pivots) {
+  const int64_t n = LU.size(-1);
+  const Tensor I = eye(n, LU.scalar_type());
+  const Tensor M = matmul(add(tril(LU, -1), I), triu(LU));
+  // Row i of M is row perm[i] of A (the swaps applied in order): A's row j is M's row inv[j].
+  Tensor inv = empty(pivots.sizes(), ScalarType::Long);
+  {
+    const Tensor piv = pivots.contiguous();
+    const int64_t batches = n == 0 ? 0 : piv.numel() / n;
+    std::vector<int64_t> perm(static_cast<size_t>(n));
+    for (int64_t b = 0; b < batches; ++b) {
+      std::iota(perm.begin(), perm.end(), 0);
+      const int64_t* p = piv.data_ptr<int64_t>() + b * n;
+      for (int64_t k = 0; k < n; ++k) std::swap(perm[k], perm[p[k] - 1]);
+      int64_t* q = inv.data_ptr<int64_t>() + b * n;
+      for (int64_t i = 0; i < n; ++i) q[perm[i]] = i;
+    }
+  }
+  std::vector<int64_t> sizes(LU.sizes().begin(), LU.sizes().end());
+  return gather(M, -2, expand(unsqueeze(inv, -1), sizes));
+}
+
+Tensor cofactor_matrix(const Tensor& A) {
+  const int64_t n = A.size(-1);
+  if (n <= 1) return ones_like(A);  // the empty product: d a / d a = 1 for 1 x 1
+  // rest[i] = every index but i: row i of A's minors (n rows of n - 1).
+  std::vector<int64_t> rest;
+  for (int64_t i = 0; i < n; ++i) {
+    for (int64_t k = 0; k < n; ++k) {
+      if (k != i) rest.push_back(k);
+    }
+  }
+  Tensor index = empty({n * (n - 1)}, ScalarType::Long);
+  std::copy(rest.begin(), rest.end(), index.data_ptr<int64_t>());
+  std::vector<int64_t> batch(A.sizes().begin(), A.sizes().end() - 2);
+  auto with = [&batch](std::initializer_list<int64_t> tail) {
+    std::vector<int64_t> s = batch;
+    s.insert(s.end(), tail.begin(), tail.end());
+    return s;
+  };
+  // (*, n (i), n - 1 (rows), n (j), n - 1 (cols)), then i, j first: (*, n, n, n - 1, n - 1).
+  const Tensor rows = reshape(index_select(A, -2, index), with({n, n - 1, n}));
+  const Tensor minors =
+      transpose(reshape(index_select(rows, -1, index), with({n, n - 1, n, n - 1})), -3, -2);
+  Tensor signs = empty({n, n}, A.scalar_type());
+  gradgen::internal::dispatch_floating(A.scalar_type(), "cofactor", [&](auto tag) {
+    using T = decltype(tag);
+    for (int64_t i = 0; i < n; ++i) {
+      for (int64_t j = 0; j < n; ++j) signs.data_ptr<T>()[i * n + j] = (i + j) % 2 ? T(-1) : T(1);
+    }
+  });
+  return mul(linalg_det(minors), signs);
+}
+
+Tensor linalg_det_backward(const Tensor& grad, const Tensor& det, const Tensor& A, const Tensor& LU,
+                           const Tensor& pivots) {
+  (void)LU;
+  (void)pivots;
+  if (!grad.defined()) return Tensor();
+  if (A.numel() == 0) return zeros_like(A);
+  if (any_zero(det)) return mul(as_scale(grad), cofactor_matrix(A));
+  return mul(as_scale(mul(grad, det)), mT(linalg_inv(A)));
+}
+
+Tensor linalg_det_jvp(const Tensor& dA, const Tensor& det, const Tensor& LU, const Tensor& pivots,
+                      bool use_A_T) {
+  (void)use_A_T;
+  const Tensor A = lu_to_matrix(LU, pivots);
+  if (A.numel() == 0) return zeros_like(det);
+  if (any_zero(det)) return sum(mul(cofactor_matrix(A), dA), IntArrayRef{-2, -1});
+  return mul(det, batch_trace(solve_quiet(A, dA, true)));
+}
+
+Tensor slogdet_backward(const Tensor& grad_sign, const Tensor& grad_logabsdet, const Tensor& A,
+                        const Tensor& signdet, const Tensor& LU, const Tensor& pivots) {
+  (void)grad_sign;  // sign is piecewise constant for real A
+  (void)signdet;
+  (void)LU;
+  (void)pivots;
+  if (!grad_logabsdet.defined()) return Tensor();
+  if (A.numel() == 0) return zeros_like(A);
+  return mul(as_scale(grad_logabsdet), mT(std::get<0>(linalg_inv_ex(A, false))));
+}
+
+std::tuple<Tensor, Tensor> slogdet_jvp(const Tensor& LU, const Tensor& pivots, const Tensor& dA,
+                                       const Tensor& sign, bool use_A_T) {
+  (void)use_A_T;
+  const Tensor A = lu_to_matrix(LU, pivots);
+  if (A.numel() == 0) return {zeros_like(sign), zeros_like(sign)};
+  return {zeros_like(sign), batch_trace(solve_quiet(A, dA, true))};
+}
+
+std::tuple<Tensor, Tensor> linalg_solve_backward(const Tensor& gX, const Tensor& X, const Tensor& A,
+                                                 const Tensor& LU, const Tensor& pivots, bool left,
+                                                 bool B_requires_grad) {
+  (void)pivots;
+  if (!gX.defined()) return {Tensor(), Tensor()};
+  const bool vector = is_vector_rhs(LU, X);
+  const Tensor Xm = vector ? unsqueeze(X, -1) : X;
+  const Tensor gXm = vector ? unsqueeze(gX, -1) : gX;
+  // A^T's solve gives B's gradient; A's is then minus its product with X.
+  const Tensor gBm = solve_quiet(mT(A), gXm, left);
+  const Tensor gA = left ? neg(matmul(gBm, mT(Xm))) : neg(matmul(mT(Xm), gBm));
+  Tensor gB;
+  if (B_requires_grad) gB = vector ? squeeze(gBm, -1) : gBm;
+  return {gA, gB};
+}
+
+Tensor linalg_solve_jvp(const Tensor& dA, const Tensor& dB, const Tensor& X, const Tensor& LU,
+                        const Tensor& pivots, bool left) {
+  const Tensor A = lu_to_matrix(LU, pivots);
+  const bool vector = is_vector_rhs(LU, X);
+  const Tensor Xm = vector ? unsqueeze(X, -1) : X;
+  const Tensor dBm = vector ? unsqueeze(dB, -1) : dB;
+  const Tensor rhs = sub(dBm, left ? matmul(dA, Xm) : matmul(Xm, dA));
+  const Tensor dX = solve_quiet(A, rhs, left);
+  return vector ? squeeze(dX, -1) : dX;
+}
+
+}  // namespace details
+}  // namespace generated
+}  // namespace autograd
+}  // namespace gradgen

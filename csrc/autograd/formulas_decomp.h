@@ -1,0 +1,68 @@
+// Helpers of the decompositions' derivative formulas (specs/derivatives.yaml, "linear algebra
+// decompositions"): PyTorch's names and signatures (linalg_det_backward, slogdet_backward,
+// linalg_solve_backward, their jvps, ...), written for gradgen from the math with its
+// differentiable API, so that they are differentiable in turn (double backward). Real dtypes:
+// every adjoint (mH) is a transpose.
+//
+// The LU and pivots these formulas receive are the ones gradgen's kernels give
+// (csrc/native/linalg_decomp.cc): always A's own factorization, A = P L U, pivots 1-based row
+// swaps; so the `use_A_T` flag of PyTorch's jvps (whose LU is A^T's when A is contiguous) has
+// nothing to choose here and is ignored.
+#pragma once
+
+#include <tuple>
+
+#include "csrc/generated/VariableType.h"
+#include "csrc/ops.h"
+#include "csrc/tensor.h"
+
+namespace gradgen {
+namespace autograd {
+namespace generated {
+namespace details {
+
+/// PyTorch's Tensor::mH() and mT(): the last two dims transposed (real: no conjugate).
+Tensor mH(const Tensor& self);
+Tensor mT(const Tensor& self);
+
+/// A = P L U back from a factorization (LU: L below the diagonal, unit, and U; pivots: 1-based
+/// row swaps), with differentiable ops (the permutation is data).
+Tensor lu_to_matrix(const Tensor& LU, const Tensor& pivots);
+
+/// The cofactor matrix of every matrix of A, cof(A)_ij = (-1)^(i+j) det(A without row i and
+/// column j): det's gradient, det(A) A^-T where A is invertible and defined where it is not.
+Tensor cofactor_matrix(const Tensor& A);
+
+/// The gradient of det at A: grad * cof(A), computed as grad * det * A^-T when no matrix of the
+/// batch is singular, else through the cofactors (what PyTorch's SVD path gives: the derivative
+/// of the polynomial det, nonzero at rank n - 1).
+Tensor linalg_det_backward(const Tensor& grad, const Tensor& det, const Tensor& A, const Tensor& LU,
+                           const Tensor& pivots);
+
+/// det's tangent along dA: det * tr(A^-1 dA), or sum(cof(A) * dA) with a singular matrix.
+Tensor linalg_det_jvp(const Tensor& dA, const Tensor& det, const Tensor& LU, const Tensor& pivots,
+                      bool use_A_T);
+
+/// The gradient of (sign, logabsdet) = slogdet(A): grad_logabsdet * A^-T (sign is piecewise
+/// constant: no gradient). A singular matrix gives inf / NaN, as PyTorch's (no error).
+Tensor slogdet_backward(const Tensor& grad_sign, const Tensor& grad_logabsdet, const Tensor& A,
+                        const Tensor& signdet, const Tensor& LU, const Tensor& pivots);
+
+/// The tangents of (sign, logabsdet): zero and tr(A^-1 dA).
+std::tuple<Tensor, Tensor> slogdet_jvp(const Tensor& LU, const Tensor& pivots, const Tensor& dA,
+                                       const Tensor& sign, bool use_A_T);
+
+/// The gradients of X = solve(A, B) (left: A X = B; else X A = B) from X's gradient gX:
+/// gB = A^-T gX (left) or gX A^-T, gA = -gB X^T (left) or -X^T gB; B's only when asked.
+std::tuple<Tensor, Tensor> linalg_solve_backward(const Tensor& gX, const Tensor& X, const Tensor& A,
+                                                 const Tensor& LU, const Tensor& pivots, bool left,
+                                                 bool B_requires_grad);
+
+/// X's tangent: A^-1 (dB - dA X) (left), or (dB - X dA) A^-1.
+Tensor linalg_solve_jvp(const Tensor& dA, const Tensor& dB, const Tensor& X, const Tensor& LU,
+                        const Tensor& pivots, bool left);
+
+}  // namespace details
+}  // namespace generated
+}  // namespace autograd
+}  // namespace gradgen

@@ -1,0 +1,217 @@
+"""Differential cases of the linear algebra decompositions (issue 23): det, slogdet, logdet, inv,
+solve (LU), and the others as they are added.
+
+Imported by cases.py (near its end), with whose `case` and input makers they register (same
+rules: names unique and stable, expected.json regenerated with run_torch.py). Covered: single and
+batched matrices, empty batches, float32, transposed inputs, exactly singular matrices (det 0 and
+its gradient, slogdet's sign 0 and -inf), the errors of singular, non-square and integer inputs,
+out= variants and Tensor methods. Square inputs are shifted by 3 I where the case needs them
+invertible (random uniform entries in [-1, 1)). gradgen's info and pivots are int64 (PyTorch's
+int32): cases compare info converted to int64.
+"""
+
+from __future__ import annotations
+
+from cases import D, L, R, case  # cases.py imports this module once they are defined
+
+SINGULAR = [[1.0, 2.0, 3.0], [2.0, 4.0, 6.0], [1.0, 0.0, 1.0]]  # rank 2
+RANK_ONE = [[1.0, 1.0, 2.0], [2.0, 2.0, 4.0], [3.0, 3.0, 6.0]]
+
+
+def _shift(T, x):
+    # x + 3 I: invertible and well conditioned for entries in [-1, 1).
+    return x + 3 * T.eye(x.shape[-1], dtype=x.dtype)
+
+
+def _register_det() -> None:
+    case("linalg_det/3x3", lambda T, x: T.linalg.det(x), R(3, 3, seed=1), second=True)
+    case("linalg_det/batch", lambda T, x: T.linalg.det(x), R(2, 3, 4, 4, seed=2), second=True)
+    case("linalg_det/1x1", lambda T, x: T.linalg.det(x), R(1, 1, seed=3), second=True)
+    case("linalg_det/0x0", lambda T, x: T.linalg.det(x.reshape(2, 0, 0)), R(0, seed=4))
+    case("linalg_det/empty-batch", lambda T, x: T.linalg.det(x.reshape(0, 3, 3)), R(0, seed=5))
+    case("linalg_det/transposed", lambda T, x: T.linalg.det(x.mT), R(4, 4, seed=6), second=True)
+    case("linalg_det/float32", lambda T, x: T.linalg.det(_shift(T, x)), R(3, 3, seed=7, dtype="float32"))
+    case("linalg_det/singular", lambda T, x: T.linalg.det(x), D(SINGULAR), second=True)
+    case("linalg_det/rank-one", lambda T, x: T.linalg.det(x), D(RANK_ONE))
+    case("linalg_det/zeros", lambda T, x: T.linalg.det(x), D([[0.0, 0.0], [0.0, 0.0]]), second=True)
+    case(
+        "linalg_det.out/out",
+        lambda T, x: T.linalg.det(x, out=T.zeros([2], dtype=T.float64)),
+        R(2, 3, 3, seed=8, grad=False),
+    )
+    case("_linalg_det/result", lambda T, x: T._linalg_det(x)[0], R(2, 3, 3, seed=13), second=True)
+    case("det/method", lambda T, x: x.det(), R(3, 3, seed=9), second=True)
+    case("det/function", lambda T, x: T.det(x), R(2, 2, 2, seed=10))
+    case("linalg_det/int-error", lambda T, x: T.linalg.det(x), L([[1, 2], [3, 4]]))
+    case("linalg_det/non-square-error", lambda T, x: T.linalg.det(x), R(2, 3, seed=11))
+    case("linalg_det/1d-error", lambda T, x: T.linalg.det(x), R(3, seed=12))
+
+
+def _register_slogdet() -> None:
+    case("linalg_slogdet/3x3", lambda T, x: T.linalg.slogdet(x), R(3, 3, seed=20), second=True)
+    case("linalg_slogdet/batch", lambda T, x: T.linalg.slogdet(x), R(3, 4, 4, seed=21), second=True)
+    case("linalg_slogdet/float32", lambda T, x: T.linalg.slogdet(_shift(T, x)), R(3, 3, seed=22, dtype="float32"))
+    case(
+        "linalg_slogdet/singular",
+        lambda T, x: T.linalg.slogdet(x),
+        D([[1.0, 2.0, 3.0], [0.0, 0.0, 0.0], [4.0, 5.0, 6.0]], grad=False),
+    )
+    case("linalg_slogdet/empty-batch", lambda T, x: T.linalg.slogdet(x.reshape(0, 2, 2)), R(0, seed=23))
+    case(
+        "linalg_slogdet.out/out",
+        lambda T, x: T.linalg.slogdet(x, out=(T.zeros([2], dtype=T.float64), T.zeros([2], dtype=T.float64))),
+        R(2, 3, 3, seed=24, grad=False),
+    )
+    case("_linalg_slogdet/sign-logabsdet", lambda T, x: T._linalg_slogdet(x)[:2], R(2, 3, 3, seed=29), second=True)
+    case(
+        "slogdet.out/out",
+        lambda T, x: T.slogdet(x, out=(T.zeros([3], dtype=T.float64), T.zeros([3], dtype=T.float64))),
+        R(3, 2, 2, seed=30, grad=False),
+    )
+    case("slogdet/method", lambda T, x: x.slogdet(), R(3, 3, seed=25), second=True)
+    case("slogdet/function", lambda T, x: T.slogdet(x), R(2, 3, 3, seed=26))
+    case("logdet/positive", lambda T, x: T.logdet(x @ x.mT + T.eye(3, dtype=x.dtype)), R(3, 3, seed=27), second=True)
+    case("logdet/negative-nan", lambda T, x: x.logdet(), D([[0.0, 1.0], [1.0, 0.0]], grad=False))
+    case("logdet/batch", lambda T, x: x.logdet(), D([[[2.0, 1.0], [1.0, 2.0]], [[1.0, 0.5], [0.0, 3.0]]]), second=True)
+    case("linalg_slogdet/non-square-error", lambda T, x: T.linalg.slogdet(x), R(3, 2, seed=28))
+
+
+def _register_inv() -> None:
+    case("linalg_inv/3x3", lambda T, x: T.linalg.inv(_shift(T, x)), R(3, 3, seed=40), second=True)
+    case("linalg_inv/batch", lambda T, x: T.linalg.inv(_shift(T, x)), R(2, 2, 3, 3, seed=41), second=True)
+    case("linalg_inv/float32", lambda T, x: T.linalg.inv(_shift(T, x)), R(4, 4, seed=42, dtype="float32"))
+    case("linalg_inv/empty-batch", lambda T, x: T.linalg.inv(x.reshape(0, 3, 3)), R(0, seed=43))
+    case("linalg_inv/0x0", lambda T, x: T.linalg.inv(x.reshape(0, 0)), R(0, seed=44))
+    case("linalg_inv/singular-error", lambda T, x: T.linalg.inv(x), D(SINGULAR))
+    case("linalg_inv/batch-singular-error", lambda T, x: T.linalg.inv(T.stack([x, x * 0])), D([[2.0, 1.0], [1.0, 2.0]]))
+    case("linalg_inv/non-square-error", lambda T, x: T.linalg.inv(x), R(2, 3, seed=45))
+    case("linalg_inv/int-error", lambda T, x: T.linalg.inv(x), L([[1, 2], [3, 4]]))
+    case(
+        "linalg_inv.out/out",
+        lambda T, x: T.linalg.inv(_shift(T, x), out=T.zeros([3, 3], dtype=T.float64)),
+        R(3, 3, seed=46, grad=False),
+    )
+    case("linalg_inv_ex/3x3", lambda T, x: T.linalg.inv_ex(_shift(T, x))[0], R(3, 3, seed=47), second=True)
+    case("linalg_inv_ex/singular-info", lambda T, x: T.linalg.inv_ex(x)[1].to(T.int64), D(SINGULAR, grad=False))
+    case("linalg_inv_ex/check-errors", lambda T, x: T.linalg.inv_ex(x, check_errors=True), D(SINGULAR, grad=False))
+    # info takes the library's own dtype (PyTorch's int32, gradgen's int64): a first call's.
+    case(
+        "linalg_inv_ex.inverse/out",
+        lambda T, x: T.linalg.inv_ex(_shift(T, x), out=(T.zeros([3, 3], dtype=T.float64), T.linalg.inv_ex(x)[1]))[0],
+        R(3, 3, seed=51, grad=False),
+    )
+    case("inverse/method", lambda T, x: _shift(T, x).inverse(), R(3, 3, seed=48), second=True)
+    case("inverse/function", lambda T, x: T.inverse(_shift(T, x)), R(2, 3, 3, seed=49))
+    case(
+        "inverse.out/out",
+        lambda T, x: T.inverse(_shift(T, x), out=T.zeros([3, 3], dtype=T.float64)),
+        R(3, 3, seed=50, grad=False),
+    )
+
+
+def _register_solve() -> None:
+    S = lambda T, a: _shift(T, a)  # noqa: E731
+    case(
+        "linalg_solve/matrix",
+        lambda T, a, b: T.linalg.solve(S(T, a), b),
+        R(3, 3, seed=60),
+        R(3, 2, seed=61),
+        second=True,
+    )
+    case(
+        "linalg_solve/vector", lambda T, a, b: T.linalg.solve(S(T, a), b), R(3, 3, seed=62), R(3, seed=63), second=True
+    )
+    case(
+        "linalg_solve/batched-vectors",
+        lambda T, a, b: T.linalg.solve(S(T, a), b),
+        R(2, 3, 3, seed=64),
+        R(2, 3, seed=65),
+        second=True,
+    )
+    case(
+        "linalg_solve/broadcast",
+        lambda T, a, b: T.linalg.solve(S(T, a), b),
+        R(2, 1, 3, 3, seed=66),
+        R(4, 3, 2, seed=67),
+        second=True,
+    )
+    case(
+        "linalg_solve/left-false",
+        lambda T, a, b: T.linalg.solve(S(T, a), b, left=False),
+        R(3, 3, seed=68),
+        R(2, 3, seed=69),
+        second=True,
+    )
+    case(
+        "linalg_solve/left-false-batch",
+        lambda T, a, b: T.linalg.solve(S(T, a), b, left=False),
+        R(2, 3, 3, seed=70),
+        R(2, 4, 3, seed=71),
+    )
+    case(
+        "linalg_solve/float32",
+        lambda T, a, b: T.linalg.solve(S(T, a), b),
+        R(3, 3, seed=72, dtype="float32"),
+        R(3, 2, seed=73, dtype="float32"),
+    )
+    case(
+        "linalg_solve/empty-batch",
+        lambda T, a, b: T.linalg.solve(a.reshape(0, 2, 2), b.reshape(0, 2, 1)),
+        R(0, seed=74),
+        R(0, seed=75),
+    )
+    case(
+        "linalg_solve/only-b",
+        lambda T, a, b: T.linalg.solve(S(T, a), b),
+        R(3, 3, seed=76, grad=False),
+        R(3, 2, seed=77),
+        second=True,
+    )
+    case("linalg_solve/singular-error", lambda T, a, b: T.linalg.solve(a, b), D(SINGULAR), R(3, 1, seed=78))
+    case("linalg_solve/shape-error", lambda T, a, b: T.linalg.solve(S(T, a), b), R(3, 3, seed=79), R(2, 2, seed=80))
+    case(
+        "linalg_solve/dtype-error",
+        lambda T, a, b: T.linalg.solve(S(T, a), b),
+        R(2, 2, seed=81),
+        R(2, 1, seed=82, dtype="float32"),
+    )
+    case(
+        "linalg_solve.out/out",
+        lambda T, a, b: T.linalg.solve(S(T, a), b, out=T.zeros([3, 2], dtype=T.float64)),
+        R(3, 3, seed=83, grad=False),
+        R(3, 2, seed=84, grad=False),
+    )
+    case(
+        "linalg_solve_ex/matrix",
+        lambda T, a, b: T.linalg.solve_ex(S(T, a), b)[0],
+        R(3, 3, seed=85),
+        R(3, 2, seed=86),
+        second=True,
+    )
+    case(
+        "linalg_solve_ex.out/out",
+        lambda T, a, b: T.linalg.solve_ex(
+            S(T, a), b, out=(T.zeros([3, 2], dtype=T.float64), T.linalg.solve_ex(a, b)[1])
+        )[0],
+        R(3, 3, seed=88, grad=False),
+        R(3, 2, seed=89, grad=False),
+    )
+    case(
+        "_linalg_solve_ex/result",
+        lambda T, a, b: T._linalg_solve_ex(S(T, a), b)[0],
+        R(2, 3, 3, seed=90),
+        R(3, 1, seed=91),
+        second=True,
+    )
+    case(
+        "linalg_solve_ex/singular-info",
+        lambda T, a, b: T.linalg.solve_ex(a, b)[1].to(T.int64),
+        D(SINGULAR, grad=False),
+        R(3, 1, seed=87, grad=False),
+    )
+
+
+_register_det()
+_register_slogdet()
+_register_inv()
+_register_solve()
