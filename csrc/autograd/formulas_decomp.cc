@@ -169,6 +169,31 @@ Tensor linalg_solve_jvp(const Tensor& dA, const Tensor& dB, const Tensor& X, con
   return vector ? squeeze(dX, -1) : dX;
 }
 
+namespace {
+
+// The lower triangle of X with its diagonal halved (Cholesky's phi).
+Tensor phi(const Tensor& X) { return sub(tril(X), mul(diag_embed(diagonal(X, 0, -2, -1)), 0.5)); }
+
+}  // namespace
+
+Tensor cholesky_backward(const Tensor& grad, bool upper, const Tensor& L) {
+  if (!grad.defined()) return Tensor();
+  const Tensor L_ = upper ? mT(L) : L;
+  const Tensor gL = upper ? mT(grad) : grad;
+  // L^-T phi(L^T gL) L^-1: a left solve with L^T, then a right solve with L.
+  const Tensor inner = solve_quiet(mT(L_), phi(matmul(mT(L_), gL)), true);
+  const Tensor gA = solve_quiet(L_, inner, false);
+  return mul(add(gA, mT(gA)), 0.5);
+}
+
+Tensor cholesky_jvp(const Tensor& dA, const Tensor& L, bool upper) {
+  const Tensor L_ = upper ? mT(L) : L;
+  // L^-1 dA L^-T, then L phi(...).
+  const Tensor inner = solve_quiet(mT(L_), solve_quiet(L_, dA, true), false);
+  const Tensor dL = matmul(L_, phi(inner));
+  return upper ? mT(dL) : dL;
+}
+
 }  // namespace details
 }  // namespace generated
 }  // namespace autograd

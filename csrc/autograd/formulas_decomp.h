@@ -62,6 +62,14 @@ std::tuple<Tensor, Tensor> linalg_solve_backward(const Tensor& gX, const Tensor&
 Tensor linalg_solve_jvp(const Tensor& dA, const Tensor& dB, const Tensor& X, const Tensor& LU,
                         const Tensor& pivots, bool left);
 
+/// The gradient of L = cholesky(A) (A = L L^T; upper: U = L^T) from L's gradient gL:
+/// L^-T phi(L^T gL) L^-1, phi taking the lower triangle with its diagonal halved, symmetrized
+/// (A is taken symmetric, as PyTorch's).
+Tensor cholesky_backward(const Tensor& grad, bool upper, const Tensor& L);
+
+/// L's tangent: L phi(L^-1 dA L^-T) (upper: its transpose).
+Tensor cholesky_jvp(const Tensor& dA, const Tensor& L, bool upper);
+
 }  // namespace details
 }  // namespace generated
 }  // namespace autograd

@@ -436,3 +436,81 @@ Tensor& inverse_out(const Tensor& self, Tensor& out) {
 
 }  // namespace native
 }  // namespace gradgen
+
+namespace gradgen {
+namespace native {
+
+// ---------------------------------------------------------------------------------------------
+// Cholesky
+// ---------------------------------------------------------------------------------------------
+
+namespace {
+
+// LAPACK's potrf on the row-major n x n matrix a, lower: l (zeroed above the diagonal) with
+// a = l l^T, read from a's lower triangle (transposed: its upper one). Returns info: 0, or the
+// order of the first leading minor that is not positive-definite (l is then left part-done).
+template <typename T>
+int64_t potrf(const T* a, int64_t n, bool transposed, T* l) {
+  auto at = [&](int64_t i, int64_t j) { return transposed ? a[j * n + i] : a[i * n + j]; };
+  std::fill(l, l + n * n, T(0));
+  for (int64_t j = 0; j < n; ++j) {
+    T d = at(j, j);
+    for (int64_t k = 0; k < j; ++k) d -= l[j * n + k] * l[j * n + k];
+    if (!(d > T(0))) return j + 1;  // not positive (or NaN)
+    const T root = std::sqrt(d);
+    l[j * n + j] = root;
+    for (int64_t i = j + 1; i < n; ++i) {
+      T v = at(i, j);
+      for (int64_t k = 0; k < j; ++k) v -= l[i * n + k] * l[j * n + k];
+      l[i * n + j] = v / root;
+    }
+  }
+  return 0;
+}
+
+}  // namespace
+
+std::tuple<Tensor, Tensor> linalg_cholesky_ex(const Tensor& self, bool upper, bool check_errors) {
+  decomp::check_square("linalg.cholesky", self, "A");
+  const int64_t n = self.size(-1);
+  const std::vector<int64_t> batch = batch_shape(self, 2);
+  const Tensor a = self.contiguous();
+  Tensor L = empty(self.sizes(), self.scalar_type());
+  Tensor info = zeros(batch, ScalarType::Long);
+  internal::dispatch_floating(self.scalar_type(), "linalg.cholesky", [&](auto tag) {
+    using T = decltype(tag);
+    std::vector<T> l(static_cast<size_t>(n * n));
+    for (int64_t b = 0; b < count(batch); ++b) {
+      info.data_ptr<int64_t>()[b] = potrf(a.data_ptr<T>() + b * n * n, n, upper, l.data());
+      T* o = L.data_ptr<T>() + b * n * n;
+      for (int64_t i = 0; i < n; ++i) {
+        for (int64_t j = 0; j < n; ++j) o[i * n + j] = upper ? l[j * n + i] : l[i * n + j];
+      }
+    }
+  });
+  if (check_errors) {
+    decomp::check_errors(info, "linalg.cholesky_ex", self.dim() == 2, decomp::Failure::kCholesky);
+  }
+  return {L, info};
+}
+
+std::tuple<Tensor&, Tensor&> linalg_cholesky_ex_out(const Tensor& self, bool upper,
+                                                    bool check_errors, Tensor& L, Tensor& info) {
+  auto [l, i] = native::linalg_cholesky_ex(self, upper, check_errors);
+  write_out("linalg_cholesky_ex.L", l, L);
+  write_out("linalg_cholesky_ex.L", i, info);
+  return {L, info};
+}
+
+Tensor linalg_cholesky(const Tensor& self, bool upper) {
+  auto [L, info] = gradgen::linalg_cholesky_ex(self, upper, false);
+  decomp::check_errors(info, "linalg.cholesky", self.dim() == 2, decomp::Failure::kCholesky);
+  return L;
+}
+
+Tensor& linalg_cholesky_out(const Tensor& self, bool upper, Tensor& out) {
+  return write_out("linalg_cholesky.out", native::linalg_cholesky(self, upper), out);
+}
+
+}  // namespace native
+}  // namespace gradgen

@@ -73,4 +73,28 @@ def solve_ex(A, B, *, left=True, check_errors=False, out=None):
     return _call(_C.linalg_solve_ex, A, B, left=left, check_errors=check_errors, out=out)
 
 
-__all__ = ["cross", "det", "inv", "inv_ex", "multi_dot", "slogdet", "solve", "solve_ex", "vector_norm"]
+def cholesky(A, *, upper=False, out=None):
+    """torch.linalg.cholesky: L with A = L L^T (upper: U with A = U^T U), from one triangle of A;
+    a matrix that is not positive-definite raises."""
+    return _call(_C.linalg_cholesky, A, upper=upper, out=out)
+
+
+def cholesky_ex(A, *, upper=False, check_errors=False, out=None):
+    """torch.linalg.cholesky_ex: (L, info), info the order of the first leading minor that is not
+    positive-definite."""
+    return _call(_C.linalg_cholesky_ex, A, upper=upper, check_errors=check_errors, out=out)
+
+
+__all__ = [
+    "cholesky",
+    "cholesky_ex",
+    "cross",
+    "det",
+    "inv",
+    "inv_ex",
+    "multi_dot",
+    "slogdet",
+    "solve",
+    "solve_ex",
+    "vector_norm",
+]

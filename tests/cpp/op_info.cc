@@ -355,11 +355,69 @@ void add_lu_solve_ops(std::vector<OpInfo>& ops) {
   });
 }
 
+/// A x A^T + n I of a square leaf: symmetric positive-definite, well conditioned.
+Tensor spd(const Tensor& x) {
+  return add(matmul(x, transpose(x, -2, -1)), eye(x.size(-1)), static_cast<double>(x.size(-1)));
+}
+
+/// Samples of a function of one symmetric positive-definite matrix built from a square leaf.
+std::vector<Sample> spd_samples(std::function<Tensor(const Tensor&)> f) {
+  auto g = one([f](const Inputs& x) { return f(spd(x[0])); });
+  return {
+      {"[3, 3]", {leaf({3, 3}, 1)}, g},
+      {"batch [2, 3, 3]", {leaf({2, 3, 3}, 2)}, g},
+      {"[1, 1]", {leaf({1, 1}, 3)}, g},
+      {"empty batch [0, 2, 2]", {leaf({0, 2, 2}, 4)}, g},
+      in_float32({"float32 [3, 3]", {leaf({3, 3}, 5)}, one([f](const Inputs& x) {
+                    return via_float32(spd(x[0]), f);
+                  })}),
+  };
+}
+
+void add_cholesky_ops(std::vector<OpInfo>& ops) {
+  auto both = [](std::function<Tensor(const Tensor&, bool)> f) {
+    std::vector<Sample> s = spd_samples([f](const Tensor& a) { return f(a, false); });
+    for (Sample& u : spd_samples([f](const Tensor& a) { return f(a, true); })) {
+      u.name = "upper, " + u.name;
+      s.push_back(u);
+    }
+    return s;
+  };
+  ops.push_back({"linalg_cholesky_ex", Check::kGradient, [=] {
+                   return both([](const Tensor& a, bool up) {
+                     return std::get<0>(linalg_cholesky_ex(a, up));
+                   });
+                 }});
+  ops.push_back({"linalg_cholesky", Check::kGradient, [=] {
+                   return both([](const Tensor& a, bool up) { return linalg_cholesky(a, up); });
+                 }});
+  auto out_sample = [](std::function<Tensor(const Tensor&, Tensor&)> f_out) {
+    return std::vector<Sample>{
+        {"[3, 3]",
+         {leaf({3, 3}, 7)},
+         one([](const Inputs& x) { return linalg_cholesky(spd(x[0])); }),
+         nullptr,
+         [f_out](const Inputs& x, Tensor& o) { return f_out(spd(x[0]), o); }}};
+  };
+  ops.push_back({"linalg_cholesky_ex.L", Check::kOut, [=] {
+                   return out_sample([](const Tensor& a, Tensor& o) {
+                     Tensor info = zeros({0}, ScalarType::Long);
+                     linalg_cholesky_ex_out(a, false, false, o, info);
+                     return o;
+                   });
+                 }});
+  ops.push_back({"linalg_cholesky.out", Check::kOut, [=] {
+                   return out_sample(
+                       [](const Tensor& a, Tensor& o) { return linalg_cholesky_out(a, false, o); });
+                 }});
+}
+
 /// Every decomposition op's entries (issue 23), appended to the registry.
 void add_decomp_ops(std::vector<OpInfo>& ops) {
   add_lu_det_ops(ops);
   add_lu_inverse_ops(ops);
   add_lu_solve_ops(ops);
+  add_cholesky_ops(ops);
 }
 
 // ---------------------------------------------------------------------------

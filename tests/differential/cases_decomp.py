@@ -211,7 +211,60 @@ def _register_solve() -> None:
     )
 
 
+def _spd(T, x):
+    # x x^T + n I: symmetric positive-definite, well conditioned.
+    return x @ x.mT + x.shape[-1] * T.eye(x.shape[-1], dtype=x.dtype)
+
+
+def _register_cholesky() -> None:
+    C = lambda T, x, **k: T.linalg.cholesky(_spd(T, x), **k)  # noqa: E731
+    case("linalg_cholesky/3x3", lambda T, x: C(T, x), R(3, 3, seed=100), second=True)
+    case("linalg_cholesky/upper", lambda T, x: C(T, x, upper=True), R(3, 3, seed=101), second=True)
+    case("linalg_cholesky/batch", lambda T, x: C(T, x), R(2, 2, 4, 4, seed=102), second=True)
+    case("linalg_cholesky/float32", lambda T, x: C(T, x), R(4, 4, seed=103, dtype="float32"))
+    case("linalg_cholesky/empty-batch", lambda T, x: T.linalg.cholesky(x.reshape(0, 3, 3)), R(0, seed=104))
+    # Only one triangle is read: the other may hold anything.
+    case("linalg_cholesky/lower-triangle-only", lambda T, x: T.linalg.cholesky(x), D([[4.0, 99.0], [2.0, 5.0]]))
+    case(
+        "linalg_cholesky/upper-triangle-only",
+        lambda T, x: T.linalg.cholesky(x, upper=True),
+        D([[4.0, 2.0], [-7.0, 5.0]]),
+    )
+    case("linalg_cholesky/not-pd-error", lambda T, x: T.linalg.cholesky(x), D([[1.0, 2.0], [2.0, 1.0]]))
+    case(
+        "linalg_cholesky/batch-not-pd-error",
+        lambda T, x: T.linalg.cholesky(T.stack([x, -x])),
+        D([[2.0, 0.0], [0.0, 2.0]]),
+    )
+    case("linalg_cholesky/non-square-error", lambda T, x: T.linalg.cholesky(x), R(2, 3, seed=105))
+    case("linalg_cholesky/int-error", lambda T, x: T.linalg.cholesky(x), L([[4, 2], [2, 5]]))
+    case(
+        "linalg_cholesky.out/out",
+        lambda T, x: T.linalg.cholesky(_spd(T, x), out=T.zeros([3, 3], dtype=T.float64)),
+        R(3, 3, seed=106, grad=False),
+    )
+    case("linalg_cholesky_ex/3x3", lambda T, x: T.linalg.cholesky_ex(_spd(T, x))[0], R(3, 3, seed=107), second=True)
+    case(
+        "linalg_cholesky_ex/info",
+        lambda T, x: T.linalg.cholesky_ex(x)[1].to(T.int64),
+        D([[[1.0, 2.0], [2.0, 1.0]], [[1.0, 0.0], [0.0, 1.0]], [[0.0, 0.0], [0.0, 1.0]]], grad=False),
+    )
+    case(
+        "linalg_cholesky_ex/check-errors",
+        lambda T, x: T.linalg.cholesky_ex(x, check_errors=True),
+        D([[1.0, 2.0], [2.0, 1.0]], grad=False),
+    )
+    case(
+        "linalg_cholesky_ex.L/out",
+        lambda T, x: T.linalg.cholesky_ex(
+            _spd(T, x), out=(T.zeros([3, 3], dtype=T.float64), T.linalg.cholesky_ex(x)[1])
+        )[0],
+        R(3, 3, seed=108, grad=False),
+    )
+
+
 _register_det()
 _register_slogdet()
 _register_inv()
 _register_solve()
+_register_cholesky()

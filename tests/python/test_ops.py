@@ -3602,3 +3602,40 @@ def _decomp_lu_value_checks():
 
 SAMPLES.update(_decomp_lu_samples())
 VALUE_CHECKS.update(_decomp_lu_value_checks())
+
+
+def _decomp_cholesky_samples():
+    g = gradgen
+
+    def spd(x):
+        return x @ x.mT + 3 * g.eye(3, dtype=g.float64)
+
+    return {
+        "linalg_cholesky_ex": [
+            Sample("linalg.cholesky_ex", lambda x: g.linalg.cholesky_ex(spd(x))[0], [leaf(3, 3, seed=1)])
+        ],
+        "linalg_cholesky": [
+            Sample("linalg.cholesky", lambda x: g.linalg.cholesky(spd(x)), [leaf(3, 3, seed=2)]),
+            Sample("upper", lambda x: g.linalg.cholesky(spd(x), upper=True), [leaf(3, 3, seed=3)]),
+        ],
+    }
+
+
+def _decomp_cholesky_value_checks():
+    g = gradgen
+    a = g.tensor([[4.0, 2.0], [2.0, 5.0]], dtype=g.float64)
+
+    def out():
+        o = g.zeros([2, 2], dtype=g.float64)
+        assert g.linalg.cholesky(a, out=o) is o and o.tolist() == [[2.0, 0.0], [1.0, 2.0]]
+
+    def ex_out():
+        o, info = g.zeros([2, 2], dtype=g.float64), g.zeros([], dtype=g.int64)
+        g.linalg.cholesky_ex(a, upper=True, out=(o, info))
+        assert o.tolist() == [[2.0, 1.0], [0.0, 2.0]] and info.item() == 0
+
+    return {"linalg_cholesky.out": out, "linalg_cholesky_ex.L": ex_out}
+
+
+SAMPLES.update(_decomp_cholesky_samples())
+VALUE_CHECKS.update(_decomp_cholesky_value_checks())

@@ -225,6 +225,8 @@ autograd_library(
     runtime = "@gradgen//csrc:runtime",
     shards = 1,
     deps = [
+        "@gradgen//csrc:decomp_api",
+        "@gradgen//csrc:decomp_objects",
         "@gradgen//csrc:vectorized_api",
         "@gradgen//csrc:vectorized_objects",
     ],
