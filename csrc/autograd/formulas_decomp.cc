@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <numeric>
+#include <stdexcept>
 #include <vector>
 
 #include "csrc/autograd/grad_mode.h"
@@ -192,6 +193,70 @@ Tensor cholesky_jvp(const Tensor& dA, const Tensor& L, bool upper) {
   const Tensor inner = solve_quiet(mT(L_), solve_quiet(L_, dA, true), false);
   const Tensor dL = matmul(L_, phi(inner));
   return upper ? mT(dL) : dL;
+}
+
+namespace {
+
+void check_qr_differentiable(const Tensor& Q, const Tensor& R, std::string_view mode) {
+  if (mode == "r") {
+    throw std::runtime_error(
+        "The derivative of linalg.qr depends on Q, which is not computed when mode='r'. Please "
+        "use linalg.qr(A, mode='reduced') if you are going to differentiate through linalg.qr.");
+  }
+  if (mode == "complete" && Q.size(-2) > R.size(-1)) {
+    throw std::runtime_error(
+        "The QR decomposition is not differentiable when mode='complete' and nrows > ncols.");
+  }
+}
+
+// qr's gradient for a square or tall A (R square and invertible); undefined gradients are zero.
+Tensor qr_backward_tall(const Tensor& gQ, const Tensor& gR, const Tensor& Q, const Tensor& R) {
+  Tensor M;
+  if (gR.defined()) M = matmul(gR, mT(R));
+  if (gQ.defined()) M = M.defined() ? sub(M, matmul(mT(Q), gQ)) : neg(matmul(mT(Q), gQ));
+  const Tensor N = add(triu(M), mT(triu(M, 1)));
+  const Tensor B = gQ.defined() ? add(gQ, matmul(Q, N)) : matmul(Q, N);
+  return solve_quiet(mT(R), B, false);  // B R^-T
+}
+
+std::tuple<Tensor, Tensor> qr_jvp_tall(const Tensor& dA, const Tensor& Q, const Tensor& R) {
+  const Tensor dA_Rinv = solve_quiet(R, dA, false);  // dA R^-1
+  const Tensor X = matmul(mT(Q), dA_Rinv);
+  const Tensor T = tril(X, -1);
+  const Tensor upper = add(sub(X, T), mT(T));  // X - C, C = T - T^T
+  return {sub(dA_Rinv, matmul(Q, upper)), matmul(upper, R)};
+}
+
+}  // namespace
+
+Tensor linalg_qr_backward(const Tensor& gQ, const Tensor& gR, const Tensor& Q, const Tensor& R,
+                          std::string_view mode) {
+  check_qr_differentiable(Q, R, mode);
+  if (!gQ.defined() && !gR.defined()) return Tensor();
+  const int64_t m = Q.size(-2), n = R.size(-1);
+  if (m >= n) return qr_backward_tall(gQ, gR, Q, R);
+  // A = Q [R1 R2]: (Q, R1) = qr(A1) and R2 = Q^T A2, so A2 feeds Q's gradient through R2.
+  const Tensor R1 = narrow(R, -1, 0, m), R2 = narrow(R, -1, m, n - m);
+  Tensor gQ1 = gQ, gR1, gA2 = zeros_like(matmul(Q, R2));
+  if (gR.defined()) {
+    const Tensor gR2 = narrow(gR, -1, m, n - m);
+    gR1 = narrow(gR, -1, 0, m);
+    const Tensor extra = matmul(matmul(Q, R2), mT(gR2));
+    gQ1 = gQ.defined() ? add(gQ, extra) : extra;
+    gA2 = matmul(Q, gR2);
+  }
+  return cat({qr_backward_tall(gQ1, gR1, Q, R1), gA2}, -1);
+}
+
+std::tuple<Tensor, Tensor> linalg_qr_jvp(const Tensor& dA, const Tensor& Q, const Tensor& R,
+                                         std::string_view mode) {
+  check_qr_differentiable(Q, R, mode);
+  const int64_t m = Q.size(-2), n = R.size(-1);
+  if (m >= n) return qr_jvp_tall(dA, Q, R);
+  const Tensor R1 = narrow(R, -1, 0, m), R2 = narrow(R, -1, m, n - m);
+  auto [dQ, dR1] = qr_jvp_tall(narrow(dA, -1, 0, m), Q, R1);
+  const Tensor dR2 = add(matmul(mT(dQ), matmul(Q, R2)), matmul(mT(Q), narrow(dA, -1, m, n - m)));
+  return {dQ, cat({dR1, dR2}, -1)};
 }
 
 }  // namespace details

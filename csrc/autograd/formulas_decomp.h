@@ -10,6 +10,7 @@
 // nothing to choose here and is ignored.
 #pragma once
 
+#include <string_view>
 #include <tuple>
 
 #include "csrc/generated/VariableType.h"
@@ -69,6 +70,18 @@ Tensor cholesky_backward(const Tensor& grad, bool upper, const Tensor& L);
 
 /// L's tangent: L phi(L^-1 dA L^-T) (upper: its transpose).
 Tensor cholesky_jvp(const Tensor& dA, const Tensor& L, bool upper);
+
+/// The gradient of (Q, R) = qr(A, mode) (A = Q R; m >= n, or m < n taken as A = Q [R1 R2]):
+/// (gQ + Q N) R^-T with N = triu(M) + triu(M, 1)^T, M = gR R^T - Q^T gQ. Raises, as PyTorch's,
+/// for mode 'r' (no Q) and for 'complete' with m > n (Q's last columns are not determined).
+Tensor linalg_qr_backward(const Tensor& gQ, const Tensor& gR, const Tensor& Q, const Tensor& R,
+                          std::string_view mode);
+
+/// The tangents (dQ, dR) of qr along dA: X = Q^T dA R^-1, C = tril(X, -1) - tril(X, -1)^T,
+/// dR = (X - C) R, dQ = dA R^-1 - Q (X - C) (m < n: from A's first m columns, dR2 from
+/// R2 = Q^T A2). The same refusals as the backward.
+std::tuple<Tensor, Tensor> linalg_qr_jvp(const Tensor& dA, const Tensor& Q, const Tensor& R,
+                                         std::string_view mode);
 
 }  // namespace details
 }  // namespace generated

@@ -7,11 +7,13 @@
 // row of largest |a| below the diagonal is the pivot, the rows are swapped, the column below it
 // divided by it and the trailing block updated; a zero pivot (an exactly singular matrix) sets
 // info to its 1-based column, once, and the factorization goes on, as LAPACK's does.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -20,6 +22,7 @@
 #include "csrc/core_kernels.h"
 #include "csrc/generated/NativeFunctions.h"
 #include "csrc/generated/VariableType.h"
+#include "csrc/native/eigen/decomp_eigen.h"
 #include "csrc/native/linalg_decomp_common.h"
 #include "csrc/native/loops.h"
 #include "csrc/native/type_promotion.h"
@@ -510,6 +513,56 @@ Tensor linalg_cholesky(const Tensor& self, bool upper) {
 
 Tensor& linalg_cholesky_out(const Tensor& self, bool upper, Tensor& out) {
   return write_out("linalg_cholesky.out", native::linalg_cholesky(self, upper), out);
+}
+
+}  // namespace native
+}  // namespace gradgen
+
+namespace gradgen {
+namespace native {
+
+// ---------------------------------------------------------------------------------------------
+// QR (Eigen's Householder QR, csrc/native/eigen/decomp_eigen.h)
+// ---------------------------------------------------------------------------------------------
+
+std::tuple<Tensor, Tensor> linalg_qr(const Tensor& A, std::string_view mode) {
+  decomp::check_matrix("linalg.qr", A, "A");
+  const bool complete = mode == "complete";
+  const bool compute_q = mode != "r";
+  if (!complete && compute_q && mode != "reduced") {
+    throw std::runtime_error("qr received unrecognized mode '" + std::string(mode) +
+                             "' but expected one of 'reduced' (default), 'r', or 'complete'");
+  }
+  const int64_t m = A.size(-2), n = A.size(-1), k = std::min(m, n);
+  const int64_t rows = complete ? m : k;
+  const std::vector<int64_t> batch = batch_shape(A, 2);
+  const Tensor a = A.contiguous();
+  Tensor Q =
+      compute_q ? zeros(concat(batch, {m, rows}), A.scalar_type()) : empty({0}, A.scalar_type());
+  Tensor R = zeros(concat(batch, {rows, n}), A.scalar_type());
+  if (m == 0 || n == 0) {
+    // No reflection: Q is the identity's first columns.
+    if (compute_q)
+      Q = gradgen::expand(gradgen::eye(m, rows, A.scalar_type()), Q.sizes()).contiguous();
+    return {Q, R};
+  }
+  internal::dispatch_floating(A.scalar_type(), "linalg.qr", [&](auto tag) {
+    using T = decltype(tag);
+    for (int64_t b = 0; b < count(batch); ++b) {
+      eigen_decomp::qr(a.data_ptr<T>() + b * m * n, m, n, complete, compute_q,
+                       compute_q ? Q.data_ptr<T>() + b * m * rows : nullptr,
+                       R.data_ptr<T>() + b * rows * n);
+    }
+  });
+  return {Q, R};
+}
+
+std::tuple<Tensor&, Tensor&> linalg_qr_out(const Tensor& A, std::string_view mode, Tensor& Q,
+                                           Tensor& R) {
+  auto [q, r] = native::linalg_qr(A, mode);
+  write_out("linalg_qr.out", q, Q);
+  write_out("linalg_qr.out", r, R);
+  return {Q, R};
 }
 
 }  // namespace native

@@ -85,6 +85,11 @@ def cholesky_ex(A, *, upper=False, check_errors=False, out=None):
     return _call(_C.linalg_cholesky_ex, A, upper=upper, check_errors=check_errors, out=out)
 
 
+def qr(A, mode="reduced", *, out=None):
+    """torch.linalg.qr: (Q, R) with A = Q R; mode 'reduced', 'complete' or 'r' (R only)."""
+    return _call(_C.linalg_qr, A, mode, out=out)
+
+
 __all__ = [
     "cholesky",
     "cholesky_ex",
@@ -93,6 +98,7 @@ __all__ = [
     "inv",
     "inv_ex",
     "multi_dot",
+    "qr",
     "slogdet",
     "solve",
     "solve_ex",

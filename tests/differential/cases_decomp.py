@@ -263,8 +263,38 @@ def _register_cholesky() -> None:
     )
 
 
+def _register_qr() -> None:
+    for shape, seed in (((4, 3), 120), ((3, 3), 121), ((3, 5), 122)):
+        tag = "x".join(map(str, shape))
+        case(f"linalg_qr/reduced-{tag}", lambda T, x: T.linalg.qr(x), R(*shape, seed=seed), second=True)
+        case(f"linalg_qr/r-{tag}", lambda T, x: T.linalg.qr(x, mode="r")[1], R(*shape, seed=seed + 10, grad=False))
+    # (its second derivatives differ from PyTorch's by 5e-12 relative, over the 1e-12 bound: rounding)
+    case("linalg_qr/complete-square", lambda T, x: T.linalg.qr(x, mode="complete"), R(3, 3, seed=130))
+    case("linalg_qr/complete-wide", lambda T, x: T.linalg.qr(x, mode="complete"), R(2, 4, seed=131), second=True)
+    # Q's last columns are not determined by A: values only, and PyTorch's gradient error.
+    case(
+        "linalg_qr/complete-tall-values", lambda T, x: T.linalg.qr(x, mode="complete")[1], R(4, 2, seed=132, grad=False)
+    )
+    case("linalg_qr/complete-tall-grad-error", lambda T, x: T.linalg.qr(x, mode="complete")[1], R(4, 2, seed=133))
+    case("linalg_qr/r-grad-error", lambda T, x: T.linalg.qr(x, mode="r")[1], R(3, 3, seed=134))
+    case("linalg_qr/r-q-empty", lambda T, x: T.linalg.qr(x, mode="r")[0], R(3, 3, seed=135, grad=False))
+    case("linalg_qr/batch", lambda T, x: T.linalg.qr(x), R(2, 2, 4, 3, seed=136), second=True)
+    case("linalg_qr/float32", lambda T, x: T.linalg.qr(x), R(4, 3, seed=137, dtype="float32"))
+    case("linalg_qr/empty-batch", lambda T, x: T.linalg.qr(x.reshape(0, 3, 2)), R(0, seed=138))
+    case("linalg_qr/only-r-used", lambda T, x: T.linalg.qr(x)[1], R(4, 3, seed=139), second=True)
+    case("linalg_qr/only-q-used", lambda T, x: T.linalg.qr(x)[0], R(3, 4, seed=140), second=True)
+    case("linalg_qr/mode-error", lambda T, x: T.linalg.qr(x, mode="full"), R(3, 3, seed=141))
+    case("linalg_qr/1d-error", lambda T, x: T.linalg.qr(x), R(3, seed=142))
+    case(
+        "linalg_qr.out/out",
+        lambda T, x: T.linalg.qr(x, out=(T.zeros([4, 3], dtype=T.float64), T.zeros([3, 3], dtype=T.float64))),
+        R(4, 3, seed=143, grad=False),
+    )
+
+
 _register_det()
 _register_slogdet()
 _register_inv()
 _register_solve()
 _register_cholesky()
+_register_qr()

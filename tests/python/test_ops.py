@@ -3639,3 +3639,30 @@ def _decomp_cholesky_value_checks():
 
 SAMPLES.update(_decomp_cholesky_samples())
 VALUE_CHECKS.update(_decomp_cholesky_value_checks())
+
+
+def _decomp_qr_samples():
+    g = gradgen
+    return {
+        "linalg_qr": [
+            Sample("linalg.qr", lambda x: g.linalg.qr(x), [leaf(4, 3, seed=1)]),
+            Sample("complete, wide", lambda x: g.linalg.qr(x, "complete"), [leaf(2, 3, seed=2)]),
+        ],
+    }
+
+
+def _decomp_qr_value_checks():
+    g = gradgen
+
+    def out():
+        a = g.tensor([[3.0, 0.0], [4.0, 5.0]], dtype=g.float64)
+        q, r = g.zeros([2, 2], dtype=g.float64), g.zeros([2, 2], dtype=g.float64)
+        res = g.linalg.qr(a, out=(q, r))
+        assert res[0] is q and res[1] is r and abs(abs(r[0, 0].item()) - 5.0) < 1e-12
+        assert abs((q @ r - a).abs().max().item()) < 1e-12
+
+    return {"linalg_qr.out": out}
+
+
+SAMPLES.update(_decomp_qr_samples())
+VALUE_CHECKS.update(_decomp_qr_value_checks())
