@@ -259,6 +259,76 @@ std::tuple<Tensor, Tensor> linalg_qr_jvp(const Tensor& dA, const Tensor& Q, cons
   return {dQ, cat({dR1, dR2}, -1)};
 }
 
+Tensor narrow_symint(const Tensor& self, int64_t dim, int64_t start, int64_t length) {
+  return narrow(self, dim, start, length);
+}
+
+namespace {
+
+// F_ij = 1 / (x_j - x_i) off the diagonal, 0 on it, for the last dim of x (*, k): (*, k, k).
+// The diagonal's 0 - 0 is replaced by 1 before dividing, so no inf / NaN enters the graph there.
+Tensor inverse_gaps(const Tensor& x) {
+  const Tensor I = eye(x.size(-1), x.scalar_type());
+  const Tensor gaps = sub(unsqueeze(x, -2), unsqueeze(x, -1));
+  return div(add(neg(I), 1), add(gaps, I));
+}
+
+}  // namespace
+
+Tensor svd_backward(const Tensor& gU, const Tensor& gS, const Tensor& gVh, const Tensor& U,
+                    const Tensor& S, const Tensor& Vh) {
+  if (!gU.defined() && !gS.defined() && !gVh.defined()) return Tensor();
+  if (U.dim() < 2 || Vh.dim() < 2) {
+    throw std::runtime_error(
+        "linalg.svd: the derivative needs U and Vh, which compute_uv=False does not compute");
+  }
+  const int64_t m = U.size(-2), n = Vh.size(-1), k = S.size(-1);
+  Tensor inner = gS.defined() ? diag_embed(gS) : zeros_like(matmul(mT(U), U));
+  if (!gU.defined() && !gVh.defined()) return matmul(matmul(U, inner), Vh);
+  const Tensor F = inverse_gaps(mul(S, S));
+  const Tensor V = mT(Vh);
+  const Tensor gV = gVh.defined() ? mT(gVh) : Tensor();
+  if (gU.defined()) {
+    const Tensor UtgU = matmul(mT(U), gU);
+    inner = add(inner, mul(mul(F, sub(UtgU, mT(UtgU))), unsqueeze(S, -2)));
+  }
+  if (gV.defined()) {
+    const Tensor VtgV = matmul(mT(V), gV);
+    inner = add(inner, mul(unsqueeze(S, -1), mul(F, sub(VtgV, mT(VtgV)))));
+  }
+  Tensor gA = matmul(matmul(U, inner), Vh);
+  if (gU.defined() && m > k) {
+    const Tensor outside = sub(gU, matmul(U, matmul(mT(U), gU)));  // (I - U U^T) gU
+    gA = add(gA, matmul(outside, div(Vh, unsqueeze(S, -1))));
+  }
+  if (gV.defined() && n > k) {
+    const Tensor outside = sub(gV, matmul(V, matmul(mT(V), gV)));  // (I - V V^T) gV
+    gA = add(gA, matmul(div(U, unsqueeze(S, -2)), mT(outside)));
+  }
+  return gA;
+}
+
+std::tuple<Tensor, Tensor, Tensor> linalg_svd_jvp(const Tensor& dA, const Tensor& U_,
+                                                  const Tensor& S, const Tensor& Vh_,
+                                                  bool full_matrices) {
+  const int64_t m = dA.size(-2), n = dA.size(-1), k = S.size(-1);
+  if (full_matrices && m != n) {
+    throw std::runtime_error(
+        "linalg_svd_jvp: the forward-mode derivative of linalg.svd is not defined for "
+        "full_matrices=True when A is not square (U's or Vh's last vectors are not determined)");
+  }
+  const Tensor U = narrow(U_, -1, 0, k), Vh = narrow(Vh_, -2, 0, k);
+  const Tensor V = mT(Vh);
+  const Tensor dP = matmul(matmul(mT(U), dA), V);
+  const Tensor F = inverse_gaps(mul(S, S));
+  const Tensor Sr = unsqueeze(S, -2), Sc = unsqueeze(S, -1);  // scale columns / rows
+  Tensor dU = matmul(U, mul(F, add(mul(dP, Sr), mul(Sc, mT(dP)))));
+  Tensor dV = matmul(V, mul(F, add(mul(Sc, dP), mul(mT(dP), Sr))));
+  if (m > k) dU = add(dU, div(sub(matmul(dA, V), matmul(U, dP)), Sr));
+  if (n > k) dV = add(dV, div(sub(matmul(mT(dA), U), matmul(V, mT(dP))), Sr));
+  return {dU, diagonal(dP, 0, -2, -1), mT(dV)};
+}
+
 }  // namespace details
 }  // namespace generated
 }  // namespace autograd

@@ -83,6 +83,25 @@ Tensor linalg_qr_backward(const Tensor& gQ, const Tensor& gR, const Tensor& Q, c
 std::tuple<Tensor, Tensor> linalg_qr_jvp(const Tensor& dA, const Tensor& Q, const Tensor& R,
                                          std::string_view mode);
 
+/// PyTorch's Tensor::narrow_symint (sizes are concrete here): narrow.
+Tensor narrow_symint(const Tensor& self, int64_t dim, int64_t start, int64_t length);
+
+/// The gradient of (U, S, Vh) = svd(A) (thin: U m x k, Vh k x n) from their gradients (any may
+/// be undefined), Townsend's formula: U [diag(gS) + (F o (U^T gU - gU^T U)) S + S (F o (V^T gV -
+/// gV^T V))] Vh, plus (I - U U^T) gU S^-1 Vh for m > k and U S^-1 gV^T (I - V V^T) for n > k,
+/// F_ij = 1 / (s_j^2 - s_i^2) off the diagonal (infinite for repeated singular values, as
+/// PyTorch's).
+Tensor svd_backward(const Tensor& gU, const Tensor& gS, const Tensor& gVh, const Tensor& U,
+                    const Tensor& S, const Tensor& Vh);
+
+/// The tangents (dU, dS, dVh) of the SVD along dA: dP = U^T dA V, dS = diag(dP),
+/// dU = U (F o (dP S + S dP^T)) + (dA V - U dP) S^-1, dV = V (F o (S dP + dP^T S)) +
+/// (dA^T U - V dP^T) S^-1. With full_matrices and m != n, U's or V's last columns have no
+/// tangent: raises, as PyTorch's.
+std::tuple<Tensor, Tensor, Tensor> linalg_svd_jvp(const Tensor& dA, const Tensor& U,
+                                                  const Tensor& S, const Tensor& Vh,
+                                                  bool full_matrices);
+
 }  // namespace details
 }  // namespace generated
 }  // namespace autograd

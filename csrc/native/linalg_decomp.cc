@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -563,6 +564,114 @@ std::tuple<Tensor&, Tensor&> linalg_qr_out(const Tensor& A, std::string_view mod
   write_out("linalg_qr.out", q, Q);
   write_out("linalg_qr.out", r, R);
   return {Q, R};
+}
+
+}  // namespace native
+}  // namespace gradgen
+
+namespace gradgen {
+namespace native {
+
+// ---------------------------------------------------------------------------------------------
+// SVD (Eigen's Jacobi SVD, csrc/native/eigen/decomp_eigen.h)
+// ---------------------------------------------------------------------------------------------
+
+namespace {
+
+void check_no_driver(const std::optional<std::string_view>& driver) {
+  if (driver.has_value()) {
+    throw std::runtime_error(
+        "torch.linalg.svd: keyword argument `driver=` is only supported on CUDA inputs with "
+        "cuSOLVER backend.");
+  }
+}
+
+}  // namespace
+
+std::tuple<Tensor, Tensor, Tensor> _linalg_svd(const Tensor& A, bool full_matrices, bool compute_uv,
+                                               std::optional<std::string_view> driver) {
+  decomp::check_matrix("linalg.svd", A, "A");
+  check_no_driver(driver);
+  const int64_t m = A.size(-2), n = A.size(-1), k = std::min(m, n);
+  const int64_t ucols = full_matrices ? m : k, vrows = full_matrices ? n : k;
+  const std::vector<int64_t> batch = batch_shape(A, 2);
+  const Tensor a = A.contiguous();
+  Tensor S = empty(concat(batch, {k}), A.scalar_type());
+  if (!compute_uv) {
+    Tensor none = empty({0}, A.scalar_type());
+    internal::dispatch_floating(A.scalar_type(), "linalg.svd", [&](auto tag) {
+      using T = decltype(tag);
+      for (int64_t b = 0; b < count(batch) && k > 0; ++b) {
+        eigen_decomp::svd(a.data_ptr<T>() + b * m * n, m, n, false, false, nullptr,
+                          S.data_ptr<T>() + b * k, nullptr);
+      }
+    });
+    return {none, S, empty({0}, A.scalar_type())};
+  }
+  // An empty matrix has no singular values; its full U / Vh are identities.
+  Tensor U = internal::copy_contiguous(
+      gradgen::expand(gradgen::eye(m, ucols, A.scalar_type()), concat(batch, {m, ucols})));
+  Tensor Vh = internal::copy_contiguous(
+      gradgen::expand(gradgen::eye(vrows, n, A.scalar_type()), concat(batch, {vrows, n})));
+  if (k == 0) return {U, S, Vh};
+  Tensor info = zeros(batch, ScalarType::Long);
+  internal::dispatch_floating(A.scalar_type(), "linalg.svd", [&](auto tag) {
+    using T = decltype(tag);
+    for (int64_t b = 0; b < count(batch); ++b) {
+      const bool ok = eigen_decomp::svd(a.data_ptr<T>() + b * m * n, m, n, full_matrices, true,
+                                        U.data_ptr<T>() + b * m * ucols, S.data_ptr<T>() + b * k,
+                                        Vh.data_ptr<T>() + b * vrows * n);
+      if (!ok) info.data_ptr<int64_t>()[b] = 1;
+    }
+  });
+  decomp::check_errors(info, "linalg.svd", A.dim() == 2, decomp::Failure::kSvd);
+  return {U, S, Vh};
+}
+
+std::tuple<Tensor, Tensor, Tensor> linalg_svd(const Tensor& A, bool full_matrices,
+                                              std::optional<std::string_view> driver) {
+  return gradgen::_linalg_svd(A, full_matrices, true, driver);
+}
+
+std::tuple<Tensor&, Tensor&, Tensor&> linalg_svd_out(const Tensor& A, bool full_matrices,
+                                                     std::optional<std::string_view> driver,
+                                                     Tensor& U, Tensor& S, Tensor& Vh) {
+  auto [u, s, vh] = native::linalg_svd(A, full_matrices, driver);
+  write_out("linalg_svd.U", u, U);
+  write_out("linalg_svd.U", s, S);
+  write_out("linalg_svd.U", vh, Vh);
+  return {U, S, Vh};
+}
+
+Tensor linalg_svdvals(const Tensor& A, std::optional<std::string_view> driver) {
+  // U and Vh are computed too: S's gradient needs them (PyTorch computes them when a gradient
+  // may be asked for).
+  return std::get<1>(gradgen::_linalg_svd(A, false, true, driver));
+}
+
+Tensor& linalg_svdvals_out(const Tensor& A, std::optional<std::string_view> driver, Tensor& out) {
+  return write_out("linalg_svdvals.out", native::linalg_svdvals(A, driver), out);
+}
+
+std::tuple<Tensor, Tensor, Tensor> svd(const Tensor& self, bool some, bool compute_uv) {
+  auto [U, S, Vh] = gradgen::_linalg_svd(self, !some, true, std::nullopt);
+  if (!compute_uv) {
+    // torch.svd's U and V are then zero (m x m and n x n), and only S carries a gradient.
+    const std::vector<int64_t> batch = batch_shape(self, 2);
+    const int64_t m = self.size(-2), n = self.size(-1);
+    return {zeros(concat(batch, {m, m}), self.scalar_type()), S,
+            zeros(concat(batch, {n, n}), self.scalar_type())};
+  }
+  return {U, S, gradgen::transpose(Vh, -2, -1)};
+}
+
+std::tuple<Tensor&, Tensor&, Tensor&> svd_out(const Tensor& self, bool some, bool compute_uv,
+                                              Tensor& U, Tensor& S, Tensor& V) {
+  auto [u, s, v] = native::svd(self, some, compute_uv);
+  write_out("svd.U", u, U);
+  write_out("svd.U", s, S);
+  write_out("svd.U", v, V);
+  return {U, S, V};
 }
 
 }  // namespace native

@@ -90,6 +90,19 @@ def qr(A, mode="reduced", *, out=None):
     return _call(_C.linalg_qr, A, mode, out=out)
 
 
+def svd(A, full_matrices=True, *, driver=None, out=None):
+    """torch.linalg.svd: (U, S, Vh) with A = U diag(S) Vh, S decreasing (U's and Vh's signs are
+    any valid choice, as in PyTorch); full_matrices gives square U and Vh."""
+    kwargs = {} if driver is None else {"driver": driver}
+    return _call(_C.linalg_svd, A, full_matrices, out=out, **kwargs)
+
+
+def svdvals(A, *, driver=None, out=None):
+    """torch.linalg.svdvals: the singular values of A, decreasing."""
+    kwargs = {} if driver is None else {"driver": driver}
+    return _call(_C.linalg_svdvals, A, out=out, **kwargs)
+
+
 __all__ = [
     "cholesky",
     "cholesky_ex",
@@ -102,5 +115,7 @@ __all__ = [
     "slogdet",
     "solve",
     "solve_ex",
+    "svd",
+    "svdvals",
     "vector_norm",
 ]

@@ -459,6 +459,81 @@ void add_qr_ops(std::vector<OpInfo>& ops) {
                  }});
 }
 
+/// Gauge-invariant outputs of an SVD (U's and Vh's columns / rows are determined up to sign):
+/// |U|, S, |Vh| (as PyTorch's OpInfo checks them), of U's and Vh's first k vectors.
+std::vector<Tensor> svd_invariants(const std::tuple<Tensor, Tensor, Tensor>& usv) {
+  const auto& [u, s, vh] = usv;
+  const int64_t k = s.size(-1);
+  return {abs(narrow(u, -1, 0, k)), s, abs(narrow(vh, -2, 0, k))};
+}
+
+void add_svd_ops(std::vector<OpInfo>& ops) {
+  auto samples = [](std::function<std::tuple<Tensor, Tensor, Tensor>(const Tensor&, bool)> f) {
+    auto thin = [f](const Inputs& x) { return svd_invariants(f(x[0], false)); };
+    auto full = [f](const Inputs& x) { return svd_invariants(f(x[0], true)); };
+    return std::vector<Sample>{
+        {"[3, 3]", {leaf({3, 3}, 1)}, thin},
+        {"tall [4, 3]", {leaf({4, 3}, 2)}, thin},
+        {"wide [2, 4]", {leaf({2, 4}, 3)}, thin},
+        {"full_matrices, [3, 3]", {leaf({3, 3}, 4)}, full},
+        {"batch [2, 3, 2]", {leaf({2, 3, 2}, 5)}, thin},
+        {"U S Vh", {leaf({4, 3}, 6)}, one([f](const Inputs& x) {
+           auto [u, s, vh] = f(x[0], false);
+           return matmul(mul(u, unsqueeze(s, -2)), vh);
+         })},
+        {"empty batch [0, 3, 2]", {leaf({0, 3, 2}, 7)}, thin},
+        in_float32({"float32 S [3, 3]", {leaf({3, 3}, 8)}, one([f](const Inputs& x) {
+                      return via_float32(x[0],
+                                         [f](const Tensor& a) { return std::get<1>(f(a, false)); });
+                    })}),
+    };
+  };
+  ops.push_back({"_linalg_svd", Check::kGradient, [=] {
+                   return samples([](const Tensor& a, bool full) { return _linalg_svd(a, full); });
+                 }});
+  ops.push_back({"linalg_svd", Check::kGradient, [=] {
+                   return samples([](const Tensor& a, bool full) { return linalg_svd(a, full); });
+                 }});
+  ops.push_back({"svd", Check::kGradient, [=] {
+                   return samples([](const Tensor& a, bool full) {
+                     auto [u, s, v] = svd(a, !full);
+                     return std::make_tuple(u, s, transpose(v, -2, -1));
+                   });
+                 }});
+  ops.push_back({"linalg_svdvals", Check::kGradient, [] {
+                   auto f = one([](const Inputs& x) { return linalg_svdvals(x[0]); });
+                   return std::vector<Sample>{{"[3, 3]", {leaf({3, 3}, 1)}, f},
+                                              {"wide [2, 5]", {leaf({2, 5}, 2)}, f},
+                                              {"batch [2, 4, 3]", {leaf({2, 4, 3}, 3)}, f}};
+                 }});
+  auto s_out = [](std::function<void(const Tensor&, Tensor&)> f_out) {
+    return std::vector<Sample>{{"S of [4, 3]",
+                                {leaf({4, 3}, 9)},
+                                one([](const Inputs& x) { return linalg_svdvals(x[0]); }),
+                                nullptr,
+                                [f_out](const Inputs& x, Tensor& o) {
+                                  f_out(x[0], o);
+                                  return o;
+                                }}};
+  };
+  ops.push_back({"linalg_svd.U", Check::kOut, [=] {
+                   return s_out([](const Tensor& a, Tensor& o) {
+                     Tensor u = zeros({0}, a.scalar_type()), vh = zeros({0}, a.scalar_type());
+                     linalg_svd_out(a, true, std::nullopt, u, o, vh);
+                   });
+                 }});
+  ops.push_back({"linalg_svdvals.out", Check::kOut, [=] {
+                   return s_out(
+                       [](const Tensor& a, Tensor& o) { linalg_svdvals_out(a, std::nullopt, o); });
+                 }});
+  ops.push_back({"svd.U", Check::kOut, [=] {
+                   return s_out([](const Tensor& a, Tensor& o) {
+                     Tensor u = zeros({0}, a.scalar_type()), v = zeros({0}, a.scalar_type());
+                     svd_out(a, true, true, u, o, v);
+                   });
+                 }});
+}
+
 /// Every decomposition op's entries (issue 23), appended to the registry.
 void add_decomp_ops(std::vector<OpInfo>& ops) {
   add_lu_det_ops(ops);
@@ -466,6 +541,7 @@ void add_decomp_ops(std::vector<OpInfo>& ops) {
   add_lu_solve_ops(ops);
   add_cholesky_ops(ops);
   add_qr_ops(ops);
+  add_svd_ops(ops);
 }
 
 // ---------------------------------------------------------------------------

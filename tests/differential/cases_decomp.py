@@ -292,9 +292,80 @@ def _register_qr() -> None:
     )
 
 
+def _usv(T, usv):
+    # What an SVD determines (U's and Vh's vectors up to sign): |U|, S, |Vh| and U S Vh.
+    u, s, vh = usv
+    k = s.shape[-1]
+    return u[..., :k].abs(), s, vh[..., :k, :].abs(), (u[..., :k] * s.unsqueeze(-2)) @ vh[..., :k, :]
+
+
+def _register_svd() -> None:
+    for shape, seed in (((3, 3), 150), ((4, 3), 151), ((2, 4), 152), ((2, 3, 2), 153)):
+        tag = "x".join(map(str, shape))
+        case(
+            f"linalg_svd/thin-{tag}",
+            lambda T, x: _usv(T, T.linalg.svd(x, full_matrices=False)),
+            R(*shape, seed=seed),
+            second=True,
+        )
+        case(f"linalg_svd/full-{tag}", lambda T, x: _usv(T, T.linalg.svd(x)), R(*shape, seed=seed + 10), second=True)
+    # full_matrices' last vectors of U: any orthonormal basis of the rest; their projector is determined.
+    case(
+        "linalg_svd/full-complement",
+        lambda T, x: (lambda u: u[:, 2:] @ u[:, 2:].mT)(T.linalg.svd(x)[0]),
+        R(5, 2, seed=170, grad=False),
+    )
+    case(
+        "linalg_svd/float32",
+        lambda T, x: _usv(T, T.linalg.svd(x, full_matrices=False)),
+        R(4, 3, seed=171, dtype="float32"),
+    )
+    case(
+        "linalg_svd/empty-batch",
+        lambda T, x: _usv(T, T.linalg.svd(x.reshape(0, 3, 2), full_matrices=False)),
+        R(0, seed=172),
+    )
+    case("linalg_svd/driver-error", lambda T, x: T.linalg.svd(x, driver="gesvd"), R(3, 3, seed=173))
+    case("linalg_svd/1d-error", lambda T, x: T.linalg.svd(x), R(3, seed=174))
+    case("linalg_svd/rank-one-s", lambda T, x: T.linalg.svd(x)[1], D(RANK_ONE, grad=False))
+    case(
+        "linalg_svd.U/out-s",
+        lambda T, x: T.linalg.svd(
+            x, out=(T.zeros([3, 3], dtype=T.float64), T.zeros([3], dtype=T.float64), T.zeros([3, 3], dtype=T.float64))
+        )[1],
+        R(3, 3, seed=175, grad=False),
+    )
+    case("_linalg_svd/thin", lambda T, x: _usv(T, T._linalg_svd(x)), R(3, 2, seed=176), second=True)
+    case("_linalg_svd/no-uv", lambda T, x: T._linalg_svd(x, compute_uv=False)[1], R(3, 2, seed=177, grad=False))
+    case("linalg_svdvals/3x4", lambda T, x: T.linalg.svdvals(x), R(3, 4, seed=178), second=True)
+    case("linalg_svdvals/batch", lambda T, x: T.linalg.svdvals(x), R(2, 4, 3, seed=179), second=True)
+    case("linalg_svdvals/float32", lambda T, x: T.linalg.svdvals(x), R(3, 3, seed=180, dtype="float32"))
+    case(
+        "linalg_svdvals.out/out",
+        lambda T, x: T.linalg.svdvals(x, out=T.zeros([2], dtype=T.float64)),
+        R(2, 3, seed=181, grad=False),
+    )
+    case("svd/some", lambda T, x: (lambda u, s, v: _usv(T, (u, s, v.mT)))(*T.svd(x)), R(4, 3, seed=182), second=True)
+    case(
+        "svd/method-full",
+        lambda T, x: (lambda u, s, v: _usv(T, (u, s, v.mT)))(*x.svd(some=False)),
+        R(3, 2, seed=183),
+        second=True,
+    )
+    case("svd/no-uv", lambda T, x: T.svd(x, compute_uv=False), R(3, 2, seed=184), second=True)
+    case(
+        "svd.U/out-s",
+        lambda T, x: T.svd(
+            x, out=(T.zeros([3, 2], dtype=T.float64), T.zeros([2], dtype=T.float64), T.zeros([2, 2], dtype=T.float64))
+        )[1],
+        R(3, 2, seed=185, grad=False),
+    )
+
+
 _register_det()
 _register_slogdet()
 _register_inv()
 _register_solve()
 _register_cholesky()
 _register_qr()
+_register_svd()

@@ -3666,3 +3666,48 @@ def _decomp_qr_value_checks():
 
 SAMPLES.update(_decomp_qr_samples())
 VALUE_CHECKS.update(_decomp_qr_value_checks())
+
+
+def _decomp_svd_samples():
+    g = gradgen
+
+    def invariants(u, s, vh):
+        k = s.shape[-1]
+        return u[..., :k].abs(), s, vh[..., :k, :].abs()
+
+    return {
+        "_linalg_svd": [Sample("private op", lambda x: invariants(*g._linalg_svd(x)), [leaf(3, 2, seed=1)])],
+        "linalg_svd": [
+            Sample(
+                "linalg.svd thin", lambda x: invariants(*g.linalg.svd(x, full_matrices=False)), [leaf(4, 3, seed=2)]
+            ),
+            Sample("linalg.svd full, square", lambda x: invariants(*g.linalg.svd(x)), [leaf(3, 3, seed=3)]),
+        ],
+        "linalg_svdvals": [Sample("linalg.svdvals", g.linalg.svdvals, [leaf(2, 3, seed=4)])],
+        "svd": [Sample("method", lambda x: (lambda u, s, v: invariants(u, s, v.mT))(*x.svd()), [leaf(3, 2, seed=5)])],
+    }
+
+
+def _decomp_svd_value_checks():
+    g = gradgen
+    a = g.tensor([[3.0, 0.0], [0.0, -2.0], [0.0, 0.0]], dtype=g.float64)
+
+    def svd_out():
+        u, s, vh = g.zeros([3, 3], dtype=g.float64), g.zeros([2], dtype=g.float64), g.zeros([2, 2], dtype=g.float64)
+        res = g.linalg.svd(a, out=(u, s, vh))
+        assert res[1] is s and s.tolist() == [3.0, 2.0] and list(u.shape) == [3, 3]
+
+    def svdvals_out():
+        o = g.zeros([2], dtype=g.float64)
+        assert g.linalg.svdvals(a, out=o) is o and o.tolist() == [3.0, 2.0]
+
+    def torch_svd_out():
+        u, s, v = g.zeros([3, 2], dtype=g.float64), g.zeros([2], dtype=g.float64), g.zeros([2, 2], dtype=g.float64)
+        g.svd(a, out=(u, s, v))
+        assert s.tolist() == [3.0, 2.0] and (u * s.unsqueeze(-2) @ v.mT - a).abs().max().item() < 1e-12
+
+    return {"linalg_svd.U": svd_out, "linalg_svdvals.out": svdvals_out, "svd.U": torch_svd_out}
+
+
+SAMPLES.update(_decomp_svd_samples())
+VALUE_CHECKS.update(_decomp_svd_value_checks())
