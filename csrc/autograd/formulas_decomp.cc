@@ -329,6 +329,39 @@ std::tuple<Tensor, Tensor, Tensor> linalg_svd_jvp(const Tensor& dA, const Tensor
   return {dU, diagonal(dP, 0, -2, -1), mT(dV)};
 }
 
+namespace {
+
+void check_eigh(const Tensor& V, bool is_hermitian) {
+  if (!is_hermitian) {
+    throw std::runtime_error(
+        "linalg_eig_backward: gradgen has only the symmetric eigendecomposition (linalg.eigh)");
+  }
+  if (V.dim() < 2) {
+    throw std::runtime_error(
+        "linalg.eigh: the derivative needs the eigenvectors, which compute_v=False does not "
+        "compute");
+  }
+}
+
+}  // namespace
+
+Tensor linalg_eig_backward(const Tensor& gL, const Tensor& gV, const Tensor& L, const Tensor& V,
+                           bool is_hermitian, bool symeig_eigenvectors) {
+  (void)symeig_eigenvectors;
+  if (!gL.defined() && !gV.defined()) return Tensor();
+  check_eigh(V, is_hermitian);
+  Tensor inner = gL.defined() ? diag_embed(gL) : zeros_like(matmul(mT(V), V));
+  if (gV.defined()) inner = add(inner, mul(inverse_gaps(L), matmul(mT(V), gV)));
+  return matmul(matmul(V, inner), mT(V));
+}
+
+std::tuple<Tensor, Tensor> linalg_eig_jvp(const Tensor& dA, const Tensor& L, const Tensor& V,
+                                          bool is_hermitian) {
+  check_eigh(V, is_hermitian);
+  const Tensor dP = matmul(matmul(mT(V), dA), V);
+  return {diagonal(dP, 0, -2, -1), matmul(V, mul(inverse_gaps(L), dP))};
+}
+
 }  // namespace details
 }  // namespace generated
 }  // namespace autograd

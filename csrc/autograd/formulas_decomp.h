@@ -102,6 +102,17 @@ std::tuple<Tensor, Tensor, Tensor> linalg_svd_jvp(const Tensor& dA, const Tensor
                                                   const Tensor& S, const Tensor& Vh,
                                                   bool full_matrices);
 
+/// The gradient of the eigendecomposition A = V diag(L) V^T of a symmetric A from the
+/// eigenvalues' and eigenvectors' gradients (either may be undefined):
+/// V (diag(gL) + F o (V^T gV)) V^T, F_ij = 1 / (L_j - L_i) off the diagonal (infinite for
+/// repeated eigenvalues, as PyTorch's). Only is_hermitian (gradgen has no linalg_eig).
+Tensor linalg_eig_backward(const Tensor& gL, const Tensor& gV, const Tensor& L, const Tensor& V,
+                           bool is_hermitian, bool symeig_eigenvectors = true);
+
+/// The tangents (dL, dV): dP = V^T dA V, dL = diag(dP), dV = V (F o dP).
+std::tuple<Tensor, Tensor> linalg_eig_jvp(const Tensor& dA, const Tensor& L, const Tensor& V,
+                                          bool is_hermitian);
+
 }  // namespace details
 }  // namespace generated
 }  // namespace autograd

@@ -676,3 +676,60 @@ std::tuple<Tensor&, Tensor&, Tensor&> svd_out(const Tensor& self, bool some, boo
 
 }  // namespace native
 }  // namespace gradgen
+
+namespace gradgen {
+namespace native {
+
+// ---------------------------------------------------------------------------------------------
+// eigh (Eigen's self-adjoint eigensolver, csrc/native/eigen/decomp_eigen.h)
+// ---------------------------------------------------------------------------------------------
+
+std::tuple<Tensor, Tensor> _linalg_eigh(const Tensor& A, std::string_view UPLO, bool compute_v) {
+  decomp::check_square("linalg.eigh", A, "A");
+  if (UPLO != "L" && UPLO != "U") {
+    throw std::runtime_error("Expected UPLO argument to be 'L' or 'U', but got " +
+                             std::string(UPLO));
+  }
+  const int64_t n = A.size(-1);
+  const std::vector<int64_t> batch = batch_shape(A, 2);
+  const Tensor a = A.contiguous();
+  Tensor w = empty(concat(batch, {n}), A.scalar_type());
+  Tensor v = compute_v ? empty(A.sizes(), A.scalar_type()) : empty({0}, A.scalar_type());
+  Tensor info = zeros(batch, ScalarType::Long);
+  internal::dispatch_floating(A.scalar_type(), "linalg.eigh", [&](auto tag) {
+    using T = decltype(tag);
+    for (int64_t b = 0; b < count(batch) && n > 0; ++b) {
+      const bool ok = eigen_decomp::eigh(a.data_ptr<T>() + b * n * n, n, UPLO == "U", compute_v,
+                                         w.data_ptr<T>() + b * n,
+                                         compute_v ? v.data_ptr<T>() + b * n * n : nullptr);
+      if (!ok) info.data_ptr<int64_t>()[b] = 1;
+    }
+  });
+  decomp::check_errors(info, "linalg.eigh", A.dim() == 2, decomp::Failure::kEig);
+  return {w, v};
+}
+
+std::tuple<Tensor, Tensor> linalg_eigh(const Tensor& self, std::string_view UPLO) {
+  return gradgen::_linalg_eigh(self, UPLO, true);
+}
+
+std::tuple<Tensor&, Tensor&> linalg_eigh_out(const Tensor& self, std::string_view UPLO,
+                                             Tensor& eigvals, Tensor& eigvecs) {
+  auto [w, v] = native::linalg_eigh(self, UPLO);
+  write_out("linalg_eigh.eigvals", w, eigvals);
+  write_out("linalg_eigh.eigvals", v, eigvecs);
+  return {eigvals, eigvecs};
+}
+
+Tensor linalg_eigvalsh(const Tensor& self, std::string_view UPLO) {
+  // The eigenvectors are computed too: the eigenvalues' gradient needs them (PyTorch computes
+  // them when a gradient may be asked for).
+  return std::get<0>(gradgen::_linalg_eigh(self, UPLO, true));
+}
+
+Tensor& linalg_eigvalsh_out(const Tensor& self, std::string_view UPLO, Tensor& out) {
+  return write_out("linalg_eigvalsh.out", native::linalg_eigvalsh(self, UPLO), out);
+}
+
+}  // namespace native
+}  // namespace gradgen

@@ -103,6 +103,17 @@ def svdvals(A, *, driver=None, out=None):
     return _call(_C.linalg_svdvals, A, out=out, **kwargs)
 
 
+def eigh(A, UPLO="L", *, out=None):
+    """torch.linalg.eigh: (eigenvalues, eigenvectors) of a symmetric A read from its lower
+    (UPLO='L') or upper ('U') triangle; eigenvalues ascending, eigenvectors as columns."""
+    return _call(_C.linalg_eigh, A, UPLO, out=out)
+
+
+def eigvalsh(A, UPLO="L", *, out=None):
+    """torch.linalg.eigvalsh: the eigenvalues of a symmetric A, ascending."""
+    return _call(_C.linalg_eigvalsh, A, UPLO, out=out)
+
+
 __all__ = [
     "cholesky",
     "cholesky_ex",

@@ -534,6 +534,72 @@ void add_svd_ops(std::vector<OpInfo>& ops) {
                  }});
 }
 
+/// x + x^T of a square leaf: symmetric.
+Tensor sym(const Tensor& x) { return add(x, transpose(x, -2, -1)); }
+
+void add_eigh_ops(std::vector<OpInfo>& ops) {
+  // The eigenvalues and |V| (V's columns are determined up to sign) of a symmetric input.
+  auto samples = [](std::function<std::tuple<Tensor, Tensor>(const Tensor&, const char*)> f) {
+    auto of = [f](const char* uplo) {
+      return [f, uplo](const Inputs& x) {
+        auto [w, v] = f(sym(x[0]), uplo);
+        return std::vector<Tensor>{w, abs(v)};
+      };
+    };
+    return std::vector<Sample>{
+        {"[3, 3]", {leaf({3, 3}, 1)}, of("L")},
+        {"UPLO='U' [3, 3]", {leaf({3, 3}, 2)}, of("U")},
+        {"batch [2, 4, 4]", {leaf({2, 4, 4}, 3)}, of("L")},
+        {"[1, 1]", {leaf({1, 1}, 4)}, of("L")},
+        {"V diag(L) V^T", {leaf({3, 3}, 5)}, one([f](const Inputs& x) {
+           auto [w, v] = f(sym(x[0]), "L");
+           return matmul(mul(v, unsqueeze(w, -2)), transpose(v, -2, -1));
+         })},
+        {"empty batch [0, 2, 2]", {leaf({0, 2, 2}, 6)}, of("L")},
+        in_float32({"float32 eigenvalues [3, 3]", {leaf({3, 3}, 7)}, one([f](const Inputs& x) {
+                      return via_float32(sym(x[0]),
+                                         [f](const Tensor& a) { return std::get<0>(f(a, "L")); });
+                    })}),
+    };
+  };
+  ops.push_back({"_linalg_eigh", Check::kGradient, [=] {
+                   return samples(
+                       [](const Tensor& a, const char* uplo) { return _linalg_eigh(a, uplo); });
+                 }});
+  ops.push_back({"linalg_eigh", Check::kGradient, [=] {
+                   return samples(
+                       [](const Tensor& a, const char* uplo) { return linalg_eigh(a, uplo); });
+                 }});
+  ops.push_back(
+      {"linalg_eigvalsh", Check::kGradient, [] {
+         auto f = one([](const Inputs& x) { return linalg_eigvalsh(sym(x[0])); });
+         return std::vector<Sample>{{"[3, 3]", {leaf({3, 3}, 1)}, f},
+                                    {"batch [2, 3, 3]", {leaf({2, 3, 3}, 2)}, f},
+                                    {"UPLO='U'", {leaf({3, 3}, 3)}, one([](const Inputs& x) {
+                                       return linalg_eigvalsh(sym(x[0]), "U");
+                                     })}};
+       }});
+  auto w_out = [](std::function<void(const Tensor&, Tensor&)> f_out) {
+    return std::vector<Sample>{{"eigenvalues of [3, 3]",
+                                {leaf({3, 3}, 9)},
+                                one([](const Inputs& x) { return linalg_eigvalsh(sym(x[0])); }),
+                                nullptr,
+                                [f_out](const Inputs& x, Tensor& o) {
+                                  f_out(sym(x[0]), o);
+                                  return o;
+                                }}};
+  };
+  ops.push_back({"linalg_eigh.eigvals", Check::kOut, [=] {
+                   return w_out([](const Tensor& a, Tensor& o) {
+                     Tensor v = zeros({0}, a.scalar_type());
+                     linalg_eigh_out(a, "L", o, v);
+                   });
+                 }});
+  ops.push_back({"linalg_eigvalsh.out", Check::kOut, [=] {
+                   return w_out([](const Tensor& a, Tensor& o) { linalg_eigvalsh_out(a, "L", o); });
+                 }});
+}
+
 /// Every decomposition op's entries (issue 23), appended to the registry.
 void add_decomp_ops(std::vector<OpInfo>& ops) {
   add_lu_det_ops(ops);
@@ -542,6 +608,7 @@ void add_decomp_ops(std::vector<OpInfo>& ops) {
   add_cholesky_ops(ops);
   add_qr_ops(ops);
   add_svd_ops(ops);
+  add_eigh_ops(ops);
 }
 
 // ---------------------------------------------------------------------------

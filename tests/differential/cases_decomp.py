@@ -362,6 +362,46 @@ def _register_svd() -> None:
     )
 
 
+def _wv(T, wv):
+    # What eigh determines (eigenvectors up to sign): w, |V| and V diag(w) V^T.
+    w, v = wv
+    return w, v.abs(), (v * w.unsqueeze(-2)) @ v.mT
+
+
+def _register_eigh() -> None:
+    Sym = lambda T, x: x + x.mT  # noqa: E731
+    case("linalg_eigh/3x3", lambda T, x: _wv(T, T.linalg.eigh(Sym(T, x))), R(3, 3, seed=200), second=True)
+    case("linalg_eigh/upper", lambda T, x: _wv(T, T.linalg.eigh(Sym(T, x), UPLO="U")), R(4, 4, seed=201), second=True)
+    case("linalg_eigh/batch", lambda T, x: _wv(T, T.linalg.eigh(Sym(T, x))), R(2, 3, 3, seed=202), second=True)
+    case("linalg_eigh/float32", lambda T, x: _wv(T, T.linalg.eigh(Sym(T, x))), R(4, 4, seed=203, dtype="float32"))
+    case("linalg_eigh/empty-batch", lambda T, x: T.linalg.eigh(x.reshape(0, 2, 2))[0], R(0, seed=204))
+    # One triangle is read: the other may hold anything.
+    case("linalg_eigh/lower-only", lambda T, x: T.linalg.eigh(x)[0], D([[2.0, 50.0], [1.0, 3.0]]))
+    case("linalg_eigh/upper-only", lambda T, x: T.linalg.eigh(x, UPLO="U")[0], D([[2.0, 1.0], [-9.0, 3.0]]))
+    case("linalg_eigh/uplo-error", lambda T, x: T.linalg.eigh(x, UPLO="X"), R(2, 2, seed=205))
+    case("linalg_eigh/non-square-error", lambda T, x: T.linalg.eigh(x), R(2, 3, seed=206))
+    case(
+        "linalg_eigh.eigvals/out",
+        lambda T, x: T.linalg.eigh(Sym(T, x), out=(T.zeros([3], dtype=T.float64), T.zeros([3, 3], dtype=T.float64)))[0],
+        R(3, 3, seed=207, grad=False),
+    )
+    case("_linalg_eigh/values", lambda T, x: T._linalg_eigh(Sym(T, x))[0], R(3, 3, seed=208), second=True)
+    case(
+        "_linalg_eigh/no-vectors",
+        lambda T, x: T._linalg_eigh(Sym(T, x), compute_v=False)[0],
+        R(3, 3, seed=209, grad=False),
+    )
+    case("linalg_eigvalsh/3x3", lambda T, x: T.linalg.eigvalsh(Sym(T, x)), R(3, 3, seed=210), second=True)
+    case(
+        "linalg_eigvalsh/upper", lambda T, x: T.linalg.eigvalsh(Sym(T, x), UPLO="U"), R(2, 4, 4, seed=211), second=True
+    )
+    case(
+        "linalg_eigvalsh.out/out",
+        lambda T, x: T.linalg.eigvalsh(Sym(T, x), out=T.zeros([3], dtype=T.float64)),
+        R(3, 3, seed=212, grad=False),
+    )
+
+
 _register_det()
 _register_slogdet()
 _register_inv()
@@ -369,3 +409,4 @@ _register_solve()
 _register_cholesky()
 _register_qr()
 _register_svd()
+_register_eigh()

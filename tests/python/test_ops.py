@@ -3711,3 +3711,39 @@ def _decomp_svd_value_checks():
 
 SAMPLES.update(_decomp_svd_samples())
 VALUE_CHECKS.update(_decomp_svd_value_checks())
+
+
+def _decomp_eigh_samples():
+    g = gradgen
+
+    def wv(w, v):
+        return w, v.abs()
+
+    return {
+        "_linalg_eigh": [Sample("private op", lambda x: wv(*g._linalg_eigh(x + x.mT)), [leaf(3, 3, seed=1)])],
+        "linalg_eigh": [
+            Sample("linalg.eigh", lambda x: wv(*g.linalg.eigh(x + x.mT)), [leaf(3, 3, seed=2)]),
+            Sample("UPLO='U'", lambda x: wv(*g.linalg.eigh(x + x.mT, UPLO="U")), [leaf(3, 3, seed=3)]),
+        ],
+        "linalg_eigvalsh": [Sample("linalg.eigvalsh", lambda x: g.linalg.eigvalsh(x + x.mT), [leaf(3, 3, seed=4)])],
+    }
+
+
+def _decomp_eigh_value_checks():
+    g = gradgen
+    a = g.tensor([[2.0, 0.0], [0.0, -1.0]], dtype=g.float64)
+
+    def eigh_out():
+        w, v = g.zeros([2], dtype=g.float64), g.zeros([2, 2], dtype=g.float64)
+        res = g.linalg.eigh(a, out=(w, v))
+        assert res[0] is w and w.tolist() == [-1.0, 2.0] and v.abs().tolist() == [[0.0, 1.0], [1.0, 0.0]]
+
+    def eigvalsh_out():
+        o = g.zeros([2], dtype=g.float64)
+        assert g.linalg.eigvalsh(a, out=o) is o and o.tolist() == [-1.0, 2.0]
+
+    return {"linalg_eigh.eigvals": eigh_out, "linalg_eigvalsh.out": eigvalsh_out}
+
+
+SAMPLES.update(_decomp_eigh_samples())
+VALUE_CHECKS.update(_decomp_eigh_value_checks())
