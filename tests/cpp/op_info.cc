@@ -600,6 +600,17 @@ void add_eigh_ops(std::vector<OpInfo>& ops) {
                  }});
 }
 
+/// nonzero_numpy (torch.nonzero(x, as_tuple=True)): Long outputs without history.
+void add_nonzero_numpy(std::vector<OpInfo>& ops) {
+  ops.push_back(
+      {"nonzero_numpy", Check::kNoDerivative, [] {
+         return std::vector<Sample>{
+             {"[2, 3]", {leaf({2, 3}, 1)}, [](const Inputs& x) { return nonzero_numpy(x[0]); }},
+             {"0-dim", {leaf({}, 2)}, [](const Inputs& x) { return nonzero_numpy(x[0]); }},
+         };
+       }});
+}
+
 /// Every decomposition op's entries (issue 23), appended to the registry.
 void add_decomp_ops(std::vector<OpInfo>& ops) {
   add_lu_det_ops(ops);
@@ -609,6 +620,7 @@ void add_decomp_ops(std::vector<OpInfo>& ops) {
   add_qr_ops(ops);
   add_svd_ops(ops);
   add_eigh_ops(ops);
+  add_nonzero_numpy(ops);
 }
 
 // ---------------------------------------------------------------------------

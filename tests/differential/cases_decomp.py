@@ -402,6 +402,25 @@ def _register_eigh() -> None:
     )
 
 
+def _register_nonzero_tuple() -> None:
+    X = [[0.0, 1.5, 0.0], [2.0, 0.0, -1.0]]
+    case("nonzero_numpy/2d", lambda T, x: T.nonzero(x, as_tuple=True), D(X, grad=False))
+    case("nonzero_numpy/method", lambda T, x: x.nonzero(as_tuple=True), D([[[1.0, 0.0]], [[0.0, 3.0]]], grad=False))
+    case("nonzero_numpy/op", lambda T, x: T.nonzero_numpy(x), D(X, grad=False))
+    case("nonzero_numpy/0-dim", lambda T, x: T.nonzero(x, as_tuple=True), D(5.0, grad=False))
+    case("nonzero_numpy/0-dim-zero", lambda T, x: T.nonzero(x, as_tuple=True), D(0.0, grad=False))
+    case("nonzero_numpy/int64", lambda T, x: x.nonzero(as_tuple=True), L([0, 3, 0, 4]))
+    case("nonzero_numpy/empty", lambda T, x: T.nonzero(x.reshape(0, 2), as_tuple=True), R(0, seed=230, grad=False))
+    case("nonzero_numpy/as-tuple-false", lambda T, x: T.nonzero(x, as_tuple=False), D(X, grad=False))
+    case(
+        "nonzero_numpy/out-error",
+        lambda T, x: T.nonzero(x, out=T.zeros([0], dtype=T.int64), as_tuple=True),
+        D(X, grad=False),
+    )
+    # The indices index x back (Python's x[tuple]).
+    case("nonzero_numpy/index-back", lambda T, x: x[x.nonzero(as_tuple=True)], D(X))
+
+
 _register_det()
 _register_slogdet()
 _register_inv()
@@ -410,3 +429,4 @@ _register_cholesky()
 _register_qr()
 _register_svd()
 _register_eigh()
+_register_nonzero_tuple()

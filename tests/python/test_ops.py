@@ -3747,3 +3747,23 @@ def _decomp_eigh_value_checks():
 
 SAMPLES.update(_decomp_eigh_samples())
 VALUE_CHECKS.update(_decomp_eigh_value_checks())
+
+
+def _nonzero_tuple_value_checks():
+    g = gradgen
+
+    def as_tuple():
+        x = g.tensor([[0.0, 1.5, 0.0], [2.0, 0.0, -1.0]], dtype=g.float64)
+        rows, cols = g.nonzero(x, as_tuple=True)
+        assert rows.tolist() == [0, 1, 1] and cols.tolist() == [1, 0, 2] and rows.dtype == g.int64
+        assert [t.tolist() for t in x.nonzero(as_tuple=True)] == [[0, 1, 1], [1, 0, 2]]
+        assert [t.tolist() for t in g.nonzero_numpy(x)] == [[0, 1, 1], [1, 0, 2]]
+        assert x.nonzero().tolist() == [[0, 1], [1, 0], [1, 2]]
+        assert [t.tolist() for t in g.nonzero(g.tensor(5.0), as_tuple=True)] == [[0]]
+        with pytest.raises(RuntimeError, match="out kwarg"):
+            g.nonzero(x, out=g.zeros([0], dtype=g.int64), as_tuple=True)
+
+    return {"nonzero_numpy": as_tuple}
+
+
+VALUE_CHECKS.update(_nonzero_tuple_value_checks())

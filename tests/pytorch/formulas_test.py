@@ -90,6 +90,12 @@ FORWARD_KNOCK_ON = {
     "linalg_slogdet": "_linalg_slogdet",
     "slogdet": "_linalg_slogdet",
     "logdet": "_linalg_slogdet",
+    # Likewise _linalg_svd (U, S, Vh) and _linalg_eigh (eigenvalues, eigenvectors).
+    "linalg_svd": "_linalg_svd",
+    "linalg_svdvals": "_linalg_svd",
+    "svd": "_linalg_svd",
+    "linalg_eigh": "_linalg_eigh",
+    "linalg_eigvalsh": "_linalg_eigh",
 }
 
 # PyTorch entries of gradgen's ops that call what the formula environment does not define (the
