@@ -96,6 +96,7 @@ from gradgen._shapes import (  # noqa: F401  (torch's Python-level forms)
     chain_matmul,
     einsum,
     meshgrid,
+    nonzero,
     unique,
     unique_consecutive,
 )
@@ -188,6 +189,7 @@ __all__ = sorted(
         "meshgrid",
         "nn",
         "no_grad",
+        "nonzero",
         "ones",
         "preserve_format",
         "profiler",

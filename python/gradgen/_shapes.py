@@ -3,8 +3,9 @@
 torch.meshgrid, torch.broadcast_tensors (torch/functional.py) take the tensors as varargs (or
 one list) and return tuples; the ops of specs/ take a Tensor[] and return a list. torch.unique
 and torch.unique_consecutive return the values alone or a tuple with what was asked for, over
-the ops _unique2 / unique_dim / unique_consecutive. These functions are gradgen.<name>
-(gradgen/__init__.py), unique and unique_consecutive also Tensor methods.
+the ops _unique2 / unique_dim / unique_consecutive; torch.nonzero takes as_tuple= (the op
+nonzero_numpy). These functions are gradgen.<name> (gradgen/__init__.py), unique,
+unique_consecutive and nonzero also Tensor methods.
 """
 
 import warnings
@@ -64,6 +65,23 @@ def unique_consecutive(input, return_inverse=False, return_counts=False, dim=Non
     """torch.unique_consecutive: each run of equal consecutive values (or slices) kept once."""
     output, inverse, counts = _C.unique_consecutive(input, return_inverse, return_counts, dim)
     return _pick(output, inverse, counts, return_inverse, return_counts)
+
+
+def nonzero(input, *, out=None, as_tuple=False):
+    """torch.nonzero: the indices of input's nonzero elements, a [count, dim] Long tensor, or with
+    as_tuple=True a tuple of one 1-D index tensor per dim (the op nonzero_numpy; a 0-dim input
+    counts as 1-D)."""
+    if as_tuple:
+        if out is not None:
+            raise RuntimeError("nonzero does not support the out kwarg when as_tuple is True")
+        return tuple(_C.nonzero_numpy(input))
+    if out is None:
+        return _C.nonzero(input)
+    return _C.nonzero(input, out=out)
+
+
+def _tensor_nonzero(self, *, as_tuple=False):
+    return nonzero(self, as_tuple=as_tuple)
 
 
 def _tensor_unique(self, sorted=True, return_inverse=False, return_counts=False, dim=None):
@@ -134,6 +152,7 @@ def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
     return _C.cdist(x1, x2, p, _CDIST_MODES[compute_mode])
 
 
+_C.Tensor.nonzero = _tensor_nonzero
 _C.Tensor.unique = _tensor_unique
 _C.Tensor.unique_consecutive = _tensor_unique_consecutive
 

@@ -145,6 +145,485 @@ std::vector<Sample> inplace_unary_samples(Unary reference, std::function<void(Te
 }
 
 // ---------------------------------------------------------------------------
+// Linear algebra decompositions (issue 23): csrc/native/linalg_decomp.cc
+// ---------------------------------------------------------------------------
+
+/// A leaf of well-conditioned square matrices: standard normal plus shift * I.
+Tensor conditioned(IntArrayRef sizes, uint64_t seed, double shift = 3.0) {
+  Tensor t;
+  {
+    autograd::NoGradGuard no_grad;
+    t = add(randn(sizes, seed), eye(sizes.back()), shift);
+  }
+  return t.set_requires_grad(true);
+}
+
+/// A float64 leaf holding `data` with shape `sizes` (singular matrices, ...).
+Tensor leaf_of(std::vector<double> data, IntArrayRef sizes) {
+  return tensor(std::move(data), sizes).set_requires_grad(true);
+}
+
+/// f on a float32 copy of x, back in float64: the op's float32 kernel under gradcheck.
+Tensor via_float32(const Tensor& x, const std::function<Tensor(const Tensor&)>& f) {
+  return to(f(to(x, ScalarType::Float)), ScalarType::Double);
+}
+
+/// Samples of a function of one square matrix: single, batched, 1 x 1, transposed, float32,
+/// and (when `singular`) exactly singular matrices of rank n - 1 and n - 2.
+std::vector<Sample> square_samples(std::function<Tensor(const Tensor&)> f, bool singular) {
+  auto g = one([f](const Inputs& x) { return f(x[0]); });
+  std::vector<Sample> s = {
+      {"[3, 3]", {leaf({3, 3}, 1)}, g},
+      {"batch [2, 2, 3, 3]", {conditioned({2, 2, 3, 3}, 2)}, g},
+      {"[1, 1]", {conditioned({1, 1}, 3)}, g},
+      {"transposed [4, 4]", {conditioned({4, 4}, 4)}, one([f](const Inputs& x) {
+         return f(transpose(x[0], 0, 1));
+       })},
+      {"empty batch [0, 2, 2]", {leaf({0, 2, 2}, 5)}, g},
+      in_float32({"float32 [3, 3]", {conditioned({3, 3}, 6)}, one([f](const Inputs& x) {
+                    return via_float32(x[0], f);
+                  })}),
+  };
+  if (singular) {
+    s.push_back({"singular, rank 2 [3, 3]", {leaf_of({1, 2, 3, 2, 4, 6, 1, 0, 1}, {3, 3})}, g});
+    s.push_back({"singular, rank 1 [3, 3]", {leaf_of({1, 1, 2, 2, 2, 4, 3, 3, 6}, {3, 3})}, g});
+  }
+  return s;
+}
+
+/// An out= sample writing f(A) of a [3, 3] matrix.
+Sample square_out(std::function<Tensor(const Tensor&)> f,
+                  std::function<Tensor(const Tensor&, Tensor&)> f_out) {
+  return {"[3, 3]",
+          {conditioned({3, 3}, 7)},
+          one([f](const Inputs& x) { return f(x[0]); }),
+          nullptr,
+          [f_out](const Inputs& x, Tensor& o) { return f_out(x[0], o); }};
+}
+
+void add_lu_det_ops(std::vector<OpInfo>& ops) {
+  auto grad_op = [&ops](std::string name, std::function<std::vector<Sample>()> samples,
+                        Forward forward = Forward::kFormula) {
+    ops.push_back({std::move(name), Check::kGradient, std::move(samples), "", forward});
+  };
+  auto out_op = [&ops](std::string name, std::function<std::vector<Sample>()> samples) {
+    ops.push_back({std::move(name), Check::kOut, std::move(samples)});
+  };
+  auto det_ = [](const Tensor& a) { return std::get<0>(_linalg_det(a)); };
+  grad_op("_linalg_det", [=] { return square_samples(det_, true); });
+  grad_op("linalg_det",
+          [] { return square_samples([](const Tensor& a) { return linalg_det(a); }, true); });
+  grad_op("det", [] { return square_samples([](const Tensor& a) { return det(a); }, true); });
+  out_op("linalg_det.out", [] {
+    return std::vector<Sample>{
+        square_out([](const Tensor& a) { return linalg_det(a); },
+                   [](const Tensor& a, Tensor& o) { return linalg_det_out(a, o); })};
+  });
+  auto logabs = [](const Tensor& a) { return std::get<1>(_linalg_slogdet(a)); };
+  grad_op("_linalg_slogdet", [=] { return square_samples(logabs, false); });
+  grad_op("linalg_slogdet", [] {
+    return square_samples([](const Tensor& a) { return std::get<1>(linalg_slogdet(a)); }, false);
+  });
+  grad_op("slogdet", [] {
+    return square_samples([](const Tensor& a) { return std::get<1>(slogdet(a)); }, false);
+  });
+  // logdet on matrices with a positive determinant (A A^T + I): a negative one is NaN.
+  grad_op("logdet", [] {
+    return square_samples(
+        [](const Tensor& a) {
+          return logdet(add(matmul(a, transpose(a, -2, -1)), eye(a.size(-1))));
+        },
+        false);
+  });
+  auto sign_out = [](const char* which) {
+    return [which](const Tensor& a, Tensor& o) {
+      Tensor other = zeros({0}, a.scalar_type());
+      if (std::string(which) == "linalg") {
+        linalg_slogdet_out(a, other, o);
+      } else {
+        slogdet_out(a, other, o);
+      }
+      return o;
+    };
+  };
+  out_op("linalg_slogdet.out",
+         [=] { return std::vector<Sample>{square_out(logabs, sign_out("linalg"))}; });
+  out_op("slogdet.out", [=] { return std::vector<Sample>{square_out(logabs, sign_out("torch"))}; });
+}
+
+void add_lu_inverse_ops(std::vector<OpInfo>& ops) {
+  auto grad_op = [&ops](std::string name, std::function<std::vector<Sample>()> samples) {
+    ops.push_back({std::move(name), Check::kGradient, std::move(samples)});
+  };
+  auto out_op = [&ops](std::string name, std::function<std::vector<Sample>()> samples) {
+    ops.push_back({std::move(name), Check::kOut, std::move(samples)});
+  };
+  auto inv_ = [](const Tensor& a) { return std::get<0>(linalg_inv_ex(a)); };
+  grad_op("linalg_inv_ex", [=] { return square_samples(inv_, false); });
+  grad_op("linalg_inv",
+          [] { return square_samples([](const Tensor& a) { return linalg_inv(a); }, false); });
+  grad_op("inverse",
+          [] { return square_samples([](const Tensor& a) { return inverse(a); }, false); });
+  out_op("linalg_inv_ex.inverse", [=] {
+    return std::vector<Sample>{square_out(inv_, [](const Tensor& a, Tensor& o) {
+      Tensor info = zeros({0}, ScalarType::Long);
+      linalg_inv_ex_out(a, false, o, info);
+      return o;
+    })};
+  });
+  out_op("linalg_inv.out", [] {
+    return std::vector<Sample>{
+        square_out([](const Tensor& a) { return linalg_inv(a); },
+                   [](const Tensor& a, Tensor& o) { return linalg_inv_out(a, o); })};
+  });
+  out_op("inverse.out", [] {
+    return std::vector<Sample>{
+        square_out([](const Tensor& a) { return inverse(a); },
+                   [](const Tensor& a, Tensor& o) { return inverse_out(a, o); })};
+  });
+}
+
+/// Samples of solve(A, B, left): matrix and vector right-hand sides, broadcast batches, left and
+/// right, only A or only B requiring grad, float32.
+std::vector<Sample> solve_samples(std::function<Tensor(const Tensor&, const Tensor&, bool)> f) {
+  auto l = one([f](const Inputs& x) { return f(x[0], x[1], true); });
+  auto r = one([f](const Inputs& x) { return f(x[0], x[1], false); });
+  return {
+      {"[3, 3] and [3, 2]", {conditioned({3, 3}, 1), leaf({3, 2}, 2)}, l},
+      {"left=False: [3, 3] and [2, 3]", {conditioned({3, 3}, 3), leaf({2, 3}, 4)}, r},
+      {"vector [3]", {conditioned({3, 3}, 5), leaf({3}, 6)}, l},
+      {"batched vectors [2, 3]", {conditioned({2, 3, 3}, 7), leaf({2, 3}, 8)}, l},
+      {"broadcast [2, 1, 3, 3] and [4, 3, 1]",
+       {conditioned({2, 1, 3, 3}, 9), leaf({4, 3, 1}, 10)},
+       l},
+      {"left=False, broadcast [3, 3] and [2, 4, 3]",
+       {conditioned({3, 3}, 11), leaf({2, 4, 3}, 12)},
+       r},
+      {"only B requires grad", {conditioned({3, 3}, 13).detach(), leaf({3, 2}, 14)}, l},
+      {"only A requires grad", {conditioned({3, 3}, 15), value({3, 2}, 16)}, l},
+      {"empty batch [0, 2, 2]", {leaf({0, 2, 2}, 17), leaf({0, 2, 1}, 18)}, l},
+      in_float32({"float32", {conditioned({3, 3}, 19), leaf({3, 2}, 20)}, one([f](const Inputs& x) {
+                    return to(f(to(x[0], ScalarType::Float), to(x[1], ScalarType::Float), true),
+                              ScalarType::Double);
+                  })}),
+  };
+}
+
+void add_lu_solve_ops(std::vector<OpInfo>& ops) {
+  auto grad_op = [&ops](std::string name, std::function<std::vector<Sample>()> samples) {
+    ops.push_back({std::move(name), Check::kGradient, std::move(samples)});
+  };
+  auto out_op = [&ops](std::string name, std::function<std::vector<Sample>()> samples) {
+    ops.push_back({std::move(name), Check::kOut, std::move(samples)});
+  };
+  grad_op("_linalg_solve_ex", [] {
+    return solve_samples([](const Tensor& a, const Tensor& b, bool left) {
+      return std::get<0>(_linalg_solve_ex(a, b, left));
+    });
+  });
+  grad_op("linalg_solve_ex", [] {
+    return solve_samples([](const Tensor& a, const Tensor& b, bool left) {
+      return std::get<0>(linalg_solve_ex(a, b, left));
+    });
+  });
+  grad_op("linalg_solve", [] {
+    return solve_samples(
+        [](const Tensor& a, const Tensor& b, bool left) { return linalg_solve(a, b, left); });
+  });
+  auto two = [](std::function<Tensor(const Tensor&, const Tensor&)> f,
+                std::function<Tensor(const Tensor&, const Tensor&, Tensor&)> f_out) {
+    return std::vector<Sample>{
+        {"[3, 3] and [3, 2]",
+         {conditioned({3, 3}, 1), leaf({3, 2}, 2)},
+         one([f](const Inputs& x) { return f(x[0], x[1]); }),
+         nullptr,
+         [f_out](const Inputs& x, Tensor& o) { return f_out(x[0], x[1], o); }}};
+  };
+  out_op("linalg_solve_ex.out", [=] {
+    return two([](const Tensor& a, const Tensor& b) { return linalg_solve(a, b); },
+               [](const Tensor& a, const Tensor& b, Tensor& o) {
+                 Tensor info = zeros({0}, ScalarType::Long);
+                 linalg_solve_ex_out(a, b, true, false, o, info);
+                 return o;
+               });
+  });
+  out_op("linalg_solve.out", [=] {
+    return two([](const Tensor& a, const Tensor& b) { return linalg_solve(a, b); },
+               [](const Tensor& a, const Tensor& b, Tensor& o) {
+                 return linalg_solve_out(a, b, true, o);
+               });
+  });
+}
+
+/// A x A^T + n I of a square leaf: symmetric positive-definite, well conditioned.
+Tensor spd(const Tensor& x) {
+  return add(matmul(x, transpose(x, -2, -1)), eye(x.size(-1)), static_cast<double>(x.size(-1)));
+}
+
+/// Samples of a function of one symmetric positive-definite matrix built from a square leaf.
+std::vector<Sample> spd_samples(std::function<Tensor(const Tensor&)> f) {
+  auto g = one([f](const Inputs& x) { return f(spd(x[0])); });
+  return {
+      {"[3, 3]", {leaf({3, 3}, 1)}, g},
+      {"batch [2, 3, 3]", {leaf({2, 3, 3}, 2)}, g},
+      {"[1, 1]", {leaf({1, 1}, 3)}, g},
+      {"empty batch [0, 2, 2]", {leaf({0, 2, 2}, 4)}, g},
+      in_float32({"float32 [3, 3]", {leaf({3, 3}, 5)}, one([f](const Inputs& x) {
+                    return via_float32(spd(x[0]), f);
+                  })}),
+  };
+}
+
+void add_cholesky_ops(std::vector<OpInfo>& ops) {
+  auto both = [](std::function<Tensor(const Tensor&, bool)> f) {
+    std::vector<Sample> s = spd_samples([f](const Tensor& a) { return f(a, false); });
+    for (Sample& u : spd_samples([f](const Tensor& a) { return f(a, true); })) {
+      u.name = "upper, " + u.name;
+      s.push_back(u);
+    }
+    return s;
+  };
+  ops.push_back({"linalg_cholesky_ex", Check::kGradient, [=] {
+                   return both([](const Tensor& a, bool up) {
+                     return std::get<0>(linalg_cholesky_ex(a, up));
+                   });
+                 }});
+  ops.push_back({"linalg_cholesky", Check::kGradient, [=] {
+                   return both([](const Tensor& a, bool up) { return linalg_cholesky(a, up); });
+                 }});
+  auto out_sample = [](std::function<Tensor(const Tensor&, Tensor&)> f_out) {
+    return std::vector<Sample>{
+        {"[3, 3]",
+         {leaf({3, 3}, 7)},
+         one([](const Inputs& x) { return linalg_cholesky(spd(x[0])); }),
+         nullptr,
+         [f_out](const Inputs& x, Tensor& o) { return f_out(spd(x[0]), o); }}};
+  };
+  ops.push_back({"linalg_cholesky_ex.L", Check::kOut, [=] {
+                   return out_sample([](const Tensor& a, Tensor& o) {
+                     Tensor info = zeros({0}, ScalarType::Long);
+                     linalg_cholesky_ex_out(a, false, false, o, info);
+                     return o;
+                   });
+                 }});
+  ops.push_back({"linalg_cholesky.out", Check::kOut, [=] {
+                   return out_sample(
+                       [](const Tensor& a, Tensor& o) { return linalg_cholesky_out(a, false, o); });
+                 }});
+}
+
+void add_qr_ops(std::vector<OpInfo>& ops) {
+  // Q and R of mode on the leaf, both outputs checked.
+  auto qr_of = [](const char* mode) {
+    return [mode](const Inputs& x) {
+      auto [q, r] = linalg_qr(x[0], mode);
+      return std::vector<Tensor>{q, r};
+    };
+  };
+  ops.push_back({"linalg_qr", Check::kGradient, [=] {
+                   return std::vector<Sample>{
+                       {"reduced [4, 3]", {leaf({4, 3}, 1)}, qr_of("reduced")},
+                       {"reduced [3, 3]", {leaf({3, 3}, 2)}, qr_of("reduced")},
+                       {"reduced, wide [3, 5]", {leaf({3, 5}, 3)}, qr_of("reduced")},
+                       {"complete, square [3, 3]", {leaf({3, 3}, 4)}, qr_of("complete")},
+                       {"complete, wide [2, 4]", {leaf({2, 4}, 5)}, qr_of("complete")},
+                       {"batch [2, 4, 3]", {leaf({2, 4, 3}, 6)}, qr_of("reduced")},
+                       {"transposed [3, 4] view",
+                        {leaf({4, 3}, 7)},
+                        [](const Inputs& x) {
+                          auto [q, r] = linalg_qr(transpose(x[0], 0, 1));
+                          return std::vector<Tensor>{q, r};
+                        }},
+                       {"R only used", {leaf({4, 3}, 8)}, one([](const Inputs& x) {
+                          return std::get<1>(linalg_qr(x[0]));
+                        })},
+                       in_float32({"float32 [4, 3]", {leaf({4, 3}, 9)}, one([](const Inputs& x) {
+                                     return via_float32(x[0], [](const Tensor& a) {
+                                       auto [q, r] = linalg_qr(a);
+                                       return add(sum(q), sum(r));
+                                     });
+                                   })}),
+                   };
+                 }});
+  ops.push_back({"linalg_qr.out", Check::kOut, [] {
+                   return std::vector<Sample>{
+                       {"R of [4, 3]",
+                        {leaf({4, 3}, 10)},
+                        one([](const Inputs& x) { return std::get<1>(linalg_qr(x[0])); }),
+                        nullptr,
+                        [](const Inputs& x, Tensor& o) {
+                          Tensor q = zeros({0}, x[0].scalar_type());
+                          linalg_qr_out(x[0], "reduced", q, o);
+                          return o;
+                        }}};
+                 }});
+}
+
+/// Gauge-invariant outputs of an SVD (U's and Vh's columns / rows are determined up to sign):
+/// |U|, S, |Vh| (as PyTorch's OpInfo checks them), of U's and Vh's first k vectors.
+std::vector<Tensor> svd_invariants(const std::tuple<Tensor, Tensor, Tensor>& usv) {
+  const auto& [u, s, vh] = usv;
+  const int64_t k = s.size(-1);
+  return {abs(narrow(u, -1, 0, k)), s, abs(narrow(vh, -2, 0, k))};
+}
+
+void add_svd_ops(std::vector<OpInfo>& ops) {
+  auto samples = [](std::function<std::tuple<Tensor, Tensor, Tensor>(const Tensor&, bool)> f) {
+    auto thin = [f](const Inputs& x) { return svd_invariants(f(x[0], false)); };
+    auto full = [f](const Inputs& x) { return svd_invariants(f(x[0], true)); };
+    return std::vector<Sample>{
+        {"[3, 3]", {leaf({3, 3}, 1)}, thin},
+        {"tall [4, 3]", {leaf({4, 3}, 2)}, thin},
+        {"wide [2, 4]", {leaf({2, 4}, 3)}, thin},
+        {"full_matrices, [3, 3]", {leaf({3, 3}, 4)}, full},
+        {"batch [2, 3, 2]", {leaf({2, 3, 2}, 5)}, thin},
+        {"U S Vh", {leaf({4, 3}, 6)}, one([f](const Inputs& x) {
+           auto [u, s, vh] = f(x[0], false);
+           return matmul(mul(u, unsqueeze(s, -2)), vh);
+         })},
+        {"empty batch [0, 3, 2]", {leaf({0, 3, 2}, 7)}, thin},
+        in_float32({"float32 S [3, 3]", {leaf({3, 3}, 8)}, one([f](const Inputs& x) {
+                      return via_float32(x[0],
+                                         [f](const Tensor& a) { return std::get<1>(f(a, false)); });
+                    })}),
+    };
+  };
+  ops.push_back({"_linalg_svd", Check::kGradient, [=] {
+                   return samples([](const Tensor& a, bool full) { return _linalg_svd(a, full); });
+                 }});
+  ops.push_back({"linalg_svd", Check::kGradient, [=] {
+                   return samples([](const Tensor& a, bool full) { return linalg_svd(a, full); });
+                 }});
+  ops.push_back({"svd", Check::kGradient, [=] {
+                   return samples([](const Tensor& a, bool full) {
+                     auto [u, s, v] = svd(a, !full);
+                     return std::make_tuple(u, s, transpose(v, -2, -1));
+                   });
+                 }});
+  ops.push_back({"linalg_svdvals", Check::kGradient, [] {
+                   auto f = one([](const Inputs& x) { return linalg_svdvals(x[0]); });
+                   return std::vector<Sample>{{"[3, 3]", {leaf({3, 3}, 1)}, f},
+                                              {"wide [2, 5]", {leaf({2, 5}, 2)}, f},
+                                              {"batch [2, 4, 3]", {leaf({2, 4, 3}, 3)}, f}};
+                 }});
+  auto s_out = [](std::function<void(const Tensor&, Tensor&)> f_out) {
+    return std::vector<Sample>{{"S of [4, 3]",
+                                {leaf({4, 3}, 9)},
+                                one([](const Inputs& x) { return linalg_svdvals(x[0]); }),
+                                nullptr,
+                                [f_out](const Inputs& x, Tensor& o) {
+                                  f_out(x[0], o);
+                                  return o;
+                                }}};
+  };
+  ops.push_back({"linalg_svd.U", Check::kOut, [=] {
+                   return s_out([](const Tensor& a, Tensor& o) {
+                     Tensor u = zeros({0}, a.scalar_type()), vh = zeros({0}, a.scalar_type());
+                     linalg_svd_out(a, true, std::nullopt, u, o, vh);
+                   });
+                 }});
+  ops.push_back({"linalg_svdvals.out", Check::kOut, [=] {
+                   return s_out(
+                       [](const Tensor& a, Tensor& o) { linalg_svdvals_out(a, std::nullopt, o); });
+                 }});
+  ops.push_back({"svd.U", Check::kOut, [=] {
+                   return s_out([](const Tensor& a, Tensor& o) {
+                     Tensor u = zeros({0}, a.scalar_type()), v = zeros({0}, a.scalar_type());
+                     svd_out(a, true, true, u, o, v);
+                   });
+                 }});
+}
+
+/// x + x^T of a square leaf: symmetric.
+Tensor sym(const Tensor& x) { return add(x, transpose(x, -2, -1)); }
+
+void add_eigh_ops(std::vector<OpInfo>& ops) {
+  // The eigenvalues and |V| (V's columns are determined up to sign) of a symmetric input.
+  auto samples = [](std::function<std::tuple<Tensor, Tensor>(const Tensor&, const char*)> f) {
+    auto of = [f](const char* uplo) {
+      return [f, uplo](const Inputs& x) {
+        auto [w, v] = f(sym(x[0]), uplo);
+        return std::vector<Tensor>{w, abs(v)};
+      };
+    };
+    return std::vector<Sample>{
+        {"[3, 3]", {leaf({3, 3}, 1)}, of("L")},
+        {"UPLO='U' [3, 3]", {leaf({3, 3}, 2)}, of("U")},
+        {"batch [2, 4, 4]", {leaf({2, 4, 4}, 3)}, of("L")},
+        {"[1, 1]", {leaf({1, 1}, 4)}, of("L")},
+        {"V diag(L) V^T", {leaf({3, 3}, 5)}, one([f](const Inputs& x) {
+           auto [w, v] = f(sym(x[0]), "L");
+           return matmul(mul(v, unsqueeze(w, -2)), transpose(v, -2, -1));
+         })},
+        {"empty batch [0, 2, 2]", {leaf({0, 2, 2}, 6)}, of("L")},
+        in_float32({"float32 eigenvalues [3, 3]", {leaf({3, 3}, 7)}, one([f](const Inputs& x) {
+                      return via_float32(sym(x[0]),
+                                         [f](const Tensor& a) { return std::get<0>(f(a, "L")); });
+                    })}),
+    };
+  };
+  ops.push_back({"_linalg_eigh", Check::kGradient, [=] {
+                   return samples(
+                       [](const Tensor& a, const char* uplo) { return _linalg_eigh(a, uplo); });
+                 }});
+  ops.push_back({"linalg_eigh", Check::kGradient, [=] {
+                   return samples(
+                       [](const Tensor& a, const char* uplo) { return linalg_eigh(a, uplo); });
+                 }});
+  ops.push_back(
+      {"linalg_eigvalsh", Check::kGradient, [] {
+         auto f = one([](const Inputs& x) { return linalg_eigvalsh(sym(x[0])); });
+         return std::vector<Sample>{{"[3, 3]", {leaf({3, 3}, 1)}, f},
+                                    {"batch [2, 3, 3]", {leaf({2, 3, 3}, 2)}, f},
+                                    {"UPLO='U'", {leaf({3, 3}, 3)}, one([](const Inputs& x) {
+                                       return linalg_eigvalsh(sym(x[0]), "U");
+                                     })}};
+       }});
+  auto w_out = [](std::function<void(const Tensor&, Tensor&)> f_out) {
+    return std::vector<Sample>{{"eigenvalues of [3, 3]",
+                                {leaf({3, 3}, 9)},
+                                one([](const Inputs& x) { return linalg_eigvalsh(sym(x[0])); }),
+                                nullptr,
+                                [f_out](const Inputs& x, Tensor& o) {
+                                  f_out(sym(x[0]), o);
+                                  return o;
+                                }}};
+  };
+  ops.push_back({"linalg_eigh.eigvals", Check::kOut, [=] {
+                   return w_out([](const Tensor& a, Tensor& o) {
+                     Tensor v = zeros({0}, a.scalar_type());
+                     linalg_eigh_out(a, "L", o, v);
+                   });
+                 }});
+  ops.push_back({"linalg_eigvalsh.out", Check::kOut, [=] {
+                   return w_out([](const Tensor& a, Tensor& o) { linalg_eigvalsh_out(a, "L", o); });
+                 }});
+}
+
+/// nonzero_numpy (torch.nonzero(x, as_tuple=True)): Long outputs without history.
+void add_nonzero_numpy(std::vector<OpInfo>& ops) {
+  ops.push_back(
+      {"nonzero_numpy", Check::kNoDerivative, [] {
+         return std::vector<Sample>{
+             {"[2, 3]", {leaf({2, 3}, 1)}, [](const Inputs& x) { return nonzero_numpy(x[0]); }},
+             {"0-dim", {leaf({}, 2)}, [](const Inputs& x) { return nonzero_numpy(x[0]); }},
+         };
+       }});
+}
+
+/// Every decomposition op's entries (issue 23), appended to the registry.
+void add_decomp_ops(std::vector<OpInfo>& ops) {
+  add_lu_det_ops(ops);
+  add_lu_inverse_ops(ops);
+  add_lu_solve_ops(ops);
+  add_cholesky_ops(ops);
+  add_qr_ops(ops);
+  add_svd_ops(ops);
+  add_eigh_ops(ops);
+  add_nonzero_numpy(ops);
+}
+
+// ---------------------------------------------------------------------------
 // The registry, in the order of specs/native_functions.yaml
 // ---------------------------------------------------------------------------
 
@@ -6573,6 +7052,7 @@ std::vector<OpInfo> make_registry() {
       return samples;
     });
   }
+  add_decomp_ops(ops);
   return ops;
 }
 

@@ -4341,6 +4341,7 @@ case(
     second=True,
 )
 import cases_dtype  # noqa: E402, F401  (the dtypes int32 ... bfloat16, issue 23: registers its cases here)
+import cases_decomp  # noqa: E402, F401  (linear algebra decompositions: registers its cases here)
 import cases_index  # noqa: E402, F401  (the indexing family: registers its cases here)
 import cases_nn  # noqa: E402, F401  (the remaining nn ops, issue 26: registers its cases here)
 import cases_order  # noqa: E402, F401  (order statistics: registers its cases here)

@@ -9,6 +9,7 @@ without one, so a new op cannot land without being called from Python.
 
 from __future__ import annotations
 
+import math
 import os
 import random
 from typing import Callable, Dict, List, NamedTuple, Sequence
@@ -3522,3 +3523,257 @@ def _dtype_samples():
 
 
 SAMPLES.update(_dtype_samples())
+def _decomp_lu_samples():
+    """The LU-based decompositions (issue 23): det, slogdet, logdet, inv, solve, through their
+    Python spellings (gradgen.linalg.*, the Tensor methods, the private ops)."""
+    g = gradgen
+
+    def sq(*shape, seed=0):
+        # Invertible and well conditioned: entries in [-1, 1) plus 3 I.
+        with g.no_grad():
+            a = value(*shape, seed=seed) + 3 * g.eye(shape[-1], dtype=g.float64)
+        return a.requires_grad_(True)
+
+    a3 = lambda seed: [sq(3, 3, seed=seed)]  # noqa: E731
+    ab = lambda seed: [sq(3, 3, seed=seed), leaf(3, 2, seed=seed + 1)]  # noqa: E731
+    return {
+        "_linalg_det": [Sample("private op", lambda a: g._linalg_det(a)[0], a3(1))],
+        "linalg_det": [
+            Sample("linalg.det", g.linalg.det, a3(2)),
+            Sample("batched", g.linalg.det, [sq(2, 3, 3, seed=3)]),
+        ],
+        "det": [Sample("method", lambda a: a.det(), a3(4)), Sample("function", g.det, a3(5))],
+        "_linalg_slogdet": [Sample("private op", lambda a: g._linalg_slogdet(a)[1], a3(6))],
+        "linalg_slogdet": [Sample("linalg.slogdet", lambda a: g.linalg.slogdet(a)[1], a3(7))],
+        "slogdet": [Sample("method", lambda a: a.slogdet()[1], a3(8))],
+        "logdet": [Sample("method", lambda a: a.logdet(), a3(9))],
+        "linalg_inv_ex": [Sample("linalg.inv_ex", lambda a: g.linalg.inv_ex(a)[0], a3(10))],
+        "linalg_inv": [Sample("linalg.inv", g.linalg.inv, a3(11))],
+        "inverse": [Sample("method", lambda a: a.inverse(), a3(12))],
+        "_linalg_solve_ex": [Sample("private op", lambda a, b: g._linalg_solve_ex(a, b)[0], ab(13))],
+        "linalg_solve_ex": [Sample("linalg.solve_ex", lambda a, b: g.linalg.solve_ex(a, b)[0], ab(15))],
+        "linalg_solve": [
+            Sample("linalg.solve", g.linalg.solve, ab(17)),
+            Sample("left=False", lambda a, b: g.linalg.solve(a, b.mT, left=False), ab(19)),
+        ],
+    }
+
+
+def _decomp_lu_value_checks():
+    g = gradgen
+    a = g.tensor([[2.0, 1.0], [1.0, 3.0]], dtype=g.float64)
+
+    def det_out():
+        o = g.zeros([], dtype=g.float64)
+        assert g.linalg.det(a, out=o) is o and abs(o.item() - 5.0) < 1e-12
+
+    def slogdet_out(fn):
+        def check():
+            s, la = g.zeros([], dtype=g.float64), g.zeros([], dtype=g.float64)
+            r = fn(a, out=(s, la))
+            assert r[0] is s and r[1] is la and s.item() == 1.0 and abs(la.item() - math.log(5.0)) < 1e-12
+
+        return check
+
+    def inv_out(fn):
+        def check():
+            o = g.zeros([2, 2], dtype=g.float64)
+            assert fn(a, out=o) is o and abs(o[0, 0].item() - 0.6) < 1e-12 and abs(o[0, 1].item() + 0.2) < 1e-12
+
+        return check
+
+    def inv_ex_out():
+        o, info = g.zeros([2, 2], dtype=g.float64), g.zeros([], dtype=g.int64)
+        g.linalg.inv_ex(a, out=(o, info))
+        assert abs(o[1, 1].item() - 0.4) < 1e-12 and info.item() == 0
+
+    def solve_out():
+        b = g.tensor([[1.0], [2.0]], dtype=g.float64)
+        o = g.zeros([2, 1], dtype=g.float64)
+        assert g.linalg.solve(a, b, out=o) is o and abs(o[0, 0].item() - 0.2) < 1e-12
+
+    def solve_ex_out():
+        b = g.tensor([1.0, 2.0], dtype=g.float64)
+        o, info = g.zeros([2], dtype=g.float64), g.zeros([], dtype=g.int64)
+        g.linalg.solve_ex(a, b, out=(o, info))
+        assert abs(o[1].item() - 0.6) < 1e-12 and info.item() == 0
+
+    return {
+        "linalg_det.out": det_out,
+        "linalg_slogdet.out": slogdet_out(g.linalg.slogdet),
+        "slogdet.out": slogdet_out(g.slogdet),
+        "linalg_inv_ex.inverse": inv_ex_out,
+        "linalg_inv.out": inv_out(g.linalg.inv),
+        "inverse.out": inv_out(g.inverse),
+        "linalg_solve_ex.out": solve_ex_out,
+        "linalg_solve.out": solve_out,
+    }
+
+
+SAMPLES.update(_decomp_lu_samples())
+VALUE_CHECKS.update(_decomp_lu_value_checks())
+
+
+def _decomp_cholesky_samples():
+    g = gradgen
+
+    def spd(x):
+        return x @ x.mT + 3 * g.eye(3, dtype=g.float64)
+
+    return {
+        "linalg_cholesky_ex": [
+            Sample("linalg.cholesky_ex", lambda x: g.linalg.cholesky_ex(spd(x))[0], [leaf(3, 3, seed=1)])
+        ],
+        "linalg_cholesky": [
+            Sample("linalg.cholesky", lambda x: g.linalg.cholesky(spd(x)), [leaf(3, 3, seed=2)]),
+            Sample("upper", lambda x: g.linalg.cholesky(spd(x), upper=True), [leaf(3, 3, seed=3)]),
+        ],
+    }
+
+
+def _decomp_cholesky_value_checks():
+    g = gradgen
+    a = g.tensor([[4.0, 2.0], [2.0, 5.0]], dtype=g.float64)
+
+    def out():
+        o = g.zeros([2, 2], dtype=g.float64)
+        assert g.linalg.cholesky(a, out=o) is o and o.tolist() == [[2.0, 0.0], [1.0, 2.0]]
+
+    def ex_out():
+        o, info = g.zeros([2, 2], dtype=g.float64), g.zeros([], dtype=g.int64)
+        g.linalg.cholesky_ex(a, upper=True, out=(o, info))
+        assert o.tolist() == [[2.0, 1.0], [0.0, 2.0]] and info.item() == 0
+
+    return {"linalg_cholesky.out": out, "linalg_cholesky_ex.L": ex_out}
+
+
+SAMPLES.update(_decomp_cholesky_samples())
+VALUE_CHECKS.update(_decomp_cholesky_value_checks())
+
+
+def _decomp_qr_samples():
+    g = gradgen
+    return {
+        "linalg_qr": [
+            Sample("linalg.qr", lambda x: g.linalg.qr(x), [leaf(4, 3, seed=1)]),
+            Sample("complete, wide", lambda x: g.linalg.qr(x, "complete"), [leaf(2, 3, seed=2)]),
+        ],
+    }
+
+
+def _decomp_qr_value_checks():
+    g = gradgen
+
+    def out():
+        a = g.tensor([[3.0, 0.0], [4.0, 5.0]], dtype=g.float64)
+        q, r = g.zeros([2, 2], dtype=g.float64), g.zeros([2, 2], dtype=g.float64)
+        res = g.linalg.qr(a, out=(q, r))
+        assert res[0] is q and res[1] is r and abs(abs(r[0, 0].item()) - 5.0) < 1e-12
+        assert abs((q @ r - a).abs().max().item()) < 1e-12
+
+    return {"linalg_qr.out": out}
+
+
+SAMPLES.update(_decomp_qr_samples())
+VALUE_CHECKS.update(_decomp_qr_value_checks())
+
+
+def _decomp_svd_samples():
+    g = gradgen
+
+    def invariants(u, s, vh):
+        k = s.shape[-1]
+        return u[..., :k].abs(), s, vh[..., :k, :].abs()
+
+    return {
+        "_linalg_svd": [Sample("private op", lambda x: invariants(*g._linalg_svd(x)), [leaf(3, 2, seed=1)])],
+        "linalg_svd": [
+            Sample(
+                "linalg.svd thin", lambda x: invariants(*g.linalg.svd(x, full_matrices=False)), [leaf(4, 3, seed=2)]
+            ),
+            Sample("linalg.svd full, square", lambda x: invariants(*g.linalg.svd(x)), [leaf(3, 3, seed=3)]),
+        ],
+        "linalg_svdvals": [Sample("linalg.svdvals", g.linalg.svdvals, [leaf(2, 3, seed=4)])],
+        "svd": [Sample("method", lambda x: (lambda u, s, v: invariants(u, s, v.mT))(*x.svd()), [leaf(3, 2, seed=5)])],
+    }
+
+
+def _decomp_svd_value_checks():
+    g = gradgen
+    a = g.tensor([[3.0, 0.0], [0.0, -2.0], [0.0, 0.0]], dtype=g.float64)
+
+    def svd_out():
+        u, s, vh = g.zeros([3, 3], dtype=g.float64), g.zeros([2], dtype=g.float64), g.zeros([2, 2], dtype=g.float64)
+        res = g.linalg.svd(a, out=(u, s, vh))
+        assert res[1] is s and s.tolist() == [3.0, 2.0] and list(u.shape) == [3, 3]
+
+    def svdvals_out():
+        o = g.zeros([2], dtype=g.float64)
+        assert g.linalg.svdvals(a, out=o) is o and o.tolist() == [3.0, 2.0]
+
+    def torch_svd_out():
+        u, s, v = g.zeros([3, 2], dtype=g.float64), g.zeros([2], dtype=g.float64), g.zeros([2, 2], dtype=g.float64)
+        g.svd(a, out=(u, s, v))
+        assert s.tolist() == [3.0, 2.0] and (u * s.unsqueeze(-2) @ v.mT - a).abs().max().item() < 1e-12
+
+    return {"linalg_svd.U": svd_out, "linalg_svdvals.out": svdvals_out, "svd.U": torch_svd_out}
+
+
+SAMPLES.update(_decomp_svd_samples())
+VALUE_CHECKS.update(_decomp_svd_value_checks())
+
+
+def _decomp_eigh_samples():
+    g = gradgen
+
+    def wv(w, v):
+        return w, v.abs()
+
+    return {
+        "_linalg_eigh": [Sample("private op", lambda x: wv(*g._linalg_eigh(x + x.mT)), [leaf(3, 3, seed=1)])],
+        "linalg_eigh": [
+            Sample("linalg.eigh", lambda x: wv(*g.linalg.eigh(x + x.mT)), [leaf(3, 3, seed=2)]),
+            Sample("UPLO='U'", lambda x: wv(*g.linalg.eigh(x + x.mT, UPLO="U")), [leaf(3, 3, seed=3)]),
+        ],
+        "linalg_eigvalsh": [Sample("linalg.eigvalsh", lambda x: g.linalg.eigvalsh(x + x.mT), [leaf(3, 3, seed=4)])],
+    }
+
+
+def _decomp_eigh_value_checks():
+    g = gradgen
+    a = g.tensor([[2.0, 0.0], [0.0, -1.0]], dtype=g.float64)
+
+    def eigh_out():
+        w, v = g.zeros([2], dtype=g.float64), g.zeros([2, 2], dtype=g.float64)
+        res = g.linalg.eigh(a, out=(w, v))
+        assert res[0] is w and w.tolist() == [-1.0, 2.0] and v.abs().tolist() == [[0.0, 1.0], [1.0, 0.0]]
+
+    def eigvalsh_out():
+        o = g.zeros([2], dtype=g.float64)
+        assert g.linalg.eigvalsh(a, out=o) is o and o.tolist() == [-1.0, 2.0]
+
+    return {"linalg_eigh.eigvals": eigh_out, "linalg_eigvalsh.out": eigvalsh_out}
+
+
+SAMPLES.update(_decomp_eigh_samples())
+VALUE_CHECKS.update(_decomp_eigh_value_checks())
+
+
+def _nonzero_tuple_value_checks():
+    g = gradgen
+
+    def as_tuple():
+        x = g.tensor([[0.0, 1.5, 0.0], [2.0, 0.0, -1.0]], dtype=g.float64)
+        rows, cols = g.nonzero(x, as_tuple=True)
+        assert rows.tolist() == [0, 1, 1] and cols.tolist() == [1, 0, 2] and rows.dtype == g.int64
+        assert [t.tolist() for t in x.nonzero(as_tuple=True)] == [[0, 1, 1], [1, 0, 2]]
+        assert [t.tolist() for t in g.nonzero_numpy(x)] == [[0, 1, 1], [1, 0, 2]]
+        assert x.nonzero().tolist() == [[0, 1], [1, 0], [1, 2]]
+        assert [t.tolist() for t in g.nonzero(g.tensor(5.0), as_tuple=True)] == [[0]]
+        with pytest.raises(RuntimeError, match="out kwarg"):
+            g.nonzero(x, out=g.zeros([0], dtype=g.int64), as_tuple=True)
+
+    return {"nonzero_numpy": as_tuple}
+
+
+VALUE_CHECKS.update(_nonzero_tuple_value_checks())

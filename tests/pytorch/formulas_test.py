@@ -80,11 +80,23 @@ FORWARD_OVER_REVERSE_KNOCK_ON = {
 }
 
 # Declarations of gradgen's (composites, no PyTorch entry taken) that fail only in forward mode,
-# through an op they call whose PyTorch entry has no forward formula (gradgen's own entry gives it
-# one). Each must fail with that op's "forward-mode AD not implemented" message, and is reported.
+# through an op they call whose PyTorch entry has no forward formula, or a tuple one gradgen does
+# not generate (gradgen's own entry gives it one). Each must fail with that op's "forward-mode AD
+# not implemented" message, and is reported.
 FORWARD_KNOCK_ON = {
     "embedding_bag": "_embedding_bag",
     "embedding_bag_padding_idx": "_embedding_bag",
+    # PyTorch's _linalg_slogdet entry gives both tangents in one formula (sign, logabsdet), which
+    # gradgen does not generate; gradgen's own entry takes each from it.
+    "linalg_slogdet": "_linalg_slogdet",
+    "slogdet": "_linalg_slogdet",
+    "logdet": "_linalg_slogdet",
+    # Likewise _linalg_svd (U, S, Vh) and _linalg_eigh (eigenvalues, eigenvectors).
+    "linalg_svd": "_linalg_svd",
+    "linalg_svdvals": "_linalg_svd",
+    "svd": "_linalg_svd",
+    "linalg_eigh": "_linalg_eigh",
+    "linalg_eigvalsh": "_linalg_eigh",
 }
 
 # PyTorch entries of gradgen's ops that call what the formula environment does not define (the
@@ -93,7 +105,16 @@ FORWARD_KNOCK_ON = {
 # written yet may take one, while the 95% below holds.
 MAX_MISSING = 5
 
-_NO_FORWARD = re.compile(r'forward_ad::throw_not_implemented\("([^"]+)", "its derivatives.yaml entry has no forward')
+# The declarations whose wrapper refuses tangents for want of a formula: PyTorch's entry has none,
+# or its formula gives several outputs at once (`sign, logabsdet: slogdet_jvp(...)`), which
+# gradgen does not generate (gradgen's own entries take each output from such a helper).
+_NO_FORWARD = re.compile(
+    r'forward_ad::throw_not_implemented\("([^"]+)", "its (?:derivatives.yaml entry has no forward'
+    r"|forward formula defines several outputs at once)"
+)
+_TUPLE_FORWARD = re.compile(
+    r'forward_ad::throw_not_implemented\("([^"]+)", "its forward formula defines several outputs at once'
+)
 _RESULT = re.compile(r"^\[\s+(OK|FAILED)\s+\] Declared/OpSweepTest\.ChecksEverySample/(\w+)", re.M)
 _RUN = re.compile(r"^\[ RUN      \] Declared/OpSweepTest\.ChecksEverySample/(\w+)$", re.M)
 
@@ -203,6 +224,13 @@ def declarations_without_forward_formula(native_functions: str, derivatives: str
     return set(_NO_FORWARD.findall(code))
 
 
+def declarations_with_tuple_forward_formula(native_functions: str, derivatives: str) -> set:
+    from tools.codegen.gen_autograd import generate
+
+    code = generate(native_functions, derivatives, shards=1)["VariableType.cpp"]
+    return set(_TUPLE_FORWARD.findall(code))
+
+
 _LIBRARY_BUILD = """\
 load("@gradgen//bazel:defs.bzl", "autograd_library")
 
@@ -220,6 +248,8 @@ autograd_library(
     runtime = "@gradgen//csrc:runtime",
     shards = 1,
     deps = [
+        "@gradgen//csrc:decomp_api",
+        "@gradgen//csrc:decomp_objects",
         "@gradgen//csrc:vectorized_api",
         "@gradgen//csrc:vectorized_objects",
     ],
@@ -295,6 +325,7 @@ class PyTorchFormulasTest(unittest.TestCase):
             - declarations_without_forward_formula(ours_nf, ours_d)
         )
         nb.log(f"{len(taken)} entries are PyTorch's; without a forward formula there: {no_forward}")
+        tuple_forward = sorted(declarations_with_tuple_forward_formula(ours_nf, assembled))
 
         bazel = nb.NestedBazel(workspace, "pytorch_formulas")
         # Nothing here is timed or counted, so the nested build may share gradgen's disk cache
@@ -346,9 +377,7 @@ class PyTorchFormulasTest(unittest.TestCase):
             for p, status in results.items()
             if status != "OK"
             and p in FORWARD_KNOCK_ON
-            and f"forward-mode AD not implemented for {FORWARD_KNOCK_ON[p]}: its derivatives.yaml entry has no "
-            "forward formula"
-            in sections.get(p, "")
+            and f"forward-mode AD not implemented for {FORWARD_KNOCK_ON[p]}: its " in sections.get(p, "")
         )
         others = sorted(
             p
@@ -382,7 +411,15 @@ class PyTorchFormulasTest(unittest.TestCase):
         for p in knock_on:
             print(f"  {p} (gradgen's own entry) fails only through {KNOCK_ON[p]}'s exception")
         for p in no_fwd_knock_on:
-            print(f"  {p} (a composite) fails only in forward mode, {FORWARD_KNOCK_ON[p]}'s PyTorch entry having none")
+            print(
+                f"  {p} (a composite) fails only in forward mode, {FORWARD_KNOCK_ON[p]}'s PyTorch entry "
+                "having no forward formula gradgen generates"
+            )
+        if tuple_forward:
+            print(
+                "  forward mode refused (checked by the sweep) where PyTorch's tangent formula gives several "
+                f"outputs at once, which gradgen does not generate: {', '.join(tuple_forward)}"
+            )
         print(
             f"  and {len(missing)} more of PyTorch's entries call what gradgen's formula environment "
             f"does not define yet (gradgen's own entry used): "
