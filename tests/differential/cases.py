@@ -4342,6 +4342,7 @@ case(
 )
 import cases_index  # noqa: E402, F401  (the indexing family: registers its cases here)
 import cases_nn  # noqa: E402, F401  (the remaining nn ops, issue 26: registers its cases here)
+import cases_nn2  # noqa: E402, F401  (nn ops, issue 26 second batch: registers its cases here)
 import cases_order  # noqa: E402, F401  (order statistics: registers its cases here)
 import cases_random  # noqa: E402, F401  (random samplers whose answer is determined: registers its cases here)
 import cases_shape  # noqa: E402, F401  (shape ops, fifth batch: registers its cases here)
