@@ -1,10 +1,10 @@
-// Kernels of the 3-D pooling ops and max_unpool2d (nn, issue 26's remaining ops):
+// Kernels of the 3-D pooling ops and max_unpool2d / 3d (nn, issue 26's remaining ops):
 // max_pool3d_with_indices and avg_pool3d with their backward ops, the composite max_pool3d, and
-// max_unpool2d. Inputs are [N, C, D, H, W] or unbatched [C, D, H, W]; each (sample, channel)
-// volume is pooled on its own. Output sizes and ceil_mode follow PyTorch's pooling_output_shape
-// (a last window that would start in the padding is dropped); padding is at most half the
-// kernel (pool3d_shape_check). A window holding NaN takes its last NaN (value and index), as
-// PyTorch's CPU kernel, whose test is `val > max || isnan(val)`.
+// max_unpool2d / max_unpool3d. Inputs are [N, C, D, H, W] or unbatched [C, D, H, W]; each (sample,
+// channel) volume is pooled on its own. Output sizes and ceil_mode follow PyTorch's
+// pooling_output_shape (a last window that would start in the padding is dropped); padding is at
+// most half the kernel (pool3d_shape_check). A window holding NaN takes its last NaN (value and
+// index), as PyTorch's CPU kernel, whose test is `val > max || isnan(val)`.
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -14,6 +14,7 @@
 #include <stdexcept>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "csrc/generated/NativeFunctions.h"
@@ -333,6 +334,46 @@ Tensor& avg_pool3d_backward_out(const Tensor& grad_output, const Tensor& self,
                    grad_input);
 }
 
+// max_unpool{2,3}d's work once the arguments are checked: zeros of the input's shape with its
+// last output_size.size() dims replaced by output_size, each input element written at its index
+// of its (sample, channel) plane or volume (the last of equal indices wins, as PyTorch's loop).
+static Tensor unpool_scatter(const char* op, const Tensor& self, const Tensor& indices,
+                             IntArrayRef output_size) {
+  const auto spatial = static_cast<int64_t>(output_size.size());
+  DimVector shape(self.sizes().begin(), self.sizes().end());
+  int64_t in_plane = 1, out_plane = 1;
+  std::string volume_str;
+  for (int64_t d = 0; d < spatial; ++d) {
+    in_plane *= self.size(self.dim() - spatial + d);
+    out_plane *= output_size[d];
+    shape[shape.size() - spatial + d] = output_size[d];
+    volume_str += (d ? "x" : "") + std::to_string(output_size[d]);
+  }
+  const Tensor x = self.contiguous(), idx = indices.contiguous();
+  Tensor out = zeros(shape, self.scalar_type());
+  gradgen::internal::dispatch_floating(self.scalar_type(), op, [&](auto tag) {
+    using T = decltype(tag);
+    // An empty output takes nothing (PyTorch returns before reading the indices).
+    if (out.numel() == 0 || in_plane == 0) return;
+    const int64_t planes = self.numel() / in_plane;
+    const int64_t* pi = idx.data_ptr<int64_t>();
+    const T* px = x.data_ptr<T>();
+    T* po = out.data_ptr<T>();
+    for (int64_t p = 0; p < planes; ++p) {
+      for (int64_t k = 0; k < in_plane; ++k) {
+        const int64_t i = pi[p * in_plane + k];
+        if (i < 0 || i >= out_plane) {
+          throw std::runtime_error(std::string(op) +
+                                   ": Found an invalid max index: " + std::to_string(i) +
+                                   " (output volumes are of size " + volume_str + ")");
+        }
+        po[p * out_plane + i] = px[p * in_plane + k];
+      }
+    }
+  });
+  return out;
+}
+
 Tensor max_unpool2d(const Tensor& self, const Tensor& indices, IntArrayRef output_size) {
   const char* op = "max_unpool2d";
   if (indices.scalar_type() != ScalarType::Long) {
@@ -368,37 +409,74 @@ Tensor max_unpool2d(const Tensor& self, const Tensor& indices, IntArrayRef outpu
                                   " being empty.");
     }
   }
-  const int64_t OH = output_size[0], OW = output_size[1];
-  DimVector shape(self.sizes().begin(), self.sizes().end());
-  shape[shape.size() - 2] = OH;
-  shape[shape.size() - 1] = OW;
-  const Tensor x = self.contiguous(), idx = indices.contiguous();
-  Tensor out = zeros(shape, self.scalar_type());
-  const int64_t in_plane = self.size(-1) * self.size(-2), out_plane = OH * OW;
-  const int64_t planes = self.numel() / in_plane;
-  const int64_t* pi = idx.data_ptr<int64_t>();
-  gradgen::internal::dispatch_floating(self.scalar_type(), op, [&](auto tag) {
-    using T = decltype(tag);
-    const T* px = x.data_ptr<T>();
-    T* po = out.data_ptr<T>();
-    for (int64_t p = 0; p < planes; ++p) {
-      for (int64_t k = 0; k < in_plane; ++k) {
-        const int64_t i = pi[p * in_plane + k];
-        if (i < 0 || i >= out_plane) {
-          throw std::runtime_error(std::string(op) + ": Found an invalid max index: " +
-                                   std::to_string(i) + " (output volumes are of size " +
-                                   std::to_string(OH) + "x" + std::to_string(OW) + ")");
-        }
-        po[p * out_plane + i] = px[p * in_plane + k];
-      }
-    }
-  });
-  return out;
+  return unpool_scatter(op, self, indices, output_size);
 }
 
 Tensor& max_unpool2d_out(const Tensor& self, const Tensor& indices, IntArrayRef output_size,
                          Tensor& out) {
   return write_out("max_unpool2d.out", native::max_unpool2d(self, indices, output_size), out);
+}
+
+namespace {
+
+// PyTorch's max_unpooling3d_shape_check for the forward op: stride and padding are only
+// checked (the indices alone place the elements).
+void check_unpool3d_args(const char* op, const Tensor& self, const Tensor& indices,
+                         IntArrayRef output_size, IntArrayRef stride, IntArrayRef padding) {
+  auto fail = [op](const std::string& what) {
+    throw std::invalid_argument(std::string(op) + ": " + what);
+  };
+  if (indices.scalar_type() != ScalarType::Long) {
+    fail(std::string("elements in indices should be type int64 but got: ") +
+         to_string(indices.scalar_type()));
+  }
+  if (self.dim() != 4 && self.dim() != 5) {
+    fail("Input to max_unpooling3d should be a 4d or 5d Tensor, but got a tensor with " +
+         std::to_string(self.dim()) + " dimensions.");
+  }
+  const std::pair<const char*, IntArrayRef> triples[] = {{"output_size", output_size},
+                                                         {"stride", stride},
+                                                         {"padding", padding}};
+  for (const auto& [name, v] : triples) {
+    if (v.size() != 3) {
+      fail(std::string("There should be exactly three elements (depth, height, width) in ") + name +
+           ", but got " + std::to_string(v.size()) + " elements.");
+    }
+  }
+  if (!self.sizes().equals(indices.sizes())) {
+    fail("Expected shape of indices to be same as that of the input tensor (" +
+         shape_str(self.sizes()) +
+         ") but got indices tensor with shape: " + shape_str(indices.sizes()));
+  }
+  // Dim 0 (the batch, or an unbatched input's channels) may be empty, as PyTorch's check.
+  for (int64_t d = 1; d < self.dim(); ++d) {
+    if (self.size(d) == 0) {
+      fail("Expected input to have non-zero size for non-batch dimensions, but got " +
+           shape_str(self.sizes()) + " with dimension " + std::to_string(d) + " being empty.");
+    }
+  }
+  if (stride[0] <= 0 || stride[1] <= 0 || stride[2] <= 0) {
+    fail("strides should be greater than zero, but got stride: " + shape_str(stride));
+  }
+  if (output_size[0] < 0 || output_size[1] < 0 || output_size[2] < 0) {
+    fail("output_size must contain non-negative spatial dimensions, but got output_size=" +
+         shape_str(output_size));
+  }
+}
+
+}  // namespace
+
+Tensor max_unpool3d(const Tensor& self, const Tensor& indices, IntArrayRef output_size,
+                    IntArrayRef stride, IntArrayRef padding) {
+  const char* op = "max_unpool3d";
+  check_unpool3d_args(op, self, indices, output_size, stride, padding);
+  return unpool_scatter(op, self, indices, output_size);
+}
+
+Tensor& max_unpool3d_out(const Tensor& self, const Tensor& indices, IntArrayRef output_size,
+                         IntArrayRef stride, IntArrayRef padding, Tensor& out) {
+  return write_out("max_unpool3d.out",
+                   native::max_unpool3d(self, indices, output_size, stride, padding), out);
 }
 
 }  // namespace native

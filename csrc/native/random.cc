@@ -454,18 +454,44 @@ Tensor triangle_indices(const char* op, int64_t row, int64_t col, int64_t offset
     throw std::runtime_error(std::string(op) + ": \"" + op + "\" not implemented for '" +
                              to_string(type) + "'");
   }
-  std::vector<int64_t> rs, cs;
-  for (int64_t r = 0; r < row; ++r) {
-    for (int64_t c = 0; c < col; ++c) {
-      if (lower ? c - r <= offset : c - r >= offset) {
-        rs.push_back(r);
-        cs.push_back(c);
-      }
+  // Row r holds the columns [first(r), last(r)). The entries are counted in closed form and
+  // rows holding none are skipped, so the work is the output's size (row = 2^63 - 1 with
+  // col = 0 is empty at once) and a huge output fails in the allocator, as PyTorch's.
+  using Wide = __int128;
+  auto clamp_to = [](Wide v, Wide hi) { return static_cast<int64_t>(std::clamp<Wide>(v, 0, hi)); };
+  auto first = [&](int64_t r) { return lower ? 0 : clamp_to(Wide(r) + offset, col); };
+  auto last = [&](int64_t r) { return lower ? clamp_to(Wide(r) + offset + 1, col) : col; };
+  // Rows [r0, r1) hold entries; within them the count per row is `full` (= col) on one side of
+  // `bend` and moves by one per row on the other.
+  int64_t r0 = 0, r1 = 0, bend = 0;
+  if (col > 0 && lower) {
+    r0 = clamp_to(-Wide(offset), row);
+    r1 = row;
+    bend = std::max(r0, clamp_to(Wide(col) - offset - 1, row));  // full from bend on
+  } else if (col > 0) {
+    r1 = clamp_to(Wide(col) - offset, row);
+    bend = std::min(r1, clamp_to(1 - Wide(offset), row));  // full before bend
+  }
+  auto count = [&](int64_t r) { return Wide(last(r)) - first(r); };
+  auto series = [&](int64_t lo, int64_t hi) {  // sum of count over [lo, hi), count linear
+    return hi > lo ? (count(lo) + count(hi - 1)) * Wide(hi - lo) / 2 : Wide(0);
+  };
+  const Wide total =
+      lower ? series(r0, bend) + Wide(r1 - bend) * col : Wide(bend - r0) * col + series(bend, r1);
+  const int64_t n = total > std::numeric_limits<int64_t>::max() / 2
+                        ? std::numeric_limits<int64_t>::max() / 2
+                        : static_cast<int64_t>(total);
+  Tensor out = empty({2, n}, type);
+  int64_t* rs = out.data_ptr<int64_t>();
+  int64_t* cs = rs + n;
+  int64_t k = 0;
+  for (int64_t r = r0; r < r1 && k < n; ++r) {
+    for (int64_t c = first(r), e = last(r); c < e; ++c, ++k) {
+      rs[k] = r;
+      cs[k] = c;
     }
   }
-  const int64_t n = static_cast<int64_t>(rs.size());
-  return generate({2, n}, type,
-                  [&](int64_t k) { return static_cast<double>(k < n ? rs[k] : cs[k - n]); });
+  return out;
 }
 
 }  // namespace

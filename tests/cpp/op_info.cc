@@ -6284,6 +6284,43 @@ std::vector<OpInfo> make_registry() {
            }},
       };
     });
+    // max_unpool3d: indices of a 3-D max pool of a fixed input (distinct within each volume).
+    auto unpool3_indices = [](std::vector<int64_t> shape, std::vector<int64_t> k) {
+      return std::get<1>(max_pool3d_with_indices(value(shape, 8), k, k));
+    };
+    grad_op("max_unpool3d", [=] {
+      return std::vector<Sample>{
+          {"[1, 2, 2, 2, 2] to [4, 4, 4]", {leaf({1, 2, 2, 2, 2}, 1)}, one([=](const Inputs& x) {
+             return max_unpool3d(x[0], unpool3_indices({1, 2, 4, 4, 4}, {2}), {4, 4, 4}, {2, 2, 2},
+                                 {0, 0, 0});
+           })},
+          {"unbatched [2, 1, 2, 3] to [3, 5, 6]",
+           {leaf({2, 1, 2, 3}, 2)},
+           one([=](const Inputs& x) {
+             return max_unpool3d(x[0], unpool3_indices({2, 3, 5, 6}, {3, 2, 2}), {3, 5, 6},
+                                 {3, 2, 2}, {0, 0, 0});
+           })},
+          {"transposed input", {leaf({1, 1, 2, 2, 2}, 3)}, one([=](const Inputs& x) {
+             return max_unpool3d(transpose(x[0], -1, -2), unpool3_indices({1, 1, 4, 4, 4}, {2}),
+                                 {4, 4, 4}, {2, 2, 2}, {0, 0, 0});
+           })},
+      };
+    });
+    add_op("max_unpool3d.out", Check::kOut, [=] {
+      return std::vector<Sample>{
+          {"[1, 1, 2, 2, 2] to [4, 4, 4]",
+           {leaf({1, 1, 2, 2, 2}, 1)},
+           one([=](const Inputs& x) {
+             return max_unpool3d(x[0], unpool3_indices({1, 1, 4, 4, 4}, {2}), {4, 4, 4}, {2, 2, 2},
+                                 {0, 0, 0});
+           }),
+           nullptr,
+           [=](const Inputs& x, Tensor& o) -> Tensor {
+             return max_unpool3d_out(x[0], unpool3_indices({1, 1, 4, 4, 4}, {2}), {4, 4, 4},
+                                     {2, 2, 2}, {0, 0, 0}, o);
+           }},
+      };
+    });
   }
   // nn (issue 26, remaining ops): im2col / col2im ---------------------------------------
   {

@@ -4340,10 +4340,11 @@ case(
     R(2, 1, 3, 2, seed=118),
     second=True,
 )
-import cases_dtype  # noqa: E402, F401  (the dtypes int32 ... bfloat16, issue 23: registers its cases here)
 import cases_decomp  # noqa: E402, F401  (linear algebra decompositions: registers its cases here)
+import cases_dtype  # noqa: E402, F401  (the dtypes int32 ... bfloat16, issue 23: registers its cases here)
 import cases_index  # noqa: E402, F401  (the indexing family: registers its cases here)
 import cases_nn  # noqa: E402, F401  (the remaining nn ops, issue 26: registers its cases here)
+import cases_nn2  # noqa: E402, F401  (nn ops, issue 26 second batch: registers its cases here)
 import cases_order  # noqa: E402, F401  (order statistics: registers its cases here)
 import cases_random  # noqa: E402, F401  (random samplers whose answer is determined: registers its cases here)
 import cases_shape  # noqa: E402, F401  (shape ops, fifth batch: registers its cases here)

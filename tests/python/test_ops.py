@@ -3523,6 +3523,8 @@ def _dtype_samples():
 
 
 SAMPLES.update(_dtype_samples())
+
+
 def _decomp_lu_samples():
     """The LU-based decompositions (issue 23): det, slogdet, logdet, inv, solve, through their
     Python spellings (gradgen.linalg.*, the Tensor methods, the private ops)."""
@@ -3777,3 +3779,39 @@ def _nonzero_tuple_value_checks():
 
 
 VALUE_CHECKS.update(_nonzero_tuple_value_checks())
+
+
+def _nn2_samples() -> Dict[str, List[Sample]]:
+    """nn (issue 26, second batch): max_unpool3d."""
+    g = gradgen
+
+    def unpool3_indices():
+        return g.max_pool3d_with_indices(value(1, 1, 4, 4, 4, seed=3), [2, 2, 2], [2, 2, 2])[1]
+
+    return {
+        "max_unpool3d": [
+            Sample(
+                "to [4, 4, 4]",
+                lambda x: g.max_unpool3d(x, unpool3_indices(), [4, 4, 4], [2, 2, 2], [0, 0, 0]),
+                [leaf(1, 1, 2, 2, 2)],
+            )
+        ],
+    }
+
+
+def _nn2_checks():
+    g = gradgen
+
+    def unpool3_out():
+        x = value(1, 1, 1, 1, 2)
+        indices = g.tensor([[[[[0, 7]]]]], dtype=g.int64)
+        o = g.zeros([1, 1, 2, 2, 2], dtype=g.float64)
+        assert g.max_unpool3d(x, indices, [2, 2, 2], [2, 2, 2], [0, 0, 0], out=o) is o
+        v = flat(x.tolist())
+        check_values(o, [v[0], 0, 0, 0, 0, 0, 0, v[1]])
+
+    return {"max_unpool3d.out": unpool3_out}
+
+
+SAMPLES.update(_nn2_samples())
+VALUE_CHECKS.update(_nn2_checks())

@@ -66,7 +66,9 @@ __all__ = [
     "max_pool1d",
     "max_pool2d",
     "max_pool3d",
+    "max_unpool1d",
     "max_unpool2d",
+    "max_unpool3d",
     "mish",
     "mse_loss",
     "multilabel_margin_loss",
@@ -508,30 +510,59 @@ def avg_pool3d(
     )
 
 
-def max_unpool2d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
-    """The inverse of max_pool2d(..., return_indices=True), as torch's: the output's size is
-    (in - 1) * stride - 2 * padding + kernel_size unless output_size (2 sizes, or 4 with the
-    leading ones) names one within a stride of it."""
-    k = _pool_list(kernel_size, 2)
-    s = _pool_list(stride, 2) if stride is not None else k
-    p = _pool_list(padding, 2)
+def _unpool_size(input, kernel_size, stride, padding, output_size, n):
+    """torch's _unpool_output_size: (in - 1) * stride - 2 * padding + kernel_size per spatial
+    dim unless output_size (n sizes, or n + 2 with the leading ones) names one within a stride of
+    it; a negative size is a ValueError."""
+    k = _pool_list(kernel_size, n)
+    s = _pool_list(stride, n) if stride is not None else k
+    p = _pool_list(padding, n)
     shape = list(input.shape)
-    default = [(shape[len(shape) - 2 + d] - 1) * s[d] + k[d] - 2 * p[d] for d in range(2)]
+    default = [(shape[len(shape) - n + d] - 1) * s[d] + k[d] - 2 * p[d] for d in range(n)]
     if output_size is None:
         size = default
     else:
         size = list(output_size)
-        if len(size) == 4:
+        if len(size) == n + 2:
             size = size[2:]
-        if len(size) != 2:
+        if len(size) != n:
             raise ValueError(
-                f"output_size should be a sequence containing 2 or 4 elements, but it has a length of '{len(size)}'"
+                f"output_size should be a sequence containing {n} or {n + 2} elements, "
+                f"but it has a length of '{len(size)}'"
             )
-        for d in range(2):
+        for d in range(n):
             lo, hi = default[d] - s[d], default[d] + s[d]
             if not lo < size[d] < hi:
-                raise ValueError(f'invalid output_size "{list(output_size)}" (dim {d} must be between {lo} and {hi})')
-    return gradgen.max_unpool2d(input, indices, [int(v) for v in size])
+                raise ValueError(f'invalid output_size "{size}" (dim {d} must be between {lo} and {hi})')
+    for d in range(n):
+        if size[d] < 0:
+            raise ValueError(
+                "max_unpooling: output_size must contain non-negative spatial dimensions, "
+                f"but got output_size[{d}]={size[d]}"
+            )
+    return [int(v) for v in size], s, p
+
+
+def max_unpool1d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
+    """The inverse of max_pool1d(..., return_indices=True), as torch's: max_unpool2d of the input
+    with a trailing dim of 1."""
+    size, _, _ = _unpool_size(input, kernel_size, stride, padding, output_size, 1)
+    return gradgen.max_unpool2d(input.unsqueeze(-1), indices.unsqueeze(-1), size + [1]).squeeze(-1)
+
+
+def max_unpool2d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
+    """The inverse of max_pool2d(..., return_indices=True), as torch's: the output's size is
+    (in - 1) * stride - 2 * padding + kernel_size unless output_size (2 sizes, or 4 with the
+    leading ones) names one within a stride of it."""
+    size, _, _ = _unpool_size(input, kernel_size, stride, padding, output_size, 2)
+    return gradgen.max_unpool2d(input, indices, size)
+
+
+def max_unpool3d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
+    """The inverse of max_pool3d(..., return_indices=True), as torch's (sizes as max_unpool2d's,
+    over D, H, W)."""
+    size, s, p = _unpool_size(input, kernel_size, stride, padding, output_size, 3)
+    return gradgen.max_unpool3d(input, indices, size, s, p)
 
 
 def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
