@@ -828,3 +828,18 @@ def test_a_list_default_of_bools_compiles_in_another_namespace(tmp_path):
         in (files["python_functions.cpp"])
     )
     assert not _syntax_errors(files, tmp_path)
+
+
+@pytest.mark.skipif(GXX is None, reason="g++ is not installed")
+@pytest.mark.skipif(not HEADERS.is_file(), reason=f"the runtime headers are not at {REPO}/csrc")
+def test_a_scalar_default_of_a_bool_list_is_repeated(tmp_path):
+    # Found by the rounds campaign (300 rounds): `bool[3] m=False` was pasted as `false`, which no
+    # std::array<bool, 3> converts from. A scalar default of a list means it in every position, as
+    # `int[2] stride=1` means [1, 1]: each position spelled as a default of the element type.
+    schema = "op5(Tensor self, bool[3] m=False, float[2] s=1, int[2]? k=3) -> Tensor"
+    (tmp_path / "nf.yaml").write_text(SUPPORT + f"- func: {schema}\n")
+    (tmp_path / "d.yaml").write_text(f"- name: {schema}\n  self: grad\n")
+    files = generate(str(tmp_path / "nf.yaml"), str(tmp_path / "d.yaml"), namespace="mylib")
+    header = files["VariableType.h"].replace(" = ", "=")
+    assert "m={false, false, false}" in header and "s={1.0, 1.0}" in header and "k={3, 3}" in header
+    assert not _syntax_errors(files, tmp_path)

@@ -226,6 +226,12 @@ def default_value(a: Argument) -> Optional[str]:
     t = a.type
     if d == "None":
         return "std::nullopt"
+    lt = t.elem if isinstance(t, OptionalType) else t
+    if isinstance(lt, ListType) and not d.startswith("["):
+        # `int[2] stride=1` means {1, 1} and `bool[3] m=False` {false, false, false}: the one
+        # element spelled as a default of the element type (a pasted `false` is no std::array).
+        one = default_value(Argument(a.name, lt.elem, d, None))
+        return "{" + ", ".join([one] * (lt.size if lt.size is not None else 1)) + "}"
     if d == "True":
         return "true"
     if d == "False":
@@ -251,11 +257,6 @@ def default_value(a: Argument) -> Optional[str]:
         return f"ScalarType::{d.capitalize()}"  # `ScalarType? dtype=long`
     if d in ("Mean", "Sum", "None_"):
         return f"Reduction::{d}"
-    if isinstance(t, ListType) and not d.startswith("["):
-        # `int[2] stride=1` means {1, 1}
-        if t.size is not None:
-            return "{" + ", ".join([d] * t.size) + "}"
-        return "{" + d + "}"
     return d
 
 
