@@ -843,3 +843,16 @@ def test_a_scalar_default_of_a_bool_list_is_repeated(tmp_path):
     header = files["VariableType.h"].replace(" = ", "=")
     assert "m={false, false, false}" in header and "s={1.0, 1.0}" in header and "k={3, 3}" in header
     assert not _syntax_errors(files, tmp_path)
+
+
+@pytest.mark.skipif(GXX is None, reason="g++ is not installed")
+@pytest.mark.skipif(not HEADERS.is_file(), reason=f"the runtime headers are not at {REPO}/csrc")
+def test_a_reduction_default_of_none_names_the_enumerator(tmp_path):
+    # Found by the rounds campaign (round 74): `int r=None_` was spelled Reduction::None_, which
+    # the runtime's enum (as ATen's) does not have: it is Reduction::None.
+    schema = "op6(Tensor self, int r=None_, int s=Sum) -> Tensor"
+    (tmp_path / "nf.yaml").write_text(SUPPORT + f"- func: {schema}\n")
+    (tmp_path / "d.yaml").write_text(f"- name: {schema}\n  self: grad\n")
+    files = generate(str(tmp_path / "nf.yaml"), str(tmp_path / "d.yaml"), namespace="mylib")
+    assert "r=Reduction::None," in files["VariableType.h"].replace(" = ", "=")
+    assert not _syntax_errors(files, tmp_path)

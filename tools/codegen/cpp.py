@@ -256,7 +256,9 @@ def default_value(a: Argument) -> Optional[str]:
     if t.is_base_ty_like(BaseTy.ScalarType) and d in ("float", "double", "long", "bool"):
         return f"ScalarType::{d.capitalize()}"  # `ScalarType? dtype=long`
     if d in ("Mean", "Sum", "None_"):
-        return f"Reduction::{d}"
+        # `None_` is the schema's spelling (a bare None means an optional's nullopt); the
+        # enumerator is Reduction::None, as ATen's.
+        return f"Reduction::{d.rstrip('_')}"
     return d
 
 
