@@ -623,6 +623,127 @@ void add_decomp_ops(std::vector<OpInfo>& ops) {
   add_nonzero_numpy(ops);
 }
 
+/// grid_sampler_2d's samples (issue 26, resampling): one per mode x padding x align_corners on
+/// input [2, 2, 3, 4] and a grid [2, 3, 2, 2] of seeded points spread to about [-1.6, 1.6], so
+/// that the padding modes see points outside the image. Finite differences need the points off
+/// the kinks (integer source coordinates for bilinear and bicubic's floor, halves for nearest's
+/// rounding, the image's edges for border / reflection): the sweep's step is 1e-6, and seeded
+/// random points lie that close to a kink with a chance of about 1e-5 each; the seeds are fixed.
+std::vector<Sample> grid_sampler_samples(
+    std::function<std::vector<Tensor>(const Inputs&, int64_t, int64_t, bool)> f,
+    bool with_grad_output) {
+  static const char* modes[] = {"bilinear", "nearest", "bicubic"};
+  static const char* paddings[] = {"zeros", "border", "reflection"};
+  std::vector<Sample> samples;
+  uint64_t seed = 1;
+  for (int64_t mode = 0; mode < 3; ++mode) {
+    for (int64_t padding = 0; padding < 3; ++padding) {
+      for (bool align : {false, true}) {
+        Inputs in = {leaf({2, 2, 3, 4}, seed), leaf({2, 3, 2, 2}, seed + 1)};
+        if (with_grad_output) in.insert(in.begin(), leaf({2, 2, 3, 2}, seed + 2));
+        seed += 3;
+        samples.push_back(
+            {std::string(modes[mode]) + ", " + paddings[padding] + (align ? ", align_corners" : ""),
+             in, [=](const Inputs& x) { return f(x, mode, padding, align); }});
+      }
+    }
+  }
+  return samples;
+}
+
+/// grid_sampler_2d, its backward (whose gradient is gradgen's double-backward kernel, not
+/// differentiable again), their out= variants and the composite grid_sampler.
+void add_grid_sampler_ops(std::vector<OpInfo>& ops) {
+  const std::string no_third =
+      "grid_sampler_2d_double_backward is a kernel: a third derivative of grid_sampler_2d raises";
+  auto spread = [](const Tensor& g) { return mul(g, 1.2); };  // points outside [-1, 1] too
+  auto sample = [=](const Inputs& x, int64_t mode, int64_t padding, bool align) {
+    return std::vector<Tensor>{grid_sampler_2d(x[0], spread(x[1]), mode, padding, align)};
+  };
+  ops.push_back(
+      {"grid_sampler", Check::kGradient, [=] {
+         return std::vector<Sample>{
+             {"bilinear, zeros",
+              {leaf({1, 2, 3, 3}, 1), leaf({1, 2, 2, 2}, 2)},
+              one([=](const Inputs& x) { return grid_sampler(x[0], spread(x[1]), 0, 0, false); })},
+             {"bicubic, reflection, align_corners",
+              {leaf({1, 1, 4, 3}, 3), leaf({1, 2, 3, 2}, 4)},
+              one([=](const Inputs& x) { return grid_sampler(x[0], spread(x[1]), 2, 2, true); })},
+         };
+       }});
+  ops.back().forward = Forward::kNotImplemented;
+  ops.push_back(
+      {"grid_sampler_2d", Check::kGradient, [=] {
+         std::vector<Sample> s = grid_sampler_samples(sample, false);
+         s.push_back({"transposed input, only the grid requires grad",
+                      {value({1, 2, 4, 3}, 60), leaf({1, 2, 3, 2}, 61)},
+                      one([=](const Inputs& x) {
+                        return grid_sampler_2d(transpose(x[0], 2, 3), spread(x[1]), 0, 1, false);
+                      })});
+         s.push_back({"only the input requires grad",
+                      {leaf({1, 1, 3, 3}, 62), value({1, 4, 1, 2}, 63)},
+                      one([=](const Inputs& x) {
+                        return grid_sampler_2d(x[0], spread(x[1]), 2, 0, false);
+                      })});
+         s.push_back(in_float32({"float32, bilinear, reflection",
+                                 {leaf({1, 2, 3, 4}, 64), leaf({1, 2, 2, 2}, 65)},
+                                 one([=](const Inputs& x) {
+                                   return to(grid_sampler_2d(to(x[0], ScalarType::Float),
+                                                             to(spread(x[1]), ScalarType::Float), 0,
+                                                             2, false),
+                                             ScalarType::Double);
+                                 })}));
+         return s;
+       }});
+  ops.back().forward = Forward::kNotImplemented;
+  ops.push_back(
+      {"grid_sampler_2d.out", Check::kOut, [=] {
+         return std::vector<Sample>{
+             {"bicubic, border",
+              {leaf({1, 2, 3, 4}, 1), leaf({1, 2, 3, 2}, 2)},
+              one([=](const Inputs& x) { return grid_sampler_2d(x[0], x[1], 2, 1, false); }),
+              nullptr,
+              [](const Inputs& x, Tensor& o) {
+                return grid_sampler_2d_out(x[0], x[1], 2, 1, false, o);
+              }}};
+       }});
+  auto backward = [=](const Inputs& x, int64_t mode, int64_t padding, bool align) {
+    auto [gi, gg] =
+        grid_sampler_2d_backward(x[0], x[1], spread(x[2]), mode, padding, align, {true, true});
+    return std::vector<Tensor>{gi, gg};
+  };
+  ops.push_back({"grid_sampler_2d_backward", Check::kGradient,
+                 [=] {
+                   std::vector<Sample> s = grid_sampler_samples(backward, true);
+                   s.push_back(
+                       {"output_mask [false, true]: the grid's gradient only",
+                        {leaf({1, 1, 2, 2}, 70), leaf({1, 1, 3, 3}, 71), leaf({1, 2, 2, 2}, 72)},
+                        one([=](const Inputs& x) {
+                          return std::get<1>(grid_sampler_2d_backward(x[0], x[1], spread(x[2]), 0,
+                                                                      2, false, {false, true}));
+                        })});
+                   return s;
+                 },
+                 no_third});
+  ops.back().forward = Forward::kNotImplemented;
+  ops.push_back(
+      {"grid_sampler_2d_backward.out", Check::kOut, [=] {
+         return std::vector<Sample>{
+             {"the grid's gradient, bilinear, zeros",
+              {leaf({1, 1, 2, 2}, 1), leaf({1, 1, 3, 3}, 2), leaf({1, 2, 2, 2}, 3)},
+              one([=](const Inputs& x) {
+                return std::get<1>(
+                    grid_sampler_2d_backward(x[0], x[1], x[2], 0, 0, false, {true, true}));
+              }),
+              nullptr,
+              [](const Inputs& x, Tensor& o) {
+                Tensor gi = zeros({0}, x[0].scalar_type());
+                grid_sampler_2d_backward_out(x[0], x[1], x[2], 0, 0, false, {true, true}, gi, o);
+                return o;
+              }}};
+       }});
+}
+
 // ---------------------------------------------------------------------------
 // The registry, in the order of specs/native_functions.yaml
 // ---------------------------------------------------------------------------
@@ -7090,6 +7211,7 @@ std::vector<OpInfo> make_registry() {
     });
   }
   add_decomp_ops(ops);
+  add_grid_sampler_ops(ops);
   return ops;
 }
 

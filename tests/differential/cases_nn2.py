@@ -1,5 +1,5 @@
-"""Differential cases of the nn ops of issue 26's second batch: max_unpool3d, grid_sampler_2d
-(and its backward), affine_grid_generator.
+"""Differential cases of the nn ops of issue 26's second batch: max_unpool3d (grid_sampler_2d's
+are in cases_grid.py).
 
 Imported by cases.py (at its end), with whose `case` and input makers they register (same rules:
 names unique and stable, expected.json regenerated with run_torch.py).

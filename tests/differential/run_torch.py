@@ -70,6 +70,14 @@ class TorchAsGradgen(types.ModuleType):
         self.sigmoid_backward = torch.ops.aten.sigmoid_backward
         self.threshold_backward = torch.ops.aten.threshold_backward
         self.native_dropout_backward = torch.ops.aten.native_dropout_backward
+        # torch.grid_sampler_2d takes no out=; ATen's packet picks .out from it. The backward's
+        # out= is a tuple in gradgen (ATen's names are out0 and out1).
+        self.grid_sampler_2d = torch.ops.aten.grid_sampler_2d
+        self.grid_sampler_2d_backward = lambda *args, out=None: (
+            torch.ops.aten.grid_sampler_2d_backward(*args)
+            if out is None
+            else torch.ops.aten.grid_sampler_2d_backward(*args, out0=out[0], out1=out[1])
+        )
 
     def __getattr__(self, name):
         # The nn ops (gelu, elu_backward, log_sigmoid_forward, ...) live in torch._C._nn or only

@@ -1,4 +1,4 @@
-"""gradgen.nn.functional's max_unpool1d / 2d / 3d (and, below, grid_sample / affine_grid)
+"""gradgen.nn.functional's max_unpool1d / 2d / 3d (and, below, grid_sample)
 against the numbers PyTorch 2.13 printed for the same calls (float64)."""
 
 import pytest
@@ -63,3 +63,99 @@ def test_max_unpool_errors():
         gradgen.max_unpool3d(y, indices, [2, 2, 4], [1, 2, 2], [0, 0, 0])
     with pytest.raises(RuntimeError, match="max_unpool3d: Input to max_unpooling3d should be a 4d or 5d"):
         gradgen.max_unpool3d(y[0, 0], indices[0, 0], [2, 2, 4], [1, 2, 2], [0, 0, 0])
+
+
+# grid_sample: x = X[:12] as [1, 1, 3, 4], the grid below ([1, 2, 2, 2], two points outside
+# [-1, 1]); the values torch.nn.functional.grid_sample printed (rounded to 12 places).
+GRID = [[-1.3, -0.2], [0.35, 0.9], [1.4, -1.15], [-0.6, 0.45]]
+GRID_SAMPLE = [
+    ("bilinear", "zeros", False, [0.0, 1.7225, 0.0, 0.2]),
+    ("bilinear", "zeros", True, [-0.66, 3.29375, 1.105, 0.5]),
+    ("bilinear", "border", False, [-1.3, 2.65, 3.25, 0.2]),
+    ("bilinear", "border", True, [-1.2, 3.29375, 3.25, 0.5]),
+    ("bilinear", "reflection", False, [-1.125, 2.65, 2.725, 0.2]),
+    ("bilinear", "reflection", True, [-0.4125, 3.29375, 1.99, 0.5]),
+    ("nearest", "zeros", False, [0.0, 3.5, 0.0, 0.0]),
+    ("nearest", "zeros", True, [-1.0, 3.5, 0.0, 0.75]),
+    ("nearest", "border", False, [-1.0, 3.5, 3.25, 0.0]),
+    ("nearest", "border", True, [-1.0, 3.5, 3.25, 0.75]),
+    ("nearest", "reflection", False, [-1.0, 3.5, 3.25, 0.0]),
+    ("nearest", "reflection", True, [-1.0, 3.5, 1.5, 0.75]),
+    ("bicubic", "zeros", False, [0.0901378125, 2.049383375, -0.113167103027, 0.170452063232]),
+    ("bicubic", "zeros", True, [-0.9171195, 3.582661270508, 1.4026965625, 0.4688860625]),
+    ("bicubic", "border", False, [-1.38925, 3.03090625, 3.45560546875, 0.15323046875]),
+    ("bicubic", "border", True, [-1.4506640625, 3.373517855469, 3.81751975, 0.42790625]),
+    ("bicubic", "reflection", False, [-1.2575625, 3.090625, 3.3417784375, 0.15323046875]),
+    ("bicubic", "reflection", True, [-0.844171875, 3.432306962891, 2.39798125, 0.3854375]),
+]
+
+
+def grid_inputs():
+    x = gradgen.tensor(X[:12], dtype=gradgen.float64).reshape([1, 1, 3, 4])
+    return x, gradgen.tensor(GRID, dtype=gradgen.float64).reshape([1, 2, 2, 2])
+
+
+@pytest.mark.parametrize("mode,padding_mode,align_corners,expected", GRID_SAMPLE)
+def test_grid_sample_matches_torch(mode, padding_mode, align_corners, expected):
+    x, grid = grid_inputs()
+    y = F.grid_sample(x, grid, mode=mode, padding_mode=padding_mode, align_corners=align_corners)
+    assert list(y.shape) == [1, 1, 2, 2]
+    assert flat(y.tolist()) == pytest.approx(expected, abs=1e-11)
+
+
+def test_grid_sample_bicubic_reflection_gradients():
+    x, grid = grid_inputs()
+    x.requires_grad_(True)
+    grid.requires_grad_(True)
+    y = F.grid_sample(x, grid, mode="bicubic", padding_mode="reflection", align_corners=False)
+    k = gradgen.tensor([0.1, 0.2, 0.3, 0.4], dtype=gradgen.float64).reshape([1, 1, 2, 2])
+    gx, gg = gradgen.autograd.grad((y * k).sum(), [x, grid])
+    assert flat(gx.tolist()) == pytest.approx(
+        [
+            0.010190685937,
+            -0.020796662109,
+            0.113332679297,
+            0.248643609375,
+            0.179924335938,
+            0.059658642578,
+            -0.053381806641,
+            -0.038349609375,
+            0.190084978125,
+            0.067138019531,
+            0.202349127344,
+            0.041206,
+        ],
+        abs=1e-11,
+    )
+    assert flat(gg.tolist()) == pytest.approx(
+        [-0.265125, 0.167625, -1.515, 0.0675, -1.4316778125, 0.50513625, 1.1445, 0.49753125], abs=1e-11
+    )
+
+
+def test_grid_sample_align_corners_none_warns_and_means_false():
+    x, grid = grid_inputs()
+    with pytest.warns(UserWarning, match="Default grid_sample and affine_grid behavior has changed"):
+        y = F.grid_sample(x, grid)
+    assert flat(y.tolist()) == pytest.approx(GRID_SAMPLE[0][3], abs=1e-11)
+
+
+def test_grid_sample_errors():
+    x, grid = grid_inputs()
+    with pytest.raises(ValueError, match="expected mode to be 'bilinear', 'nearest' or 'bicubic', but got: 'area'"):
+        F.grid_sample(x, grid, mode="area", align_corners=False)
+    with pytest.raises(ValueError, match="expected padding_mode to be 'zeros', 'border', or 'reflection'"):
+        F.grid_sample(x, grid, padding_mode="circular", align_corners=False)
+    with pytest.raises(RuntimeError, match="expected grid and input to have same batch size"):
+        F.grid_sample(x, grid.expand([2, 2, 2, 2]), align_corners=False)
+    with pytest.raises(RuntimeError, match="expected grid to have size 2 in last dimension"):
+        F.grid_sample(x, gradgen.zeros([1, 2, 2, 3], dtype=gradgen.float64), align_corners=False)
+    with pytest.raises(RuntimeError, match="expected 4D input and grid with same number of dimensions"):
+        F.grid_sample(x, gradgen.zeros([1, 2, 2], dtype=gradgen.float64), align_corners=False)
+    with pytest.raises(RuntimeError, match="expected input to have non-empty spatial dimensions"):
+        F.grid_sample(gradgen.zeros([1, 1, 0, 2], dtype=gradgen.float64), grid, align_corners=False)
+    with pytest.raises(RuntimeError, match="grid_sampler_3d, which gradgen does not implement"):
+        F.grid_sample(
+            gradgen.zeros([1, 1, 2, 2, 2], dtype=gradgen.float64),
+            gradgen.zeros([1, 1, 1, 1, 3], dtype=gradgen.float64),
+            align_corners=False,
+        )

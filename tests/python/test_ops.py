@@ -3815,3 +3815,83 @@ def _nn2_checks():
 
 SAMPLES.update(_nn2_samples())
 VALUE_CHECKS.update(_nn2_checks())
+
+
+def _grid_samples() -> Dict[str, List[Sample]]:
+    """nn (issue 26, resampling): grid_sampler_2d, its backward and grid_sampler. The grid is
+    scaled to about [-1.2, 1.2] so that padding applies; the third derivative is not implemented
+    (grid_sampler_2d_double_backward is a kernel), so the backward's samples are first order."""
+    g = gradgen
+
+    def spread(t):
+        return t * 1.2
+
+    return {
+        "grid_sampler": [
+            Sample(
+                "bicubic, reflection",
+                lambda x, grid: g.grid_sampler(x, spread(grid), 2, 2, False),
+                [leaf(1, 2, 3, 4, seed=1), leaf(1, 2, 3, 2, seed=2)],
+            )
+        ],
+        "grid_sampler_2d": [
+            Sample(
+                f"mode {mode}, padding {padding}, align_corners {align}",
+                lambda x, grid, mode=mode, padding=padding, align=align: g.grid_sampler_2d(
+                    x, spread(grid), mode, padding, align
+                ),
+                [leaf(2, 1, 3, 3, seed=3 + mode), leaf(2, 2, 2, 2, seed=6 + padding)],
+            )
+            for mode, padding, align in [(0, 0, False), (1, 1, True), (2, 2, True), (2, 0, False)]
+        ],
+        "grid_sampler_2d_backward": [
+            Sample(
+                "bilinear, border",
+                lambda go, x, grid: g.grid_sampler_2d_backward(go, x, spread(grid), 0, 1, False, [True, True]),
+                [leaf(1, 2, 2, 2, seed=10), leaf(1, 2, 3, 3, seed=11), leaf(1, 2, 2, 2, seed=12)],
+                second=False,
+            )
+        ],
+    }
+
+
+def _grid_checks():
+    g = gradgen
+
+    def sampler_out():
+        x = g.tensor([[[[1.0, 2.0], [3.0, 4.0]]]], dtype=g.float64)
+        grid = g.tensor([[[[0.0, 0.0], [1.0, -1.0]]]], dtype=g.float64)
+        o = g.zeros([1, 1, 1, 2], dtype=g.float64)
+        assert g.grid_sampler_2d(x, grid, 0, 1, True, out=o) is o
+        check_values(o, [2.5, 2.0])  # the centre, and the top-right corner
+
+    def backward_out():
+        x = g.tensor([[[[1.0, 2.0], [3.0, 4.0]]]], dtype=g.float64)
+        grid = g.tensor([[[[0.0, 0.0]]]], dtype=g.float64)
+        go = g.ones([1, 1, 1, 1], dtype=g.float64)
+        gi, gg = g.zeros([0], dtype=g.float64), g.zeros([0], dtype=g.float64)
+        g.grid_sampler_2d_backward(go, x, grid, 0, 0, True, [True, True], out=(gi, gg))
+        check_values(gi, [0.25, 0.25, 0.25, 0.25])
+        check_values(gg, [0.5, 1.0])  # d/dx = (2 - 1) * 1/2, d/dy = (3 - 1) * 1/2
+
+    return {"grid_sampler_2d.out": sampler_out, "grid_sampler_2d_backward.out": backward_out}
+
+
+SAMPLES.update(_grid_samples())
+VALUE_CHECKS.update(_grid_checks())
+
+
+# test_gradients / test_values above are parametrized when the module reaches them, before the
+# SAMPLES.update calls below them, so these samples are run here.
+@pytest.mark.parametrize(
+    "op, sample",
+    [(op, s) for op, samples in _grid_samples().items() for s in samples],
+    ids=lambda v: v if isinstance(v, str) else v.desc,
+)
+def test_grid_sampler_gradients(op, sample):
+    test_gradients(op, sample)
+
+
+@pytest.mark.parametrize("op", sorted(_grid_checks()))
+def test_grid_sampler_values(op):
+    VALUE_CHECKS[op]()

@@ -47,6 +47,7 @@ __all__ = [
     "fold",
     "gelu",
     "glu",
+    "grid_sample",
     "group_norm",
     "hardshrink",
     "hardsigmoid",
@@ -733,6 +734,37 @@ def _interpolate_sizes(input, size, scale_factor, recompute_scale_factor):
     if recompute_scale_factor:
         return [int(math.floor(float(input.shape[2 + i]) * scales[i])) for i in range(dim)], [None] * dim
     return out, scales
+
+
+_GRID_SAMPLE_MODES = {"bilinear": 0, "nearest": 1, "bicubic": 2}
+_GRID_SAMPLE_PADDINGS = {"zeros": 0, "border": 1, "reflection": 2}
+
+
+def grid_sample(input, grid, mode: str = "bilinear", padding_mode: str = "zeros", align_corners=None):
+    """As torch's: samples input [N, C, H, W] at grid [N, H_out, W_out, 2] ((x, y) in [-1, 1]),
+    modes "bilinear", "nearest", "bicubic", padding modes "zeros", "border", "reflection";
+    align_corners None means False, with torch's warning. 5-D input (grid_sampler_3d) raises
+    RuntimeError: gradgen has only the 2-D sampler."""
+    if mode not in _GRID_SAMPLE_MODES:
+        raise ValueError(
+            f"nn.functional.grid_sample(): expected mode to be 'bilinear', 'nearest' or 'bicubic', but got: '{mode}'"
+        )
+    if padding_mode not in _GRID_SAMPLE_PADDINGS:
+        raise ValueError(
+            "nn.functional.grid_sample(): expected padding_mode to be 'zeros', 'border', or "
+            f"'reflection', but got: '{padding_mode}'"
+        )
+    if align_corners is None:
+        warnings.warn(
+            "Default grid_sample and affine_grid behavior has changed to align_corners=False since 1.3.0. "
+            "Please specify align_corners=True if the old behavior is desired. "
+            "See the documentation of grid_sample for details.",
+            stacklevel=2,
+        )
+        align_corners = False
+    return gradgen.grid_sampler(
+        input, grid, _GRID_SAMPLE_MODES[mode], _GRID_SAMPLE_PADDINGS[padding_mode], bool(align_corners)
+    )
 
 
 def interpolate(
