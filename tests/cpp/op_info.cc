@@ -3074,6 +3074,101 @@ std::vector<OpInfo> make_registry() {
            })},
       };
     });
+    // Shifts: integer operands made from inputs that require grad (to() drops the history),
+    // shifted by constant amounts, some out of range (negative, 64 or more); every variant is
+    // kNoDerivative (the values are checked against PyTorch by the differential test).
+    struct ShiftFns {
+      const char* name;
+      std::function<Tensor(const Tensor&, const Tensor&)> tensor;
+      std::function<Tensor(const Tensor&, const Scalar&)> tensor_scalar;
+      std::function<Tensor(const Scalar&, const Tensor&)> scalar_tensor;
+      std::function<void(Tensor&, const Tensor&)> inplace;
+      std::function<void(Tensor&, const Scalar&)> inplace_scalar;
+      std::function<void(const Tensor&, const Tensor&, Tensor&)> out;
+      std::function<void(const Tensor&, const Scalar&, Tensor&)> out_tensor_scalar;
+      std::function<void(const Scalar&, const Tensor&, Tensor&)> out_scalar_tensor;
+    };
+    const ShiftFns shifts[] = {
+        {"bitwise_left_shift",
+         [](const Tensor& a, const Tensor& b) { return bitwise_left_shift(a, b); },
+         [](const Tensor& a, const Scalar& b) { return bitwise_left_shift(a, b); },
+         [](const Scalar& a, const Tensor& b) { return bitwise_left_shift(a, b); },
+         [](Tensor& a, const Tensor& b) { bitwise_left_shift_(a, b); },
+         [](Tensor& a, const Scalar& b) { bitwise_left_shift_(a, b); },
+         [](const Tensor& a, const Tensor& b, Tensor& o) { bitwise_left_shift_out(a, b, o); },
+         [](const Tensor& a, const Scalar& b, Tensor& o) { bitwise_left_shift_out(a, b, o); },
+         [](const Scalar& a, const Tensor& b, Tensor& o) { bitwise_left_shift_out(a, b, o); }},
+        {"bitwise_right_shift",
+         [](const Tensor& a, const Tensor& b) { return bitwise_right_shift(a, b); },
+         [](const Tensor& a, const Scalar& b) { return bitwise_right_shift(a, b); },
+         [](const Scalar& a, const Tensor& b) { return bitwise_right_shift(a, b); },
+         [](Tensor& a, const Tensor& b) { bitwise_right_shift_(a, b); },
+         [](Tensor& a, const Scalar& b) { bitwise_right_shift_(a, b); },
+         [](const Tensor& a, const Tensor& b, Tensor& o) { bitwise_right_shift_out(a, b, o); },
+         [](const Tensor& a, const Scalar& b, Tensor& o) { bitwise_right_shift_out(a, b, o); },
+         [](const Scalar& a, const Tensor& b, Tensor& o) { bitwise_right_shift_out(a, b, o); }},
+    };
+    for (const ShiftFns& f : shifts) {
+      const std::string n = f.name;
+      auto amounts = [] { return longs({0, 3, -1, 64, 70, 1}, {2, 3}); };
+      auto sample = [](std::string what, Inputs in, std::function<Tensor(const Inputs&)> fn) {
+        return std::vector<Sample>{{std::move(what), std::move(in), one(std::move(fn))}};
+      };
+      add_op(n + ".Tensor", Check::kNoDerivative, [=] {
+        return std::vector<Sample>{
+            {"Long [2, 3] by [2, 3]", {leaf({2, 3}, 1)}, one([=](const Inputs& x) {
+               return f.tensor(ints(x[0]), amounts());
+             })},
+            {"Int [2, 3] by Long [3]", {leaf({2, 3}, 2)}, one([=](const Inputs& x) {
+               return f.tensor(to(ints(x[0]), ScalarType::Int), longs({1, 2, 31}, {3}));
+             })},
+        };
+      });
+      add_op(n + "_.Tensor", Check::kNoDerivative, [=] {
+        return sample("Long [2, 3] in place", {leaf({2, 3}, 3)}, [=](const Inputs& x) {
+          Tensor self = ints(x[0]);
+          f.inplace(self, amounts());
+          return self;
+        });
+      });
+      add_op(n + ".Tensor_out", Check::kNoDerivative, [=] {
+        return sample("Long [2, 3] into [0]", {leaf({2, 3}, 4)}, [=](const Inputs& x) {
+          Tensor out = zeros({0}, ScalarType::Long);
+          f.out(ints(x[0]), amounts(), out);
+          return out;
+        });
+      });
+      add_op(n + ".Tensor_Scalar", Check::kNoDerivative, [=] {
+        return sample("Long [2, 3] by 2", {leaf({2, 3}, 5)},
+                      [=](const Inputs& x) { return f.tensor_scalar(ints(x[0]), 2); });
+      });
+      add_op(n + "_.Tensor_Scalar", Check::kNoDerivative, [=] {
+        return sample("Long [2, 3] by 3 in place", {leaf({2, 3}, 6)}, [=](const Inputs& x) {
+          Tensor self = ints(x[0]);
+          f.inplace_scalar(self, 3);
+          return self;
+        });
+      });
+      add_op(n + ".Tensor_Scalar_out", Check::kNoDerivative, [=] {
+        return sample("Long [2, 3] by 1 into [0]", {leaf({2, 3}, 7)}, [=](const Inputs& x) {
+          Tensor out = zeros({0}, ScalarType::Long);
+          f.out_tensor_scalar(ints(x[0]), 1, out);
+          return out;
+        });
+      });
+      add_op(n + ".Scalar_Tensor", Check::kNoDerivative, [=] {
+        return sample("-40 by [2, 3]", {leaf({2, 3}, 8)}, [=](const Inputs& x) {
+          return f.scalar_tensor(-40, to(abs(ints(x[0])), ScalarType::Long));
+        });
+      });
+      add_op(n + ".Scalar_Tensor_out", Check::kNoDerivative, [=] {
+        return sample("5 by [2, 3] into [0]", {leaf({2, 3}, 9)}, [=](const Inputs& x) {
+          Tensor out = zeros({0}, ScalarType::Long);
+          f.out_scalar_tensor(5, abs(ints(x[0])), out);
+          return out;
+        });
+      });
+    }
     // where with Scalar branches (composite over where.self).
     grad_op("where.ScalarSelf", [] {
       const Tensor cond = bools({true, false, true, false, false, true}, {2, 3});

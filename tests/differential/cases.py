@@ -4348,3 +4348,4 @@ import cases_nn2  # noqa: E402, F401  (nn ops, issue 26 second batch: registers 
 import cases_order  # noqa: E402, F401  (order statistics: registers its cases here)
 import cases_random  # noqa: E402, F401  (random samplers whose answer is determined: registers its cases here)
 import cases_shape  # noqa: E402, F401  (shape ops, fifth batch: registers its cases here)
+import cases_shift  # noqa: E402, F401  (bitwise shifts, issue 23: registers its cases here)

@@ -3815,3 +3815,34 @@ def _nn2_checks():
 
 SAMPLES.update(_nn2_samples())
 VALUE_CHECKS.update(_nn2_checks())
+
+
+def _shift_checks():
+    # The shifts' values against PyTorch: tests/differential/cases_shift.py; their operators and
+    # errors: tests/python/test_shifts.py. Here every declaration is called once.
+    g = gradgen
+
+    def shifts():
+        a, s = g.tensor([1, -8, 5], dtype=g.int8), g.tensor([1, 2, 8], dtype=g.int8)
+        assert g.bitwise_left_shift(a, s).tolist() == [2, -32, 0]
+        assert a.bitwise_right_shift(s).tolist() == [0, -2, 0]
+        assert g.bitwise_left_shift(a, 3).tolist() == [8, -64, 40]
+        assert a.bitwise_right_shift(1).tolist() == [0, -4, 2]
+        assert g.bitwise_left_shift(3, s).tolist() == [6, 12, 0]  # the amount in int8: 3 << 8 is 0
+        assert g.bitwise_right_shift(-100, s).tolist() == [-50, -25, -1]
+        for op in ("bitwise_left_shift_", "bitwise_right_shift_"):
+            for other in (s, 2):
+                x = a.clone()
+                assert getattr(x, op)(other) is x
+                assert x.tolist() == getattr(g, op[:-1])(a, other).tolist()
+        for f in (g.bitwise_left_shift, g.bitwise_right_shift):
+            for args in ((a, s), (a, 2), (7, s)):
+                o = g.zeros([0], dtype=g.int16)
+                assert f(*args, out=o) is o and o.tolist() == f(*args).tolist() and o.dtype is g.int16
+
+    names = ["Tensor", "_.Tensor", "Tensor_out", "Tensor_Scalar", "_.Tensor_Scalar", "Tensor_Scalar_out"]
+    names += ["Scalar_Tensor", "Scalar_Tensor_out"]
+    return {f"bitwise_{d}_shift{'' if n.startswith('_') else '.'}{n}": shifts for d in ("left", "right") for n in names}
+
+
+VALUE_CHECKS.update(_shift_checks())
