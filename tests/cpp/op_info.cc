@@ -3249,6 +3249,54 @@ std::vector<OpInfo> make_registry() {
            nullptr,
            [](const Inputs& x, Tensor& o) -> Tensor { return amin_out(x[0], {}, true, o); }}};
     });
+    // aminmax: both outputs differentiable; distinct random values (no ties, which finite
+    // differences cannot check: the differential test checks them against PyTorch).
+    grad_op("aminmax", [] {
+      using Dim = std::optional<int64_t>;
+      auto both = [](Dim dim, bool keepdim, bool transposed = false) {
+        return [=](const Inputs& x) {
+          const auto [lo, hi] = aminmax(transposed ? t(x[0]) : x[0], dim, keepdim);
+          return std::vector<Tensor>{lo, hi};
+        };
+      };
+      return std::vector<Sample>{
+          {"[2, 3, 4] dim 1", {leaf({2, 3, 4}, 1)}, both(1, false)},
+          {"[2, 3, 4] dim -1 keepdim", {leaf({2, 3, 4}, 2)}, both(-1, true)},
+          {"[2, 3] no dim", {leaf({2, 3}, 3)}, both(std::nullopt, false)},
+          {"[2, 3] no dim keepdim", {leaf({2, 3}, 4)}, both(std::nullopt, true)},
+          {"0-dim dim 0", {leaf({}, 5)}, both(0, false)},
+          {"transposed view, dim 0", {leaf({2, 3}, 6)}, both(0, false, true)},
+          {"max only",
+           {leaf({3, 4}, 7)},
+           [](const Inputs& x) {
+             return std::vector<Tensor>{std::get<1>(aminmax(x[0], 0, false))};
+           }},
+      };
+    });
+    add_op("aminmax.out", Check::kOut, [] {
+      auto into = [](bool want_min) {
+        return [want_min](const Inputs& x, Tensor& o) -> Tensor {
+          Tensor other = zeros({0}, x[0].scalar_type());
+          if (want_min)
+            aminmax_out(x[0], 1, false, o, other);
+          else
+            aminmax_out(x[0], 1, false, other, o);
+          return o;
+        };
+      };
+      return std::vector<Sample>{
+          {"[2, 3] dim 1: min",
+           {leaf({2, 3}, 1)},
+           one([](const Inputs& x) { return std::get<0>(aminmax(x[0], 1, false)); }),
+           nullptr,
+           into(true)},
+          {"[2, 3] dim 1: max",
+           {leaf({2, 3}, 2)},
+           one([](const Inputs& x) { return std::get<1>(aminmax(x[0], 1, false)); }),
+           nullptr,
+           into(false)},
+      };
+    });
     grad_op("max", [] { return unary_samples([](const Tensor& a) { return max(a); }); });
     grad_op("min", [] { return unary_samples([](const Tensor& a) { return min(a); }); });
     grad_op("min.dim", [] {

@@ -4340,6 +4340,7 @@ case(
     R(2, 1, 3, 2, seed=118),
     second=True,
 )
+import cases_aminmax  # noqa: E402, F401  (aminmax, issue 23: registers its cases here)
 import cases_decomp  # noqa: E402, F401  (linear algebra decompositions: registers its cases here)
 import cases_dtype  # noqa: E402, F401  (the dtypes int32 ... bfloat16, issue 23: registers its cases here)
 import cases_index  # noqa: E402, F401  (the indexing family: registers its cases here)
