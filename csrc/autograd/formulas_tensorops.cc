@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <utility>
 #include <vector>
 
 namespace gradgen {
@@ -171,6 +172,40 @@ Tensor amaxamin_jvp(const Tensor& x, const Tensor& dx, const Tensor& result, Int
                     bool keepdim) {
   const Tensor mask = eq(x, restore_reduced_dims(result, dim, keepdim));
   return sum(where(mask, dx, 0), dim, keepdim) / sum(mask, dim, keepdim);
+}
+
+namespace {
+
+// The dims aminmax reduced, listed (so that restore_reduced_dims and keepdim work for dim=None
+// too): {dim} wrapped, none for a 0-dim self, every dim without dim.
+std::vector<int64_t> aminmax_dims(const Tensor& self, std::optional<int64_t> dim) {
+  std::vector<int64_t> dims;
+  if (self.dim() == 0) return dims;
+  if (dim.has_value()) return {wrap_dim(*dim, self.dim(), "aminmax")};
+  for (int64_t d = 0; d < self.dim(); ++d) dims.push_back(d);
+  return dims;
+}
+
+}  // namespace
+
+Tensor aminmax_backward(const Tensor& self, std::optional<int64_t> dim, bool keepdim,
+                        const Tensor& grad_min, const Tensor& grad_max, const Tensor& min,
+                        const Tensor& max) {
+  const std::vector<int64_t> dims = aminmax_dims(self, dim);
+  Tensor grad_input = zeros_like(self);
+  // Only the outputs that reached the loss have a gradient (aminmax(x).max alone: no grad_min).
+  for (const auto& [grad, value] : {std::pair(grad_min, min), std::pair(grad_max, max)}) {
+    if (!grad.defined()) continue;
+    const Tensor mask = eq(self, restore_reduced_dims(value, dims, keepdim));
+    grad_input =
+        grad_input + scale_grad_by_count(restore_reduced_dims(grad, dims, keepdim), mask, dims);
+  }
+  return grad_input;
+}
+
+Tensor aminmax_jvp(const Tensor& x, const Tensor& dx, const Tensor& result,
+                   std::optional<int64_t> dim, bool keepdim) {
+  return amaxamin_jvp(x, dx, result, aminmax_dims(x, dim), keepdim);
 }
 
 namespace {

@@ -94,6 +94,14 @@ Tensor scale_grad_by_count(const Tensor& grad, const Tensor& mask, IntArrayRef d
 /// The tangent of amax / amin: the mean of the tangents at the extremal positions.
 Tensor amaxamin_jvp(const Tensor& x, const Tensor& dx, const Tensor& result, IntArrayRef dim,
                     bool keepdim);
+/// The gradient of aminmax: each defined one of grad_min / grad_max spread evenly over the ties of
+/// its extremum, as amin's and amax's (dim: the one reduced dim; none: every dim).
+Tensor aminmax_backward(const Tensor& self, std::optional<int64_t> dim, bool keepdim,
+                        const Tensor& grad_min, const Tensor& grad_max, const Tensor& min,
+                        const Tensor& max);
+/// The tangent of one output of aminmax (`result`, its min or its max): amaxamin_jvp's.
+Tensor aminmax_jvp(const Tensor& x, const Tensor& dx, const Tensor& result,
+                   std::optional<int64_t> dim, bool keepdim);
 /// The gradient of max() / min() / median() over every element: grad split evenly between the
 /// elements equal to the result (the NaNs when the result is NaN).
 Tensor evenly_distribute_backward(const Tensor& grad, const Tensor& input, const Tensor& value);

@@ -105,9 +105,22 @@ nb::object to_numpy(nb::pointer_and_handle<Tensor> self, bool force) {
 }
 
 nb::object to_array(nb::pointer_and_handle<Tensor> self, nb::handle dtype, nb::handle copy) {
+  // copy is NumPy's: None, a bool or a numpy.bool_; anything else is refused before any work, so
+  // that the error says what was expected (the fuzzer found an empty TypeError otherwise).
+  bool want_copy = false;
+  if (!copy.is_none()) {
+    const bool numpy_bool = std::string(Py_TYPE(copy.ptr())->tp_name) == "numpy.bool" ||
+                            std::string(Py_TYPE(copy.ptr())->tp_name) == "numpy.bool_";
+    if (!PyBool_Check(copy.ptr()) && !numpy_bool) {
+      throw nb::type_error((std::string("__array__(): argument 'copy' must be bool or None, not ") +
+                            Py_TYPE(copy.ptr())->tp_name)
+                               .c_str());
+    }
+    want_copy = PyObject_IsTrue(copy.ptr()) == 1;
+  }
   nb::object array = to_numpy(self, false);
   if (!dtype.is_none()) array = array.attr("astype")(dtype, "copy"_a = false);
-  if (!copy.is_none() && nb::cast<bool>(copy)) array = array.attr("copy")();
+  if (want_copy) array = array.attr("copy")();
   return array;
 }
 

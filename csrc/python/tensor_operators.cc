@@ -168,6 +168,17 @@ const BinaryOperator kBinaryOperators[] = {
      [](const Tensor& a, const Scalar& b) { return gradgen::bitwise_xor(a, b); }},
     {"__rxor__", nullptr,
      [](const Tensor& a, const Scalar& b) { return gradgen::bitwise_xor(a, b); }},
+    // Shifts: `2 << x` is bitwise_left_shift.Scalar_Tensor, as torch's __rlshift__.
+    {"__lshift__",
+     [](const Tensor& a, const Tensor& b) { return gradgen::bitwise_left_shift(a, b); },
+     [](const Tensor& a, const Scalar& b) { return gradgen::bitwise_left_shift(a, b); }},
+    {"__rlshift__", nullptr,
+     [](const Tensor& a, const Scalar& b) { return gradgen::bitwise_left_shift(b, a); }},
+    {"__rshift__",
+     [](const Tensor& a, const Tensor& b) { return gradgen::bitwise_right_shift(a, b); },
+     [](const Tensor& a, const Scalar& b) { return gradgen::bitwise_right_shift(a, b); }},
+    {"__rrshift__", nullptr,
+     [](const Tensor& a, const Scalar& b) { return gradgen::bitwise_right_shift(b, a); }},
 };
 
 void def_arithmetic(nb::class_<Tensor>& cls) {
@@ -201,6 +212,8 @@ const InplaceOperator kInplaceOperators[] = {
     {"__itruediv__", [](Tensor& a, const Tensor& b) { gradgen::div_(a, b); }},
     {"__ifloordiv__", [](Tensor& a, const Tensor& b) { gradgen::floor_divide_(a, b); }},
     {"__imod__", [](Tensor& a, const Tensor& b) { gradgen::remainder_(a, b); }},
+    {"__ilshift__", [](Tensor& a, const Tensor& b) { gradgen::bitwise_left_shift_(a, b); }},
+    {"__irshift__", [](Tensor& a, const Tensor& b) { gradgen::bitwise_right_shift_(a, b); }},
 };
 
 }  // namespace

@@ -36,6 +36,17 @@ bool is_index_message(const char* what) noexcept {
          std::strstr(what, "out of range for a node") == nullptr;
 }
 
+// True for PyTorch's dispatch refusals, `"lshift_cpu" not implemented for 'Float'`, which it
+// raises as NotImplementedError (a RuntimeError subclass, so `except RuntimeError` still works).
+bool is_not_implemented_message(const char* what) noexcept {
+  return std::strstr(what, "\" not implemented for '") != nullptr;
+}
+
+PyObject* runtime_error_type(const char* what) noexcept {
+  if (is_index_message(what)) return PyExc_IndexError;
+  return is_not_implemented_message(what) ? PyExc_NotImplementedError : PyExc_RuntimeError;
+}
+
 Device parse_device(const std::string& spec) {
   if (spec == "cpu" || spec == "cpu:0") return Device::CPU;
   throw std::runtime_error("device: gradgen has only the CPU device (\"cpu\"), got \"" + spec +
@@ -52,7 +63,7 @@ void translate_exception(const std::exception_ptr& p, void*) {
   } catch (const std::invalid_argument& e) {
     PyErr_SetString(is_index_message(e.what()) ? PyExc_IndexError : PyExc_RuntimeError, e.what());
   } catch (const std::runtime_error& e) {
-    PyErr_SetString(is_index_message(e.what()) ? PyExc_IndexError : PyExc_RuntimeError, e.what());
+    PyErr_SetString(runtime_error_type(e.what()), e.what());
   } catch (const std::bad_cast&) {
     // A result that could not become a Python object because memory ran out (memory_reserve.h's
     // memory_is_low): its MemoryError stands.

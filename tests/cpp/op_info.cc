@@ -3195,6 +3195,101 @@ std::vector<OpInfo> make_registry() {
            })},
       };
     });
+    // Shifts: integer operands made from inputs that require grad (to() drops the history),
+    // shifted by constant amounts, some out of range (negative, 64 or more); every variant is
+    // kNoDerivative (the values are checked against PyTorch by the differential test).
+    struct ShiftFns {
+      const char* name;
+      std::function<Tensor(const Tensor&, const Tensor&)> tensor;
+      std::function<Tensor(const Tensor&, const Scalar&)> tensor_scalar;
+      std::function<Tensor(const Scalar&, const Tensor&)> scalar_tensor;
+      std::function<void(Tensor&, const Tensor&)> inplace;
+      std::function<void(Tensor&, const Scalar&)> inplace_scalar;
+      std::function<void(const Tensor&, const Tensor&, Tensor&)> out;
+      std::function<void(const Tensor&, const Scalar&, Tensor&)> out_tensor_scalar;
+      std::function<void(const Scalar&, const Tensor&, Tensor&)> out_scalar_tensor;
+    };
+    const ShiftFns shifts[] = {
+        {"bitwise_left_shift",
+         [](const Tensor& a, const Tensor& b) { return bitwise_left_shift(a, b); },
+         [](const Tensor& a, const Scalar& b) { return bitwise_left_shift(a, b); },
+         [](const Scalar& a, const Tensor& b) { return bitwise_left_shift(a, b); },
+         [](Tensor& a, const Tensor& b) { bitwise_left_shift_(a, b); },
+         [](Tensor& a, const Scalar& b) { bitwise_left_shift_(a, b); },
+         [](const Tensor& a, const Tensor& b, Tensor& o) { bitwise_left_shift_out(a, b, o); },
+         [](const Tensor& a, const Scalar& b, Tensor& o) { bitwise_left_shift_out(a, b, o); },
+         [](const Scalar& a, const Tensor& b, Tensor& o) { bitwise_left_shift_out(a, b, o); }},
+        {"bitwise_right_shift",
+         [](const Tensor& a, const Tensor& b) { return bitwise_right_shift(a, b); },
+         [](const Tensor& a, const Scalar& b) { return bitwise_right_shift(a, b); },
+         [](const Scalar& a, const Tensor& b) { return bitwise_right_shift(a, b); },
+         [](Tensor& a, const Tensor& b) { bitwise_right_shift_(a, b); },
+         [](Tensor& a, const Scalar& b) { bitwise_right_shift_(a, b); },
+         [](const Tensor& a, const Tensor& b, Tensor& o) { bitwise_right_shift_out(a, b, o); },
+         [](const Tensor& a, const Scalar& b, Tensor& o) { bitwise_right_shift_out(a, b, o); },
+         [](const Scalar& a, const Tensor& b, Tensor& o) { bitwise_right_shift_out(a, b, o); }},
+    };
+    for (const ShiftFns& f : shifts) {
+      const std::string n = f.name;
+      auto amounts = [] { return longs({0, 3, -1, 64, 70, 1}, {2, 3}); };
+      auto sample = [](std::string what, Inputs in, std::function<Tensor(const Inputs&)> fn) {
+        return std::vector<Sample>{{std::move(what), std::move(in), one(std::move(fn))}};
+      };
+      add_op(n + ".Tensor", Check::kNoDerivative, [=] {
+        return std::vector<Sample>{
+            {"Long [2, 3] by [2, 3]", {leaf({2, 3}, 1)}, one([=](const Inputs& x) {
+               return f.tensor(ints(x[0]), amounts());
+             })},
+            {"Int [2, 3] by Long [3]", {leaf({2, 3}, 2)}, one([=](const Inputs& x) {
+               return f.tensor(to(ints(x[0]), ScalarType::Int), longs({1, 2, 31}, {3}));
+             })},
+        };
+      });
+      add_op(n + "_.Tensor", Check::kNoDerivative, [=] {
+        return sample("Long [2, 3] in place", {leaf({2, 3}, 3)}, [=](const Inputs& x) {
+          Tensor self = ints(x[0]);
+          f.inplace(self, amounts());
+          return self;
+        });
+      });
+      add_op(n + ".Tensor_out", Check::kNoDerivative, [=] {
+        return sample("Long [2, 3] into [0]", {leaf({2, 3}, 4)}, [=](const Inputs& x) {
+          Tensor out = zeros({0}, ScalarType::Long);
+          f.out(ints(x[0]), amounts(), out);
+          return out;
+        });
+      });
+      add_op(n + ".Tensor_Scalar", Check::kNoDerivative, [=] {
+        return sample("Long [2, 3] by 2", {leaf({2, 3}, 5)},
+                      [=](const Inputs& x) { return f.tensor_scalar(ints(x[0]), 2); });
+      });
+      add_op(n + "_.Tensor_Scalar", Check::kNoDerivative, [=] {
+        return sample("Long [2, 3] by 3 in place", {leaf({2, 3}, 6)}, [=](const Inputs& x) {
+          Tensor self = ints(x[0]);
+          f.inplace_scalar(self, 3);
+          return self;
+        });
+      });
+      add_op(n + ".Tensor_Scalar_out", Check::kNoDerivative, [=] {
+        return sample("Long [2, 3] by 1 into [0]", {leaf({2, 3}, 7)}, [=](const Inputs& x) {
+          Tensor out = zeros({0}, ScalarType::Long);
+          f.out_tensor_scalar(ints(x[0]), 1, out);
+          return out;
+        });
+      });
+      add_op(n + ".Scalar_Tensor", Check::kNoDerivative, [=] {
+        return sample("-40 by [2, 3]", {leaf({2, 3}, 8)}, [=](const Inputs& x) {
+          return f.scalar_tensor(-40, to(abs(ints(x[0])), ScalarType::Long));
+        });
+      });
+      add_op(n + ".Scalar_Tensor_out", Check::kNoDerivative, [=] {
+        return sample("5 by [2, 3] into [0]", {leaf({2, 3}, 9)}, [=](const Inputs& x) {
+          Tensor out = zeros({0}, ScalarType::Long);
+          f.out_scalar_tensor(5, abs(ints(x[0])), out);
+          return out;
+        });
+      });
+    }
     // where with Scalar branches (composite over where.self).
     grad_op("where.ScalarSelf", [] {
       const Tensor cond = bools({true, false, true, false, false, true}, {2, 3});
@@ -3274,6 +3369,54 @@ std::vector<OpInfo> make_registry() {
            one([](const Inputs& x) { return amin(x[0], {}, true); }),
            nullptr,
            [](const Inputs& x, Tensor& o) -> Tensor { return amin_out(x[0], {}, true, o); }}};
+    });
+    // aminmax: both outputs differentiable; distinct random values (no ties, which finite
+    // differences cannot check: the differential test checks them against PyTorch).
+    grad_op("aminmax", [] {
+      using Dim = std::optional<int64_t>;
+      auto both = [](Dim dim, bool keepdim, bool transposed = false) {
+        return [=](const Inputs& x) {
+          const auto [lo, hi] = aminmax(transposed ? t(x[0]) : x[0], dim, keepdim);
+          return std::vector<Tensor>{lo, hi};
+        };
+      };
+      return std::vector<Sample>{
+          {"[2, 3, 4] dim 1", {leaf({2, 3, 4}, 1)}, both(1, false)},
+          {"[2, 3, 4] dim -1 keepdim", {leaf({2, 3, 4}, 2)}, both(-1, true)},
+          {"[2, 3] no dim", {leaf({2, 3}, 3)}, both(std::nullopt, false)},
+          {"[2, 3] no dim keepdim", {leaf({2, 3}, 4)}, both(std::nullopt, true)},
+          {"0-dim dim 0", {leaf({}, 5)}, both(0, false)},
+          {"transposed view, dim 0", {leaf({2, 3}, 6)}, both(0, false, true)},
+          {"max only",
+           {leaf({3, 4}, 7)},
+           [](const Inputs& x) {
+             return std::vector<Tensor>{std::get<1>(aminmax(x[0], 0, false))};
+           }},
+      };
+    });
+    add_op("aminmax.out", Check::kOut, [] {
+      auto into = [](bool want_min) {
+        return [want_min](const Inputs& x, Tensor& o) -> Tensor {
+          Tensor other = zeros({0}, x[0].scalar_type());
+          if (want_min)
+            aminmax_out(x[0], 1, false, o, other);
+          else
+            aminmax_out(x[0], 1, false, other, o);
+          return o;
+        };
+      };
+      return std::vector<Sample>{
+          {"[2, 3] dim 1: min",
+           {leaf({2, 3}, 1)},
+           one([](const Inputs& x) { return std::get<0>(aminmax(x[0], 1, false)); }),
+           nullptr,
+           into(true)},
+          {"[2, 3] dim 1: max",
+           {leaf({2, 3}, 2)},
+           one([](const Inputs& x) { return std::get<1>(aminmax(x[0], 1, false)); }),
+           nullptr,
+           into(false)},
+      };
     });
     grad_op("max", [] { return unary_samples([](const Tensor& a) { return max(a); }); });
     grad_op("min", [] { return unary_samples([](const Tensor& a) { return min(a); }); });

@@ -4340,6 +4340,7 @@ case(
     R(2, 1, 3, 2, seed=118),
     second=True,
 )
+import cases_aminmax  # noqa: E402, F401  (aminmax, issue 23: registers its cases here)
 import cases_decomp  # noqa: E402, F401  (linear algebra decompositions: registers its cases here)
 import cases_dtype  # noqa: E402, F401  (the dtypes int32 ... bfloat16, issue 23: registers its cases here)
 import cases_grid  # noqa: E402, F401  (grid_sampler_2d, issue 26 resampling: registers its cases here)
@@ -4349,3 +4350,4 @@ import cases_nn2  # noqa: E402, F401  (nn ops, issue 26 second batch: registers 
 import cases_order  # noqa: E402, F401  (order statistics: registers its cases here)
 import cases_random  # noqa: E402, F401  (random samplers whose answer is determined: registers its cases here)
 import cases_shape  # noqa: E402, F401  (shape ops, fifth batch: registers its cases here)
+import cases_shift  # noqa: E402, F401  (bitwise shifts, issue 23: registers its cases here)

@@ -3895,3 +3895,86 @@ def test_grid_sampler_gradients(op, sample):
 @pytest.mark.parametrize("op", sorted(_grid_checks()))
 def test_grid_sampler_values(op):
     VALUE_CHECKS[op]()
+def _shift_checks():
+    # The shifts' values against PyTorch: tests/differential/cases_shift.py; their operators and
+    # errors: tests/python/test_shifts.py. Here every declaration is called once.
+    g = gradgen
+
+    def shifts():
+        a, s = g.tensor([1, -8, 5], dtype=g.int8), g.tensor([1, 2, 8], dtype=g.int8)
+        assert g.bitwise_left_shift(a, s).tolist() == [2, -32, 0]
+        assert a.bitwise_right_shift(s).tolist() == [0, -2, 0]
+        assert g.bitwise_left_shift(a, 3).tolist() == [8, -64, 40]
+        assert a.bitwise_right_shift(1).tolist() == [0, -4, 2]
+        assert g.bitwise_left_shift(3, s).tolist() == [6, 12, 0]  # the amount in int8: 3 << 8 is 0
+        assert g.bitwise_right_shift(-100, s).tolist() == [-50, -25, -1]
+        for op in ("bitwise_left_shift_", "bitwise_right_shift_"):
+            for other in (s, 2):
+                x = a.clone()
+                assert getattr(x, op)(other) is x
+                assert x.tolist() == getattr(g, op[:-1])(a, other).tolist()
+        for f in (g.bitwise_left_shift, g.bitwise_right_shift):
+            for args in ((a, s), (a, 2), (7, s)):
+                o = g.zeros([0], dtype=g.int16)
+                assert f(*args, out=o) is o and o.tolist() == f(*args).tolist() and o.dtype is g.int16
+
+    names = ["Tensor", "_.Tensor", "Tensor_out", "Tensor_Scalar", "_.Tensor_Scalar", "Tensor_Scalar_out"]
+    names += ["Scalar_Tensor", "Scalar_Tensor_out"]
+    return {f"bitwise_{d}_shift{'' if n.startswith('_') else '.'}{n}": shifts for d in ("left", "right") for n in names}
+
+
+VALUE_CHECKS.update(_shift_checks())
+
+
+def _aminmax_samples() -> Dict[str, List[Sample]]:
+    # Distinct random values (ties and NaN: tests/differential/cases_aminmax.py).
+    return {
+        "aminmax": [
+            Sample(
+                "dim 1, both", lambda x: gradgen.aminmax(x, dim=1).min * 2 + gradgen.aminmax(x, dim=1).max, [leaf(2, 3)]
+            ),
+            Sample("method, no dim, keepdim", lambda x: x.aminmax(keepdim=True)[1] - x.aminmax()[0], [leaf(3, 2)]),
+        ]
+    }
+
+
+def _aminmax_checks():
+    g = gradgen
+
+    def fields_and_out():
+        x = g.tensor([[1.0, 5.0, -2.0], [float("nan"), 2.0, 0.0]], dtype=g.float64)
+        r = g.aminmax(x, dim=1)
+        assert type(r).__name__ == "aminmax" and type(r).__module__ == "gradgen.return_types"
+        lo, hi = r
+        assert lo is not None and r.min.tolist()[0] == -2.0 and r.max.tolist()[0] == 5.0
+        assert math.isnan(r.min.tolist()[1]) and math.isnan(hi.tolist()[1])
+        assert list(x.aminmax(keepdim=True).max.shape) == [1, 1]
+        o1, o2 = g.zeros([0], dtype=g.float64), g.zeros([0], dtype=g.float64)
+        out = g.aminmax(x, dim=0, out=(o1, o2))
+        assert out[0] is o1 and out[1] is o2 and o2.tolist()[1:] == [5.0, 0.0]
+        with pytest.raises(RuntimeError, match=r"aminmax\(\): cannot compute aminmax over an empty dimension"):
+            g.aminmax(g.zeros([0, 3]))
+        with pytest.raises(IndexError, match="aminmax: Expected reduction dim 0 to have non-zero size"):
+            g.aminmax(g.zeros([0, 3]), dim=0)
+        assert list(g.aminmax(g.zeros([0, 3]), dim=1).min.shape) == [0]
+
+    return {"aminmax.out": fields_and_out}
+
+
+SAMPLES.update(_aminmax_samples())
+VALUE_CHECKS.update(_aminmax_checks())
+
+# test_gradients and test_values took their parameter lists when they were defined (above), so
+# they do not see what is registered after them; the shift and aminmax entries run here.
+_LATE = {**_shift_checks(), **_aminmax_checks()}
+
+
+@pytest.mark.parametrize("op", sorted(set(_LATE)))
+def test_late_values(op):
+    _LATE[op]()
+
+
+@pytest.mark.parametrize("sample", _aminmax_samples()["aminmax"], ids=lambda s: s.desc)
+def test_late_gradients(sample):
+    gradcheck(sample.fn, sample.inputs)
+    gradgradcheck(sample.fn, sample.inputs)
