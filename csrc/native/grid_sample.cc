@@ -1,4 +1,5 @@
-// Kernels of grid_sampler_2d, its backward and double backward, and the composite grid_sampler
+// Kernels of grid_sampler_2d and its backward, the tap table of its double backward
+// (csrc/autograd/formulas_grid.cc) and the composite grid_sampler
 // (nn, issue 26: resampling). grid [N, OH, OW, 2] holds (x, y) in [-1, 1] (align_corners: the
 // corner pixels' centres; otherwise their outer edges); each point samples input [N, C, IH, IW]
 // bilinearly (2 x 2 taps), at the nearest pixel (nearbyint: halves to even) or bicubically
@@ -6,8 +7,7 @@
 // border clips the source coordinate into the image, reflection reflects it about the image's
 // edges first (bicubic pads each tap's position instead, as PyTorch). The weights' derivatives
 // by the source coordinate, times the coordinate's by the grid, give the grid's gradient; the
-// nearest mode's grid gradient is zero, as PyTorch's. The weights are separable products of
-// 1-D weights, so their second derivatives (for the double backward) are products too.
+// nearest mode's grid gradient is zero, as PyTorch's.
 #include <array>
 #include <cmath>
 #include <cstdint>
@@ -16,6 +16,7 @@
 #include <tuple>
 #include <vector>
 
+#include "csrc/autograd/formulas_grid.h"
 #include "csrc/autograd/grad_mode.h"
 #include "csrc/core_kernels.h"
 #include "csrc/generated/NativeFunctions.h"
@@ -332,58 +333,54 @@ std::tuple<Tensor&, Tensor&> grid_sampler_2d_backward_out(const Tensor& grad_out
   return {out0, out1};
 }
 
-// The derivatives of s = <ggI, grad_input> + <ggG, grad_grid> (grad_input, grad_grid the
-// backward's results for grad_output gO) by gO, input and grid. With D_k = dw_k/dx dix ggG_x +
-// dw_k/dy diy ggG_y for tap k: ds/dgO = sum_k (w_k ggI_k + input_k D_k); ds/dinput scatters
-// gO D_k; ds/dgrid_x = dix sum_c,k gO (dw_k/dx ggI_k + input_k (d2w_k/dx2 dix ggG_x +
-// d2w_k/dxdy diy ggG_y)), and y alike (the coordinate maps are piecewise linear, so dix and
-// diy have no derivative of their own; bilinear's d2w/dx2 is 0).
-std::tuple<Tensor, Tensor, Tensor> grid_sampler_2d_double_backward_kernel(
-    const Tensor& ggI_in, const Tensor& ggG_in, const Tensor& grad_output, const Tensor& input,
-    const Tensor& grid, int64_t interpolation_mode, int64_t padding_mode, bool align_corners) {
+GridTapTable grid_sampler_2d_tap_table(const Tensor& input, const Tensor& grid,
+                                       int64_t interpolation_mode, int64_t padding_mode,
+                                       bool align_corners) {
   const char* op = "grid_sampler_2d_double_backward";
   const GridGeometry g =
       grid_geometry(op, input, grid, interpolation_mode, padding_mode, align_corners);
-  const Tensor ggI = ggI_in.defined() ? ggI_in.contiguous() : zeros_like(input);
-  const Tensor ggG = ggG_in.defined() ? ggG_in.contiguous() : zeros_like(grid);
-  Tensor d_go = zeros(grad_output.sizes(), input.scalar_type());
-  Tensor d_in = zeros(input.sizes(), input.scalar_type());
-  Tensor d_grid = zeros(grid.sizes(), grid.scalar_type());
-  const Tensor x = input.contiguous(), gr = grid.contiguous(), go = grad_output.contiguous();
-  gradgen::internal::dispatch_floating(input.scalar_type(), op, [&](auto tag) {
+  const int64_t taps = g.interp == kNearest ? 1 : g.interp == kBilinear ? 2 : 4;
+  const ScalarType dtype = input.scalar_type();
+  GridTapTable table{zeros({g.N, taps * taps, g.points()}, ScalarType::Long),
+                     zeros({g.N, taps * taps, g.points()}, dtype),
+                     zeros({g.N, g.points()}, dtype),
+                     zeros({g.N, g.points()}, dtype),
+                     zeros({g.N, g.points()}, dtype),
+                     zeros({g.N, g.points()}, dtype),
+                     taps};
+  const Tensor gr = grid.contiguous();
+  gradgen::internal::dispatch_floating(dtype, op, [&](auto tag) {
     using T = decltype(tag);
-    const T *px = x.data_ptr<T>(), *pgo = go.data_ptr<T>();
-    const T *pggi = ggI.data_ptr<T>(), *pggg = ggG.data_ptr<T>();
-    T *pdgo = d_go.data_ptr<T>(), *pdin = d_in.data_ptr<T>(), *pdgrid = d_grid.data_ptr<T>();
-    for_each_point<T>(g, gr.data_ptr<T>(),
-                      [&](int64_t n, int64_t p, const Tap<T>* cs, int count, T dix, T diy) {
-                        const int64_t q = (n * g.points() + p) * 2;
-                        const T ggx = pggg[q], ggy = pggg[q + 1];
-                        T sx = 0, sy = 0;
-                        for (int64_t c = 0; c < g.C; ++c) {
-                          const int64_t plane = (n * g.C + c) * g.in_plane();
-                          const int64_t o = (n * g.C + c) * g.points() + p;
-                          const T go_v = pgo[o];
-                          T acc = 0;
-                          for (int k = 0; k < count; ++k) {
-                            if (cs[k].index < 0) continue;
-                            const Tap<T>& ck = cs[k];
-                            const T v = px[plane + ck.index], gi = pggi[plane + ck.index];
-                            const T dk = ck.dx * dix * ggx + ck.dy * diy * ggy;
-                            acc += ck.w * gi + v * dk;
-                            pdin[plane + ck.index] += go_v * dk;
-                            sx += go_v * dix *
-                                  (ck.dx * gi + v * (ck.dxx * dix * ggx + ck.dxy * diy * ggy));
-                            sy += go_v * diy *
-                                  (ck.dy * gi + v * (ck.dxy * dix * ggx + ck.dyy * diy * ggy));
-                          }
-                          pdgo[o] = acc;
-                        }
-                        pdgrid[q] = sx;
-                        pdgrid[q + 1] = sy;
-                      });
+    const T* pg = gr.data_ptr<T>();
+    int64_t* pidx = table.index.data_ptr<int64_t>();
+    T* pin = table.inside.data_ptr<T>();
+    T *pdx = table.dx.data_ptr<T>(), *pox = table.ox.data_ptr<T>();
+    T *pdy = table.dy.data_ptr<T>(), *poy = table.oy.data_ptr<T>();
+    // The fraction t = ix - floor(ix) written as d * grid + o (the coordinate maps are
+    // piecewise linear); nearest has no fraction (its weights are constant).
+    auto fraction = [&g](T coord, T ix, T d, T* dd, T* o) {
+      *dd = g.interp == kNearest || !representable(ix) ? T(0) : d;
+      *o = g.interp == kNearest || !representable(ix) ? T(0) : ix - std::floor(ix) - d * coord;
+    };
+    Tap<T> tp[16];
+    for (int64_t n = 0; n < g.N; ++n) {
+      for (int64_t p = 0; p < g.points(); ++p) {
+        T dix, diy;
+        point_taps(g, pg, n, p, tp, &dix, &diy);
+        const T* xy = pg + (n * g.points() + p) * 2;
+        T d;
+        const int64_t q = n * g.points() + p;
+        fraction(xy[0], source_coordinate(xy[0], g.IW, g, &d), dix, &pdx[q], &pox[q]);
+        fraction(xy[1], source_coordinate(xy[1], g.IH, g, &d), diy, &pdy[q], &poy[q]);
+        for (int64_t k = 0; k < taps * taps; ++k) {
+          const int64_t at = (n * taps * taps + k) * g.points() + p;
+          pidx[at] = tp[k].index < 0 ? 0 : tp[k].index;
+          pin[at] = tp[k].index < 0 ? T(0) : T(1);
+        }
+      }
+    }
   });
-  return {d_go, d_in, d_grid};
+  return table;
 }
 
 // PyTorch's composite: the 2-D kernel for 4-D input (grid_sampler_3d and cuDNN's are not in

@@ -159,3 +159,76 @@ def test_grid_sample_errors():
             gradgen.zeros([1, 1, 1, 1, 3], dtype=gradgen.float64),
             align_corners=False,
         )
+
+
+# Higher derivatives (the double backward is differentiable, as PyTorch's): the gradients of
+# |d/dgrid (|d/dx (y.y)|^2 + |d/dgrid (y.y)|^2)|^2, reflection, align_corners, as torch printed.
+GRID_HIGHER = [
+    (
+        "bilinear",
+        [
+            -9061.9205928954,
+            -450.9868261436,
+            11881.6117485978,
+            1106532.081857203,
+            -29475.2812643711,
+            24000.4342302945,
+            -1024335.3199527902,
+            -3606637.452655672,
+            -3480.7922272999,
+            24335.049612734,
+            104964335.84713677,
+            -67593542.64329304,
+        ],
+        [
+            72326.446611936,
+            -26859.7024066425,
+            -221662979.12966576,
+            39964665.89935027,
+            -4987344.007331727,
+            4946056.45815667,
+            87954.3268459067,
+            33817.4747420998,
+        ],
+    ),
+    (
+        "bicubic",
+        [
+            -34193.9899929252,
+            97760.4874267771,
+            -3601730.5969193904,
+            3138890.28956894,
+            -74461.7865473422,
+            710685.6221392563,
+            7748553.971198941,
+            -3969705.9317311784,
+            -30643.9357310619,
+            7326072.541359328,
+            267266095.6516227,
+            -115255331.29861395,
+        ],
+        [
+            -179023.1364361022,
+            63305.924187243,
+            669110606.4374912,
+            -54161308.9871549,
+            4957173.076148666,
+            -4858002.407752847,
+            -252054.1909396471,
+            -222186.2084875364,
+        ],
+    ),
+]
+
+
+@pytest.mark.parametrize("mode,expected_x,expected_grid", GRID_HIGHER)
+def test_grid_sample_higher_derivatives_match_torch(mode, expected_x, expected_grid):
+    x, grid = grid_inputs()
+    x.requires_grad_(True)
+    grid.requires_grad_(True)
+    y = F.grid_sample(x, grid, mode=mode, padding_mode="reflection", align_corners=True)
+    gx, gg = gradgen.autograd.grad((y * y).sum(), [x, grid], create_graph=True)
+    hx, hg = gradgen.autograd.grad((gg * gg).sum() + (gx * gx).sum(), [x, grid], create_graph=True)
+    tx, tg = gradgen.autograd.grad((hg * hg).sum(), [x, grid])
+    assert flat(tx.tolist()) == pytest.approx(expected_x, rel=1e-9, abs=1e-6)
+    assert flat(tg.tolist()) == pytest.approx(expected_grid, rel=1e-9, abs=1e-6)

@@ -3819,8 +3819,8 @@ VALUE_CHECKS.update(_nn2_checks())
 
 def _grid_samples() -> Dict[str, List[Sample]]:
     """nn (issue 26, resampling): grid_sampler_2d, its backward and grid_sampler. The grid is
-    scaled to about [-1.2, 1.2] so that padding applies; the third derivative is not implemented
-    (grid_sampler_2d_double_backward is a kernel), so the backward's samples are first order."""
+    scaled to about [-1.2, 1.2] so that padding applies (the backward's second derivatives are
+    grid_sampler_2d's third)."""
     g = gradgen
 
     def spread(t):
@@ -3849,7 +3849,6 @@ def _grid_samples() -> Dict[str, List[Sample]]:
                 "bilinear, border",
                 lambda go, x, grid: g.grid_sampler_2d_backward(go, x, spread(grid), 0, 1, False, [True, True]),
                 [leaf(1, 2, 2, 2, seed=10), leaf(1, 2, 3, 3, seed=11), leaf(1, 2, 2, 2, seed=12)],
-                second=False,
             )
         ],
     }
