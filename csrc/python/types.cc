@@ -30,10 +30,12 @@ struct PyDevice {
 };
 
 // True for messages the runtime raises about an index or a dim outside its range; PyTorch
-// raises IndexError for these ("Dimension out of range", "index 3 is out of bounds").
+// raises IndexError for these ("Dimension out of range", "index 3 is out of bounds"), but a
+// RuntimeError for topk's and kthvalue's "selected ... k out of range".
 bool is_index_message(const char* what) noexcept {
   return std::strstr(what, " out of range") != nullptr &&
-         std::strstr(what, "out of range for a node") == nullptr;
+         std::strstr(what, "out of range for a node") == nullptr &&
+         std::strstr(what, " k out of range") == nullptr;
 }
 
 // True for PyTorch's dispatch refusals, `"lshift_cpu" not implemented for 'Float'`, which it
