@@ -763,15 +763,20 @@ def test_the_python_bindings_are_compiled_too():
     assert PYTHON_FLAGS is not None, f"nanobind's headers are not at {_NANOBIND} or Python's at {_PYTHON_INCLUDE}"
 
 
+def _generate_op(tmp_path: Path, schema: str, formulas: str = "  self: grad\n", **flags):
+    """generate() of SUPPORT plus one op declared by `schema` with the entry's `formulas`."""
+    (tmp_path / "nf.yaml").write_text(SUPPORT + f"- func: {schema}\n")
+    (tmp_path / "d.yaml").write_text(f"- name: {schema}\n" + formulas)
+    return generate(str(tmp_path / "nf.yaml"), str(tmp_path / "d.yaml"), **flags)
+
+
 @pytest.mark.skipif(GXX is None, reason="g++ is not installed")
 @pytest.mark.skipif(not HEADERS.is_file(), reason=f"the runtime headers are not at {REPO}/csrc")
 def test_sizes_of_an_optional_tensor_are_saved_as_a_vector(tmp_path):
     # Found by a structured campaign: `o->sizes()` saved an optional IntArrayRef into the node's
     # std::optional<std::vector<int64_t>>, which does not convert.
     schema = "o(Tensor self, Tensor? w) -> Tensor"
-    (tmp_path / "nf.yaml").write_text(SUPPORT + f"- func: {schema}\n")
-    (tmp_path / "d.yaml").write_text(f"- name: {schema}\n  self: mul(grad, static_cast<double>(sizeof(w->sizes())))\n")
-    files = generate(str(tmp_path / "nf.yaml"), str(tmp_path / "d.yaml"))
+    files = _generate_op(tmp_path, schema, "  self: mul(grad, static_cast<double>(sizeof(w->sizes())))\n")
     assert "w->sizes().vec()" in files["VariableType.cpp"]
     assert not _syntax_errors(files, tmp_path)
 
@@ -800,11 +805,8 @@ def test_a_saved_tensor_geometry_compiles_in_another_namespace(tmp_path):
     # `gradgen::TensorGeometry` member (it is gradgen::autograd's, in basic_ops.h, which the
     # header did not include) with no default constructor.
     schema = "op10(Tensor self, Tensor a) -> Tensor"
-    (tmp_path / "nf.yaml").write_text(SUPPORT + f"- func: {schema}\n")
-    (tmp_path / "d.yaml").write_text(
-        f"- name: {schema}\n  self: mul(grad, static_cast<double>(sizeof(TensorGeometry(a))))\n"
-    )
-    files = generate(str(tmp_path / "nf.yaml"), str(tmp_path / "d.yaml"), namespace="mylib")
+    formula = "  self: mul(grad, static_cast<double>(sizeof(TensorGeometry(a))))\n"
+    files = _generate_op(tmp_path, schema, formula, namespace="mylib")
     assert '#include "csrc/autograd/basic_ops.h"' in files["Functions.h"]
     assert not _syntax_errors(files, tmp_path)
 
@@ -817,9 +819,7 @@ def test_a_list_default_of_bools_compiles_in_another_namespace(tmp_path):
     # ::gradgen::False;` (a name the runtime does not have), and inside it `True` names nothing.
     # Each element is now spelled as a default of the element type, in C++ and in Python.
     schema = "op4(Tensor self, bool[3] m=[True,False,True], float[2] s=[1,2.5], int[] d=[-2,-1]) -> Tensor"
-    (tmp_path / "nf.yaml").write_text(SUPPORT + f"- func: {schema}\n")
-    (tmp_path / "d.yaml").write_text(f"- name: {schema}\n  self: grad\n")
-    files = generate(str(tmp_path / "nf.yaml"), str(tmp_path / "d.yaml"), namespace="mylib")
+    files = _generate_op(tmp_path, schema, namespace="mylib")
     assert "m={true, false, true}" in files["VariableType.h"].replace(" = ", "=")
     assert "s={1.0, 2.5}" in files["VariableType.h"].replace(" = ", "=")
     assert "::False" not in "".join(files.values())
@@ -837,9 +837,7 @@ def test_a_scalar_default_of_a_bool_list_is_repeated(tmp_path):
     # std::array<bool, 3> converts from. A scalar default of a list means it in every position, as
     # `int[2] stride=1` means [1, 1]: each position spelled as a default of the element type.
     schema = "op5(Tensor self, bool[3] m=False, float[2] s=1, int[2]? k=3) -> Tensor"
-    (tmp_path / "nf.yaml").write_text(SUPPORT + f"- func: {schema}\n")
-    (tmp_path / "d.yaml").write_text(f"- name: {schema}\n  self: grad\n")
-    files = generate(str(tmp_path / "nf.yaml"), str(tmp_path / "d.yaml"), namespace="mylib")
+    files = _generate_op(tmp_path, schema, namespace="mylib")
     header = files["VariableType.h"].replace(" = ", "=")
     assert "m={false, false, false}" in header and "s={1.0, 1.0}" in header and "k={3, 3}" in header
     assert not _syntax_errors(files, tmp_path)
@@ -851,8 +849,6 @@ def test_a_reduction_default_of_none_names_the_enumerator(tmp_path):
     # Found by the rounds campaign (round 74): `int r=None_` was spelled Reduction::None_, which
     # the runtime's enum (as ATen's) does not have: it is Reduction::None.
     schema = "op6(Tensor self, int r=None_, int s=Sum) -> Tensor"
-    (tmp_path / "nf.yaml").write_text(SUPPORT + f"- func: {schema}\n")
-    (tmp_path / "d.yaml").write_text(f"- name: {schema}\n  self: grad\n")
-    files = generate(str(tmp_path / "nf.yaml"), str(tmp_path / "d.yaml"), namespace="mylib")
+    files = _generate_op(tmp_path, schema, namespace="mylib")
     assert "r=Reduction::None," in files["VariableType.h"].replace(" = ", "=")
     assert not _syntax_errors(files, tmp_path)
