@@ -17,7 +17,7 @@ HANG_SECONDS) is reported as a failure naming that call, and the batch resumes a
 exception whose message is a bare "std::bad_cast" or a SystemError (an error without a message
 saying what was expected) is a failure too.
 
-    GRADGEN_ROBUSTNESS_CALLS=1000000 GRADGEN_ROBUSTNESS_SEED=7   a longer campaign (see README)
+    GRADGEN_ROBUSTNESS_CALLS=1000000 GRADGEN_ROBUSTNESS_SEED=7   a longer campaign (README, docs/testing.md)
 """
 
 import collections
