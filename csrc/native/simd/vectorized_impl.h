@@ -179,11 +179,25 @@ inline void tanh_float(const float* x, float* y, int64_t n) {
   out = in.tanh();
 }
 
+// Below log(smallest normal) exp is subnormal or 0. Eigen's vectorized exp clamps its argument
+// near there (double: -709.78 gives 5.6e-309 for exp(-1000)), and which elements take the
+// vector path depends on the buffer's alignment, so results there were wrong and not even
+// reproducible: those elements are computed again with std::exp.
+template <typename T>
+constexpr T kExpNormalLimit = sizeof(T) == 8 ? T(-708.3964185322641) : T(-87.33654475);
+
 template <typename T>
 void exp_impl(const T* x, T* y, int64_t n) {
+  if (x == y) {  // in place: the arguments would be gone when the fix-up needs them
+    for (int64_t i = 0; i < n; ++i) y[i] = std::exp(x[i]);
+    return;
+  }
   Eigen::Map<const Array<T>> in(x, n);
   Eigen::Map<Array<T>> out(y, n);
   out = in.exp();
+  for (int64_t i = 0; i < n; ++i) {
+    if (x[i] < kExpNormalLimit<T>) y[i] = std::exp(x[i]);
+  }
 }
 
 template <typename T>
