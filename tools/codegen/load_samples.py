@@ -569,6 +569,10 @@ def _argument_specs(
                 # An empty list or an empty optional (`int[1] dims=[]`): a braced list cannot be
                 # cast, so the parameter's type is value-initialized instead.
                 default = cpp.argument_type(a).replace("const ", "").rstrip("&").strip() + "()"
+            elif default.startswith("{") and isinstance(a.type, ListType):
+                # A list default (`int[2] padding=0` is `{0, 0}`): the braced list becomes a
+                # value of its owning type (std::vector<int64_t>{0, 0}), which can be cast.
+                default = cpp.saved_member_type(a.type).spelling + default
             specs.append((a, default))
     return specs
 
@@ -592,6 +596,8 @@ def _case_arguments(
         if spec is None or isinstance(spec, (str, _GivenValue)):
             value = "std::nullopt" if spec is None else spec.cpp if isinstance(spec, _GivenValue) else spec
             py = spec.py if isinstance(spec, _GivenValue) else None
+            if spec is None and a.default is None:
+                py = "None"  # an absent `Tensor? weight` without a default is still passed: None
             case_args.append(
                 CaseArg(
                     a.name, ArgKind.VALUE, cpp=f"static_cast<{cpp.argument_type(a)}>({value})", py=py, **names[a.name]
@@ -716,7 +722,12 @@ def _op_plan(
             cases += _expand(f, sample, k + 1, samples.item_loc(k), op_checks, applicable, nondet_tol)
     elif not skip:
         raise _fail(f"{name}: expected `samples:` (or `skip: <reason>`)", node.loc)
-    diff = info.output_differentiability or tuple(True for _ in f.func.returns)
+    # The outputs that get history, as the analysis decided (output_differentiability, or only
+    # the first when the formulas read plain `grad`); every output for an op without formulas.
+    returns = range(len(f.func.returns))
+    diff = (
+        tuple(i in info.differentiable_outputs for i in returns) if info is not None else tuple(True for _ in returns)
+    )
     return OpPlan(
         op_name=name,
         cpp_name=_cpp_name(f),
