@@ -127,3 +127,32 @@ def test_the_tensor_layer_includes_nothing_of_autograd(name):
     knows nodes only by declaration (autograd::Node, autograd::node_name)."""
     includes = re.findall(r'^#include "([^"]+)"', (TREE / name).read_text(), re.M)
     assert [i for i in includes if i.startswith("csrc/autograd/")] == []
+
+
+def _codegen_modules() -> list:
+    return sorted(p.name for p in (TREE / "tools" / "codegen").glob("*.py"))
+
+
+def test_kinds_are_enums():
+    """A plan value's `kind` (saved member, wrapper, forward-mode code, Python return and
+    variant) is an enum, so a misspelt kind fails where it is made, not as a silently skipped
+    template branch."""
+    found = [
+        f"{name}:{node.lineno}"
+        for name in _codegen_modules()
+        for node in ast.walk(_tree(name))
+        if isinstance(node, ast.AnnAssign)
+        and getattr(node.target, "id", "").endswith("kind")
+        and getattr(node.annotation, "id", None) == "str"
+    ]
+    assert found == [], f"`kind: str` fields: {found}"
+
+
+def test_the_list_size_member_is_named_in_one_place():
+    # `<name>_size_`, the node member keeping a Tensor[]'s length: autograd_info.list_size_member;
+    # every other module and template asks it (issue 22 found it built in six places).
+    templates = sorted((TREE / "tools" / "codegen" / "templates").iterdir())
+    spelling = re.compile(r"""_size_['"}]""")
+    where = [p.name for p in templates if spelling.search(p.read_text())]
+    where += [n for n in _codegen_modules() if spelling.search((TREE / "tools" / "codegen" / n).read_text())]
+    assert where == ["autograd_info.py"]
