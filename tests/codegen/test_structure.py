@@ -156,3 +156,27 @@ def test_the_list_size_member_is_named_in_one_place():
     where = [p.name for p in templates if spelling.search(p.read_text())]
     where += [n for n in _codegen_modules() if spelling.search((TREE / "tools" / "codegen" / n).read_text())]
     assert where == ["autograd_info.py"]
+
+
+# The longest function the codegen and the rule set may hold (the project's ~80-line rule; issue
+# 22 found ten longer). Starlark parses as Python, so one ast walk measures both.
+MAX_FUNCTION_LINES = 80
+
+
+def _function_lengths(path):
+    tree = ast.parse(path.read_text(), str(path))
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            yield node.name, node.lineno, node.end_lineno - node.lineno + 1
+
+
+def test_no_function_is_over_80_lines():
+    files = sorted((TREE / "tools" / "codegen").glob("*.py")) + sorted((TREE / "bazel").rglob("*.bzl"))
+    assert any(p.name == "library.bzl" for p in files), "the .bzl files are not in the test's data"
+    long = [
+        f"{p.relative_to(TREE)}:{line} {name} ({n} lines)"
+        for p in files
+        for name, line, n in _function_lengths(p)
+        if n > MAX_FUNCTION_LINES
+    ]
+    assert long == [], f"functions over {MAX_FUNCTION_LINES} lines: {long}"
