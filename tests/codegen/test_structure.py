@@ -180,3 +180,17 @@ def test_no_function_is_over_80_lines():
         if n > MAX_FUNCTION_LINES
     ]
     assert long == [], f"functions over {MAX_FUNCTION_LINES} lines: {long}"
+
+
+def test_templates_do_not_branch_on_cpp_type_spellings():
+    # Whether a wrapper returns anything, how the tracer names the op, ...: facts the emitters
+    # compute from the schema (WrapperCode.returns_void, .op_ref), not tests of a printed C++ type.
+    spelling = re.compile(r"\b(return_type|cpp_type|spelling)\s*(==|!=|\bin\b)")
+    templates = sorted((TREE / "tools" / "codegen" / "templates").iterdir())
+    found = [
+        f"{p.name}:{i}"
+        for p in templates
+        for i, line in enumerate(p.read_text().splitlines(), 1)
+        if spelling.search(line)
+    ]
+    assert found == []

@@ -256,7 +256,7 @@ def generate(
 
         tests = plan_samples(samples_path, functions, planned.matched, planned.kinds, samples_name, require_samples)
     timer.lap("analyse")
-    code = _emit(planned)
+    code = _emit(planned, namespace)
     common = dict(
         namespace=namespace,
         # Generated code outside namespace gradgen still names the runtime's types unqualified.
@@ -327,9 +327,9 @@ class _ShardLayout:
         return f"{stem}{shard_suffix(k, self.count)}.{ext}"
 
 
-def _emit(p: Plan) -> _Code:
+def _emit(p: Plan, namespace: str) -> _Code:
     nodes = gen_autograd_functions.nodes_of(list(p.nodes))
-    return _Code(p, nodes, [gen_variable_type.wrapper_code(d) for d in p.declarations])
+    return _Code(p, nodes, [gen_variable_type.wrapper_code(d, namespace) for d in p.declarations])
 
 
 def _render_gradcheck_test(plan: "TestPlan", common: Dict[str, object]) -> str:

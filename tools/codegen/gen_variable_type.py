@@ -133,9 +133,15 @@ class WrapperCode:
     hooks: HookFacts
     # The C++ function's name (`add_`), which the tracer's replay calls.
     cpp_name: str
-    # The kernel call: `native::add(self, other, alpha)`, and the C++ return type.
+    # How the tracer's replay names that function: `add_`, or qualified (`::gradgen::threshold`)
+    # when an argument has the op's name (threshold(Tensor self, Scalar threshold, Scalar value)),
+    # which would shadow it.
+    op_ref: str
+    # The kernel call: `native::add(self, other, alpha)`, the C++ return type, and whether the op
+    # returns nothing (the schema's `-> ()`).
     call: str
     return_type: str
+    returns_void: bool
     # The Tensor inputs an out= wrapper refuses, or a not_implemented wrapper raises for, when
     # they require grad.
     checked_args: List[str]
@@ -217,8 +223,9 @@ def _any_condition(conds) -> str:
     return text
 
 
-def wrapper_code(d: DeclarationPlan) -> WrapperCode:
-    """The differentiable API function of a planned declaration (plan.py)."""
+def wrapper_code(d: DeclarationPlan, namespace: str) -> WrapperCode:
+    """The differentiable API function of a planned declaration (plan.py), in C++ namespace
+    `namespace`."""
     f, info, kind = d.f, d.info, d.kind
     func = f.func
     name = func.cpp_name()
@@ -239,8 +246,10 @@ def wrapper_code(d: DeclarationPlan) -> WrapperCode:
         op_name=str(func.name),
         hooks=d.hooks,
         cpp_name=name,
+        op_ref=f"::{namespace}::{name}" if name in d.hooks.args else name,
         call=f"native::{name}(" + ", ".join(a.name for a in func.arguments.flat_all) + ")",
         return_type=ret,
+        returns_void=not func.returns,
         checked_args=checked,
         node=node,
         type_spellings=(ret,) + tuple(cpp.argument_type(a) for a in func.arguments.flat_all),
