@@ -63,8 +63,7 @@ def autograd_library(
       tags: list[str]: given to every target created.
       **kwargs: passed to the cc_library (linkopts, defines, ...).
     """
-    shards = _checked_shards(name, srcs, hdrs, deps, shards)
-    runtime = runtime or Label("//csrc:autograd")
+    shards, runtime = _checked_args(name, srcs, hdrs, deps, shards, runtime)
     common = {"testonly": testonly, "tags": tags}
     autograd_codegen(
         name = name + "_codegen",
@@ -86,19 +85,19 @@ def autograd_library(
         **common
     )
     _python_module(name, python_module, namespace, visibility, testonly, tags)
-    _gradcheck_test(name, test_samples, copts, visibility, tags)
-    _py_gradcheck_test(name, test_samples, python_module, visibility, tags)
+    _gradcheck_tests(name, test_samples, python_module, copts, visibility, tags)
     _compiled_parts(name, srcs, hdrs, deps + [runtime], shards, copts, visibility, common, kwargs)
 
-def _checked_shards(name, srcs, hdrs, deps, shards):
-    """Fails on arguments of the wrong type; returns `shards` as autograd_codegen takes it."""
+def _checked_args(name, srcs, hdrs, deps, shards, runtime):
+    """Fails on arguments of the wrong type; returns `shards` as autograd_codegen takes it, and the runtime."""
     if type(srcs) != type([]) or type(hdrs) != type([]) or type(deps) != type([]):
         fail("autograd_library %s: srcs, hdrs and deps must be lists of labels" % name)
+    runtime = runtime or Label("//csrc:autograd")
     if shards == None:
-        return 0
+        return 0, runtime
     if type(shards) != type(0) or shards < 1:
         fail("autograd_library %s: shards = %r: give a number from 1 to %d, or leave it unset to let the spec's size choose" % (name, shards, MAX_SHARDS))
-    return shards
+    return shards, runtime
 
 def _file_group(name, library, group, common):
     """The filegroup `name` of output group `group` of `<library>_codegen`; returns its label."""
@@ -116,30 +115,30 @@ def _generated_file_groups(name, shards, common):
         for kind in ("headers", "sources"):
             _file_group("%s_shard_%d_%s" % (name, k, kind), name, "shard_%d_%s" % (k, kind), common)
 
-def _gradcheck_test(name, samples, copts, visibility, tags):
-    """The cc_test `<name>_gradcheck_test`, generated from autograd_library `name`'s `samples`, if any."""
+def _gradcheck_tests(name, samples, module, copts, visibility, tags):
+    """The tests generated from autograd_library `name`'s `samples`, if any.
+
+    They are the cc_test `<name>_gradcheck_test`, and with `module` the pytest
+    `<name>_py_gradcheck_test` (the same samples through the bindings).
+    """
     if samples == None:
         return
-    test = _file_group(name + "_generated_gradcheck_test", name, "gradcheck_test", {"testonly": True, "tags": tags})
+    test_common = {"testonly": True, "tags": tags}
     cc_test(
         name = name + "_gradcheck_test",
         size = "small",
-        srcs = [test],
+        srcs = [_file_group(name + "_generated_gradcheck_test", name, "gradcheck_test", test_common)],
         deps = [":" + name, Label("//csrc:testing")],
         copts = copts,
         visibility = visibility,
         tags = tags,
     )
-
-def _py_gradcheck_test(name, samples, module, visibility, tags):
-    """The pytest `<name>_py_gradcheck_test`: `samples` through the bindings of `module`, if both."""
-    if samples == None or module == None:
+    if module == None:
         return
-    test = _file_group(name + "_generated_py_gradcheck_test", name, "gradcheck_py_test", {"testonly": True, "tags": tags})
     py_pytest(
         name = name + "_py_gradcheck_test",
         size = "small",
-        srcs = [test],
+        srcs = [_file_group(name + "_generated_py_gradcheck_test", name, "gradcheck_py_test", test_common)],
         deps = [":" + name + "_py"],
         visibility = visibility,
         tags = tags,

@@ -189,21 +189,21 @@ def test_header_declares_every_shard(tmp_path):
 )
 def test_unbindable(schema, why):
     with pytest.raises(python.Unbindable, match=re.escape(why)):
-        python.overload(FunctionSchema.parse(schema), "foo", "function")
+        python.overload(FunctionSchema.parse(schema), "foo", python.Variant.FUNCTION)
 
 
 def test_methods_need_a_tensor_self():
     with pytest.raises(python.Unbindable, match="needs a `Tensor self`"):
-        python.overload(FunctionSchema.parse("foo(Tensor input) -> Tensor"), "foo", "method")
+        python.overload(FunctionSchema.parse("foo(Tensor input) -> Tensor"), "foo", python.Variant.METHOD)
 
 
 def test_overload_order_counts_scalar_arguments_not_scalar_types():
     def o(schema):
-        return python.overload(FunctionSchema.parse(schema), "f", "function")
+        return python.overload(FunctionSchema.parse(schema), "f", python.Variant.FUNCTION)
 
     g = python.group(
         "f",
-        "function",
+        python.Variant.FUNCTION,
         [
             o("f.Scalar(Tensor self, Scalar other) -> Tensor"),
             o("f.dtype(Tensor self, ScalarType dtype) -> Tensor"),
@@ -220,11 +220,14 @@ def test_a_declaration_too_wide_for_nanobind_is_not_bound():
     def schema(n: int) -> FunctionSchema:
         return FunctionSchema.parse(f"w({', '.join(f'Tensor a{i}' for i in range(n))}) -> Tensor")
 
-    assert len(python.overload(schema(python.MAX_PARAMETERS), "w", "function").params) == python.MAX_PARAMETERS
+    assert (
+        len(python.overload(schema(python.MAX_PARAMETERS), "w", python.Variant.FUNCTION).params)
+        == python.MAX_PARAMETERS
+    )
     with pytest.raises(
         python.Unbindable, match=f"it has {python.MAX_PARAMETERS + 1} parameters; a Python binding has at most"
     ):
-        python.overload(schema(python.MAX_PARAMETERS + 1), "w", "function")
+        python.overload(schema(python.MAX_PARAMETERS + 1), "w", python.Variant.FUNCTION)
 
 
 def test_conventions_numpy_aliases_and_varargs_sizes():
@@ -240,7 +243,9 @@ def test_conventions_numpy_aliases_and_varargs_sizes():
         "kKeepdimsAlias",
     )
     assert g(
-        "method", "f(Tensor self, SymInt[] size) -> Tensor", "f.dtype(Tensor self, ScalarType dtype) -> Tensor"
+        python.Variant.METHOD,
+        "f(Tensor self, SymInt[] size) -> Tensor",
+        "f.dtype(Tensor self, ScalarType dtype) -> Tensor",
     ).conventions == ("kVarargsIntList",)
     # As a function, `input` is positional too: torch.permute(x, 2, 0, 1) is refused.
     assert g("function", "f(Tensor self, int[] dims) -> Tensor").conventions == ()

@@ -127,3 +127,70 @@ def test_the_tensor_layer_includes_nothing_of_autograd(name):
     knows nodes only by declaration (autograd::Node, autograd::node_name)."""
     includes = re.findall(r'^#include "([^"]+)"', (TREE / name).read_text(), re.M)
     assert [i for i in includes if i.startswith("csrc/autograd/")] == []
+
+
+def _codegen_modules() -> list:
+    return sorted(p.name for p in (TREE / "tools" / "codegen").glob("*.py"))
+
+
+def test_kinds_are_enums():
+    """A plan value's `kind` (saved member, wrapper, forward-mode code, Python return and
+    variant) is an enum, so a misspelt kind fails where it is made, not as a silently skipped
+    template branch."""
+    found = [
+        f"{name}:{node.lineno}"
+        for name in _codegen_modules()
+        for node in ast.walk(_tree(name))
+        if isinstance(node, ast.AnnAssign)
+        and getattr(node.target, "id", "").endswith("kind")
+        and getattr(node.annotation, "id", None) == "str"
+    ]
+    assert found == [], f"`kind: str` fields: {found}"
+
+
+def test_the_list_size_member_is_named_in_one_place():
+    # `<name>_size_`, the node member keeping a Tensor[]'s length: autograd_info.list_size_member;
+    # every other module and template asks it (issue 22 found it built in six places).
+    templates = sorted((TREE / "tools" / "codegen" / "templates").iterdir())
+    spelling = re.compile(r"""_size_['"}]""")
+    where = [p.name for p in templates if spelling.search(p.read_text())]
+    where += [n for n in _codegen_modules() if spelling.search((TREE / "tools" / "codegen" / n).read_text())]
+    assert where == ["autograd_info.py"]
+
+
+# The longest function the codegen and the rule set may hold (the project's ~80-line rule; issue
+# 22 found ten longer). Starlark parses as Python, so one ast walk measures both.
+MAX_FUNCTION_LINES = 80
+
+
+def _function_lengths(path):
+    tree = ast.parse(path.read_text(), str(path))
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            yield node.name, node.lineno, node.end_lineno - node.lineno + 1
+
+
+def test_no_function_is_over_80_lines():
+    files = sorted((TREE / "tools" / "codegen").glob("*.py")) + sorted((TREE / "bazel").rglob("*.bzl"))
+    assert any(p.name == "library.bzl" for p in files), "the .bzl files are not in the test's data"
+    long = [
+        f"{p.relative_to(TREE)}:{line} {name} ({n} lines)"
+        for p in files
+        for name, line, n in _function_lengths(p)
+        if n > MAX_FUNCTION_LINES
+    ]
+    assert long == [], f"functions over {MAX_FUNCTION_LINES} lines: {long}"
+
+
+def test_templates_do_not_branch_on_cpp_type_spellings():
+    # Whether a wrapper returns anything, how the tracer names the op, ...: facts the emitters
+    # compute from the schema (WrapperCode.returns_void, .op_ref), not tests of a printed C++ type.
+    spelling = re.compile(r"\b(return_type|cpp_type|spelling)\s*(==|!=|\bin\b)")
+    templates = sorted((TREE / "tools" / "codegen" / "templates").iterdir())
+    found = [
+        f"{p.name}:{i}"
+        for p in templates
+        for i, line in enumerate(p.read_text().splitlines(), 1)
+        if spelling.search(line)
+    ]
+    assert found == []

@@ -324,8 +324,9 @@ def hook_facts(f: NativeFunction) -> HookFacts:
     )
 
 
-class WrapperKind(enum.Enum):
-    """The shape of a declaration's function in the differentiable API."""
+class WrapperKind(enum.StrEnum):
+    """The shape of a declaration's function in the differentiable API (the templates compare
+    its values)."""
 
     # An out= variant: not differentiable, refuses inputs that require grad (as PyTorch).
     OUT = "out"

@@ -48,7 +48,7 @@ if __name__ == "__main__":
 
 from absl import flags  # noqa: E402
 
-from tools.codegen import gen_autograd_functions, gen_python_functions, gen_variable_type, mako_templates  # noqa: E402
+from tools.codegen import gen_autograd_functions, gen_python_functions, gen_variable_type, mako_templates, python  # noqa: E402
 from tools.codegen.autogen import add_autogen_variants  # noqa: E402
 from tools.codegen.contract import (  # noqa: E402
     CPP_KEYWORDS,
@@ -256,7 +256,7 @@ def generate(
 
         tests = plan_samples(samples_path, functions, planned.matched, planned.kinds, samples_name, require_samples)
     timer.lap("analyse")
-    code = _emit(planned)
+    code = _emit(planned, namespace)
     common = dict(
         namespace=namespace,
         # Generated code outside namespace gradgen still names the runtime's types unqualified.
@@ -327,9 +327,9 @@ class _ShardLayout:
         return f"{stem}{shard_suffix(k, self.count)}.{ext}"
 
 
-def _emit(p: Plan) -> _Code:
+def _emit(p: Plan, namespace: str) -> _Code:
     nodes = gen_autograd_functions.nodes_of(list(p.nodes))
-    return _Code(p, nodes, [gen_variable_type.wrapper_code(d) for d in p.declarations])
+    return _Code(p, nodes, [gen_variable_type.wrapper_code(d, namespace) for d in p.declarations])
 
 
 def _render_gradcheck_test(plan: "TestPlan", common: Dict[str, object]) -> str:
@@ -482,6 +482,9 @@ def _python_files(functions: Sequence[NativeFunction], layout: _ShardLayout, com
             groups=shard.groups,
             skipped=shard.skipped,
             named_tuples=sorted(named.items()),
+            # Methods need gradgen.Tensor's class object; shard 0 also defines bind_generated().
+            binds_methods=any(g.kind is python.Variant.METHOD for g in shard.groups),
+            defines_bind_generated=k == 0,
             suffix=f"_{k}",
             shards=shards,
             c_string=_c_string,

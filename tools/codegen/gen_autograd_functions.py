@@ -23,8 +23,8 @@ from tools.codegen.autograd_info import Derivative, DifferentiabilityInfo, ListS
 class SavedMember:
     """A member of the node holding a saved value, as the templates declare, unpack and free it."""
 
-    # "tensor" (a SavedVariable), "tensor_list" (a vector of them and a released flag), "value".
-    kind: str
+    # A SavedVariable, a vector of them and a released flag, or a value.
+    kind: SavedKind
     # The name formulas use: `self`, `self_sizes`.
     name: str
     # The member: `self_`, `self_sizes`.

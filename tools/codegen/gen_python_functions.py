@@ -42,15 +42,15 @@ def python_groups(
 ) -> Tuple[List[Tuple[str, python.PyGroup]], List[Tuple[str, Skipped]]]:
     """Every Python function and method with the base name of its op (the shard key), in the
     order of the declarations file; and the declarations that cannot be bound."""
-    overloads: Dict[Tuple[str, str], List[python.PyOverload]] = {}
-    base_of: Dict[Tuple[str, str], str] = {}
+    overloads: Dict[Tuple[str, python.Variant], List[python.PyOverload]] = {}
+    base_of: Dict[Tuple[str, python.Variant], str] = {}
     skipped: List[Tuple[str, Skipped]] = []
     for f in functions:
         base = f.func.name.name.base
-        for kind in ("function", "method"):
+        for kind in python.Variant:
             if kind not in f.variants:
                 continue
-            if kind == "method" and f.func.is_out_fn():
+            if kind is python.Variant.METHOD and f.func.is_out_fn():
                 continue  # out= variants are functions only (`gradgen.add(x, y, out=z)`)
             try:
                 o = python.overload(f.func, f.func.cpp_name(), kind)

@@ -85,13 +85,13 @@ class NodeRecording:
 class ForwardADCode:
     """What a wrapper does in forward mode, as C++ (VariableType.cpp's forward_ad defs)."""
 
-    # "not_implemented" (throws before the kernel when `condition` holds) or "formulas".
-    kind: str
+    # NOT_IMPLEMENTED (throws before the kernel when `condition` holds) or FORMULAS.
+    kind: ForwardADKind
     # `forward_ad::any_fw_grad(self, other)`: whether an input has a tangent.
     condition: str
-    # "not_implemented": why, in the message.
+    # NOT_IMPLEMENTED: why, in the message.
     reason: str = ""
-    # "formulas": whether self's value is kept before the kernel (`original_self_p`), the
+    # FORMULAS: whether self's value is kept before the kernel (`original_self_p`), the
     # statements declaring the tangents the formulas read, and those setting the outputs' ones.
     original_self: bool = False
     tangents: Tuple[str, ...] = ()
@@ -103,12 +103,14 @@ def _forward_ad_code(fw: ForwardAD, op_name: str) -> Optional[ForwardADCode]:
         return None
     condition = f"forward_ad::any_fw_grad({', '.join(fw.inputs)})"
     if fw.kind is ForwardADKind.NOT_IMPLEMENTED:
-        return ForwardADCode("not_implemented", condition, reason=fw.reason)
+        return ForwardADCode(ForwardADKind.NOT_IMPLEMENTED, condition, reason=fw.reason)
     decl = {TangentKind.TENSOR: "Tensor", TangentKind.OPTIONAL: "Tensor", TangentKind.LIST: "std::vector<Tensor>"}
     tangents = tuple(f"{decl[t.kind]} {t.local} = forward_ad::tangent_or_zeros({t.name});" for t in fw.tangents)
     setter = "forward_ad::set_fw_grad_inplace" if fw.inplace else "forward_ad::set_fw_grad"
     sets = tuple(f'{setter}({f.output}, {f.formula}, "{op_name}");' for f in fw.formulas)
-    return ForwardADCode("formulas", condition, original_self=fw.needs_original_self, tangents=tangents, sets=sets)
+    return ForwardADCode(
+        ForwardADKind.FORMULAS, condition, original_self=fw.needs_original_self, tangents=tangents, sets=sets
+    )
 
 
 @dataclass(frozen=True)
@@ -123,22 +125,27 @@ class WrapperCode:
     native_declaration: str
     # Definition's first line, without defaults.
     signature: str
-    # The shape of the body: a WrapperKind's value ("out", "plain", "not_implemented",
-    # "differentiable").
-    kind: str
+    # The shape of the body.
+    kind: WrapperKind
     # The op's name with overload, in messages, the profiler and the tracer: `add.Tensor`.
     op_name: str
     # What it hands the profiler and the tracer.
     hooks: HookFacts
     # The C++ function's name (`add_`), which the tracer's replay calls.
     cpp_name: str
-    # The kernel call: `native::add(self, other, alpha)`, and the C++ return type.
+    # How the tracer's replay names that function: `add_`, or qualified (`::gradgen::threshold`)
+    # when an argument has the op's name (threshold(Tensor self, Scalar threshold, Scalar value)),
+    # which would shadow it.
+    op_ref: str
+    # The kernel call: `native::add(self, other, alpha)`, the C++ return type, and whether the op
+    # returns nothing (the schema's `-> ()`).
     call: str
     return_type: str
+    returns_void: bool
     # The Tensor inputs an out= wrapper refuses, or a not_implemented wrapper raises for, when
     # they require grad.
     checked_args: List[str]
-    # For kind "differentiable": the node it records.
+    # For kind DIFFERENTIABLE: the node it records.
     node: Optional[NodeRecording] = None
     # The C++ spellings of its parameter and return types, and of its parameters' defaults (what
     # a header outside namespace gradgen makes visible: see `header_runtime_names`).
@@ -216,8 +223,9 @@ def _any_condition(conds) -> str:
     return text
 
 
-def wrapper_code(d: DeclarationPlan) -> WrapperCode:
-    """The differentiable API function of a planned declaration (plan.py)."""
+def wrapper_code(d: DeclarationPlan, namespace: str) -> WrapperCode:
+    """The differentiable API function of a planned declaration (plan.py), in C++ namespace
+    `namespace`."""
     f, info, kind = d.f, d.info, d.kind
     func = f.func
     name = func.cpp_name()
@@ -234,12 +242,14 @@ def wrapper_code(d: DeclarationPlan) -> WrapperCode:
         declaration=f"{ret} {name}({_params(func, True)});",
         native_declaration=f"{ret} {name}({_params(func, False)});",
         signature=f"{ret} {name}({_params(func, False)})",
-        kind=kind.value,
+        kind=kind,
         op_name=str(func.name),
         hooks=d.hooks,
         cpp_name=name,
+        op_ref=f"::{namespace}::{name}" if name in d.hooks.args else name,
         call=f"native::{name}(" + ", ".join(a.name for a in func.arguments.flat_all) + ")",
         return_type=ret,
+        returns_void=not func.returns,
         checked_args=checked,
         node=node,
         type_spellings=(ret,) + tuple(cpp.argument_type(a) for a in func.arguments.flat_all),

@@ -23,13 +23,16 @@ from __future__ import annotations
 import enum
 import math
 from dataclasses import dataclass
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple
 
 from tools.codegen import cpp
 from tools.codegen.autograd_info import DifferentiabilityInfo, WrapperKind
 from tools.codegen.errors import Location, SpecError
 from tools.codegen.model import Argument, BaseTy, BaseType, ListType, NativeFunction, OptionalType, SchemaKind, Type
 from tools.codegen.yaml_loader import Node, Seq, load_yaml
+
+if TYPE_CHECKING:
+    from tools.codegen import python
 
 __all__ = ["CHECKS", "TensorInput", "CaseArg", "Case", "OpPlan", "TestPlan", "plan_samples"]
 
@@ -743,7 +746,7 @@ def _op_plan(
     )
 
 
-def _bindable(f: NativeFunction, kind: str) -> bool:
+def _bindable(f: NativeFunction, kind: python.Variant) -> bool:
     from tools.codegen import python
 
     if kind not in f.variants:
@@ -761,16 +764,16 @@ def _python_calls(
     """How the Python bindings (gen_python_functions.py's rules) call `f` and its variants."""
     from tools.codegen import python
 
-    function = python.python_name(f.func) if _bindable(f, "function") else None
-    method = python.python_name(f.func) if function is None and _bindable(f, "method") else None
-    inplace_method = inplace is not None and _bindable(inplace, "method")
-    inplace_function = inplace is not None and _bindable(inplace, "function")
+    function = python.python_name(f.func) if _bindable(f, python.Variant.FUNCTION) else None
+    method = python.python_name(f.func) if function is None and _bindable(f, python.Variant.METHOD) else None
+    inplace_method = inplace is not None and _bindable(inplace, python.Variant.METHOD)
+    inplace_function = inplace is not None and _bindable(inplace, python.Variant.FUNCTION)
     return dict(
         py_function=function,
         py_method=method,
         py_inplace=python.python_name(inplace.func) if inplace_method or inplace_function else None,
         py_inplace_is_method=inplace_method,
-        py_out=function is not None and out is not None and _bindable(out, "function"),
+        py_out=function is not None and out is not None and _bindable(out, python.Variant.FUNCTION),
         py_out_name=out.func.arguments.out[0].name if out is not None and len(out.func.arguments.out) == 1 else "out",
     )
 

@@ -23,6 +23,7 @@ The C++ types of the binding's parameters are those of csrc/python/casters.h's c
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass
 from typing import Optional
 
@@ -92,14 +93,30 @@ class PyParam:
     kwarg_only: bool
 
 
+class Variant(enum.StrEnum):
+    """How Python calls a declaration: `variants:` in native_functions.yaml."""
+
+    FUNCTION = "function"  # of the module: gradgen.add(x, y)
+    METHOD = "method"  # of gradgen.Tensor: x.add(y)
+
+
+class ReturnKind(enum.StrEnum):
+    """How a binding's lambda hands the C++ API's result to Python."""
+
+    VOID = "void"
+    VALUE = "value"  # the result converted as is
+    SELF = "self"  # the Python object of an argument the op wrote to
+    TUPLE = "tuple"  # a Tensor[] as a tuple
+    NAMED_TUPLE = "named_tuple"
+    # The objects passed as `out=(a, b)`, as a named tuple when `fields` are given, else a tuple.
+    OUTS = "outs"
+
+
 @dataclass(frozen=True)
 class PyReturn:
     """How the lambda returns the C++ API's result."""
 
-    # "void", "value" (the result converted as is), "self" (the Python object of an argument the
-    # op wrote to), "tuple" (a Tensor[] as a tuple), "named_tuple", "outs" (the objects passed as
-    # `out=(a, b)`, as a named tuple when `fields` are given, else a tuple).
-    kind: str
+    kind: ReturnKind
     # For "self": the local variable holding that argument.
     argument: Optional[str] = None
     # For "named_tuple" (and "outs" with names): the field names, in order.
@@ -139,8 +156,8 @@ class PyGroup:
 
     # `add`, `add_`, `max`.
     name: str
-    # "function" (a function of the module) or "method" (of gradgen.Tensor).
-    kind: str
+    # A function of the module or a method of gradgen.Tensor.
+    kind: Variant
     overloads: tuple[PyOverload, ...]
     # The named tuple type its overloads return, if any: (type name, fields).
     named_tuple: Optional[tuple[str, tuple[str, ...]]]
@@ -249,13 +266,13 @@ def _number(text: str, a: Argument) -> str:
 def _returns(func: FunctionSchema, locals_by_arg: dict[str, str]) -> PyReturn:
     rets = func.returns
     if not rets:
-        return PyReturn("void")
+        return PyReturn(ReturnKind.VOID)
     written = [r for r in rets if r.is_write]
     if written and len(func.arguments.out) > 1:
         if len(written) != len(rets) or len(rets) != len(func.arguments.out):
             raise Unbindable("its returns are not exactly its out arguments")
         names = tuple(r.name for r in rets) if all(r.name for r in rets) else ()
-        return PyReturn("outs", fields=names, count=len(rets))
+        return PyReturn(ReturnKind.OUTS, fields=names, count=len(rets))
     if written:
         if len(rets) != 1:
             raise Unbindable("it returns several outputs it writes to, which Python bindings do not support yet")
@@ -265,24 +282,23 @@ def _returns(func: FunctionSchema, locals_by_arg: dict[str, str]) -> PyReturn:
         )
         if target is None or not cpp.is_tensor(target.type):
             raise Unbindable("its written return matches no Tensor argument")
-        return PyReturn("self", argument=locals_by_arg[target.name])
+        return PyReturn(ReturnKind.SELF, argument=locals_by_arg[target.name])
     for r in rets:
         if r.type.is_tensor_like() and not (cpp.is_tensor(r.type) or cpp.is_tensor_list(r.type)):
             raise Unbindable(f"return type {r.type} has no Python conversion")
     if len(rets) == 1:
-        return PyReturn("tuple" if cpp.is_tensor_list(rets[0].type) else "value")
+        return PyReturn(ReturnKind.TUPLE if cpp.is_tensor_list(rets[0].type) else ReturnKind.VALUE)
     if any(cpp.is_tensor_list(r.type) for r in rets):
         raise Unbindable("it returns a Tensor[] inside a tuple, which Python bindings do not support yet")
     if all(r.name for r in rets):
-        return PyReturn("named_tuple", fields=tuple(r.name for r in rets))
-    return PyReturn("value")
+        return PyReturn(ReturnKind.NAMED_TUPLE, fields=tuple(r.name for r in rets))
+    return PyReturn(ReturnKind.VALUE)
 
 
-def overload(func: FunctionSchema, cpp_name: str, kind: str) -> PyOverload:
-    """The binding of `func` as a function (kind "function") or a method ("method").
-    Raises Unbindable when Python cannot call it."""
+def overload(func: FunctionSchema, cpp_name: str, kind: Variant) -> PyOverload:
+    """The binding of `func` as a function or a method. Raises Unbindable when Python cannot call it."""
     args = func.arguments
-    is_method = kind == "method"
+    is_method = Variant(kind) is Variant.METHOD
     if is_method and (
         args.self_arg is None or not cpp.is_tensor(args.self_arg.type) or isinstance(args.self_arg.type, OptionalType)
     ):
@@ -369,15 +385,19 @@ def conventions(overloads: tuple[PyOverload, ...]) -> tuple[str, ...]:
     return tuple(flags)
 
 
-def group(name: str, kind: str, overloads: list[PyOverload]) -> PyGroup:
+def group(name: str, kind: Variant, overloads: list[PyOverload]) -> PyGroup:
     """The overloads of one Python name, in the order they are tried, with their named tuple."""
     # Those taking Tensors where others take Scalars first (PyTorch tries `add(Tensor, Tensor)`
     # before `add(Tensor, Scalar)`), out= variants last; file order among equals (a stable sort).
     ordered = tuple(sorted(overloads, key=lambda o: o.order))
-    fields = {o.returns.fields for o in ordered if o.returns.kind in ("named_tuple", "outs") and o.returns.fields}
+    fields = {
+        o.returns.fields
+        for o in ordered
+        if o.returns.kind in (ReturnKind.NAMED_TUPLE, ReturnKind.OUTS) and o.returns.fields
+    }
     named_tuple = None
     if fields:
         if len(fields) > 1:
             raise Unbindable(f"the overloads of '{name}' return named tuples with different fields")
         named_tuple = (name, next(iter(fields)))
-    return PyGroup(name, kind, ordered, named_tuple, conventions(ordered))
+    return PyGroup(name, Variant(kind), ordered, named_tuple, conventions(ordered))

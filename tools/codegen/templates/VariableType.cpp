@@ -3,16 +3,14 @@
 ##
 ## `hooks`: the profiler's and the tracer's scopes (csrc/autograd/profiler.h, tracer.h), from
 ## autograd_info.hook_facts; the tracer also gets each result, through `record_outputs`, just
-## before the wrapper returns it. The op's address is qualified when an argument has the op's
-## name (threshold(Tensor self, Scalar threshold, Scalar value)), which would shadow it.
+## before the wrapper returns it.
 <%def name="hooks(w)">\
 <% h = w.hooks %>\
-<% op_ref = ("::%s::%s" % (namespace, w.cpp_name)) if w.cpp_name in h.args else w.cpp_name %>\
 % if h.profile:
   profiler::RecordFunction profile_scope("${w.op_name}"${"".join(", " + a for a in h.args)});
 % endif
 % if h.trace:
-  tracer::TracedOp trace_op("${w.op_name}", tracer::replay(static_cast<${h.function_pointer_type}>(&${op_ref})), {${", ".join('"%s"' % a for a in h.args)}}${"".join(", " + a for a in h.args)});
+  tracer::TracedOp trace_op("${w.op_name}", tracer::replay(static_cast<${h.function_pointer_type}>(&${w.op_ref})), {${", ".join('"%s"' % a for a in h.args)}}${"".join(", " + a for a in h.args)});
 % else:
   tracer::UntracedOp trace_op("${w.op_name}");
 % endif
@@ -26,7 +24,7 @@
 % endif
 </%def>\
 <%def name="call_kernel(w)">\
-% if w.return_type == "void":
+% if w.returns_void:
   ${w.call};
 % else:
   ${w.return_type} result_ = ${w.call};

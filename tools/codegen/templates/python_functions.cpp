@@ -51,7 +51,7 @@ nanobind::handle ${name}_return_type;
 % endif
 
 void bind_functions${suffix}(nanobind::module_& m) {
-% if any(g.kind == "method" for g in groups):
+% if binds_methods:
   nanobind::handle tensor = ::gradgen::python::tensor_class("${namespace}");
 % endif
 % for name, fields in named_tuples:
@@ -89,7 +89,7 @@ ${annotations(o)}\
   //   ${s.reason}
 % endfor
 }
-% if suffix == "_0":
+% if defines_bind_generated:
 
 void bind_generated(nanobind::module_& m) {
 % for k in range(shards):
