@@ -17,12 +17,15 @@ mlp: linear, relu, linear, mse_loss) at those sizes, for each --threads count on
 alternating the libraries, and prints one Markdown table per thread count (ratio = gradgen /
 libtorch, target <= 1.0x) with the check that both computed the same numbers. With --gemm it
 compiles and runs gemm_bench.cc: Eigen, OpenBLAS, BLIS and MKL (libtorch's) on the same
-products, a table of GFLOP/s.
+products, a table of GFLOP/s. With --nn (issue 26) it runs nn_bench_gradgen beside
+nn_bench_libtorch (conv2d variants, conv_transpose2d, a small CNN step, layer_norm, attention),
+after one ONEDNN_VERBOSE pass that shows which oneDNN primitives libtorch picks.
 
 Usage (from anywhere; see bench/README.md):
   bench/engine/run.sh [--torch_python=PY] [--rounds=3] [--no_callgrind] [--profile] ...
   bench/engine/run.sh --n=64,256,512,1024 --threads=1,2 [--rounds=5]
   bench/engine/run.sh --gemm [--gemm_sizes=16,64,256,512,1024] [--threads=1,2]
+  bench/engine/run.sh --nn --threads=1,2 [--rounds=3] [--nn_workloads=conv3x3,cnn,...]
 """
 
 import argparse
@@ -111,18 +114,14 @@ def parse_results(text):
 # ---------------------------------------------------------------------------------------------
 
 
-def build_gradgen(args):
+def build_gradgen(args, targets=("gradgen_bench", "index_range_bench")):
     ws = args.workspace
     opts = ["-c", "opt", "--jobs=%d" % args.jobs, "--symlink_prefix=/"]
     opts += ["--copt=%s" % c for c in args.copt]
-    log(
-        "== building //bench/engine:gradgen_bench //bench/engine:index_range_bench (-c opt%s)"
-        % "".join(" --copt=" + c for c in args.copt)
-    )
+    labels = ["//bench/engine:" + t for t in targets]
+    log("== building %s (-c opt%s)" % (" ".join(labels), "".join(" --copt=" + c for c in args.copt)))
     rc, out = run(
-        [os.path.join(ws, "bazelw"), "build"]
-        + opts
-        + ["//bench/engine:gradgen_bench", "//bench/engine:index_range_bench"],
+        [os.path.join(ws, "bazelw"), "build"] + opts + labels,
         cwd=ws,
     )
     if rc != 0:
@@ -162,18 +161,18 @@ def find_torch(args):
     return None
 
 
-def build_libtorch_bench(args, torch):
+def build_libtorch_bench(args, torch, name="libtorch_bench"):
     py, tdir, version, abi = torch
-    src = os.path.join(args.workspace, "bench", "engine", "libtorch_bench.cc")
+    src = os.path.join(args.workspace, "bench", "engine", name + ".cc")
     hdr = os.path.join(args.workspace, "bench", "engine", "bench_common.h")
     out_dir = os.path.join(args.tmpdir, "gradgen_engine_bench")
     os.makedirs(out_dir, exist_ok=True)
-    exe = os.path.join(out_dir, "libtorch_bench-%s-abi%s" % (re.sub(r"[^\w.+-]", "_", version), abi))
+    exe = os.path.join(out_dir, "%s-%s-abi%s" % (name, re.sub(r"[^\w.+-]", "_", version), abi))
     newest = max(os.path.getmtime(src), os.path.getmtime(hdr))
     if os.path.exists(exe) and os.path.getmtime(exe) > newest:
-        log("== libtorch_bench (torch %s from %s): up to date, %s" % (version, tdir, exe))
+        log("== %s (torch %s from %s): up to date, %s" % (name, version, tdir, exe))
         return exe
-    log("== compiling libtorch_bench.cc against torch %s (%s), g++ -O2" % (version, tdir))
+    log("== compiling %s.cc against torch %s (%s), g++ -O2" % (name, version, tdir))
     base = [
         "g++",
         "-O2",
@@ -204,7 +203,7 @@ def build_libtorch_bench(args, torch):
             os.replace(exe + ".tmp", exe)
             return exe
     log(out[-6000:])
-    log("libtorch_bench did not compile: libtorch figures are skipped")
+    log("%s did not compile: libtorch figures are skipped" % name)
     return None
 
 
@@ -486,6 +485,150 @@ def size_report(args, best, checks, sizes, threads, torch_label):
 
 
 # ---------------------------------------------------------------------------------------------
+# nn workloads (issue 26): nn_bench_gradgen.cc beside nn_bench_libtorch.cc
+# ---------------------------------------------------------------------------------------------
+
+NN_WORKLOADS = ("conv3x3", "conv3x3s2", "conv1x1", "dwconv3x3", "convT", "cnn", "layer_norm", "sdpa")
+NN_LABELS = {
+    "conv3x3": "conv2d 3x3 s1, 8x64x56x56 -> 64",
+    "conv3x3s2": "conv2d 3x3 s2 -> 8x64x28x28",
+    "conv1x1": "conv2d 1x1, 8x64x56x56 -> 64",
+    "dwconv3x3": "depthwise conv2d 3x3 (groups 64)",
+    "convT": "conv_transpose2d 3x3 s2, 28 -> 56",
+    "cnn": "CNN step, batch 32, 3x32x32",
+    "layer_norm": "layer_norm [8, 128, 256]",
+    "sdpa": "sdpa [8, 4 heads, 128, 64]",
+}
+
+
+def nn_main(args):
+    """Builds both nn benches, alternates them --rounds times per thread count, prints tables."""
+    benches = {}
+    bench_dir = build_gradgen(args, targets=("nn_bench_gradgen",))
+    if bench_dir:
+        benches["gradgen"] = os.path.join(bench_dir, "nn_bench_gradgen")
+    torch = None if args.no_torch else find_torch(args)
+    torch_label = "libtorch"
+    if torch:
+        exe = build_libtorch_bench(args, torch, "nn_bench_libtorch")
+        if exe:
+            benches["libtorch"] = exe
+            torch_label = "libtorch " + torch[2]
+            if not args.no_onednn_verbose:
+                onednn_primitives(args, exe)
+    best, checks = {}, {}
+    for t in args.thread_list:
+        for r in range(args.rounds):
+            for label, exe in benches.items():
+                cmd = [exe, "--mode=time", "--dtype=" + args.dtype, "--workloads=" + args.nn_workloads]
+                cmd.append("--threads=%d" % t)
+                log("== nn, %d thread(s), round %d/%d: %s (load %s)" % (t, r + 1, args.rounds, label, loadavg()))
+                rc, out = run(cmd, timeout=3600)
+                for line in out.splitlines():
+                    if not line.startswith(("RESULT", "CHECK", "BACKEND")):
+                        log("   " + line)
+                if rc != 0:
+                    log("   %s exited with %d" % (label, rc))
+                merged = best.setdefault((label, t), {})
+                for k, v in parse_results(out).items():
+                    if isinstance(v, float):
+                        prev = merged.get(k)
+                        merged[k] = v if not isinstance(prev, float) else min(prev, v)
+                    else:
+                        merged.setdefault(k, v)
+                checks.setdefault((label, t), parse_checks(out))
+    nn_report(args, best, checks, torch_label)
+
+
+def onednn_primitives(args, exe):
+    """Runs each workload once with ONEDNN_VERBOSE=1 and prints the oneDNN primitives used."""
+    log("== oneDNN primitives libtorch runs (ONEDNN_VERBOSE=1, 1 thread, one iteration per workload)")
+    env = dict(os.environ, ONEDNN_VERBOSE="1")
+    for w in args.nn_workloads.split(","):
+        cmd = [exe, "--mode=time", "--dtype=" + args.dtype, "--workloads=" + w, "--repeats=1", "--warmup=1"]
+        rc, out = run(cmd, env=env, timeout=600)
+        seen = []
+        for line in out.splitlines():
+            if line.startswith("BACKEND") and w == args.nn_workloads.split(",")[0]:
+                log("   " + line)
+            parts = line.split(",")
+            # onednn_verbose,v1,primitive,exec,cpu,<kind>,<implementation>,<propagation>,...
+            if len(parts) > 7 and parts[0] == "onednn_verbose" and "exec" in parts[2:4]:
+                i = parts.index("exec")
+                item = "%s %s (%s)" % (parts[i + 2], parts[i + 3], parts[i + 4])
+                if item not in seen:
+                    seen.append(item)
+        log("   %-11s %s" % (w + ":", "; ".join(seen) if seen else "no oneDNN primitive (ATen's own kernels)"))
+
+
+def nn_report(args, best, checks, torch_label):
+    """One Markdown table per thread count, with the check that both computed the same numbers."""
+    workloads = [w for w in NN_WORKLOADS if w in args.nn_workloads.split(",")]
+    have_torch = any(label == "libtorch" for (label, _) in best)
+    worst_ratio, worst_diff, compared = 0.0, 0.0, 0
+    for t in args.thread_list:
+        gg, lt = best.get(("gradgen", t), {}), best.get(("libtorch", t), {})
+        gc, lc = checks.get(("gradgen", t), {}), checks.get(("libtorch", t), {})
+        log("")
+        log(
+            "nn workloads, %s, %d thread(s) on both sides, forward + backward, best median of %d rounds; "
+            "ratio = gradgen / %s (target <= 1.0x)" % (args.dtype, t, args.rounds, torch_label)
+        )
+        log("")
+        log(
+            "| workload | gradgen fwd / bwd | %s fwd / bwd | ratio fwd | ratio bwd | ratio fwd+bwd | checks |"
+            % torch_label
+        )
+        log("| --- | --- | --- | --- | --- | --- | --- |")
+        for w in workloads:
+            cells = []
+            for phase in ("fwd", "bwd", "total"):
+                g, l_ = gg.get(w + "." + phase + "_us"), lt.get(w + "." + phase + "_us")
+                if isinstance(g, float) and isinstance(l_, float) and l_ > 0:
+                    cells.append("%.2fx" % (g / l_))
+                    if phase == "total":
+                        worst_ratio = max(worst_ratio, g / l_)
+                else:
+                    cells.append("n/a")
+            diffs = [
+                abs(g - lc[k]) / max(abs(lc[k]), 1e-12) for k, g in gc.items() if k.startswith(w + ".") and k in lc
+            ]
+            compared += len(diffs)
+            worst_diff = max([worst_diff] + diffs)
+            check_cell = ("%d, max rel diff %.1e" % (len(diffs), max(diffs))) if diffs else "n/a"
+            log(
+                "| %s | %s / %s | %s / %s | %s | %s | **%s** | %s |"
+                % (
+                    NN_LABELS[w],
+                    fmt_us(gg.get(w + ".fwd_us")),
+                    fmt_us(gg.get(w + ".bwd_us")),
+                    fmt_us(lt.get(w + ".fwd_us")),
+                    fmt_us(lt.get(w + ".bwd_us")),
+                    cells[0],
+                    cells[1],
+                    cells[2],
+                    check_cell,
+                )
+            )
+    log("")
+    if have_torch:
+        log(
+            "Same numbers: %d checks (output norms or losses, gradient norms), largest relative difference "
+            "%.1e: %s. Largest fwd+bwd ratio %.2fx: %s."
+            % (
+                compared,
+                worst_diff,
+                "both libraries computed the same thing" if worst_diff < 1e-3 else "MISMATCH",
+                worst_ratio,
+                "every figure <= 1.0x" if worst_ratio <= 1.0 else "NOT MET",
+            )
+        )
+    else:
+        log("libtorch did not run: no ratios (pass --torch_python=PY).")
+    log("Load average at the end: %s (%d cores)." % (loadavg(), os.cpu_count() or 0))
+
+
+# ---------------------------------------------------------------------------------------------
 # GEMM libraries (gemm_bench.cc)
 # ---------------------------------------------------------------------------------------------
 
@@ -735,7 +878,12 @@ def main(argv):
     p.add_argument(
         "--n", default="", help="comma-separated sizes: run the GEMM-bound step and mlp workloads at these n only"
     )
-    p.add_argument("--threads", default="1", help="comma-separated thread counts for --n and --gemm")
+    p.add_argument("--threads", default="1", help="comma-separated thread counts for --n, --nn and --gemm")
+    p.add_argument(
+        "--nn", action="store_true", help="the nn workloads only (issue 26: conv, CNN step, layer_norm, attention)"
+    )
+    p.add_argument("--nn_workloads", default=",".join(NN_WORKLOADS), help="with --nn: which of them")
+    p.add_argument("--no_onednn_verbose", action="store_true", help="with --nn: skip the ONEDNN_VERBOSE pass")
     p.add_argument("--gemm", action="store_true", help="compare the GEMM libraries (gemm_bench.cc) only")
     p.add_argument("--gemm_sizes", default="16,64,256,512,1024")
     p.add_argument("--mkl_lib", default="", help="also a separate MKL, e.g. a PyPI mkl's libmkl_rt.so.2")
@@ -746,6 +894,10 @@ def main(argv):
 
     if args.gemm:
         gemm_libraries(args, None if args.no_torch else find_torch(args))
+        return 0
+
+    if args.nn:
+        nn_main(args)
         return 0
 
     bench_dir = build_gradgen(args)

@@ -4617,6 +4617,14 @@ std::vector<OpInfo> make_registry() {
                     10),
           conv_case("pointwise 1x1", {2, 3, 3, 3}, {4, 3, 1, 1}, 4, {{1}, {0}, {1}, false, {0}, 1},
                     13),
+          // The direct depthwise kernels (one input channel per group): strided rows, a channel
+          // multiplier, dilation, one input channel with groups 1, transposed.
+          conv_case("depthwise 2-D, multiplier 2, stride (2, 1), dilation 2", {1, 2, 6, 5},
+                    {4, 1, 3, 2}, 4, {{2, 1}, {2, 1}, {2}, false, {0}, 2}, 31),
+          conv_case("one input channel, groups 1, stride 2", {2, 1, 5, 4}, {3, 1, 2, 3}, 0,
+                    {{2}, {0, 1}, {1}, false, {0}, 1}, 34),
+          conv_case("transposed depthwise 2-D, stride 2", {1, 3, 3, 2}, {3, 1, 3, 3}, 3,
+                    {{2}, {1}, {1}, true, {1}, 3}, 37),
           conv_case("transposed 2-D, stride 2, output_padding 1", {2, 3, 3, 3}, {3, 2, 2, 2}, 2,
                     {{2}, {1}, {1}, true, {1}, 1}, 16),
           conv_case("transposed 1-D, groups 2, dilation 2", {1, 4, 5}, {4, 1, 3}, 0,

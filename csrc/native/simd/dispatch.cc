@@ -55,6 +55,22 @@ void exp(const double* x, double* y, int64_t n) { table().exp_d(x, y, n); }
 void exp(const float* x, float* y, int64_t n) { table().exp_f(x, y, n); }
 void sigmoid(const double* x, double* y, int64_t n) { table().sigmoid_d(x, y, n); }
 void sigmoid(const float* x, float* y, int64_t n) { table().sigmoid_f(x, y, n); }
+void axpy_rows(double a, const double* src, int64_t lds, int64_t ss, double* dst, int64_t ldd,
+               int64_t sd, int64_t rows, int64_t n) {
+  table().axpy_rows_d(a, src, lds, ss, dst, ldd, sd, rows, n);
+}
+void axpy_rows(float a, const float* src, int64_t lds, int64_t ss, float* dst, int64_t ldd,
+               int64_t sd, int64_t rows, int64_t n) {
+  table().axpy_rows_f(a, src, lds, ss, dst, ldd, sd, rows, n);
+}
+double dot_rows(const double* u, int64_t ldu, const double* v, int64_t ldv, int64_t sv,
+                int64_t rows, int64_t n) {
+  return table().dot_rows_d(u, ldu, v, ldv, sv, rows, n);
+}
+float dot_rows(const float* u, int64_t ldu, const float* v, int64_t ldv, int64_t sv, int64_t rows,
+               int64_t n) {
+  return table().dot_rows_f(u, ldu, v, ldv, sv, rows, n);
+}
 
 const char* isa() {
 #if defined(GRADGEN_VECTORIZED_BASELINE_ONLY)

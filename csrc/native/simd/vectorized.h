@@ -1,5 +1,6 @@
-// The vectorized inner kernels: matrix products (Eigen's GEMM) and the
-// transcendental element-wise loops (tanh, exp, sigmoid) on dense arrays.
+// The vectorized inner kernels: matrix products (Eigen's GEMM), the
+// transcendental element-wise loops (tanh, exp, sigmoid) on dense arrays, and the
+// rows of scaled adds and dot products of depthwise convolutions.
 //
 // Each is compiled three times, from vectorized_impl.h: for the baseline x86-64
 // ISA (SSE2), for AVX2+FMA and for AVX-512; the first call picks the best one the
@@ -39,6 +40,18 @@ void exp(const float* x, float* y, int64_t n);
 /// y[i] = 1 / (1 + exp(-x[i])).
 void sigmoid(const double* x, double* y, int64_t n);
 void sigmoid(const float* x, float* y, int64_t n);
+
+/// dst[r * ldd + j * sd] += a * src[r * lds + j * ss] for r in [0, rows), j in [0, n): the
+/// kernel taps of depthwise convolutions (csrc/native/convolution.cc). src and dst do not overlap.
+void axpy_rows(double a, const double* src, int64_t lds, int64_t ss, double* dst, int64_t ldd,
+               int64_t sd, int64_t rows, int64_t n);
+void axpy_rows(float a, const float* src, int64_t lds, int64_t ss, float* dst, int64_t ldd,
+               int64_t sd, int64_t rows, int64_t n);
+/// The sum over the same (r, j) of u[r * ldu + j] * v[r * ldv + j * sv].
+double dot_rows(const double* u, int64_t ldu, const double* v, int64_t ldv, int64_t sv,
+                int64_t rows, int64_t n);
+float dot_rows(const float* u, int64_t ldu, const float* v, int64_t ldv, int64_t sv, int64_t rows,
+               int64_t n);
 
 /// Returns the instruction set the kernels run with: "avx512", "avx2" or "baseline".
 const char* isa();

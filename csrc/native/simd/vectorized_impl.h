@@ -208,6 +208,39 @@ void sigmoid_impl(const T* x, T* y, int64_t n) {
   out = T(1) / (T(1) + (-in).exp());
 }
 
+// Contiguous rows (unit strides, the stride-1 convolutions) go through Eigen's maps, which
+// vectorize; strided ones (stride-2 convolutions) are plain loops.
+template <typename T>
+void axpy_rows(T a, const T* src, int64_t lds, int64_t ss, T* dst, int64_t ldd, int64_t sd,
+               int64_t rows, int64_t n) {
+  for (int64_t r = 0; r < rows; ++r) {
+    const T* s = src + r * lds;
+    T* d = dst + r * ldd;
+    if (ss == 1 && sd == 1) {
+      Eigen::Map<Array<T>>(d, n) += a * Eigen::Map<const Array<T>>(s, n);
+    } else {
+      for (int64_t j = 0; j < n; ++j) d[j * sd] += a * s[j * ss];
+    }
+  }
+}
+
+template <typename T>
+T dot_rows(const T* u, int64_t ldu, const T* v, int64_t ldv, int64_t sv, int64_t rows, int64_t n) {
+  T total = 0;
+  for (int64_t r = 0; r < rows; ++r) {
+    const T* ur = u + r * ldu;
+    const T* vr = v + r * ldv;
+    if (sv == 1) {
+      total += (Eigen::Map<const Array<T>>(ur, n) * Eigen::Map<const Array<T>>(vr, n)).sum();
+    } else {
+      T acc = 0;
+      for (int64_t j = 0; j < n; ++j) acc += ur[j] * vr[j * sv];
+      total += acc;
+    }
+  }
+  return total;
+}
+
 }  // namespace GRADGEN_VEC_NS
 }  // namespace vec
 }  // namespace native

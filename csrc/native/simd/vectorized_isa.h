@@ -19,6 +19,12 @@ struct KernelTable {
   void (*exp_f)(const float*, float*, int64_t);
   void (*sigmoid_d)(const double*, double*, int64_t);
   void (*sigmoid_f)(const float*, float*, int64_t);
+  void (*axpy_rows_d)(double, const double*, int64_t, int64_t, double*, int64_t, int64_t, int64_t,
+                      int64_t);
+  void (*axpy_rows_f)(float, const float*, int64_t, int64_t, float*, int64_t, int64_t, int64_t,
+                      int64_t);
+  double (*dot_rows_d)(const double*, int64_t, const double*, int64_t, int64_t, int64_t, int64_t);
+  float (*dot_rows_f)(const float*, int64_t, const float*, int64_t, int64_t, int64_t, int64_t);
 };
 
 const KernelTable& baseline_table();
@@ -29,18 +35,19 @@ const KernelTable& avx512_table();
 }  // namespace native
 }  // namespace gradgen
 
-#define GRADGEN_VEC_DEFINE_TABLE(ns)                                               \
-  namespace gradgen {                                                              \
-  namespace native {                                                               \
-  namespace vec {                                                                  \
-  const KernelTable& ns##_table() {                                                \
-    static const KernelTable table = {                                             \
-        &ns::gemm<double>,         &ns::gemm<float>,         &ns::tanh_double,     \
-        &ns::tanh_float,           &ns::exp_impl<double>,    &ns::exp_impl<float>, \
-        &ns::sigmoid_impl<double>, &ns::sigmoid_impl<float>,                       \
-    };                                                                             \
-    return table;                                                                  \
-  }                                                                                \
-  }                                                                                \
-  }                                                                                \
+#define GRADGEN_VEC_DEFINE_TABLE(ns)                                                 \
+  namespace gradgen {                                                                \
+  namespace native {                                                                 \
+  namespace vec {                                                                    \
+  const KernelTable& ns##_table() {                                                  \
+    static const KernelTable table = {                                               \
+        &ns::gemm<double>,         &ns::gemm<float>,         &ns::tanh_double,       \
+        &ns::tanh_float,           &ns::exp_impl<double>,    &ns::exp_impl<float>,   \
+        &ns::sigmoid_impl<double>, &ns::sigmoid_impl<float>, &ns::axpy_rows<double>, \
+        &ns::axpy_rows<float>,     &ns::dot_rows<double>,    &ns::dot_rows<float>,   \
+    };                                                                               \
+    return table;                                                                    \
+  }                                                                                  \
+  }                                                                                  \
+  }                                                                                  \
   }
