@@ -161,8 +161,12 @@ TEST(ElementwiseTest, ExpBelowTheNormalRangeIsExact) {
         const double want = t == ScalarType::Double
                                 ? std::exp(in[i])
                                 : static_cast<double>(std::exp(static_cast<float>(in[i])));
-        EXPECT_EQ(got[i], want) << "exp(" << in[i] << ") in " << to_string(t) << ", offset "
-                                << offset;
+        // Exact where exp is subnormal or 0 (std::exp computes those); elsewhere the vector
+        // code's rounding (a few units in the last place).
+        const bool below = in[i] < (t == ScalarType::Double ? -708.4 : -87.34);
+        const double tol = below ? 0.0 : (t == ScalarType::Double ? 1e-15 : 5e-7) * want;
+        EXPECT_NEAR(got[i], want, tol)
+            << "exp(" << in[i] << ") in " << to_string(t) << ", offset " << offset;
       }
     }
   }

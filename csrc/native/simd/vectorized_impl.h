@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 
 #include "csrc/native/simd/vectorized.h"
 
@@ -173,39 +174,52 @@ inline void tanh_double(const double* x, double* y, int64_t n) {
   }
 }
 
+// Eigen computes the elements before the destination's first aligned address with scalar code,
+// whose results differ from the vector code's in the last bits, so y[i] depended on where the
+// buffer happened to start: one op on the same values gave different bits from one call to the
+// next (a backward pass was then not reproducible). Blocks are computed into an aligned buffer,
+// where the split between vector body and scalar tail depends on n only, and copied out.
+// f(in, out, xs, ys, len) writes out (an aligned map of ys) from in (xs); ys may be fixed up after.
+template <typename T, typename F>
+void aligned_blocks(const T* x, T* y, int64_t n, F&& f) {
+  constexpr int64_t kBlock = 512;  // in L1
+  alignas(64) T buffer[kBlock];
+  for (int64_t start = 0; start < n; start += kBlock) {
+    const int64_t len = n - start < kBlock ? n - start : kBlock;
+    Eigen::Map<const Array<T>> in(x + start, len);
+    Eigen::Map<Array<T>, Eigen::Aligned64> out(buffer, len);
+    f(in, out, x + start, buffer, len);
+    std::memcpy(y + start, buffer, static_cast<size_t>(len) * sizeof(T));
+  }
+}
+
 inline void tanh_float(const float* x, float* y, int64_t n) {
-  Eigen::Map<const Array<float>> in(x, n);
-  Eigen::Map<Array<float>> out(y, n);
-  out = in.tanh();
+  aligned_blocks(x, y, n,
+                 [](const auto& in, auto& out, const float*, float*, int64_t) { out = in.tanh(); });
 }
 
 // Below log(smallest normal) exp is subnormal or 0. Eigen's vectorized exp clamps its argument
-// near there (double: -709.78 gives 5.6e-309 for exp(-1000)), and which elements take the
-// vector path depends on the buffer's alignment, so results there were wrong and not even
-// reproducible: those elements are computed again with std::exp.
+// near there (double: -709.78 gives 5.6e-309 for exp(-1000), where std::exp and PyTorch give 0),
+// so those elements are computed again with std::exp.
 template <typename T>
 constexpr T kExpNormalLimit = sizeof(T) == 8 ? T(-708.3964185322641) : T(-87.33654475);
 
 template <typename T>
 void exp_impl(const T* x, T* y, int64_t n) {
-  if (x == y) {  // in place: the arguments would be gone when the fix-up needs them
-    for (int64_t i = 0; i < n; ++i) y[i] = std::exp(x[i]);
-    return;
-  }
-  Eigen::Map<const Array<T>> in(x, n);
-  Eigen::Map<Array<T>> out(y, n);
-  out = in.exp();
-  for (int64_t i = 0; i < n; ++i) {
-    if (x[i] < kExpNormalLimit<T>) y[i] = std::exp(x[i]);
-  }
+  aligned_blocks(x, y, n, [](const auto& in, auto& out, const T* xs, T* ys, int64_t len) {
+    out = in.exp();
+    for (int64_t i = 0; i < len; ++i) {
+      if (xs[i] < kExpNormalLimit<T>) ys[i] = std::exp(xs[i]);
+    }
+  });
 }
 
 template <typename T>
 void sigmoid_impl(const T* x, T* y, int64_t n) {
   // exp(-x) overflows to inf for very negative x, giving exactly 0: no NaN.
-  Eigen::Map<const Array<T>> in(x, n);
-  Eigen::Map<Array<T>> out(y, n);
-  out = T(1) / (T(1) + (-in).exp());
+  aligned_blocks(x, y, n, [](const auto& in, auto& out, const T*, T*, int64_t) {
+    out = T(1) / (T(1) + (-in).exp());
+  });
 }
 
 // Contiguous rows (unit strides, the stride-1 convolutions) go through Eigen's maps, which
