@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "csrc/core_kernels.h"
+#include "csrc/default_dtype.h"
 #include "csrc/generated/VariableType.h"
 #include "csrc/python/casters.h"
 #include "csrc/python/module_init.h"
@@ -23,9 +24,9 @@ namespace {
 
 Tensor scalar_tensor(const Scalar& s, const Tensor& like) {
   // A 0-dim tensor of `like`'s dtype, unless the number needs a wider one (2.5 vs an int64: the
-  // default float dtype, float32, as PyTorch's wrapped numbers).
+  // default dtype, get_default_dtype(), as PyTorch's wrapped numbers).
   ScalarType type = like.scalar_type();
-  if (s.is_floating_point() && !is_floating_point(type)) type = ScalarType::Float;  // default dtype
+  if (s.is_floating_point() && !is_floating_point(type)) type = get_default_dtype();
   if (s.is_integral() && type == ScalarType::Bool) type = ScalarType::Long;
   return full({}, s, type);
 }
