@@ -4341,6 +4341,7 @@ case(
     second=True,
 )
 import cases_aminmax  # noqa: E402, F401  (aminmax, issue 23: registers its cases here)
+import cases_bitwise_inplace  # noqa: E402, F401  (&= |= ^=, issue 23: registers its cases here)
 import cases_decomp  # noqa: E402, F401  (linear algebra decompositions: registers its cases here)
 import cases_default_dtype  # noqa: E402, F401  (the default dtype, issue 23: registers its cases here)
 import cases_dtype  # noqa: E402, F401  (the dtypes int32 ... bfloat16, issue 23: registers its cases here)
