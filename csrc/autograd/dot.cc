@@ -10,6 +10,7 @@
 #include "csrc/autograd/accumulate_grad.h"
 #include "csrc/autograd/saved_variable.h"
 #include "csrc/autograd/variable_type_utils.h"
+#include "csrc/default_dtype.h"
 
 namespace gradgen {
 namespace autograd {
@@ -31,9 +32,10 @@ std::string escape(const std::string& text) {
   return out;
 }
 
+// The dtype is named unless it is the default one (Double in C++, Float in Python), as reprs do.
 std::string shape_and_dtype(IntArrayRef shape, ScalarType dtype) {
   std::string out = shape_str(shape);
-  if (dtype != ScalarType::Double) out += std::string(" ") + to_string(dtype);
+  if (dtype != get_default_dtype()) out += std::string(" ") + to_string(dtype);
   return out;
 }
 

@@ -17,9 +17,9 @@
 //    tensors) is a run of consecutive slots 0, 1, 2, ...; a slot whose input needs no
 //    gradient has no edge (a gap).
 //  * under them, each tensor the node saved for its formulas, by the formula's name, with its
-//    shape and dtype (`self: [4, 3]`, `tensors[1]: [2] Float`; `-` when the node holds
-//    none: an absent optional, or freed by a backward pass without retain_graph), from the
-//    generated Node::visit_saved.
+//    shape and dtype (`self: [4, 3]`, `tensors[1]: [2] Float`, the dtype named unless it is the
+//    default one; `-` when the node holds none: an absent optional, or freed by a backward pass
+//    without retain_graph), from the generated Node::visit_saved.
 //
 // The text is deterministic: nodes are numbered in breadth-first order from the roots
 // (following edges in slot order), never by address.

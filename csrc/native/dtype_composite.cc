@@ -1,6 +1,6 @@
 // Kernels of the dtypes' composite ops (issue 23): true_divide, PyTorch's alias of div. True
-// division computes integer and bool operands as the default float dtype (float32), float16 and
-// bfloat16 in float32 rounded once (elementwise.cc's div); the gradient is div's.
+// division computes integer and bool operands as the default float dtype (get_default_dtype()),
+// float16 and bfloat16 in float32 rounded once (elementwise.cc's div); the gradient is div's.
 #include "csrc/generated/NativeFunctions.h"
 #include "csrc/generated/VariableType.h"
 

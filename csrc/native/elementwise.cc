@@ -3,9 +3,9 @@
 // and the fused backward kernels of tanh, sigmoid and relu.
 //
 // Dtypes follow PyTorch's type promotion (csrc/native/type_promotion.h): a binary op
-// computes in the operands' result type (float32 + float64 is float64, int64 * 1.5 is
-// float32), add and mul of bools are `or` and `and`, true division and the unary math
-// functions give the default float dtype (float32) for integer and bool inputs, in-place
+// computes in the operands' result type (float32 + float64 is float64, int64 * 1.5 is the
+// default dtype), add and mul of bools are `or` and `and`, true division and the unary math
+// functions give the default dtype (get_default_dtype()) for integer and bool inputs, in-place
 // ops refuse a result type of a higher category than self's, out= converts on write. The
 // loops are in csrc/native/loops.h.
 #include <cmath>
@@ -92,7 +92,7 @@ Tensor& inplace_binary(const char* op, Tensor& self, const Tensor& other, bool n
 // The dtype a floating op (div, the unary math functions) computes in: integer and bool
 // operands count as the default float dtype, as in PyTorch.
 ScalarType floating_dtype(ScalarType dtype) {
-  return is_floating_point(dtype) ? dtype : kDefaultFloat;
+  return is_floating_point(dtype) ? dtype : default_float();
 }
 
 // f(x) in self's floating dtype; integer and bool tensors compute as the default float dtype.

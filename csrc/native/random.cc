@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "csrc/core_kernels.h"
+#include "csrc/default_dtype.h"
 #include "csrc/generated/NativeFunctions.h"
 #include "csrc/native/loops.h"
 
@@ -173,12 +174,12 @@ void check_probability(const char* op, double p) {
 
 Tensor rand(IntArrayRef size, std::optional<ScalarType> dtype, std::optional<Layout>,
             std::optional<Device>, std::optional<bool>) {
-  return uniform_like("rand", size, dtype.value_or(ScalarType::Double), default_generator(), 0, 1);
+  return uniform_like("rand", size, dtype.value_or(get_default_dtype()), default_generator(), 0, 1);
 }
 
 Tensor rand(IntArrayRef size, std::optional<Generator> generator, std::optional<ScalarType> dtype,
             std::optional<Layout>, std::optional<Device>, std::optional<bool>) {
-  return uniform_like("rand", size, dtype.value_or(ScalarType::Double), generator_of(generator), 0,
+  return uniform_like("rand", size, dtype.value_or(get_default_dtype()), generator_of(generator), 0,
                       1);
 }
 
@@ -382,7 +383,7 @@ Tensor normal(double mean, double std, IntArrayRef size, std::optional<Generator
               std::optional<bool>) {
   if (!(std >= 0))
     throw std::runtime_error("normal: expected std >= 0.0, but found std " + num(std));
-  const ScalarType type = dtype.value_or(ScalarType::Double);
+  const ScalarType type = dtype.value_or(get_default_dtype());
   check_floating("normal", type);
   check_sizes("normal", size);
   Generator gen = generator_of(generator);

@@ -37,7 +37,7 @@ using loops::dispatch_arithmetic;
 }
 
 ScalarType floating_dtype(ScalarType dtype) {
-  return is_floating_point(dtype) ? dtype : kDefaultFloat;
+  return is_floating_point(dtype) ? dtype : default_float();
 }
 
 // A Scalar operand as a 0-dim tensor of the dtype the op computes in.

@@ -9,6 +9,7 @@
 #include <type_traits>
 
 #include "csrc/core_kernels.h"
+#include "csrc/default_dtype.h"
 #include "csrc/generated/NativeFunctions.h"
 #include "csrc/native/loops.h"
 #include "csrc/native/type_promotion.h"
@@ -62,13 +63,13 @@ Tensor arange_in(const char* op, const Scalar& start, const Scalar& end, const S
   return result;
 }
 
-// Long when every Scalar is an integer, else gradgen's default floating dtype.
+// Long when every Scalar is an integer, else the default dtype (get_default_dtype()).
 ScalarType arange_dtype(std::optional<ScalarType> dtype, const Scalar& start, const Scalar& end,
                         const Scalar& step) {
   if (dtype) return *dtype;
   const bool floating =
       start.is_floating_point() || end.is_floating_point() || step.is_floating_point();
-  return floating ? ScalarType::Double : ScalarType::Long;
+  return floating ? get_default_dtype() : ScalarType::Long;
 }
 
 void check_steps(const char* op, int64_t steps) {
@@ -158,7 +159,7 @@ Tensor& arange_out(const Scalar& start, const Scalar& end, const Scalar& step, T
 Tensor linspace(const Scalar& start, const Scalar& end, int64_t steps,
                 std::optional<ScalarType> dtype, std::optional<Layout>, std::optional<Device>,
                 std::optional<bool>) {
-  return linspace_in(start, end, steps, dtype.value_or(ScalarType::Double));
+  return linspace_in(start, end, steps, dtype.value_or(get_default_dtype()));
 }
 Tensor& linspace_out(const Scalar& start, const Scalar& end, int64_t steps, Tensor& out) {
   return write_out("linspace.out", linspace_in(start, end, steps, out.scalar_type()), out);
@@ -167,7 +168,7 @@ Tensor& linspace_out(const Scalar& start, const Scalar& end, int64_t steps, Tens
 Tensor logspace(const Scalar& start, const Scalar& end, int64_t steps, double base,
                 std::optional<ScalarType> dtype, std::optional<Layout>, std::optional<Device>,
                 std::optional<bool>) {
-  return logspace_in(start, end, steps, base, dtype.value_or(ScalarType::Double));
+  return logspace_in(start, end, steps, base, dtype.value_or(get_default_dtype()));
 }
 Tensor& logspace_out(const Scalar& start, const Scalar& end, int64_t steps, double base,
                      Tensor& out) {
@@ -176,11 +177,11 @@ Tensor& logspace_out(const Scalar& start, const Scalar& end, int64_t steps, doub
 
 Tensor eye(int64_t n, std::optional<ScalarType> dtype, std::optional<Layout>, std::optional<Device>,
            std::optional<bool>) {
-  return eye_in(n, n, dtype.value_or(ScalarType::Double));
+  return eye_in(n, n, dtype.value_or(get_default_dtype()));
 }
 Tensor eye(int64_t n, int64_t m, std::optional<ScalarType> dtype, std::optional<Layout>,
            std::optional<Device>, std::optional<bool>) {
-  return eye_in(n, m, dtype.value_or(ScalarType::Double));
+  return eye_in(n, m, dtype.value_or(get_default_dtype()));
 }
 Tensor& eye_out(int64_t n, Tensor& out) {
   return write_out("eye.out", eye_in(n, n, out.scalar_type()), out);

@@ -4,11 +4,11 @@
 // isnan / isinf / isfinite and logical_not, with their in-place and out= variants.
 //
 // Dtypes as in PyTorch: the math functions compute in self's floating dtype, integer and bool
-// tensors as the default float dtype (float32); rounding keeps an integer tensor as it is and
-// refuses bool; square keeps integers (a bool tensor squares to Long, as pow does); the tests and
-// logical_not give Bool. An in-place variant computes out of place, then writes the result into
-// self, refusing a result dtype self cannot hold (PyTorch's "result type Float can't be cast to
-// the desired output type Long"); out= converts on write (write_out).
+// tensors as the default float dtype (get_default_dtype()); rounding keeps an integer tensor as it
+// is and refuses bool; square keeps integers (a bool tensor squares to Long, as pow does); the
+// tests and logical_not give Bool. An in-place variant computes out of place, then writes the
+// result into self, refusing a result dtype self cannot hold (PyTorch's "result type Float can't be
+// cast to the desired output type Long"); out= converts on write (write_out).
 #include <cmath>
 #include <limits>
 #include <optional>
@@ -31,7 +31,7 @@ using loops::unary_map;
 
 // The dtype a floating function computes in: integer and bool tensors as the default float dtype.
 ScalarType floating_dtype(ScalarType dtype) {
-  return is_floating_point(dtype) ? dtype : kDefaultFloat;
+  return is_floating_point(dtype) ? dtype : default_float();
 }
 
 // f(x) in self's floating dtype (integer and bool: the default float dtype). f takes and returns

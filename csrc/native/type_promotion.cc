@@ -80,7 +80,7 @@ ResultType& ResultType::add(const Tensor& t) {
 }
 
 ResultType& ResultType::add(const Scalar& s) {
-  const ScalarType t = s.is_floating_point() ? kDefaultFloat
+  const ScalarType t = s.is_floating_point() ? default_float()
                        : s.is_boolean()      ? ScalarType::Bool
                                              : ScalarType::Long;
   wrapped_ = promote_into(wrapped_, t);

@@ -7,22 +7,27 @@
 // what a Python number becomes). Within a priority the dtypes promote (Bool < Long < Float
 // < Double); a lower priority only matters when its category is higher than the higher
 // priority's: float32 tensor + float64 zero-dim tensor is float32, int64 tensor + float64
-// zero-dim tensor is float64, int64 tensor + 1.5 is float32 (a floating scalar counts as the
-// default dtype, float32, as in PyTorch).
+// zero-dim tensor is float64, int64 tensor + 1.5 is the default dtype (a floating scalar counts
+// as get_default_dtype(), float32 in Python, as in PyTorch).
 //
-// Internal to the kernels (namespace gradgen::native); not an API.
+// Internal to the kernels (namespace gradgen::native), and what the Python bindings'
+// torch.result_type / promote_types / can_cast report (csrc/python/dtype_functions.cc); not a
+// C++ API.
 #pragma once
 
 #include <initializer_list>
 #include <tuple>
 
+#include "csrc/default_dtype.h"
 #include "csrc/tensor.h"
 
 namespace gradgen {
 namespace native {
 
-/// The default floating dtype, which a floating scalar (a Python float) counts as.
-constexpr ScalarType kDefaultFloat = ScalarType::Float;
+/// The default floating dtype (csrc/default_dtype.h), which a floating scalar (a Python float)
+/// counts as and integer inputs of floating functions compute in; read at each call, since
+/// set_default_dtype may change it.
+inline ScalarType default_float() { return get_default_dtype(); }
 
 /// Returns the dtype both promote to (PyTorch's promoteTypes): bool < integers < floating types,
 /// the wider within a category, with uint8 + int8 = int16 and float16 + bfloat16 = float32.
@@ -53,7 +58,7 @@ class ResultType {
  public:
   /// Adds a tensor (ignored when undefined): a dimensioned or a zero-dim operand.
   ResultType& add(const Tensor& t);
-  /// Adds a scalar (a Python number): Double counts as kDefaultFloat, Long, Bool as themselves.
+  /// Adds a scalar (a Python number): Double counts as default_float(), Long, Bool as themselves.
   ResultType& add(const Scalar& s);
   /// Returns the dtype the op computes in; Double if no operand was added.
   ScalarType get() const;

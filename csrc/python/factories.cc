@@ -1,9 +1,11 @@
-// gradgen's factories (zeros, ones, empty, full, randn) and its random number generators.
+// gradgen's factories (zeros, ones, empty, full, randn) and its random number generators. Without
+// dtype=, a floating result gets the default dtype (csrc/default_dtype.h), as PyTorch's.
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "csrc/default_dtype.h"
 #include "csrc/generated/VariableType.h"
 #include "csrc/generator.h"
 #include "csrc/python/casters.h"
@@ -38,8 +40,8 @@ Tensor finish(Tensor t, bool requires_grad) {
 
 Tensor full_of(const IntList& size, const Scalar& fill_value, std::optional<ScalarType> dtype,
                bool requires_grad) {
-  // torch infers the dtype from the value: full((2,), 7) is int64, full((2,), 7.) float.
-  ScalarType type = ScalarType::Double;
+  // torch infers the dtype from the value: full((2,), 7) is int64, full((2,), 7.) the default.
+  ScalarType type = get_default_dtype();
   if (dtype) {
     type = *dtype;
   } else if (fill_value.is_integral()) {
@@ -55,12 +57,14 @@ Tensor full_of(const IntList& size, const Scalar& fill_value, std::optional<Scal
 Tensor randn_of(nb::args size, std::optional<uint64_t> seed, std::optional<Generator> generator,
                 std::optional<ScalarType> dtype, bool requires_grad) {
   uint64_t s = seed ? *seed : (generator ? *generator : default_generator()).next_u64();
+  // The samples are drawn in float64 (the same values for a seed whatever the dtype), then cast.
   Tensor t = randn(parse_sizes(size, "randn"), s);
-  if (dtype && *dtype != ScalarType::Double) {
-    if (!is_floating_point(*dtype)) {
+  const ScalarType type = dtype.value_or(get_default_dtype());
+  if (type != ScalarType::Double) {
+    if (!is_floating_point(type)) {
       throw nb::type_error("randn(): expected a floating dtype (float32 or float64)");
     }
-    t = gradgen::to(t, *dtype);
+    t = gradgen::to(t, type);
   }
   return finish(t, requires_grad);
 }
@@ -106,7 +110,7 @@ void init_factories(nb::module_& m) {
     m.def(
         op,
         [op, make](nb::args size, std::optional<ScalarType> dtype, bool requires_grad) {
-          return finish(make(parse_sizes(size, op), dtype.value_or(ScalarType::Double)),
+          return finish(make(parse_sizes(size, op), dtype.value_or(get_default_dtype())),
                         requires_grad);
         },
         "size"_a, nb::kw_only(), "dtype"_a = nb::none(), "requires_grad"_a = false);

@@ -3,6 +3,7 @@
 // Its init is module_init.h's parts, one per concern and file: the types every binding converts
 // (casters.h) and gradgen.Tensor come first; then autograd, the factories and the generated
 // bindings of gradgen's own ops (`bind_generated`, one m.def per op and its Tensor methods).
+#include "csrc/default_dtype.h"
 #include "csrc/python/casters.h"
 #include "csrc/python/module_init.h"
 
@@ -27,6 +28,9 @@ NB_MODULE(_C, m) {
   gradgen::python::install_memory_reserve();  // MemoryError, not an abort, when memory runs out
   gradgen::internal::set_warning_handler(warn_in_python);
   namespace python = gradgen::python;
+  // PyTorch's default dtype in Python is float32; the C++ runtime starts at float64
+  // (csrc/default_dtype.h). Set once, when gradgen._C is first imported.
+  gradgen::set_default_dtype(gradgen::ScalarType::Float);
   python::init_exceptions(m);
   python::init_dtypes(m);
   python::init_tensor_class(m);
@@ -43,6 +47,7 @@ NB_MODULE(_C, m) {
   python::init_tracer(m);
   python::init_random(m);
   python::init_factories(m);
+  python::init_dtype_functions(m);
   python::bind_generated(m);
 
   // Classes print as the package exports them (gradgen.Tensor, not gradgen._C.Tensor), in

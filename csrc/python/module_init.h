@@ -53,5 +53,9 @@ void init_random(nanobind::module_& m);
 /// gradgen.zeros, ones, empty, full and randn.
 void init_factories(nanobind::module_& m);
 
+/// gradgen.set_default_dtype, get_default_dtype, result_type, promote_types and can_cast
+/// (dtype_functions.cc).
+void init_dtype_functions(nanobind::module_& m);
+
 }  // namespace python
 }  // namespace gradgen

@@ -10,7 +10,9 @@
 
 #include "csrc/autograd/grad_mode.h"
 #include "csrc/core_kernels.h"
+#include "csrc/default_dtype.h"
 #include "csrc/generated/VariableType.h"
+#include "csrc/native/type_promotion.h"
 #include "csrc/python/casters.h"
 #include "csrc/python/module_init.h"
 #include "csrc/python/tensor_access.h"
@@ -123,26 +125,24 @@ void collect(nb::handle o, size_t depth, std::vector<int64_t>& shape,
   keep.push_back(std::move(seq));
 }
 
-// The dtype PyTorch infers from Python numbers: float if any is, else int, else bool (gradgen's
-// default floating type is float64, the dtype its kernels compute in).
+// The dtype PyTorch infers from the leaves (its infer_scalar_type): a float counts as the default
+// dtype (get_default_dtype()), an int as int64, a bool as bool, a tensor as its dtype, and they
+// promote as types do ([1, 2.5] is the default dtype, [float64 0-dim tensor, 1.0] float64).
 ScalarType infer_dtype(const std::vector<PyObject*>& leaves) {
-  bool any_float = false, any_int = false;
+  if (leaves.empty()) return get_default_dtype();
+  std::optional<ScalarType> type;
   for (PyObject* p : leaves) {
-    if (PyBool_Check(p)) continue;
-    if (is_tensor(p)) {
-      ScalarType t = nb::cast<const Tensor&>(nb::handle(p)).scalar_type();
-      if (is_floating_point(t)) any_float = true;
-      if (is_integral(t, false)) any_int = true;
-      continue;
+    ScalarType t = get_default_dtype();
+    if (PyBool_Check(p)) {
+      t = ScalarType::Bool;
+    } else if (is_tensor(p)) {
+      t = nb::cast<const Tensor&>(nb::handle(p)).scalar_type();
+    } else if (PyLong_Check(p) || (!PyFloat_Check(p) && PyIndex_Check(p))) {
+      t = ScalarType::Long;
     }
-    if (PyLong_Check(p) || (!PyFloat_Check(p) && PyIndex_Check(p))) {
-      any_int = true;
-    } else {
-      any_float = true;
-    }
+    type = type ? native::promote_types(*type, t) : t;
   }
-  if (any_float || leaves.empty()) return ScalarType::Double;
-  return any_int ? ScalarType::Long : ScalarType::Bool;
+  return *type;
 }
 
 // PyTorch's checked conversion (c10::checked_convert) of a Python number into an integer element:
@@ -283,7 +283,8 @@ void init_tensor_conversion(nb::module_& m) {
   m.def("tensor", &tensor_of, "data"_a, nb::kw_only(), "dtype"_a = nb::none(),
         "requires_grad"_a = false,
         "A tensor holding a copy of data: a number, nested sequences of numbers, a NumPy array or "
-        "a Tensor. Python floats give float64 (gradgen's default), ints int64, bools bool.");
+        "a Tensor. Python floats give the default dtype (get_default_dtype(), float32 unless "
+        "changed), ints int64, bools bool.");
   m.def(
       "is_tensor", [](nb::handle o) { return is_tensor(o.ptr()); }, "obj"_a);
 }

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "csrc/autograd/function.h"
+#include "csrc/default_dtype.h"
 #include "csrc/generated/VariableType.h"
 #include "csrc/python/casters.h"
 #include "csrc/python/conventions.h"
@@ -44,7 +45,8 @@ std::string tensor_repr(const Tensor& t) {
       body[at] = 'F';
     }
   }
-  if (t.scalar_type() != ScalarType::Double) {
+  // torch names the dtype unless it is the default one (float32 unless set_default_dtype).
+  if (t.scalar_type() != get_default_dtype()) {
     body += std::string(", dtype=gradgen.") + dtype_name(t.scalar_type());
   }
   if (t.grad_fn()) {

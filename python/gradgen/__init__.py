@@ -8,7 +8,8 @@
     tensor([4.0000, 6.0000, 8.0000])
 
 Everything here is implemented in C++ (gradgen._C): Tensor's operators call the generated
-differentiable ops directly. Python floats make float64 tensors, gradgen's default dtype.
+differentiable ops directly. Python floats make float32 tensors, the default dtype, as PyTorch's
+(gradgen.set_default_dtype(gradgen.float64) changes it; gradcheck wants float64 inputs).
 """
 
 
@@ -60,6 +61,7 @@ from gradgen._C import (  # noqa: F401  (re-exported)
     RemovableHandle,
     Tensor,
     bool,
+    can_cast,
     contiguous_format,
     default_generator,
     device,
@@ -72,6 +74,7 @@ from gradgen._C import (  # noqa: F401  (re-exported)
     from_dlpack,
     from_numpy,
     full,
+    get_default_dtype,
     int64,
     is_grad_enabled,
     is_tensor,
@@ -81,7 +84,10 @@ from gradgen._C import (  # noqa: F401  (re-exported)
     memory_format,
     ones,
     preserve_format,
+    promote_types,
     randn,
+    result_type,
+    set_default_dtype,
     strided,
     tensor,
     zeros,
@@ -126,6 +132,20 @@ def tensordot(a, b, dims=2, out=None):
     return _C.tensordot(a, b, dims_a, dims_b, out=out)
 
 
+def as_tensor(data, dtype=None, device=None):  # noqa: F811  (torch's keyword names shadow the classes here)
+    """torch.as_tensor: data itself when it is a Tensor of dtype (or dtype is None), else a tensor.
+
+    A Tensor of another dtype is converted (data.to(dtype)); anything else is gradgen.tensor(data,
+    dtype=dtype), so Python floats give the default dtype and NumPy arrays keep theirs. Unlike
+    torch, a NumPy array is copied, not shared (gradgen.from_numpy shares it).
+    """
+    if device is not None:
+        _C.device(device)  # only "cpu" exists; anything else raises as device() does
+    if isinstance(data, Tensor):
+        return data if dtype is None or data.dtype == dtype else data.to(dtype)
+    return tensor(data, dtype=dtype)
+
+
 def _export_generated_ops():
     """Makes every op of the generated bindings gradgen.<op> (gradgen.linear, gradgen.relu, ...).
 
@@ -160,7 +180,9 @@ __all__ = sorted(
         "float16",
         "bfloat16",
         "bool",
+        "as_tensor",
         "broadcast_tensors",
+        "can_cast",
         "cdist",
         "chain_matmul",
         "contiguous_format",
@@ -177,6 +199,7 @@ __all__ = sorted(
         "from_dlpack",
         "from_numpy",
         "full",
+        "get_default_dtype",
         "int64",
         "is_grad_enabled",
         "is_tensor",
@@ -193,7 +216,10 @@ __all__ = sorted(
         "ones",
         "preserve_format",
         "profiler",
+        "promote_types",
         "randn",
+        "result_type",
+        "set_default_dtype",
         "set_grad_enabled",
         "strided",
         "tensor",

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "csrc/autograd/grad_mode.h"
+#include "csrc/default_dtype.h"
 #include "csrc/generated/VariableType.h"
 #include "csrc/native/simd/vectorized.h"
 #include "csrc/ops.h"
@@ -59,7 +60,7 @@ TEST(ElementwiseTest, NamesTheOpAndBothShapesOrDtypesOnMismatch) {
                        "supported. Use the `^` or `logical_xor()` operator instead.");
   Tensor long_self = zeros({2}, ScalarType::Long);
   EXPECT_THROW_MESSAGE(mul_(long_self, Scalar(1.5)), std::invalid_argument,
-                       "mul_: result type Float can't be cast to the desired output type Long");
+                       "mul_: result type Double can't be cast to the desired output type Long");
   Tensor self = zeros({3});
   EXPECT_THROW_MESSAGE(add_(self, zeros({2, 3})), std::invalid_argument,
                        "add_: other of shape [2, 3] does not broadcast to the shape of self, [3], "
@@ -69,9 +70,23 @@ TEST(ElementwiseTest, NamesTheOpAndBothShapesOrDtypesOnMismatch) {
                        "add.out: result type Double can't be cast to the desired output type Long");
 }
 
+// Sets the default dtype for one test, restoring the one it found (csrc/default_dtype.h).
+class DefaultDtypeGuard {
+ public:
+  explicit DefaultDtypeGuard(ScalarType t) : previous_(get_default_dtype()) {
+    set_default_dtype(t);
+  }
+  ~DefaultDtypeGuard() { set_default_dtype(previous_); }
+
+ private:
+  ScalarType previous_;
+};
+
 // PyTorch's torch.result_type: dimensioned tensors over zero-dim tensors over scalars, a lower
-// priority counting only when its category (bool < integer < floating) is higher.
+// priority counting only when its category (bool < integer < floating) is higher. Run under
+// PyTorch's default dtype, float32 (the C++ runtime's is float64: DefaultDtypeIsRead below).
 TEST(ElementwiseTest, PromotesTypesLikePyTorch) {
+  DefaultDtypeGuard float32(ScalarType::Float);
   const ScalarType F = ScalarType::Float, D = ScalarType::Double, L = ScalarType::Long,
                    B = ScalarType::Bool;
   auto dim = [](ScalarType t) { return zeros({2}, t); };
@@ -106,6 +121,27 @@ TEST(ElementwiseTest, PromotesTypesLikePyTorch) {
   // Sums of bool and integer tensors are int64; dtype= converts first.
   EXPECT_EQ(sum(dim(B)).scalar_type(), L);
   EXPECT_EQ(sum(dim(F), std::optional<ScalarType>(D)).scalar_type(), D);
+}
+
+// The default dtype starts at Double in C++ and is what a float scalar meeting an integer tensor,
+// true division of integers and the dtype-less floating factories give; non-floating is refused.
+TEST(ElementwiseTest, DefaultDtypeIsRead) {
+  EXPECT_EQ(get_default_dtype(), ScalarType::Double);
+  const Tensor longs = zeros({2}, ScalarType::Long);
+  EXPECT_EQ(mul(longs, Scalar(1.5)).scalar_type(), ScalarType::Double);
+  EXPECT_EQ(div(longs, longs).scalar_type(), ScalarType::Double);
+  {
+    DefaultDtypeGuard half(ScalarType::Half);
+    EXPECT_EQ(mul(longs, Scalar(1.5)).scalar_type(), ScalarType::Half);
+    EXPECT_EQ(linspace(0, 1, 3).scalar_type(), ScalarType::Half);
+    EXPECT_EQ(eye(2).scalar_type(), ScalarType::Half);
+    EXPECT_EQ(arange(2.5).scalar_type(), ScalarType::Half);
+    EXPECT_EQ(arange(3).scalar_type(), ScalarType::Long);
+  }
+  EXPECT_EQ(get_default_dtype(), ScalarType::Double);
+  EXPECT_THROW_MESSAGE(set_default_dtype(ScalarType::Long), std::invalid_argument,
+                       "set_default_dtype: only floating-point types are supported as the "
+                       "default type, got Long");
 }
 
 TEST(ElementwiseTest, SupportsFloat32AndInt64) {

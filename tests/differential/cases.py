@@ -4341,8 +4341,10 @@ case(
     second=True,
 )
 import cases_aminmax  # noqa: E402, F401  (aminmax, issue 23: registers its cases here)
+import cases_bitwise_inplace  # noqa: E402, F401  (&= |= ^=, issue 23: registers its cases here)
 import cases_convdw  # noqa: E402, F401  (depthwise convolutions, bench26: registers its cases here)
 import cases_decomp  # noqa: E402, F401  (linear algebra decompositions: registers its cases here)
+import cases_default_dtype  # noqa: E402, F401  (the default dtype, issue 23: registers its cases here)
 import cases_dtype  # noqa: E402, F401  (the dtypes int32 ... bfloat16, issue 23: registers its cases here)
 import cases_grid  # noqa: E402, F401  (grid_sampler_2d, issue 26 resampling: registers its cases here)
 import cases_index  # noqa: E402, F401  (the indexing family: registers its cases here)

@@ -29,7 +29,9 @@ def numeric_grad(fn, values, i):
 
 def value_of(x_values, w_values):
     with gradgen.no_grad():
-        return f(gradgen.tensor(x_values), gradgen.tensor(w_values)).item()
+        return f(
+            gradgen.tensor(x_values, dtype=gradgen.float64), gradgen.tensor(w_values, dtype=gradgen.float64)
+        ).item()
 
 
 X = [0.3, -1.2, 0.7]
@@ -37,8 +39,8 @@ W = [1.1, 0.4, -0.6]
 
 
 def test_backward_matches_finite_differences():
-    x = gradgen.tensor(X, requires_grad=True)
-    w = gradgen.tensor(W, requires_grad=True)
+    x = gradgen.tensor(X, requires_grad=True, dtype=gradgen.float64)
+    w = gradgen.tensor(W, requires_grad=True, dtype=gradgen.float64)
     out = f(x, w)
     assert out.shape == (1, 1)
     out.backward()
@@ -59,8 +61,8 @@ def test_gradients_accumulate_and_can_be_cleared():
 
 
 def test_grad_returns_without_touching_dot_grad():
-    x = gradgen.tensor(X, requires_grad=True)
-    w = gradgen.tensor(W, requires_grad=True)
+    x = gradgen.tensor(X, requires_grad=True, dtype=gradgen.float64)
+    w = gradgen.tensor(W, requires_grad=True, dtype=gradgen.float64)
     gx, gw = autograd.grad(f(x, w), (x, w))
     assert x.grad is None and w.grad is None
     for i in range(3):
@@ -69,16 +71,16 @@ def test_grad_returns_without_touching_dot_grad():
 
 
 def test_create_graph_gives_second_derivatives():
-    x = gradgen.tensor(X, requires_grad=True)
-    w = gradgen.tensor(W)
+    x = gradgen.tensor(X, requires_grad=True, dtype=gradgen.float64)
+    w = gradgen.tensor(W, dtype=gradgen.float64)
     (gx,) = autograd.grad(f(x, w), x, create_graph=True)
     assert gx.grad_fn is not None
     # d/dx_j of sum_i gx_i, against finite differences of the first derivative.
-    (hx,) = autograd.grad(gx[None] @ gradgen.ones(3)[:, None], x)
+    (hx,) = autograd.grad(gx[None] @ gradgen.ones(3, dtype=gradgen.float64)[:, None], x)
 
     def first_derivative_sum(values):
-        xv = gradgen.tensor(values, requires_grad=True)
-        (g,) = autograd.grad(f(xv, gradgen.tensor(W)), xv)
+        xv = gradgen.tensor(values, requires_grad=True, dtype=gradgen.float64)
+        (g,) = autograd.grad(f(xv, gradgen.tensor(W, dtype=gradgen.float64)), xv)
         return sum(g.tolist())
 
     for j in range(3):
@@ -234,7 +236,7 @@ def test_in_place_on_a_leaf_that_requires_grad_is_refused():
 )
 def test_second_derivative_of_a_leaf_view_made_under_no_grad(fn, second):
     # PyTorch 2.13 gives f''(v) here; the saved input must be the leaf itself (issue 23).
-    base = gradgen.tensor([[0.5, -1.0], [2.0, 0.25], [-1.5, 3.0]])
+    base = gradgen.tensor([[0.5, -1.0], [2.0, 0.25], [-1.5, 3.0]], dtype=gradgen.float64)
     with gradgen.no_grad():
         v = base.t()
     v.requires_grad = True

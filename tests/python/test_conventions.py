@@ -14,7 +14,7 @@ import gradgen
 
 
 def arange23():
-    return gradgen.tensor([[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]])
+    return gradgen.tensor([[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]], dtype=gradgen.float64)
 
 
 # --- axis= / keepdims= ----------------------------------------------------------------------

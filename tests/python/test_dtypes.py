@@ -57,7 +57,7 @@ def test_legacy_type_names_and_type_casts():
 
 
 def test_casting_methods():
-    x = gradgen.tensor([1.7, -1.7, 300.0])
+    x = gradgen.tensor([1.7, -1.7, 300.0], dtype=gradgen.float64)
     assert x.int().tolist() == [1, -1, 300] and x.int().dtype is gradgen.int32
     assert x.short().dtype is gradgen.int16
     assert x.char()[:2].tolist() == [1, -1] and x.char().dtype is gradgen.int8

@@ -18,14 +18,19 @@ def f(x, w):
 
 def test_jvp_matches_finite_differences():
     x_values, w_values, v_values = [0.5, -1.0, 2.0], [1.5, 0.3, -0.7], [1.0, -2.0, 0.5]
-    w = gradgen.tensor(w_values)
+    w = gradgen.tensor(w_values, dtype=gradgen.float64)
     with fwAD.dual_level():
-        y = f(fwAD.make_dual(gradgen.tensor(x_values), gradgen.tensor(v_values)), w)
+        y = f(
+            fwAD.make_dual(
+                gradgen.tensor(x_values, dtype=gradgen.float64), gradgen.tensor(v_values, dtype=gradgen.float64)
+            ),
+            w,
+        )
         primal, tangent = fwAD.unpack_dual(y)
         jvp = tangent.tolist()
-    assert primal.tolist() == pytest.approx(f(gradgen.tensor(x_values), w).tolist())
-    up = f(gradgen.tensor([a + EPS * b for a, b in zip(x_values, v_values)]), w).tolist()
-    down = f(gradgen.tensor([a - EPS * b for a, b in zip(x_values, v_values)]), w).tolist()
+    assert primal.tolist() == pytest.approx(f(gradgen.tensor(x_values, dtype=gradgen.float64), w).tolist())
+    up = f(gradgen.tensor([a + EPS * b for a, b in zip(x_values, v_values)], dtype=gradgen.float64), w).tolist()
+    down = f(gradgen.tensor([a - EPS * b for a, b in zip(x_values, v_values)], dtype=gradgen.float64), w).tolist()
     numerical = [(u - d) / (2 * EPS) for u, d in zip(up, down)]
     assert jvp == pytest.approx(numerical, rel=1e-6, abs=1e-8)
 
@@ -60,9 +65,9 @@ def test_errors():
 def test_hessian_vector_product_by_forward_over_reverse():
     # g(x) = sum(x^3) / 3 + sum(sin(x)): H v = (2 x - sin(x)) * v.
     x_values, v_values = [0.3, -1.2, 0.8], [1.0, 0.5, -2.0]
-    x = gradgen.tensor(x_values, requires_grad=True)
+    x = gradgen.tensor(x_values, requires_grad=True, dtype=gradgen.float64)
     with fwAD.dual_level():
-        dual = fwAD.make_dual(x, gradgen.tensor(v_values))
+        dual = fwAD.make_dual(x, gradgen.tensor(v_values, dtype=gradgen.float64))
         (g,) = autograd.grad(gradgen.sum(dual * dual * dual / 3 + gradgen.sin(dual)), x, create_graph=True)
         hvp = fwAD.unpack_dual(g).tangent.tolist()
     exact = [(2 * a - math.sin(a)) * b for a, b in zip(x_values, v_values)]

@@ -86,7 +86,7 @@ def test_tensor_rhs_values_and_gradients(op):
 @pytest.mark.parametrize("number", NUMBERS)
 @pytest.mark.parametrize("op", OPERATORS)
 def test_number_rhs_values_and_gradients(op, number):
-    x = gradgen.tensor(X, requires_grad=True)
+    x = gradgen.tensor(X, requires_grad=True, dtype=gradgen.float64)
     y = x * 1.5
     version = y._version
     result = apply(op, y, number)
@@ -96,15 +96,15 @@ def test_number_rhs_values_and_gradients(op, number):
     assert y.grad_fn.name() == OPERATORS[op][1]
     assert y.dtype == gradgen.float64
     assert_close(y.tolist(), reference(op, X, number))
-    (y * gradgen.tensor(C)).sum().backward()
+    (y * gradgen.tensor(C, dtype=gradgen.float64)).sum().backward()
     assert_close(x.grad.tolist(), numeric_grad(lambda v: loss(reference(op, v, number)), X), 1e-5)
 
 
 @pytest.mark.parametrize("rhs", ["tensor", 2, 2.5, True])
 @pytest.mark.parametrize("op", OPERATORS)
 def test_leaf_that_requires_grad_is_refused(op, rhs):
-    x = gradgen.tensor(X, requires_grad=True)
-    other = gradgen.tensor(R) if rhs == "tensor" else rhs
+    x = gradgen.tensor(X, requires_grad=True, dtype=gradgen.float64)
+    other = gradgen.tensor(R, dtype=gradgen.float64) if rhs == "tensor" else rhs
     with pytest.raises(RuntimeError, match="a leaf Variable that requires grad is being used in an in-place operation"):
         apply(op, x, other)
     assert x.tolist() == X  # unchanged

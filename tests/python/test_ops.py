@@ -1990,7 +1990,7 @@ def _tensor3_creation_checks():
         assert g.arange(start=2, end=5).tolist() == [2, 3, 4]
         r = g.arange(0, 1, 0.25, dtype=g.float64)
         assert r.tolist() == [0.0, 0.25, 0.5, 0.75] and r.dtype == g.float64
-        assert g.arange(2.5).dtype == g.float64  # gradgen's default dtype (PyTorch's is float32)
+        assert g.arange(2.5).dtype == g.float32  # the default dtype, as PyTorch's
         assert len(g.arange(0, 1, 0.1, dtype=g.float64).tolist()) == 10
         o = g.zeros([0], dtype=g.int64)
         assert g.arange(1, 7, 2, out=o) is o and o.tolist() == [1, 3, 5]
@@ -2014,7 +2014,7 @@ def _tensor3_creation_checks():
             g.linspace(0, 1, -1)
 
     def eye():
-        assert g.eye(2).tolist() == [[1.0, 0.0], [0.0, 1.0]] and g.eye(2).dtype == g.float64
+        assert g.eye(2).tolist() == [[1.0, 0.0], [0.0, 1.0]] and g.eye(2).dtype == g.float32
         assert g.eye(2, 3, dtype=g.int64).tolist() == [[1, 0, 0], [0, 1, 0]]
         assert g.eye(3, 2, dtype=g.bool).tolist() == [[True, False], [False, True], [False, False]]
         o = g.zeros([0], dtype=g.float64)

@@ -15,10 +15,10 @@ def mlp_loss(x, w1, b1, w2):
 
 def params(seed):
     return (
-        gradgen.randn(5, 3, seed=seed),
-        gradgen.randn(3, 4, seed=seed + 1, requires_grad=True),
-        gradgen.randn(4, seed=seed + 2, requires_grad=True),
-        gradgen.randn(4, 2, seed=seed + 3, requires_grad=True),
+        gradgen.randn(5, 3, seed=seed, dtype=gradgen.float64),
+        gradgen.randn(3, 4, seed=seed + 1, dtype=gradgen.float64, requires_grad=True),
+        gradgen.randn(4, seed=seed + 2, dtype=gradgen.float64, requires_grad=True),
+        gradgen.randn(4, 2, seed=seed + 3, dtype=gradgen.float64, requires_grad=True),
     )
 
 

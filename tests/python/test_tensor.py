@@ -9,7 +9,7 @@ import gradgen
 
 def test_tensor_infers_dtype_and_shape_like_pytorch():
     assert gradgen.tensor([[1.0, 2.0], [3.0, 4.0]]).shape == (2, 2)
-    assert gradgen.tensor([1.0, 2]).dtype is gradgen.float64
+    assert gradgen.tensor([1.0, 2]).dtype is gradgen.float32  # the default dtype, as PyTorch's
     assert gradgen.tensor([1, 2]).dtype is gradgen.int64
     assert gradgen.tensor([True, False]).dtype is gradgen.bool
     assert gradgen.tensor(2.5).shape == ()
@@ -31,7 +31,7 @@ def test_properties():
     assert x.dim() == 2 and x.ndim == 2 and x.numel() == 6 and len(x) == 2
     assert x.stride() == (3, 1) and x.is_contiguous()
     assert x.is_leaf and not x.requires_grad and x.grad is None and x.grad_fn is None
-    assert x.element_size() == 8
+    assert x.element_size() == 4  # float32, the default dtype
     assert x.device == gradgen.device("cpu") and x.layout is gradgen.strided
     x.requires_grad = True
     assert x.requires_grad
@@ -53,8 +53,8 @@ def test_item_tolist():
 def test_repr_is_torch_like():
     assert repr(gradgen.tensor([1.0, 2.0])) == "tensor([1.0000, 2.0000])"
     assert (
-        repr(gradgen.tensor([1.0], dtype=gradgen.float32, requires_grad=True))
-        == "tensor([1.0000], dtype=gradgen.float32, requires_grad=True)"
+        repr(gradgen.tensor([1.0], dtype=gradgen.float64, requires_grad=True))
+        == "tensor([1.0000], dtype=gradgen.float64, requires_grad=True)"
     )
     x = gradgen.tensor([1.0], requires_grad=True)
     assert repr(x * 2) == "tensor([2.0000], grad_fn=<MulBackward1>)"
