@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <exception>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -160,6 +161,22 @@ struct PhaseCollect {
 // median microseconds per op of each phase over `repeats` after `warmup`.
 // Callgrind mode: one warm-up iteration, then o.iters iterations, each phase
 // collected according to o.phase.
+/// Runs the workloads `--workloads` selects, each a `{name, run}` with run(o); one that throws
+/// is reported (and recorded as not available) and the others still run. main()'s status.
+template <typename Cases>
+int run_selected(const Options& o, const Cases& cases) {
+  for (const auto& c : cases) {
+    if (!has_workload(o, c.name)) continue;
+    try {
+      c.run(o);
+    } catch (const std::exception& e) {
+      std::printf("%s: failed: %s\n", c.name, e.what());
+      result_na(std::string(c.name) + ".total_us", std::string("error: ") + e.what());
+    }
+  }
+  return 0;
+}
+
 template <typename Fwd, typename Bwd, typename Reset>
 void run_workload(const Options& o, const std::string& name, double ops_fwd, double ops_bwd,
                   int default_repeats, int default_warmup, Fwd&& fwd, Bwd&& bwd, Reset&& reset) {

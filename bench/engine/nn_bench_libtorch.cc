@@ -158,14 +158,5 @@ int main(int argc, char** argv) {
       {"layer_norm", layer_norm},
       {"sdpa", sdpa},
   };
-  for (const Case& c : cases) {
-    if (!has_workload(o, c.name)) continue;
-    try {
-      c.run(o);
-    } catch (const std::exception& e) {
-      std::printf("%s: failed: %s\n", c.name, e.what());
-      result_na(std::string(c.name) + ".total_us", std::string("error: ") + e.what());
-    }
-  }
-  return 0;
+  return run_selected(o, cases);
 }
