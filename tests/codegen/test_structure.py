@@ -194,3 +194,30 @@ def test_templates_do_not_branch_on_cpp_type_spellings():
         if spelling.search(line)
     ]
     assert found == []
+
+
+# A C++ type is a cpp.CType (its spelling, its value type, how a parameter of it is kept): code
+# that takes a spelling apart (`.replace("const ", "")`) or tests one (`t == "IntArrayRef"`) is
+# asking cpp.py a question it should answer as a field.
+_SPELLING_SURGERY = re.compile(
+    r"""(\.(replace|startswith|endswith|rstrip|strip)\(\s*["'](const |&|std::|IntArrayRef|ArrayRef<|Optional)"""
+    r"""|(==|!=)\s*["'](const |std::|IntArrayRef|ArrayRef<|OptionalIntArrayRef|TensorList))"""
+)
+
+
+def _spelling_surgery(text: str) -> list:
+    return [i for i, line in enumerate(text.splitlines(), 1) if _SPELLING_SURGERY.search(line)]
+
+
+def test_no_code_takes_a_cpp_type_spelling_apart():
+    found = [
+        f"{n}:{i}" for n in _codegen_modules() for i in _spelling_surgery((TREE / "tools" / "codegen" / n).read_text())
+    ]
+    assert found == []
+
+
+def test_the_spelling_check_finds_surgery():
+    # The two forms it replaced: load_samples' value-initialized default and cpp.py's copy rule.
+    assert _spelling_surgery('d = cpp.argument_type(a).replace("const ", "").rstrip("&")\n') == [1]
+    assert _spelling_surgery('x = 1\nif t == "IntArrayRef" or t.startswith("ArrayRef<"):\n') == [2]
+    assert _spelling_surgery("t = cpp.argument_type(a).empty\n") == []

@@ -306,7 +306,7 @@ class HookFacts:
 def hook_facts(f: NativeFunction) -> HookFacts:
     """The profiler and tracer facts of declaration `f`'s wrapper."""
     func = f.func
-    params = ", ".join(cpp.argument_type(a) for a in func.arguments.flat_all)
+    params = ", ".join(cpp.argument_type(a).spelling for a in func.arguments.flat_all)
     recordable = all(
         (cpp.is_tensor(r.type) or cpp.is_tensor_list(r.type))
         and not isinstance(r.type, OptionalType)
@@ -320,7 +320,7 @@ def hook_facts(f: NativeFunction) -> HookFacts:
         trace=DONT_RECORD_TRACE not in f.flags and recordable,
         records_outputs=recordable,
         args=tuple(a.name for a in func.arguments.flat_all),
-        function_pointer_type=f"{cpp.returns_type(func)} (*)({params})",
+        function_pointer_type=f"{cpp.returns_type(func).spelling} (*)({params})",
     )
 
 

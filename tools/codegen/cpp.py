@@ -65,7 +65,7 @@ def _base_name(t: BaseType) -> str:
     return t.name.name
 
 
-def _value_type(t: Type) -> str:
+def value_type(t: Type) -> str:
     """The C++ type that owns a value of schema type `t` (what a struct member holds)."""
     if isinstance(t, BaseType):
         name = _base_name(t)
@@ -73,12 +73,12 @@ def _value_type(t: Type) -> str:
             return "std::string"
         return _BASE_VALUE_TYPES.get(name, name)
     if isinstance(t, OptionalType):
-        return f"std::optional<{_value_type(t.elem)}>"
+        return f"std::optional<{value_type(t.elem)}>"
     if isinstance(t, ListType):
         elem = t.elem
         if isinstance(elem, BaseType) and _base_name(elem) == "bool" and t.size is not None:
             return f"std::array<bool, {t.size}>"
-        return f"std::vector<{_value_type(elem)}>"
+        return f"std::vector<{value_type(elem)}>"
     raise AssertionError(f"unknown type {t}")
 
 
@@ -94,64 +94,108 @@ def is_tensor_list(t: Type) -> bool:
     return isinstance(t, ListType) and is_tensor(t.elem)
 
 
-def argument_type(a: Argument) -> str:
+@dataclass(frozen=True)
+class CType:
+    """A C++ parameter or return type, as a value (torchgen's `NamedCType` without the name): how it
+    is spelled, the type itself once `const` and `&` are dropped, and how a parameter of it becomes
+    the owning value a Backward node keeps (a view such as `IntArrayRef` is copied into a
+    `std::vector<int64_t>`). Emitters print these; none of them takes a spelling apart again."""
+
+    spelling: str
+    # `const std::optional<Tensor>&` -> `std::optional<Tensor>`.
+    value: str
+    # The expression that makes an owning copy of a parameter named {0} ("{0}": it already is one).
+    owning_copy: str = "{0}"
+
+    def __str__(self) -> str:
+        return self.spelling
+
+    def keep(self, source: str) -> str:
+        """The owning copy of the parameter `source`, for a saved member."""
+        return self.owning_copy.format(source)
+
+    @property
+    def empty(self) -> str:
+        """A value-initialized value (`IntArrayRef()`, `std::optional<double>()`)."""
+        return f"{self.value}()"
+
+
+def _by_value(value: str, owning_copy: str = "{0}") -> CType:
+    return CType(value, value, owning_copy)
+
+
+def _const_ref(value: str) -> CType:
+    return CType(f"const {value}&", value)
+
+
+# Views and their owning copies.
+_VEC = "{0}.vec()"
+_STRING = "std::string({0})"
+_OPTIONAL_VEC = "{0}.has_value() ? std::optional<std::vector<int64_t>>({0}->vec()) : std::nullopt"
+_OPTIONAL_STRING = "{0}.has_value() ? std::optional<std::string>(std::string({0}.value())) : std::nullopt"
+
+
+def argument_type(a: Argument) -> CType:
     """The C++ parameter type of a schema argument."""
     t = a.type
     mutable = a.annotation is not None and a.annotation.is_write
     if isinstance(t, BaseType):
         name = _base_name(t)
         if name == "Tensor":
-            return "Tensor&" if mutable else "const Tensor&"
+            return CType("Tensor&", "Tensor") if mutable else _const_ref("Tensor")
         if name == "Scalar":
-            return "const Scalar&"
-        return _BASE_VALUE_TYPES.get(name, name)
+            return _const_ref("Scalar")
+        if name == "str":
+            return _by_value("std::string_view", _STRING)
+        return _by_value(_BASE_VALUE_TYPES.get(name, name))
     if isinstance(t, OptionalType):
         elem = t.elem
         if isinstance(elem, BaseType) and _base_name(elem) == "Tensor":
-            return "const std::optional<Tensor>&"
+            return _const_ref("std::optional<Tensor>")
         if (
             isinstance(elem, ListType)
             and isinstance(elem.elem, BaseType)
             and _base_name(elem.elem) in ("int", "SymInt")
         ):
-            return "OptionalIntArrayRef"
+            return _by_value("OptionalIntArrayRef", _OPTIONAL_VEC)
         if isinstance(elem, BaseType):
-            return f"std::optional<{_BASE_VALUE_TYPES.get(_base_name(elem), _base_name(elem))}>"
-        return f"const std::optional<{_value_type(elem)}>&"
+            name = _base_name(elem)
+            optional = f"std::optional<{_BASE_VALUE_TYPES.get(name, name)}>"
+            return _by_value(optional, _OPTIONAL_STRING if name == "str" else "{0}")
+        return _const_ref(f"std::optional<{value_type(elem)}>")
     if isinstance(t, ListType):
         elem = t.elem
         if isinstance(elem, BaseType):
             name = _base_name(elem)
             if name == "Tensor":
-                return "TensorList"
+                return _by_value("TensorList")
             if name in ("int", "SymInt"):
-                return "IntArrayRef"
+                return _by_value("IntArrayRef", _VEC)
             if name == "bool" and t.size is not None:
-                return f"std::array<bool, {t.size}>"
+                return _by_value(f"std::array<bool, {t.size}>")
             if name == "Dimname":
-                return "DimnameList"
-            return f"ArrayRef<{_value_type(elem)}>"
-        return f"const {_value_type(t)}&"
+                return _by_value("DimnameList")
+            return _by_value(f"ArrayRef<{value_type(elem)}>", _VEC)
+        return _const_ref(value_type(t))
     raise AssertionError(f"unknown type {t}")
 
 
-def return_type(r: Return) -> str:
+def return_type(r: Return) -> CType:
     t = r.type
     if isinstance(t, ListType) and is_tensor(t.elem):
-        return "std::vector<Tensor>"
+        return _by_value("std::vector<Tensor>")
     if r.annotation is not None and r.annotation.is_write and is_tensor(t):
-        return "Tensor&"
-    v = _value_type(t)
-    return v
+        return CType("Tensor&", "Tensor")
+    return _by_value(value_type(t))
 
 
-def returns_type(func: FunctionSchema) -> str:
+def returns_type(func: FunctionSchema) -> CType:
     rets = func.returns
     if len(rets) == 0:
-        return "void"
+        return _by_value("void")
     if len(rets) == 1:
         return return_type(rets[0])
-    return "std::tuple<" + ", ".join(return_type(r) for r in rets) + ">"
+    return _by_value("std::tuple<" + ", ".join(return_type(r).spelling for r in rets) + ">")
 
 
 @dataclass(frozen=True)
@@ -180,23 +224,7 @@ def saved_member_type(t: Type, is_output: bool = False) -> MemberType:
         return member_type("std::vector<SavedVariable>")
     if isinstance(t, BaseType) and _base_name(t) == "Scalar" and is_output:
         return member_type("SavedVariable")
-    return member_type(_value_type(t))
-
-
-def saved_value_of_argument(a: Argument, source: str) -> str:
-    """The expression that copies non-tensor argument `a`, a local named `source`, into the member
-    keeping it: views become owning values (`IntArrayRef` -> `std::vector<int64_t>`,
-    `std::string_view` -> `std::string`), the rest is copied as is."""
-    t = argument_type(a)
-    if t == "IntArrayRef" or t.startswith("ArrayRef<"):
-        return f"{source}.vec()"
-    if t == "std::string_view":
-        return f"std::string({source})"
-    if t == "OptionalIntArrayRef":
-        return f"{source}.has_value() ? std::optional<std::vector<int64_t>>({source}->vec()) : std::nullopt"
-    if t == "std::optional<std::string_view>":
-        return f"{source}.has_value() ? std::optional<std::string>(std::string({source}.value())) : std::nullopt"
-    return source
+    return member_type(value_type(t))
 
 
 # Escapes a schema string literal and a C++ one spell alike (`\"`, `\n`, ...); others are kept as text.

@@ -177,7 +177,7 @@ def _params(func: FunctionSchema, with_defaults: bool) -> str:
             first_default = i
     parts = []
     for i, a in enumerate(args):
-        p = f"{cpp.argument_type(a)} {a.name}"
+        p = f"{cpp.argument_type(a).spelling} {a.name}"
         if with_defaults and i >= first_default:
             p += f" = {cpp.default_value(a)}"
         parts.append(p)
@@ -196,7 +196,7 @@ def _save_input_expr(var: SavedAttribute, arg: Optional[Argument], inplace: bool
     if var.fact is not None:
         return var.fact_expr(var.source)
     if arg is not None:
-        return cpp.saved_value_of_argument(arg, var.source)
+        return cpp.argument_type(arg).keep(var.source)
     return var.source
 
 
@@ -229,7 +229,7 @@ def wrapper_code(d: DeclarationPlan, namespace: str) -> WrapperCode:
     f, info, kind = d.f, d.info, d.kind
     func = f.func
     name = func.cpp_name()
-    ret = cpp.returns_type(func)
+    ret = cpp.returns_type(func).spelling
     checked: List[str] = []
     if kind in (WrapperKind.OUT, WrapperKind.NOT_IMPLEMENTED):
         checked = [a.name for a in func.arguments.tensor_args]
@@ -252,7 +252,7 @@ def wrapper_code(d: DeclarationPlan, namespace: str) -> WrapperCode:
         returns_void=not func.returns,
         checked_args=checked,
         node=node,
-        type_spellings=(ret,) + tuple(cpp.argument_type(a) for a in func.arguments.flat_all),
+        type_spellings=(ret,) + tuple(cpp.argument_type(a).spelling for a in func.arguments.flat_all),
         default_spellings=tuple(cpp.default_value(a) or "" for a in func.arguments.flat_all),
         forward_ad=_forward_ad_code(d.forward_ad, str(func.name)),
     )
@@ -285,7 +285,7 @@ def _node_recording(f: NativeFunction, info: DifferentiabilityInfo) -> NodeRecor
         diff_args=[a.name for a in info.args_with_derivatives],
         saved_inputs=saved_inputs,
         list_sizes=list(info.list_size_members),
-        outputs=[Output(cpp.return_type(r), n) for r, n in zip(func.returns, ret_names)],
+        outputs=[Output(cpp.return_type(r).spelling, n) for r, n in zip(func.returns, ret_names)],
         history_condition=f" && ({cond[0]})" if cond else "",
         # (An in-place op's `self` takes the node's history over instead: rebase_history.)
         history=[] if inplace else [ret_names[i] for i in info.differentiable_outputs],

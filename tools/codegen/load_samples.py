@@ -340,7 +340,7 @@ def _value_cpp(t: Type, value: Any, loc: Location, name: str) -> str:
         inner = _value_cpp(t.elem, value, loc, name)
         if isinstance(t.elem, ListType) and str(t.elem.elem) in ("int", "SymInt"):
             return f"OptionalIntArrayRef({inner})"
-        return f"std::optional<{cpp._value_type(t.elem)}>({inner})"
+        return f"std::optional<{cpp.value_type(t.elem)}>({inner})"
     if isinstance(t, BaseType):
         n = t.name
         if n in (BaseTy.int, BaseTy.SymInt) and _int(value):
@@ -571,7 +571,7 @@ def _argument_specs(
             if default.strip() == "{}":
                 # An empty list or an empty optional (`int[1] dims=[]`): a braced list cannot be
                 # cast, so the parameter's type is value-initialized instead.
-                default = cpp.argument_type(a).replace("const ", "").rstrip("&").strip() + "()"
+                default = cpp.argument_type(a).empty
             elif default.startswith("{") and isinstance(a.type, ListType):
                 # A list default (`int[2] padding=0` is `{0, 0}`): the braced list becomes a
                 # value of its owning type (std::vector<int64_t>{0, 0}), which can be cast.
@@ -603,7 +603,11 @@ def _case_arguments(
                 py = "None"  # an absent `Tensor? weight` without a default is still passed: None
             case_args.append(
                 CaseArg(
-                    a.name, ArgKind.VALUE, cpp=f"static_cast<{cpp.argument_type(a)}>({value})", py=py, **names[a.name]
+                    a.name,
+                    ArgKind.VALUE,
+                    cpp=f"static_cast<{cpp.argument_type(a).spelling}>({value})",
+                    py=py,
+                    **names[a.name],
                 )
             )
             continue
