@@ -56,6 +56,18 @@ def test_emitters_raise_no_spec_error(name):
     assert raised == [], f"{name} raises SpecError at lines {raised}"
 
 
+@pytest.mark.parametrize("name", EMITTERS)
+def test_emitters_decide_no_python_bindability(name):
+    # Which declarations Python can call is planned (python.bindings, Plan.python); an emitter
+    # that catches Unbindable is deciding it again.
+    handled = [
+        node.lineno
+        for node in ast.walk(_tree(name))
+        if isinstance(node, ast.ExceptHandler) and node.type is not None and "Unbindable" in ast.unparse(node.type)
+    ]
+    assert handled == [], f"{name} catches Unbindable at lines {handled}"
+
+
 # The stages before the emitters: loading (model.py, the loaders) and planning (plan.py and the
 # analysis it runs). The only modules that may report a mistake in the specs.
 SPEC_ERROR_MODULES = {

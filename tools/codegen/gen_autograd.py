@@ -268,7 +268,7 @@ def generate(
     layout = _ShardLayout(shards or auto_shard_count(len(functions)), automatic=shards == 0)
     out = _render_api_headers(code, common)
     out.update(_render_shards(code, layout, formula_headers, formula_namespaces, common))
-    out.update(_python_files(functions, layout, common))
+    out.update(_python_files(planned.python, layout, common))
     out["manifest.json"] = _manifest(code, layout)
     if tests is not None:
         out[GRADCHECK_TEST] = _render_gradcheck_test(tests, common)
@@ -470,12 +470,11 @@ def _c_string(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def _python_files(functions: Sequence[NativeFunction], layout: _ShardLayout, common: dict) -> Dict[str, str]:
+def _python_files(bindings: python.Bindings, layout: _ShardLayout, common: dict) -> Dict[str, str]:
     """python_functions.h and one python_functions[_k].cpp per shard (gen_python_functions.py)."""
-    groups, skipped = gen_python_functions.python_groups(functions)
     shards = layout.count
     out = {"python_functions.h": _render("python_functions.h", shards=shards, shard_suffix=lambda k: f"_{k}", **common)}
-    for k, shard in enumerate(gen_python_functions.shards_of(groups, skipped, shards, shard_of)):
+    for k, shard in enumerate(gen_python_functions.shards_of(bindings, shards, shard_of)):
         named = {g.named_tuple[0]: g.named_tuple[1] for g in shard.groups if g.named_tuple}
         out[layout.name("python_functions", k)] = _render(
             "python_functions.cpp",

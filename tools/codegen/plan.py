@@ -3,8 +3,9 @@
     loaders (model.py, load_*.py) -> plan() -> emitters (gen_*.py) -> templates
 
 `plan()` runs every analysis step that can still find a mistake in the specs (which formulas
-each declaration uses, its wrapper kind, its forward-mode behaviour), so every `SpecError` is
-raised by the loaders or here; the emitters only format the values below, and
+each declaration uses, its wrapper kind, its forward-mode behaviour) and decides the Python
+bindings (which declarations Python can call, grouped by name), so every `SpecError` is raised
+by the loaders or here; the emitters only format the values below, and
 tests/codegen/test_structure.py checks that no emitter is reachable from the analysis.
 """
 
@@ -24,6 +25,7 @@ from tools.codegen.autograd_info import (
     wrapper_kinds,
 )
 from tools.codegen.model import FunctionSchema, NativeFunction
+from tools.codegen.python import Bindings, bindings
 
 
 @dataclass(frozen=True)
@@ -50,6 +52,8 @@ class Plan:
     nodes: Tuple[DifferentiabilityInfo, ...]
     # One per declaration, in declaration order.
     declarations: Tuple[DeclarationPlan, ...]
+    # The Python API: groups of overloads, and the declarations Python cannot call (python.py).
+    python: Bindings
 
     @property
     def functions(self) -> List[NativeFunction]:
@@ -87,4 +91,4 @@ def plan(
         declarations.append(
             DeclarationPlan(f, info, kind, forward_ad_of(f, info, kind), hook_facts(f), _shard_key(f, info))
         )
-    return Plan(nodes, tuple(declarations))
+    return Plan(nodes, tuple(declarations), bindings(functions))

@@ -25,10 +25,10 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import Optional
+from typing import Optional, Sequence
 
 from tools.codegen import cpp
-from tools.codegen.model import Argument, BaseTy, BaseType, FunctionSchema, ListType, OptionalType, Type
+from tools.codegen.model import Argument, BaseTy, BaseType, FunctionSchema, ListType, NativeFunction, OptionalType, Type
 
 # Parameter types of the generated lambdas, by schema base type (no `?`, no list).
 _BASE_PARAM_TYPES = {
@@ -401,3 +401,52 @@ def group(name: str, kind: Variant, overloads: list[PyOverload]) -> PyGroup:
             raise Unbindable(f"the overloads of '{name}' return named tuples with different fields")
         named_tuple = (name, next(iter(fields)))
     return PyGroup(name, Variant(kind), ordered, named_tuple, conventions(ordered))
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """A declaration Python cannot call, with the reason, printed as a comment."""
+
+    schema: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class Bindings:
+    """A spec's Python API, as planned: each group of overloads with the base name of its op (the
+    shard key), in the order of the declarations file, and the declarations left unbound."""
+
+    groups: tuple[tuple[str, PyGroup], ...]
+    skipped: tuple[tuple[str, Skipped], ...]
+
+
+def bindings(
+    functions: Sequence[NativeFunction],
+) -> Bindings:
+    """Every Python function and method of `functions`, and the declarations Python cannot call."""
+    overloads: dict[tuple[str, Variant], list[PyOverload]] = {}
+    base_of: dict[tuple[str, Variant], str] = {}
+    skipped: list[tuple[str, Skipped]] = []
+    for f in functions:
+        base = f.func.name.name.base
+        for kind in Variant:
+            if kind not in f.variants:
+                continue
+            if kind is Variant.METHOD and f.func.is_out_fn():
+                continue  # out= variants are functions only (`gradgen.add(x, y, out=z)`)
+            try:
+                o = overload(f.func, f.func.cpp_name(), kind)
+            except Unbindable as e:
+                skipped.append((base, Skipped(str(f.func), f"as a {kind}: {e}")))
+                continue
+            key = (python_name(f.func), kind)
+            overloads.setdefault(key, []).append(o)
+            base_of.setdefault(key, base)
+    groups: list[tuple[str, PyGroup]] = []
+    for (name, kind), os_ in overloads.items():
+        try:
+            groups.append((base_of[(name, kind)], group(name, kind, os_)))
+        except Unbindable as e:
+            for o in os_:
+                skipped.append((base_of[(name, kind)], Skipped(o.schema, f"as a {kind}: {e}")))
+    return Bindings(tuple(groups), tuple(skipped))
