@@ -233,3 +233,47 @@ def test_the_spelling_check_finds_surgery():
     assert _spelling_surgery('d = cpp.argument_type(a).replace("const ", "").rstrip("&")\n') == [1]
     assert _spelling_surgery('x = 1\nif t == "IntArrayRef" or t.startswith("ArrayRef<"):\n') == [2]
     assert _spelling_surgery("t = cpp.argument_type(a).empty\n") == []
+
+
+# Templates loop and substitute; they do not decide. A value's kind picks the def that prints
+# it (`${getattr(self, "body_" + w.kind)(w)}`), so no template line tests a kind, and each
+# template has a def for every value of the kinds it dispatches on.
+_KIND_TEST = re.compile(r"^\s*%\s*(if|elif)\b.*\.(kind|shape)\b")
+
+
+def _dispatched_kinds():
+    from tools.codegen import autograd_info, gen_autograd_functions, python
+
+    return [
+        ("VariableType.cpp", "body_", autograd_info.WrapperKind),
+        ("VariableType.cpp", "forward_ad_before_", autograd_info.ForwardADKind),
+        ("VariableType.cpp", "forward_ad_after_", autograd_info.ForwardADKind),
+        ("Functions.cpp", "unpack_", autograd_info.SavedKind),
+        ("Functions.cpp", "formula_", gen_autograd_functions.FormulaShape),
+        ("Functions.h", "member_", autograd_info.SavedKind),
+        ("Functions.h", "release_", autograd_info.SavedKind),
+        ("python_functions.cpp", "return_", python.ReturnKind),
+        ("python_functions.cpp", "define_", python.Variant),
+        ("python_functions.cpp", "conventions_", python.Variant),
+    ]
+
+
+def test_no_template_branches_on_a_kind():
+    templates = sorted((TREE / "tools" / "codegen" / "templates").iterdir())
+    found = [
+        f"{p.name}:{i}"
+        for p in templates
+        for i, line in enumerate(p.read_text().splitlines(), 1)
+        if _KIND_TEST.search(line)
+    ]
+    assert found == []
+    assert _KIND_TEST.search('% elif w.kind == "not_implemented":')
+
+
+@pytest.mark.parametrize("template,prefix,kinds", _dispatched_kinds())
+def test_each_kind_has_its_def(template, prefix, kinds):
+    text = (TREE / "tools" / "codegen" / "templates" / template).read_text()
+    defs = set(re.findall(r'<%def name="(\w+)\(', text))
+    assert f'"{prefix}" + ' in text, f"{template} does not dispatch on {prefix}<kind>"
+    missing = [f"{prefix}{k.value}" for k in kinds if f"{prefix}{k.value}" not in defs]
+    assert missing == [], f"{template} has no def for {missing}"

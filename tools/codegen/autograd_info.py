@@ -325,8 +325,8 @@ def hook_facts(f: NativeFunction) -> HookFacts:
 
 
 class WrapperKind(enum.StrEnum):
-    """The shape of a declaration's function in the differentiable API (the templates compare
-    its values)."""
+    """The shape of a declaration's function in the differentiable API (VariableType.cpp prints
+    each with its def `body_<value>`)."""
 
     # An out= variant: not differentiable, refuses inputs that require grad (as PyTorch).
     OUT = "out"

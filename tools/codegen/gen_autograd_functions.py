@@ -12,6 +12,7 @@ defs in templates/Functions.cpp and templates/Functions.h).
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass
 from typing import List, Sequence, Tuple
 
@@ -43,6 +44,18 @@ class GradInput:
     size: str
 
 
+class FormulaShape(enum.StrEnum):
+    """How apply() runs a formula."""
+
+    # A `_foreach_*` op's per-element formula of one Tensor[] input (`grads[i]`, `self[i]`): run
+    # for each element i.
+    FOREACH = "foreach"
+    # One input's gradient: run when any incoming gradient is defined, else the empty value.
+    ONE_INPUT = "one_input"
+    # A tuple of gradients, one per input, each copied where that input asks for it.
+    SEVERAL_INPUTS = "several_inputs"
+
+
 @dataclass(frozen=True)
 class FormulaCode:
     """One formula, as apply() runs it (Functions.cpp's `formula` def)."""
@@ -56,9 +69,8 @@ class FormulaCode:
     empty: str
     # Whether it reads `grad_input_mask` (then apply() builds it).
     uses_grad_input_mask: bool
-    # Whether it is a `_foreach_*` op's per-element formula of one Tensor[] input (`grads[i]`,
-    # `self[i]`): apply() runs it for each element i.
-    foreach: bool = False
+    # How apply() runs it (Functions.cpp's `formula_<shape>` def).
+    shape: FormulaShape
 
 
 @dataclass(frozen=True)
@@ -101,7 +113,11 @@ def _formula_code(d: Derivative, info: DifferentiabilityInfo) -> FormulaCode:
         formula=d.formula,
         empty="std::vector<Tensor>()" if is_list else "Tensor()",
         uses_grad_input_mask=d.uses_grad_input_mask,
-        foreach=info.foreach and len(d.var_names) == 1,
+        shape=FormulaShape.FOREACH
+        if info.foreach and len(d.var_names) == 1
+        else FormulaShape.ONE_INPUT
+        if len(d.var_names) == 1
+        else FormulaShape.SEVERAL_INPUTS,
     )
 
 

@@ -11,7 +11,7 @@ differentiable and refuse inputs that require grad, as in PyTorch.
 
 Forward mode (Note [Forward AD in wrappers] in csrc/autograd/forward_ad.h): the plan
 (plan.DeclarationPlan.forward_ad) says what each wrapper does with tangents; `ForwardADCode` holds the
-statements, which VariableType.cpp's `forward_ad_before` / `forward_ad_after` defs print.
+statements, which VariableType.cpp's `forward_ad_before_<kind>` / `forward_ad_after_<kind>` defs print.
 """
 
 from __future__ import annotations
@@ -85,7 +85,8 @@ class NodeRecording:
 class ForwardADCode:
     """What a wrapper does in forward mode, as C++ (VariableType.cpp's forward_ad defs)."""
 
-    # NOT_IMPLEMENTED (throws before the kernel when `condition` holds) or FORMULAS.
+    # NONE (nothing to do), NOT_IMPLEMENTED (throws before the kernel when `condition` holds) or
+    # FORMULAS.
     kind: ForwardADKind
     # `forward_ad::any_fw_grad(self, other)`: whether an input has a tangent.
     condition: str
@@ -98,9 +99,9 @@ class ForwardADCode:
     sets: Tuple[str, ...] = ()
 
 
-def _forward_ad_code(fw: ForwardAD, op_name: str) -> Optional[ForwardADCode]:
+def _forward_ad_code(fw: ForwardAD, op_name: str) -> ForwardADCode:
     if fw.kind is ForwardADKind.NONE or not fw.inputs:
-        return None
+        return ForwardADCode(ForwardADKind.NONE, "")
     condition = f"forward_ad::any_fw_grad({', '.join(fw.inputs)})"
     if fw.kind is ForwardADKind.NOT_IMPLEMENTED:
         return ForwardADCode(ForwardADKind.NOT_IMPLEMENTED, condition, reason=fw.reason)
@@ -152,7 +153,7 @@ class WrapperCode:
     type_spellings: Tuple[str, ...] = ()
     default_spellings: Tuple[str, ...] = ()
     # Forward mode: None when the wrapper does nothing with tangents.
-    forward_ad: Optional[ForwardADCode] = None
+    forward_ad: ForwardADCode = ForwardADCode(ForwardADKind.NONE, "")
 
 
 def header_runtime_names(wrappers: Sequence[WrapperCode], with_defaults: bool) -> List[Tuple[str, str]]:

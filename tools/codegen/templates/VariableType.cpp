@@ -1,5 +1,5 @@
-## The differentiable API: one wrapper per declaration. Its shape depends on `w.kind`
-## (autograd_info.WrapperKind); the statements of each shape are the defs below.
+## The differentiable API: one wrapper per declaration. Its shape is `w.kind`
+## (autograd_info.WrapperKind), printed by the def `body_<kind>` below.
 ##
 ## `hooks`: the profiler's and the tracer's scopes (csrc/autograd/profiler.h, tracer.h), from
 ## autograd_info.hook_facts; the tracer also gets each result, through `record_outputs`, just
@@ -37,52 +37,55 @@ ${record_outputs(w, ["result_"])}\
 ${", " if i else ""}{"${name}", ${name}}\
 % endfor
 </%def>\
-<%def name="forward_ad_before(w)">\
 ## Forward mode, before the kernel (Note [Forward AD in wrappers], csrc/autograd/forward_ad.h):
 ## an op without forward formulas refuses tangents; one with formulas notes whether it has to
-## compute them, and an in-place one keeps self's value when its formula reads it.
-<% fw = w.forward_ad %>\
-% if fw is not None and fw.kind == "not_implemented":
+## compute them, and an in-place one keeps self's value when its formula reads it. One def per
+## ForwardADKind, `forward_ad_before_<kind>`; after the kernel, `forward_ad_after_<kind>`.
+<%def name="forward_ad_before_none(w, fw)"></%def>\
+<%def name="forward_ad_before_not_implemented(w, fw)">\
   if (${fw.condition}) {
     forward_ad::throw_not_implemented("${w.op_name}", "${fw.reason}");
   }
-% elif fw is not None:
+</%def>\
+<%def name="forward_ad_before_formulas(w, fw)">\
   const bool fw_grad_defined = ${fw.condition};
-%   if fw.original_self:
+% if fw.original_self:
   const Tensor original_self_p = fw_grad_defined ? self.detach().clone() : Tensor();
-%   endif
 % endif
 </%def>\
-<%def name="forward_ad_after(w)">\
 ## Forward mode, after the kernel: the outputs' tangents from the formulas, whose own ops
 ## compute no tangents (FormulaGuard); inputs without a tangent count as zeros.
-<% fw = w.forward_ad %>\
-% if fw is not None and fw.kind == "formulas":
+<%def name="forward_ad_after_none(w, fw)"></%def>\
+<%def name="forward_ad_after_not_implemented(w, fw)"></%def>\
+<%def name="forward_ad_after_formulas(w, fw)">\
   if (fw_grad_defined) {
     forward_ad::FormulaGuard formula_guard;
-%   for t in fw.tangents:
+% for t in fw.tangents:
     ${t}
-%   endfor
-%   for s in fw.sets:
+% endfor
+% for s in fw.sets:
     ${s}
-%   endfor
+% endfor
   }
-% endif
 </%def>\
-<%def name="out_body(w)">\
+<%def name="body_out(w)">\
 ## An out= variant: not differentiable, refuses inputs that require grad.
 % if w.checked_args:
   check_out_no_requires_grad("${w.op_name}", { ${name_value_pairs(w.checked_args)} });
 % endif
 ${call_kernel(w)}\
 </%def>\
-<%def name="not_implemented_body(w)">\
+<%def name="body_not_implemented(w)">\
 ## No formulas: raises when a gradient would be needed.
 % if w.checked_args:
   if (compute_requires_grad(${", ".join(w.checked_args)})) {
     throw_not_implemented("${w.op_name}");
   }
 % endif
+${call_kernel(w)}\
+</%def>\
+<%def name="body_plain(w)">\
+## No gradient flows: calls the kernel.
 ${call_kernel(w)}\
 </%def>\
 <%def name="save(s)">\
@@ -92,9 +95,10 @@ ${call_kernel(w)}\
     grad_fn->${s.member} = ${s.value};
 % endif
 </%def>\
-<%def name="differentiable_body(w, n)">\
+<%def name="body_differentiable(w)">\
 ## Builds the node when an input requires grad (saving what the formulas read of the inputs),
 ## runs the kernel, then wires the outputs into the graph and saves what is read of them.
+<% n = w.node %>\
 % if n.inplace:
   check_inplace(self, "${w.op_name}");
 % endif
@@ -119,7 +123,7 @@ ${save(s)}\
 %   endfor
   std::tie(${", ".join(o.name for o in n.outputs)}) = ${w.call};
 % endif
-${forward_ad_after(w)}\
+${getattr(self, "forward_ad_after_" + w.forward_ad.kind)(w, w.forward_ad)}\
   if (grad_fn${n.history_condition}) {
 % if n.inplace:
     rebase_history(self, grad_fn);
@@ -157,16 +161,8 @@ using namespace ${ns};
 // ${w.schema}
 ${w.signature} {
 ${hooks(w)}\
-${forward_ad_before(w)}\
-% if w.kind == "out":
-${out_body(w)}\
-% elif w.kind == "not_implemented":
-${not_implemented_body(w)}\
-% elif w.kind == "differentiable":
-${differentiable_body(w, w.node)}\
-% else:
-${call_kernel(w)}\
-% endif
+${getattr(self, "forward_ad_before_" + w.forward_ad.kind)(w, w.forward_ad)}\
+${getattr(self, "body_" + w.kind)(w)}\
 }
 % endfor
 

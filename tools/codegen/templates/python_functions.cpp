@@ -14,24 +14,55 @@
       nanobind::arg("${p.name}")${".none()" if p.nullable else ""}${(" = " + p.default) if p.default is not None else ""},
 % endfor
 </%def>\
-<%def name="call_body(o, group)">\
-% if o.returns.kind == "void":
+## What the lambda does with the call's result, one def per ReturnKind: `return_<kind>`.
+<%def name="return_void(o, group)">\
         ${call(o)};
-% elif o.returns.kind == "self":
+</%def>\
+<%def name="return_value(o, group)">\
+        return ${call(o)};
+</%def>\
+<%def name="return_self(o, group)">\
         ${call(o)};
         return ::gradgen::python::same_object(${o.returns.argument});
-% elif o.returns.kind == "tuple":
+</%def>\
+<%def name="return_tuple(o, group)">\
         return ::gradgen::python::to_tuple(${call(o)});
-% elif o.returns.kind == "named_tuple":
+</%def>\
+<%def name="return_named_tuple(o, group)">\
         return ::gradgen::python::named_tuple(${group.name}_return_type, ${call(o)});
-% elif o.returns.kind == "outs":
+</%def>\
+<%def name="return_outs(o, group)">\
         ::gradgen::python::check_outs("${o.op_name}", out, ${o.returns.count});
         ${call(o)};
         return ::gradgen::python::same_objects(out, ${(group.name + "_return_type") if o.returns.fields else "nanobind::handle()"});
-% else:
-        return ${call(o)};
-% endif
 </%def>\
+## One overload, by Variant: `define_function` on the module, `define_method` on gradgen.Tensor;
+## `conventions_<variant>` applies a group's calling conventions to the object holding it.
+<%def name="define_function(g, o)">\
+  m.def(
+      "${g.name}",
+      [](${param_list(o)}) {
+${getattr(self, "return_" + o.returns.kind)(o, g)}\
+      },
+${annotations(o)}\
+      ${c_string(o.schema)});
+</%def>\
+<%def name="define_method(g, o)">\
+  nanobind::cpp_function_def(
+      [](${param_list(o)}) {
+${getattr(self, "return_" + o.returns.kind)(o, g)}\
+      },
+      nanobind::scope(tensor), nanobind::name("${g.name}"), nanobind::is_method(),
+${annotations(o)}\
+      ${c_string(o.schema)});
+</%def>\
+<%def name="apply_conventions(g, holder)">\
+  if (!::gradgen::python::apply_conventions(${holder}.ptr(), "${g.name}", ${" | ".join("::gradgen::python::" + c for c in g.conventions)})) {
+    throw nanobind::python_error();
+  }
+</%def>\
+<%def name="conventions_function(g)">${apply_conventions(g, "m")}</%def>\
+<%def name="conventions_method(g)">${apply_conventions(g, "tensor")}</%def>\
 
 #include "${include_prefix}/python_functions.h"
 
@@ -62,25 +93,10 @@ void bind_functions${suffix}(nanobind::module_& m) {
   // ${g.kind} ${g.name}
 % for o in g.overloads:
   // ${o.schema}
-% if g.kind == "function":
-  m.def(
-      "${g.name}",
-% else:
-  nanobind::cpp_function_def(
-% endif
-      [](${param_list(o)}) {
-${call_body(o, g)}\
-      },
-% if g.kind == "method":
-      nanobind::scope(tensor), nanobind::name("${g.name}"), nanobind::is_method(),
-% endif
-${annotations(o)}\
-      ${c_string(o.schema)});
+${getattr(self, "define_" + g.kind)(g, o)}\
 % endfor
 % if g.conventions:
-  if (!::gradgen::python::apply_conventions(${"tensor" if g.kind == "method" else "m"}.ptr(), "${g.name}", ${" | ".join("::gradgen::python::" + c for c in g.conventions)})) {
-    throw nanobind::python_error();
-  }
+${getattr(self, "conventions_" + g.kind)(g)}\
 % endif
 % endfor
 % for s in skipped:
