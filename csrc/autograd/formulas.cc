@@ -465,12 +465,14 @@ Tensor cumprod_backward(const Tensor& grad, const Tensor& self, int64_t dim, con
 
 Tensor nll_loss_backward(const Tensor& grad, const Tensor& self, const Tensor& target,
                          const Tensor& weight, int64_t reduction, int64_t ignore_index) {
-  // d loss / d self[n, t_n] = -w[t_n] (/ total weight for Mean); 0 elsewhere and for
-  // ignored targets. The coefficients are constants (weight gets no gradient).
-  const bool batched = self.dim() == 2;
-  const int64_t n = batched ? self.size(0) : 1;
-  Tensor coef = empty({n}, self.scalar_type());
-  Tensor index = empty({n, 1}, ScalarType::Long);
+  // d loss / d self[n, t, s] = -w[t] (/ total weight for Mean) at each sample n and position s
+  // of target t; 0 elsewhere and for ignored targets. The coefficients are constants (weight
+  // gets no gradient). self is seen as [N, C, S] (S: the product of the spatial dims, 1 without).
+  const int64_t c = self.dim() == 1 ? self.size(0) : self.size(1);
+  const int64_t n = self.dim() == 1 ? 1 : self.size(0);
+  const int64_t spatial = c == 0 || n == 0 ? 0 : self.numel() / (n * c);
+  Tensor coef = empty(target.sizes(), self.scalar_type());
+  Tensor index = empty(target.sizes(), ScalarType::Long);
   gradgen::internal::dispatch_floating(self.scalar_type(), "nll_loss_backward", [&](auto tag) {
     using T = decltype(tag);
     const Tensor tg = target.contiguous();
@@ -478,7 +480,8 @@ Tensor nll_loss_backward(const Tensor& grad, const Tensor& self, const Tensor& t
     T* pc = coef.data_ptr<T>();
     int64_t* pi = index.data_ptr<int64_t>();
     double total_weight = 0;
-    for (int64_t i = 0; i < n; ++i) {
+    const int64_t count = tg.numel();
+    for (int64_t i = 0; i < count; ++i) {
       const bool ignored = pt[i] == ignore_index;
       pi[i] = ignored ? 0 : pt[i];
       const T w = ignored            ? T(0)
@@ -490,16 +493,16 @@ Tensor nll_loss_backward(const Tensor& grad, const Tensor& self, const Tensor& t
     if (reduction == Reduction::Mean) {
       // As PyTorch, also when the total weight is 0 (the loss is NaN): -w / 0 is NaN or inf
       // for every target that is not ignored; ignored ones keep 0.
-      for (int64_t i = 0; i < n; ++i) {
+      for (int64_t i = 0; i < count; ++i) {
         if (pt[i] != ignore_index) pc[i] = static_cast<T>(pc[i] / total_weight);
       }
     }
   });
-  const Tensor g = grad * coef;  // [n]: grad is [n] for None, 0-dim otherwise
-  const Tensor self2 = batched ? self : gradgen::unsqueeze(self, 0);
-  const Tensor result = gradgen::scatter_add(zeros(self2.sizes(), self.scalar_type()), 1, index,
-                                             gradgen::unsqueeze(g, 1));
-  return batched ? result : gradgen::squeeze(result, 0);
+  // grad is target-shaped for None, 0-dim otherwise; each coefficient lands on its target's class.
+  const Tensor g = gradgen::reshape(grad * coef, {n, 1, spatial});
+  const Tensor result = gradgen::scatter_add(zeros({n, c, spatial}, self.scalar_type()), 1,
+                                             gradgen::reshape(index, {n, 1, spatial}), g);
+  return gradgen::reshape(result, self.sizes());
 }
 
 Tensor embedding_backward(const Tensor& grad, const Tensor& indices, int64_t num_weights,

@@ -188,6 +188,25 @@ Tensor cross_entropy_loss(const Tensor& self, const Tensor& target,
   });
 }
 
+Tensor nll_loss_nd(const Tensor& self, const Tensor& target, const std::optional<Tensor>& weight,
+                   int64_t reduction, int64_t ignore_index) {
+  if (self.dim() < 1) {
+    throw std::invalid_argument("nll_loss_nd: input tensor should be 1D or more, got []");
+  }
+  loops::check_nll_loss_target("nll_loss_nd", self, target);
+  return in_composite_op("nll_loss_nd", [&] {
+    if (self.dim() <= 2) return gradgen::nll_loss(self, target, weight, reduction, ignore_index);
+    if (self.dim() == 4) return gradgen::nll_loss2d(self, target, weight, reduction, ignore_index);
+    // As PyTorch: [N, C, d1, ..., dK] as the image [N, C, 1, d1 * ... * dK].
+    const int64_t n = self.size(0), c = self.size(1);
+    const int64_t spatial = n == 0 || c == 0 ? 0 : self.numel() / (n * c);
+    const Tensor loss = gradgen::nll_loss2d(gradgen::reshape(self, {n, c, 1, spatial}),
+                                            gradgen::reshape(target, {n, 1, spatial}), weight,
+                                            reduction, ignore_index);
+    return reduction == Reduction::None ? gradgen::reshape(loss, target.sizes()) : loss;
+  });
+}
+
 Tensor dropout(const Tensor& input, double p, bool train, std::optional<Generator> generator) {
   if (!train || p == 0) return input;
   return in_composite_op("dropout", [&] {

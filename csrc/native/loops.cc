@@ -118,6 +118,29 @@ DimVector reduced_shape(IntArrayRef sizes, IntArrayRef dims, bool keepdim) {
   return shape;
 }
 
+// nll_loss_nd's target check: target [] for self [C], [N, d1, ..., dK] for self [N, C, d1, ...,
+// dK] (PyTorch's messages).
+void check_nll_loss_target(const char* op, const Tensor& self, const Tensor& target) {
+  if (self.dim() == 1) {
+    if (target.dim() != 0) {
+      throw std::invalid_argument(std::string(op) + ": expected a 0-dim target for self of shape " +
+                                  shape_str(self.sizes()) + ", got " + shape_str(target.sizes()));
+    }
+    return;
+  }
+  if (target.dim() >= 1 && target.size(0) != self.size(0)) {
+    throw std::invalid_argument(std::string(op) + ": Expected input batch_size (" +
+                                std::to_string(self.size(0)) + ") to match target batch_size (" +
+                                std::to_string(target.size(0)) + ").");
+  }
+  DimVector expected{self.size(0)};
+  for (int64_t d = 2; d < self.dim(); ++d) expected.push_back(self.size(d));
+  if (!target.sizes().equals(expected)) {
+    throw std::invalid_argument(std::string(op) + ": Expected target size " + shape_str(expected) +
+                                ", got " + shape_str(target.sizes()));
+  }
+}
+
 void check_embedding_indices(const char* op, const Tensor& indices, int64_t num_weights) {
   if (indices.scalar_type() != ScalarType::Long) {
     throw std::invalid_argument(std::string(op) + ": expected indices of dtype Long, got " +

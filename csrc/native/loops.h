@@ -344,6 +344,10 @@ inline int64_t offset_of(const int64_t* index, IntArrayRef strides) {
 /// not wrapped (PyTorch's embedding refuses them too).
 void check_embedding_indices(const char* op, const Tensor& indices, int64_t num_weights);
 
+/// nll_loss_nd's and nll_loss2d's target check: target [] for self [C], [N, d1, ..., dK] for
+/// self [N, C, d1, ..., dK] (PyTorch's messages).
+void check_nll_loss_target(const char* op, const Tensor& self, const Tensor& target);
+
 /// Returns a view of self's storage with the given geometry (Note [Views] in
 /// csrc/tensor.h): a fresh TensorImpl, no autograd history, is_view set.
 Tensor make_view(const Tensor& self, IntArrayRef sizes, IntArrayRef strides,

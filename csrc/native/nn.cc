@@ -122,49 +122,52 @@ Tensor mse_loss(const Tensor& self, const Tensor& target, int64_t reduction) {
   return reduction == Reduction::Sum ? sum(sq, std::nullopt) : mean(sq, std::nullopt);
 }
 
-Tensor nll_loss(const Tensor& self, const Tensor& target, const std::optional<Tensor>& weight,
-                int64_t reduction, int64_t ignore_index) {
-  check_reduction("nll_loss", reduction);
-  const bool batched = self.dim() == 2;
-  if ((self.dim() != 1 && self.dim() != 2) || target.dim() != self.dim() - 1 ||
-      (batched && target.size(0) != self.size(0))) {
-    throw std::invalid_argument(
-        "nll_loss: expected self of shape [N, C] and target of shape [N] "
-        "(or [C] and []), got " +
-        shape_str(self.sizes()) + " and " + shape_str(target.sizes()));
-  }
+namespace {
+
+/// The loss of self seen as [N, C, S] (S: the product of the spatial dims, 1 without) and a
+/// target of N * S class indices, its shapes already checked.
+Tensor nll_loss_kernel(const char* op, const Tensor& self, const Tensor& target,
+                       const std::optional<Tensor>& weight, int64_t reduction,
+                       int64_t ignore_index) {
+  check_reduction(op, reduction);
   if (target.scalar_type() != ScalarType::Long) {
-    throw std::invalid_argument("nll_loss: expected target of dtype Long, got " +
+    throw std::invalid_argument(std::string(op) + ": expected target of dtype Long, got " +
                                 std::string(to_string(target.scalar_type())));
   }
   const bool has_weight = weight.has_value() && weight->defined();
-  const int64_t n = batched ? self.size(0) : 1, c = self.size(-1);
+  const int64_t c = self.dim() == 1 ? self.size(0) : self.size(1);
+  const int64_t n = self.dim() == 1 ? 1 : self.size(0);
+  const int64_t spatial = c == 0 || n == 0 ? 0 : self.numel() / (n * c);
   if (has_weight && (weight->dim() != 1 || weight->size(0) != c)) {
-    throw std::invalid_argument("nll_loss: expected weight of shape [" + std::to_string(c) +
-                                "], got " + shape_str(weight->sizes()));
+    throw std::invalid_argument(
+        std::string(op) +
+        ": weight tensor should be defined either for all or no classes: expected weight of "
+        "shape [" +
+        std::to_string(c) + "], got " + shape_str(weight->sizes()));
   }
   const Tensor x = self.contiguous();
   const Tensor tg = target.contiguous();
-  Tensor losses = empty(batched ? DimVector{n} : DimVector{}, self.scalar_type());
+  Tensor losses = empty(target.sizes(), self.scalar_type());
   Tensor out;
-  dispatch_floating(self.scalar_type(), "nll_loss", [&](auto tag) {
+  dispatch_floating(self.scalar_type(), op, [&](auto tag) {
     using T = decltype(tag);
     const T* px = x.data_ptr<T>();
     const int64_t* pt = tg.data_ptr<int64_t>();
     T* pl = losses.data_ptr<T>();
     double total = 0, total_weight = 0;
-    for (int64_t i = 0; i < n; ++i) {
+    for (int64_t i = 0; i < tg.numel(); ++i) {
       const int64_t t = pt[i];
       if (t == ignore_index) {
         pl[i] = 0;
         continue;
       }
       if (t < 0 || t >= c) {
-        throw std::invalid_argument("nll_loss: target " + std::to_string(t) + " out of range for " +
-                                    std::to_string(c) + " classes");
+        throw std::invalid_argument(std::string(op) + ": target " + std::to_string(t) +
+                                    " out of range for " + std::to_string(c) + " classes");
       }
       const T w = has_weight ? weight->data_ptr<T>()[t * weight->stride(0)] : T(1);
-      pl[i] = -w * px[i * c + t];
+      // Element (sample i / S, class t, position i % S) of the [N, C, S] input.
+      pl[i] = -w * px[(i / spatial * c + t) * spatial + i % spatial];
       total += pl[i];
       total_weight += w;
     }
@@ -177,6 +180,36 @@ Tensor nll_loss(const Tensor& self, const Tensor& target, const std::optional<Te
     }
   });
   return out;
+}
+
+}  // namespace
+
+Tensor nll_loss(const Tensor& self, const Tensor& target, const std::optional<Tensor>& weight,
+                int64_t reduction, int64_t ignore_index) {
+  const bool batched = self.dim() == 2;
+  if ((self.dim() != 1 && self.dim() != 2) || target.dim() != self.dim() - 1 ||
+      (batched && target.size(0) != self.size(0))) {
+    // PyTorch's nll_loss takes [C] and [N, C] only; nll_loss_nd (torch.nn.functional.nll_loss)
+    // the K-dimensional [N, C, d1, ..., dK].
+    throw std::invalid_argument(
+        "nll_loss: expected self of shape [N, C] and target of shape [N] (or [C] and []; "
+        "nll_loss_nd takes [N, C, d1, ..., dK]), got " +
+        shape_str(self.sizes()) + " and " + shape_str(target.sizes()));
+  }
+  return nll_loss_kernel("nll_loss", self, target, weight, reduction, ignore_index);
+}
+
+Tensor nll_loss2d(const Tensor& self, const Tensor& target, const std::optional<Tensor>& weight,
+                  int64_t reduction, int64_t ignore_index) {
+  if (self.dim() != 4 || target.dim() != 3) {
+    throw std::invalid_argument(
+        "nll_loss2d: only batches of spatial targets supported (3D tensors) but got targets of "
+        "dimension: " +
+        std::to_string(target.dim()) + " (and self of shape " + shape_str(self.sizes()) +
+        ", expected [N, C, H, W])");
+  }
+  loops::check_nll_loss_target("nll_loss2d", self, target);
+  return nll_loss_kernel("nll_loss2d", self, target, weight, reduction, ignore_index);
 }
 
 Tensor embedding(const Tensor& weight, const Tensor& indices, int64_t padding_idx,

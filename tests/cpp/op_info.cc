@@ -1435,6 +1435,33 @@ std::vector<OpInfo> make_registry() {
                  one([](const Inputs& x) { return nll_loss(x[0], x[1]); })});
     return s;
   });
+  // The K-dimensional forms: nll_loss2d ([N, C, H, W] images) and the composite nll_loss_nd
+  // (through nll_loss for K = 0, nll_loss2d for K = 2, nll_loss2d of [N, C, 1, S] otherwise).
+  grad_op("nll_loss2d", [] {
+    std::vector<Sample> s;
+    const Tensor target = longs({0, 2, 1, -100, 2, 2, 0, 1}, {2, 2, 2});
+    for (int64_t r : {Reduction::Mean, Reduction::Sum, Reduction::None}) {
+      s.push_back({"[2, 3, 2, 2], reduction " + std::to_string(r),
+                   {leaf({2, 3, 2, 2}, 1), target, positive({3}, 3, false)},
+                   one([r](const Inputs& x) { return nll_loss2d(x[0], x[1], x[2], r); })});
+    }
+    return s;
+  });
+  grad_op("nll_loss_nd", [] {
+    return std::vector<Sample>{
+        {"K = 1, Mean", {leaf({2, 3, 2}, 1), longs({0, 2, 1, 1}, {2, 2})}, one([](const Inputs& x) {
+           return nll_loss_nd(x[0], x[1]);
+         })},
+        {"K = 3, None",
+         {leaf({1, 2, 2, 1, 2}, 2), longs({0, 1, 1, 0}, {1, 2, 1, 2})},
+         one([](const Inputs& x) {
+           return nll_loss_nd(x[0], x[1], std::nullopt, Reduction::None);
+         })},
+        {"K = 0, [3, 4]", {leaf({3, 4}, 3), longs({1, 0, 3}, {3})}, one([](const Inputs& x) {
+           return nll_loss_nd(x[0], x[1]);
+         })},
+    };
+  });
   grad_op("cross_entropy_loss", [] {
     const Tensor target = longs({1, 0, 3}, {3});
     return std::vector<Sample>{

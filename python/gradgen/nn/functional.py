@@ -920,7 +920,8 @@ def margin_ranking_loss(
 def nll_loss(
     input, target, weight=None, size_average=None, ignore_index: int = -100, reduce=None, reduction: str = "mean"
 ):
-    return gradgen.nll_loss(input, target, weight, _reduction(reduction, size_average, reduce), ignore_index)
+    # nll_loss_nd, as torch.nn.functional.nll_loss: [C], [N, C] and [N, C, d1, ..., dK].
+    return gradgen.nll_loss_nd(input, target, weight, _reduction(reduction, size_average, reduce), ignore_index)
 
 
 def cross_entropy(
