@@ -20,6 +20,7 @@
 #include "csrc/generated/NativeFunctions.h"
 #include "csrc/generated/VariableType.h"
 #include "csrc/native/loops.h"
+#include "csrc/native/simd/vectorized.h"
 #include "csrc/native/type_promotion.h"
 #include "csrc/ops.h"
 #include "csrc/util/op_context.h"
@@ -157,9 +158,16 @@ std::tuple<Tensor, Tensor, Tensor> blocks_forward(const char* op, const Tensor& 
   Tensor rstd = make_tensor(stat_sizes, input.scalar_type());
   gradgen::internal::dispatch_floating(input.scalar_type(), op, [&](auto tag) {
     using T = decltype(tag);
-    block_forward<T>(k, x.data_ptr<T>(), w.defined() ? w.data_ptr<T>() : nullptr,
-                     b.defined() ? b.data_ptr<T>() : nullptr, eps, y.data_ptr<T>(),
-                     mean.data_ptr<T>(), rstd.data_ptr<T>());
+    const T* wp = w.defined() ? w.data_ptr<T>() : nullptr;
+    const T* bp = b.defined() ? b.data_ptr<T>() : nullptr;
+    if (k.G == 1 && k.S == 1) {
+      // Layer norm: blocks are rows of D single elements; the vectorized row kernel.
+      vec::layer_norm_rows(x.data_ptr<T>(), wp, bp, eps, y.data_ptr<T>(), mean.data_ptr<T>(),
+                           rstd.data_ptr<T>(), k.blocks, k.D);
+      return;
+    }
+    block_forward<T>(k, x.data_ptr<T>(), wp, bp, eps, y.data_ptr<T>(), mean.data_ptr<T>(),
+                     rstd.data_ptr<T>());
   });
   return {y, mean, rstd};
 }
@@ -189,10 +197,16 @@ std::tuple<Tensor, Tensor, Tensor> blocks_backward(const char* op, const Tensor&
   std::vector<double> gw(want_w ? nw : 0), gb(mask[2] ? nw : 0);
   gradgen::internal::dispatch_floating(input.scalar_type(), op, [&](auto tag) {
     using T = decltype(tag);
-    block_backward<T>(k, go.data_ptr<T>(), x.data_ptr<T>(), m.data_ptr<T>(), r.data_ptr<T>(),
-                      w.defined() ? w.data_ptr<T>() : nullptr,
-                      gx.defined() ? gx.data_ptr<T>() : nullptr, want_w ? &gw : nullptr,
-                      mask[2] ? &gb : nullptr);
+    const T* wp = w.defined() ? w.data_ptr<T>() : nullptr;
+    T* gxp = gx.defined() ? gx.data_ptr<T>() : nullptr;
+    if (k.G == 1 && k.S == 1) {
+      vec::layer_norm_backward_rows(go.data_ptr<T>(), x.data_ptr<T>(), m.data_ptr<T>(),
+                                    r.data_ptr<T>(), wp, gxp, want_w ? gw.data() : nullptr,
+                                    mask[2] ? gb.data() : nullptr, k.blocks, k.D);
+      return;
+    }
+    block_backward<T>(k, go.data_ptr<T>(), x.data_ptr<T>(), m.data_ptr<T>(), r.data_ptr<T>(), wp,
+                      gxp, want_w ? &gw : nullptr, mask[2] ? &gb : nullptr);
   });
   return {gx, want_w ? from_doubles(gw, weight_sizes, input.scalar_type()) : Tensor(),
           mask[2] ? from_doubles(gb, weight_sizes, input.scalar_type()) : Tensor()};

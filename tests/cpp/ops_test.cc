@@ -208,6 +208,67 @@ TEST(ElementwiseTest, ExpBelowTheNormalRangeIsExact) {
   }
 }
 
+// Layer norm's rows run in the vectorized kernel (vec::layer_norm_rows, lanes of fixed order):
+// against a plain double reference for widths around the lane count and the vector widths, with
+// and without weight and bias, forward and backward; and, at every offset of the data into its
+// buffer, bit for bit the same results (the lanes' order does not depend on alignment).
+TEST(NormalizationTest, LayerNormRowsMatchTheReferenceAtEveryOffset) {
+  const std::vector<int64_t> widths = {1, 2, 7, 8, 9, 15, 16, 17, 31, 64, 257};
+  for (int64_t m : widths) {
+    const int64_t rows = 3;
+    const Tensor wide = randn({rows * m + 8}, 11 + static_cast<uint64_t>(m));
+    const Tensor w = randn({m}, 5), b = randn({m}, 6), go = randn({rows, m}, 7);
+    for (int64_t offset = 0; offset < 8; ++offset) {
+      const Tensor x = reshape(narrow(wide, 0, offset, rows * m), {rows, m});
+      const std::vector<double> xs = values(x);
+      auto [y, mean, rstd] = native_layer_norm(x, {m}, w, b, 1e-5);
+      auto [gx, gw, gb] =
+          native_layer_norm_backward(go, x, {m}, mean, rstd, w, b, {true, true, true});
+      const std::vector<double> ys = values(y), gxs = values(gx), ws = values(w), gos = values(go);
+      std::vector<double> want_gw(static_cast<size_t>(m), 0.0);
+      for (int64_t r = 0; r < rows; ++r) {
+        double mu = 0, var = 0;
+        for (int64_t d = 0; d < m; ++d) mu += xs[r * m + d];
+        mu /= m;
+        for (int64_t d = 0; d < m; ++d) var += (xs[r * m + d] - mu) * (xs[r * m + d] - mu);
+        const double rs = 1 / std::sqrt(var / m + 1e-5);
+        double s1 = 0, s2 = 0;
+        for (int64_t d = 0; d < m; ++d) {
+          const double xhat = (xs[r * m + d] - mu) * rs, g = gos[r * m + d] * ws[d];
+          EXPECT_NEAR(ys[r * m + d], xhat * ws[d] + values(b)[d], 1e-12) << "m " << m;
+          s1 += g;
+          s2 += g * xhat;
+          want_gw[d] += gos[r * m + d] * xhat;
+        }
+        for (int64_t d = 0; d < m; ++d) {
+          const double xhat = (xs[r * m + d] - mu) * rs, g = gos[r * m + d] * ws[d];
+          EXPECT_NEAR(gxs[r * m + d], rs * (g - s1 / m - xhat * s2 / m), 1e-10) << "m " << m;
+        }
+      }
+      const std::vector<double> gws = values(gw);
+      for (int64_t d = 0; d < m; ++d) EXPECT_NEAR(gws[d], want_gw[d], 1e-10) << "m " << m;
+    }
+    // One input copied to every offset of a buffer: the same bits each time.
+    std::vector<double> first_y, first_gx;
+    for (int64_t offset = 0; offset < 8; ++offset) {
+      Tensor buffer = zeros({rows * m + 8});
+      const std::vector<double> src = values(narrow(wide, 0, 0, rows * m));
+      for (size_t i = 0; i < src.size(); ++i) buffer.data_ptr<double>()[offset + i] = src[i];
+      const Tensor x = reshape(narrow(buffer, 0, offset, rows * m), {rows, m});
+      auto [y, mean, rstd] = native_layer_norm(x, {m}, w, b, 1e-5);
+      auto [gx, gw, gb] =
+          native_layer_norm_backward(go, x, {m}, mean, rstd, w, b, {true, true, true});
+      if (offset == 0) {
+        first_y = values(y);
+        first_gx = values(gx);
+      } else {
+        EXPECT_EQ(values(y), first_y) << "m " << m << ", offset " << offset;
+        EXPECT_EQ(values(gx), first_gx) << "m " << m << ", offset " << offset;
+      }
+    }
+  }
+}
+
 TEST(ReductionTest, ComputesValuesAndShapes) {
   Tensor x = tensor({1, 2, 3, 4, 5, 6}, {2, 3});
   EXPECT_EQ(values(sum(x)), (std::vector<double>{21}));
