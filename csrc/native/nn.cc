@@ -8,6 +8,7 @@
 
 #include "csrc/generated/NativeFunctions.h"
 #include "csrc/native/loops.h"
+#include "csrc/native/simd/vectorized.h"
 #include "csrc/native/type_promotion.h"
 #include "csrc/util/op_context.h"
 
@@ -35,6 +36,11 @@ Tensor softmax_impl(const char* op, const Tensor& self, int64_t dim,
     using T = decltype(tag);
     const T* px = x.data_ptr<T>();
     T* po = out.data_ptr<T>();
+    if (inner == 1) {
+      // Contiguous rows (softmax over the last dim, attention's): the vectorized kernel.
+      vec::softmax_rows(px, po, outer, size, log);
+      return;
+    }
     for (int64_t o = 0; o < outer; ++o) {
       for (int64_t i = 0; i < inner; ++i) {
         const T* in = px + o * size * inner + i;

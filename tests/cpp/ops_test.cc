@@ -269,6 +269,61 @@ TEST(NormalizationTest, LayerNormRowsMatchTheReferenceAtEveryOffset) {
   }
 }
 
+// Softmax over contiguous rows runs in vec::softmax_rows: against std::exp in double for widths
+// around the vector widths, a row holding -inf and a row holding NaN (NaN out, as PyTorch), and
+// the same bits at every offset of the data into its buffer.
+TEST(NormalizationTest, SoftmaxRowsMatchTheReferenceAtEveryOffset) {
+  for (int64_t n : {1, 3, 8, 9, 17, 128, 130}) {
+    const int64_t rows = 4;
+    Tensor x = randn({rows, n}, 21 + static_cast<uint64_t>(n));
+    x.data_ptr<double>()[0] = -INFINITY;
+    if (n > 1) x.data_ptr<double>()[n + 1] = NAN;
+    const std::vector<double> xs = values(x);
+    std::vector<double> first, first_log;
+    for (int64_t offset = 0; offset < 8; ++offset) {
+      Tensor buffer = zeros({rows * n + 8});
+      for (size_t i = 0; i < xs.size(); ++i) buffer.data_ptr<double>()[offset + i] = xs[i];
+      const Tensor at = reshape(narrow(buffer, 0, offset, rows * n), {rows, n});
+      const std::vector<double> ys = values(softmax(at, 1)), ls = values(log_softmax(at, 1));
+      if (offset == 0) {
+        first = ys;
+        first_log = ls;
+        for (int64_t r = 0; r < rows; ++r) {
+          const double* row = xs.data() + r * n;
+          double mx = row[0], total = 0;
+          for (int64_t k = 1; k < n; ++k) mx = mx < row[k] ? row[k] : mx;
+          for (int64_t k = 0; k < n; ++k) total += std::exp(row[k] - mx);
+          for (int64_t k = 0; k < n; ++k) {
+            const double want = std::exp(row[k] - mx) / total;
+            const double got = ys[r * n + k];
+            if (std::isnan(want)) {
+              EXPECT_TRUE(std::isnan(got)) << "n " << n << ", row " << r;
+            } else {
+              EXPECT_NEAR(got, want, 1e-15 + 1e-14 * want) << "n " << n << ", row " << r;
+              const double want_log = row[k] - mx - std::log(total);
+              if (std::isinf(want_log)) {
+                EXPECT_EQ(ls[r * n + k], want_log) << "n " << n << ", row " << r;
+              } else {
+                EXPECT_NEAR(ls[r * n + k], want_log, 1e-13) << "n " << n << ", row " << r;
+              }
+            }
+          }
+        }
+        continue;
+      }
+      for (size_t i = 0; i < ys.size(); ++i) {
+        // NaN != NaN: compare the bits' meaning, NaN where the first run had NaN.
+        if (std::isnan(first[i])) {
+          EXPECT_TRUE(std::isnan(ys[i]));
+        } else {
+          EXPECT_EQ(ys[i], first[i]) << "n " << n << ", offset " << offset << ", element " << i;
+          EXPECT_EQ(ls[i], first_log[i]) << "n " << n << ", offset " << offset;
+        }
+      }
+    }
+  }
+}
+
 TEST(ReductionTest, ComputesValuesAndShapes) {
   Tensor x = tensor({1, 2, 3, 4, 5, 6}, {2, 3});
   EXPECT_EQ(values(sum(x)), (std::vector<double>{21}));

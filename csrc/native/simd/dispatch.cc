@@ -81,6 +81,12 @@ void layer_norm_backward_rows(const float* go, const float* x, const float* mean
                               int64_t m) {
   table().layer_norm_backward_rows_f(go, x, mean, rstd, w, gx, gw, gb, rows, m);
 }
+void softmax_rows(const double* x, double* y, int64_t rows, int64_t n, bool log) {
+  table().softmax_rows_d(x, y, rows, n, log);
+}
+void softmax_rows(const float* x, float* y, int64_t rows, int64_t n, bool log) {
+  table().softmax_rows_f(x, y, rows, n, log);
+}
 double dot_rows(const double* u, int64_t ldu, const double* v, int64_t ldv, int64_t sv,
                 int64_t rows, int64_t n) {
   return table().dot_rows_d(u, ldu, v, ldv, sv, rows, n);

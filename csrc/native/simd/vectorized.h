@@ -1,6 +1,6 @@
 // The vectorized inner kernels: matrix products (Eigen's GEMM), the
 // transcendental element-wise loops (tanh, exp, sigmoid) on dense arrays, and the
-// rows of scaled adds and dot products of depthwise convolutions, and layer norm's rows.
+// rows of scaled adds and dot products of depthwise convolutions, layer norm's rows and softmax's.
 //
 // Each is compiled three times, from vectorized_impl.h: for the baseline x86-64
 // ISA (SSE2), for AVX2+FMA and for AVX-512; the first call picks the best one the
@@ -68,6 +68,11 @@ void layer_norm_backward_rows(const double* go, const double* x, const double* m
 void layer_norm_backward_rows(const float* go, const float* x, const float* mean, const float* rstd,
                               const float* w, float* gx, double* gw, double* gb, int64_t rows,
                               int64_t m);
+
+/// Softmax (log_softmax when `log`) of `rows` contiguous rows of n > 0 elements, x into y (which
+/// may be x): exp(x - max) / sum, the sum in double.
+void softmax_rows(const double* x, double* y, int64_t rows, int64_t n, bool log);
+void softmax_rows(const float* x, float* y, int64_t rows, int64_t n, bool log);
 
 /// Returns the instruction set the kernels run with: "avx512", "avx2" or "baseline".
 const char* isa();

@@ -361,6 +361,27 @@ void layer_norm_backward_rows(const T* go, const T* x, const T* mean, const T* r
   }
 }
 
+// Softmax (log_softmax when `log`) of contiguous rows of n elements: exp through exp_impl (the
+// vectorized exp, reproducible per block), the row sums in double lanes.
+template <typename T>
+void softmax_rows(const T* x, T* y, int64_t rows, int64_t n, bool log) {
+  for (int64_t r = 0; r < rows; ++r) {
+    const T* xr = x + r * n;
+    T* yr = y + r * n;
+    T mx = xr[0];
+    for (int64_t k = 1; k < n; ++k) mx = mx < xr[k] ? xr[k] : mx;  // std::max's NaN rule
+    for (int64_t k = 0; k < n; ++k) yr[k] = xr[k] - mx;
+    exp_impl(yr, yr, n);
+    const double total = lane_sum(yr, n);
+    if (log) {
+      const T shift = static_cast<T>(mx + std::log(total));
+      for (int64_t k = 0; k < n; ++k) yr[k] = xr[k] - shift;
+    } else {
+      for (int64_t k = 0; k < n; ++k) yr[k] = static_cast<T>(yr[k] / total);
+    }
+  }
+}
+
 }  // namespace GRADGEN_VEC_NS
 }  // namespace vec
 }  // namespace native

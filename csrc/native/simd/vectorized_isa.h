@@ -33,6 +33,8 @@ struct KernelTable {
                                      const double*, double*, double*, double*, int64_t, int64_t);
   void (*layer_norm_backward_rows_f)(const float*, const float*, const float*, const float*,
                                      const float*, float*, double*, double*, int64_t, int64_t);
+  void (*softmax_rows_d)(const double*, double*, int64_t, int64_t, bool);
+  void (*softmax_rows_f)(const float*, float*, int64_t, int64_t, bool);
 };
 
 const KernelTable& baseline_table();
@@ -42,6 +44,10 @@ const KernelTable& avx512_table();
 }  // namespace vec
 }  // namespace native
 }  // namespace gradgen
+
+// A kernel added to KernelTable but not to this list would be a null pointer, called on first
+// use: with the warning an error, it does not compile.
+#pragma GCC diagnostic error "-Wmissing-field-initializers"
 
 #define GRADGEN_VEC_DEFINE_TABLE(ns)           \
   namespace gradgen {                          \
@@ -65,6 +71,8 @@ const KernelTable& avx512_table();
         &ns::layer_norm_rows<float>,           \
         &ns::layer_norm_backward_rows<double>, \
         &ns::layer_norm_backward_rows<float>,  \
+        &ns::softmax_rows<double>,             \
+        &ns::softmax_rows<float>,              \
     };                                         \
     return table;                              \
   }                                            \
