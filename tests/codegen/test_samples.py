@@ -195,7 +195,7 @@ def test_the_generated_test_calls_each_variant_and_fails_on_missing_samples(writ
     assert '#include "ops/generated/VariableType.h"' in test
     assert "return {::custom_op::polyval(TensorList(in.data() + 0, 3), in[3])};" in test
     alpha = "static_cast<const Scalar&>(Scalar(int64_t{2}))"
-    assert f"Tensor self = in[0].clone();\n  ::custom_op::add_(self, in[1], {alpha});" in test
+    assert f"Tensor self = ::gradgen::testing::inplace_self(in[0]);\n  ::custom_op::add_(self, in[1], {alpha});" in test
     assert f"::custom_op::add_out(in[0], in[1], {alpha}, outs[0]);" in test
     assert 'runner.skip_op("exp", "not today");' in test
     assert 'runner.missing("sum.dim_IntList", "ops/samples.yaml", true);' in test

@@ -67,7 +67,7 @@ def case_code(op: OpPlan, case: Case, k: int, api: str) -> CaseCode:
         inplace = f"case_{k}_inplace"
         self_arg = next(a for a in case.args if a.name == "self")
         inplace_body = (
-            f"Tensor self = in[{self_arg.first}].clone();\n"
+            f"Tensor self = ::gradgen::testing::inplace_self(in[{self_arg.first}]);\n"
             f"  {api}::{op.inplace_cpp_name}({', '.join(_call_args(case, 'self'))});\n"
             "  return {self};"
         )

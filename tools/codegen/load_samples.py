@@ -153,6 +153,24 @@ class OpPlan:
     # The keyword the out= form takes: the out argument's name (`out`, `grad_input`), or `out`
     # (a tuple) for several.
     py_out_name: str = "out"
+    # The declarations of its in-place and out= variants that its cases check ("add_.Tensor",
+    # "add.out"), or None: what the samples cover besides op_name (samples_coverage.py).
+    inplace_declaration: Optional[str] = None
+    out_declaration: Optional[str] = None
+
+
+def covered_declarations(plan: "TestPlan") -> List[str]:
+    """The declarations the plan's cases check: each op with cases (not skipped as a whole), and
+    the in-place and out= variants its cases run, in the samples file's order."""
+    names: List[str] = []
+    for op in plan.ops:
+        if op.skip or not op.cases:
+            continue
+        names.append(op.op_name)
+        for variant in (op.inplace_declaration, op.out_declaration):
+            if variant is not None:
+                names.append(variant)
+    return names
 
 
 @dataclass(frozen=True)
@@ -743,6 +761,10 @@ def _op_plan(
         cases=tuple(cases),
         skip=skip,
         **_python_calls(f, inplace, out),
+        inplace_declaration=(
+            str(inplace.func.name) if inplace is not None and any("inplace" in c.checks for c in cases) else None
+        ),
+        out_declaration=str(out.func.name) if out is not None and any("out" in c.checks for c in cases) else None,
     )
 
 
