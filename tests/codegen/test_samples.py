@@ -368,3 +368,113 @@ def test_the_python_test_calls_the_bindings_as_a_user_would(write_yaml):
     compile(test, "gradcheck_test.py", "exec")  # valid Python
     # Without a module: no Python test.
     assert GRADCHECK_PY_TEST not in _generate(write_yaml, FULL)
+
+
+@pytest.mark.parametrize(
+    "samples, message",
+    [
+        (
+            "- op: max.dim\n  samples:\n    - args: {self: [2, 3], dim: 2}\n",
+            "ops/samples.yaml:3:33: sample 1 of max.dim: dim 2 is out of range for self of rank 2: "
+            "expected a value in [-2, 1]",
+        ),
+        (
+            "- op: max.dim\n  samples:\n    - args: {self: [2, 3], dim: -3}\n",
+            "ops/samples.yaml:3:33: sample 1 of max.dim: dim -3 is out of range for self of rank 2: "
+            "expected a value in [-2, 1]",
+        ),
+        (
+            # A 0-dim tensor wraps as rank 1 (PyTorch's rule): 0 and -1 are its dims, 1 is not.
+            "- op: max.dim\n  samples:\n    - args: {self: [], dim: 1}\n",
+            "ops/samples.yaml:3:29: sample 1 of max.dim: dim 1 is out of range for self of rank 0: "
+            "expected a value in [-1, 0]",
+        ),
+        (
+            "- op: sum.dim_IntList\n  samples:\n    - args: {self: [2, 3], dim: [0, -3]}\n",
+            "ops/samples.yaml:3:33: sample 1 of sum.dim_IntList: dim -3 is out of range for self of "
+            "rank 2: expected a value in [-2, 1]",
+        ),
+    ],
+)
+def test_a_dim_out_of_range_for_the_input_rank_is_an_error(write_yaml, samples, message):
+    assert _error(write_yaml, samples) == message
+
+
+def test_dims_in_range_pass_including_a_0_dim_input_as_rank_1(write_yaml):
+    plan = _plan(
+        write_yaml,
+        "- op: max.dim\n  samples:\n    - args: {self: [], dim: -1}\n    - args: {self: [2, 3], dim: -2}\n"
+        "- op: sum.dim_IntList\n  samples:\n    - args: {self: [2, 3], dim: [-1, 0]}\n",
+        require_samples=False,
+    )
+    assert [len(op.cases) for op in plan.ops] == [2, 1]
+
+
+_COL2IM = (
+    "col2im(Tensor self, SymInt[2] output_size, int[2] kernel_size, int[2] dilation, int[2] padding, "
+    "int[2] stride) -> Tensor"
+)
+
+RANK_DECLS = f"""\
+- func: avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0) -> Tensor
+- func: {_COL2IM}
+- func: stack(Tensor[] tensors, int dim=0) -> Tensor
+"""
+
+RANK_DERIVS = f"""\
+- name: avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0) -> Tensor
+  self: grad
+- name: {_COL2IM}
+  self: grad
+- name: stack(Tensor[] tensors, int dim=0) -> Tensor
+  tensors: grad
+"""
+
+
+@pytest.mark.parametrize(
+    "samples, message",
+    [
+        (
+            "- op: avg_pool2d\n  samples:\n    - args: {self: [4, 4], kernel_size: 2}\n",
+            "ops/samples.yaml:3:20: sample 1 of avg_pool2d: avg_pool2d takes kernel_size as int[2], so self "
+            "must have rank 3 (unbatched) or 4 (batched), got [4, 4] (rank 2)",
+        ),
+        (
+            "- op: avg_pool2d\n  samples:\n    - args: {self: [1, 1, 1, 4, 4], kernel_size: 2}\n",
+            "ops/samples.yaml:3:20: sample 1 of avg_pool2d: avg_pool2d takes kernel_size as int[2], so self "
+            "must have rank 3 (unbatched) or 4 (batched), got [1, 1, 1, 4, 4] (rank 5)",
+        ),
+        (
+            # col2im's input is columns: (C * kh * kw, L), or batched.
+            "- op: col2im\n  samples:\n    - args: {self: [1, 1, 4, 9], output_size: 4, kernel_size: 2, "
+            "dilation: 1, padding: 0, stride: 1}\n",
+            "ops/samples.yaml:3:20: sample 1 of col2im: col2im takes kernel_size as int[2], so self must have "
+            "rank 2 (unbatched) or 3 (batched), got [1, 1, 4, 9] (rank 4)",
+        ),
+        (
+            # stack's dim indexes the result, one dimension more than each input.
+            "- op: stack\n  samples:\n    - args: {tensors: [2, 3], dim: 3}\n",
+            "ops/samples.yaml:3:36: sample 1 of stack: dim 3 is out of range for the result (rank 3): "
+            "expected a value in [-3, 2]",
+        ),
+    ],
+)
+def test_a_sized_list_or_a_result_dim_that_does_not_fit_the_rank_is_an_error(write_yaml, samples, message):
+    with pytest.raises(SpecError) as e:
+        _generate(write_yaml, samples, decls=RANK_DECLS, derivs=RANK_DERIVS, require_samples=False)
+    assert str(e.value) == message
+
+
+def test_inputs_of_the_ranks_a_sized_list_fits_pass(write_yaml):
+    text = _generate(
+        write_yaml,
+        "- op: avg_pool2d\n  samples:\n    - args: {self: [1, 4, 4], kernel_size: 2}\n"
+        "    - args: {self: [2, 1, 4, 4], kernel_size: [2, 2]}\n"
+        "- op: col2im\n  samples:\n    - args: {self: [4, 9], output_size: 4, kernel_size: 2, dilation: 1, "
+        "padding: 0, stride: 1}\n"
+        "- op: stack\n  samples:\n    - args: {tensors: [2, 3], dim: 2}\n    - args: {tensors: [2, 3], dim: -3}\n",
+        decls=RANK_DECLS,
+        derivs=RANK_DERIVS,
+        require_samples=False,
+    )[GRADCHECK_TEST]
+    assert text.count("runner.run(SampleCase{") == 2 + 1 + 2 * 3

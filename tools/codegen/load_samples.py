@@ -512,6 +512,7 @@ def _expand(
     atol, rtol = (_tolerance(sample, key, default) for key, default in (("atol", 1e-5), ("rtol", 1e-3)))
     nondet_tol = _tolerance(sample, "nondeterministic", nondet_tol)
     specs = _argument_specs(f, args, number, loc, dtype)
+    _check_ranks(f, specs, args, number)
     # Every combination of the lengths of the Tensor[] arguments given with `lengths`.
     combos: List[Dict[str, int]] = [{}]
     for a, spec in specs:
@@ -524,6 +525,71 @@ def _expand(
         labels, inputs, case_args = _case_arguments(specs, combo, kwarg_only)
         cases.append(Case(number, ", ".join(labels), inputs, case_args, run_checks, skip, atol, rtol, nondet_tol))
     return cases
+
+
+# Arguments naming a dimension of the op's input (`self`, or the elements of `tensors`), wrapped
+# as PyTorch wraps them: -r..r-1 for rank r, a 0-dim tensor counting as rank 1.
+_DIM_ARGUMENTS = ("dim", "dims", "dim0", "dim1", "dim2", "start_dim", "end_dim")
+# Ops whose dimension arguments index the result, one dimension more than the input.
+_DIM_OF_RESULT = ("unsqueeze", "stack", "diag_embed")
+# The sized lists of an N-d convolution or pooling (int[N] kernel_size, stride, dilation; not
+# padding, whose pad ops take 2N values): the input is unbatched (rank N + 1) or batched (N + 2).
+_SPATIAL_ARGUMENTS = ("kernel_size", "stride", "dilation")
+# ... but for col2im, whose input is columns (C * prod(kernel_size), L): rank 2 or 3 (batched).
+_SPATIAL_RANKS = {"col2im": lambda n: (2, 3)}
+
+
+def _input_shape(specs: Sequence[Tuple[Argument, Any]]) -> Optional[Tuple[str, Tuple[int, ...]]]:
+    """The shape dimension arguments refer to: `self`'s, or the first element of `tensors`'s."""
+    for a, spec in specs:
+        if a.name in ("self", "input", "tensors") and isinstance(spec, _TensorSpec):
+            return (f"{a.name}[0]" if a.name == "tensors" else a.name), spec.shapes[0]
+    return None
+
+
+def _sized_int_list(t: Type) -> Optional[int]:
+    t = t.elem if isinstance(t, OptionalType) else t
+    if isinstance(t, ListType) and str(t.elem) in ("int", "SymInt") and t.size is not None:
+        return t.size
+    return None
+
+
+def _check_ranks(f: NativeFunction, specs: Sequence[Tuple[Argument, Any]], args: Node, number: int) -> None:
+    """Rejects what the op refuses for the sample's ranks, known before it runs: a dimension out
+    of range for the input's rank, an N-d convolution or pooling on an input of another rank."""
+    found = _input_shape(specs)
+    if found is None:
+        return
+    label, shape = found
+    base = f.func.name.name.base
+    where = f"sample {number} of {f.func.name}"
+    for a, spec in specs:
+        if a.name not in args or not isinstance(spec, _GivenValue):
+            continue
+        value = args[a.name]
+        loc = args.value_loc(a.name)
+        if a.name in _DIM_ARGUMENTS and value is not None:
+            rank = max(len(shape), 1) + (1 if base in _DIM_OF_RESULT else 0)
+            for v in value if isinstance(value, list) else [value]:
+                if _int(v) and not -rank <= v < rank:
+                    of = f"the result (rank {rank})" if base in _DIM_OF_RESULT else f"{label} of rank {len(shape)}"
+                    raise _fail(
+                        f"{where}: {a.name} {v} is out of range for {of}: expected a value in [{-rank}, {rank - 1}]",
+                        loc,
+                    )
+    for a, _ in specs:
+        n = _sized_int_list(a.type)
+        if a.name not in _SPATIAL_ARGUMENTS or n is None:
+            continue
+        ranks = _SPATIAL_RANKS[base](n) if base in _SPATIAL_RANKS else (n + 1, n + 2)
+        if len(shape) not in ranks:
+            loc = args.value_loc(label.split("[")[0])
+            raise _fail(
+                f"{where}: {f.func.name} takes {a.name} as {a.type}, so {label} must have rank "
+                f"{ranks[0]} (unbatched) or {ranks[1]} (batched), got {_shape_label(shape)} (rank {len(shape)})",
+                loc,
+            )
+        break
 
 
 def _tolerance(sample: Node, key: str, default: float) -> float:
