@@ -478,3 +478,95 @@ def test_inputs_of_the_ranks_a_sized_list_fits_pass(write_yaml):
         require_samples=False,
     )[GRADCHECK_TEST]
     assert text.count("runner.run(SampleCase{") == 2 + 1 + 2 * 3
+
+
+INDEX_DECLS = """\
+- func: index.Tensor(Tensor self, Tensor?[] indices) -> Tensor
+- func: index_put(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor
+"""
+
+INDEX_DERIVS = """\
+- name: index.Tensor(Tensor self, Tensor?[] indices) -> Tensor
+  self: grad
+- name: index_put(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor
+  self: grad
+  values: grad
+"""
+
+
+def _index_generate(write_yaml, samples: str):
+    return _generate(write_yaml, samples, decls=INDEX_DECLS, derivs=INDEX_DERIVS, require_samples=False)
+
+
+def test_a_tensor_list_of_optionals_takes_null_or_index_tensors_inside_the_dim_they_index(write_yaml):
+    out = _index_generate(
+        write_yaml,
+        "- op: index.Tensor\n  samples:\n"
+        "    - args: {self: [4, 3], indices: [null, [2, 2]]}\n"
+        "    - args: {self: [4, 3], indices: [{shape: [2], domain: [-4, -1]}]}\n"
+        "    - args: {self: [2, 3], indices: [{shape: [2, 3], dtype: bool}]}\n"
+        "- op: index_put\n  samples:\n"
+        "    - args: {self: [4, 3], indices: [{shape: [3], domain: distinct}], values: [3, 3]}\n",
+    )
+    test = out[GRADCHECK_TEST]
+    # The null element is std::nullopt; the index is an int64 input that does not require grad,
+    # its values by default those of the dim it indexes (dim 1, of size 3: 0..2).
+    assert "index(in[0], std::vector<std::optional<Tensor>>{std::nullopt, std::optional<Tensor>(in[1])})" in test
+    assert 'SampleInput{"indices[1]", {2, 2}, ScalarType::Long, "range", 0.0, 2.0, false}' in test
+    assert '"self: [4, 3], indices: [None, [2, 2]]"' in test
+    assert 'SampleInput{"indices[0]", {2}, ScalarType::Long, "range", -4.0, -1.0, false}' in test
+    # A mask keeps the default values (true where a standard draw is positive).
+    assert 'SampleInput{"indices[0]", {2, 3}, ScalarType::Bool, "default", 0.0, 0.0, false}' in test
+    assert (
+        "index_put(in[0], std::vector<std::optional<Tensor>>{std::optional<Tensor>(in[1])}, in[2], "
+        "static_cast<bool>(false))" in test
+    )
+    assert 'SampleInput{"indices[0]", {3}, ScalarType::Long, "distinct", 0.0, 0.0, false}' in test
+
+
+@pytest.mark.parametrize(
+    "samples, message",
+    [
+        (
+            "- op: index.Tensor\n  samples:\n    - args: {self: [4, 3], indices: [2]}\n",
+            "ops/samples.yaml:3:38: argument 'indices[0]': expected a shape, a list of sizes such as [2, 3] "
+            "([] for a 0-dim tensor), got 2",
+        ),
+        (
+            "- op: index.Tensor\n  samples:\n    - args: {self: [4, 3], indices: []}\n",
+            "ops/samples.yaml:3:37: argument 'indices' (Tensor?[]): expected a non-empty list of null or index "
+            "tensors, such as [null, {shape: [2], domain: [0, 2]}]",
+        ),
+        (
+            "- op: index.Tensor\n  samples:\n    - args: {self: [4, 3], indices: [null, null, [2]]}\n",
+            "ops/samples.yaml:3:50: sample 1 of index.Tensor: indices[2]: too many indices for self of rank 2",
+        ),
+        (
+            "- op: index.Tensor\n  samples:\n    - args: {self: [4, 3], indices: [{shape: [2], domain: [0, 4]}]}\n",
+            "ops/samples.yaml:3:38: sample 1 of index.Tensor: indices[0] indexes dim 0 of self (size 4): its "
+            "values must stay in [-4, 3], but its domain gives 0..4",
+        ),
+        (
+            "- op: index.Tensor\n  samples:\n    - args: {self: [2, 3], indices: [{shape: [5], domain: distinct}]}\n",
+            "ops/samples.yaml:3:38: sample 1 of index.Tensor: indices[0] indexes dim 0 of self (size 2): its "
+            "values must stay in [-2, 1], but its domain gives 0..4",
+        ),
+        (
+            "- op: index.Tensor\n  samples:\n    - args: {self: [4, 3], indices: [{shape: [2], dtype: float64}]}\n",
+            "ops/samples.yaml:3:38: argument 'indices[0]': an index is int64 or bool, got Double",
+        ),
+        (
+            "- op: index.Tensor\n  samples:\n    - args: {self: [4, 3], indices: [{shape: [3, 4], dtype: bool}]}\n",
+            "ops/samples.yaml:3:38: sample 1 of index.Tensor: indices[0]: a mask of shape [3, 4] does not match "
+            "dims 0.. of self [4, 3]",
+        ),
+        (
+            "- op: index.Tensor\n  samples:\n    - args: {self: [4, 3]}\n",
+            "ops/samples.yaml:3:7: sample 1 of index.Tensor: expected a value for 'indices' (Tensor?[])",
+        ),
+    ],
+)
+def test_errors_in_a_tensor_list_of_optionals_name_the_element(write_yaml, samples, message):
+    with pytest.raises(SpecError) as e:
+        _index_generate(write_yaml, samples)
+    assert str(e.value) == message

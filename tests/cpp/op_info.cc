@@ -9,10 +9,10 @@
 // refusal of inputs that require grad and of tangents. A declaration checked there has no entry
 // here: the sweep skips it (tools/codegen/samples_coverage.py lists them from the same plan).
 // What stays here is what that test cannot say or does not do:
-// - the 30 declarations specs/samples.yaml skips ("checked by tests/cpp/op_info.cc: ..."):
+// - the 28 declarations specs/samples.yaml skips ("checked by tests/cpp/op_info.cc: ..."):
 //   inputs that must agree with a forward pass (pooling indices, saved statistics, embedding
-//   bags' offsets), random ops, Tensor?[] arguments, outputs that are not smooth functions of the
-//   input (unique) or are auxiliary (LU, pivots), symmetric / positive-definite inputs, the SVD;
+//   bags' offsets), random ops, outputs that are not smooth functions of the input (unique) or
+//   are auxiliary (LU, pivots), symmetric / positive-definite inputs, the SVD;
 // - declarations the generated test has no case for: DONT_REQUIRE_DERIVATIVE ops
 //   (kNoDerivative: no history, no tangent), not_implemented derivatives (kNotImplemented, such
 //   as asinh_), samplers whose derivative is zero (kZeroGradient), ops whose forward mode must
@@ -5741,7 +5741,6 @@ std::vector<OpInfo> make_registry() {
   // indexing (issue 23): index.Tensor, index_put_ / index_put (advanced indexing) -------------
   {
     using Idx = std::vector<std::optional<Tensor>>;
-    auto into = [](std::function<Tensor(const Inputs&, Tensor&)> f) { return f; };
     auto indexed = [](Idx idx) { return one([idx](const Inputs& x) { return index(x[0], idx); }); };
     const Tensor mask = bools({true, false, true, true, false, false}, {2, 3});
     grad_op("index.Tensor", [=] {
@@ -5759,16 +5758,6 @@ std::vector<OpInfo> make_registry() {
           {"[2, 3, 2] bool mask [2, 3]", {leaf({2, 3, 2}, 5)}, indexed({mask})},
           {"[3, 2] 0-dim index", {leaf({3, 2}, 6)}, indexed({longs({1}, {})})},
           {"[3, 2] empty index", {leaf({3, 2}, 7)}, indexed({longs({}, {0})})},
-      };
-    });
-    add_op("index.Tensor_out", Check::kOut, [=] {
-      const Idx idx{longs({1, 0, 1}, {3}), longs({2, 2, 0}, {3})};
-      return std::vector<Sample>{
-          {"[2, 3] pairs",
-           {leaf({2, 3}, 1)},
-           one([=](const Inputs& x) { return index(x[0], idx); }),
-           nullptr,
-           into([=](const Inputs& x, Tensor& o) -> Tensor { return index_out(x[0], idx, o); })},
       };
     });
     // Without accumulate the indices are distinct: with duplicates the last write wins, which
@@ -5795,25 +5784,18 @@ std::vector<OpInfo> make_registry() {
          {2, 3},
          false},
     };
-    auto put_samples = [=](bool inplace) {
+    grad_op("index_put", [=] {
       std::vector<Sample> out;
       uint64_t seed = 10;
       for (const Put& p : puts) {
-        Sample s{p.name,
-                 {leaf(p.self_sizes, seed), leaf(p.values_sizes, seed + 1)},
-                 one([p](const Inputs& x) { return index_put(x[0], p.idx, x[1], p.accumulate); })};
-        if (inplace) {
-          s.inplace = [p](Tensor& self, const Inputs& x) {
-            index_put_(self, p.idx, x[1], p.accumulate);
-          };
-        }
-        out.push_back(s);
+        out.push_back(
+            {p.name,
+             {leaf(p.self_sizes, seed), leaf(p.values_sizes, seed + 1)},
+             one([p](const Inputs& x) { return index_put(x[0], p.idx, x[1], p.accumulate); })});
         seed += 2;
       }
       return out;
-    };
-    grad_op("index_put", [=] { return put_samples(false); });
-    add_op("index_put_", Check::kInPlace, [=] { return put_samples(true); });
+    });
   }
   // slice.Tensor (Python's stepped slices): a strided view --------------------------------
   grad_op("slice.Tensor", [] {

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import enum
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple
 
 from tools.codegen import cpp
@@ -72,6 +72,7 @@ class ArgKind(enum.StrEnum):
     TENSOR = "tensor"
     OPTIONAL_TENSOR = "optional_tensor"
     TENSOR_LIST = "tensor_list"  # `count` inputs from `first`
+    OPTIONAL_TENSOR_LIST = "optional_tensor_list"  # Tensor?[]: `entries`, an input each or None
     VALUE = "value"
 
 
@@ -100,6 +101,8 @@ class CaseArg:
     # The Python parameter's name (`input` for a function's `self`), and whether it is keyword-only.
     py_name: str = ""
     kwarg_only: bool = False
+    # For OPTIONAL_TENSOR_LIST: per element, its input's index, or None for a null element.
+    entries: Tuple[Optional[int], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -334,6 +337,84 @@ def _tensor_spec(value: Any, loc: Location, name: str, is_list: bool, default_dt
             locs.get("requires_grad", locs.get("dtype", loc)),
         )
     return _TensorSpec(shapes, lengths, dtype, domain, requires_grad)
+
+
+@dataclass(frozen=True)
+class _IndexListSpec:
+    """A Tensor?[] argument of a sample (index.Tensor's indices): per element, an index tensor
+    (int64 with values inside the dimension it indexes, or a bool mask) or None."""
+
+    entries: Tuple[Optional[_TensorSpec], ...]
+
+
+def _index_bounds(spec: _TensorSpec) -> Tuple[float, float]:
+    """The least and greatest values an int64 tensor of `spec` can hold (sample_check's rules)."""
+    kind, lo, hi = spec.domain
+    if kind == "positive":
+        return 1, 3
+    if kind == "nonzero" or kind == "default":
+        return -3, 3
+    if kind == "distinct":
+        return 0, math.prod(spec.shapes[0]) - 1
+    return math.ceil(lo), math.floor(hi)
+
+
+def _index_list_spec(
+    value: Any, loc: Location, name: str, self_shape: Optional[Tuple[int, ...]], where: str
+) -> _IndexListSpec:
+    """Reads a Tensor?[] argument's value: a list of null or index tensors, each indexing the
+    next dimension(s) of `self` (as PyTorch's advanced indexing does)."""
+    what = f"argument {name!r}"
+    if not isinstance(value, list) or not value:
+        raise _fail(
+            f"{what} (Tensor?[]): expected a non-empty list of null or index tensors, such as "
+            "[null, {shape: [2], domain: [0, 2]}]",
+            loc,
+        )
+    entries: List[Optional[_TensorSpec]] = []
+    dim = 0
+    for k, v in enumerate(value):
+        here = value.item_loc(k) if isinstance(value, Seq) else loc
+        label = f"{name}[{k}]"
+        if self_shape is not None and dim >= max(len(self_shape), 1):
+            raise _fail(f"{where}: {label}: too many indices for self of rank {len(self_shape)}", here)
+        if v is None:
+            entries.append(None)
+            dim += 1
+            continue
+        spec = _tensor_spec(v, here, label, False, "Long")
+        if spec.dtype not in ("Long", "Bool"):
+            raise _fail(f"argument {label!r}: an index is int64 or bool, got {spec.dtype}", here)
+        shape = spec.shapes[0]
+        if spec.dtype == "Bool":
+            # A mask covers as many dimensions as it has, of the same sizes.
+            if self_shape is not None and tuple(self_shape[dim : dim + len(shape)]) != shape:
+                raise _fail(
+                    f"{where}: {label}: a mask of shape {_shape_label(shape)} does not match dims "
+                    f"{dim}.. of self {_shape_label(self_shape)}",
+                    here,
+                )
+            dim += max(len(shape), 1)
+        elif self_shape is not None and self_shape:
+            size = self_shape[dim]
+            if spec.domain[0] == "default":
+                # By default the values are those of the dimension it indexes: 0..size-1.
+                if size == 0:
+                    raise _fail(f"{where}: {label} indexes dim {dim} of self, which is empty", here)
+                spec = replace(spec, domain=("range", 0.0, float(size - 1)))
+            else:
+                lo, hi = _index_bounds(spec)
+                if lo < -size or hi > size - 1:
+                    raise _fail(
+                        f"{where}: {label} indexes dim {dim} of self (size {size}): its values must stay in "
+                        f"[{-size}, {size - 1}], but its domain gives {lo:g}..{hi:g}",
+                        here,
+                    )
+            dim += 1
+        else:
+            dim += 1
+        entries.append(spec)
+    return _IndexListSpec(tuple(entries))
 
 
 def _int(v: Any) -> bool:
@@ -626,9 +707,15 @@ def _argument_specs(
         here = args.value_loc(a.name) if a.name in args else loc
         if cpp.is_tensor_list(a.type):
             if isinstance(a.type.elem, OptionalType):
-                raise _fail(
-                    f"argument {a.name!r} ({a.type}): samples of Tensor?[] arguments are not supported yet", here
+                if a.name not in args:
+                    raise _fail(f"sample {number} of {f.func.name}: expected a value for {a.name!r} ({a.type})", loc)
+                self_shape = next(
+                    (sp.shapes[0] for b, sp in specs if b.name == "self" and isinstance(sp, _TensorSpec)), None
                 )
+                specs.append(
+                    (a, _index_list_spec(args[a.name], here, a.name, self_shape, f"sample {number} of {f.func.name}"))
+                )
+                continue
             if a.name not in args:
                 raise _fail(f"sample {number} of {f.func.name}: expected a value for {a.name!r} ({a.type})", loc)
             specs.append((a, _tensor_spec(args[a.name], here, a.name, True, dtype)))
@@ -690,6 +777,22 @@ def _case_arguments(
                     a.name, ArgKind.VALUE, cpp=f"static_cast<{cpp.argument_type(a)}>({value})", py=py, **names[a.name]
                 )
             )
+            continue
+        if isinstance(spec, _IndexListSpec):
+            entries: List[Optional[int]] = []
+            shown = []
+            for k, e in enumerate(spec.entries):
+                if e is None:
+                    entries.append(None)
+                    shown.append("None")
+                    continue
+                entries.append(len(inputs))
+                shown.append(_shape_label(e.shapes[0]))
+                inputs.append(
+                    TensorInput(f"{a.name}[{k}]", e.shapes[0], e.dtype, e.domain[0], e.domain[1], e.domain[2], False)
+                )
+            case_args.append(CaseArg(a.name, ArgKind.OPTIONAL_TENSOR_LIST, entries=tuple(entries), **names[a.name]))
+            labels.append(f"{a.name}: [{', '.join(shown)}]")
             continue
         is_list = cpp.is_tensor_list(a.type)
         shapes = spec.shapes * combo[a.name] if spec.lengths is not None else spec.shapes
