@@ -761,17 +761,6 @@ std::vector<OpInfo> make_registry() {
                        one([](const Inputs& x) { return cat(x, 0); })});
     return samples;
   });
-  grad_op("narrow", [] {
-    std::vector<Sample> samples;
-    for (auto [dim, start, length] : std::vector<std::tuple<int64_t, int64_t, int64_t>>{
-             {0, 0, 1}, {1, 1, 2}, {-1, -2, 2}, {0, 0, 3}}) {
-      samples.push_back({"dim " + std::to_string(dim) + " start " + std::to_string(start) +
-                             " length " + std::to_string(length),
-                         {leaf({3, 3}, 1)},
-                         one([=](const Inputs& x) { return narrow(x[0], dim, start, length); })});
-    }
-    return samples;
-  });
   grad_op("lincomb", [] {
     std::vector<Sample> samples;
     for (size_t n = 1; n <= 3; ++n) {
@@ -1290,17 +1279,6 @@ std::vector<OpInfo> make_registry() {
                     })}),
     };
   });
-  grad_op("log_softmax.int", [] {
-    return std::vector<Sample>{
-        {"[3, 4] dim 1", {leaf({3, 4}, 1)}, one([](const Inputs& x) {
-           return log_softmax(x[0], 1);
-         })},
-        {"[4] dim 0", {leaf({4}, 2)}, one([](const Inputs& x) { return log_softmax(x[0], 0); })},
-        {"dtype=Double", {leaf({2, 3}, 3)}, one([](const Inputs& x) {
-           return log_softmax(x[0], -1, ScalarType::Double);
-         })},
-    };
-  });
   grad_op("mse_loss", [] {
     std::vector<Sample> s;
     for (int64_t r : {Reduction::Mean, Reduction::Sum, Reduction::None}) {
@@ -1311,25 +1289,6 @@ std::vector<OpInfo> make_registry() {
     s.push_back({"default reduction (Mean), fixed target",
                  {leaf({5}, 3), value({5}, 4)},
                  one([](const Inputs& x) { return mse_loss(x[0], x[1]); })});
-    return s;
-  });
-  grad_op("nll_loss", [] {
-    std::vector<Sample> s;
-    const Tensor target = longs({1, 0, 3}, {3});
-    for (int64_t r : {Reduction::Mean, Reduction::Sum, Reduction::None}) {
-      s.push_back({"reduction " + std::to_string(r),
-                   {leaf({3, 4}, 1), target},
-                   one([r](const Inputs& x) { return nll_loss(x[0], x[1], std::nullopt, r); })});
-      s.push_back({"weighted, reduction " + std::to_string(r),
-                   {leaf({3, 4}, 2), target, positive({4}, 3, false)},
-                   one([r](const Inputs& x) { return nll_loss(x[0], x[1], x[2], r); })});
-    }
-    s.push_back({"ignore_index",
-                 {leaf({3, 4}, 4), longs({1, -100, 2}, {3})},
-                 one([](const Inputs& x) { return nll_loss(x[0], x[1]); })});
-    s.push_back({"unbatched [4] and 0-dim target",
-                 {leaf({4}, 5), longs({2}, {})},
-                 one([](const Inputs& x) { return nll_loss(x[0], x[1]); })});
     return s;
   });
   grad_op("cross_entropy_loss", [] {
