@@ -7,8 +7,10 @@
 #include <numeric>
 #include <random>
 #include <sstream>
+#include <stdexcept>
 
 #include "csrc/autograd/accumulate_grad.h"
+#include "csrc/autograd/forward_ad.h"
 #include "csrc/autograd/function.h"
 #include "csrc/autograd/grad_mode.h"
 #include "csrc/testing/gradcheck.h"
@@ -17,6 +19,27 @@ namespace gradgen {
 namespace testing {
 
 namespace {
+
+// Set while the runner checks that an in-place variant refuses a leaf that requires grad.
+thread_local bool leaf_self = false;
+
+// Runs `call`, which must throw a std::runtime_error whose message contains `expected`; returns
+// the problem, or "".
+std::string refusal_problem(const std::string& what, const std::string& expected,
+                            const std::function<void()>& call) {
+  try {
+    call();
+  } catch (const std::runtime_error& e) {
+    if (std::string(e.what()).find(expected) != std::string::npos) return "";
+    return what + " threw another message: " + e.what() + " (expected: " + expected + ")";
+  }
+  return what + " did not throw (expected: " + expected + ")";
+}
+
+bool is_float(const Tensor& t) {
+  return t.defined() &&
+         (t.scalar_type() == ScalarType::Double || t.scalar_type() == ScalarType::Float);
+}
 
 // The values of one input, in float64 (converted to its dtype by the caller).
 std::vector<double> input_values(const SampleInput& in, int64_t numel, uint64_t seed) {
@@ -259,6 +282,35 @@ std::string checks(const SampleCase& c, const std::vector<Tensor>& inputs) {
     problem = jacobian_problem(differentiable_part(c, c.inplace), inputs, c.inputs, got.size(),
                                c.atol, c.rtol);
     if (!problem.empty()) return c.inplace_name + " (in-place): " + problem;
+    // The in-place call bumps its self's version counter (self is a fresh clone, at version 0).
+    if (!got.empty() && got[0].defined() && got[0].version() == 0) {
+      return c.inplace_name + " (in-place) did not bump the version counter of self";
+    }
+    if (any_grad) {
+      SampleFn through = differentiable_part(c, c.inplace);
+      if (c.gradgradcheck && !gradgradcheck(through, inputs, 1e-6, c.atol, c.rtol, &report)) {
+        return c.inplace_name + " (in-place): second derivatives: " + report;
+      }
+      if (c.fwgradcheck && !fwgradcheck(through, inputs, 1e-6, c.atol, c.rtol, &report)) {
+        return c.inplace_name + " (in-place): forward mode: " + report;
+      }
+    }
+    // PyTorch's refusal of a leaf that requires grad, by the op's name.
+    if (is_float(got.empty() ? Tensor() : got[0])) {
+      problem =
+          refusal_problem(c.inplace_name + " (in-place) on a leaf that requires grad",
+                          c.inplace_name +
+                              ": a leaf Variable that requires grad is being used in an in-place "
+                              "operation.",
+                          [&] {
+                            leaf_self = true;
+                            struct Reset {
+                              ~Reset() { leaf_self = false; }
+                            } reset;
+                            call(c.inplace, inputs, true);
+                          });
+      if (!problem.empty()) return problem;
+    }
   }
   if (c.out) {
     // out= variants refuse inputs that require grad (as PyTorch's): run them on detached copies.
@@ -277,11 +329,53 @@ std::string checks(const SampleCase& c, const std::vector<Tensor>& inputs) {
                std::to_string(o) + ")";
       }
     }
+    if (any_grad) {
+      // Inputs that require grad are refused, and so are tangents (PyTorch's out= variants
+      // support neither).
+      problem = refusal_problem(c.out_name + " (out=) on inputs that require grad",
+                                ": out= variants do not support automatic differentiation", [&] {
+                                  std::vector<Tensor> o2;
+                                  for (const Tensor& e : expected) {
+                                    o2.push_back(empty(e.sizes(), e.scalar_type()));
+                                  }
+                                  c.out(inputs, o2);
+                                });
+      if (!problem.empty()) return problem;
+      problem = refusal_problem(c.out_name + " (out=) on dual inputs",
+                                "forward-mode AD not implemented for ", [&] {
+                                  autograd::NoGradGuard no_grad;
+                                  autograd::forward_ad::dual_level level;
+                                  std::vector<Tensor> duals;
+                                  for (const Tensor& t : inputs) {
+                                    duals.push_back(
+                                        t.defined() && t.requires_grad()
+                                            ? autograd::forward_ad::make_dual(t.detach(),
+                                                                              ones(t.sizes(),
+                                                                                   t.scalar_type()))
+                                            : t);
+                                  }
+                                  std::vector<Tensor> o2;
+                                  for (const Tensor& e : expected) {
+                                    o2.push_back(empty(e.sizes(), e.scalar_type()));
+                                  }
+                                  c.out(duals, o2);
+                                });
+      if (!problem.empty()) return problem;
+    }
   }
   return "";
 }
 
 }  // namespace
+
+Tensor inplace_self(const Tensor& x) {
+  if (leaf_self && is_float(x)) {
+    Tensor leaf = x.detach().clone();
+    leaf.set_requires_grad(true);
+    return leaf;
+  }
+  return x.clone();
+}
 
 std::vector<Tensor> make_sample_inputs(const std::vector<SampleInput>& specs, uint64_t seed) {
   std::vector<Tensor> inputs;

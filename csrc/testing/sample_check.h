@@ -68,6 +68,10 @@ struct SampleCase {
   double nondet_tol = 0.0;
 };
 
+/// The `self` a generated in-place call modifies: a clone of `x` (a non-leaf when `x` requires
+/// grad), or, while the runner checks the leaf refusal, a fresh leaf that requires grad.
+Tensor inplace_self(const Tensor& x);
+
 /// Makes the inputs of `c` (seeded by `seed`), as the runner does.
 std::vector<Tensor> make_sample_inputs(const std::vector<SampleInput>& inputs, uint64_t seed);
 

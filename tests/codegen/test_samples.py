@@ -195,7 +195,7 @@ def test_the_generated_test_calls_each_variant_and_fails_on_missing_samples(writ
     assert '#include "ops/generated/VariableType.h"' in test
     assert "return {::custom_op::polyval(TensorList(in.data() + 0, 3), in[3])};" in test
     alpha = "static_cast<const Scalar&>(Scalar(int64_t{2}))"
-    assert f"Tensor self = in[0].clone();\n  ::custom_op::add_(self, in[1], {alpha});" in test
+    assert f"Tensor self = ::gradgen::testing::inplace_self(in[0]);\n  ::custom_op::add_(self, in[1], {alpha});" in test
     assert f"::custom_op::add_out(in[0], in[1], {alpha}, outs[0]);" in test
     assert 'runner.skip_op("exp", "not today");' in test
     assert 'runner.missing("sum.dim_IntList", "ops/samples.yaml", true);' in test
@@ -368,3 +368,205 @@ def test_the_python_test_calls_the_bindings_as_a_user_would(write_yaml):
     compile(test, "gradcheck_test.py", "exec")  # valid Python
     # Without a module: no Python test.
     assert GRADCHECK_PY_TEST not in _generate(write_yaml, FULL)
+
+
+@pytest.mark.parametrize(
+    "samples, message",
+    [
+        (
+            "- op: max.dim\n  samples:\n    - args: {self: [2, 3], dim: 2}\n",
+            "ops/samples.yaml:3:33: sample 1 of max.dim: dim 2 is out of range for self of rank 2: "
+            "expected a value in [-2, 1]",
+        ),
+        (
+            "- op: max.dim\n  samples:\n    - args: {self: [2, 3], dim: -3}\n",
+            "ops/samples.yaml:3:33: sample 1 of max.dim: dim -3 is out of range for self of rank 2: "
+            "expected a value in [-2, 1]",
+        ),
+        (
+            # A 0-dim tensor wraps as rank 1 (PyTorch's rule): 0 and -1 are its dims, 1 is not.
+            "- op: max.dim\n  samples:\n    - args: {self: [], dim: 1}\n",
+            "ops/samples.yaml:3:29: sample 1 of max.dim: dim 1 is out of range for self of rank 0: "
+            "expected a value in [-1, 0]",
+        ),
+        (
+            "- op: sum.dim_IntList\n  samples:\n    - args: {self: [2, 3], dim: [0, -3]}\n",
+            "ops/samples.yaml:3:33: sample 1 of sum.dim_IntList: dim -3 is out of range for self of "
+            "rank 2: expected a value in [-2, 1]",
+        ),
+    ],
+)
+def test_a_dim_out_of_range_for_the_input_rank_is_an_error(write_yaml, samples, message):
+    assert _error(write_yaml, samples) == message
+
+
+def test_dims_in_range_pass_including_a_0_dim_input_as_rank_1(write_yaml):
+    plan = _plan(
+        write_yaml,
+        "- op: max.dim\n  samples:\n    - args: {self: [], dim: -1}\n    - args: {self: [2, 3], dim: -2}\n"
+        "- op: sum.dim_IntList\n  samples:\n    - args: {self: [2, 3], dim: [-1, 0]}\n",
+        require_samples=False,
+    )
+    assert [len(op.cases) for op in plan.ops] == [2, 1]
+
+
+_COL2IM = (
+    "col2im(Tensor self, SymInt[2] output_size, int[2] kernel_size, int[2] dilation, int[2] padding, "
+    "int[2] stride) -> Tensor"
+)
+
+RANK_DECLS = f"""\
+- func: avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0) -> Tensor
+- func: {_COL2IM}
+- func: stack(Tensor[] tensors, int dim=0) -> Tensor
+"""
+
+RANK_DERIVS = f"""\
+- name: avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0) -> Tensor
+  self: grad
+- name: {_COL2IM}
+  self: grad
+- name: stack(Tensor[] tensors, int dim=0) -> Tensor
+  tensors: grad
+"""
+
+
+@pytest.mark.parametrize(
+    "samples, message",
+    [
+        (
+            "- op: avg_pool2d\n  samples:\n    - args: {self: [4, 4], kernel_size: 2}\n",
+            "ops/samples.yaml:3:20: sample 1 of avg_pool2d: avg_pool2d takes kernel_size as int[2], so self "
+            "must have rank 3 (unbatched) or 4 (batched), got [4, 4] (rank 2)",
+        ),
+        (
+            "- op: avg_pool2d\n  samples:\n    - args: {self: [1, 1, 1, 4, 4], kernel_size: 2}\n",
+            "ops/samples.yaml:3:20: sample 1 of avg_pool2d: avg_pool2d takes kernel_size as int[2], so self "
+            "must have rank 3 (unbatched) or 4 (batched), got [1, 1, 1, 4, 4] (rank 5)",
+        ),
+        (
+            # col2im's input is columns: (C * kh * kw, L), or batched.
+            "- op: col2im\n  samples:\n    - args: {self: [1, 1, 4, 9], output_size: 4, kernel_size: 2, "
+            "dilation: 1, padding: 0, stride: 1}\n",
+            "ops/samples.yaml:3:20: sample 1 of col2im: col2im takes kernel_size as int[2], so self must have "
+            "rank 2 (unbatched) or 3 (batched), got [1, 1, 4, 9] (rank 4)",
+        ),
+        (
+            # stack's dim indexes the result, one dimension more than each input.
+            "- op: stack\n  samples:\n    - args: {tensors: [2, 3], dim: 3}\n",
+            "ops/samples.yaml:3:36: sample 1 of stack: dim 3 is out of range for the result (rank 3): "
+            "expected a value in [-3, 2]",
+        ),
+    ],
+)
+def test_a_sized_list_or_a_result_dim_that_does_not_fit_the_rank_is_an_error(write_yaml, samples, message):
+    with pytest.raises(SpecError) as e:
+        _generate(write_yaml, samples, decls=RANK_DECLS, derivs=RANK_DERIVS, require_samples=False)
+    assert str(e.value) == message
+
+
+def test_inputs_of_the_ranks_a_sized_list_fits_pass(write_yaml):
+    text = _generate(
+        write_yaml,
+        "- op: avg_pool2d\n  samples:\n    - args: {self: [1, 4, 4], kernel_size: 2}\n"
+        "    - args: {self: [2, 1, 4, 4], kernel_size: [2, 2]}\n"
+        "- op: col2im\n  samples:\n    - args: {self: [4, 9], output_size: 4, kernel_size: 2, dilation: 1, "
+        "padding: 0, stride: 1}\n"
+        "- op: stack\n  samples:\n    - args: {tensors: [2, 3], dim: 2}\n    - args: {tensors: [2, 3], dim: -3}\n",
+        decls=RANK_DECLS,
+        derivs=RANK_DERIVS,
+        require_samples=False,
+    )[GRADCHECK_TEST]
+    assert text.count("runner.run(SampleCase{") == 2 + 1 + 2 * 3
+
+
+INDEX_DECLS = """\
+- func: index.Tensor(Tensor self, Tensor?[] indices) -> Tensor
+- func: index_put(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor
+"""
+
+INDEX_DERIVS = """\
+- name: index.Tensor(Tensor self, Tensor?[] indices) -> Tensor
+  self: grad
+- name: index_put(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor
+  self: grad
+  values: grad
+"""
+
+
+def _index_generate(write_yaml, samples: str):
+    return _generate(write_yaml, samples, decls=INDEX_DECLS, derivs=INDEX_DERIVS, require_samples=False)
+
+
+def test_a_tensor_list_of_optionals_takes_null_or_index_tensors_inside_the_dim_they_index(write_yaml):
+    out = _index_generate(
+        write_yaml,
+        "- op: index.Tensor\n  samples:\n"
+        "    - args: {self: [4, 3], indices: [null, [2, 2]]}\n"
+        "    - args: {self: [4, 3], indices: [{shape: [2], domain: [-4, -1]}]}\n"
+        "    - args: {self: [2, 3], indices: [{shape: [2, 3], dtype: bool}]}\n"
+        "- op: index_put\n  samples:\n"
+        "    - args: {self: [4, 3], indices: [{shape: [3], domain: distinct}], values: [3, 3]}\n",
+    )
+    test = out[GRADCHECK_TEST]
+    # The null element is std::nullopt; the index is an int64 input that does not require grad,
+    # its values by default those of the dim it indexes (dim 1, of size 3: 0..2).
+    assert "index(in[0], std::vector<std::optional<Tensor>>{std::nullopt, std::optional<Tensor>(in[1])})" in test
+    assert 'SampleInput{"indices[1]", {2, 2}, ScalarType::Long, "range", 0.0, 2.0, false}' in test
+    assert '"self: [4, 3], indices: [None, [2, 2]]"' in test
+    assert 'SampleInput{"indices[0]", {2}, ScalarType::Long, "range", -4.0, -1.0, false}' in test
+    # A mask keeps the default values (true where a standard draw is positive).
+    assert 'SampleInput{"indices[0]", {2, 3}, ScalarType::Bool, "default", 0.0, 0.0, false}' in test
+    assert (
+        "index_put(in[0], std::vector<std::optional<Tensor>>{std::optional<Tensor>(in[1])}, in[2], "
+        "static_cast<bool>(false))" in test
+    )
+    assert 'SampleInput{"indices[0]", {3}, ScalarType::Long, "distinct", 0.0, 0.0, false}' in test
+
+
+@pytest.mark.parametrize(
+    "samples, message",
+    [
+        (
+            "- op: index.Tensor\n  samples:\n    - args: {self: [4, 3], indices: [2]}\n",
+            "ops/samples.yaml:3:38: argument 'indices[0]': expected a shape, a list of sizes such as [2, 3] "
+            "([] for a 0-dim tensor), got 2",
+        ),
+        (
+            "- op: index.Tensor\n  samples:\n    - args: {self: [4, 3], indices: []}\n",
+            "ops/samples.yaml:3:37: argument 'indices' (Tensor?[]): expected a non-empty list of null or index "
+            "tensors, such as [null, {shape: [2], domain: [0, 2]}]",
+        ),
+        (
+            "- op: index.Tensor\n  samples:\n    - args: {self: [4, 3], indices: [null, null, [2]]}\n",
+            "ops/samples.yaml:3:50: sample 1 of index.Tensor: indices[2]: too many indices for self of rank 2",
+        ),
+        (
+            "- op: index.Tensor\n  samples:\n    - args: {self: [4, 3], indices: [{shape: [2], domain: [0, 4]}]}\n",
+            "ops/samples.yaml:3:38: sample 1 of index.Tensor: indices[0] indexes dim 0 of self (size 4): its "
+            "values must stay in [-4, 3], but its domain gives 0..4",
+        ),
+        (
+            "- op: index.Tensor\n  samples:\n    - args: {self: [2, 3], indices: [{shape: [5], domain: distinct}]}\n",
+            "ops/samples.yaml:3:38: sample 1 of index.Tensor: indices[0] indexes dim 0 of self (size 2): its "
+            "values must stay in [-2, 1], but its domain gives 0..4",
+        ),
+        (
+            "- op: index.Tensor\n  samples:\n    - args: {self: [4, 3], indices: [{shape: [2], dtype: float64}]}\n",
+            "ops/samples.yaml:3:38: argument 'indices[0]': an index is int64 or bool, got Double",
+        ),
+        (
+            "- op: index.Tensor\n  samples:\n    - args: {self: [4, 3], indices: [{shape: [3, 4], dtype: bool}]}\n",
+            "ops/samples.yaml:3:38: sample 1 of index.Tensor: indices[0]: a mask of shape [3, 4] does not match "
+            "dims 0.. of self [4, 3]",
+        ),
+        (
+            "- op: index.Tensor\n  samples:\n    - args: {self: [4, 3]}\n",
+            "ops/samples.yaml:3:7: sample 1 of index.Tensor: expected a value for 'indices' (Tensor?[])",
+        ),
+    ],
+)
+def test_errors_in_a_tensor_list_of_optionals_name_the_element(write_yaml, samples, message):
+    with pytest.raises(SpecError) as e:
+        _index_generate(write_yaml, samples)
+    assert str(e.value) == message

@@ -1,3 +1,30 @@
+// The hand-written op-info registry of //tests/cpp:op_sweep_test (op_info.h says what each kind
+// of check does).
+//
+// Since issue 24 the generated gradient test //csrc:autograd_gradcheck_test (and its Python
+// twin) checks gradgen's ops on the samples of specs/samples.yaml (docs/samples.md): gradcheck,
+// gradgradcheck, fwgradcheck, reentrancy, grad_input_mask and history on every sample, and for
+// the in-place and out= variants their values, gradcheck, gradgradcheck and fwgradcheck through
+// the in-place call, the version counter, the refusal of a leaf that requires grad, and out='s
+// refusal of inputs that require grad and of tangents. A declaration checked there has no entry
+// here: the sweep skips it (tools/codegen/samples_coverage.py lists them from the same plan).
+// What stays here is what that test cannot say or does not do:
+// - the 28 declarations specs/samples.yaml skips ("checked by tests/cpp/op_info.cc: ..."):
+//   inputs that must agree with a forward pass (pooling indices, saved statistics, embedding
+//   bags' offsets), random ops, outputs that are not smooth functions of the input (unique) or
+//   are auxiliary (LU, pivots), symmetric / positive-definite inputs, the SVD;
+// - declarations the generated test has no case for: DONT_REQUIRE_DERIVATIVE ops
+//   (kNoDerivative: no history, no tangent), not_implemented derivatives (kNotImplemented, such
+//   as asinh_), samplers whose derivative is zero (kZeroGradient), ops whose forward mode must
+//   refuse tangents (Forward::kNotImplemented), and variants whose functional has no sample or
+//   whose arguments differ from it (ger.out, silu_backward.grad_input, ...);
+// - inputs that are views (transposed, expanded with stride 0, sliced or strided operands: a
+//   sample's tensors are contiguous), float32 kernels under gradcheck (via_float32), exactly
+//   singular matrices, and forward-over-reverse (hvpcheck) on every kGradient sample;
+// - an entry for every declaration whose formula PyTorch's derivatives.yaml provides:
+//   //tests/pytorch:formulas_test compiles this file against the library built from PyTorch's
+//   formulas and counts, per declaration, whether it passes this sweep (it does not run the
+//   generated test), so those entries stay even where samples.yaml covers the op too.
 #include "tests/cpp/op_info.h"
 
 #include <fstream>
@@ -117,20 +144,6 @@ std::vector<Sample> binary_samples(Binary op, Domain domain_a = Domain::kAny,
          return op(t(x[0]), x[1]);
        })},
       {"only self requires grad", {a({2, 3}, 15), fixed({2, 3}, 16)}, f},
-  };
-}
-
-// In-place binary op samples: self keeps its shape; other may broadcast.
-std::vector<Sample> inplace_binary_samples(Binary reference,
-                                           std::function<void(Tensor&, const Tensor&)> inplace,
-                                           Domain domain_b = Domain::kAny) {
-  auto f = one([reference](const Inputs& x) { return reference(x[0], x[1]); });
-  InPlaceFn g = [inplace](Tensor& self, const Inputs& x) { inplace(self, x[1]); };
-  return {
-      {"[2, 3] and [2, 3]", {leaf({2, 3}, 1), in_domain(domain_b, {2, 3}, 2)}, f, g},
-      {"[2, 3] and [3] (broadcast other)", {leaf({2, 3}, 3), in_domain(domain_b, {3}, 4)}, f, g},
-      {"1-element", {leaf({1}, 5), in_domain(domain_b, {1}, 6)}, f, g},
-      {"self needs no grad, other does", {value({2, 2}, 7), in_domain(domain_b, {2, 2}, 8)}, f, g},
   };
 }
 
@@ -264,13 +277,6 @@ void add_lu_inverse_ops(std::vector<OpInfo>& ops) {
           [] { return square_samples([](const Tensor& a) { return linalg_inv(a); }, false); });
   grad_op("inverse",
           [] { return square_samples([](const Tensor& a) { return inverse(a); }, false); });
-  out_op("linalg_inv_ex.inverse", [=] {
-    return std::vector<Sample>{square_out(inv_, [](const Tensor& a, Tensor& o) {
-      Tensor info = zeros({0}, ScalarType::Long);
-      linalg_inv_ex_out(a, false, o, info);
-      return o;
-    })};
-  });
   out_op("linalg_inv.out", [] {
     return std::vector<Sample>{
         square_out([](const Tensor& a) { return linalg_inv(a); },
@@ -444,18 +450,6 @@ void add_qr_ops(std::vector<OpInfo>& ops) {
                                      });
                                    })}),
                    };
-                 }});
-  ops.push_back({"linalg_qr.out", Check::kOut, [] {
-                   return std::vector<Sample>{
-                       {"R of [4, 3]",
-                        {leaf({4, 3}, 10)},
-                        one([](const Inputs& x) { return std::get<1>(linalg_qr(x[0])); }),
-                        nullptr,
-                        [](const Inputs& x, Tensor& o) {
-                          Tensor q = zeros({0}, x[0].scalar_type());
-                          linalg_qr_out(x[0], "reduced", q, o);
-                          return o;
-                        }}};
                  }});
 }
 
@@ -694,17 +688,6 @@ void add_grid_sampler_ops(std::vector<OpInfo>& ops) {
          return s;
        }});
   ops.back().forward = Forward::kNotImplemented;
-  ops.push_back(
-      {"grid_sampler_2d.out", Check::kOut, [=] {
-         return std::vector<Sample>{
-             {"bicubic, border",
-              {leaf({1, 2, 3, 4}, 1), leaf({1, 2, 3, 2}, 2)},
-              one([=](const Inputs& x) { return grid_sampler_2d(x[0], x[1], 2, 1, false); }),
-              nullptr,
-              [](const Inputs& x, Tensor& o) {
-                return grid_sampler_2d_out(x[0], x[1], 2, 1, false, o);
-              }}};
-       }});
   auto backward = [=](const Inputs& x, int64_t mode, int64_t padding, bool align) {
     auto [gi, gg] =
         grid_sampler_2d_backward(x[0], x[1], spread(x[2]), mode, padding, align, {true, true});
@@ -722,22 +705,6 @@ void add_grid_sampler_ops(std::vector<OpInfo>& ops) {
                    return s;
                  }});
   ops.back().forward = Forward::kNotImplemented;
-  ops.push_back(
-      {"grid_sampler_2d_backward.out", Check::kOut, [=] {
-         return std::vector<Sample>{
-             {"the grid's gradient, bilinear, zeros",
-              {leaf({1, 1, 2, 2}, 1), leaf({1, 1, 3, 3}, 2), leaf({1, 2, 2, 2}, 3)},
-              one([=](const Inputs& x) {
-                return std::get<1>(
-                    grid_sampler_2d_backward(x[0], x[1], x[2], 0, 0, false, {true, true}));
-              }),
-              nullptr,
-              [](const Inputs& x, Tensor& o) {
-                Tensor gi = zeros({0}, x[0].scalar_type());
-                grid_sampler_2d_backward_out(x[0], x[1], x[2], 0, 0, false, {true, true}, gi, o);
-                return o;
-              }}};
-       }});
 }
 
 // ---------------------------------------------------------------------------
@@ -767,15 +734,6 @@ std::vector<OpInfo> make_registry() {
         {"only mat2 requires grad", {value({2, 3}, 9), leaf({3, 2}, 10)}, f},
     };
   });
-  add_op("mm.out", Check::kOut, [] {
-    return std::vector<Sample>{
-        {"[2, 3] @ [3, 2]",
-         {leaf({2, 3}, 1), leaf({3, 2}, 2)},
-         one([](const Inputs& x) { return mm(x[0], x[1]); }),
-         nullptr,
-         [](const Inputs& x, Tensor& out) { return mm_out(x[0], x[1], out); }},
-    };
-  });
   grad_op("t", [] {
     auto f = one([](const Inputs& x) { return t(x[0]); });
     return std::vector<Sample>{
@@ -803,17 +761,6 @@ std::vector<OpInfo> make_registry() {
                        one([](const Inputs& x) { return cat(x, 0); })});
     return samples;
   });
-  grad_op("narrow", [] {
-    std::vector<Sample> samples;
-    for (auto [dim, start, length] : std::vector<std::tuple<int64_t, int64_t, int64_t>>{
-             {0, 0, 1}, {1, 1, 2}, {-1, -2, 2}, {0, 0, 3}}) {
-      samples.push_back({"dim " + std::to_string(dim) + " start " + std::to_string(start) +
-                             " length " + std::to_string(length),
-                         {leaf({3, 3}, 1)},
-                         one([=](const Inputs& x) { return narrow(x[0], dim, start, length); })});
-    }
-    return samples;
-  });
   grad_op("lincomb", [] {
     std::vector<Sample> samples;
     for (size_t n = 1; n <= 3; ++n) {
@@ -835,19 +782,6 @@ std::vector<OpInfo> make_registry() {
                  })});
     return s;
   });
-  add_op("add_.Tensor", Check::kInPlace, [] {
-    return inplace_binary_samples([](const Tensor& a, const Tensor& b) { return add(a, b, 2); },
-                                  [](Tensor& self, const Tensor& b) { add_(self, b, 2); });
-  });
-  add_op("add.out", Check::kOut, [] {
-    return std::vector<Sample>{
-        {"[2, 3] and [3]",
-         {leaf({2, 3}, 1), leaf({3}, 2)},
-         one([](const Inputs& x) { return add(x[0], x[1], 3); }),
-         nullptr,
-         [](const Inputs& x, Tensor& out) { return add_out(x[0], x[1], 3, out); }},
-    };
-  });
   grad_op("add.Scalar", [] {
     auto s = unary_samples([](const Tensor& a) { return add(a, 1.5); });
     s.push_back(
@@ -861,39 +795,13 @@ std::vector<OpInfo> make_registry() {
                  })});
     return s;
   });
-  add_op("sub_.Tensor", Check::kInPlace, [] {
-    return inplace_binary_samples([](const Tensor& a, const Tensor& b) { return sub(a, b); },
-                                  [](Tensor& self, const Tensor& b) { sub_(self, b); });
-  });
   grad_op("mul.Tensor", [] {
     return binary_samples([](const Tensor& a, const Tensor& b) { return mul(a, b); });
   });
-  add_op("mul_.Tensor", Check::kInPlace, [] {
-    return inplace_binary_samples([](const Tensor& a, const Tensor& b) { return mul(a, b); },
-                                  [](Tensor& self, const Tensor& b) { mul_(self, b); });
-  });
-  add_op("mul.out", Check::kOut, [] {
-    return std::vector<Sample>{
-        {"[2, 3] and [2, 3]",
-         {leaf({2, 3}, 1), leaf({2, 3}, 2)},
-         one([](const Inputs& x) { return mul(x[0], x[1]); }),
-         nullptr,
-         [](const Inputs& x, Tensor& out) { return mul_out(x[0], x[1], out); }},
-    };
-  });
   grad_op("mul.Scalar", [] { return unary_samples([](const Tensor& a) { return mul(a, -1.5); }); });
-  add_op("mul_.Scalar", Check::kInPlace, [] {
-    return inplace_unary_samples([](const Tensor& a) { return mul(a, 3); },
-                                 [](Tensor& self) { mul_(self, 3); });
-  });
   grad_op("div.Tensor", [] {
     return binary_samples([](const Tensor& a, const Tensor& b) { return div(a, b); }, Domain::kAny,
                           Domain::kAwayFromZero);
-  });
-  add_op("div_.Tensor", Check::kInPlace, [] {
-    return inplace_binary_samples([](const Tensor& a, const Tensor& b) { return div(a, b); },
-                                  [](Tensor& self, const Tensor& b) { div_(self, b); },
-                                  Domain::kAwayFromZero);
   });
   grad_op("div.Scalar", [] { return unary_samples([](const Tensor& a) { return div(a, 4); }); });
   // true_divide (issue 23, dtypes): div's composite alias, differentiated through div.
@@ -921,20 +829,12 @@ std::vector<OpInfo> make_registry() {
   // Element-wise, unary ----------------------------------------------------
   grad_op("neg", [] { return unary_samples([](const Tensor& a) { return neg(a); }); });
   grad_op("exp", [] { return unary_samples([](const Tensor& a) { return exp(a); }); });
-  add_op("exp_", Check::kInPlace, [] {
-    return inplace_unary_samples([](const Tensor& a) { return exp(a); },
-                                 [](Tensor& self) { exp_(self); });
-  });
   grad_op("log",
           [] { return unary_samples([](const Tensor& a) { return log(a); }, Domain::kPositive); });
   grad_op("tanh", [] { return unary_samples([](const Tensor& a) { return tanh(a); }); });
   grad_op("sigmoid", [] { return unary_samples([](const Tensor& a) { return sigmoid(a); }); });
   grad_op("relu", [] {
     return unary_samples([](const Tensor& a) { return relu(a); }, Domain::kAwayFromZero);
-  });
-  add_op("relu_", Check::kInPlace, [] {
-    return inplace_unary_samples([](const Tensor& a) { return relu(a); },
-                                 [](Tensor& self) { relu_(self); }, Domain::kAwayFromZero);
   });
   grad_op("sin", [] { return unary_samples([](const Tensor& a) { return sin(a); }); });
   grad_op("cos", [] { return unary_samples([](const Tensor& a) { return cos(a); }); });
@@ -1365,20 +1265,6 @@ std::vector<OpInfo> make_registry() {
          one([](const Inputs& x) { return masked_fill(x[0], x[1], 0); })},
     };
   });
-  add_op("masked_fill_.Scalar", Check::kInPlace, [] {
-    auto f = one([](const Inputs& x) { return masked_fill(x[0], x[1], 2.5); });
-    InPlaceFn g = [](Tensor& self, const Inputs& x) { masked_fill_(self, x[1], 2.5); };
-    return std::vector<Sample>{
-        {"[2, 3] mask",
-         {leaf({2, 3}, 1), bools({true, false, false, true, true, false}, {2, 3})},
-         f,
-         g},
-        {"[3] mask broadcast to self's [2, 3]",
-         {leaf({2, 3}, 2), bools({false, true, false}, {3})},
-         f,
-         g},
-    };
-  });
 
   // Neural-network ops ------------------------------------------------------
   grad_op("softmax.int", [] {
@@ -1393,17 +1279,6 @@ std::vector<OpInfo> make_registry() {
                     })}),
     };
   });
-  grad_op("log_softmax.int", [] {
-    return std::vector<Sample>{
-        {"[3, 4] dim 1", {leaf({3, 4}, 1)}, one([](const Inputs& x) {
-           return log_softmax(x[0], 1);
-         })},
-        {"[4] dim 0", {leaf({4}, 2)}, one([](const Inputs& x) { return log_softmax(x[0], 0); })},
-        {"dtype=Double", {leaf({2, 3}, 3)}, one([](const Inputs& x) {
-           return log_softmax(x[0], -1, ScalarType::Double);
-         })},
-    };
-  });
   grad_op("mse_loss", [] {
     std::vector<Sample> s;
     for (int64_t r : {Reduction::Mean, Reduction::Sum, Reduction::None}) {
@@ -1416,37 +1291,8 @@ std::vector<OpInfo> make_registry() {
                  one([](const Inputs& x) { return mse_loss(x[0], x[1]); })});
     return s;
   });
-  grad_op("nll_loss", [] {
-    std::vector<Sample> s;
-    const Tensor target = longs({1, 0, 3}, {3});
-    for (int64_t r : {Reduction::Mean, Reduction::Sum, Reduction::None}) {
-      s.push_back({"reduction " + std::to_string(r),
-                   {leaf({3, 4}, 1), target},
-                   one([r](const Inputs& x) { return nll_loss(x[0], x[1], std::nullopt, r); })});
-      s.push_back({"weighted, reduction " + std::to_string(r),
-                   {leaf({3, 4}, 2), target, positive({4}, 3, false)},
-                   one([r](const Inputs& x) { return nll_loss(x[0], x[1], x[2], r); })});
-    }
-    s.push_back({"ignore_index",
-                 {leaf({3, 4}, 4), longs({1, -100, 2}, {3})},
-                 one([](const Inputs& x) { return nll_loss(x[0], x[1]); })});
-    s.push_back({"unbatched [4] and 0-dim target",
-                 {leaf({4}, 5), longs({2}, {})},
-                 one([](const Inputs& x) { return nll_loss(x[0], x[1]); })});
-    return s;
-  });
-  // The K-dimensional forms: nll_loss2d ([N, C, H, W] images) and the composite nll_loss_nd
-  // (through nll_loss for K = 0, nll_loss2d for K = 2, nll_loss2d of [N, C, 1, S] otherwise).
-  grad_op("nll_loss2d", [] {
-    std::vector<Sample> s;
-    const Tensor target = longs({0, 2, 1, -100, 2, 2, 0, 1}, {2, 2, 2});
-    for (int64_t r : {Reduction::Mean, Reduction::Sum, Reduction::None}) {
-      s.push_back({"[2, 3, 2, 2], reduction " + std::to_string(r),
-                   {leaf({2, 3, 2, 2}, 1), target, positive({3}, 3, false)},
-                   one([r](const Inputs& x) { return nll_loss2d(x[0], x[1], x[2], r); })});
-    }
-    return s;
-  });
+  // nll_loss_nd is a composite (no samples in YAML): through nll_loss for K = 0, nll_loss2d for
+  // K = 2, nll_loss2d of [N, C, 1, S] otherwise.
   grad_op("nll_loss_nd", [] {
     return std::vector<Sample>{
         {"K = 1, Mean", {leaf({2, 3, 2}, 1), longs({0, 2, 1, 1}, {2, 2})}, one([](const Inputs& x) {
@@ -1703,10 +1549,6 @@ std::vector<OpInfo> make_registry() {
       return unary_with([](const Tensor& a) { return gelu(a); }, Domain::kAny,
                         {{"approximate=tanh", [](const Tensor& a) { return gelu(a, "tanh"); }}});
     });
-    add_op("gelu.out", Check::kOut, [unary_out] {
-      return unary_out([](const Tensor& a) { return gelu(a, "tanh"); },
-                       [](const Tensor& a, Tensor& o) -> Tensor { return gelu_out(a, "tanh", o); });
-    });
     grad_op("gelu_backward", [] {
       auto s = binary_samples([](const Tensor& g, const Tensor& x) { return gelu_backward(g, x); });
       auto t = binary_samples(
@@ -1715,17 +1557,7 @@ std::vector<OpInfo> make_registry() {
       s.insert(s.end(), t.begin(), t.end());
       return s;
     });
-    add_op("gelu_backward.grad_input", Check::kOut, [backward_out] {
-      return backward_out([](const Tensor& g, const Tensor& x) { return gelu_backward(g, x); },
-                          [](const Tensor& g, const Tensor& x, Tensor& o) -> Tensor {
-                            return gelu_backward_out(g, x, "none", o);
-                          });
-    });
     grad_op("silu", [] { return unary_samples([](const Tensor& a) { return silu(a); }); });
-    add_op("silu.out", Check::kOut, [unary_out] {
-      return unary_out([](const Tensor& a) { return silu(a); },
-                       [](const Tensor& a, Tensor& o) -> Tensor { return silu_out(a, o); });
-    });
     grad_op("silu_backward", [] {
       return binary_samples([](const Tensor& g, const Tensor& x) { return silu_backward(g, x); });
     });
@@ -1742,10 +1574,6 @@ std::vector<OpInfo> make_registry() {
                    one([](const Inputs& x) { return mish(x[0]); })});
       return s;
     });
-    add_op("mish.out", Check::kOut, [unary_out] {
-      return unary_out([](const Tensor& a) { return mish(a); },
-                       [](const Tensor& a, Tensor& o) -> Tensor { return mish_out(a, o); });
-    });
     grad_op("mish_backward", [] {
       return binary_samples([](const Tensor& g, const Tensor& x) { return mish_backward(g, x); });
     });
@@ -1753,12 +1581,6 @@ std::vector<OpInfo> make_registry() {
       return unary_with([](const Tensor& a) { return elu(a); }, Domain::kAwayFromZero,
                         {{"alpha=0.5, scale=2, input_scale=1.5",
                           [](const Tensor& a) { return elu(a, 0.5, 2, 1.5); }}});
-    });
-    add_op("elu.out", Check::kOut, [unary_out] {
-      return unary_out([](const Tensor& a) { return elu(a, 0.7); },
-                       [](const Tensor& a, Tensor& o) -> Tensor {
-                         return elu_out(a, 0.7, 1, 1, o);
-                       });
     });
     grad_op("elu_backward", [] {
       auto s =
@@ -1771,13 +1593,6 @@ std::vector<OpInfo> make_registry() {
                      return elu_backward(x[0], 1.2, 1, 0.8, true, elu(x[1], 1.2, 1, 0.8));
                    })});
       return s;
-    });
-    add_op("elu_backward.grad_input", Check::kOut, [backward_out] {
-      return backward_out([](const Tensor& g,
-                             const Tensor& x) { return elu_backward(g, 1, 1, 1, false, x); },
-                          [](const Tensor& g, const Tensor& x, Tensor& o) -> Tensor {
-                            return elu_backward_out(g, 1, 1, 1, false, x, o);
-                          });
     });
     grad_op("selu", [] {
       return unary_samples([](const Tensor& a) { return selu(a); }, Domain::kAwayFromZero);
@@ -1792,12 +1607,6 @@ std::vector<OpInfo> make_registry() {
                          {"negative_slope=-1.5",
                           [](const Tensor& a) { return leaky_relu(a, -1.5); }}});
     });
-    add_op("leaky_relu.out", Check::kOut, [unary_out] {
-      return unary_out([](const Tensor& a) { return leaky_relu(a, 0.2); },
-                       [](const Tensor& a, Tensor& o) -> Tensor {
-                         return leaky_relu_out(a, 0.2, o);
-                       });
-    });
     grad_op("leaky_relu_backward", [] {
       auto s = binary_samples([](const Tensor& g,
                                  const Tensor& x) { return leaky_relu_backward(g, x, 0.2, false); },
@@ -1808,13 +1617,6 @@ std::vector<OpInfo> make_registry() {
            one([](const Inputs& x) { return leaky_relu_backward(x[0], x[1], 0.2, true); })});
       return s;
     });
-    add_op("leaky_relu_backward.grad_input", Check::kOut, [backward_out] {
-      return backward_out([](const Tensor& g,
-                             const Tensor& x) { return leaky_relu_backward(g, x, 0.1, false); },
-                          [](const Tensor& g, const Tensor& x, Tensor& o) -> Tensor {
-                            return leaky_relu_backward_out(g, x, 0.1, false, o);
-                          });
-    });
     // Bounds at +-0.25 (or +-2) from values at least 0.5 away from 0: none sits on a bound.
     grad_op("hardtanh", [unary_with] {
       return unary_with([](const Tensor& a) { return hardtanh(a, -0.25, 0.25); },
@@ -1823,23 +1625,10 @@ std::vector<OpInfo> make_registry() {
                          {"min_val=-2.25, max_val=0.25",
                           [](const Tensor& a) { return hardtanh(a, -2.25, 0.25); }}});
     });
-    add_op("hardtanh.out", Check::kOut, [unary_out] {
-      return unary_out([](const Tensor& a) { return hardtanh(a, -0.25, 0.25); },
-                       [](const Tensor& a, Tensor& o) -> Tensor {
-                         return hardtanh_out(a, -0.25, 0.25, o);
-                       });
-    });
     grad_op("hardtanh_backward", [] {
       return binary_samples([](const Tensor& g,
                                const Tensor& x) { return hardtanh_backward(g, x, -0.25, 0.25); },
                             Domain::kAny, Domain::kAwayFromZero);
-    });
-    add_op("hardtanh_backward.grad_input", Check::kOut, [backward_out] {
-      return backward_out([](const Tensor& g,
-                             const Tensor& x) { return hardtanh_backward(g, x, -1, 1); },
-                          [](const Tensor& g, const Tensor& x, Tensor& o) -> Tensor {
-                            return hardtanh_backward_out(g, x, -1, 1, o);
-                          });
     });
     grad_op("hardsigmoid", [spread] {
       auto s = unary_samples([](const Tensor& a) { return hardsigmoid(a); });
@@ -1848,20 +1637,9 @@ std::vector<OpInfo> make_registry() {
                    })});
       return s;
     });
-    add_op("hardsigmoid.out", Check::kOut, [unary_out] {
-      return unary_out([](const Tensor& a) { return hardsigmoid(a); },
-                       [](const Tensor& a, Tensor& o) -> Tensor { return hardsigmoid_out(a, o); });
-    });
     grad_op("hardsigmoid_backward", [] {
       return binary_samples(
           [](const Tensor& g, const Tensor& x) { return hardsigmoid_backward(g, x); });
-    });
-    add_op("hardsigmoid_backward.grad_input", Check::kOut, [backward_out] {
-      return backward_out([](const Tensor& g,
-                             const Tensor& x) { return hardsigmoid_backward(g, x); },
-                          [](const Tensor& g, const Tensor& x, Tensor& o) -> Tensor {
-                            return hardsigmoid_backward_out(g, x, o);
-                          });
     });
     grad_op("hardswish", [spread] {
       auto s = unary_samples([](const Tensor& a) { return hardswish(a); });
@@ -1870,10 +1648,6 @@ std::vector<OpInfo> make_registry() {
                    })});
       return s;
     });
-    add_op("hardswish.out", Check::kOut, [unary_out] {
-      return unary_out([](const Tensor& a) { return hardswish(a); },
-                       [](const Tensor& a, Tensor& o) -> Tensor { return hardswish_out(a, o); });
-    });
     grad_op("hardswish_backward", [spread] {
       auto s =
           binary_samples([](const Tensor& g, const Tensor& x) { return hardswish_backward(g, x); });
@@ -1881,12 +1655,6 @@ std::vector<OpInfo> make_registry() {
                    {leaf({8}, 30), spread({8}, 9, 4)},
                    one([](const Inputs& x) { return hardswish_backward(x[0], x[1]); })});
       return s;
-    });
-    add_op("hardswish_backward.out", Check::kOut, [backward_out] {
-      return backward_out([](const Tensor& g, const Tensor& x) { return hardswish_backward(g, x); },
-                          [](const Tensor& g, const Tensor& x, Tensor& o) -> Tensor {
-                            return hardswish_backward_out(g, x, o);
-                          });
     });
     grad_op("softplus", [unary_with, spread] {
       auto s = unary_with([](const Tensor& a) { return softplus(a); }, Domain::kAny,
@@ -1897,12 +1665,6 @@ std::vector<OpInfo> make_registry() {
                    })});
       return s;
     });
-    add_op("softplus.out", Check::kOut, [unary_out] {
-      return unary_out([](const Tensor& a) { return softplus(a, 2, 1); },
-                       [](const Tensor& a, Tensor& o) -> Tensor {
-                         return softplus_out(a, 2, 1, o);
-                       });
-    });
     grad_op("softplus_backward", [spread] {
       auto s = binary_samples(
           [](const Tensor& g, const Tensor& x) { return softplus_backward(g, x, 1, 20); });
@@ -1911,57 +1673,24 @@ std::vector<OpInfo> make_registry() {
                    one([](const Inputs& x) { return softplus_backward(x[0], x[1], 3, 2); })});
       return s;
     });
-    add_op("softplus_backward.grad_input", Check::kOut, [backward_out] {
-      return backward_out([](const Tensor& g,
-                             const Tensor& x) { return softplus_backward(g, x, 1, 20); },
-                          [](const Tensor& g, const Tensor& x, Tensor& o) -> Tensor {
-                            return softplus_backward_out(g, x, 1, 20, o);
-                          });
-    });
     // lambd 0.25 with values at least 0.5 away from 0: none sits on +-lambd.
     grad_op("softshrink", [unary_with] {
       return unary_with([](const Tensor& a) { return softshrink(a, 0.25); }, Domain::kAwayFromZero,
                         {{"lambd=0", [](const Tensor& a) { return softshrink(a, 0); }}});
-    });
-    add_op("softshrink.out", Check::kOut, [unary_out] {
-      return unary_out([](const Tensor& a) { return softshrink(a, 0.25); },
-                       [](const Tensor& a, Tensor& o) -> Tensor {
-                         return softshrink_out(a, 0.25, o);
-                       });
     });
     grad_op("softshrink_backward", [] {
       return binary_samples([](const Tensor& g,
                                const Tensor& x) { return softshrink_backward(g, x, 0.25); },
                             Domain::kAny, Domain::kAwayFromZero);
     });
-    add_op("softshrink_backward.grad_input", Check::kOut, [backward_out] {
-      return backward_out([](const Tensor& g,
-                             const Tensor& x) { return softshrink_backward(g, x, 0.25); },
-                          [](const Tensor& g, const Tensor& x, Tensor& o) -> Tensor {
-                            return softshrink_backward_out(g, x, 0.25, o);
-                          });
-    });
     grad_op("hardshrink", [unary_with] {
       return unary_with([](const Tensor& a) { return hardshrink(a, 0.25); }, Domain::kAwayFromZero,
                         {{"lambd=0.3", [](const Tensor& a) { return hardshrink(a, 0.3); }}});
-    });
-    add_op("hardshrink.out", Check::kOut, [unary_out] {
-      return unary_out([](const Tensor& a) { return hardshrink(a, 0.25); },
-                       [](const Tensor& a, Tensor& o) -> Tensor {
-                         return hardshrink_out(a, 0.25, o);
-                       });
     });
     grad_op("hardshrink_backward", [] {
       return binary_samples([](const Tensor& g,
                                const Tensor& x) { return hardshrink_backward(g, x, 0.25); },
                             Domain::kAny, Domain::kAwayFromZero);
-    });
-    add_op("hardshrink_backward.grad_input", Check::kOut, [backward_out] {
-      return backward_out([](const Tensor& g,
-                             const Tensor& x) { return hardshrink_backward(g, x, 0.25); },
-                          [](const Tensor& g, const Tensor& x, Tensor& o) -> Tensor {
-                            return hardshrink_backward_out(g, x, 0.25, o);
-                          });
     });
     grad_op("log_sigmoid", [spread] {
       auto s = unary_samples([](const Tensor& a) { return log_sigmoid(a); });
@@ -2000,12 +1729,6 @@ std::vector<OpInfo> make_registry() {
                         {{"threshold 0, value 0 (relu)",
                           [](const Tensor& a) { return threshold(a, 0, 0); }}});
     });
-    add_op("threshold.out", Check::kOut, [unary_out] {
-      return unary_out([](const Tensor& a) { return threshold(a, 0.25, 2); },
-                       [](const Tensor& a, Tensor& o) -> Tensor {
-                         return threshold_out(a, 0.25, 2, o);
-                       });
-    });
     grad_op("glu", [] {
       return std::vector<Sample>{
           {"[2, 4] dim -1", {leaf({2, 4}, 1)}, one([](const Inputs& x) { return glu(x[0]); })},
@@ -2017,10 +1740,6 @@ std::vector<OpInfo> make_registry() {
              return glu(t(x[0]), 0);
            })},
       };
-    });
-    add_op("glu.out", Check::kOut, [out_sample] {
-      return out_sample("[2, 4]", {leaf({2, 4}, 1)}, one([](const Inputs& x) { return glu(x[0]); }),
-                        [](const Inputs& x, Tensor& o) -> Tensor { return glu_out(x[0], -1, o); });
     });
     grad_op("glu_backward", [] {
       return std::vector<Sample>{
@@ -2034,13 +1753,6 @@ std::vector<OpInfo> make_registry() {
              return glu_backward(x[0], x[1], 1);
            })},
       };
-    });
-    add_op("glu_backward.grad_input", Check::kOut, [out_sample] {
-      return out_sample("[2, 4]", {leaf({2, 2}, 1), leaf({2, 4}, 2)},
-                        one([](const Inputs& x) { return glu_backward(x[0], x[1], -1); }),
-                        [](const Inputs& x, Tensor& o) -> Tensor {
-                          return glu_backward_out(x[0], x[1], -1, o);
-                        });
     });
     grad_op("prelu", [] {
       auto f = one([](const Inputs& x) { return prelu(x[0], x[1]); });
@@ -2136,24 +1848,6 @@ std::vector<OpInfo> make_registry() {
       }
       return s;
     };
-    auto loss_out = [](Loss f, std::function<Tensor(const Tensor&, const Tensor&, Tensor&)> out) {
-      return std::vector<Sample>{
-          {"Mean",
-           {leaf({2, 3}, 1), leaf({2, 3}, 2)},
-           one([f](const Inputs& x) { return f(x[0], x[1], Reduction::Mean); }),
-           nullptr,
-           [out](const Inputs& x, Tensor& o) { return out(x[0], x[1], o); }}};
-    };
-    auto loss_backward_out =
-        [](LossBackward f,
-           std::function<Tensor(const Tensor&, const Tensor&, const Tensor&, Tensor&)> out) {
-          return std::vector<Sample>{
-              {"None",
-               {leaf({2, 3}, 1), leaf({2, 3}, 2), leaf({2, 3}, 3)},
-               one([f](const Inputs& x) { return f(x[0], x[1], x[2], Reduction::None); }),
-               nullptr,
-               [out](const Inputs& x, Tensor& o) { return out(x[0], x[1], x[2], o); }}};
-        };
 
     grad_op("l1_loss", [loss_samples] {
       // self - target away from 0: self away from 0, target small.
@@ -2173,13 +1867,6 @@ std::vector<OpInfo> make_registry() {
                    })});
       return s;
     });
-    add_op("smooth_l1_loss.out", Check::kOut, [loss_out] {
-      return loss_out([](const Tensor& a, const Tensor& b,
-                         int64_t r) { return smooth_l1_loss(a, b, r, 0.4); },
-                      [](const Tensor& a, const Tensor& b, Tensor& o) -> Tensor {
-                        return smooth_l1_loss_out(a, b, Reduction::Mean, 0.4, o);
-                      });
-    });
     grad_op("smooth_l1_loss_backward", [loss_backward_samples] {
       return loss_backward_samples(
           [](const Tensor& g, const Tensor& a, const Tensor& b, int64_t r) {
@@ -2187,39 +1874,15 @@ std::vector<OpInfo> make_registry() {
           },
           true);
     });
-    add_op("smooth_l1_loss_backward.grad_input", Check::kOut, [loss_backward_out] {
-      return loss_backward_out([](const Tensor& g, const Tensor& a, const Tensor& b,
-                                  int64_t r) { return smooth_l1_loss_backward(g, a, b, r, 0.4); },
-                               [](const Tensor& g, const Tensor& a, const Tensor& b,
-                                  Tensor& o) -> Tensor {
-                                 return smooth_l1_loss_backward_out(g, a, b, Reduction::None, 0.4,
-                                                                    o);
-                               });
-    });
     grad_op("huber_loss", [loss_samples] {
       return loss_samples([](const Tensor& a, const Tensor& b,
                              int64_t r) { return huber_loss(a, b, r, 0.4); },
                           true);
     });
-    add_op("huber_loss.out", Check::kOut, [loss_out] {
-      return loss_out([](const Tensor& a, const Tensor& b,
-                         int64_t r) { return huber_loss(a, b, r, 0.4); },
-                      [](const Tensor& a, const Tensor& b, Tensor& o) -> Tensor {
-                        return huber_loss_out(a, b, Reduction::Mean, 0.4, o);
-                      });
-    });
     grad_op("huber_loss_backward", [loss_backward_samples] {
       return loss_backward_samples([](const Tensor& g, const Tensor& a, const Tensor& b,
                                       int64_t r) { return huber_loss_backward(g, a, b, r, 0.4); },
                                    true);
-    });
-    add_op("huber_loss_backward.out", Check::kOut, [loss_backward_out] {
-      return loss_backward_out([](const Tensor& g, const Tensor& a, const Tensor& b,
-                                  int64_t r) { return huber_loss_backward(g, a, b, r, 0.4); },
-                               [](const Tensor& g, const Tensor& a, const Tensor& b,
-                                  Tensor& o) -> Tensor {
-                                 return huber_loss_backward_out(g, a, b, Reduction::None, 0.4, o);
-                               });
     });
     grad_op("soft_margin_loss", [loss_samples, signs] {
       auto s = loss_samples([](const Tensor& a, const Tensor& b,
@@ -2228,13 +1891,6 @@ std::vector<OpInfo> make_registry() {
       for (Sample& sample : s) sample.inputs[1] = signs(sample.inputs[1].sizes(), 40);
       return s;
     });
-    add_op("soft_margin_loss.out", Check::kOut, [loss_out] {
-      return loss_out([](const Tensor& a, const Tensor& b,
-                         int64_t r) { return soft_margin_loss(a, b, r); },
-                      [](const Tensor& a, const Tensor& b, Tensor& o) -> Tensor {
-                        return soft_margin_loss_out(a, b, Reduction::Mean, o);
-                      });
-    });
     grad_op("soft_margin_loss_backward", [loss_backward_samples, signs] {
       auto s =
           loss_backward_samples([](const Tensor& g, const Tensor& a, const Tensor& b,
@@ -2242,14 +1898,6 @@ std::vector<OpInfo> make_registry() {
                                 false);
       for (Sample& sample : s) sample.inputs[2] = signs(sample.inputs[2].sizes(), 41);
       return s;
-    });
-    add_op("soft_margin_loss_backward.grad_input", Check::kOut, [loss_backward_out] {
-      return loss_backward_out([](const Tensor& g, const Tensor& a, const Tensor& b,
-                                  int64_t r) { return soft_margin_loss_backward(g, a, b, r); },
-                               [](const Tensor& g, const Tensor& a, const Tensor& b,
-                                  Tensor& o) -> Tensor {
-                                 return soft_margin_loss_backward_out(g, a, b, Reduction::None, o);
-                               });
     });
     grad_op("binary_cross_entropy", [reductions, probabilities] {
       std::vector<Sample> s;
@@ -2269,16 +1917,6 @@ std::vector<OpInfo> make_registry() {
       }
       return s;
     });
-    add_op("binary_cross_entropy.out", Check::kOut, [probabilities] {
-      return std::vector<Sample>{
-          {"Mean",
-           {probabilities({2, 3}, 1, true), probabilities({2, 3}, 2, false)},
-           one([](const Inputs& x) { return binary_cross_entropy(x[0], x[1]); }),
-           nullptr,
-           [](const Inputs& x, Tensor& o) -> Tensor {
-             return binary_cross_entropy_out(x[0], x[1], std::nullopt, Reduction::Mean, o);
-           }}};
-    });
     grad_op("binary_cross_entropy_backward", [reductions, probabilities] {
       std::vector<Sample> s;
       uint64_t seed = 1;
@@ -2293,19 +1931,6 @@ std::vector<OpInfo> make_registry() {
         seed += 4;
       }
       return s;
-    });
-    add_op("binary_cross_entropy_backward.grad_input", Check::kOut, [probabilities] {
-      return std::vector<Sample>{
-          {"None",
-           {leaf({2, 3}, 1), probabilities({2, 3}, 2, true), probabilities({2, 3}, 3, true)},
-           one([](const Inputs& x) {
-             return binary_cross_entropy_backward(x[0], x[1], x[2], std::nullopt, Reduction::None);
-           }),
-           nullptr,
-           [](const Inputs& x, Tensor& o) -> Tensor {
-             return binary_cross_entropy_backward_out(x[0], x[1], x[2], std::nullopt,
-                                                      Reduction::None, o);
-           }}};
     });
     grad_op("binary_cross_entropy_with_logits", [reductions, probabilities] {
       std::vector<Sample> s;
@@ -2376,8 +2001,6 @@ std::vector<OpInfo> make_registry() {
       std::string name;
       std::function<Tensor(const Tensor&, IntArrayRef)> forward;
       std::function<Tensor(const Tensor&, const Tensor&, IntArrayRef)> backward;
-      std::function<Tensor(const Tensor&, IntArrayRef, Tensor&)> forward_out;
-      std::function<Tensor(const Tensor&, const Tensor&, IntArrayRef, Tensor&)> backward_out;
       int dims;
     };
     const std::vector<PadOp> pad_ops = {
@@ -2385,22 +2008,10 @@ std::vector<OpInfo> make_registry() {
          [](const Tensor& g, const Tensor& a, IntArrayRef p) {
            return reflection_pad1d_backward(g, a, p);
          },
-         [](const Tensor& a, IntArrayRef p, Tensor& o) -> Tensor {
-           return reflection_pad1d_out(a, p, o);
-         },
-         [](const Tensor& g, const Tensor& a, IntArrayRef p, Tensor& o) -> Tensor {
-           return reflection_pad1d_backward_out(g, a, p, o);
-         },
          1},
         {"reflection_pad2d", [](const Tensor& a, IntArrayRef p) { return reflection_pad2d(a, p); },
          [](const Tensor& g, const Tensor& a, IntArrayRef p) {
            return reflection_pad2d_backward(g, a, p);
-         },
-         [](const Tensor& a, IntArrayRef p, Tensor& o) -> Tensor {
-           return reflection_pad2d_out(a, p, o);
-         },
-         [](const Tensor& g, const Tensor& a, IntArrayRef p, Tensor& o) -> Tensor {
-           return reflection_pad2d_backward_out(g, a, p, o);
          },
          2},
         {"replication_pad1d",
@@ -2408,23 +2019,11 @@ std::vector<OpInfo> make_registry() {
          [](const Tensor& g, const Tensor& a, IntArrayRef p) {
            return replication_pad1d_backward(g, a, p);
          },
-         [](const Tensor& a, IntArrayRef p, Tensor& o) -> Tensor {
-           return replication_pad1d_out(a, p, o);
-         },
-         [](const Tensor& g, const Tensor& a, IntArrayRef p, Tensor& o) -> Tensor {
-           return replication_pad1d_backward_out(g, a, p, o);
-         },
          1},
         {"replication_pad2d",
          [](const Tensor& a, IntArrayRef p) { return replication_pad2d(a, p); },
          [](const Tensor& g, const Tensor& a, IntArrayRef p) {
            return replication_pad2d_backward(g, a, p);
-         },
-         [](const Tensor& a, IntArrayRef p, Tensor& o) -> Tensor {
-           return replication_pad2d_out(a, p, o);
-         },
-         [](const Tensor& g, const Tensor& a, IntArrayRef p, Tensor& o) -> Tensor {
-           return replication_pad2d_backward_out(g, a, p, o);
          },
          2},
     };
@@ -2451,28 +2050,12 @@ std::vector<OpInfo> make_registry() {
              })},
         };
       });
-      add_op(p.name + ".out", Check::kOut, [p, pad, unbatched] {
-        return std::vector<Sample>{
-            {"unbatched",
-             {leaf(unbatched, 1)},
-             one([p, pad](const Inputs& x) { return p.forward(x[0], pad); }),
-             nullptr,
-             [p, pad](const Inputs& x, Tensor& o) { return p.forward_out(x[0], pad, o); }}};
-      });
       grad_op(p.name + "_backward", [p, pad, unbatched, batched, out_shape] {
         auto f = one([p, pad](const Inputs& x) { return p.backward(x[0], x[1], pad); });
         return std::vector<Sample>{
             {"unbatched", {leaf(out_shape(unbatched), 1), leaf(unbatched, 2)}, f},
             {"batched", {leaf(out_shape(batched), 3), leaf(batched, 4)}, f},
         };
-      });
-      add_op(p.name + "_backward.grad_input", Check::kOut, [p, pad, unbatched, out_shape] {
-        return std::vector<Sample>{
-            {"unbatched",
-             {leaf(out_shape(unbatched), 1), leaf(unbatched, 2)},
-             one([p, pad](const Inputs& x) { return p.backward(x[0], x[1], pad); }),
-             nullptr,
-             [p, pad](const Inputs& x, Tensor& o) { return p.backward_out(x[0], x[1], pad, o); }}};
       });
     }
     grad_op("_pad_circular", [] {
@@ -2614,10 +2197,8 @@ std::vector<OpInfo> make_registry() {
           return std::vector<Sample>{{"[2, 3]", {u.make({2, 3}, 1)}, through_inplace}};
         });
         ops.back().forward = Forward::kNotImplemented;
-      } else {
-        add_op(name + "_", Check::kInPlace, [=] { return inplace_of(u.fn, u.inplace, u.make); });
       }
-      add_op(name + ".out", Check::kOut, [=] { return out_of(u.fn, u.out, u.make); });
+      // The other in-place variants and every out= variant: the generated gradient test.
     }
     grad_op("round.decimals", [=] {
       auto s = samples_of([](const Tensor& a) { return round(a, 2); }, any);
@@ -2625,14 +2206,6 @@ std::vector<OpInfo> make_registry() {
                      return round(mul(x[0], 100), -1);
                    })});
       return s;
-    });
-    add_op("round_.decimals", Check::kInPlace, [=] {
-      return inplace_of([](const Tensor& a) { return round(a, 1); },
-                        [](Tensor& a) { round_(a, 1); }, any);
-    });
-    add_op("round.decimals_out", Check::kOut, [=] {
-      return out_of([](const Tensor& a) { return round(a, 3); },
-                    [](const Tensor& a, Tensor& o) -> Tensor { return round_out(a, 3, o); }, any);
     });
     grad_op("polygamma", [=] {
       std::vector<Sample> s;
@@ -2648,11 +2221,6 @@ std::vector<OpInfo> make_registry() {
       return inplace_of([](const Tensor& a) { return polygamma(1, a); },
                         [](Tensor& a) { polygamma_(a, 1); }, pos);
     });
-    add_op("polygamma.out", Check::kOut, [=] {
-      return out_of([](const Tensor& a) { return polygamma(2, a); },
-                    [](const Tensor& a, Tensor& o) -> Tensor { return polygamma_out(2, a, o); },
-                    pos);
-    });
     grad_op("logit", [=] {
       auto s = samples_of([](const Tensor& a) { return logit(a); }, between(0.1, 0.9));
       s.push_back({"eps=0.2, values on both sides of the clamp",
@@ -2662,17 +2230,6 @@ std::vector<OpInfo> make_registry() {
                    {between(0.0, 0.25)({4}, 10)},
                    one([](const Inputs& x) { return logit(x[0], 0.3); })});
       return s;
-    });
-    add_op("logit_", Check::kInPlace, [=] {
-      return inplace_of([](const Tensor& a) { return logit(a, 0.05); },
-                        [](Tensor& a) { logit_(a, 0.05); }, between(0.1, 0.9));
-    });
-    add_op("logit.out", Check::kOut, [=] {
-      return out_of([](const Tensor& a) { return logit(a); },
-                    [](const Tensor& a, Tensor& o) -> Tensor {
-                      return logit_out(a, std::nullopt, o);
-                    },
-                    between(0.1, 0.9));
     });
     // As PyTorch: no derivative (backward raises), no forward formula.
     add_op("logit_backward", Check::kNotImplemented, [=] {
@@ -2694,17 +2251,6 @@ std::vector<OpInfo> make_registry() {
                      return nan_to_num(x[0], 1.0, 2.0, -2.0);
                    })});
       return s;
-    });
-    add_op("nan_to_num_", Check::kInPlace, [=] {
-      return inplace_of([](const Tensor& a) { return nan_to_num(a, 0.5); },
-                        [](Tensor& a) { nan_to_num_(a, 0.5); }, any);
-    });
-    add_op("nan_to_num.out", Check::kOut, [=] {
-      return out_of([](const Tensor& a) { return nan_to_num(a); },
-                    [](const Tensor& a, Tensor& o) -> Tensor {
-                      return nan_to_num_out(a, std::nullopt, std::nullopt, std::nullopt, o);
-                    },
-                    any);
     });
     const std::pair<const char*, Unary> tests[] = {
         {"isnan", [](const Tensor& a) { return isnan(a); }},
@@ -2745,16 +2291,6 @@ std::vector<OpInfo> make_registry() {
     grad_op("atan2", [] {
       return binary_samples([](const Tensor& a, const Tensor& b) { return atan2(a, b); });
     });
-    add_op("atan2_", Check::kInPlace, [] {
-      return inplace_binary_samples([](const Tensor& a, const Tensor& b) { return atan2(a, b); },
-                                    [](Tensor& a, const Tensor& b) { atan2_(a, b); });
-    });
-    add_op("atan2.out", Check::kOut, [=] {
-      return out2([](const Tensor& a, const Tensor& b) { return atan2(a, b); },
-                  [](const Tensor& a, const Tensor& b, Tensor& o) -> Tensor {
-                    return atan2_out(a, b, o);
-                  });
-    });
     // fmod / remainder: the divisor at least 0.5 from 0; the quotients are away from integers
     // for these seeds (the gradient jumps there).
     for (const bool floor : {false, true}) {
@@ -2768,53 +2304,12 @@ std::vector<OpInfo> make_registry() {
                 : ScalarFn([](const Tensor& a, const Scalar& b) { return fmod(a, b); });
       grad_op(op + ".Tensor",
               [=] { return binary_samples(f, Domain::kAny, Domain::kAwayFromZero); });
-      add_op(op + "_.Tensor", Check::kInPlace, [=] {
-        return inplace_binary_samples(
-            f,
-            [=](Tensor& a, const Tensor& b) {
-              if (floor) {
-                remainder_(a, b);
-              } else {
-                fmod_(a, b);
-              }
-            },
-            Domain::kAwayFromZero);
-      });
-      add_op(op + ".Tensor_out", Check::kOut, [=] {
-        return out2(
-            f,
-            [=](const Tensor& a, const Tensor& b, Tensor& o) -> Tensor {
-              return floor ? remainder_out(a, b, o) : fmod_out(a, b, o);
-            },
-            Domain::kAny, Domain::kAwayFromZero);
-      });
       grad_op(op + ".Scalar", [=] {
         auto s = unary_samples([=](const Tensor& a) { return fs(a, 0.7); });
         s.push_back({"negative divisor", {leaf({2, 3}, 9)}, one([=](const Inputs& x) {
                        return fs(x[0], -0.45);
                      })});
         return s;
-      });
-      add_op(op + "_.Scalar", Check::kInPlace, [=] {
-        return inplace_unary_samples([=](const Tensor& a) { return fs(a, 0.7); },
-                                     [=](Tensor& a) {
-                                       if (floor) {
-                                         remainder_(a, 0.7);
-                                       } else {
-                                         fmod_(a, 0.7);
-                                       }
-                                     });
-      });
-      add_op(op + ".Scalar_out", Check::kOut, [=] {
-        return std::vector<Sample>{
-            {"[2, 3]",
-             {leaf({2, 3}, 1)},
-             one([=](const Inputs& x) { return fs(x[0], 0.6); }),
-             nullptr,
-             [=](const Inputs& x, Tensor& o) -> Tensor {
-               return floor ? remainder_out(x[0], 0.6, o) : fmod_out(x[0], 0.6, o);
-             }},
-        };
       });
     }
     grad_op("div.Tensor_mode", [] {
@@ -2830,20 +2325,6 @@ std::vector<OpInfo> make_registry() {
         }
       }
       return s;
-    });
-    add_op("div_.Tensor_mode", Check::kInPlace, [] {
-      return inplace_binary_samples(
-          [](const Tensor& a, const Tensor& b) { return div(a, b, std::string_view("trunc")); },
-          [](Tensor& a, const Tensor& b) { div_(a, b, std::string_view("trunc")); },
-          Domain::kAwayFromZero);
-    });
-    add_op("div.out_mode", Check::kOut, [=] {
-      return out2([](const Tensor& a,
-                     const Tensor& b) { return div(a, b, std::string_view("floor")); },
-                  [](const Tensor& a, const Tensor& b, Tensor& o) -> Tensor {
-                    return div_out(a, b, std::string_view("floor"), o);
-                  },
-                  Domain::kAny, Domain::kAwayFromZero);
     });
     // floor_divide: no derivative in PyTorch (backward raises), no forward formula.
     add_op("floor_divide", Check::kNotImplemented, [] {
@@ -2880,33 +2361,14 @@ std::vector<OpInfo> make_registry() {
         {"fmax", [](const Tensor& a, const Tensor& b) { return fmax(a, b); }},
         {"fmin", [](const Tensor& a, const Tensor& b) { return fmin(a, b); }},
     };
-    using Out2 = std::function<Tensor(const Tensor&, const Tensor&, Tensor&)>;
-    const Out2 extrema_out[] = {
-        [](const Tensor& a, const Tensor& b, Tensor& o) -> Tensor { return maximum_out(a, b, o); },
-        [](const Tensor& a, const Tensor& b, Tensor& o) -> Tensor { return minimum_out(a, b, o); },
-        [](const Tensor& a, const Tensor& b, Tensor& o) -> Tensor { return fmax_out(a, b, o); },
-        [](const Tensor& a, const Tensor& b, Tensor& o) -> Tensor { return fmin_out(a, b, o); },
-    };
     for (size_t i = 0; i < 4; ++i) {
       const Binary f = extrema[i].second;
-      const Out2 o = extrema_out[i];
       // Ties are checked against PyTorch by the differential test (the gradient jumps there, so
       // finite differences of it do not apply).
       grad_op(extrema[i].first, [=] { return binary_samples(f); });
-      add_op(std::string(extrema[i].first) + ".out", Check::kOut, [=] { return out2(f, o); });
     }
     grad_op("hypot", [] {
       return binary_samples([](const Tensor& a, const Tensor& b) { return hypot(a, b); });
-    });
-    add_op("hypot_", Check::kInPlace, [] {
-      return inplace_binary_samples([](const Tensor& a, const Tensor& b) { return hypot(a, b); },
-                                    [](Tensor& a, const Tensor& b) { hypot_(a, b); });
-    });
-    add_op("hypot.out", Check::kOut, [=] {
-      return out2([](const Tensor& a, const Tensor& b) { return hypot(a, b); },
-                  [](const Tensor& a, const Tensor& b, Tensor& o) -> Tensor {
-                    return hypot_out(a, b, o);
-                  });
     });
     grad_op("lerp.Scalar", [] {
       auto s = binary_samples([](const Tensor& a, const Tensor& b) { return lerp(a, b, 0.3); });
@@ -2942,29 +2404,6 @@ std::vector<OpInfo> make_registry() {
                         const Tensor& w) { return lerp(a, b, w); },
                      any3);
     });
-    add_op("lerp_.Scalar", Check::kInPlace, [] {
-      return inplace_binary_samples([](const Tensor& a,
-                                       const Tensor& b) { return lerp(a, b, 0.6); },
-                                    [](Tensor& a, const Tensor& b) { lerp_(a, b, 0.6); });
-    });
-    add_op("lerp_.Tensor", Check::kInPlace, [] {
-      const Tensor w = value({}, 40);  // 0-dim: broadcasts to every sample's self
-      return inplace_binary_samples([w](const Tensor& a, const Tensor& b) { return lerp(a, b, w); },
-                                    [w](Tensor& a, const Tensor& b) { lerp_(a, b, w); });
-    });
-    add_op("lerp.Scalar_out", Check::kOut, [=] {
-      return out2([](const Tensor& a, const Tensor& b) { return lerp(a, b, 0.25); },
-                  [](const Tensor& a, const Tensor& b, Tensor& o) -> Tensor {
-                    return lerp_out(a, b, 0.25, o);
-                  });
-    });
-    add_op("lerp.Tensor_out", Check::kOut, [=] {
-      const Tensor w = value({3}, 41);
-      return out2([w](const Tensor& a, const Tensor& b) { return lerp(a, b, w); },
-                  [w](const Tensor& a, const Tensor& b, Tensor& o) -> Tensor {
-                    return lerp_out(a, b, w, o);
-                  });
-    });
     for (const bool is_div : {false, true}) {
       const std::string op = is_div ? "addcdiv" : "addcmul";
       auto f = [is_div](const Tensor& a, const Tensor& b, const Tensor& c, const Scalar& v) {
@@ -2981,55 +2420,14 @@ std::vector<OpInfo> make_registry() {
         return s;
       });
       const Tensor c = is_div ? away_from_zero({}, 50).detach() : value({}, 50);
-      add_op(op + "_", Check::kInPlace, [=] {
-        return inplace_binary_samples([=](const Tensor& a,
-                                          const Tensor& b) { return f(a, b, c, 2); },
-                                      [=](Tensor& a, const Tensor& b) {
-                                        if (is_div) {
-                                          addcdiv_(a, b, c, 2);
-                                        } else {
-                                          addcmul_(a, b, c, 2);
-                                        }
-                                      });
-      });
-      add_op(op + ".out", Check::kOut, [=] {
-        return out2([=](const Tensor& a, const Tensor& b) { return f(a, b, c, 0.5); },
-                    [=](const Tensor& a, const Tensor& b, Tensor& o) -> Tensor {
-                      return is_div ? addcdiv_out(a, b, c, 0.5, o) : addcmul_out(a, b, c, 0.5, o);
-                    });
-      });
     }
     grad_op("clamp_min", [] {
       return unary_samples([](const Tensor& a) { return clamp_min(a, 0.25); },
                            Domain::kAwayFromZero);
     });
-    add_op("clamp_min_", Check::kInPlace, [] {
-      return inplace_unary_samples([](const Tensor& a) { return clamp_min(a, -0.25); },
-                                   [](Tensor& a) { clamp_min_(a, -0.25); }, Domain::kAwayFromZero);
-    });
-    add_op("clamp_min.out", Check::kOut, [] {
-      return std::vector<Sample>{
-          {"[2, 3]",
-           {leaf({2, 3}, 1)},
-           one([](const Inputs& x) { return clamp_min(x[0], 0.1); }),
-           nullptr,
-           [](const Inputs& x, Tensor& o) -> Tensor { return clamp_min_out(x[0], 0.1, o); }}};
-    });
     grad_op("clamp_max", [] {
       return unary_samples([](const Tensor& a) { return clamp_max(a, -0.25); },
                            Domain::kAwayFromZero);
-    });
-    add_op("clamp_max_", Check::kInPlace, [] {
-      return inplace_unary_samples([](const Tensor& a) { return clamp_max(a, 0.25); },
-                                   [](Tensor& a) { clamp_max_(a, 0.25); }, Domain::kAwayFromZero);
-    });
-    add_op("clamp_max.out", Check::kOut, [] {
-      return std::vector<Sample>{
-          {"[2, 3]",
-           {leaf({2, 3}, 1)},
-           one([](const Inputs& x) { return clamp_max(x[0], 0.1); }),
-           nullptr,
-           [](const Inputs& x, Tensor& o) -> Tensor { return clamp_max_out(x[0], 0.1, o); }}};
     });
     // clamp with Tensor bounds: self far from the bounds (|self| >= 0.5, bounds within 0.3 of
     // +-0.2), so no element sits on a bound.
@@ -3064,36 +2462,9 @@ std::vector<OpInfo> make_registry() {
            both},
       };
     });
-    add_op("clamp_.Tensor", Check::kInPlace, [] {
-      const Tensor lo = full({}, -0.25), hi = full({}, 0.25);
-      return inplace_unary_samples([=](const Tensor& a) { return clamp(a, lo, hi); },
-                                   [=](Tensor& a) { clamp_(a, lo, hi); }, Domain::kAwayFromZero);
-    });
-    add_op("clamp.Tensor_out", Check::kOut, [] {
-      return std::vector<Sample>{
-          {"[2, 3] with [3] bounds",
-           {leaf({2, 3}, 1), leaf({3}, 2)},
-           one([](const Inputs& x) { return clamp(x[0], x[1], std::nullopt); }),
-           nullptr,
-           [](const Inputs& x, Tensor& o) -> Tensor {
-             return clamp_out(x[0], x[1], std::nullopt, o);
-           }}};
-    });
     grad_op("copysign.Tensor", [] {
       return binary_samples([](const Tensor& a, const Tensor& b) { return copysign(a, b); },
                             Domain::kAwayFromZero, Domain::kAwayFromZero);
-    });
-    add_op("copysign_.Tensor", Check::kInPlace, [] {
-      return inplace_binary_samples([](const Tensor& a, const Tensor& b) { return copysign(a, b); },
-                                    [](Tensor& a, const Tensor& b) { copysign_(a, b); },
-                                    Domain::kAwayFromZero);
-    });
-    add_op("copysign.out", Check::kOut, [=] {
-      return out2([](const Tensor& a, const Tensor& b) { return copysign(a, b); },
-                  [](const Tensor& a, const Tensor& b, Tensor& o) -> Tensor {
-                    return copysign_out(a, b, o);
-                  },
-                  Domain::kAwayFromZero, Domain::kAwayFromZero);
     });
     grad_op("copysign.Scalar", [] {
       auto s =
@@ -3102,18 +2473,6 @@ std::vector<OpInfo> make_registry() {
                      return copysign(x[0], 2);
                    })});
       return s;
-    });
-    add_op("copysign_.Scalar", Check::kInPlace, [] {
-      return inplace_unary_samples([](const Tensor& a) { return copysign(a, -0.5); },
-                                   [](Tensor& a) { copysign_(a, -0.5); }, Domain::kAwayFromZero);
-    });
-    add_op("copysign.Scalar_out", Check::kOut, [] {
-      return std::vector<Sample>{
-          {"[2, 3]",
-           {away_from_zero({2, 3}, 1)},
-           one([](const Inputs& x) { return copysign(x[0], -1.0); }),
-           nullptr,
-           [](const Inputs& x, Tensor& o) -> Tensor { return copysign_out(x[0], -1.0, o); }}};
     });
     grad_op("xlogy.Tensor", [] {
       return binary_samples([](const Tensor& a, const Tensor& b) { return xlogy(a, b); },
@@ -3125,22 +2484,6 @@ std::vector<OpInfo> make_registry() {
           {"other 0.5", {leaf({3}, 9)}, one([](const Inputs& x) { return xlogy(x[0], 0.5); })});
       return s;
     });
-    add_op("xlogy_.Tensor", Check::kInPlace, [] {
-      return inplace_binary_samples([](const Tensor& a, const Tensor& b) { return xlogy(a, b); },
-                                    [](Tensor& a, const Tensor& b) { xlogy_(a, b); },
-                                    Domain::kPositive);
-    });
-    add_op("xlogy_.Scalar_Other", Check::kInPlace, [] {
-      return inplace_unary_samples([](const Tensor& a) { return xlogy(a, 3); },
-                                   [](Tensor& a) { xlogy_(a, 3); });
-    });
-    add_op("xlogy.OutTensor", Check::kOut, [=] {
-      return out2([](const Tensor& a, const Tensor& b) { return xlogy(a, b); },
-                  [](const Tensor& a, const Tensor& b, Tensor& o) -> Tensor {
-                    return xlogy_out(a, b, o);
-                  },
-                  Domain::kAny, Domain::kPositive);
-    });
     // Logical and bitwise ops: Bool / Long results without history (the sweep checks that for
     // inputs that require grad; the values are checked against PyTorch by the differential test).
     const std::pair<const char*, Binary> logical[] = {
@@ -3148,6 +2491,7 @@ std::vector<OpInfo> make_registry() {
         {"logical_or", [](const Tensor& a, const Tensor& b) { return logical_or(a, b); }},
         {"logical_xor", [](const Tensor& a, const Tensor& b) { return logical_xor(a, b); }},
     };
+    using Out2 = std::function<Tensor(const Tensor&, const Tensor&, Tensor&)>;
     const Out2 logical_out[] = {
         [](const Tensor& a, const Tensor& b, Tensor& o) -> Tensor {
           return logical_and_out(a, b, o);
@@ -3377,22 +2721,6 @@ std::vector<OpInfo> make_registry() {
     grad_op("amin", [=] {
       return dims_samples([](const Tensor& a, IntArrayRef d, bool k) { return amin(a, d, k); });
     });
-    add_op("amax.out", Check::kOut, [] {
-      return std::vector<Sample>{
-          {"[2, 3] dim 1",
-           {leaf({2, 3}, 1)},
-           one([](const Inputs& x) { return amax(x[0], {1}); }),
-           nullptr,
-           [](const Inputs& x, Tensor& o) -> Tensor { return amax_out(x[0], {1}, false, o); }}};
-    });
-    add_op("amin.out", Check::kOut, [] {
-      return std::vector<Sample>{
-          {"[2, 3] all dims keepdim",
-           {leaf({2, 3}, 1)},
-           one([](const Inputs& x) { return amin(x[0], {}, true); }),
-           nullptr,
-           [](const Inputs& x, Tensor& o) -> Tensor { return amin_out(x[0], {}, true, o); }}};
-    });
     // aminmax: both outputs differentiable; distinct random values (no ties, which finite
     // differences cannot check: the differential test checks them against PyTorch).
     grad_op("aminmax", [] {
@@ -3415,30 +2743,6 @@ std::vector<OpInfo> make_registry() {
            [](const Inputs& x) {
              return std::vector<Tensor>{std::get<1>(aminmax(x[0], 0, false))};
            }},
-      };
-    });
-    add_op("aminmax.out", Check::kOut, [] {
-      auto into = [](bool want_min) {
-        return [want_min](const Inputs& x, Tensor& o) -> Tensor {
-          Tensor other = zeros({0}, x[0].scalar_type());
-          if (want_min)
-            aminmax_out(x[0], 1, false, o, other);
-          else
-            aminmax_out(x[0], 1, false, other, o);
-          return o;
-        };
-      };
-      return std::vector<Sample>{
-          {"[2, 3] dim 1: min",
-           {leaf({2, 3}, 1)},
-           one([](const Inputs& x) { return std::get<0>(aminmax(x[0], 1, false)); }),
-           nullptr,
-           into(true)},
-          {"[2, 3] dim 1: max",
-           {leaf({2, 3}, 2)},
-           one([](const Inputs& x) { return std::get<1>(aminmax(x[0], 1, false)); }),
-           nullptr,
-           into(false)},
       };
     });
     grad_op("max", [] { return unary_samples([](const Tensor& a) { return max(a); }); });
@@ -3556,10 +2860,6 @@ std::vector<OpInfo> make_registry() {
                         return cumsum(to(x[0], ScalarType::Float), 0, ScalarType::Double);
                       })}),
       };
-    });
-    add_op("cumsum_", Check::kInPlace, [] {
-      return inplace_unary_samples([](const Tensor& a) { return cumsum(a, 0); },
-                                   [](Tensor& a) { cumsum_(a, 0); });
     });
     using VarFn = std::function<std::vector<Tensor>(const Tensor&, OptionalIntArrayRef,
                                                     std::optional<Scalar>, bool)>;
@@ -3720,13 +3020,6 @@ std::vector<OpInfo> make_registry() {
     for (bool lower : {true, false}) {
       const std::string name = lower ? "tril" : "triu";
       auto tri = [lower](const Tensor& a, int64_t d) { return lower ? tril(a, d) : triu(a, d); };
-      auto tri_ = [lower](Tensor& a, int64_t d) {
-        if (lower) {
-          tril_(a, d);
-        } else {
-          triu_(a, d);
-        }
-      };
       grad_op(name, [=] {
         std::vector<Sample> s;
         for (int64_t d : {0, 1, -1, 5, -5}) {
@@ -3746,25 +3039,6 @@ std::vector<OpInfo> make_registry() {
         s.push_back(
             {"empty [0, 3]", {leaf({0, 3}, 5)}, f1([=](const Tensor& a) { return tri(a, 0); })});
         return s;
-      });
-      add_op(name + "_", Check::kInPlace, [=] {
-        auto f = one([=](const Inputs& x) { return tri(x[0], -1); });
-        InPlaceFn g = [=](Tensor& self, const Inputs&) { tri_(self, -1); };
-        return std::vector<Sample>{
-            {"[3, 4]", {leaf({3, 4}, 1)}, f, g},
-            {"batch [2, 3, 3]", {leaf({2, 3, 3}, 2)}, f, g},
-        };
-      });
-      add_op(name + ".out", Check::kOut, [=] {
-        return std::vector<Sample>{
-            {"[3, 4]",
-             {leaf({3, 4}, 1)},
-             one([=](const Inputs& x) { return tri(x[0], 1); }),
-             nullptr,
-             [=](const Inputs& x, Tensor& o) -> Tensor {
-               return lower ? tril_out(x[0], 1, o) : triu_out(x[0], 1, o);
-             }},
-        };
       });
     }
     grad_op("repeat", [=] {
@@ -3807,15 +3081,6 @@ std::vector<OpInfo> make_registry() {
                      return narrow_copy(a, -2, 1, 2);
                    })});
       return s;
-    });
-    add_op("narrow_copy.out", Check::kOut, [=] {
-      return std::vector<Sample>{
-          {"[3, 4]",
-           {leaf({3, 4}, 1)},
-           one([](const Inputs& x) { return narrow_copy(x[0], 1, 1, 2); }),
-           nullptr,
-           [](const Inputs& x, Tensor& o) -> Tensor { return narrow_copy_out(x[0], 1, 1, 2, o); }},
-      };
     });
     grad_op("diagonal", [=] {
       std::vector<Sample> s;
@@ -3908,14 +3173,6 @@ std::vector<OpInfo> make_registry() {
              })},
         };
       });
-      add_op(name + ".out", Check::kOut, [=] {
-        return out_sample(
-            "[3] . [3]", {leaf({3}, 1), leaf({3}, 2)},
-            [f](const Inputs& x) { return f(x[0], x[1]); },
-            [is_vdot](const Inputs& x, Tensor& o) -> Tensor {
-              return is_vdot ? vdot_out(x[0], x[1], o) : dot_out(x[0], x[1], o);
-            });
-      });
     }
     for (bool is_ger : {false, true}) {
       const std::string name = is_ger ? "ger" : "outer";
@@ -3954,12 +3211,6 @@ std::vector<OpInfo> make_registry() {
           {"empty [2, 0] @ [0]", {leaf({2, 0}, 5), leaf({0}, 6)}, f},
       };
     });
-    add_op("mv.out", Check::kOut, [=] {
-      return out_sample(
-          "[2, 3] @ [3]", {leaf({2, 3}, 1), leaf({3}, 2)},
-          [](const Inputs& x) { return mv(x[0], x[1]); },
-          [](const Inputs& x, Tensor& o) -> Tensor { return mv_out(x[0], x[1], o); });
-    });
     // The add* ops: self, then the two factors; beta and alpha as given.
     using Add3 = std::function<Tensor(const Tensor&, const Tensor&, const Tensor&, const Scalar&,
                                       const Scalar&)>;
@@ -3988,20 +3239,6 @@ std::vector<OpInfo> make_registry() {
              {value(s.self, 13), leaf(s.a, 14), leaf(s.b, 15)},
              call(1, 1)},
         };
-      });
-      add_op(name + "_", Check::kInPlace, [=] {
-        auto ref = one([f](const Inputs& x) { return f(x[0], x[1], x[2], 0.5, 2); });
-        InPlaceFn g = [f_](Tensor& self, const Inputs& x) { f_(self, x[1], x[2], 0.5, 2); };
-        return std::vector<Sample>{
-            {"beta 0.5, alpha 2", {leaf(s.self, 1), leaf(s.a, 2), leaf(s.b, 3)}, ref, g},
-            {"self needs no grad", {value(s.self, 4), leaf(s.a, 5), leaf(s.b, 6)}, ref, g},
-        };
-      });
-      add_op(name + ".out", Check::kOut, [=] {
-        return out_sample(
-            "beta 2, alpha 0.5", {leaf(s.self, 1), leaf(s.a, 2), leaf(s.b, 3)},
-            [f](const Inputs& x) { return f(x[0], x[1], x[2], 2, 0.5); },
-            [f_out](const Inputs& x, Tensor& o) { return f_out(x[0], x[1], x[2], 2, 0.5, o); });
       });
     };
     add_family(
@@ -4097,12 +3334,6 @@ std::vector<OpInfo> make_registry() {
           {"empty [0, 3]", {leaf({0, 3}, 7), leaf({0, 3}, 8)}, f},
       };
     });
-    add_op("linalg_cross.out", Check::kOut, [=] {
-      return out_sample(
-          "[2, 3]", {leaf({2, 3}, 1), leaf({2, 3}, 2)},
-          [](const Inputs& x) { return linalg_cross(x[0], x[1]); },
-          [](const Inputs& x, Tensor& o) -> Tensor { return linalg_cross_out(x[0], x[1], -1, o); });
-    });
     grad_op("tensordot", [=] {
       return std::vector<Sample>{
           {"[2, 3, 4] . [3, 4, 2] over two dims",
@@ -4174,46 +3405,6 @@ std::vector<OpInfo> make_registry() {
                    })});
       return s;
     });
-    // An out= sample of a (values, indices) op: the values into out, or the indices.
-    auto pair_out = [](std::string name, Tensor input, std::function<Pair(const Tensor&)> op,
-                       std::function<void(const Tensor&, Tensor&, Tensor&)> op_out) {
-      auto values_out = [op_out](const Inputs& x, Tensor& o) -> Tensor {
-        Tensor indices = zeros({0}, ScalarType::Long);
-        op_out(x[0], o, indices);
-        return o;
-      };
-      auto indices_out = [op_out](const Inputs& x, Tensor& o) -> Tensor {
-        Tensor values = zeros({0}, x[0].scalar_type());
-        op_out(x[0], values, o);
-        return o;
-      };
-      return std::vector<Sample>{
-          {name + ": values",
-           {input},
-           one([op](const Inputs& x) { return std::get<0>(op(x[0])); }),
-           nullptr,
-           values_out},
-          {name + ": indices",
-           {input},
-           one([op](const Inputs& x) { return std::get<1>(op(x[0])); }),
-           nullptr,
-           indices_out},
-      };
-    };
-    add_op("sort.values", Check::kOut, [=] {
-      return pair_out(
-          "[3, 4] dim 0 descending", leaf({3, 4}, 1),
-          [](const Tensor& a) { return sort(a, 0, true); },
-          [](const Tensor& a, Tensor& v, Tensor& i) { sort_out(a, 0, true, v, i); });
-    });
-    add_op("sort.values_stable", Check::kOut, [=] {
-      return pair_out(
-          "[3, 4] dim 1", leaf({3, 4}, 1),
-          [](const Tensor& a) { return sort(a, std::optional<bool>(true), 1, false); },
-          [](const Tensor& a, Tensor& v, Tensor& i) {
-            sort_out(a, std::optional<bool>(true), 1, false, v, i);
-          });
-    });
     // argsort's indices carry no gradient: the sample's output is self gathered by them.
     auto gathered = [](std::function<Tensor(const Tensor&)> op) {
       return one([op](const Inputs& x) { return gather(x[0], -1, op(x[0])); });
@@ -4256,12 +3447,6 @@ std::vector<OpInfo> make_registry() {
            })},
           {"0-dim", {leaf({}, 6)}, values_of(top(1, 0, true, true))},
       };
-    });
-    add_op("topk.values", Check::kOut, [=] {
-      return pair_out(
-          "[2, 5] k 2 smallest", leaf({2, 5}, 1),
-          [](const Tensor& a) { return topk(a, 2, -1, false); },
-          [](const Tensor& a, Tensor& v, Tensor& i) { topk_out(a, 2, -1, false, true, v, i); });
     });
     grad_op("roll", [=] {
       auto f1 = [](std::function<Tensor(const Tensor&)> op) {
@@ -5243,32 +4428,6 @@ std::vector<OpInfo> make_registry() {
           {"[2, 0] along dim 0", {leaf({2, 0}, 7)}, values_of(along(0, false))},
       };
     };
-    // The out= samples of a (values, indices) op: the values into out, or the indices.
-    auto pair_out = [](Tensor input, PairOp op,
-                       std::function<void(const Tensor&, Tensor&, Tensor&)> op_out) {
-      auto values_out = [op_out](const Inputs& x, Tensor& o) -> Tensor {
-        Tensor indices = zeros({0}, ScalarType::Long);
-        op_out(x[0], o, indices);
-        return o;
-      };
-      auto indices_out = [op_out](const Inputs& x, Tensor& o) -> Tensor {
-        Tensor values = zeros({0}, x[0].scalar_type());
-        op_out(x[0], values, o);
-        return o;
-      };
-      return std::vector<Sample>{
-          {"values",
-           {input},
-           one([op](const Inputs& x) { return std::get<0>(op(x[0])); }),
-           nullptr,
-           values_out},
-          {"indices",
-           {input},
-           one([op](const Inputs& x) { return std::get<1>(op(x[0])); }),
-           nullptr,
-           indices_out},
-      };
-    };
     // The whole-tensor medians: distinct values (odd and even counts), ties, 0-dim.
     auto all_samples = [](Unary op) {
       auto f = one([op](const Inputs& x) { return op(x[0]); });
@@ -5285,19 +4444,9 @@ std::vector<OpInfo> make_registry() {
     grad_op("median.dim", [=] {
       return dim_samples([](const Tensor& a, int64_t d, bool k) { return median(a, d, k); });
     });
-    add_op("median.dim_values", Check::kOut, [=] {
-      return pair_out(
-          leaf({3, 4}, 1), [](const Tensor& a) { return median(a, 0, true); },
-          [](const Tensor& a, Tensor& v, Tensor& i) { median_out(a, 0, true, v, i); });
-    });
     grad_op("nanmedian", [=] { return all_samples([](const Tensor& a) { return nanmedian(a); }); });
     grad_op("nanmedian.dim", [=] {
       return dim_samples([](const Tensor& a, int64_t d, bool k) { return nanmedian(a, d, k); });
-    });
-    add_op("nanmedian.dim_values", Check::kOut, [=] {
-      return pair_out(
-          leaf({3, 4}, 1), [](const Tensor& a) { return nanmedian(a, 1, false); },
-          [](const Tensor& a, Tensor& v, Tensor& i) { nanmedian_out(a, 1, false, v, i); });
     });
     grad_op("kthvalue", [=] {
       auto s = dim_samples([](const Tensor& a, int64_t d, bool k) { return kthvalue(a, 1, d, k); });
@@ -5309,24 +4458,13 @@ std::vector<OpInfo> make_registry() {
                    })});
       return s;
     });
-    add_op("kthvalue.values", Check::kOut, [=] {
-      return pair_out(
-          leaf({3, 4}, 1), [](const Tensor& a) { return kthvalue(a, 2, 1, false); },
-          [](const Tensor& a, Tensor& v, Tensor& i) { kthvalue_out(a, 2, 1, false, v, i); });
-    });
     // mode of distinct values is the smallest; the expanded sample repeats values.
     grad_op("mode", [=] {
       return dim_samples([](const Tensor& a, int64_t d, bool k) { return mode(a, d, k); });
     });
-    add_op("mode.values", Check::kOut, [=] {
-      return pair_out(
-          leaf({3, 4}, 1), [](const Tensor& a) { return mode(a, 0, false); },
-          [](const Tensor& a, Tensor& v, Tensor& i) { mode_out(a, 0, false, v, i); });
-    });
   }
   // tensor ops, fourth batch (issue 23): scans ------------------------------------------------
   {
-    using Pair = std::tuple<Tensor, Tensor>;
     // A scan along each dim of a [3, 4] leaf, a transposed view, an expanded input (ties), a
     // 0-dim one and an empty one.
     auto scan_samples = [](std::function<Tensor(const Tensor&, int64_t)> op) {
@@ -5345,44 +4483,11 @@ std::vector<OpInfo> make_registry() {
           {"empty [0, 3]", {leaf({0, 3}, 7)}, f(1)},
       };
     };
-    auto pair_out = [](std::function<Pair(const Tensor&)> op,
-                       std::function<void(const Tensor&, Tensor&, Tensor&)> op_out) {
-      auto values_out = [op_out](const Inputs& x, Tensor& o) -> Tensor {
-        Tensor indices = zeros({0}, ScalarType::Long);
-        op_out(x[0], o, indices);
-        return o;
-      };
-      auto indices_out = [op_out](const Inputs& x, Tensor& o) -> Tensor {
-        Tensor values = zeros({0}, x[0].scalar_type());
-        op_out(x[0], values, o);
-        return o;
-      };
-      return std::vector<Sample>{
-          {"values",
-           {leaf({3, 4}, 1)},
-           one([op](const Inputs& x) { return std::get<0>(op(x[0])); }),
-           nullptr,
-           values_out},
-          {"indices",
-           {leaf({3, 4}, 1)},
-           one([op](const Inputs& x) { return std::get<1>(op(x[0])); }),
-           nullptr,
-           indices_out},
-      };
-    };
     grad_op("cummax", [=] {
       return scan_samples([](const Tensor& a, int64_t d) { return std::get<0>(cummax(a, d)); });
     });
-    add_op("cummax.out", Check::kOut, [=] {
-      return pair_out([](const Tensor& a) { return cummax(a, 1); },
-                      [](const Tensor& a, Tensor& v, Tensor& i) { cummax_out(a, 1, v, i); });
-    });
     grad_op("cummin", [=] {
       return scan_samples([](const Tensor& a, int64_t d) { return std::get<0>(cummin(a, d)); });
-    });
-    add_op("cummin.out", Check::kOut, [=] {
-      return pair_out([](const Tensor& a) { return cummin(a, 0); },
-                      [](const Tensor& a, Tensor& v, Tensor& i) { cummin_out(a, 0, v, i); });
     });
     // PyTorch's backward stands the lowest double in for log 0; differentiated again, lowest -
     // lowest cancels to finite garbage (and NaN tangents), so the second derivative is not
@@ -5397,15 +4502,6 @@ std::vector<OpInfo> make_registry() {
           return s;
         },
         "PyTorch's logcumsumexp_backward (the lowest value for log 0) is not twice differentiable");
-    add_op("logcumsumexp.out", Check::kOut, [] {
-      return std::vector<Sample>{
-          {"[3, 4] dim 1",
-           {leaf({3, 4}, 1)},
-           one([](const Inputs& x) { return logcumsumexp(x[0], 1); }),
-           nullptr,
-           [](const Inputs& x, Tensor& o) -> Tensor { return logcumsumexp_out(x[0], 1, o); }},
-      };
-    });
   }
   // tensor ops, fourth batch (issue 23): linalg_vector_norm ------------------------------------
   {
@@ -5438,19 +4534,6 @@ std::vector<OpInfo> make_registry() {
            vnorm(2, std::nullopt, false, ScalarType::Double)},
       };
     });
-    add_op("linalg_vector_norm.out", Check::kOut, [] {
-      return std::vector<Sample>{
-          {"ord 2 dim 1",
-           {leaf({3, 4}, 1)},
-           one([](const Inputs& x) {
-             return linalg_vector_norm(x[0], 2, IntArrayRef({1}), false, std::nullopt);
-           }),
-           nullptr,
-           [](const Inputs& x, Tensor& o) -> Tensor {
-             return linalg_vector_norm_out(x[0], 2, IntArrayRef({1}), false, std::nullopt, o);
-           }},
-      };
-    });
   }
   // tensor ops, fourth batch (issue 23): the other norm overloads -----------------------------
   {
@@ -5478,37 +4561,6 @@ std::vector<OpInfo> make_registry() {
              return norm(x[0], std::optional<Scalar>(1.5), IntArrayRef({1}), true,
                          ScalarType::Double);
            })},
-      };
-    });
-  }
-  // tensor ops, fourth batch (issue 23): norm's out= variants ---------------------------------
-  {
-    add_op("norm.dtype_out", Check::kOut, [] {
-      return std::vector<Sample>{
-          {"p 2 dim 1 Double",
-           {leaf({3, 4}, 1)},
-           one([](const Inputs& x) {
-             return norm(x[0], std::optional<Scalar>(2), IntArrayRef({1}), false,
-                         ScalarType::Double);
-           }),
-           nullptr,
-           [](const Inputs& x, Tensor& o) -> Tensor {
-             return norm_out(x[0], std::optional<Scalar>(2), IntArrayRef({1}), false,
-                             ScalarType::Double, o);
-           }},
-      };
-    });
-    add_op("norm.out", Check::kOut, [] {
-      return std::vector<Sample>{
-          {"p 1 dim 0 keepdim",
-           {leaf({3, 4}, 1)},
-           one([](const Inputs& x) {
-             return norm(x[0], std::optional<Scalar>(1), IntArrayRef({0}), true);
-           }),
-           nullptr,
-           [](const Inputs& x, Tensor& o) -> Tensor {
-             return norm_out(x[0], std::optional<Scalar>(1), IntArrayRef({0}), true, o);
-           }},
       };
     });
   }
@@ -6135,25 +5187,6 @@ std::vector<OpInfo> make_registry() {
            one([](const Inputs& x) { return addr(x[0], select(x[1], 1, 0), select(x[2], 1, 1)); })},
       };
     });
-    add_op("addr_", Check::kInPlace, [=] {
-      auto f = one([](const Inputs& x) { return addr(x[0], x[1], x[2], 2.0, 0.5); });
-      InPlaceFn g = [](Tensor& self, const Inputs& x) { addr_(self, x[1], x[2], 2.0, 0.5); };
-      return std::vector<Sample>{
-          {"[2, 3]", {leaf({2, 3}, 1), leaf({2}, 2), leaf({3}, 3)}, f, g},
-          {"self needs no grad", {value({2, 3}, 4), leaf({2}, 5), leaf({3}, 6)}, f, g},
-      };
-    });
-    add_op("addr.out", Check::kOut, [=] {
-      return std::vector<Sample>{
-          {"[2, 3]",
-           {leaf({2, 3}, 1), leaf({2}, 2), leaf({3}, 3)},
-           one([](const Inputs& x) { return addr(x[0], x[1], x[2]); }),
-           nullptr,
-           [](const Inputs& x, Tensor& o) -> Tensor {
-             return addr_out(x[0], x[1], x[2], 1, 1, o);
-           }},
-      };
-    });
     grad_op("linalg_multi_dot", [=] {
       auto f = list_fn([](TensorList x) { return linalg_multi_dot(x); });
       return std::vector<Sample>{
@@ -6321,37 +5354,20 @@ std::vector<OpInfo> make_registry() {
   {
     using PadFn = std::function<Tensor(const Tensor&, IntArrayRef)>;
     using PadBackwardFn = std::function<Tensor(const Tensor&, const Tensor&, IntArrayRef)>;
-    using PadOutFn = std::function<Tensor(const Tensor&, IntArrayRef, Tensor&)>;
-    using PadBackwardOutFn =
-        std::function<Tensor(const Tensor&, const Tensor&, IntArrayRef, Tensor&)>;
     struct Pad3d {
       std::string name;
       PadFn forward;
       PadBackwardFn backward;
-      PadOutFn forward_out;
-      PadBackwardOutFn backward_out;
     };
     const std::vector<Pad3d> pads = {
         {"reflection_pad3d", [](const Tensor& a, IntArrayRef p) { return reflection_pad3d(a, p); },
          [](const Tensor& g, const Tensor& a, IntArrayRef p) {
            return reflection_pad3d_backward(g, a, p);
-         },
-         [](const Tensor& a, IntArrayRef p, Tensor& o) -> Tensor {
-           return reflection_pad3d_out(a, p, o);
-         },
-         [](const Tensor& g, const Tensor& a, IntArrayRef p, Tensor& o) -> Tensor {
-           return reflection_pad3d_backward_out(g, a, p, o);
          }},
         {"replication_pad3d",
          [](const Tensor& a, IntArrayRef p) { return replication_pad3d(a, p); },
          [](const Tensor& g, const Tensor& a, IntArrayRef p) {
            return replication_pad3d_backward(g, a, p);
-         },
-         [](const Tensor& a, IntArrayRef p, Tensor& o) -> Tensor {
-           return replication_pad3d_out(a, p, o);
-         },
-         [](const Tensor& g, const Tensor& a, IntArrayRef p, Tensor& o) -> Tensor {
-           return replication_pad3d_backward_out(g, a, p, o);
          }},
     };
     // (left, right, top, bottom, front, back), each below its dim's size (reflection's limit).
@@ -6375,28 +5391,12 @@ std::vector<OpInfo> make_registry() {
              })},
         };
       });
-      add_op(p.name + ".out", Check::kOut, [p, pad, unbatched] {
-        return std::vector<Sample>{
-            {"unbatched",
-             {leaf(unbatched, 1)},
-             one([p, pad](const Inputs& x) { return p.forward(x[0], pad); }),
-             nullptr,
-             [p, pad](const Inputs& x, Tensor& o) { return p.forward_out(x[0], pad, o); }}};
-      });
       grad_op(p.name + "_backward", [p, pad, unbatched, batched, out_shape] {
         auto f = one([p, pad](const Inputs& x) { return p.backward(x[0], x[1], pad); });
         return std::vector<Sample>{
             {"unbatched", {leaf(out_shape(unbatched), 1), leaf(unbatched, 2)}, f},
             {"batched", {leaf(out_shape(batched), 3), leaf(batched, 4)}, f},
         };
-      });
-      add_op(p.name + "_backward.grad_input", Check::kOut, [p, pad, unbatched, out_shape] {
-        return std::vector<Sample>{
-            {"unbatched",
-             {leaf(out_shape(unbatched), 1), leaf(unbatched, 2)},
-             one([p, pad](const Inputs& x) { return p.backward(x[0], x[1], pad); }),
-             nullptr,
-             [p, pad](const Inputs& x, Tensor& o) { return p.backward_out(x[0], x[1], pad, o); }}};
       });
     }
   }
@@ -6423,31 +5423,6 @@ std::vector<OpInfo> make_registry() {
           mp3("ceil_mode, last window in the padding", {1, 1, 3, 5, 3}, {{2}, {2}, {1}, {1}, true},
               4),
           mp3("transposed view", {1, 1, 3, 2, 4}, {{2}, {1}, {0}, {1}, false}, 5, true),
-      };
-    });
-    add_op("max_pool3d_with_indices.out", Check::kOut, [] {
-      auto op = [](const Tensor& a) { return max_pool3d_with_indices(a, {2}, {1}); };
-      auto values_out = [op](const Inputs& x, Tensor& o) -> Tensor {
-        Tensor indices = zeros({0}, ScalarType::Long);
-        max_pool3d_with_indices_out(x[0], {2}, {1}, {0}, {1}, false, o, indices);
-        return o;
-      };
-      auto indices_out = [op](const Inputs& x, Tensor& o) -> Tensor {
-        Tensor values = zeros({0}, x[0].scalar_type());
-        max_pool3d_with_indices_out(x[0], {2}, {1}, {0}, {1}, false, values, o);
-        return o;
-      };
-      return std::vector<Sample>{
-          {"values",
-           {leaf({1, 1, 3, 3, 3}, 1)},
-           one([op](const Inputs& x) { return std::get<0>(op(x[0])); }),
-           nullptr,
-           values_out},
-          {"indices",
-           {leaf({1, 1, 3, 3, 3}, 1)},
-           one([op](const Inputs& x) { return std::get<1>(op(x[0])); }),
-           nullptr,
-           indices_out},
       };
     });
     auto mp3_bwd = [](std::string name, std::vector<int64_t> in, std::vector<int64_t> out, P3 c,
@@ -6513,17 +5488,6 @@ std::vector<OpInfo> make_registry() {
               {{1, 2, 3}, {1}, {0, 1, 1}, false, true, 3}, 5),
       };
     });
-    add_op("avg_pool3d.out", Check::kOut, [] {
-      return std::vector<Sample>{
-          {"kernel 2",
-           {leaf({1, 1, 3, 3, 3}, 1)},
-           one([](const Inputs& x) { return avg_pool3d(x[0], {2}, {1}); }),
-           nullptr,
-           [](const Inputs& x, Tensor& o) -> Tensor {
-             return avg_pool3d_out(x[0], {2}, {1}, {0}, false, true, std::nullopt, o);
-           }},
-      };
-    });
     grad_op("avg_pool3d_backward", [] {
       return std::vector<Sample>{
           {"padding 1, ceil_mode",
@@ -6536,20 +5500,6 @@ std::vector<OpInfo> make_registry() {
            one([](const Inputs& x) {
              return avg_pool3d_backward(x[0], x[1], {2}, {2}, {0}, false, true, 2);
            })},
-      };
-    });
-    add_op("avg_pool3d_backward.grad_input", Check::kOut, [] {
-      return std::vector<Sample>{
-          {"kernel 2",
-           {leaf({1, 1, 2, 2, 2}, 1), value({1, 1, 3, 3, 3}, 2)},
-           one([](const Inputs& x) {
-             return avg_pool3d_backward(x[0], x[1], {2}, {1}, {0}, false, true, std::nullopt);
-           }),
-           nullptr,
-           [](const Inputs& x, Tensor& o) -> Tensor {
-             return avg_pool3d_backward_out(x[0], x[1], {2}, {1}, {0}, false, true, std::nullopt,
-                                            o);
-           }},
       };
     });
     // Indices from a max pool of a fixed input: distinct positions within each output plane.
@@ -6638,19 +5588,6 @@ std::vector<OpInfo> make_registry() {
           unfold_case("transposed view", {1, 1, 4, 3}, {{2, 2}, {1, 1}, {0, 0}, {1, 1}}, 4, true),
       };
     });
-    add_op("im2col.out", Check::kOut, [] {
-      return std::vector<Sample>{
-          {"kernel 2",
-           {leaf({1, 2, 3, 3}, 1)},
-           one([](const Inputs& x) {
-             return im2col(x[0], {2, 2}, {1, 1}, {0, 0}, {1, 1});
-           }),
-           nullptr,
-           [](const Inputs& x, Tensor& o) -> Tensor {
-             return im2col_out(x[0], {2, 2}, {1, 1}, {0, 0}, {1, 1}, o);
-           }},
-      };
-    });
     auto fold_case = [](std::string name, std::vector<int64_t> shape, std::vector<int64_t> size,
                         F2 c, uint64_t seed) {
       return Sample{name, {leaf(shape, seed)}, one([=](const Inputs& x) {
@@ -6664,19 +5601,6 @@ std::vector<OpInfo> make_registry() {
           fold_case("padding, stride 2, dilation 2", {2, 6, 12}, {5, 4},
                     {{2, 3}, {2, 1}, {1, 1}, {2, 1}}, 2),
           fold_case("unbatched [12, 3]", {12, 3}, {3, 3}, {{3, 2}, {1, 1}, {1, 0}, {1, 2}}, 3),
-      };
-    });
-    add_op("col2im.out", Check::kOut, [] {
-      return std::vector<Sample>{
-          {"overlapping",
-           {leaf({1, 8, 4}, 1)},
-           one([](const Inputs& x) {
-             return col2im(x[0], {3, 3}, {2, 2}, {1, 1}, {0, 0}, {1, 1});
-           }),
-           nullptr,
-           [](const Inputs& x, Tensor& o) -> Tensor {
-             return col2im_out(x[0], {3, 3}, {2, 2}, {1, 1}, {0, 0}, {1, 1}, o);
-           }},
       };
     });
   }
@@ -6711,102 +5635,6 @@ std::vector<OpInfo> make_registry() {
                                                  std::nullopt, true);
            })},
       };
-    });
-  }
-  // nn (issue 26, remaining ops): the upsample ops' out= / grad_input= variants -------------
-  {
-    auto out_case = [](std::string name, std::vector<int64_t> in,
-                       std::function<Tensor(const Tensor&)> f,
-                       std::function<Tensor(const Tensor&, Tensor&)> f_out) {
-      return std::vector<Sample>{
-          {name,
-           {leaf(in, 1)},
-           one([f](const Inputs& x) { return f(x[0]); }),
-           nullptr,
-           [f_out](const Inputs& x, Tensor& o) -> Tensor { return f_out(x[0], o); }}};
-    };
-    add_op("upsample_linear1d.out", Check::kOut, [=] {
-      return out_case(
-          "[1, 2, 3] to 5", {1, 2, 3},
-          [](const Tensor& a) { return upsample_linear1d(a, {5}, false); },
-          [](const Tensor& a, Tensor& o) -> Tensor {
-            return upsample_linear1d_out(a, {5}, false, std::nullopt, o);
-          });
-    });
-    add_op("upsample_linear1d_backward.grad_input", Check::kOut, [=] {
-      return out_case(
-          "[1, 2, 5] to [1, 2, 3]", {1, 2, 5},
-          [](const Tensor& g) {
-            return upsample_linear1d_backward(g, {5}, {1, 2, 3}, true);
-          },
-          [](const Tensor& g, Tensor& o) -> Tensor {
-            return upsample_linear1d_backward_out(g, {5}, {1, 2, 3}, true, std::nullopt, o);
-          });
-    });
-    add_op("upsample_bicubic2d.out", Check::kOut, [=] {
-      return out_case(
-          "[1, 1, 2, 3] to [3, 5]", {1, 1, 2, 3},
-          [](const Tensor& a) {
-            return upsample_bicubic2d(a, {3, 5}, false);
-          },
-          [](const Tensor& a, Tensor& o) -> Tensor {
-            return upsample_bicubic2d_out(a, {3, 5}, false, std::nullopt, std::nullopt, o);
-          });
-    });
-    add_op("upsample_bicubic2d_backward.grad_input", Check::kOut, [=] {
-      return out_case(
-          "[1, 1, 3, 5] to [1, 1, 2, 3]", {1, 1, 3, 5},
-          [](const Tensor& g) {
-            return upsample_bicubic2d_backward(g, {3, 5}, {1, 1, 2, 3}, false);
-          },
-          [](const Tensor& g, Tensor& o) -> Tensor {
-            return upsample_bicubic2d_backward_out(g, {3, 5}, {1, 1, 2, 3}, false, std::nullopt,
-                                                   std::nullopt, o);
-          });
-    });
-    add_op("upsample_trilinear3d.out", Check::kOut, [=] {
-      return out_case(
-          "[1, 1, 2, 2, 2] to [3, 3, 3]", {1, 1, 2, 2, 2},
-          [](const Tensor& a) {
-            return upsample_trilinear3d(a, {3, 3, 3}, false);
-          },
-          [](const Tensor& a, Tensor& o) -> Tensor {
-            return upsample_trilinear3d_out(a, {3, 3, 3}, false, std::nullopt, std::nullopt,
-                                            std::nullopt, o);
-          });
-    });
-    add_op("upsample_trilinear3d_backward.grad_input", Check::kOut, [=] {
-      return out_case(
-          "[1, 1, 3, 3, 3] to [1, 1, 2, 2, 2]", {1, 1, 3, 3, 3},
-          [](const Tensor& g) {
-            return upsample_trilinear3d_backward(g, {3, 3, 3}, {1, 1, 2, 2, 2}, true);
-          },
-          [](const Tensor& g, Tensor& o) -> Tensor {
-            return upsample_trilinear3d_backward_out(g, {3, 3, 3}, {1, 1, 2, 2, 2}, true,
-                                                     std::nullopt, std::nullopt, std::nullopt, o);
-          });
-    });
-    add_op("upsample_nearest3d.out", Check::kOut, [=] {
-      return out_case(
-          "[1, 1, 2, 2, 2] to [3, 4, 3]", {1, 1, 2, 2, 2},
-          [](const Tensor& a) {
-            return upsample_nearest3d(a, {3, 4, 3});
-          },
-          [](const Tensor& a, Tensor& o) -> Tensor {
-            return upsample_nearest3d_out(a, {3, 4, 3}, std::nullopt, std::nullopt, std::nullopt,
-                                          o);
-          });
-    });
-    add_op("upsample_nearest3d_backward.grad_input", Check::kOut, [=] {
-      return out_case(
-          "[1, 1, 3, 4, 3] to [1, 1, 2, 2, 2]", {1, 1, 3, 4, 3},
-          [](const Tensor& g) {
-            return upsample_nearest3d_backward(g, {3, 4, 3}, {1, 1, 2, 2, 2});
-          },
-          [](const Tensor& g, Tensor& o) -> Tensor {
-            return upsample_nearest3d_backward_out(g, {3, 4, 3}, {1, 1, 2, 2, 2}, std::nullopt,
-                                                   std::nullopt, std::nullopt, o);
-          });
     });
   }
   // nn (issue 26, remaining ops): embedding_bag ----------------------------------------------
@@ -6889,7 +5717,6 @@ std::vector<OpInfo> make_registry() {
   // indexing (issue 23): index.Tensor, index_put_ / index_put (advanced indexing) -------------
   {
     using Idx = std::vector<std::optional<Tensor>>;
-    auto into = [](std::function<Tensor(const Inputs&, Tensor&)> f) { return f; };
     auto indexed = [](Idx idx) { return one([idx](const Inputs& x) { return index(x[0], idx); }); };
     const Tensor mask = bools({true, false, true, true, false, false}, {2, 3});
     grad_op("index.Tensor", [=] {
@@ -6907,16 +5734,6 @@ std::vector<OpInfo> make_registry() {
           {"[2, 3, 2] bool mask [2, 3]", {leaf({2, 3, 2}, 5)}, indexed({mask})},
           {"[3, 2] 0-dim index", {leaf({3, 2}, 6)}, indexed({longs({1}, {})})},
           {"[3, 2] empty index", {leaf({3, 2}, 7)}, indexed({longs({}, {0})})},
-      };
-    });
-    add_op("index.Tensor_out", Check::kOut, [=] {
-      const Idx idx{longs({1, 0, 1}, {3}), longs({2, 2, 0}, {3})};
-      return std::vector<Sample>{
-          {"[2, 3] pairs",
-           {leaf({2, 3}, 1)},
-           one([=](const Inputs& x) { return index(x[0], idx); }),
-           nullptr,
-           into([=](const Inputs& x, Tensor& o) -> Tensor { return index_out(x[0], idx, o); })},
       };
     });
     // Without accumulate the indices are distinct: with duplicates the last write wins, which
@@ -6943,25 +5760,18 @@ std::vector<OpInfo> make_registry() {
          {2, 3},
          false},
     };
-    auto put_samples = [=](bool inplace) {
+    grad_op("index_put", [=] {
       std::vector<Sample> out;
       uint64_t seed = 10;
       for (const Put& p : puts) {
-        Sample s{p.name,
-                 {leaf(p.self_sizes, seed), leaf(p.values_sizes, seed + 1)},
-                 one([p](const Inputs& x) { return index_put(x[0], p.idx, x[1], p.accumulate); })};
-        if (inplace) {
-          s.inplace = [p](Tensor& self, const Inputs& x) {
-            index_put_(self, p.idx, x[1], p.accumulate);
-          };
-        }
-        out.push_back(s);
+        out.push_back(
+            {p.name,
+             {leaf(p.self_sizes, seed), leaf(p.values_sizes, seed + 1)},
+             one([p](const Inputs& x) { return index_put(x[0], p.idx, x[1], p.accumulate); })});
         seed += 2;
       }
       return out;
-    };
-    grad_op("index_put", [=] { return put_samples(false); });
-    add_op("index_put_", Check::kInPlace, [=] { return put_samples(true); });
+    });
   }
   // slice.Tensor (Python's stepped slices): a strided view --------------------------------
   grad_op("slice.Tensor", [] {
@@ -7004,17 +5814,6 @@ std::vector<OpInfo> make_registry() {
            })},
       };
     });
-    add_op("masked_select.out", Check::kOut, [=] {
-      return std::vector<Sample>{
-          {"[2, 3]",
-           {leaf({2, 3}, 1)},
-           one([=](const Inputs& x) { return masked_select(x[0], mask23); }),
-           nullptr,
-           into([=](const Inputs& x, Tensor& o) -> Tensor {
-             return masked_select_out(x[0], mask23, o);
-           })},
-      };
-    });
     grad_op("take", [] {
       return std::vector<Sample>{
           {"[2, 3] at a [2, 2] index, repeated and negative",
@@ -7027,19 +5826,6 @@ std::vector<OpInfo> make_registry() {
            })},
           {"0-dim index", {leaf({4}, 3)}, one([](const Inputs& x) {
              return take(x[0], longs({3}, {}));
-           })},
-      };
-    });
-    add_op("take.out", Check::kOut, [=] {
-      return std::vector<Sample>{
-          {"[2, 3]",
-           {leaf({2, 3}, 1)},
-           one([](const Inputs& x) {
-             return take(x[0], longs({4, 1}, {2}));
-           }),
-           nullptr,
-           into([](const Inputs& x, Tensor& o) -> Tensor {
-             return take_out(x[0], longs({4, 1}, {2}), o);
            })},
       };
     });
@@ -7137,19 +5923,6 @@ std::vector<OpInfo> make_registry() {
            })},
       };
     });
-    add_op("index_copy.out", Check::kOut, [=] {
-      return std::vector<Sample>{
-          {"[4, 3] dim 0",
-           {leaf({4, 3}, 1), leaf({2, 3}, 2)},
-           one([](const Inputs& x) {
-             return index_copy(x[0], 0, longs({3, 0}, {2}), x[1]);
-           }),
-           nullptr,
-           into([](const Inputs& x, Tensor& o) -> Tensor {
-             return index_copy_out(x[0], 0, longs({3, 0}, {2}), x[1], o);
-           })},
-      };
-    });
     const Tensor m23 = bools({true, false, true, false, true, true}, {2, 3});
     grad_op("masked_scatter", [=] {
       return std::vector<Sample>{
@@ -7171,36 +5944,10 @@ std::vector<OpInfo> make_registry() {
            })},
       };
     });
-    add_op("scatter.src_out", Check::kOut, [=] {
-      return std::vector<Sample>{
-          {"[3, 4] dim 1",
-           {leaf({3, 4}, 1), leaf({3, 2}, 2)},
-           one([](const Inputs& x) {
-             return scatter(x[0], 1, longs({3, 0, 1, 2, 2, 0}, {3, 2}), x[1]);
-           }),
-           nullptr,
-           into([](const Inputs& x, Tensor& o) -> Tensor {
-             return scatter_out(x[0], 1, longs({3, 0, 1, 2, 2, 0}, {3, 2}), x[1], o);
-           })},
-      };
-    });
     grad_op("scatter.value", [] {
       return std::vector<Sample>{
           {"[3, 4] dim 1, colliding", {leaf({3, 4}, 1)}, one([](const Inputs& x) {
              return scatter(x[0], 1, longs({3, 3, 0, 1, 2, 2}, {3, 2}), Scalar(2.5));
-           })},
-      };
-    });
-    add_op("scatter.value_out", Check::kOut, [=] {
-      return std::vector<Sample>{
-          {"[3, 4] dim 0",
-           {leaf({3, 4}, 1)},
-           one([](const Inputs& x) {
-             return scatter(x[0], 0, longs({2, 0, 1, 1}, {1, 4}), Scalar(-1));
-           }),
-           nullptr,
-           into([](const Inputs& x, Tensor& o) -> Tensor {
-             return scatter_out(x[0], 0, longs({2, 0, 1, 1}, {1, 4}), Scalar(-1), o);
            })},
       };
     });
@@ -7256,7 +6003,6 @@ std::vector<OpInfo> make_registry() {
   }
   // indexing (issue 23): scatter_reduce ------------------------------------------------------
   {
-    auto into = [](std::function<Tensor(const Inputs&, Tensor&)> f) { return f; };
     grad_op("scatter_reduce.two", [] {
       std::vector<Sample> samples;
       uint64_t seed = 1;
@@ -7281,20 +6027,6 @@ std::vector<OpInfo> make_registry() {
            })});
       return samples;
     });
-    add_op("scatter_reduce.two_out", Check::kOut, [=] {
-      return std::vector<Sample>{
-          {"[3, 4] dim 0, mean",
-           {leaf({3, 4}, 1), leaf({2, 4}, 2)},
-           one([](const Inputs& x) {
-             return scatter_reduce(x[0], 0, longs({0, 1, 0, 0, 2, 0, 1, 0}, {2, 4}), x[1], "mean");
-           }),
-           nullptr,
-           into([](const Inputs& x, Tensor& o) -> Tensor {
-             return scatter_reduce_out(x[0], 0, longs({0, 1, 0, 0, 2, 0, 1, 0}, {2, 4}), x[1],
-                                       "mean", true, o);
-           })},
-      };
-    });
   }
   // indexing (issue 23): the in-place variants ---------------------------------------------
   {
@@ -7305,46 +6037,8 @@ std::vector<OpInfo> make_registry() {
       InPlaceFn inplace;
       bool not_implemented = false;
     };
-    const Tensor m23 = bools({true, false, true, false, true, true}, {2, 3});
     const Tensor i24 = longs({0, 1, 2, 0, 2, 0, 1, 1}, {2, 4});
-    const Tensor i34 = longs({0, 1, 0, 0, 2, 0, 1, 0, 0, 0, 1, 0}, {3, 4});
     const std::vector<InPlace> variants{
-        {"index_fill_.int_Scalar",
-         {{3, 4}},
-         [](const Inputs& x) {
-           return index_fill(x[0], 0, longs({2, 0}, {2}), -1.5);
-         },
-         [](Tensor& self, const Inputs&) {
-           index_fill_(self, 0, longs({2, 0}, {2}), -1.5);
-         }},
-        {"index_fill_.int_Tensor",
-         {{3, 4}, {}},
-         [](const Inputs& x) {
-           return index_fill(x[0], 1, longs({3, 0, 3}, {3}), x[1]);
-         },
-         [](Tensor& self, const Inputs& x) {
-           index_fill_(self, 1, longs({3, 0, 3}, {3}), x[1]);
-         }},
-        {"index_copy_",
-         {{4, 3}, {2, 3}},
-         [](const Inputs& x) {
-           return index_copy(x[0], 0, longs({3, 0}, {2}), x[1]);
-         },
-         [](Tensor& self, const Inputs& x) {
-           index_copy_(self, 0, longs({3, 0}, {2}), x[1]);
-         }},
-        {"masked_scatter_",
-         {{2, 3}, {5}},
-         [=](const Inputs& x) { return masked_scatter(x[0], m23, x[1]); },
-         [=](Tensor& self, const Inputs& x) { masked_scatter_(self, m23, x[1]); }},
-        {"scatter_.src",
-         {{3, 4}, {2, 4}},
-         [=](const Inputs& x) { return scatter(x[0], 0, i24, x[1]); },
-         [=](Tensor& self, const Inputs& x) { scatter_(self, 0, i24, x[1]); }},
-        {"scatter_.value",
-         {{3, 4}},
-         [=](const Inputs& x) { return scatter(x[0], 0, i24, Scalar(2.5)); },
-         [=](Tensor& self, const Inputs&) { scatter_(self, 0, i24, Scalar(2.5)); }},
         {"scatter_.reduce",
          {{3, 4}, {2, 4}},
          [=](const Inputs& x) { return scatter(x[0], 0, i24, x[1], "multiply"); },
@@ -7364,25 +6058,6 @@ std::vector<OpInfo> make_registry() {
         return std::vector<Sample>{{std::string(v.name), inputs, one(v.fn), v.inplace}};
       });
     }
-    add_op("scatter_reduce_.two", Check::kInPlace, [=] {
-      std::vector<Sample> samples;
-      uint64_t seed = 1;
-      for (const char* reduce : {"sum", "prod", "mean", "amax", "amin"}) {
-        for (bool include_self : {true, false}) {
-          const std::string r = reduce;
-          samples.push_back({r + (include_self ? ", include_self" : ", without self"),
-                             {leaf({3, 4}, seed), leaf({3, 4}, seed + 1)},
-                             one([=](const Inputs& x) {
-                               return scatter_reduce(x[0], 0, i34, x[1], r, include_self);
-                             }),
-                             [=](Tensor& self, const Inputs& x) {
-                               scatter_reduce_(self, 0, i34, x[1], r, include_self);
-                             }});
-          seed += 2;
-        }
-      }
-      return samples;
-    });
   }
   add_decomp_ops(ops);
   add_grid_sampler_ops(ops);

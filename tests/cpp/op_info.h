@@ -4,7 +4,9 @@
 //
 // //tests/cpp:op_sweep_test reads the declared op names from the YAML file
 // itself and, for each, looks its entry up here: an op without one fails the
-// sweep. Checks by kind:
+// sweep, unless the generated gradient test checks it on its specs/samples.yaml
+// samples (then it has no entry here; op_info.cc's first comment says what stays).
+// Checks by kind:
 //   kGradient        gradcheck (first derivatives against finite differences, in
 //                    float64) and gradgradcheck (second derivatives) on every sample;
 //   kInPlace         the in-place result equals the out-of-place one, the version

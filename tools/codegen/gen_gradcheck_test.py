@@ -43,6 +43,9 @@ def _call_args(case: Case, self_local: str = "") -> List[str]:
             args.append(f"std::optional<Tensor>(in[{a.first}])")
         elif a.kind is ArgKind.TENSOR_LIST:
             args.append(f"TensorList(in.data() + {a.first}, {a.count})")
+        elif a.kind is ArgKind.OPTIONAL_TENSOR_LIST:
+            elements = ", ".join("std::nullopt" if i is None else f"std::optional<Tensor>(in[{i}])" for i in a.entries)
+            args.append(f"std::vector<std::optional<Tensor>>{{{elements}}}")
         else:
             args.append(a.cpp)
     return args
@@ -67,7 +70,7 @@ def case_code(op: OpPlan, case: Case, k: int, api: str) -> CaseCode:
         inplace = f"case_{k}_inplace"
         self_arg = next(a for a in case.args if a.name == "self")
         inplace_body = (
-            f"Tensor self = in[{self_arg.first}].clone();\n"
+            f"Tensor self = ::gradgen::testing::inplace_self(in[{self_arg.first}]);\n"
             f"  {api}::{op.inplace_cpp_name}({', '.join(_call_args(case, 'self'))});\n"
             "  return {self};"
         )
@@ -151,6 +154,8 @@ def _py_call_args(case: Case, skip_self: bool) -> List[str]:
             value = f"t[{a.first}]"
         elif a.kind is ArgKind.TENSOR_LIST:
             value = "[" + ", ".join(f"t[{a.first + k}]" for k in range(a.count)) + "]"
+        elif a.kind is ArgKind.OPTIONAL_TENSOR_LIST:
+            value = "[" + ", ".join("None" if i is None else f"t[{i}]" for i in a.entries) + "]"
         elif a.py is None:
             by_keyword = True  # left at its default: omitted, the binding's default applies
             continue

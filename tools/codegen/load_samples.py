@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import enum
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple
 
 from tools.codegen import cpp
@@ -72,6 +72,7 @@ class ArgKind(enum.StrEnum):
     TENSOR = "tensor"
     OPTIONAL_TENSOR = "optional_tensor"
     TENSOR_LIST = "tensor_list"  # `count` inputs from `first`
+    OPTIONAL_TENSOR_LIST = "optional_tensor_list"  # Tensor?[]: `entries`, an input each or None
     VALUE = "value"
 
 
@@ -100,6 +101,8 @@ class CaseArg:
     # The Python parameter's name (`input` for a function's `self`), and whether it is keyword-only.
     py_name: str = ""
     kwarg_only: bool = False
+    # For OPTIONAL_TENSOR_LIST: per element, its input's index, or None for a null element.
+    entries: Tuple[Optional[int], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -153,6 +156,24 @@ class OpPlan:
     # The keyword the out= form takes: the out argument's name (`out`, `grad_input`), or `out`
     # (a tuple) for several.
     py_out_name: str = "out"
+    # The declarations of its in-place and out= variants that its cases check ("add_.Tensor",
+    # "add.out"), or None: what the samples cover besides op_name (samples_coverage.py).
+    inplace_declaration: Optional[str] = None
+    out_declaration: Optional[str] = None
+
+
+def covered_declarations(plan: "TestPlan") -> List[str]:
+    """The declarations the plan's cases check: each op with cases (not skipped as a whole), and
+    the in-place and out= variants its cases run, in the samples file's order."""
+    names: List[str] = []
+    for op in plan.ops:
+        if op.skip or not op.cases:
+            continue
+        names.append(op.op_name)
+        for variant in (op.inplace_declaration, op.out_declaration):
+            if variant is not None:
+                names.append(variant)
+    return names
 
 
 @dataclass(frozen=True)
@@ -316,6 +337,84 @@ def _tensor_spec(value: Any, loc: Location, name: str, is_list: bool, default_dt
             locs.get("requires_grad", locs.get("dtype", loc)),
         )
     return _TensorSpec(shapes, lengths, dtype, domain, requires_grad)
+
+
+@dataclass(frozen=True)
+class _IndexListSpec:
+    """A Tensor?[] argument of a sample (index.Tensor's indices): per element, an index tensor
+    (int64 with values inside the dimension it indexes, or a bool mask) or None."""
+
+    entries: Tuple[Optional[_TensorSpec], ...]
+
+
+def _index_bounds(spec: _TensorSpec) -> Tuple[float, float]:
+    """The least and greatest values an int64 tensor of `spec` can hold (sample_check's rules)."""
+    kind, lo, hi = spec.domain
+    if kind == "positive":
+        return 1, 3
+    if kind == "nonzero" or kind == "default":
+        return -3, 3
+    if kind == "distinct":
+        return 0, math.prod(spec.shapes[0]) - 1
+    return math.ceil(lo), math.floor(hi)
+
+
+def _index_list_spec(
+    value: Any, loc: Location, name: str, self_shape: Optional[Tuple[int, ...]], where: str
+) -> _IndexListSpec:
+    """Reads a Tensor?[] argument's value: a list of null or index tensors, each indexing the
+    next dimension(s) of `self` (as PyTorch's advanced indexing does)."""
+    what = f"argument {name!r}"
+    if not isinstance(value, list) or not value:
+        raise _fail(
+            f"{what} (Tensor?[]): expected a non-empty list of null or index tensors, such as "
+            "[null, {shape: [2], domain: [0, 2]}]",
+            loc,
+        )
+    entries: List[Optional[_TensorSpec]] = []
+    dim = 0
+    for k, v in enumerate(value):
+        here = value.item_loc(k) if isinstance(value, Seq) else loc
+        label = f"{name}[{k}]"
+        if self_shape is not None and dim >= max(len(self_shape), 1):
+            raise _fail(f"{where}: {label}: too many indices for self of rank {len(self_shape)}", here)
+        if v is None:
+            entries.append(None)
+            dim += 1
+            continue
+        spec = _tensor_spec(v, here, label, False, "Long")
+        if spec.dtype not in ("Long", "Bool"):
+            raise _fail(f"argument {label!r}: an index is int64 or bool, got {spec.dtype}", here)
+        shape = spec.shapes[0]
+        if spec.dtype == "Bool":
+            # A mask covers as many dimensions as it has, of the same sizes.
+            if self_shape is not None and tuple(self_shape[dim : dim + len(shape)]) != shape:
+                raise _fail(
+                    f"{where}: {label}: a mask of shape {_shape_label(shape)} does not match dims "
+                    f"{dim}.. of self {_shape_label(self_shape)}",
+                    here,
+                )
+            dim += max(len(shape), 1)
+        elif self_shape is not None and self_shape:
+            size = self_shape[dim]
+            if spec.domain[0] == "default":
+                # By default the values are those of the dimension it indexes: 0..size-1.
+                if size == 0:
+                    raise _fail(f"{where}: {label} indexes dim {dim} of self, which is empty", here)
+                spec = replace(spec, domain=("range", 0.0, float(size - 1)))
+            else:
+                lo, hi = _index_bounds(spec)
+                if lo < -size or hi > size - 1:
+                    raise _fail(
+                        f"{where}: {label} indexes dim {dim} of self (size {size}): its values must stay in "
+                        f"[{-size}, {size - 1}], but its domain gives {lo:g}..{hi:g}",
+                        here,
+                    )
+            dim += 1
+        else:
+            dim += 1
+        entries.append(spec)
+    return _IndexListSpec(tuple(entries))
 
 
 def _int(v: Any) -> bool:
@@ -494,6 +593,7 @@ def _expand(
     atol, rtol = (_tolerance(sample, key, default) for key, default in (("atol", 1e-5), ("rtol", 1e-3)))
     nondet_tol = _tolerance(sample, "nondeterministic", nondet_tol)
     specs = _argument_specs(f, args, number, loc, dtype)
+    _check_ranks(f, specs, args, number)
     # Every combination of the lengths of the Tensor[] arguments given with `lengths`.
     combos: List[Dict[str, int]] = [{}]
     for a, spec in specs:
@@ -506,6 +606,71 @@ def _expand(
         labels, inputs, case_args = _case_arguments(specs, combo, kwarg_only)
         cases.append(Case(number, ", ".join(labels), inputs, case_args, run_checks, skip, atol, rtol, nondet_tol))
     return cases
+
+
+# Arguments naming a dimension of the op's input (`self`, or the elements of `tensors`), wrapped
+# as PyTorch wraps them: -r..r-1 for rank r, a 0-dim tensor counting as rank 1.
+_DIM_ARGUMENTS = ("dim", "dims", "dim0", "dim1", "dim2", "start_dim", "end_dim")
+# Ops whose dimension arguments index the result, one dimension more than the input.
+_DIM_OF_RESULT = ("unsqueeze", "stack", "diag_embed")
+# The sized lists of an N-d convolution or pooling (int[N] kernel_size, stride, dilation; not
+# padding, whose pad ops take 2N values): the input is unbatched (rank N + 1) or batched (N + 2).
+_SPATIAL_ARGUMENTS = ("kernel_size", "stride", "dilation")
+# ... but for col2im, whose input is columns (C * prod(kernel_size), L): rank 2 or 3 (batched).
+_SPATIAL_RANKS = {"col2im": lambda n: (2, 3)}
+
+
+def _input_shape(specs: Sequence[Tuple[Argument, Any]]) -> Optional[Tuple[str, Tuple[int, ...]]]:
+    """The shape dimension arguments refer to: `self`'s, or the first element of `tensors`'s."""
+    for a, spec in specs:
+        if a.name in ("self", "input", "tensors") and isinstance(spec, _TensorSpec):
+            return (f"{a.name}[0]" if a.name == "tensors" else a.name), spec.shapes[0]
+    return None
+
+
+def _sized_int_list(t: Type) -> Optional[int]:
+    t = t.elem if isinstance(t, OptionalType) else t
+    if isinstance(t, ListType) and str(t.elem) in ("int", "SymInt") and t.size is not None:
+        return t.size
+    return None
+
+
+def _check_ranks(f: NativeFunction, specs: Sequence[Tuple[Argument, Any]], args: Node, number: int) -> None:
+    """Rejects what the op refuses for the sample's ranks, known before it runs: a dimension out
+    of range for the input's rank, an N-d convolution or pooling on an input of another rank."""
+    found = _input_shape(specs)
+    if found is None:
+        return
+    label, shape = found
+    base = f.func.name.name.base
+    where = f"sample {number} of {f.func.name}"
+    for a, spec in specs:
+        if a.name not in args or not isinstance(spec, _GivenValue):
+            continue
+        value = args[a.name]
+        loc = args.value_loc(a.name)
+        if a.name in _DIM_ARGUMENTS and value is not None:
+            rank = max(len(shape), 1) + (1 if base in _DIM_OF_RESULT else 0)
+            for v in value if isinstance(value, list) else [value]:
+                if _int(v) and not -rank <= v < rank:
+                    of = f"the result (rank {rank})" if base in _DIM_OF_RESULT else f"{label} of rank {len(shape)}"
+                    raise _fail(
+                        f"{where}: {a.name} {v} is out of range for {of}: expected a value in [{-rank}, {rank - 1}]",
+                        loc,
+                    )
+    for a, _ in specs:
+        n = _sized_int_list(a.type)
+        if a.name not in _SPATIAL_ARGUMENTS or n is None:
+            continue
+        ranks = _SPATIAL_RANKS[base](n) if base in _SPATIAL_RANKS else (n + 1, n + 2)
+        if len(shape) not in ranks:
+            loc = args.value_loc(label.split("[")[0])
+            raise _fail(
+                f"{where}: {f.func.name} takes {a.name} as {a.type}, so {label} must have rank "
+                f"{ranks[0]} (unbatched) or {ranks[1]} (batched), got {_shape_label(shape)} (rank {len(shape)})",
+                loc,
+            )
+        break
 
 
 def _tolerance(sample: Node, key: str, default: float) -> float:
@@ -542,9 +707,15 @@ def _argument_specs(
         here = args.value_loc(a.name) if a.name in args else loc
         if cpp.is_tensor_list(a.type):
             if isinstance(a.type.elem, OptionalType):
-                raise _fail(
-                    f"argument {a.name!r} ({a.type}): samples of Tensor?[] arguments are not supported yet", here
+                if a.name not in args:
+                    raise _fail(f"sample {number} of {f.func.name}: expected a value for {a.name!r} ({a.type})", loc)
+                self_shape = next(
+                    (sp.shapes[0] for b, sp in specs if b.name == "self" and isinstance(sp, _TensorSpec)), None
                 )
+                specs.append(
+                    (a, _index_list_spec(args[a.name], here, a.name, self_shape, f"sample {number} of {f.func.name}"))
+                )
+                continue
             if a.name not in args:
                 raise _fail(f"sample {number} of {f.func.name}: expected a value for {a.name!r} ({a.type})", loc)
             specs.append((a, _tensor_spec(args[a.name], here, a.name, True, dtype)))
@@ -610,6 +781,22 @@ def _case_arguments(
                     **names[a.name],
                 )
             )
+            continue
+        if isinstance(spec, _IndexListSpec):
+            entries: List[Optional[int]] = []
+            shown = []
+            for k, e in enumerate(spec.entries):
+                if e is None:
+                    entries.append(None)
+                    shown.append("None")
+                    continue
+                entries.append(len(inputs))
+                shown.append(_shape_label(e.shapes[0]))
+                inputs.append(
+                    TensorInput(f"{a.name}[{k}]", e.shapes[0], e.dtype, e.domain[0], e.domain[1], e.domain[2], False)
+                )
+            case_args.append(CaseArg(a.name, ArgKind.OPTIONAL_TENSOR_LIST, entries=tuple(entries), **names[a.name]))
+            labels.append(f"{a.name}: [{', '.join(shown)}]")
             continue
         is_list = cpp.is_tensor_list(a.type)
         shapes = spec.shapes * combo[a.name] if spec.lengths is not None else spec.shapes
@@ -747,6 +934,10 @@ def _op_plan(
         cases=tuple(cases),
         skip=skip,
         **_python_calls(f, inplace, out),
+        inplace_declaration=(
+            str(inplace.func.name) if inplace is not None and any("inplace" in c.checks for c in cases) else None
+        ),
+        out_declaration=str(out.func.name) if out is not None and any("out" in c.checks for c in cases) else None,
     )
 
 
