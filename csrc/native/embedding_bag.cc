@@ -82,15 +82,9 @@ Tensor long_tensor(const std::vector<int64_t>& v, IntArrayRef shape) {
   return t;
 }
 
-}  // namespace
-
-std::tuple<Tensor, Tensor, Tensor, Tensor> _embedding_bag(
-    const Tensor& weight, const Tensor& indices_, const Tensor& offsets_, bool scale_grad_by_freq,
-    int64_t mode, bool sparse, const std::optional<Tensor>& per_sample_weights,
-    bool include_last_offset, int64_t padding_idx) {
-  (void)scale_grad_by_freq;
-  (void)sparse;
-  const char* op = "_embedding_bag";
+// The shapes and mode _embedding_bag takes (before its indices are read).
+void check_arguments(const char* op, const Tensor& weight, const Tensor& indices_,
+                     const Tensor& offsets_, int64_t mode, bool has_psw) {
   if (weight.dim() != 2) {
     throw std::invalid_argument(std::string(op) + ": weight has to be a 2D Tensor, but got " +
                                 shape_str(weight.sizes()));
@@ -103,13 +97,54 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> _embedding_bag(
   if (mode < 0 || mode > 2) {
     throw std::invalid_argument(std::string(op) + ": mode has to be one of sum, mean or max");
   }
-  const bool has_psw = per_sample_weights.has_value() && per_sample_weights->defined();
   if (has_psw && mode != 0) {
     throw std::invalid_argument(
         std::string("embedding_bag: per_sample_weights was not None. per_sample_weights is only "
                     "supported for mode='sum' (got mode='") +
         (mode == 1 ? "mean" : "max") + "'). Please open a feature request on GitHub.");
   }
+}
+
+// One bag, the rows idx[start, end) of weight (pw, D columns) but padding_idx, reduced into
+// `row` by `mode`: 0 sum (each row times its ps[j] when ps is given), 1 mean, 2 max (the row
+// each column's maximum came from written to argmax). Returns how many rows it reduced.
+template <typename T>
+int64_t reduce_bag(T* row, const T* pw, const T* ps, const std::vector<int64_t>& idx, int64_t start,
+                   int64_t end, int64_t D, int64_t mode, int64_t padding_idx, int64_t* argmax) {
+  int64_t count = 0;
+  for (int64_t j = start; j < end; ++j) {
+    const int64_t r = idx[static_cast<size_t>(j)];
+    if (r == padding_idx) continue;
+    const T* src = pw + r * D;
+    for (int64_t c = 0; c < D; ++c) {
+      if (mode == 2) {
+        if (count == 0 || src[c] > row[c]) {
+          row[c] = src[c];
+          argmax[c] = r;
+        }
+      } else {
+        row[c] += ps ? src[c] * ps[j] : src[c];
+      }
+    }
+    ++count;
+  }
+  if (mode == 1 && count > 0) {
+    for (int64_t c = 0; c < D; ++c) row[c] /= static_cast<T>(count);
+  }
+  return count;
+}
+
+}  // namespace
+
+std::tuple<Tensor, Tensor, Tensor, Tensor> _embedding_bag(
+    const Tensor& weight, const Tensor& indices_, const Tensor& offsets_, bool scale_grad_by_freq,
+    int64_t mode, bool sparse, const std::optional<Tensor>& per_sample_weights,
+    bool include_last_offset, int64_t padding_idx) {
+  (void)scale_grad_by_freq;
+  (void)sparse;
+  const char* op = "_embedding_bag";
+  const bool has_psw = per_sample_weights.has_value() && per_sample_weights->defined();
+  check_arguments(op, weight, indices_, offsets_, mode, has_psw);
   const std::vector<int64_t> idx = as_indices(op, "indices", indices_);
   const std::vector<int64_t> offsets = as_indices(op, "offsets", offsets_);
   const int64_t n = static_cast<int64_t>(idx.size()), V = weight.size(0), D = weight.size(1);
@@ -137,29 +172,9 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> _embedding_bag(
     const T* ps = has_psw ? psw.data_ptr<T>() : nullptr;
     T* po = out.data_ptr<T>();
     for (int64_t b = 0; b < B; ++b) {
-      T* row = po + b * D;
-      int64_t count = 0;
-      for (int64_t j = bags.start[b]; j < bags.end[b]; ++j) {
-        const int64_t r = idx[static_cast<size_t>(j)];
-        if (r == padding_idx) continue;
-        const T* src = pw + r * D;
-        for (int64_t c = 0; c < D; ++c) {
-          if (mode == 2) {
-            int64_t& m = max_idx[static_cast<size_t>(b * D + c)];
-            if (count == 0 || src[c] > row[c]) {
-              row[c] = src[c];
-              m = r;
-            }
-          } else {
-            row[c] += ps ? src[c] * ps[j] : src[c];
-          }
-        }
-        ++count;
-      }
-      if (mode == 1 && count > 0) {
-        for (int64_t c = 0; c < D; ++c) row[c] /= static_cast<T>(count);
-      }
-      bag_size[static_cast<size_t>(b)] = count;
+      int64_t* argmax = mode == 2 ? max_idx.data() + b * D : nullptr;
+      bag_size[static_cast<size_t>(b)] = reduce_bag(po + b * D, pw, ps, idx, bags.start[b],
+                                                    bags.end[b], D, mode, padding_idx, argmax);
     }
   });
   const std::vector<int64_t> sizes = mode == 0 ? std::vector<int64_t>(B, 0) : bag_size;

@@ -15,6 +15,7 @@
 #include <stdexcept>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "csrc/generated/NativeFunctions.h"
@@ -410,21 +411,10 @@ double at(const Tensor& t, int64_t c) {
   return static_cast<double>(t.data_ptr<T>()[c * t.stride(0)]);
 }
 
-}  // namespace
-
-std::tuple<Tensor, Tensor, Tensor> native_batch_norm(const Tensor& input,
-                                                     const std::optional<Tensor>& weight,
-                                                     const std::optional<Tensor>& bias,
-                                                     const std::optional<Tensor>& running_mean,
-                                                     const std::optional<Tensor>& running_var,
-                                                     bool training, double momentum, double eps) {
-  const char* op = "native_batch_norm";
-  check_floating(op, input, "input");
-  const Channels k = batch_norm_channels(op, input);
-  const Tensor w = present(weight), b = present(bias);
-  // The running statistics are written in place: used as given (strided), not copied.
-  const Tensor rm = running_mean.has_value() && running_mean->defined() ? *running_mean : Tensor();
-  const Tensor rv = running_var.has_value() && running_var->defined() ? *running_var : Tensor();
+/// The parameters and running statistics: input's dtype, C elements each, and the running
+/// statistics given in evaluation mode.
+void check_batch_norm_args(const char* op, const Tensor& input, const Channels& k, const Tensor& w,
+                           const Tensor& b, const Tensor& rm, const Tensor& rv, bool training) {
   for (const auto& [t, name] : {std::pair<const Tensor&, const char*>{w, "weight"},
                                 {b, "bias"},
                                 {rm, "running_mean"},
@@ -441,6 +431,58 @@ std::tuple<Tensor, Tensor, Tensor> native_batch_norm(const Tensor& input,
                                 ": running_mean and running_var must be defined in evaluation "
                                 "mode (training=False)");
   }
+}
+
+/// Channel c of the contiguous input px: its mean and its sum of squared deviations from it
+/// (two passes: the deviations are taken from the mean, not from a sum of squares).
+template <typename T>
+std::pair<double, double> channel_moments(const T* px, const Channels& k, int64_t c) {
+  const int64_t count = k.N * k.S;
+  double sum = 0;
+  for (int64_t n = 0; n < k.N; ++n) {
+    const T* p = px + (n * k.C + c) * k.S;
+    for (int64_t i = 0; i < k.S; ++i) sum += p[i];
+  }
+  const double mu = count > 0 ? sum / count : 0;
+  double sq = 0;
+  for (int64_t n = 0; n < k.N; ++n) {
+    const T* p = px + (n * k.C + c) * k.S;
+    for (int64_t i = 0; i < k.S; ++i) sq += (p[i] - mu) * (p[i] - mu);
+  }
+  return {mu, sq};
+}
+
+/// Running statistics: an exponential average, the variance unbiased (as PyTorch).
+template <typename T>
+void update_running_stats(const Tensor& rm, const Tensor& rv, int64_t c, double momentum, double mu,
+                          double sq, int64_t count) {
+  if (rm.defined()) {
+    T* p = rm.data_ptr<T>() + c * rm.stride(0);
+    *p = static_cast<T>((1 - momentum) * *p + momentum * mu);
+  }
+  if (rv.defined()) {
+    const double unbiased = count > 1 ? sq / (count - 1) : INFINITY;
+    T* p = rv.data_ptr<T>() + c * rv.stride(0);
+    *p = static_cast<T>((1 - momentum) * *p + momentum * unbiased);
+  }
+}
+
+}  // namespace
+
+std::tuple<Tensor, Tensor, Tensor> native_batch_norm(const Tensor& input,
+                                                     const std::optional<Tensor>& weight,
+                                                     const std::optional<Tensor>& bias,
+                                                     const std::optional<Tensor>& running_mean,
+                                                     const std::optional<Tensor>& running_var,
+                                                     bool training, double momentum, double eps) {
+  const char* op = "native_batch_norm";
+  check_floating(op, input, "input");
+  const Channels k = batch_norm_channels(op, input);
+  const Tensor w = present(weight), b = present(bias);
+  // The running statistics are written in place: used as given (strided), not copied.
+  const Tensor rm = running_mean.has_value() && running_mean->defined() ? *running_mean : Tensor();
+  const Tensor rv = running_var.has_value() && running_var->defined() ? *running_var : Tensor();
+  check_batch_norm_args(op, input, k, w, b, rm, rv, training);
   const Tensor x = input.contiguous();
   Tensor y = make_tensor(input.sizes(), input.scalar_type());
   Tensor save_mean = make_tensor({training ? k.C : 0}, input.scalar_type());
@@ -453,31 +495,13 @@ std::tuple<Tensor, Tensor, Tensor> native_batch_norm(const Tensor& input,
     for (int64_t c = 0; c < k.C; ++c) {
       double mu, invstd;
       if (training) {
-        double sum = 0;
-        for (int64_t n = 0; n < k.N; ++n) {
-          const T* p = px + (n * k.C + c) * k.S;
-          for (int64_t i = 0; i < k.S; ++i) sum += p[i];
-        }
-        mu = count > 0 ? sum / count : 0;
-        double sq = 0;
-        for (int64_t n = 0; n < k.N; ++n) {
-          const T* p = px + (n * k.C + c) * k.S;
-          for (int64_t i = 0; i < k.S; ++i) sq += (p[i] - mu) * (p[i] - mu);
-        }
+        double sq;
+        std::tie(mu, sq) = channel_moments(px, k, c);
         const double var = count > 0 ? sq / count : 0;
         invstd = 1 / std::sqrt(var + eps);
         save_mean.data_ptr<T>()[c] = static_cast<T>(mu);
         save_invstd.data_ptr<T>()[c] = static_cast<T>(invstd);
-        // Running statistics: an exponential average, the variance unbiased (as PyTorch).
-        if (rm.defined()) {
-          T* p = rm.data_ptr<T>() + c * rm.stride(0);
-          *p = static_cast<T>((1 - momentum) * *p + momentum * mu);
-        }
-        if (rv.defined()) {
-          const double unbiased = count > 1 ? sq / (count - 1) : INFINITY;
-          T* p = rv.data_ptr<T>() + c * rv.stride(0);
-          *p = static_cast<T>((1 - momentum) * *p + momentum * unbiased);
-        }
+        update_running_stats<T>(rm, rv, c, momentum, mu, sq, count);
       } else {
         mu = at<T>(rm, c);
         invstd = 1 / std::sqrt(at<T>(rv, c) + eps);

@@ -135,14 +135,19 @@ Tensor sumproduct_pair(Tensor left, Tensor right, const std::vector<int64_t>& su
   return gradgen::permute(gradgen::reshape(product, sizes), inverse);
 }
 
-}  // namespace
+// The parsed equation: each operand's subscripts, the dims its `...` stands for, the output's.
+// Ids number the dims of the whole equation: ellipsis dim k is k, subscript l is E + l.
+struct Equation {
+  std::vector<std::vector<int>> terms;  // per operand: its labels, kEllipsis where `...` is
+  std::vector<int64_t> ellipsis_dims;   // per operand: how many dims its `...` covers
+  int64_t E = 0;                        // the ellipsis dims of the equation (right-aligned)
+  std::vector<int64_t> label_count = std::vector<int64_t>(kLabels, 0);  // uses over the operands
+  std::vector<int64_t> out_ids;  // the output's dims, in order
+  bool output_has_ellipsis = false;
+};
 
-Tensor einsum(std::string_view equation, TensorList tensors, OptionalIntArrayRef path) {
-  (void)path;  // the contraction order is left to right
-  if (tensors.empty()) fail("must provide at least one operand");
-  // Terms.
-  const size_t arrow = equation.find("->");
-  const std::string_view lhs = equation.substr(0, arrow);
+// The operands' terms: `lhs` split at its commas.
+std::vector<std::vector<int>> parse_operands(std::string_view lhs) {
   std::vector<std::vector<int>> terms;
   size_t start = 0;
   while (true) {
@@ -153,17 +158,15 @@ Tensor einsum(std::string_view equation, TensorList tensors, OptionalIntArrayRef
     if (comma == std::string_view::npos) break;
     start = comma + 1;
   }
-  if (terms.size() < tensors.size())
-    fail("more operands were provided than specified in the equation");
-  if (terms.size() > tensors.size())
-    fail("fewer operands were provided than specified in the equation");
-  const size_t n_ops = tensors.size();
-  // Ellipsis dims per operand, and their count E over all (right-aligned).
-  std::vector<int64_t> ell(n_ops, 0);
-  int64_t E = 0;
-  std::vector<int64_t> label_count(kLabels, 0);
-  for (size_t i = 0; i < n_ops; ++i) {
-    const auto& term = terms[i];
+  return terms;
+}
+
+// Each operand's subscripts against its tensor's dims: how many its `...` covers, E, and how
+// often each label is used.
+void count_dims(Equation& eq, TensorList tensors) {
+  eq.ellipsis_dims.assign(tensors.size(), 0);
+  for (size_t i = 0; i < tensors.size(); ++i) {
+    const auto& term = eq.terms[i];
     const bool has_ellipsis = std::count(term.begin(), term.end(), kEllipsis) > 0;
     const int64_t n_labels = static_cast<int64_t>(term.size()) - (has_ellipsis ? 1 : 0);
     const int64_t ndim = tensors[i].dim();
@@ -173,114 +176,162 @@ Tensor einsum(std::string_view equation, TensorList tensors, OptionalIntArrayRef
              ") is more than the number of dimensions (" + std::to_string(ndim) + ") for operand " +
              std::to_string(i));
       }
-      ell[i] = ndim - n_labels;
-      E = std::max(E, ell[i]);
+      eq.ellipsis_dims[i] = ndim - n_labels;
+      eq.E = std::max(eq.E, eq.ellipsis_dims[i]);
     } else if (n_labels != ndim) {
       fail("the number of subscripts in the equation (" + std::to_string(n_labels) +
            ") does not match the number of dimensions (" + std::to_string(ndim) + ") for operand " +
            std::to_string(i) + " and no ellipsis was given");
     }
     for (int l : term) {
-      if (l != kEllipsis) ++label_count[static_cast<size_t>(l)];
+      if (l != kEllipsis) ++eq.label_count[static_cast<size_t>(l)];
     }
   }
-  // Ids: ellipsis dim k is k, label l is E + l. The output's ids, then the summed ones.
-  std::vector<int64_t> out_ids;
-  bool output_has_ellipsis = false;
-  if (arrow != std::string_view::npos) {
-    const std::vector<int> out = parse_term(equation.substr(arrow + 2), arrow + 2, "the output");
-    std::vector<bool> seen(kLabels, false);
-    for (int l : out) {
-      if (l == kEllipsis) {
-        output_has_ellipsis = true;
-        for (int64_t k = 0; k < E; ++k) out_ids.push_back(k);
-        continue;
-      }
-      if (seen[static_cast<size_t>(l)]) {
-        fail("output subscript " + label_char(l) + " appears more than once in the output");
-      }
-      if (label_count[static_cast<size_t>(l)] == 0) {
-        fail("output subscript " + label_char(l) +
-             " does not appear in the equation for any input operand");
-      }
-      seen[static_cast<size_t>(l)] = true;
-      out_ids.push_back(E + l);
-    }
-  } else {
-    output_has_ellipsis = true;
-    for (int64_t k = 0; k < E; ++k) out_ids.push_back(k);
+}
+
+// The output's ids: the explicit output after `->` (at `arrow`), else the implicit one (the
+// ellipsis dims, then the labels used once, in label order).
+void parse_output(Equation& eq, std::string_view equation, size_t arrow) {
+  const int64_t E = eq.E;
+  if (arrow == std::string_view::npos) {
+    eq.output_has_ellipsis = true;
+    for (int64_t k = 0; k < E; ++k) eq.out_ids.push_back(k);
     for (int l = 0; l < kLabels; ++l) {
-      if (label_count[static_cast<size_t>(l)] == 1) out_ids.push_back(E + l);
+      if (eq.label_count[static_cast<size_t>(l)] == 1) eq.out_ids.push_back(E + l);
     }
+    return;
   }
-  const int64_t n_out = static_cast<int64_t>(out_ids.size());
-  std::vector<int64_t> target(static_cast<size_t>(E + kLabels), -1);
-  for (int64_t k = 0; k < n_out; ++k)
-    target[static_cast<size_t>(out_ids[static_cast<size_t>(k)])] = k;
-  int64_t total = n_out;
-  if (!output_has_ellipsis) {
-    for (int64_t k = 0; k < E; ++k) target[static_cast<size_t>(k)] = total++;
+  const std::vector<int> out = parse_term(equation.substr(arrow + 2), arrow + 2, "the output");
+  std::vector<bool> seen(kLabels, false);
+  for (int l : out) {
+    if (l == kEllipsis) {
+      eq.output_has_ellipsis = true;
+      for (int64_t k = 0; k < E; ++k) eq.out_ids.push_back(k);
+      continue;
+    }
+    if (seen[static_cast<size_t>(l)]) {
+      fail("output subscript " + label_char(l) + " appears more than once in the output");
+    }
+    if (eq.label_count[static_cast<size_t>(l)] == 0) {
+      fail("output subscript " + label_char(l) +
+           " does not appear in the equation for any input operand");
+    }
+    seen[static_cast<size_t>(l)] = true;
+    eq.out_ids.push_back(E + l);
+  }
+}
+
+// The equation checked against the operands (errors in PyTorch's order: the operands' terms,
+// their number, their dims, then the output).
+Equation parse_equation(std::string_view equation, TensorList tensors) {
+  Equation eq;
+  const size_t arrow = equation.find("->");
+  eq.terms = parse_operands(equation.substr(0, arrow));
+  if (eq.terms.size() < tensors.size())
+    fail("more operands were provided than specified in the equation");
+  if (eq.terms.size() > tensors.size())
+    fail("fewer operands were provided than specified in the equation");
+  count_dims(eq, tensors);
+  parse_output(eq, equation, arrow);
+  return eq;
+}
+
+// The one dim order every operand is aligned to: the output's dims, then the summed ones.
+struct DimOrder {
+  std::vector<int64_t> target;  // per id: its position, -1 for an id no operand has
+  int64_t n_out = 0;            // positions [0, n_out) are the output's
+  int64_t total = 0;            // the positions
+};
+
+DimOrder dim_order(const Equation& eq) {
+  DimOrder order;
+  const int64_t E = eq.E;
+  order.n_out = static_cast<int64_t>(eq.out_ids.size());
+  order.target.assign(static_cast<size_t>(E + kLabels), -1);
+  for (int64_t k = 0; k < order.n_out; ++k)
+    order.target[static_cast<size_t>(eq.out_ids[static_cast<size_t>(k)])] = k;
+  order.total = order.n_out;
+  if (!eq.output_has_ellipsis) {
+    for (int64_t k = 0; k < E; ++k) order.target[static_cast<size_t>(k)] = order.total++;
   }
   for (int l = 0; l < kLabels; ++l) {
-    if (label_count[static_cast<size_t>(l)] > 0 && target[static_cast<size_t>(E + l)] < 0) {
-      target[static_cast<size_t>(E + l)] = total++;
+    if (eq.label_count[static_cast<size_t>(l)] > 0 &&
+        order.target[static_cast<size_t>(E + l)] < 0) {
+      order.target[static_cast<size_t>(E + l)] = order.total++;
     }
   }
-  // Each operand: diagonals of repeated subscripts, then aligned to the `total` positions.
-  std::vector<Tensor> ops;
-  std::vector<std::vector<bool>> has(n_ops, std::vector<bool>(static_cast<size_t>(total), false));
-  for (size_t i = 0; i < n_ops; ++i) {
-    Tensor t = tensors[i];
-    std::vector<int64_t> ids;
-    for (int l : terms[i]) {
-      if (l == kEllipsis) {
-        for (int64_t k = 0; k < ell[i]; ++k) ids.push_back(E - ell[i] + k);
-      } else {
-        ids.push_back(E + l);
-      }
+  return order;
+}
+
+// Operand i's ids, one per dim of its tensor (its `...` right-aligned among the E ellipsis dims).
+std::vector<int64_t> operand_ids(const Equation& eq, size_t i) {
+  std::vector<int64_t> ids;
+  const int64_t ell = eq.ellipsis_dims[i];
+  for (int l : eq.terms[i]) {
+    if (l == kEllipsis) {
+      for (int64_t k = 0; k < ell; ++k) ids.push_back(eq.E - ell + k);
+    } else {
+      ids.push_back(eq.E + l);
     }
-    for (bool again = true; again;) {
-      again = false;
-      for (size_t p = 0; p < ids.size() && !again; ++p) {
-        for (size_t q = p + 1; q < ids.size() && !again; ++q) {
-          if (ids[p] != ids[q]) continue;
-          const int64_t sp = t.size(static_cast<int64_t>(p)), sq = t.size(static_cast<int64_t>(q));
-          if (sp != sq) {
-            fail("subscript " + label_char(static_cast<int>(ids[p] - E)) +
-                 " is repeated for operand " + std::to_string(i) + " but the sizes don't match, " +
-                 std::to_string(sp) + " != " + std::to_string(sq));
-          }
-          t = gradgen::diagonal(t, 0, static_cast<int64_t>(p), static_cast<int64_t>(q));
-          const int64_t id = ids[p];
-          ids.erase(ids.begin() + static_cast<std::ptrdiff_t>(q));
-          ids.erase(ids.begin() + static_cast<std::ptrdiff_t>(p));
-          ids.push_back(id);
-          again = true;
+  }
+  return ids;
+}
+
+// The diagonal of each subscript repeated in operand i, until none is: diagonal() moves the
+// dim last, so `ids` follows.
+Tensor take_diagonals(Tensor t, std::vector<int64_t>& ids, int64_t E, size_t i) {
+  for (bool again = true; again;) {
+    again = false;
+    for (size_t p = 0; p < ids.size() && !again; ++p) {
+      for (size_t q = p + 1; q < ids.size() && !again; ++q) {
+        if (ids[p] != ids[q]) continue;
+        const int64_t sp = t.size(static_cast<int64_t>(p)), sq = t.size(static_cast<int64_t>(q));
+        if (sp != sq) {
+          fail("subscript " + label_char(static_cast<int>(ids[p] - E)) +
+               " is repeated for operand " + std::to_string(i) + " but the sizes don't match, " +
+               std::to_string(sp) + " != " + std::to_string(sq));
         }
+        t = gradgen::diagonal(t, 0, static_cast<int64_t>(p), static_cast<int64_t>(q));
+        const int64_t id = ids[p];
+        ids.erase(ids.begin() + static_cast<std::ptrdiff_t>(q));
+        ids.erase(ids.begin() + static_cast<std::ptrdiff_t>(p));
+        ids.push_back(id);
+        again = true;
       }
     }
-    std::vector<int64_t> perm(ids.size());
-    std::iota(perm.begin(), perm.end(), 0);
-    std::sort(perm.begin(), perm.end(), [&](int64_t a, int64_t b) {
-      return target[static_cast<size_t>(ids[static_cast<size_t>(a)])] <
-             target[static_cast<size_t>(ids[static_cast<size_t>(b)])];
-    });
-    t = gradgen::permute(t, perm);
-    for (int64_t id : ids) has[i][static_cast<size_t>(target[static_cast<size_t>(id)])] = true;
-    for (int64_t p = 0; p < total; ++p) {
-      if (!has[i][static_cast<size_t>(p)]) t = gradgen::unsqueeze(t, p);
-    }
-    ops.push_back(t);
   }
-  // Sizes must broadcast.
+  return t;
+}
+
+// `t` (dims `ids`, none repeated) permuted to the dim order, with a size-1 dim at each position
+// it lacks; `has` is set at the positions it has.
+Tensor align(Tensor t, const std::vector<int64_t>& ids, const DimOrder& order,
+             std::vector<bool>& has) {
+  const auto& target = order.target;
+  std::vector<int64_t> perm(ids.size());
+  std::iota(perm.begin(), perm.end(), 0);
+  std::sort(perm.begin(), perm.end(), [&](int64_t a, int64_t b) {
+    return target[static_cast<size_t>(ids[static_cast<size_t>(a)])] <
+           target[static_cast<size_t>(ids[static_cast<size_t>(b)])];
+  });
+  t = gradgen::permute(t, perm);
+  for (int64_t id : ids) has[static_cast<size_t>(target[static_cast<size_t>(id)])] = true;
+  for (int64_t p = 0; p < order.total; ++p) {
+    if (!has[static_cast<size_t>(p)]) t = gradgen::unsqueeze(t, p);
+  }
+  return t;
+}
+
+// The aligned operands' sizes must broadcast.
+void check_broadcast(const std::vector<Tensor>& ops, TensorList tensors, int64_t total) {
   for (int64_t p = 0; p < total; ++p) {
     int64_t size = 1;
-    for (size_t i = 0; i < n_ops; ++i) {
+    for (size_t i = 0; i < ops.size(); ++i) {
       const int64_t s = ops[i].size(p);
       if (s == 1) continue;
       if (size != 1 && s != size) {
         std::string shapes;
-        for (size_t j = 0; j < n_ops; ++j) {
+        for (size_t j = 0; j < ops.size(); ++j) {
           shapes +=
               (j ? " " : "") + shape_str(tensors[j].sizes()) + "->" + shape_str(ops[j].sizes());
         }
@@ -289,12 +340,16 @@ Tensor einsum(std::string_view equation, TensorList tensors, OptionalIntArrayRef
       size = s;
     }
   }
-  // A summed dim only one operand has: summed in it at once.
-  for (size_t i = 0; i < n_ops; ++i) {
+}
+
+// A summed dim only one operand has: summed in it at once.
+void sum_unshared(std::vector<Tensor>& ops, std::vector<std::vector<bool>>& has,
+                  const DimOrder& order) {
+  for (size_t i = 0; i < ops.size(); ++i) {
     std::vector<int64_t> alone;
-    for (int64_t p = n_out; p < total; ++p) {
+    for (int64_t p = order.n_out; p < order.total; ++p) {
       bool other = false;
-      for (size_t j = 0; j < n_ops; ++j)
+      for (size_t j = 0; j < ops.size(); ++j)
         other = other || (j != i && has[j][static_cast<size_t>(p)]);
       if (has[i][static_cast<size_t>(p)] && !other) alone.push_back(p);
     }
@@ -303,15 +358,20 @@ Tensor einsum(std::string_view equation, TensorList tensors, OptionalIntArrayRef
       for (int64_t p : alone) has[i][static_cast<size_t>(p)] = false;
     }
   }
-  // Left to right: the summed dims that no later operand has are summed in each product.
+}
+
+// Left to right: the summed dims that no later operand has are summed in each product.
+Tensor contract(const std::vector<Tensor>& ops, const std::vector<std::vector<bool>>& has,
+                const DimOrder& order) {
+  const int64_t total = order.total;
   Tensor result = ops[0];
   std::vector<bool> has_result = has[0];
-  for (size_t i = 1; i < n_ops; ++i) {
+  for (size_t i = 1; i < ops.size(); ++i) {
     std::vector<int64_t> sum_dims;
-    for (int64_t p = n_out; p < total; ++p) {
+    for (int64_t p = order.n_out; p < total; ++p) {
       if (!has_result[static_cast<size_t>(p)] && !has[i][static_cast<size_t>(p)]) continue;
       bool later = false;
-      for (size_t j = i + 1; j < n_ops; ++j) later = later || has[j][static_cast<size_t>(p)];
+      for (size_t j = i + 1; j < ops.size(); ++j) later = later || has[j][static_cast<size_t>(p)];
       if (!later) sum_dims.push_back(p);
     }
     result = sumproduct_pair(result, ops[i], sum_dims, total);
@@ -321,10 +381,32 @@ Tensor einsum(std::string_view equation, TensorList tensors, OptionalIntArrayRef
           !contains(sum_dims, p);
     }
   }
+  return result;
+}
+
+}  // namespace
+
+Tensor einsum(std::string_view equation, TensorList tensors, OptionalIntArrayRef path) {
+  (void)path;  // the contraction order is left to right
+  if (tensors.empty()) fail("must provide at least one operand");
+  const Equation eq = parse_equation(equation, tensors);
+  const DimOrder order = dim_order(eq);
+  // Each operand: diagonals of repeated subscripts, then aligned to the `total` positions.
+  std::vector<Tensor> ops;
+  std::vector<std::vector<bool>> has(tensors.size(),
+                                     std::vector<bool>(static_cast<size_t>(order.total), false));
+  for (size_t i = 0; i < tensors.size(); ++i) {
+    std::vector<int64_t> ids = operand_ids(eq, i);
+    const Tensor t = take_diagonals(tensors[i], ids, eq.E, i);
+    ops.push_back(align(t, ids, order, has[i]));
+  }
+  check_broadcast(ops, tensors, order.total);
+  sum_unshared(ops, has, order);
+  const Tensor result = contract(ops, has, order);
   // The summed dims are of size 1 now: the output's dims alone.
+  if (order.total == order.n_out) return result;
   std::vector<int64_t> out_sizes;
-  for (int64_t p = 0; p < n_out; ++p) out_sizes.push_back(result.size(p));
-  if (total == n_out) return result;
+  for (int64_t p = 0; p < order.n_out; ++p) out_sizes.push_back(result.size(p));
   return gradgen::reshape(result, out_sizes);
 }
 

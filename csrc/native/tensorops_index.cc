@@ -64,9 +64,26 @@ std::vector<Tensor> mask_columns(const Tensor& mask) {
   return out;
 }
 
-AdvancedIndex resolve(const char* op, const Tensor& self,
-                      const std::vector<std::optional<Tensor>>& indices) {
-  // One entry per dim of self after expanding the masks: a Long tensor or none.
+// A Bool mask covering self's dims [start, start + mask.dim()): its shape must be theirs.
+void check_mask(const Tensor& self, const Tensor& mask, int64_t start) {
+  for (int64_t j = 0; j < mask.dim(); ++j) {
+    const int64_t d = start + j;
+    if (d >= self.dim()) {
+      throw std::out_of_range("too many indices for tensor of dimension " +
+                              std::to_string(self.dim()));
+    }
+    if (mask.size(j) != self.size(d)) {
+      throw std::out_of_range("The shape of the mask " + shape_str(mask.sizes()) + " at index " +
+                              std::to_string(j) +
+                              " does not match the shape of the indexed tensor " +
+                              shape_str(self.sizes()) + " at index " + std::to_string(d));
+    }
+  }
+}
+
+// One entry per dim of self after expanding the masks: a Long tensor or none (a full slice).
+std::vector<std::optional<Tensor>> per_dim_indices(
+    const char* op, const Tensor& self, const std::vector<std::optional<Tensor>>& indices) {
   std::vector<std::optional<Tensor>> per_dim;
   for (const std::optional<Tensor>& entry : indices) {
     if (!entry.has_value() || !entry->defined()) {
@@ -75,20 +92,7 @@ AdvancedIndex resolve(const char* op, const Tensor& self,
     }
     const Tensor& t = *entry;
     if (t.scalar_type() == ScalarType::Bool) {
-      const int64_t start = static_cast<int64_t>(per_dim.size());
-      for (int64_t j = 0; j < t.dim(); ++j) {
-        const int64_t d = start + j;
-        if (d >= self.dim()) {
-          throw std::out_of_range("too many indices for tensor of dimension " +
-                                  std::to_string(self.dim()));
-        }
-        if (t.size(j) != self.size(d)) {
-          throw std::out_of_range("The shape of the mask " + shape_str(t.sizes()) + " at index " +
-                                  std::to_string(j) +
-                                  " does not match the shape of the indexed tensor " +
-                                  shape_str(self.sizes()) + " at index " + std::to_string(d));
-        }
-      }
+      check_mask(self, t, static_cast<int64_t>(per_dim.size()));
       for (Tensor& c : mask_columns(t)) per_dim.emplace_back(c);
     } else if (t.scalar_type() == ScalarType::Long) {
       per_dim.emplace_back(t);
@@ -105,92 +109,99 @@ AdvancedIndex resolve(const char* op, const Tensor& self,
                             ")");
   }
   while (static_cast<int64_t>(per_dim.size()) < self.dim()) per_dim.emplace_back(std::nullopt);
+  return per_dim;
+}
 
-  // The indexed dims, their broadcast shape, and whether they are adjacent.
+// Self's dims split into the indexed ones and the rest, and B, the index tensors' broadcast shape.
+struct IndexedDims {
   std::vector<int64_t> indexed, rest;
   DimVector bshape;
+};
+
+IndexedDims indexed_dims(const char* op, const std::vector<std::optional<Tensor>>& per_dim) {
+  IndexedDims dims;
   bool first = true;
-  for (int64_t d = 0; d < self.dim(); ++d) {
+  for (int64_t d = 0; d < static_cast<int64_t>(per_dim.size()); ++d) {
     if (!per_dim[d].has_value()) {
-      rest.push_back(d);
+      dims.rest.push_back(d);
       continue;
     }
-    indexed.push_back(d);
+    dims.indexed.push_back(d);
     const IntArrayRef s = per_dim[d]->sizes();
     if (first) {
-      bshape.assign(s.begin(), s.end());
+      dims.bshape.assign(s.begin(), s.end());
       first = false;
-    } else {
-      // broadcast_shapes throws on a mismatch; PyTorch's message names all the shapes.
-      try {
-        bshape = loops::broadcast_shapes(op, bshape, s);
-      } catch (const std::exception&) {
-        std::string shapes;
-        for (const std::optional<Tensor>& e : per_dim) {
-          if (!e.has_value()) continue;
-          if (!shapes.empty()) shapes += ", ";
-          shapes += shape_str(e->sizes());
-        }
-        throw std::out_of_range(
-            "shape mismatch: indexing tensors could not be broadcast together with shapes " +
-            shapes);
+      continue;
+    }
+    // broadcast_shapes throws on a mismatch; PyTorch's message names all the shapes.
+    try {
+      dims.bshape = loops::broadcast_shapes(op, dims.bshape, s);
+    } catch (const std::exception&) {
+      std::string shapes;
+      for (const std::optional<Tensor>& e : per_dim) {
+        if (!e.has_value()) continue;
+        if (!shapes.empty()) shapes += ", ";
+        shapes += shape_str(e->sizes());
       }
+      throw std::out_of_range(
+          "shape mismatch: indexing tensors could not be broadcast together with shapes " + shapes);
     }
   }
-  AdvancedIndex out;
-  if (indexed.empty()) {
-    // No index tensor: every dim is a full slice (a copy of self).
-    out.result_sizes.assign(self.sizes().begin(), self.sizes().end());
-    out.offsets.reserve(static_cast<size_t>(self.numel()));
-    loops::for_each_index(self.sizes(), [&](const int64_t* idx) {
-      out.offsets.push_back(loops::offset_of(idx, self.strides()));
-    });
-    return out;
-  }
+  return dims;
+}
+
+// The result's dims: each is either a non-indexed dim of self or one of B's dims (at `bpos`).
+struct ResultLayout {
+  std::vector<int64_t> src;  // per result dim: self's dim, or -1 for B's dims
+  int64_t bpos = 0;          // where B's dims start in the result
+};
+
+// PyTorch's placement rule: B where the indexed dims are when they are adjacent, else first.
+ResultLayout result_layout(const Tensor& self, const IndexedDims& dims) {
+  const std::vector<int64_t>& indexed = dims.indexed;
   bool adjacent = true;
   for (size_t j = 1; j < indexed.size(); ++j)
     adjacent = adjacent && indexed[j] == indexed[j - 1] + 1;
-  // The result's dims: each is either a rest dim of self or one of B's dims (at `bpos`).
-  const int64_t nb = static_cast<int64_t>(bshape.size());
-  int64_t bpos = 0;                 // where B's dims start in the result
-  std::vector<int64_t> result_src;  // per result dim: self's dim, or -1 for B's dims
+  const int64_t nb = static_cast<int64_t>(dims.bshape.size());
+  ResultLayout layout;
   if (adjacent) {
-    for (int64_t d = 0; d < indexed.front(); ++d) result_src.push_back(d);
-    bpos = static_cast<int64_t>(result_src.size());
-    for (int64_t j = 0; j < nb; ++j) result_src.push_back(-1);
-    for (int64_t d = indexed.back() + 1; d < self.dim(); ++d) result_src.push_back(d);
+    for (int64_t d = 0; d < indexed.front(); ++d) layout.src.push_back(d);
+    layout.bpos = static_cast<int64_t>(layout.src.size());
+    for (int64_t j = 0; j < nb; ++j) layout.src.push_back(-1);
+    for (int64_t d = indexed.back() + 1; d < self.dim(); ++d) layout.src.push_back(d);
   } else {
-    for (int64_t j = 0; j < nb; ++j) result_src.push_back(-1);
-    for (int64_t d : rest) result_src.push_back(d);
+    for (int64_t j = 0; j < nb; ++j) layout.src.push_back(-1);
+    for (int64_t d : dims.rest) layout.src.push_back(d);
   }
-  for (size_t r = 0; r < result_src.size(); ++r) {
-    out.result_sizes.push_back(result_src[r] < 0 ? bshape[static_cast<int64_t>(r) - bpos]
-                                                 : self.size(result_src[r]));
-  }
-  // Each index tensor, read with its broadcast strides over B.
+  return layout;
+}
+
+// For every element of the result (sizes out.result_sizes), the offset in self it reads: each
+// index tensor is read with its broadcast strides over B, and checked against its dim's size.
+void gather_offsets(const Tensor& self, const std::vector<std::optional<Tensor>>& per_dim,
+                    const IndexedDims& dims, const ResultLayout& layout, AdvancedIndex& out) {
   struct IndexView {
     int64_t dim;
     const int64_t* data;
     DimVector strides;  // over B
   };
   std::vector<IndexView> views;
-  std::vector<Tensor> keep;
-  for (int64_t d : indexed) {
+  for (int64_t d : dims.indexed) {
     const Tensor& t = *per_dim[d];
-    keep.push_back(t);
     views.push_back(
-        {d, t.data_ptr<int64_t>(), loops::broadcast_strides(t.sizes(), t.strides(), bshape)});
+        {d, t.data_ptr<int64_t>(), loops::broadcast_strides(t.sizes(), t.strides(), dims.bshape)});
   }
   int64_t numel = 1;
   for (int64_t s : out.result_sizes) numel *= s;
   out.offsets.reserve(static_cast<size_t>(numel));
+  const int64_t nb = static_cast<int64_t>(dims.bshape.size());
   DimVector bidx(static_cast<size_t>(nb), 0);
   loops::for_each_index(out.result_sizes, [&](const int64_t* idx) {
     int64_t off = 0;
-    for (size_t r = 0; r < result_src.size(); ++r) {
-      if (result_src[r] >= 0) off += idx[r] * self.stride(result_src[r]);
+    for (size_t r = 0; r < layout.src.size(); ++r) {
+      if (layout.src[r] >= 0) off += idx[r] * self.stride(layout.src[r]);
     }
-    for (int64_t j = 0; j < nb; ++j) bidx[j] = idx[bpos + j];
+    for (int64_t j = 0; j < nb; ++j) bidx[j] = idx[layout.bpos + j];
     for (const IndexView& v : views) {
       const int64_t size = self.size(v.dim);
       int64_t i = v.data[loops::offset_of(bidx.data(), v.strides)];
@@ -203,6 +214,29 @@ AdvancedIndex resolve(const char* op, const Tensor& self,
     }
     out.offsets.push_back(off);
   });
+}
+
+AdvancedIndex resolve(const char* op, const Tensor& self,
+                      const std::vector<std::optional<Tensor>>& indices) {
+  const std::vector<std::optional<Tensor>> per_dim = per_dim_indices(op, self, indices);
+  const IndexedDims dims = indexed_dims(op, per_dim);
+  AdvancedIndex out;
+  if (dims.indexed.empty()) {
+    // No index tensor: every dim is a full slice (a copy of self).
+    out.result_sizes.assign(self.sizes().begin(), self.sizes().end());
+    out.offsets.reserve(static_cast<size_t>(self.numel()));
+    loops::for_each_index(self.sizes(), [&](const int64_t* idx) {
+      out.offsets.push_back(loops::offset_of(idx, self.strides()));
+    });
+    return out;
+  }
+  const ResultLayout layout = result_layout(self, dims);
+  for (size_t r = 0; r < layout.src.size(); ++r) {
+    out.result_sizes.push_back(layout.src[r] < 0
+                                   ? dims.bshape[static_cast<int64_t>(r) - layout.bpos]
+                                   : self.size(layout.src[r]));
+  }
+  gather_offsets(self, per_dim, dims, layout, out);
   return out;
 }
 
@@ -697,24 +731,78 @@ Tensor& scatter_out(const Tensor& self, int64_t dim, const Tensor& index, const 
 // scatter_reduce
 // ---------------------------------------------------------------------------------------------
 
+namespace {
+
+// scatter_reduce's `reduce`.
+enum class ScatterReduction { kSum, kProd, kMean, kAmax, kAmin };
+
+ScatterReduction scatter_reduction(std::string_view reduce) {
+  if (reduce == "sum") return ScatterReduction::kSum;
+  if (reduce == "prod") return ScatterReduction::kProd;
+  if (reduce == "mean") return ScatterReduction::kMean;
+  if (reduce == "amax" || reduce == "max") return ScatterReduction::kAmax;  // PyTorch takes these
+  if (reduce == "amin" || reduce == "min") return ScatterReduction::kAmin;
+  throw std::runtime_error("reduce argument must be either sum, prod, mean, amax or amin, got " +
+                           std::string(reduce));
+}
+
+// The reduction's identity: what stands for self's value at a place when include_self is false.
+template <typename T>
+T reduction_identity(ScatterReduction r) {
+  switch (r) {
+    case ScatterReduction::kProd: return T(1);
+    case ScatterReduction::kAmax:
+      return std::numeric_limits<T>::has_infinity
+                 ? static_cast<T>(-std::numeric_limits<T>::infinity())
+                 : std::numeric_limits<T>::lowest();
+    case ScatterReduction::kAmin:
+      return std::numeric_limits<T>::has_infinity ? std::numeric_limits<T>::infinity()
+                                                  : std::numeric_limits<T>::max();
+    default: return T(0);
+  }
+}
+
+// One value x reduced into dst; `count` counts the values a mean divides by.
+template <typename T>
+void reduce_into(T& dst, T x, ScatterReduction r, int64_t& count) {
+  switch (r) {
+    case ScatterReduction::kSum:
+    case ScatterReduction::kMean:
+      dst += x;
+      ++count;
+      break;
+    case ScatterReduction::kProd: dst *= x; break;
+    case ScatterReduction::kAmax:
+      if (x != x || x > dst) dst = x;  // NaN propagates
+      break;
+    case ScatterReduction::kAmin:
+      if (x != x || x < dst) dst = x;
+      break;
+  }
+}
+
+// A mean's sums divided by their counts (integers: floor division, as PyTorch's).
+template <typename T>
+void divide_by_counts(T* po, int64_t numel, const std::vector<bool>& touched,
+                      const std::vector<int64_t>& counts) {
+  for (int64_t o = 0; o < numel; ++o) {
+    if (!touched[o] || counts[o] == 0) continue;
+    if constexpr (is_floating_type<T>::value) {
+      po[o] = po[o] / static_cast<T>(counts[o]);
+    } else {
+      const T c = static_cast<T>(counts[o]);
+      T q = po[o] / c;
+      if ((po[o] % c != 0) && ((po[o] < 0) != (c < 0))) --q;  // floor, as PyTorch's
+      po[o] = q;
+    }
+  }
+}
+
+}  // namespace
+
 Tensor scatter_reduce(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src,
                       std::string_view reduce, bool include_self) {
-  enum class R { kSum, kProd, kMean, kAmax, kAmin };
-  R r;
-  if (reduce == "sum") {
-    r = R::kSum;
-  } else if (reduce == "prod") {
-    r = R::kProd;
-  } else if (reduce == "mean") {
-    r = R::kMean;
-  } else if (reduce == "amax" || reduce == "max") {  // PyTorch takes max and min too
-    r = R::kAmax;
-  } else if (reduce == "amin" || reduce == "min") {
-    r = R::kAmin;
-  } else {
-    throw std::runtime_error("reduce argument must be either sum, prod, mean, amax or amin, got " +
-                             std::string(reduce));
-  }
+  const ScatterReduction r = scatter_reduction(reduce);
   // The shape checks and index bounds are scatter's (a copy of self, then the writes).
   (void)scatter_impl("scatter_reduce", self, dim, index, &src, Scalar(0), Reduce::kNone);
   const int64_t d = wrap_dim(dim, self.dim(), "scatter_reduce");
@@ -736,53 +824,11 @@ Tensor scatter_reduce(const Tensor& self, int64_t dim, const Tensor& index, cons
         const int64_t i = pi[loops::offset_of(idx, index.strides())];
         if (self.dim() > 0) at[d] = i < 0 ? i + size : i;
         const int64_t o = loops::offset_of(at.data(), out.strides());
-        T& dst = po[o];
-        if (!include_self && !touched[o]) {
-          // The reduction's identity stands for self's value at the place.
-          switch (r) {
-            case R::kProd: dst = T(1); break;
-            case R::kAmax:
-              dst = std::numeric_limits<T>::has_infinity
-                        ? static_cast<T>(-std::numeric_limits<T>::infinity())
-                        : std::numeric_limits<T>::lowest();
-              break;
-            case R::kAmin:
-              dst = std::numeric_limits<T>::has_infinity ? std::numeric_limits<T>::infinity()
-                                                         : std::numeric_limits<T>::max();
-              break;
-            default: dst = T(0);
-          }
-        }
+        if (!include_self && !touched[o]) po[o] = reduction_identity<T>(r);
         touched[o] = true;
-        const T x = ps[loops::offset_of(idx, src.strides())];
-        switch (r) {
-          case R::kSum:
-          case R::kMean:
-            dst += x;
-            ++counts[o];
-            break;
-          case R::kProd: dst *= x; break;
-          case R::kAmax:
-            if (x != x || x > dst) dst = x;  // NaN propagates
-            break;
-          case R::kAmin:
-            if (x != x || x < dst) dst = x;
-            break;
-        }
+        reduce_into(po[o], ps[loops::offset_of(idx, src.strides())], r, counts[o]);
       });
-      if (r == R::kMean) {
-        for (int64_t o = 0; o < out.numel(); ++o) {
-          if (!touched[o] || counts[o] == 0) continue;
-          if constexpr (is_floating_type<T>::value) {
-            po[o] = po[o] / static_cast<T>(counts[o]);
-          } else {
-            const T c = static_cast<T>(counts[o]);
-            T q = po[o] / c;
-            if ((po[o] % c != 0) && ((po[o] < 0) != (c < 0))) --q;  // floor, as PyTorch's
-            po[o] = q;
-          }
-        }
-      }
+      if (r == ScatterReduction::kMean) divide_by_counts(po, out.numel(), touched, counts);
     }
   });
   return out;

@@ -49,7 +49,8 @@ struct Sliced {
   bool advanced = false;
 };
 
-Sliced apply_slicing(const Tensor& self, nb::handle key) {
+// The key's items: a tuple's elements, or the key alone.
+std::vector<nb::handle> key_items(nb::handle key) {
   std::vector<nb::handle> items;
   if (PyTuple_Check(key.ptr())) {
     for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(key.ptr()); ++i) {
@@ -58,9 +59,14 @@ Sliced apply_slicing(const Tensor& self, nb::handle key) {
   } else {
     items.push_back(key);
   }
-  // The index tensors of the items (an undefined Tensor for the basic items).
+  return items;
+}
+
+// The index tensors of the items (an undefined Tensor for the basic items); `consumed` is how
+// many dims of self the items consume.
+std::vector<Tensor> index_tensors(const std::vector<nb::handle>& items, int64_t& consumed) {
   std::vector<Tensor> tensors(items.size());
-  int64_t consumed = 0;
+  consumed = 0;
   for (size_t k = 0; k < items.size(); ++k) {
     PyObject* item = items[k].ptr();
     if (is_tensor(item)) {
@@ -76,73 +82,104 @@ Sliced apply_slicing(const Tensor& self, nb::handle key) {
     }
     consumed += consumed_dims(item, tensors[k].defined() ? &tensors[k] : nullptr);
   }
+  return tensors;
+}
+
+// apply_slicing's walk over the items: the view so far (out.view), the dim of it the next item
+// applies to, and the index tensors so far.
+struct Slicing {
+  Sliced out;
+  int64_t dim = 0;
+
+  // An index tensor: the advanced index of the view's next dims (a Bool one: of its dim() dims).
+  void index_tensor(Tensor t) {
+    out.advanced = true;
+    if (t.scalar_type() == ScalarType::Int) t = gradgen::to(t, ScalarType::Long);
+    if (t.scalar_type() == ScalarType::Byte) {  // a mask, as PyTorch's deprecated form
+      if (PyErr_WarnEx(PyExc_UserWarning,
+                       "indexing with dtype gradgen.uint8 is now deprecated, please use a dtype "
+                       "gradgen.bool instead.",
+                       1) < 0) {
+        throw nb::python_error();
+      }
+      t = gradgen::to(t, ScalarType::Bool);
+    }
+    if (t.scalar_type() == ScalarType::Bool && t.dim() == 0) {
+      // x[True] adds a dim of size 1 and keeps it (x[False]: of size 0), as PyTorch.
+      none();
+      out.indices.back() = gradgen::reshape(t, {1});
+      return;
+    }
+    if (t.scalar_type() != ScalarType::Bool && t.scalar_type() != ScalarType::Long) {
+      index_error(std::string("tensors used as indices must be long, int, byte or bool "
+                              "tensors (got ") +
+                  to_string(t.scalar_type()) + ")");
+    }
+    out.indices.emplace_back(t);
+    dim += t.scalar_type() == ScalarType::Bool ? t.dim() : 1;
+  }
+
+  // None: a dim of size 1 added.
+  void none() {
+    out.view = gradgen::unsqueeze(out.view, dim);
+    out.indices.emplace_back(std::nullopt);
+    ++dim;
+  }
+
+  // A slice: the next dim narrowed, or strided (a view either way).
+  void slice(PyObject* item) {
+    Py_ssize_t start, stop, step;
+    if (PySlice_Unpack(item, &start, &stop, &step) < 0) throw nb::python_error();
+    const int64_t size = out.view.size(dim);
+    const Py_ssize_t length = PySlice_AdjustIndices(size, &start, &stop, step);
+    if (step <= 0) throw nb::value_error("step must be greater than zero");
+    if (step != 1) {
+      out.view = gradgen::slice(out.view, dim, start, start + length * step, step);
+    } else if (start != 0 || length != size) {
+      out.view = gradgen::narrow(out.view, dim, start, length);
+    }
+    out.indices.emplace_back(std::nullopt);
+    ++dim;
+  }
+
+  // An int: the next dim selected away.
+  void integer(PyObject* item) {
+    const Py_ssize_t i = PyNumber_AsSsize_t(item, PyExc_IndexError);
+    if (i == -1 && PyErr_Occurred()) throw nb::python_error();
+    const int64_t size = out.view.size(dim);
+    if (i < -size || i >= size) {
+      index_error("index " + std::to_string(i) + " is out of bounds for dimension " +
+                  std::to_string(dim) + " with size " + std::to_string(size));
+    }
+    out.view = gradgen::select(out.view, dim, i);
+  }
+};
+
+Sliced apply_slicing(const Tensor& self, nb::handle key) {
+  const std::vector<nb::handle> items = key_items(key);
+  int64_t consumed = 0;
+  const std::vector<Tensor> tensors = index_tensors(items, consumed);
   if (consumed > self.dim()) {
     index_error("too many indices for tensor of dimension " + std::to_string(self.dim()));
   }
-  Sliced out;
-  Tensor result = self;
-  int64_t dim = 0;
+  Slicing s;
+  s.out.view = self;
   bool seen_ellipsis = false;
   for (size_t k = 0; k < items.size(); ++k) {
     PyObject* item = items[k].ptr();
     if (tensors[k].defined()) {
-      Tensor t = tensors[k];
-      out.advanced = true;
-      if (t.scalar_type() == ScalarType::Int) t = gradgen::to(t, ScalarType::Long);
-      if (t.scalar_type() == ScalarType::Byte) {  // a mask, as PyTorch's deprecated form
-        if (PyErr_WarnEx(PyExc_UserWarning,
-                         "indexing with dtype gradgen.uint8 is now deprecated, please use a dtype "
-                         "gradgen.bool instead.",
-                         1) < 0) {
-          throw nb::python_error();
-        }
-        t = gradgen::to(t, ScalarType::Bool);
-      }
-      if (t.scalar_type() == ScalarType::Bool && t.dim() == 0) {
-        // x[True] adds a dim of size 1 and keeps it (x[False]: of size 0), as PyTorch.
-        result = gradgen::unsqueeze(result, dim);
-        out.indices.emplace_back(gradgen::reshape(t, {1}));
-        ++dim;
-        continue;
-      }
-      if (t.scalar_type() != ScalarType::Bool && t.scalar_type() != ScalarType::Long) {
-        index_error(std::string("tensors used as indices must be long, int, byte or bool "
-                                "tensors (got ") +
-                    to_string(t.scalar_type()) + ")");
-      }
-      out.indices.emplace_back(t);
-      dim += t.scalar_type() == ScalarType::Bool ? t.dim() : 1;
+      s.index_tensor(tensors[k]);
     } else if (item == Py_None) {
-      result = gradgen::unsqueeze(result, dim);
-      out.indices.emplace_back(std::nullopt);
-      ++dim;
+      s.none();
     } else if (item == Py_Ellipsis) {
       if (seen_ellipsis) index_error("an index can only have a single ellipsis ('...')");
       seen_ellipsis = true;
-      for (int64_t j = 0; j < self.dim() - consumed; ++j) out.indices.emplace_back(std::nullopt);
-      dim += self.dim() - consumed;
+      for (int64_t j = 0; j < self.dim() - consumed; ++j) s.out.indices.emplace_back(std::nullopt);
+      s.dim += self.dim() - consumed;
     } else if (PySlice_Check(item)) {
-      Py_ssize_t start, stop, step;
-      if (PySlice_Unpack(item, &start, &stop, &step) < 0) throw nb::python_error();
-      const int64_t size = result.size(dim);
-      const Py_ssize_t length = PySlice_AdjustIndices(size, &start, &stop, step);
-      if (step <= 0) throw nb::value_error("step must be greater than zero");
-      if (step != 1) {
-        result = gradgen::slice(result, dim, start, start + length * step, step);  // a view
-      } else if (start != 0 || length != size) {
-        result = gradgen::narrow(result, dim, start, length);
-      }
-      out.indices.emplace_back(std::nullopt);
-      ++dim;
+      s.slice(item);
     } else if (!PyBool_Check(item) && PyIndex_Check(item)) {
-      const Py_ssize_t i = PyNumber_AsSsize_t(item, PyExc_IndexError);
-      if (i == -1 && PyErr_Occurred()) throw nb::python_error();
-      const int64_t size = result.size(dim);
-      if (i < -size || i >= size) {
-        index_error("index " + std::to_string(i) + " is out of bounds for dimension " +
-                    std::to_string(dim) + " with size " + std::to_string(size));
-      }
-      result = gradgen::select(result, dim, i);
+      s.integer(item);
     } else {
       throw nb::type_error(
           (std::string("only integers, slices (`:`), ellipsis (`...`), None and long or byte "
@@ -151,8 +188,7 @@ Sliced apply_slicing(const Tensor& self, nb::handle key) {
               .c_str());
     }
   }
-  out.view = result;
-  return out;
+  return s.out;
 }
 
 Tensor index(const Tensor& self, nb::handle key) {
