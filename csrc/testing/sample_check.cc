@@ -236,134 +236,149 @@ SampleFn differentiable_part(const SampleCase& c, const SampleFn& fn) {
   };
 }
 
-std::string checks(const SampleCase& c, const std::vector<Tensor>& inputs) {
-  const std::vector<Tensor> outputs = call(c.fn, inputs, true);
-  const bool any_grad =
-      std::any_of(inputs.begin(), inputs.end(), [](const Tensor& t) { return t.requires_grad(); });
-  if (c.history) {
-    for (size_t o = 0; o < outputs.size(); ++o) {
-      if (!outputs[o].defined()) continue;
-      const bool diff = is_differentiable(c, o);
-      const bool floating = outputs[o].scalar_type() == ScalarType::Double ||
-                            outputs[o].scalar_type() == ScalarType::Float;
-      const bool expected = diff && floating && any_grad;
-      if (outputs[o].requires_grad() != expected) {
-        return "output " + std::to_string(o) +
-               (expected
-                    ? " has no history, though it is differentiable and an input requires grad"
-                    : " has history, though it is " +
-                          std::string(any_grad ? "not differentiable"
-                                               : "computed from inputs that do not require grad"));
-      }
+/// Which outputs have history: the differentiable floating ones when an input requires grad.
+std::string history_problem(const SampleCase& c, const std::vector<Tensor>& outputs,
+                            bool any_grad) {
+  for (size_t o = 0; o < outputs.size(); ++o) {
+    if (!outputs[o].defined()) continue;
+    const bool diff = is_differentiable(c, o);
+    const bool floating = outputs[o].scalar_type() == ScalarType::Double ||
+                          outputs[o].scalar_type() == ScalarType::Float;
+    const bool expected = diff && floating && any_grad;
+    if (outputs[o].requires_grad() != expected) {
+      return "output " + std::to_string(o) +
+             (expected
+                  ? " has no history, though it is differentiable and an input requires grad"
+                  : " has history, though it is " +
+                        std::string(any_grad ? "not differentiable"
+                                             : "computed from inputs that do not require grad"));
     }
   }
-  // The derivative checks see the differentiable outputs only (the history check saw them all).
-  SampleCase d = c;
-  d.fn = differentiable_part(c, c.fn);
-  std::string problem = jacobian_problem(d.fn, inputs, c.inputs, outputs.size(), c.atol, c.rtol);
+  return "";
+}
+
+/// First derivatives (Jacobians, reentrancy, grad_input_mask), then second and forward ones, of
+/// the differentiable outputs of `d`.
+std::string derivative_problem(const SampleCase& d, const std::vector<Tensor>& inputs,
+                               const std::vector<Tensor>& outputs, bool any_grad) {
+  std::string problem = jacobian_problem(d.fn, inputs, d.inputs, outputs.size(), d.atol, d.rtol);
   if (problem.empty() && any_grad) problem = reentrancy_problem(d, inputs, outputs.size());
   if (problem.empty() && any_grad) problem = mask_problem(d, inputs, outputs);
   if (!problem.empty()) return problem;
   std::string report;
-  if (c.gradgradcheck && any_grad && !gradgradcheck(d.fn, inputs, 1e-6, c.atol, c.rtol, &report)) {
+  if (d.gradgradcheck && any_grad && !gradgradcheck(d.fn, inputs, 1e-6, d.atol, d.rtol, &report)) {
     return "second derivatives: " + report;
   }
-  if (c.fwgradcheck && any_grad && !fwgradcheck(d.fn, inputs, 1e-6, c.atol, c.rtol, &report)) {
+  if (d.fwgradcheck && any_grad && !fwgradcheck(d.fn, inputs, 1e-6, d.atol, d.rtol, &report)) {
     return "forward mode: " + report;
   }
-  if (c.inplace) {
-    const std::vector<Tensor> expected = call(c.fn, inputs, false);
-    const std::vector<Tensor> got = call(c.inplace, inputs, false);
-    for (size_t o = 0; o < expected.size() && o < got.size(); ++o) {
-      if (!same_values(got[o], expected[o])) {
-        return c.inplace_name + " (in-place) gives other values than " + c.op;
-      }
-    }
-    problem = jacobian_problem(differentiable_part(c, c.inplace), inputs, c.inputs, got.size(),
-                               c.atol, c.rtol);
-    if (!problem.empty()) return c.inplace_name + " (in-place): " + problem;
-    // The in-place call bumps its self's version counter (self is a fresh clone, at version 0).
-    if (!got.empty() && got[0].defined() && got[0].version() == 0) {
-      return c.inplace_name + " (in-place) did not bump the version counter of self";
-    }
-    if (any_grad) {
-      SampleFn through = differentiable_part(c, c.inplace);
-      if (c.gradgradcheck && !gradgradcheck(through, inputs, 1e-6, c.atol, c.rtol, &report)) {
-        return c.inplace_name + " (in-place): second derivatives: " + report;
-      }
-      if (c.fwgradcheck && !fwgradcheck(through, inputs, 1e-6, c.atol, c.rtol, &report)) {
-        return c.inplace_name + " (in-place): forward mode: " + report;
-      }
-    }
-    // PyTorch's refusal of a leaf that requires grad, by the op's name.
-    if (is_float(got.empty() ? Tensor() : got[0])) {
-      problem =
-          refusal_problem(c.inplace_name + " (in-place) on a leaf that requires grad",
-                          c.inplace_name +
-                              ": a leaf Variable that requires grad is being used in an in-place "
-                              "operation.",
-                          [&] {
-                            leaf_self = true;
-                            struct Reset {
-                              ~Reset() { leaf_self = false; }
-                            } reset;
-                            call(c.inplace, inputs, true);
-                          });
-      if (!problem.empty()) return problem;
-    }
-  }
-  if (c.out) {
-    // out= variants refuse inputs that require grad (as PyTorch's): run them on detached copies.
-    std::vector<Tensor> plain;
-    for (const Tensor& t : inputs) plain.push_back(t.defined() ? t.detach() : t);
-    const std::vector<Tensor> expected = call(c.fn, plain, false);
-    std::vector<Tensor> outs;
-    for (const Tensor& e : expected) outs.push_back(empty(e.sizes(), e.scalar_type()));
-    {
-      autograd::NoGradGuard no_grad;
-      c.out(plain, outs);
-    }
-    for (size_t o = 0; o < expected.size(); ++o) {
-      if (!same_values(outs[o], expected[o])) {
-        return c.out_name + " (out=) writes other values than " + c.op + " returns (output " +
-               std::to_string(o) + ")";
-      }
-    }
-    if (any_grad) {
-      // Inputs that require grad are refused, and so are tangents (PyTorch's out= variants
-      // support neither).
-      problem = refusal_problem(c.out_name + " (out=) on inputs that require grad",
-                                ": out= variants do not support automatic differentiation", [&] {
-                                  std::vector<Tensor> o2;
-                                  for (const Tensor& e : expected) {
-                                    o2.push_back(empty(e.sizes(), e.scalar_type()));
-                                  }
-                                  c.out(inputs, o2);
-                                });
-      if (!problem.empty()) return problem;
-      problem = refusal_problem(c.out_name + " (out=) on dual inputs",
-                                "forward-mode AD not implemented for ", [&] {
-                                  autograd::NoGradGuard no_grad;
-                                  autograd::forward_ad::dual_level level;
-                                  std::vector<Tensor> duals;
-                                  for (const Tensor& t : inputs) {
-                                    duals.push_back(
-                                        t.defined() && t.requires_grad()
-                                            ? autograd::forward_ad::make_dual(t.detach(),
-                                                                              ones(t.sizes(),
-                                                                                   t.scalar_type()))
-                                            : t);
-                                  }
-                                  std::vector<Tensor> o2;
-                                  for (const Tensor& e : expected) {
-                                    o2.push_back(empty(e.sizes(), e.scalar_type()));
-                                  }
-                                  c.out(duals, o2);
-                                });
-      if (!problem.empty()) return problem;
-    }
-  }
   return "";
+}
+
+/// The in-place variant: the out-of-place values and gradients, the version counter, second and
+/// forward derivatives through it, and PyTorch's refusal of a leaf that requires grad.
+std::string inplace_problem(const SampleCase& c, const std::vector<Tensor>& inputs, bool any_grad) {
+  const std::vector<Tensor> expected = call(c.fn, inputs, false);
+  const std::vector<Tensor> got = call(c.inplace, inputs, false);
+  for (size_t o = 0; o < expected.size() && o < got.size(); ++o) {
+    if (!same_values(got[o], expected[o])) {
+      return c.inplace_name + " (in-place) gives other values than " + c.op;
+    }
+  }
+  std::string problem = jacobian_problem(differentiable_part(c, c.inplace), inputs, c.inputs,
+                                         got.size(), c.atol, c.rtol);
+  if (!problem.empty()) return c.inplace_name + " (in-place): " + problem;
+  // The in-place call bumps its self's version counter (self is a fresh clone, at version 0).
+  if (!got.empty() && got[0].defined() && got[0].version() == 0) {
+    return c.inplace_name + " (in-place) did not bump the version counter of self";
+  }
+  if (any_grad) {
+    SampleFn through = differentiable_part(c, c.inplace);
+    std::string report;
+    if (c.gradgradcheck && !gradgradcheck(through, inputs, 1e-6, c.atol, c.rtol, &report)) {
+      return c.inplace_name + " (in-place): second derivatives: " + report;
+    }
+    if (c.fwgradcheck && !fwgradcheck(through, inputs, 1e-6, c.atol, c.rtol, &report)) {
+      return c.inplace_name + " (in-place): forward mode: " + report;
+    }
+  }
+  if (!is_float(got.empty() ? Tensor() : got[0])) return "";
+  // PyTorch's refusal of a leaf that requires grad, by the op's name.
+  return refusal_problem(
+      c.inplace_name + " (in-place) on a leaf that requires grad",
+      c.inplace_name +
+          ": a leaf Variable that requires grad is being used in an in-place operation.",
+      [&] {
+        leaf_self = true;
+        struct Reset {
+          ~Reset() { leaf_self = false; }
+        } reset;
+        call(c.inplace, inputs, true);
+      });
+}
+
+/// Fresh outputs shaped as `like`, for an out= call.
+std::vector<Tensor> outputs_like(const std::vector<Tensor>& like) {
+  std::vector<Tensor> outs;
+  for (const Tensor& e : like) outs.push_back(empty(e.sizes(), e.scalar_type()));
+  return outs;
+}
+
+/// The out= variant: the functional values, and (PyTorch's out= variants support neither) the
+/// refusal of inputs that require grad and of tangents.
+std::string out_problem(const SampleCase& c, const std::vector<Tensor>& inputs, bool any_grad) {
+  // out= variants refuse inputs that require grad: run them on detached copies.
+  std::vector<Tensor> plain;
+  for (const Tensor& t : inputs) plain.push_back(t.defined() ? t.detach() : t);
+  const std::vector<Tensor> expected = call(c.fn, plain, false);
+  std::vector<Tensor> outs = outputs_like(expected);
+  {
+    autograd::NoGradGuard no_grad;
+    c.out(plain, outs);
+  }
+  for (size_t o = 0; o < expected.size(); ++o) {
+    if (!same_values(outs[o], expected[o])) {
+      return c.out_name + " (out=) writes other values than " + c.op + " returns (output " +
+             std::to_string(o) + ")";
+    }
+  }
+  if (!any_grad) return "";
+  std::string problem =
+      refusal_problem(c.out_name + " (out=) on inputs that require grad",
+                      ": out= variants do not support automatic differentiation", [&] {
+                        std::vector<Tensor> o2 = outputs_like(expected);
+                        c.out(inputs, o2);
+                      });
+  if (!problem.empty()) return problem;
+  return refusal_problem(
+      c.out_name + " (out=) on dual inputs", "forward-mode AD not implemented for ", [&] {
+        autograd::NoGradGuard no_grad;
+        autograd::forward_ad::dual_level level;
+        std::vector<Tensor> duals;
+        for (const Tensor& t : inputs) {
+          duals.push_back(
+              t.defined() && t.requires_grad()
+                  ? autograd::forward_ad::make_dual(t.detach(), ones(t.sizes(), t.scalar_type()))
+                  : t);
+        }
+        std::vector<Tensor> o2 = outputs_like(expected);
+        c.out(duals, o2);
+      });
+}
+
+std::string checks(const SampleCase& c, const std::vector<Tensor>& inputs) {
+  const std::vector<Tensor> outputs = call(c.fn, inputs, true);
+  const bool any_grad =
+      std::any_of(inputs.begin(), inputs.end(), [](const Tensor& t) { return t.requires_grad(); });
+  std::string problem = c.history ? history_problem(c, outputs, any_grad) : "";
+  if (!problem.empty()) return problem;
+  // The derivative checks see the differentiable outputs only (the history check saw them all).
+  SampleCase d = c;
+  d.fn = differentiable_part(c, c.fn);
+  problem = derivative_problem(d, inputs, outputs, any_grad);
+  if (problem.empty() && c.inplace) problem = inplace_problem(c, inputs, any_grad);
+  if (problem.empty() && c.out) problem = out_problem(c, inputs, any_grad);
+  return problem;
 }
 
 }  // namespace

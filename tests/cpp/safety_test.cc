@@ -225,10 +225,11 @@ TEST(OpNameTest, UndefinedArgumentsNameTheOp) {
 }
 
 TEST(OpNameTest, CompositeOpsNameThemselvesBeforeTheOpTheyCall) {
-  EXPECT_THROW_MESSAGE(cross_entropy_loss(ones({2, 3}), longs({0, 1, 2, 0}, {4})),
-                       std::invalid_argument,
-                       "cross_entropy_loss: nll_loss: expected self of shape [N, C] and target "
-                       "of shape [N] (or [C] and []), got [2, 3] and [4]");
+  EXPECT_THROW_MESSAGE(
+      cross_entropy_loss(ones({2, 3}), longs({0, 1, 2, 0}, {4})), std::invalid_argument,
+      "cross_entropy_loss: nll_loss: expected self of shape [N, C] and target "
+      "of shape [N] (or [C] and []; nll_loss_nd takes [N, C, d1, ..., dK]), got [2, 3] "
+      "and [4]");
   EXPECT_THROW_MESSAGE(matmul(zeros({2, 3}, ScalarType::Bool), zeros({3, 2}, ScalarType::Bool)),
                        std::invalid_argument,
                        "matmul: mm: expected a floating point tensor (Double or Float), got Bool");

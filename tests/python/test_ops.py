@@ -403,6 +403,22 @@ SAMPLES: Dict[str, List[Sample]] = {
             [leaf(3, 3, seed=2), positive(3, seed=3)],
         ),
     ],
+    # K-dimensional: nll_loss2d of images, nll_loss_nd of any K (what F.nll_loss calls).
+    "nll_loss2d": [
+        Sample(
+            "[2, 3, 2, 2], keyword reduction",
+            lambda x: gradgen.nll_loss2d(x, longs([[[0, 2], [1, 1]], [[2, 0], [0, 1]]]), reduction=2),
+            [leaf(2, 3, 2, 2)],
+        ),
+    ],
+    "nll_loss_nd": [
+        Sample(
+            "K = 1, weight, ignore_index",
+            # weight is not differentiable (a constant here: the Mean divides by its sum).
+            lambda x, w: gradgen.nll_loss_nd(x, longs([[0, 2], [1, 2]]), w, ignore_index=2),
+            [leaf(2, 3, 2, seed=4), gradgen.tensor([0.7, 1.3, 0.9], dtype=gradgen.float64)],
+        ),
+    ],
     "cross_entropy_loss": [
         Sample(
             "label smoothing", lambda x: gradgen.cross_entropy_loss(x, longs([1, 0]), label_smoothing=0.1), [leaf(2, 3)]
