@@ -27,7 +27,7 @@
 % elif o.returns.kind == "outs":
         ::gradgen::python::check_outs("${o.op_name}", out, ${o.returns.count});
         ${call(o)};
-        return ::gradgen::python::same_objects(out, ${(group.name + "_return_type") if o.returns.fields else "nanobind::handle()"});
+        return ::gradgen::python::same_objects(out, ${(group.out_named_tuple[0] + "_return_type") if o.returns.fields else "nanobind::handle()"});
 % else:
         return ${call(o)};
 % endif
