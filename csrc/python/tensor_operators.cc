@@ -7,11 +7,9 @@
 #include <string>
 #include <utility>
 
-#include "csrc/autograd/basic_ops.h"
 #include "csrc/core_kernels.h"
 #include "csrc/default_dtype.h"
 #include "csrc/generated/VariableType.h"
-#include "csrc/native/type_promotion.h"
 #include "csrc/python/casters.h"
 #include "csrc/python/module_init.h"
 #include "csrc/python/tensor_access.h"
