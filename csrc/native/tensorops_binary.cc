@@ -561,6 +561,45 @@ Tensor logical_binary(const char* op, const Tensor& a, const Tensor& b, F&& f) {
                                       ScalarType::Bool, f);
 }
 
+// The checks of an in-place variant before it computes, in PyTorch's order: the broadcast shape
+// must be self's, then self must hold the result type.
+void check_inplace(const char* op, const Tensor& self, const Tensor& other, ScalarType result) {
+  const DimVector shape = loops::broadcast_shapes(op, self.sizes(), other.sizes());
+  if (!self.sizes().equals(IntArrayRef(shape.data(), shape.size()))) {
+    throw std::invalid_argument(std::string(op) + ": output with shape " + shape_str(self.sizes()) +
+                                " doesn't match the broadcast shape " +
+                                shape_str(IntArrayRef(shape.data(), shape.size())));
+  }
+  check_can_cast(op, result, self.scalar_type());
+}
+
+// The C++ type name PyTorch's dtype messages print ("long int" for Long).
+const char* cpp_type_name(ScalarType t) {
+  switch (t) {
+    case ScalarType::Float: return "float";
+    case ScalarType::Double: return "double";
+    case ScalarType::Long: return "long int";
+    case ScalarType::Bool: return "bool";
+    case ScalarType::Int: return "int";
+    case ScalarType::Short: return "short int";
+    case ScalarType::Char: return "signed char";
+    case ScalarType::Byte: return "unsigned char";
+    case ScalarType::Half: return "c10::Half";
+    case ScalarType::BFloat16: return "c10::BFloat16";
+  }
+  return "";
+}
+
+// PyTorch's derived (`autogen:`) out= variants, bitwise_*.Scalar_Tensor_out, take only an out of
+// the result's dtype ("Expected out tensor to have dtype long int, but got float instead").
+void check_same_out_dtype(const char* op, const Tensor& result, const Tensor& out) {
+  if (out.scalar_type() != result.scalar_type()) {
+    throw std::invalid_argument(std::string(op) + ": Expected out tensor to have dtype " +
+                                cpp_type_name(result.scalar_type()) + ", but got " +
+                                cpp_type_name(out.scalar_type()) + " instead");
+  }
+}
+
 template <typename F>
 Tensor bitwise_binary(const char* op, const Tensor& a, const Tensor& b, F&& f) {
   const ScalarType dtype = result_type(a, b);
@@ -594,15 +633,44 @@ Tensor& logical_xor_out(const Tensor& self, const Tensor& other, Tensor& out) {
   return write_out("logical_xor.out", logical_xor(self, other), out);
 }
 
+// The in-place and out= variants check, as PyTorch's, that the result type casts to self's (out's)
+// dtype before computing: int64 &= float32 is "result type Float can't be cast to the desired
+// output type Long", not the refusal of floats (in place, after the broadcast shape is checked).
 #define GRADGEN_BITWISE(name, op)                                                           \
   Tensor name(const Tensor& self, const Tensor& other) {                                    \
-    return bitwise_binary(#name, self, other,                                               \
+    return bitwise_binary(#name "_cpu", self, other,                                        \
                           [](auto a, auto b) { return static_cast<decltype(a)>(a op b); }); \
   }                                                                                         \
   Tensor name(const Tensor& self, const Scalar& other) {                                    \
     const ScalarType dtype = result_type(self, other);                                      \
-    if (is_floating_point(dtype)) throw_not_implemented(#name, dtype);                      \
+    if (is_floating_point(dtype)) throw_not_implemented(#name "_cpu", dtype);               \
     return name(self, scalar_operand(other, dtype));                                        \
+  }                                                                                         \
+  Tensor name(const Scalar& self, const Tensor& other) {                                    \
+    const ScalarType dtype = result_type(other, self);                                      \
+    if (is_floating_point(dtype)) throw_not_implemented(#name "_cpu", dtype);               \
+    return name(scalar_operand(self, dtype), other);                                        \
+  }                                                                                         \
+  Tensor& name##_(Tensor& self, const Tensor& other) {                                      \
+    check_inplace(#name "_", self, other, result_type(self, other));                        \
+    return write_inplace(#name "_", self, name(self, other));                               \
+  }                                                                                         \
+  Tensor& name##_(Tensor& self, const Scalar& other) {                                      \
+    check_can_cast(#name "_", result_type(self, other), self.scalar_type());                \
+    return write_inplace(#name "_", self, name(self, other));                               \
+  }                                                                                         \
+  Tensor& name##_out(const Tensor& self, const Tensor& other, Tensor& out) {                \
+    check_can_cast(#name ".Tensor_out", result_type(self, other), out.scalar_type());       \
+    return write_out(#name ".Tensor_out", name(self, other), out);                          \
+  }                                                                                         \
+  Tensor& name##_out(const Tensor& self, const Scalar& other, Tensor& out) {                \
+    check_can_cast(#name ".Scalar_out", result_type(self, other), out.scalar_type());       \
+    return write_out(#name ".Scalar_out", name(self, other), out);                          \
+  }                                                                                         \
+  Tensor& name##_out(const Scalar& self, const Tensor& other, Tensor& out) {                \
+    const Tensor result = name(self, other);                                                \
+    check_same_out_dtype(#name ".Scalar_Tensor_out", result, out);                          \
+    return write_out(#name ".Scalar_Tensor_out", result, out);                              \
   }
 
 GRADGEN_BITWISE(bitwise_and, &)
@@ -617,12 +685,40 @@ Tensor bitwise_not(const Tensor& self) {
                                         [](bool x) { return !x; });
   }
   if (!is_integral(self.scalar_type(), false)) {
-    throw_not_implemented("bitwise_not", self.scalar_type());
+    throw_not_implemented("bitwise_not_cpu", self.scalar_type());
   }
   const Tensor x = widen(self, self.scalar_type());
   return cast(loops::unary_map<int64_t, int64_t>("bitwise_not", x, ScalarType::Long,
                                                  [](int64_t v) { return ~v; }),
               self.scalar_type());
+}
+Tensor& bitwise_not_(Tensor& self) {
+  return write_inplace("bitwise_not_", self, bitwise_not(self));
+}
+// PyTorch's bitwise_not.out takes only an out of self's dtype ("Found dtype Short but expected
+// Char"), checked before the refusal of floats.
+Tensor& bitwise_not_out(const Tensor& self, Tensor& out) {
+  if (out.scalar_type() != self.scalar_type()) {
+    throw std::invalid_argument(std::string("bitwise_not.out: Found dtype ") +
+                                to_string(out.scalar_type()) + " but expected " +
+                                to_string(self.scalar_type()));
+  }
+  return write_out("bitwise_not.out", bitwise_not(self), out);
+}
+
+// The logical ops in place: self keeps its dtype, any dtype (the Bool result converted: a float
+// tensor gets 0.0 and 1.0), as PyTorch's.
+Tensor& logical_and_(Tensor& self, const Tensor& other) {
+  return write_inplace("logical_and_", self, logical_and(self, other));
+}
+Tensor& logical_or_(Tensor& self, const Tensor& other) {
+  return write_inplace("logical_or_", self, logical_or(self, other));
+}
+Tensor& logical_xor_(Tensor& self, const Tensor& other) {
+  return write_inplace("logical_xor_", self, logical_xor(self, other));
+}
+Tensor& logical_not_(Tensor& self) {
+  return write_inplace("logical_not_", self, logical_not(self));
 }
 
 }  // namespace native

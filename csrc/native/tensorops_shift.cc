@@ -66,16 +66,18 @@ Tensor scalar_operand(Direction d, const Scalar& s, ScalarType dtype) {
   return full({}, s, dtype);
 }
 
-// The in-place variants: PyTorch checks that self can hold the result type before computing
-// (an int8 tensor <<= 1.5 is "result type Float can't be cast to the desired output type Char"),
-// and that the broadcast shape is self's.
+// The in-place variants: PyTorch checks that the broadcast shape is self's, then that self can
+// hold the result type, before computing (an int8 tensor <<= 1.5 is "result type Float can't be
+// cast to the desired output type Char").
 Tensor& shift_inplace(Direction d, const char* op, Tensor& self, const Tensor& other) {
+  const DimVector shape = loops::broadcast_shapes(op, self.sizes(), other.sizes());
+  if (!self.sizes().equals(IntArrayRef(shape.data(), shape.size()))) {
+    throw std::invalid_argument(std::string(op) + ": output with shape " + shape_str(self.sizes()) +
+                                " doesn't match the broadcast shape " +
+                                shape_str(IntArrayRef(shape.data(), shape.size())));
+  }
   check_can_cast(op, result_type(self, other), self.scalar_type());
   const Tensor result = shift(d, self, other);
-  if (!result.sizes().equals(self.sizes())) {
-    throw std::invalid_argument(std::string(op) + ": output with shape " + shape_str(self.sizes()) +
-                                " doesn't match the broadcast shape " + shape_str(result.sizes()));
-  }
   gradgen::internal::assert_no_internal_overlap(self, op);
   gradgen::internal::copy_(self, cast(result, self.scalar_type()));  // bumps the version
   return self;

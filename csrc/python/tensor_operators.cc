@@ -7,11 +7,9 @@
 #include <string>
 #include <utility>
 
-#include "csrc/autograd/basic_ops.h"
 #include "csrc/core_kernels.h"
 #include "csrc/default_dtype.h"
 #include "csrc/generated/VariableType.h"
-#include "csrc/native/type_promotion.h"
 #include "csrc/python/casters.h"
 #include "csrc/python/module_init.h"
 #include "csrc/python/tensor_access.h"
@@ -204,24 +202,6 @@ void def_arithmetic(nb::class_<Tensor>& cls) {
 // grad, a result dtype x cannot hold, `x -= True`).
 using InplaceOp = void (*)(Tensor& self, const Tensor& other);
 
-// `x &= y`, `x |= y`, `x ^= y` (PyTorch's bitwise_and_ / or_ / xor_, which gradgen does not
-// declare as ops: they have no derivative, and integer and bool tensors never require grad):
-// checked as PyTorch's in-place kernels check (first that the result type casts to self's dtype,
-// so an int64 &= float32 is that error, not the refusal of floats), then the out-of-place op's
-// result, with its promotion and its refusals (floating operands are its NotImplementedError),
-// written into self, whose shape the broadcast shape must be.
-using BinaryOp = Tensor (*)(const Tensor&, const Tensor&);
-
-void bitwise_inplace(const char* op, Tensor& self, const Tensor& other, BinaryOp f) {
-  native::check_can_cast(op, native::result_type(self, other), self.scalar_type());
-  const Tensor result = f(self, other);
-  if (!self.sizes().equals(result.sizes())) {
-    throw std::invalid_argument(std::string(op) + ": output with shape " + shape_str(self.sizes()) +
-                                " doesn't match the broadcast shape " + shape_str(result.sizes()));
-  }
-  autograd::copy_into(self, native::cast(result, self.scalar_type()));
-}
-
 struct InplaceOperator {
   const char* name;  // Python's: "__iadd__"
   InplaceOp op;
@@ -236,21 +216,10 @@ const InplaceOperator kInplaceOperators[] = {
     {"__imod__", [](Tensor& a, const Tensor& b) { gradgen::remainder_(a, b); }},
     {"__ilshift__", [](Tensor& a, const Tensor& b) { gradgen::bitwise_left_shift_(a, b); }},
     {"__irshift__", [](Tensor& a, const Tensor& b) { gradgen::bitwise_right_shift_(a, b); }},
-    {"__iand__",
-     [](Tensor& a, const Tensor& b) {
-       bitwise_inplace("bitwise_and_", a, b,
-                       [](const Tensor& x, const Tensor& y) { return gradgen::bitwise_and(x, y); });
-     }},
-    {"__ior__",
-     [](Tensor& a, const Tensor& b) {
-       bitwise_inplace("bitwise_or_", a, b,
-                       [](const Tensor& x, const Tensor& y) { return gradgen::bitwise_or(x, y); });
-     }},
-    {"__ixor__",
-     [](Tensor& a, const Tensor& b) {
-       bitwise_inplace("bitwise_xor_", a, b,
-                       [](const Tensor& x, const Tensor& y) { return gradgen::bitwise_xor(x, y); });
-     }},
+    // PyTorch's bitwise_and_ / or_ / xor_ (logical on bool tensors).
+    {"__iand__", [](Tensor& a, const Tensor& b) { gradgen::bitwise_and_(a, b); }},
+    {"__ior__", [](Tensor& a, const Tensor& b) { gradgen::bitwise_or_(a, b); }},
+    {"__ixor__", [](Tensor& a, const Tensor& b) { gradgen::bitwise_xor_(a, b); }},
 };
 
 }  // namespace

@@ -43,6 +43,7 @@ def _load_extension():
 _load_extension()
 
 import builtins  # gradgen.int, float and bool are dtypes, as torch's: Python's own through this
+import sys as _sys  # as_tensor looks up NumPy in _sys.modules (gradgen imports without NumPy)
 
 from gradgen import _C
 from gradgen._C import (  # noqa: F401  (re-exported)
@@ -135,14 +136,20 @@ def tensordot(a, b, dims=2, out=None):
 def as_tensor(data, dtype=None, device=None):  # noqa: F811  (torch's keyword names shadow the classes here)
     """torch.as_tensor: data itself when it is a Tensor of dtype (or dtype is None), else a tensor.
 
-    A Tensor of another dtype is converted (data.to(dtype)); anything else is gradgen.tensor(data,
-    dtype=dtype), so Python floats give the default dtype and NumPy arrays keep theirs. Unlike
-    torch, a NumPy array is copied, not shared (gradgen.from_numpy shares it).
+    A Tensor of another dtype is converted (data.to(dtype)). A NumPy array shares its memory with
+    the tensor, as torch's: from_numpy(data) (writes show in both, the tensor keeps the array
+    alive; its refusals: negative strides, another byte order, dtypes gradgen lacks), converted
+    (a copy) when dtype is another. Anything else is gradgen.tensor(data, dtype=dtype), so Python
+    floats give the default dtype.
     """
     if device is not None:
         _C.device(device)  # only "cpu" exists; anything else raises as device() does
     if isinstance(data, Tensor):
         return data if dtype is None or data.dtype == dtype else data.to(dtype)
+    numpy = _sys.modules.get("numpy")  # data can't be an array unless NumPy is imported
+    if numpy is not None and isinstance(data, numpy.ndarray):
+        shared = from_numpy(data)
+        return shared if dtype is None or shared.dtype == dtype else shared.to(dtype)
     return tensor(data, dtype=dtype)
 
 

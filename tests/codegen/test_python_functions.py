@@ -143,7 +143,9 @@ def test_named_tuples_lists_and_several_outs(files):
     assert "std::vector<::gradgen::Tensor*> out" in dim_max
     assert '::gradgen::python::check_outs("max.dim_max", out, 2);' in dim_max
     assert "::gradgen::max_out(input, dim, keepdim, *out[0], *out[1]);" in dim_max
-    assert "return ::gradgen::python::same_objects(out, max_return_type);" in dim_max
+    # out= returns PyTorch's other type, torch.return_types.max_out, with the same fields.
+    assert "return ::gradgen::python::same_objects(out, max_out_return_type);" in dim_max
+    assert 'max_out_return_type = ::gradgen::python::named_tuple_type("max_out", {"values", "indices"});' in text
     assert "return ::gradgen::python::to_tuple(::gradgen::split(input, split_size, dim));" in text
     assert "[](std::vector<::gradgen::Tensor> tensors, int64_t dim) {" in _binding(text, "function", "cat(")
 

@@ -2562,6 +2562,131 @@ std::vector<OpInfo> make_registry() {
            })},
       };
     });
+    // The bitwise ops' in-place, out= and Scalar_Tensor variants, and the logical ops in place:
+    // operands made from inputs that require grad (no history); kNoDerivative (the values and
+    // the refusals are checked against PyTorch by the differential test, cases_bitwise_ops.py).
+    struct BitwiseFns {
+      const char* name;
+      std::function<Tensor(const Scalar&, const Tensor&)> scalar_tensor;
+      std::function<void(Tensor&, const Tensor&)> inplace;
+      std::function<void(Tensor&, const Scalar&)> inplace_scalar;
+      std::function<void(const Tensor&, const Tensor&, Tensor&)> out;
+      std::function<void(const Tensor&, const Scalar&, Tensor&)> out_scalar;
+      std::function<void(const Scalar&, const Tensor&, Tensor&)> out_scalar_tensor;
+    };
+    const BitwiseFns bitwise_variants[] = {
+        {"bitwise_and", [](const Scalar& a, const Tensor& b) { return bitwise_and(a, b); },
+         [](Tensor& a, const Tensor& b) { bitwise_and_(a, b); },
+         [](Tensor& a, const Scalar& b) { bitwise_and_(a, b); },
+         [](const Tensor& a, const Tensor& b, Tensor& o) { bitwise_and_out(a, b, o); },
+         [](const Tensor& a, const Scalar& b, Tensor& o) { bitwise_and_out(a, b, o); },
+         [](const Scalar& a, const Tensor& b, Tensor& o) { bitwise_and_out(a, b, o); }},
+        {"bitwise_or", [](const Scalar& a, const Tensor& b) { return bitwise_or(a, b); },
+         [](Tensor& a, const Tensor& b) { bitwise_or_(a, b); },
+         [](Tensor& a, const Scalar& b) { bitwise_or_(a, b); },
+         [](const Tensor& a, const Tensor& b, Tensor& o) { bitwise_or_out(a, b, o); },
+         [](const Tensor& a, const Scalar& b, Tensor& o) { bitwise_or_out(a, b, o); },
+         [](const Scalar& a, const Tensor& b, Tensor& o) { bitwise_or_out(a, b, o); }},
+        {"bitwise_xor", [](const Scalar& a, const Tensor& b) { return bitwise_xor(a, b); },
+         [](Tensor& a, const Tensor& b) { bitwise_xor_(a, b); },
+         [](Tensor& a, const Scalar& b) { bitwise_xor_(a, b); },
+         [](const Tensor& a, const Tensor& b, Tensor& o) { bitwise_xor_out(a, b, o); },
+         [](const Tensor& a, const Scalar& b, Tensor& o) { bitwise_xor_out(a, b, o); },
+         [](const Scalar& a, const Tensor& b, Tensor& o) { bitwise_xor_out(a, b, o); }},
+    };
+    for (const BitwiseFns& f : bitwise_variants) {
+      const std::string n = f.name;
+      auto sample = [](std::string what, Inputs in, std::function<Tensor(const Inputs&)> fn) {
+        return std::vector<Sample>{{std::move(what), std::move(in), one(std::move(fn))}};
+      };
+      add_op(n + "_.Tensor", Check::kNoDerivative, [=] {
+        return sample("Long [2, 3] with Int [3] in place", {leaf({2, 3}, 1)}, [=](const Inputs& x) {
+          Tensor self = ints(x[0]);
+          f.inplace(self, to(longs({5, -3, 12}, {3}), ScalarType::Int));
+          return self;
+        });
+      });
+      add_op(n + "_.Scalar", Check::kNoDerivative, [=] {
+        return sample("Char [2, 3] with 300 in place", {leaf({2, 3}, 2)}, [=](const Inputs& x) {
+          Tensor self = to(ints(x[0]), ScalarType::Char);
+          f.inplace_scalar(self, 300);
+          return self;
+        });
+      });
+      add_op(n + ".Tensor_out", Check::kNoDerivative, [=] {
+        return sample("Long [2, 3] and Bool [3] into Short [0]", {leaf({2, 3}, 3), leaf({3}, 4)},
+                      [=](const Inputs& x) {
+                        Tensor out = zeros({0}, ScalarType::Short);
+                        f.out(ints(x[0]), gt(x[1], 0), out);
+                        return out;
+                      });
+      });
+      add_op(n + ".Scalar_out", Check::kNoDerivative, [=] {
+        return sample("Long [2, 3] and 6 into Float [0]", {leaf({2, 3}, 5)}, [=](const Inputs& x) {
+          Tensor out = zeros({0}, ScalarType::Float);
+          f.out_scalar(ints(x[0]), 6, out);
+          return out;
+        });
+      });
+      add_op(n + ".Scalar_Tensor", Check::kNoDerivative, [=] {
+        return sample("-40 and Long [2, 3]", {leaf({2, 3}, 6)},
+                      [=](const Inputs& x) { return f.scalar_tensor(-40, ints(x[0])); });
+      });
+      add_op(n + ".Scalar_Tensor_out", Check::kNoDerivative, [=] {
+        return sample("5 and Long [2, 3] into Long [0]", {leaf({2, 3}, 7)}, [=](const Inputs& x) {
+          Tensor out = zeros({0}, ScalarType::Long);
+          f.out_scalar_tensor(5, ints(x[0]), out);
+          return out;
+        });
+      });
+    }
+    add_op("bitwise_not_", Check::kNoDerivative, [=] {
+      return std::vector<Sample>{
+          {"Long [2, 3] in place", {leaf({2, 3}, 1)}, one([=](const Inputs& x) {
+             Tensor self = ints(x[0]);
+             bitwise_not_(self);
+             return self;
+           })},
+      };
+    });
+    add_op("bitwise_not.out", Check::kNoDerivative, [=] {
+      return std::vector<Sample>{
+          {"Long [2, 3] into Long [0]", {leaf({2, 3}, 2)}, one([=](const Inputs& x) {
+             Tensor out = zeros({0}, ScalarType::Long);
+             bitwise_not_out(ints(x[0]), out);
+             return out;
+           })},
+      };
+    });
+    using InplaceBinary = std::function<void(Tensor&, const Tensor&)>;
+    const std::pair<const char*, InplaceBinary> logical_inplace[] = {
+        {"logical_and_", [](Tensor& a, const Tensor& b) { logical_and_(a, b); }},
+        {"logical_or_", [](Tensor& a, const Tensor& b) { logical_or_(a, b); }},
+        {"logical_xor_", [](Tensor& a, const Tensor& b) { logical_xor_(a, b); }},
+    };
+    for (const auto& [name, f] : logical_inplace) {
+      const InplaceBinary g = f;
+      add_op(name, Check::kNoDerivative, [=] {
+        return std::vector<Sample>{
+            {"Double [2, 3] (a copy) and [3]",
+             {leaf({2, 3}, 1), leaf({3}, 2)},
+             one([g](const Inputs& x) {
+               Tensor self = relu(x[0]).detach();  // self is written: no history
+               g(self, relu(x[1]));
+               return self;
+             })},
+        };
+      });
+    }
+    add_op("logical_not_", Check::kNoDerivative, [=] {
+      return std::vector<Sample>{
+          {"Long [2, 3] in place", {leaf({2, 3}, 3)}, one([=](const Inputs& x) {
+             Tensor self = ints(x[0]);
+             logical_not_(self);
+             return self;
+           })},
+      };
+    });
     // Shifts: integer operands made from inputs that require grad (to() drops the history),
     // shifted by constant amounts, some out of range (negative, 64 or more); every variant is
     // kNoDerivative (the values are checked against PyTorch by the differential test).

@@ -56,3 +56,27 @@ def test_floating_operands_and_shape_changes_are_refused(op):
     with pytest.raises(RuntimeError, match=r"output with shape \[2\] doesn't match the broadcast shape \[2, 2\]"):
         getattr(x, op)(g.tensor([[1], [2]]))
     assert x.tolist() == [6, 3]
+
+
+def test_inplace_methods_check_the_shape_before_the_cast_as_pytorch():
+    # torch 2.13: int64 [1] .bitwise_and_(float64 [2, 1]) is the shape's RuntimeError, not the
+    # cast's (both RuntimeError, so only the words tell them apart); the shifts' in place too.
+    x, f = g.tensor([6]), g.tensor([[1.0], [2.0]], dtype=g.float64)
+    for op in ("bitwise_and_", "bitwise_or_", "bitwise_xor_", "bitwise_left_shift_", "bitwise_right_shift_"):
+        with pytest.raises(RuntimeError, match=r"output with shape \[1\] doesn't match the broadcast shape \[2, 1\]"):
+            getattr(x, op)(f)
+        with pytest.raises(RuntimeError, match="result type Double can't be cast to the desired output type Long"):
+            getattr(x, op)(g.tensor([1.5], dtype=g.float64))
+    assert x.tolist() == [6]
+
+
+def test_out_variants_check_the_cast_before_refusing_floats_as_pytorch():
+    a = g.tensor([1.5], dtype=g.float64)
+    with pytest.raises(RuntimeError, match="result type Double can't be cast to the desired output type Long"):
+        g.bitwise_and(a, a, out=g.zeros([0], dtype=g.int64))
+    with pytest.raises(NotImplementedError, match="^\"bitwise_and_cpu\" not implemented for 'Double'$"):
+        g.bitwise_and(a, a, out=g.zeros([0], dtype=g.float64))
+    with pytest.raises(RuntimeError, match="Found dtype Long but expected Double"):
+        g.bitwise_not(a, out=g.zeros([0], dtype=g.int64))
+    with pytest.raises(NotImplementedError, match="\"bitwise_not_cpu\" not implemented for 'Double'"):
+        a.bitwise_not_()

@@ -119,3 +119,38 @@ def test_from_dlpack_shares_memory_with_any_exporter():
         gradgen.from_dlpack(np.zeros(2, dtype=np.uint16))
     with pytest.raises(ValueError, match="from_dlpack: at least one stride .* is negative"):
         gradgen.from_dlpack(np.arange(3.0)[::-1])
+
+
+def test_as_tensor_shares_a_numpy_arrays_memory():
+    # As torch.as_tensor: the array's memory when the dtype is the array's (writes show in both,
+    # contiguous or not), a copy when it is another; the tensor keeps the array alive.
+    a = np.arange(4.0)
+    t = gradgen.as_tensor(a)
+    assert t.dtype is gradgen.float64
+    a[0] = 7.0
+    t[1] = 8.0
+    assert t.tolist() == [7.0, 8.0, 2.0, 3.0] and a.tolist() == [7.0, 8.0, 2.0, 3.0]
+    assert gradgen.as_tensor(a, dtype=gradgen.float64).tolist() == a.tolist()
+    shared = gradgen.as_tensor(a, dtype=gradgen.float64)
+    a[3] = -1.0
+    assert shared.tolist()[3] == -1.0
+    copy = gradgen.as_tensor(a, dtype=gradgen.float32)
+    a[2] = 100.0
+    assert copy.dtype is gradgen.float32 and copy.tolist() == [7.0, 8.0, 2.0, -1.0]
+    tr = np.arange(6, dtype=np.int32).reshape(2, 3).T  # not contiguous: shared all the same
+    u = gradgen.as_tensor(tr)
+    tr[2, 1] = 50
+    assert u.dtype is gradgen.int32 and list(u.shape) == [3, 2] and u.tolist()[2] == [2, 50]
+    del a, shared, tr
+    gc.collect()
+    assert t.tolist() == [7.0, 8.0, 100.0, -1.0] and u.tolist()[2] == [2, 50]
+
+
+def test_as_tensor_refuses_what_from_numpy_refuses():
+    with pytest.raises(ValueError, match="negative"):
+        gradgen.as_tensor(np.arange(3.0)[::-1])
+    with pytest.raises(ValueError, match="byte order"):
+        gradgen.as_tensor(np.arange(3.0, dtype=">f8"))
+    with pytest.raises(TypeError, match="uint16"):
+        gradgen.as_tensor(np.arange(3, dtype=np.uint16))
+    assert gradgen.as_tensor(np.float64(2.5)).tolist() == 2.5  # a NumPy scalar: a copy

@@ -3940,6 +3940,48 @@ def _shift_checks():
 VALUE_CHECKS.update(_shift_checks())
 
 
+def _bitwise_variant_checks():
+    # The values and refusals against PyTorch: tests/differential/cases_bitwise_ops.py. Here every
+    # declaration is called once from Python, its result compared with the out-of-place op's.
+    g = gradgen
+
+    def bitwise_variants():
+        a, c = g.tensor([12, -7, 0, 5]), g.tensor([10, 3, -1, 5])
+        for op in ("bitwise_and", "bitwise_or", "bitwise_xor"):
+            f = getattr(g, op)
+            for other in (c, 6):
+                x = a.clone()
+                assert getattr(x, op + "_")(other) is x and x.tolist() == f(a, other).tolist()
+                o = g.zeros([0], dtype=g.int16)
+                assert f(a, other, out=o) is o and o.dtype is g.int16 and o.tolist() == f(a, other).tolist()
+            assert f(6, a).tolist() == f(a, 6).tolist()
+            o = g.zeros([0], dtype=g.int64)
+            assert f(6, a, out=o) is o and o.tolist() == f(a, 6).tolist()
+            with pytest.raises(RuntimeError, match="Expected out tensor to have dtype long int, but got float instead"):
+                f(6, a, out=g.zeros([0], dtype=g.float32))
+        x = a.clone()
+        assert x.bitwise_not_() is x and x.tolist() == [-13, 6, -1, -6]
+        o = g.zeros([0], dtype=g.int64)
+        assert g.bitwise_not(a, out=o) is o and o.tolist() == [-13, 6, -1, -6]
+        with pytest.raises(RuntimeError, match="Found dtype Short but expected Long"):
+            g.bitwise_not(a, out=g.zeros([0], dtype=g.int16))
+        for op in ("logical_and", "logical_or", "logical_xor"):
+            x = g.tensor([1.5, 0.0, -2.0, 0.0], dtype=g.float64)
+            expected = [float(v) for v in getattr(g, op)(x, c.clone().abs() - 1).tolist()]
+            assert getattr(x, op + "_")(c.clone().abs() - 1) is x and x.tolist() == expected
+        x = g.tensor([2, 0, -1])
+        assert x.logical_not_() is x and x.tolist() == [0, 1, 0] and x.dtype is g.int64
+
+    names = [f"bitwise_{op}{n}" for op in ("and", "or", "xor") for n in ("_.Tensor", "_.Scalar")]
+    names += [f"bitwise_{op}.{n}" for op in ("and", "or", "xor") for n in ("Tensor_out", "Scalar_out", "Scalar_Tensor")]
+    names += [f"bitwise_{op}.Scalar_Tensor_out" for op in ("and", "or", "xor")]
+    names += ["bitwise_not_", "bitwise_not.out", "logical_and_", "logical_or_", "logical_xor_", "logical_not_"]
+    return {n: bitwise_variants for n in names}
+
+
+VALUE_CHECKS.update(_bitwise_variant_checks())
+
+
 def _aminmax_samples() -> Dict[str, List[Sample]]:
     # Distinct random values (ties and NaN: tests/differential/cases_aminmax.py).
     return {
@@ -3966,6 +4008,9 @@ def _aminmax_checks():
         o1, o2 = g.zeros([0], dtype=g.float64), g.zeros([0], dtype=g.float64)
         out = g.aminmax(x, dim=0, out=(o1, o2))
         assert out[0] is o1 and out[1] is o2 and o2.tolist()[1:] == [5.0, 0.0]
+        # PyTorch's type of out=: torch.return_types.aminmax_out, with the same fields.
+        assert type(out).__name__ == "aminmax_out" and type(out).__module__ == "gradgen.return_types"
+        assert out._fields == ("min", "max") and out.max is o2
         with pytest.raises(RuntimeError, match=r"aminmax\(\): cannot compute aminmax over an empty dimension"):
             g.aminmax(g.zeros([0, 3]))
         with pytest.raises(IndexError, match="aminmax: Expected reduction dim 0 to have non-zero size"):

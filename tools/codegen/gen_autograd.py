@@ -475,7 +475,7 @@ def _python_files(bindings: python.Bindings, layout: _ShardLayout, common: dict)
     shards = layout.count
     out = {"python_functions.h": _render("python_functions.h", shards=shards, shard_suffix=lambda k: f"_{k}", **common)}
     for k, shard in enumerate(gen_python_functions.shards_of(bindings, shards, shard_of)):
-        named = {g.named_tuple[0]: g.named_tuple[1] for g in shard.groups if g.named_tuple}
+        named = {t[0]: t[1] for g in shard.groups for t in (g.named_tuple, g.out_named_tuple) if t}
         out[layout.name("python_functions", k)] = _render(
             "python_functions.cpp",
             groups=shard.groups,

@@ -164,6 +164,9 @@ class PyGroup:
     # PyTorch's calling conventions nanobind lacks, as conventions.h's Conventions flags (`kAxisAlias`,
     # ...): see conventions().
     conventions: tuple[str, ...] = ()
+    # The named tuple type its out= overloads return (`out=(a, b)`), if any: PyTorch's
+    # `<name>_out` (torch.return_types.max_out), with the same fields.
+    out_named_tuple: Optional[tuple[str, tuple[str, ...]]] = None
 
 
 def python_name(func: FunctionSchema) -> str:
@@ -395,12 +398,16 @@ def group(name: str, kind: Variant, overloads: list[PyOverload]) -> PyGroup:
         for o in ordered
         if o.returns.kind in (ReturnKind.NAMED_TUPLE, ReturnKind.OUTS) and o.returns.fields
     }
-    named_tuple = None
+    named_tuple = out_named_tuple = None
     if fields:
         if len(fields) > 1:
             raise Unbindable(f"the overloads of '{name}' return named tuples with different fields")
-        named_tuple = (name, next(iter(fields)))
-    return PyGroup(name, Variant(kind), ordered, named_tuple, conventions(ordered))
+        kinds = {o.returns.kind for o in ordered if o.returns.fields}
+        if ReturnKind.NAMED_TUPLE in kinds:
+            named_tuple = (name, next(iter(fields)))
+        if ReturnKind.OUTS in kinds:
+            out_named_tuple = (name + "_out", next(iter(fields)))
+    return PyGroup(name, Variant(kind), ordered, named_tuple, conventions(ordered), out_named_tuple)
 
 
 @dataclass(frozen=True)

@@ -34,7 +34,7 @@
 <%def name="return_outs(o, group)">\
         ::gradgen::python::check_outs("${o.op_name}", out, ${o.returns.count});
         ${call(o)};
-        return ::gradgen::python::same_objects(out, ${(group.name + "_return_type") if o.returns.fields else "nanobind::handle()"});
+        return ::gradgen::python::same_objects(out, ${(group.out_named_tuple[0] + "_return_type") if o.returns.fields else "nanobind::handle()"});
 </%def>\
 ## One overload, by Variant: `define_function` on the module, `define_method` on gradgen.Tensor;
 ## `conventions_<variant>` applies a group's calling conventions to the object holding it.
