@@ -201,14 +201,18 @@ def test_templates_do_not_branch_on_cpp_type_spellings():
     # Whether a wrapper returns anything, how the tracer names the op, ...: facts the emitters
     # compute from the schema (WrapperCode.returns_void, .op_ref), not tests of a printed C++ type.
     spelling = re.compile(r"\b(return_type|cpp_type|spelling)\s*(==|!=|\bin\b)")
+    assert _template_lines_matching(spelling) == []
+
+
+def _template_lines_matching(pattern: re.Pattern) -> list:
+    """`template:line` of every template line `pattern` finds."""
     templates = sorted((TREE / "tools" / "codegen" / "templates").iterdir())
-    found = [
+    return [
         f"{p.name}:{i}"
         for p in templates
         for i, line in enumerate(p.read_text().splitlines(), 1)
-        if spelling.search(line)
+        if pattern.search(line)
     ]
-    assert found == []
 
 
 # A C++ type is a cpp.CType (its spelling, its value type, how a parameter of it is kept): code
@@ -262,14 +266,7 @@ def _dispatched_kinds():
 
 
 def test_no_template_branches_on_a_kind():
-    templates = sorted((TREE / "tools" / "codegen" / "templates").iterdir())
-    found = [
-        f"{p.name}:{i}"
-        for p in templates
-        for i, line in enumerate(p.read_text().splitlines(), 1)
-        if _KIND_TEST.search(line)
-    ]
-    assert found == []
+    assert _template_lines_matching(_KIND_TEST) == []
     assert _KIND_TEST.search('% elif w.kind == "not_implemented":')
 
 

@@ -261,34 +261,16 @@ T dot_rows(const T* u, int64_t ldu, const T* v, int64_t ldv, int64_t sv, int64_t
 // buffer's alignment, so results are reproducible) that the compiler vectorizes.
 constexpr int64_t kLanes = 8;
 
-template <typename T>
-double lane_sum(const T* x, int64_t m) {
+// The sum of term(i) for i in [0, m), term(i) a double.
+template <typename F>
+double lane_sum(int64_t m, F&& term) {
   double lane[kLanes] = {0, 0, 0, 0, 0, 0, 0, 0};
   int64_t i = 0;
   for (; i + kLanes <= m; i += kLanes) {
-    for (int64_t j = 0; j < kLanes; ++j) lane[j] += static_cast<double>(x[i + j]);
+    for (int64_t j = 0; j < kLanes; ++j) lane[j] += term(i + j);
   }
   double total = 0;
-  for (; i < m; ++i) total += static_cast<double>(x[i]);
-  for (int64_t j = 0; j < kLanes; ++j) total += lane[j];
-  return total;
-}
-
-template <typename T>
-double lane_sum_sq(const T* x, int64_t m, double mu) {
-  double lane[kLanes] = {0, 0, 0, 0, 0, 0, 0, 0};
-  int64_t i = 0;
-  for (; i + kLanes <= m; i += kLanes) {
-    for (int64_t j = 0; j < kLanes; ++j) {
-      const double d = static_cast<double>(x[i + j]) - mu;
-      lane[j] += d * d;
-    }
-  }
-  double total = 0;
-  for (; i < m; ++i) {
-    const double d = static_cast<double>(x[i]) - mu;
-    total += d * d;
-  }
+  for (; i < m; ++i) total += term(i);
   for (int64_t j = 0; j < kLanes; ++j) total += lane[j];
   return total;
 }
@@ -299,8 +281,15 @@ void layer_norm_rows(const T* x, const T* w, const T* b, double eps, T* y, T* me
   for (int64_t r = 0; r < rows; ++r) {
     const T* xr = x + r * m;
     T* yr = y + r * m;
-    const double mu = m > 0 ? lane_sum(xr, m) / static_cast<double>(m) : 0;
-    const double var = m > 0 ? lane_sum_sq(xr, m, mu) / static_cast<double>(m) : 0;
+    const double mu =
+        m > 0 ? lane_sum(m, [&](int64_t i) { return static_cast<double>(xr[i]); }) / m : 0;
+    const double var = m > 0 ? lane_sum(m,
+                                        [&](int64_t i) {
+                                          const double d = static_cast<double>(xr[i]) - mu;
+                                          return d * d;
+                                        }) /
+                                   m
+                             : 0;
     const double rs = 1 / std::sqrt(var + eps);
     mean[r] = static_cast<T>(mu);
     rstd[r] = static_cast<T>(rs);
@@ -320,7 +309,8 @@ void layer_norm_backward_rows(const T* go, const T* x, const T* mean, const T* r
     const T* gor = go + r * m;
     const T* xr = x + r * m;
     const double mu = mean[r], rs = rstd[r];
-    // s1, s2: the sums of g = go * w and of g * xhat, xhat = (x - mu) * rstd.
+    // s1, s2: the sums of g = go * w and of g * xhat, xhat = (x - mu) * rstd, in one pass (two
+    // lane_sum passes made the backward 30% slower).
     double l1[kLanes] = {0, 0, 0, 0, 0, 0, 0, 0}, l2[kLanes] = {0, 0, 0, 0, 0, 0, 0, 0};
     int64_t d = 0;
     for (; d + kLanes <= m; d += kLanes) {
@@ -372,7 +362,7 @@ void softmax_rows(const T* x, T* y, int64_t rows, int64_t n, bool log) {
     for (int64_t k = 1; k < n; ++k) mx = mx < xr[k] ? xr[k] : mx;  // std::max's NaN rule
     for (int64_t k = 0; k < n; ++k) yr[k] = xr[k] - mx;
     exp_impl(yr, yr, n);
-    const double total = lane_sum(yr, n);
+    const double total = lane_sum(n, [&](int64_t k) { return static_cast<double>(yr[k]); });
     if (log) {
       const T shift = static_cast<T>(mx + std::log(total));
       for (int64_t k = 0; k < n; ++k) yr[k] = xr[k] - shift;
