@@ -1,6 +1,7 @@
 // Kernels of the pooling ops (nn, second batch): max_pool2d_with_indices and avg_pool2d with
-// their backward ops, and the composites max_pool2d and max_pool1d. Inputs are [N, C, H, W] or
-// unbatched [C, H, W]; each (sample, channel) plane is pooled on its own. Output sizes, padding
+// their backward ops, and the composites max_pool2d, max_pool1d and max_pool1d_with_indices.
+// Inputs are [N, C, H, W] or unbatched [C, H, W] (the 1-D ones [N, C, L] or [C, L], pooled as
+// [.., 1, L]); each (sample, channel) plane is pooled on its own. Output sizes, padding
 // limits and ceil_mode follow PyTorch's pooling_output_shape: with ceil_mode, a last window
 // that would start in the right / bottom padding is dropped.
 #include <algorithm>
@@ -224,6 +225,37 @@ Tensor max_pool1d(const Tensor& self, IntArrayRef kernel_size, IntArrayRef strid
     const Tensor out = gradgen::max_pool2d(gradgen::unsqueeze(self, -2), {1, k}, {1, s}, {0, p},
                                            {1, d}, ceil_mode);
     return gradgen::squeeze(out, -2);
+  });
+}
+
+std::tuple<Tensor, Tensor> max_pool1d_with_indices(const Tensor& self, IntArrayRef kernel_size,
+                                                   IntArrayRef stride, IntArrayRef padding,
+                                                   IntArrayRef dilation, bool ceil_mode) {
+  return in_composite_op("max_pool1d_with_indices", [&] {
+    // PyTorch's checks and words (its max_pool1d_with_indices names max_pool1d).
+    if (self.dim() != 2 && self.dim() != 3) {
+      throw std::invalid_argument("Expected 2 to 3 dimensions, but got " +
+                                  std::to_string(self.dim()) +
+                                  "-dimensional tensor for argument #1 'self' (while checking "
+                                  "arguments for max_pool1d)");
+    }
+    auto one = [](const char* name, IntArrayRef v, IntArrayRef fallback) -> int64_t {
+      if (v.empty()) v = fallback;
+      if (v.size() != 1) {
+        throw std::invalid_argument(std::string("max_pool1d() argument '") + name +
+                                    "' should contain one int (got " + std::to_string(v.size()) +
+                                    ")");
+      }
+      return v[0];
+    };
+    const int64_t k = one("kernel_size", kernel_size, kernel_size);
+    const int64_t s = one("stride", stride, kernel_size);
+    const int64_t p = one("padding", padding, padding);
+    const int64_t d = one("dilation", dilation, dilation);
+    // The window's positions within the 1 x L plane are positions along L.
+    auto [out, indices] = gradgen::max_pool2d_with_indices(gradgen::unsqueeze(self, -2), {1, k},
+                                                           {1, s}, {0, p}, {1, d}, ceil_mode);
+    return std::tuple<Tensor, Tensor>{gradgen::squeeze(out, -2), gradgen::squeeze(indices, -2)};
   });
 }
 

@@ -40,6 +40,7 @@ __all__ = [
     "cosine_embedding_loss",
     "cosine_similarity",
     "cross_entropy",
+    "ctc_loss",
     "dropout",
     "elu",
     "embedding",
@@ -432,16 +433,11 @@ def max_pool2d(
 def max_pool1d(
     input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode: bool = False, return_indices: bool = False
 ):
+    """stride None is kernel_size; return_indices gives (output, indices) as torch's."""
+    args = (_pool_list(kernel_size, 1), _pool_list(stride, 1), _pool_list(padding, 1), _pool_list(dilation, 1))
     if return_indices:
-        raise NotImplementedError("max_pool1d: return_indices is not supported by gradgen")
-    return gradgen.max_pool1d(
-        input,
-        _pool_list(kernel_size, 1),
-        _pool_list(stride, 1),
-        _pool_list(padding, 1),
-        _pool_list(dilation, 1),
-        ceil_mode,
-    )
+        return gradgen.max_pool1d_with_indices(input, *args, ceil_mode)
+    return gradgen.max_pool1d(input, *args, ceil_mode)
 
 
 def avg_pool2d(
@@ -936,6 +932,24 @@ def cross_entropy(
 ):
     r = _reduction(reduction, size_average, reduce)
     return gradgen.cross_entropy_loss(input, target, weight, r, ignore_index, label_smoothing)
+
+
+def ctc_loss(
+    log_probs,
+    targets,
+    input_lengths,
+    target_lengths,
+    blank: int = 0,
+    reduction: str = "mean",
+    zero_infinity: bool = False,
+):
+    """torch's: log_probs [T, N, C] (or unbatched [T, C]), targets [N, S] padded or 1-D
+    concatenated; the lengths as tensors (ctc_loss.Tensor) or lists / tuples of ints
+    (ctc_loss.IntList). The gradient is PyTorch's, that of the loss through a log_softmax of
+    log_probs (gradgen.ctc_loss's comment in specs/native_functions.yaml)."""
+    return gradgen.ctc_loss(
+        log_probs, targets, input_lengths, target_lengths, blank, _reduction(reduction), zero_infinity
+    )
 
 
 def cosine_embedding_loss(
