@@ -121,7 +121,8 @@ std::string reentrancy_problem(const SampleCase& c, const std::vector<Tensor>& i
          " (more than nondeterministic: " + number(c.nondet_tol) + ")";
 }
 
-// Whether a and b hold the same values (same shape; NaNs in the same places count as equal).
+// Whether a and b hold the same values (same shape; NaNs in the same places count as equal, as
+// do equal infinities: _ctc_loss's log_alpha is -inf where no path is).
 bool same_values(const Tensor& a, const Tensor& b) {
   if (!a.defined() || !b.defined()) return a.defined() == b.defined();
   if (!a.sizes().equals(b.sizes()) || a.scalar_type() != b.scalar_type()) return false;
@@ -132,7 +133,7 @@ bool same_values(const Tensor& a, const Tensor& b) {
   const Tensor x = a.contiguous(), y = b.contiguous();
   for (int64_t k = 0; k < x.numel(); ++k) {
     const double u = x.data_ptr<double>()[k], v = y.data_ptr<double>()[k];
-    if (std::isnan(u) && std::isnan(v)) continue;
+    if ((std::isnan(u) && std::isnan(v)) || u == v) continue;
     if (!(std::fabs(u - v) <= 1e-10 + 1e-7 * std::fabs(v))) return false;
   }
   return true;

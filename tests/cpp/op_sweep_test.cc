@@ -111,15 +111,18 @@ Inputs dual_inputs(const Inputs& inputs) {
   return duals;
 }
 
-// An op without a forward formula refuses dual inputs, naming itself.
+// An op without a forward formula refuses dual inputs, naming itself; a composite's refusal
+// names the inner op that refused, after the composite's own name (in_composite_op:
+// "ctc_loss: forward-mode AD not implemented for _ctc_loss: ...").
 void check_forward_not_implemented(const std::string& op, const std::function<void()>& call) {
   try {
     call();
     ADD_FAILURE() << op << " accepted a dual input without a forward formula";
   } catch (const std::runtime_error& e) {
-    EXPECT_NE(std::string(e.what()).find("forward-mode AD not implemented for " + op),
-              std::string::npos)
-        << e.what();
+    const std::string what = e.what(), refusal = "forward-mode AD not implemented for ";
+    const std::string composite = op.substr(0, op.find('.')) + ": " + refusal;
+    EXPECT_TRUE(what.find(refusal + op) != std::string::npos || what.rfind(composite, 0) == 0)
+        << what;
   }
 }
 
@@ -338,7 +341,9 @@ TEST(OpSweepCoverageTest, RegistryMatchesTheDeclarations) {
                              << ::testing::PrintToString(extra);
   size_t skipped = 0;
   for (const OpInfo& info : op_infos()) skipped += !info.skip_gradgrad.empty();
-  EXPECT_LE(skipped, 3u) << "keep the list of ops without second-derivative checks short";
+  // logcumsumexp; multilabel_margin_loss(_forward), ctc_loss.IntList / .Tensor and
+  // _ctc_loss(.Tensor), whose backward kernels PyTorch has no derivative for either.
+  EXPECT_LE(skipped, 7u) << "keep the list of ops without second-derivative checks short";
 }
 
 TEST(OpSweepCoverageTest, ReadsTheSamplesCoverage) {
