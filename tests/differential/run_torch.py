@@ -79,6 +79,11 @@ class TorchAsGradgen(types.ModuleType):
             else torch.ops.aten.grid_sampler_2d_backward(*args, out0=out[0], out1=out[1])
         )
 
+        # torch._ctc_loss takes no out=: ATen's packet picks .out / .Tensor_out from it (out0, out1).
+        self._ctc_loss = lambda *args, out=None: (
+            torch._ctc_loss(*args) if out is None else torch.ops.aten._ctc_loss(*args, out0=out[0], out1=out[1])
+        )
+
     def __getattr__(self, name):
         # The nn ops (gelu, elu_backward, log_sigmoid_forward, ...) live in torch._C._nn or only
         # in torch.ops.aten, whose overload packets pick the overload from the arguments
