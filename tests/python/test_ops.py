@@ -4022,3 +4022,106 @@ def _aminmax_checks():
 
 SAMPLES.update(_aminmax_samples())
 VALUE_CHECKS.update(_aminmax_checks())
+
+
+# ---------------------------------------------------------------------------------------------
+# nn (issue 26, the last op): ctc_loss; max_pool1d_with_indices
+# ---------------------------------------------------------------------------------------------
+
+
+def _nn_ctc_samples() -> Dict[str, List[Sample]]:
+    """PyTorch's gradient of ctc_loss is the loss's through a log_softmax of log_probs, so the
+    samples take log_softmax of the leaf (as PyTorch's gradcheck_wrapper_ctc_loss does). No
+    second derivative: PyTorch has none for _ctc_loss_backward."""
+    g = gradgen
+    padded = g.tensor([[1, 2, 2], [3, 1, 0]], dtype=g.int64)
+    concatenated = g.tensor([0, 1, 1, 2, 0], dtype=g.int64)
+    return {
+        "ctc_loss.IntList": [
+            Sample("mean", lambda x: g.ctc_loss(x.log_softmax(2), padded, [5, 4], [3, 2]), [leaf(5, 2, 4)], False),
+            Sample(
+                "sum, 1-D targets, blank 3",
+                lambda x: g.ctc_loss(x.log_softmax(2), concatenated, (5, 1, 4), (3, 0, 2), 3, 2),
+                [leaf(5, 3, 4, seed=1)],
+                False,
+            ),
+            Sample(
+                "unbatched, zero_infinity",
+                lambda x: g.ctc_loss(x.log_softmax(1), padded[0], [5], [3], 0, 0, True),
+                [leaf(5, 4, seed=2)],
+                False,
+            ),
+        ],
+        "ctc_loss.Tensor": [
+            Sample(
+                "tensor lengths, none",
+                lambda x: g.ctc_loss(x.log_softmax(2), padded, g.tensor([5, 4]), g.tensor([3, 2]), reduction=0),
+                [leaf(5, 2, 4, seed=3)],
+                False,
+            ),
+        ],
+        "_ctc_loss": [
+            Sample(
+                "padded",
+                lambda x: g._ctc_loss(x.log_softmax(2), padded, [5, 4], [3, 2])[0],
+                [leaf(5, 2, 4, seed=4)],
+                False,
+            ),
+        ],
+        "_ctc_loss.Tensor": [
+            Sample(
+                "1-D targets, blank 3",
+                lambda x: g._ctc_loss(
+                    x.log_softmax(2), concatenated, g.tensor([5, 1, 4]), g.tensor([3, 0, 2]), blank=3
+                )[0],
+                [leaf(5, 3, 4, seed=5)],
+                False,
+            ),
+        ],
+        "max_pool1d_with_indices": [
+            Sample("stride 2, padding 1", lambda x: g.max_pool1d_with_indices(x, [3], [2], [1])[0], [leaf(2, 3, 7)]),
+            Sample("unbatched, ceil_mode", lambda x: g.max_pool1d_with_indices(x, 2, ceil_mode=True)[0], [leaf(2, 5)]),
+        ],
+    }
+
+
+def _nn_ctc_value_checks():
+    g = gradgen
+    padded = g.tensor([[1, 2, 2], [3, 1, 0]], dtype=g.int64)
+    x = value(5, 2, 4, seed=6).log_softmax(2)
+
+    def out():
+        for il, tl in (([5, 4], [3, 2]), (g.tensor([5, 4]), g.tensor([3, 2]))):
+            nll, la = g.zeros([0], dtype=g.float64), g.zeros([0], dtype=g.float64)
+            r = g._ctc_loss(x, padded, il, tl, 0, False, out=(nll, la))
+            assert r[0] is nll and r[1] is la
+            want = g._ctc_loss(x, padded, il, tl)
+            assert nll.tolist() == want[0].tolist() and la.tolist() == want[1].tolist()
+
+    def backward():
+        # The kernel's gradient is autograd's through _ctc_loss; its own gradient raises.
+        lp = x.detach().requires_grad_(True)
+        nll, la = g._ctc_loss(lp, padded, [5, 4], [3, 2])
+        go = g.tensor([0.5, -2.0], dtype=g.float64)
+        (want,) = g.autograd.grad((nll * go).sum(), [lp])
+        for il, tl in (([5, 4], [3, 2]), (g.tensor([5, 4]), g.tensor([3, 2]))):
+            grad = go.clone().requires_grad_(True)
+            got = g._ctc_loss_backward(grad, lp, padded, il, tl, nll.detach(), la, 0)
+            check_values(got, flat(want.tolist()))
+            with pytest.raises(RuntimeError, match="not implemented"):
+                got.sum().backward()
+        o = g.zeros([5, 2, 4], dtype=g.float64)
+        assert g._ctc_loss_backward(go, lp.detach(), padded, [5, 4], [3, 2], nll.detach(), la, 0, out=o) is o
+        check_values(o, flat(want.tolist()))
+
+    return {
+        "_ctc_loss.out": out,
+        "_ctc_loss.Tensor_out": out,
+        "_ctc_loss_backward": backward,
+        "_ctc_loss_backward.Tensor": backward,
+        "_ctc_loss_backward.out": backward,
+    }
+
+
+SAMPLES.update(_nn_ctc_samples())
+VALUE_CHECKS.update(_nn_ctc_value_checks())
