@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "csrc/generated/NativeFunctions.h"
+#include "csrc/native/reduced_float.h"
 #include "csrc/native/loops.h"
 #include "csrc/native/type_promotion.h"
 
@@ -349,6 +350,7 @@ namespace {
 std::tuple<Tensor, Tensor> var_mean_impl(const char* op, const Tensor& self,
                                          OptionalIntArrayRef dim, std::optional<Scalar> correction,
                                          bool keepdim, bool take_sqrt) {
+  GRADGEN_REDUCED_FLOAT_IN_FLOAT32(var_mean_impl, op, self, dim, correction, keepdim, take_sqrt);
   if (!is_floating_point(self.scalar_type())) {
     throw std::invalid_argument(std::string(op) +
                                 ": std and var only support floating point and complex dtypes");

@@ -4356,3 +4356,4 @@ import cases_order  # noqa: E402, F401  (order statistics: registers its cases h
 import cases_random  # noqa: E402, F401  (random samplers whose answer is determined: registers its cases here)
 import cases_shape  # noqa: E402, F401  (shape ops, fifth batch: registers its cases here)
 import cases_shift  # noqa: E402, F401  (bitwise shifts, issue 23: registers its cases here)
+import cases_small_float  # noqa: E402, F401  (float16 / bfloat16 beyond element-wise, issue 23: registers its cases here)
