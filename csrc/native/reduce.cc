@@ -155,6 +155,11 @@ std::tuple<Tensor, Tensor> max(const Tensor& self, int64_t dim, bool keepdim) {
   return {values, indices};
 }
 
+std::tuple<Tensor&, Tensor&> max_out(const Tensor& self, int64_t dim, bool keepdim, Tensor& max,
+                                     Tensor& max_values) {
+  return write_pair("max.dim_max", native::max(self, dim, keepdim), max, max_values);
+}
+
 Tensor logsumexp(const Tensor& self, IntArrayRef dim, bool keepdim) {
   const DimVector dims = loops::reduction_dims("logsumexp", dim, self.dim());
   if (const ScalarType t = self.scalar_type(); is_narrow(t) && is_floating_point(t)) {

@@ -208,6 +208,11 @@ std::tuple<Tensor, Tensor> min(const Tensor& self, int64_t dim, bool keepdim) {
   return {values, indices};
 }
 
+std::tuple<Tensor&, Tensor&> min_out(const Tensor& self, int64_t dim, bool keepdim, Tensor& min,
+                                     Tensor& min_indices) {
+  return write_pair("min.dim_min", native::min(self, dim, keepdim), min, min_indices);
+}
+
 Tensor argmin(const Tensor& self, std::optional<int64_t> dim, bool keepdim) {
   if (!dim.has_value()) {
     if (self.numel() == 0) {

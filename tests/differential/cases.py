@@ -4344,6 +4344,7 @@ import cases_aminmax  # noqa: E402, F401  (aminmax, issue 23: registers its case
 import cases_bitwise_inplace  # noqa: E402, F401  (&= |= ^=, issue 23: registers its cases here)
 import cases_bitwise_ops  # noqa: E402, F401  (bitwise / logical in-place, out=, Scalar_Tensor; as_tensor sharing; issue 23)
 import cases_convdw  # noqa: E402, F401  (depthwise convolutions, bench26: registers its cases here)
+import cases_conventions  # noqa: E402, F401  (max/min out=, several ellipses, einsum messages, issue 23: registers its cases here)
 import cases_decomp  # noqa: E402, F401  (linear algebra decompositions: registers its cases here)
 import cases_default_dtype  # noqa: E402, F401  (the default dtype, issue 23: registers its cases here)
 import cases_dtype  # noqa: E402, F401  (the dtypes int32 ... bfloat16, issue 23: registers its cases here)
