@@ -9,6 +9,7 @@
 #include "csrc/autograd/grad_mode.h"
 #include "csrc/generated/VariableType.h"
 #include "csrc/native/loops.h"
+#include "csrc/native/reduced_float.h"
 #include "csrc/native/type_promotion.h"
 
 namespace gradgen {
@@ -326,38 +327,61 @@ Tensor to_dtype(const Tensor& t, ScalarType dtype) {
 
 Tensor softmax_backward_data(const Tensor& grad, const Tensor& result, int64_t dim,
                              ScalarType input_dtype) {
+  if (!GradMode::is_enabled()) {
+    // No graph: float16 / bfloat16 in float32, rounded once, as PyTorch's kernel.
+    GRADGEN_REDUCED_FLOAT_CALL_IN_FLOAT32(
+        ::gradgen::autograd::generated::details::softmax_backward_data, grad, result, dim,
+        input_dtype);
+  }
   const Tensor g = result * (grad - gradgen::sum(grad * result, {dim}, /*keepdim=*/true));
   return to_dtype(g, input_dtype);
 }
 
 Tensor log_softmax_backward_data(const Tensor& grad, const Tensor& result, int64_t dim,
                                  ScalarType input_dtype) {
+  if (!GradMode::is_enabled()) {
+    GRADGEN_REDUCED_FLOAT_CALL_IN_FLOAT32(
+        ::gradgen::autograd::generated::details::log_softmax_backward_data, grad, result, dim,
+        input_dtype);
+  }
   const Tensor g = grad - gradgen::exp(result) * gradgen::sum(grad, {dim}, /*keepdim=*/true);
   return to_dtype(g, input_dtype);
 }
 
+namespace {
+
+// mse_loss_backward without a graph: one fused pass, c * (self - target) with c = 2 grad
+// (/ numel for Mean), instead of four element-wise ops; float16 / bfloat16 in float32, rounded
+// once, as PyTorch's kernel.
+Tensor mse_loss_backward_fused(const Tensor& grad, const Tensor& self, const Tensor& target,
+                               int64_t reduction) {
+  GRADGEN_REDUCED_FLOAT_CALL_IN_FLOAT32(mse_loss_backward_fused, grad, self, target, reduction);
+  const Tensor a = self.contiguous(), b = target.contiguous();
+  Tensor out = empty(a.sizes(), a.scalar_type());
+  const int64_t n = a.numel();
+  gradgen::internal::dispatch_floating(a.scalar_type(), "mse_loss_backward", [&](auto tag) {
+    using T = decltype(tag);
+    const T g = *grad.data_ptr<T>();
+    const T c = reduction == Reduction::Mean ? T(2) * g / T(n) : T(2) * g;
+    const T* pa = a.data_ptr<T>();
+    const T* pb = b.data_ptr<T>();
+    T* po = out.data_ptr<T>();
+    for (int64_t i = 0; i < n; ++i) po[i] = c * (pa[i] - pb[i]);
+  });
+  return out;
+}
+
+}  // namespace
+
 Tensor mse_loss_backward(const Tensor& grad, const Tensor& self, const Tensor& target,
                          int64_t reduction) {
-  const bool floating =
-      self.scalar_type() == ScalarType::Float || self.scalar_type() == ScalarType::Double;
+  const bool floating = self.scalar_type() == ScalarType::Float ||
+                        self.scalar_type() == ScalarType::Double ||
+                        native::is_reduced_float(self.scalar_type());
   if (!GradMode::is_enabled() && reduction != Reduction::None && grad.dim() == 0 && floating &&
       self.scalar_type() == target.scalar_type() && grad.scalar_type() == self.scalar_type() &&
       self.sizes().equals(target.sizes())) {
-    // No graph to record (backward without create_graph): one fused pass, c * (self - target)
-    // with c = 2 grad (/ numel for Mean), instead of four element-wise ops.
-    const Tensor a = self.contiguous(), b = target.contiguous();
-    Tensor out = empty(a.sizes(), a.scalar_type());
-    const int64_t n = a.numel();
-    gradgen::internal::dispatch_floating(a.scalar_type(), "mse_loss_backward", [&](auto tag) {
-      using T = decltype(tag);
-      const T g = *grad.data_ptr<T>();
-      const T c = reduction == Reduction::Mean ? T(2) * g / T(n) : T(2) * g;
-      const T* pa = a.data_ptr<T>();
-      const T* pb = b.data_ptr<T>();
-      T* po = out.data_ptr<T>();
-      for (int64_t i = 0; i < n; ++i) po[i] = c * (pa[i] - pb[i]);
-    });
-    return out;
+    return mse_loss_backward_fused(grad, self, target, reduction);
   }
   // grad is 0-dim for Mean and Sum: broadcasting spreads it. self and target may broadcast
   // together: the mean is over the broadcast shape, and the gradient sums back to self's shape
@@ -419,6 +443,8 @@ Tensor cumprod_backward(const Tensor& grad, const Tensor& self, int64_t dim, con
   const int64_t n = self.dim() == 0 ? 1 : self.size(d);
   if (n == 1) return grad;
   if (!GradMode::is_enabled()) {
+    GRADGEN_REDUCED_FLOAT_CALL_IN_FLOAT32(::gradgen::autograd::generated::details::cumprod_backward,
+                                          grad, self, dim, result);
     // In the result's dtype (cumprod's dtype= may differ from self's; the engine converts back).
     const ScalarType dtype = result.scalar_type();
     const Tensor x = gradgen::internal::to_dtype(self, dtype).contiguous();
@@ -463,14 +489,15 @@ Tensor cumprod_backward(const Tensor& grad, const Tensor& self, int64_t dim, con
   return gradgen::cat(pieces, d);
 }
 
-Tensor nll_loss_backward(const Tensor& grad, const Tensor& self, const Tensor& target,
-                         const Tensor& weight, int64_t reduction, int64_t ignore_index) {
-  // d loss / d self[n, t, s] = -w[t] (/ total weight for Mean) at each sample n and position s
-  // of target t; 0 elsewhere and for ignored targets. The coefficients are constants (weight
-  // gets no gradient). self is seen as [N, C, S] (S: the product of the spatial dims, 1 without).
-  const int64_t c = self.dim() == 1 ? self.size(0) : self.size(1);
-  const int64_t n = self.dim() == 1 ? 1 : self.size(0);
-  const int64_t spatial = c == 0 || n == 0 ? 0 : self.numel() / (n * c);
+namespace {
+
+// nll_loss_backward's coefficient of each target (in self's dtype; float16 / bfloat16 computed in
+// float32, rounded once) and the class it lands on.
+std::tuple<Tensor, Tensor> nll_loss_coefficients(const Tensor& self, const Tensor& target,
+                                                 const Tensor& weight, int64_t reduction,
+                                                 int64_t ignore_index) {
+  GRADGEN_REDUCED_FLOAT_CALL_IN_FLOAT32(nll_loss_coefficients, self, target, weight, reduction,
+                                        ignore_index);
   Tensor coef = empty(target.sizes(), self.scalar_type());
   Tensor index = empty(target.sizes(), ScalarType::Long);
   gradgen::internal::dispatch_floating(self.scalar_type(), "nll_loss_backward", [&](auto tag) {
@@ -498,6 +525,20 @@ Tensor nll_loss_backward(const Tensor& grad, const Tensor& self, const Tensor& t
       }
     }
   });
+  return {coef, index};
+}
+
+}  // namespace
+
+Tensor nll_loss_backward(const Tensor& grad, const Tensor& self, const Tensor& target,
+                         const Tensor& weight, int64_t reduction, int64_t ignore_index) {
+  // d loss / d self[n, t, s] = -w[t] (/ total weight for Mean) at each sample n and position s
+  // of target t; 0 elsewhere and for ignored targets. The coefficients are constants (weight
+  // gets no gradient). self is seen as [N, C, S] (S: the product of the spatial dims, 1 without).
+  const int64_t c = self.dim() == 1 ? self.size(0) : self.size(1);
+  const int64_t n = self.dim() == 1 ? 1 : self.size(0);
+  const int64_t spatial = c == 0 || n == 0 ? 0 : self.numel() / (n * c);
+  const auto [coef, index] = nll_loss_coefficients(self, target, weight, reduction, ignore_index);
   // grad is target-shaped for None, 0-dim otherwise; each coefficient lands on its target's class.
   const Tensor g = gradgen::reshape(grad * coef, {n, 1, spatial});
   const Tensor result = gradgen::scatter_add(zeros({n, c, spatial}, self.scalar_type()), 1,
@@ -521,17 +562,23 @@ Tensor embedding_backward(const Tensor& grad, const Tensor& indices, int64_t num
     for (int64_t i = 0; i < n; ++i) {
       ++counts[pi[i]];  // checked above
     }
-    Tensor factor = empty({n, 1}, grad.scalar_type());
-    gradgen::internal::dispatch_floating(grad.scalar_type(), "embedding_backward", [&](auto tag) {
-      using T = decltype(tag);
-      T* pf = factor.data_ptr<T>();
-      for (int64_t i = 0; i < n; ++i) {
-        T f = pi[i] == padding_idx ? T(0) : T(1);
-        if (scale_grad_by_freq && counts[pi[i]] > 0) f /= static_cast<T>(counts[pi[i]]);
-        pf[i] = f;
-      }
-    });
-    g = g * factor;
+    // In the dtype of `like` (grad's; float32 for float16 / bfloat16, rounded once).
+    const auto make_factor = [&](const Tensor& like) {
+      Tensor factor = empty({n, 1}, like.scalar_type());
+      gradgen::internal::dispatch_floating(like.scalar_type(), "embedding_backward", [&](auto tag) {
+        using T = decltype(tag);
+        T* pf = factor.data_ptr<T>();
+        for (int64_t i = 0; i < n; ++i) {
+          T f = pi[i] == padding_idx ? T(0) : T(1);
+          if (scale_grad_by_freq && counts[pi[i]] > 0) f /= static_cast<T>(counts[pi[i]]);
+          pf[i] = f;
+        }
+      });
+      return factor;
+    };
+    const ScalarType dtype = grad.scalar_type();
+    g = g * (native::is_reduced_float(dtype) ? native::in_float32(dtype, make_factor, grad)
+                                             : make_factor(grad));
   }
   return gradgen::index_add(zeros({num_weights, dim}, grad.scalar_type()), 0, flat, g);
 }

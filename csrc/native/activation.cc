@@ -13,6 +13,7 @@
 #include <tuple>
 
 #include "csrc/generated/NativeFunctions.h"
+#include "csrc/native/reduced_float.h"
 #include "csrc/native/loops.h"
 #include "csrc/native/nn_loops.h"
 #include "csrc/native/type_promotion.h"
@@ -31,6 +32,7 @@ using loops::unary_map;
 // out = f(self) for a floating self; make(tag) returns f for the element type.
 template <typename Make>
 Tensor floating_map(const char* op, const Tensor& self, Make&& make) {
+  GRADGEN_REDUCED_FLOAT_IN_FLOAT32(floating_map, op, self, make);
   Tensor out;
   dispatch_floating(self.scalar_type(), op, [&](auto tag) {
     out = unary_map<decltype(tag), decltype(tag)>(op, self, self.scalar_type(), make(tag));
@@ -41,6 +43,7 @@ Tensor floating_map(const char* op, const Tensor& self, Make&& make) {
 // As floating_map, also for Long (threshold, hardtanh).
 template <typename Make>
 Tensor numeric_map(const char* op, const Tensor& self, Make&& make) {
+  GRADGEN_REDUCED_FLOAT_IN_FLOAT32(numeric_map, op, self, make);
   Tensor out;
   dispatch_arithmetic(self.scalar_type(), op, [&](auto tag) {
     out = unary_map<decltype(tag), decltype(tag)>(op, self, self.scalar_type(), make(tag));
@@ -52,6 +55,7 @@ Tensor numeric_map(const char* op, const Tensor& self, Make&& make) {
 template <typename Make>
 Tensor backward_map(const char* op, const Tensor& grad_output, const Tensor& self, bool numeric,
                     Make&& make) {
+  GRADGEN_REDUCED_FLOAT_IN_FLOAT32(backward_map, op, grad_output, self, numeric, make);
   const ScalarType dtype = result_type(grad_output, self);
   const Tensor g = cast(grad_output, dtype), x = cast(self, dtype);
   Tensor out;
@@ -472,6 +476,7 @@ Tensor& log_sigmoid_out(const Tensor& self, Tensor& out) {
 }
 
 Tensor log_sigmoid_backward(const Tensor& grad_output, const Tensor& self, const Tensor& buffer) {
+  GRADGEN_REDUCED_FLOAT_IN_FLOAT32(log_sigmoid_backward, grad_output, self, buffer);
   const char* op = "log_sigmoid_backward";
   ResultType promotion;
   promotion.add(grad_output);
@@ -539,6 +544,7 @@ int64_t glu_dim(const char* op, const Tensor& self, int64_t dim) {
 }  // namespace
 
 Tensor glu(const Tensor& self, int64_t dim) {
+  GRADGEN_REDUCED_FLOAT_IN_FLOAT32(glu, self, dim);
   const int64_t d = glu_dim("glu", self, dim);
   const int64_t n = self.size(d) / 2;
   const Tensor a = narrow(self, d, 0, n), b = narrow(self, d, n, n);
@@ -556,6 +562,7 @@ Tensor& glu_out(const Tensor& self, int64_t dim, Tensor& out) {
 }
 
 Tensor glu_backward(const Tensor& grad_output, const Tensor& self, int64_t dim) {
+  GRADGEN_REDUCED_FLOAT_IN_FLOAT32(glu_backward, grad_output, self, dim);
   const char* op = "glu_backward";
   const int64_t d = glu_dim(op, self, dim);
   const int64_t n = self.size(d) / 2;
@@ -593,6 +600,7 @@ Tensor& glu_backward_out(const Tensor& grad_output, const Tensor& self, int64_t 
 // ---------------------------------------------------------------------------
 
 Tensor _prelu_kernel(const Tensor& self, const Tensor& weight) {
+  GRADGEN_REDUCED_FLOAT_IN_FLOAT32(_prelu_kernel, self, weight);
   loops::check_same_dtype("_prelu_kernel", "self", self, "weight", weight);
   Tensor out;
   dispatch_floating(self.scalar_type(), "_prelu_kernel", [&](auto tag) {
@@ -605,6 +613,7 @@ Tensor _prelu_kernel(const Tensor& self, const Tensor& weight) {
 
 std::tuple<Tensor, Tensor> _prelu_kernel_backward(const Tensor& grad_output, const Tensor& self,
                                                   const Tensor& weight) {
+  GRADGEN_REDUCED_FLOAT_IN_FLOAT32(_prelu_kernel_backward, grad_output, self, weight);
   const char* op = "_prelu_kernel_backward";
   loops::check_same_dtype(op, "self", self, "weight", weight);
   loops::check_same_dtype(op, "grad_output", grad_output, "self", self);

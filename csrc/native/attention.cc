@@ -16,6 +16,7 @@
 
 #include "csrc/generated/NativeFunctions.h"
 #include "csrc/generated/VariableType.h"
+#include "csrc/native/reduced_float.h"
 #include "csrc/ops.h"
 #include "csrc/util/op_context.h"
 
@@ -23,6 +24,28 @@ namespace gradgen {
 namespace native {
 
 using gradgen::internal::in_composite_op;
+
+namespace {
+
+// float16 / bfloat16 as PyTorch's CPU kernel (flash attention): in float32, the result rounded
+// once; the casts are differentiable, so the gradients are float32 ones rounded.
+Tensor attention_in_float32(const Tensor& query, const Tensor& key, const Tensor& value,
+                            const std::optional<Tensor>& attn_mask, double dropout_p,
+                            bool is_causal, std::optional<double> scale, bool enable_gqa) {
+  const auto wide = [](const Tensor& t) {
+    return is_reduced_float(t.scalar_type())
+               ? gradgen::to(t, ScalarType::Float, false, false, std::nullopt)
+               : t;
+  };
+  const bool has_mask = attn_mask.has_value() && attn_mask->defined();
+  const std::optional<Tensor> mask = has_mask ? std::optional<Tensor>(wide(*attn_mask)) : attn_mask;
+  return gradgen::to(gradgen::scaled_dot_product_attention(wide(query), wide(key), wide(value),
+                                                           mask, dropout_p, is_causal, scale,
+                                                           enable_gqa),
+                     query.scalar_type(), false, false, std::nullopt);
+}
+
+}  // namespace
 
 Tensor scaled_dot_product_attention(const Tensor& query, const Tensor& key, const Tensor& value,
                                     const std::optional<Tensor>& attn_mask, double dropout_p,
@@ -43,6 +66,10 @@ Tensor scaled_dot_product_attention(const Tensor& query, const Tensor& key, cons
           " and value.dtype: " + to_string(value.scalar_type()) + " instead.");
     }
     const bool has_mask = attn_mask.has_value() && attn_mask->defined();
+    if (is_reduced_float(query.scalar_type())) {
+      return attention_in_float32(query, key, value, attn_mask, dropout_p, is_causal, scale,
+                                  enable_gqa);
+    }
     if (is_causal && has_mask) {
       throw std::invalid_argument(std::string(op) +
                                   ": Explicit attn_mask should not be set when is_causal=True");

@@ -26,6 +26,7 @@
 
 #include "csrc/generated/NativeFunctions.h"
 #include "csrc/generated/VariableType.h"
+#include "csrc/native/reduced_float.h"
 #include "csrc/native/gemm.h"
 #include "csrc/native/loops.h"
 #include "csrc/native/simd/vectorized.h"
@@ -504,6 +505,8 @@ void add_bias(Tensor& out, const Tensor& bias) {
 Tensor convolution(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias,
                    IntArrayRef stride, IntArrayRef padding, IntArrayRef dilation, bool transposed,
                    IntArrayRef output_padding, int64_t groups) {
+  GRADGEN_REDUCED_FLOAT_IN_FLOAT32(convolution, input, weight, bias, stride, padding, dilation,
+                                   transposed, output_padding, groups);
   const char* op = "convolution";
   const Params p = check_params(op, input, weight, stride, padding, dilation, transposed,
                                 output_padding, groups);
@@ -539,6 +542,9 @@ std::tuple<Tensor, Tensor, Tensor> convolution_backward(
     const Tensor& grad_output, const Tensor& input, const Tensor& weight,
     OptionalIntArrayRef bias_sizes, IntArrayRef stride, IntArrayRef padding, IntArrayRef dilation,
     bool transposed, IntArrayRef output_padding, int64_t groups, std::array<bool, 3> output_mask) {
+  GRADGEN_REDUCED_FLOAT_IN_FLOAT32(convolution_backward, grad_output, input, weight, bias_sizes,
+                                   stride, padding, dilation, transposed, output_padding, groups,
+                                   output_mask);
   (void)bias_sizes;
   const char* op = "convolution_backward";
   const Params p = check_params(op, input, weight, stride, padding, dilation, transposed,

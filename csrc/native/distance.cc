@@ -13,6 +13,7 @@
 
 #include "csrc/generated/NativeFunctions.h"
 #include "csrc/generated/VariableType.h"
+#include "csrc/native/reduced_float.h"
 #include "csrc/native/loops.h"
 #include "csrc/native/type_promotion.h"
 #include "csrc/ops.h"
@@ -24,6 +25,7 @@ namespace native {
 using gradgen::internal::in_composite_op;
 
 Tensor norm(const Tensor& self, std::optional<Scalar> p, IntArrayRef dim, bool keepdim) {
+  GRADGEN_REDUCED_FLOAT_IN_FLOAT32(norm, self, p, dim, keepdim);
   const char* op = "norm";
   if (!is_floating_point(self.scalar_type())) {
     throw std::invalid_argument(

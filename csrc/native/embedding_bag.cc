@@ -18,6 +18,7 @@
 
 #include "csrc/generated/NativeFunctions.h"
 #include "csrc/generated/VariableType.h"
+#include "csrc/native/reduced_float.h"
 #include "csrc/native/loops.h"
 #include "csrc/ops.h"
 #include "csrc/util/op_context.h"
@@ -140,6 +141,9 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> _embedding_bag(
     const Tensor& weight, const Tensor& indices_, const Tensor& offsets_, bool scale_grad_by_freq,
     int64_t mode, bool sparse, const std::optional<Tensor>& per_sample_weights,
     bool include_last_offset, int64_t padding_idx) {
+  GRADGEN_REDUCED_FLOAT_IN_FLOAT32(_embedding_bag, weight, indices_, offsets_, scale_grad_by_freq,
+                                   mode, sparse, per_sample_weights, include_last_offset,
+                                   padding_idx);
   (void)scale_grad_by_freq;
   (void)sparse;
   const char* op = "_embedding_bag";
@@ -190,6 +194,9 @@ Tensor _embedding_bag_dense_backward(const Tensor& grad, const Tensor& indices_,
                                      bool scale_grad_by_freq, int64_t mode,
                                      const std::optional<Tensor>& per_sample_weights,
                                      int64_t padding_idx) {
+  GRADGEN_REDUCED_FLOAT_IN_FLOAT32(_embedding_bag_dense_backward, grad, indices_, offset2bag_,
+                                   bag_size_, maximum_indices, num_weights, scale_grad_by_freq,
+                                   mode, per_sample_weights, padding_idx);
   const char* op = "_embedding_bag_dense_backward";
   if (scale_grad_by_freq) {
     throw std::invalid_argument(std::string(op) +
@@ -248,6 +255,8 @@ Tensor _embedding_bag_per_sample_weights_backward(const Tensor& grad, const Tens
                                                   const Tensor& indices_, const Tensor& offsets,
                                                   const Tensor& offset2bag_, int64_t mode,
                                                   int64_t padding_idx) {
+  GRADGEN_REDUCED_FLOAT_IN_FLOAT32(_embedding_bag_per_sample_weights_backward, grad, weight,
+                                   indices_, offsets, offset2bag_, mode, padding_idx);
   (void)offsets;
   const char* op = "_embedding_bag_per_sample_weights_backward";
   if (mode != 0) {

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "csrc/generated/NativeFunctions.h"
+#include "csrc/native/reduced_float.h"
 #include "csrc/native/loops.h"
 #include "csrc/native/type_promotion.h"
 
@@ -112,6 +113,7 @@ void for_each_block_element(const Blocks& b, int64_t planes, F&& f) {
 
 Tensor im2col(const Tensor& self, IntArrayRef kernel_size, IntArrayRef dilation,
               IntArrayRef padding, IntArrayRef stride) {
+  GRADGEN_REDUCED_FLOAT_IN_FLOAT32(im2col, self, kernel_size, dilation, padding, stride);
   const char* op = "im2col";
   bool ok = self.dim() == 3 || self.dim() == 4;
   for (int64_t d = self.dim() - 3; ok && d < self.dim(); ++d) ok = self.size(d) != 0;
@@ -149,6 +151,8 @@ Tensor& im2col_out(const Tensor& self, IntArrayRef kernel_size, IntArrayRef dila
 
 Tensor col2im(const Tensor& self, IntArrayRef output_size, IntArrayRef kernel_size,
               IntArrayRef dilation, IntArrayRef padding, IntArrayRef stride) {
+  GRADGEN_REDUCED_FLOAT_IN_FLOAT32(col2im, self, output_size, kernel_size, dilation, padding,
+                                   stride);
   const char* op = "col2im";
   const Pair size = two(op, "output_size", output_size);
   bool ok = self.dim() == 2 || self.dim() == 3;

@@ -21,6 +21,7 @@
 #include "csrc/core_kernels.h"
 #include "csrc/generated/NativeFunctions.h"
 #include "csrc/generated/VariableType.h"
+#include "csrc/native/reduced_float.h"
 #include "csrc/native/loops.h"
 #include "csrc/native/type_promotion.h"
 #include "csrc/ops.h"
@@ -242,6 +243,8 @@ void for_each_point(const GridGeometry& g, const T* grid, F&& fn) {
 
 Tensor grid_sampler_2d(const Tensor& input, const Tensor& grid, int64_t interpolation_mode,
                        int64_t padding_mode, bool align_corners) {
+  GRADGEN_REDUCED_FLOAT_IN_FLOAT32(grid_sampler_2d, input, grid, interpolation_mode, padding_mode,
+                                   align_corners);
   const char* op = "grid_sampler_2d";
   const GridGeometry g =
       grid_geometry(op, input, grid, interpolation_mode, padding_mode, align_corners);
@@ -278,6 +281,8 @@ std::tuple<Tensor, Tensor> grid_sampler_2d_backward(const Tensor& grad_output, c
                                                     const Tensor& grid, int64_t interpolation_mode,
                                                     int64_t padding_mode, bool align_corners,
                                                     std::array<bool, 2> output_mask) {
+  GRADGEN_REDUCED_FLOAT_IN_FLOAT32(grid_sampler_2d_backward, grad_output, input, grid,
+                                   interpolation_mode, padding_mode, align_corners, output_mask);
   const char* op = "grid_sampler_2d_backward";
   const GridGeometry g =
       grid_geometry(op, input, grid, interpolation_mode, padding_mode, align_corners);

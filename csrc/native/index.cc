@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "csrc/generated/NativeFunctions.h"
+#include "csrc/native/reduced_float.h"
 #include "csrc/native/loops.h"
 #include "csrc/native/type_promotion.h"
 
@@ -102,6 +103,7 @@ Tensor index_select(const Tensor& self, int64_t dim, const Tensor& index) {
 
 Tensor index_add(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source,
                  const Scalar& alpha) {
+  GRADGEN_REDUCED_FLOAT_IN_FLOAT32(index_add, self, dim, index, source, alpha);
   const int64_t d = wrap_dim(dim, self.dim(), "index_add");
   const std::vector<int64_t> rows = index_list("index_add", index);
   if (self.dim() == 0 && rows.size() != 1) {
@@ -162,6 +164,7 @@ Tensor gather(const Tensor& self, int64_t dim, const Tensor& index, bool /*spars
 }
 
 Tensor scatter_add(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
+  GRADGEN_REDUCED_FLOAT_IN_FLOAT32(scatter_add, self, dim, index, src);
   const int64_t d = wrap_dim(dim, self.dim(), "scatter_add");
   check_gather_shapes("scatter_add", self, d, index);
   check_same_dtype("scatter_add", "self", self, "src", src);

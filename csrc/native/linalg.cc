@@ -13,6 +13,7 @@
 
 #include "csrc/core_kernels.h"
 #include "csrc/generated/NativeFunctions.h"
+#include "csrc/native/reduced_float.h"
 #include "csrc/native/loops.h"
 #include "csrc/native/gemm.h"
 #include "csrc/native/type_promotion.h"
@@ -31,6 +32,7 @@ void matmul_into(T* out, const MatrixRef<T>& a, const MatrixRef<T>& b) {
 }  // namespace
 
 Tensor mm(const Tensor& self, const Tensor& mat2) {
+  GRADGEN_REDUCED_FLOAT_IN_FLOAT32(mm, self, mat2);
   if (self.dim() != 2 || mat2.dim() != 2 || self.size(1) != mat2.size(0)) {
     throw std::invalid_argument("mm: expected self of shape [a, b] and mat2 of shape [b, c], got " +
                                 shape_str(self.sizes()) + " and " + shape_str(mat2.sizes()));
@@ -63,6 +65,7 @@ Tensor mm(const Tensor& self, const Tensor& mat2) {
 }
 
 Tensor bmm(const Tensor& self, const Tensor& mat2) {
+  GRADGEN_REDUCED_FLOAT_IN_FLOAT32(bmm, self, mat2);
   if (self.dim() != 3 || mat2.dim() != 3 || self.size(0) != mat2.size(0) ||
       self.size(2) != mat2.size(1)) {
     throw std::invalid_argument(
@@ -87,6 +90,7 @@ Tensor bmm(const Tensor& self, const Tensor& mat2) {
 }
 
 Tensor linear(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias) {
+  GRADGEN_REDUCED_FLOAT_IN_FLOAT32(linear, input, weight, bias);
   const bool has_bias = bias.has_value() && bias->defined();
   if (input.dim() < 1 || weight.dim() != 2 || input.size(-1) != weight.size(1) ||
       (has_bias && (bias->dim() != 1 || bias->size(0) != weight.size(0)))) {

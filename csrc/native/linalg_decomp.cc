@@ -23,6 +23,7 @@
 #include "csrc/core_kernels.h"
 #include "csrc/generated/NativeFunctions.h"
 #include "csrc/generated/VariableType.h"
+#include "csrc/native/reduced_float.h"
 #include "csrc/native/eigen/decomp_eigen.h"
 #include "csrc/native/linalg_decomp_common.h"
 #include "csrc/native/loops.h"
@@ -50,8 +51,26 @@ void check_square(const char* api, const Tensor& A, const char* name) {
   }
 }
 
+// PyTorch 2.13's refusal of float16 / bfloat16 (its CPU decompositions have no such instances):
+// the LAPACK kernel's name, NotImplementedError, or "Low precision dtypes not supported".
+[[noreturn]] void refuse_low_precision(const char* api, ScalarType dtype) {
+  static const std::pair<std::string_view, const char*> kKernels[] = {
+      {"linalg.det", "lu_cpu"},
+      {"linalg.solve", "lu_cpu"},
+      {"linalg.cholesky", "cholesky_cpu"},
+      {"linalg.qr", "geqrf_cpu"},
+      {"linalg.svd", "linalg_svd_cpu"},
+      {"linalg.eigh", "linalg_eigh_cpu"}};
+  for (const auto& [name, kernel] : kKernels) {
+    if (name == api) refuse_dtype(kernel, dtype);
+  }
+  throw std::runtime_error(std::string(api) + ": Low precision dtypes not supported. Got " +
+                           to_string(dtype));
+}
+
 void check_floating(const char* api, const Tensor& A, const char* name) {
   (void)name;
+  if (is_reduced_float(A.scalar_type())) refuse_low_precision(api, A.scalar_type());
   if (A.scalar_type() != ScalarType::Float && A.scalar_type() != ScalarType::Double) {
     throw std::runtime_error(std::string(api) +
                              ": Expected a floating point or complex tensor as input. Got " +

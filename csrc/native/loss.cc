@@ -11,6 +11,7 @@
 #include <string>
 
 #include "csrc/generated/NativeFunctions.h"
+#include "csrc/native/reduced_float.h"
 #include "csrc/native/loops.h"
 #include "csrc/native/nn_loops.h"
 #include "csrc/native/type_promotion.h"
@@ -40,6 +41,17 @@ template <typename Make>
 Tensor pointwise_loss(const char* op, const Tensor& self, const Tensor& target, int64_t reduction,
                       Make&& make) {
   check_loss_reduction(op, reduction);
+  if (const auto reduced = reduced_float_dtype(self, target)) {
+    // float16 / bfloat16: each element's loss in float32, rounded, then reduced in the 16-bit
+    // dtype, as PyTorch's kernels (a loss tensor, then its reduction).
+    return reduce(in_float32(
+                      *reduced,
+                      [&](const Tensor& x, const Tensor& y) {
+                        return pointwise_loss(op, x, y, Reduction::None, make);
+                      },
+                      self, target),
+                  reduction);
+  }
   const ScalarType dtype = result_type(self, target);
   const Tensor x = cast(self, dtype), y = cast(target, dtype);
   Tensor loss;
@@ -54,6 +66,8 @@ Tensor pointwise_loss(const char* op, const Tensor& self, const Tensor& target, 
 template <typename Make>
 Tensor pointwise_loss_backward(const char* op, const Tensor& grad_output, const Tensor& self,
                                const Tensor& target, int64_t reduction, Make&& make) {
+  GRADGEN_REDUCED_FLOAT_IN_FLOAT32(pointwise_loss_backward, op, grad_output, self, target,
+                                   reduction, make);
   check_loss_reduction(op, reduction);
   ResultType promotion;
   promotion.add(grad_output);

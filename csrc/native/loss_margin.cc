@@ -11,6 +11,7 @@
 
 #include "csrc/generated/NativeFunctions.h"
 #include "csrc/generated/VariableType.h"
+#include "csrc/native/reduced_float.h"
 #include "csrc/native/loops.h"
 #include "csrc/native/type_promotion.h"
 #include "csrc/ops.h"
@@ -80,6 +81,7 @@ std::vector<char> multilabel_targets(const char* op, const int64_t* pt, const Mu
 
 std::tuple<Tensor, Tensor> multilabel_margin_loss_forward(const Tensor& self, const Tensor& target,
                                                           int64_t reduction) {
+  refuse_reduced_float("multilabel_margin_loss_forward_out_frame", self);  // as PyTorch's
   const char* op = "multilabel_margin_loss_forward";
   const Multilabel m = multilabel_shape(op, self, target);
   if (reduction < Reduction::None || reduction > Reduction::Sum) {
@@ -128,6 +130,7 @@ std::tuple<Tensor, Tensor> multilabel_margin_loss_forward(const Tensor& self, co
 Tensor multilabel_margin_loss_backward(const Tensor& grad_output, const Tensor& self,
                                        const Tensor& target, int64_t reduction,
                                        const Tensor& is_target) {
+  refuse_reduced_float("multilabel_margin_loss_backward_out_frame", self);  // as PyTorch's
   const char* op = "multilabel_margin_loss_backward";
   const Multilabel m = multilabel_shape(op, self, target);
   const bool per_frame = reduction == Reduction::None && self.dim() == 2;
@@ -174,6 +177,7 @@ Tensor multilabel_margin_loss_backward(const Tensor& grad_output, const Tensor& 
 }
 
 Tensor multilabel_margin_loss(const Tensor& self, const Tensor& target, int64_t reduction) {
+  refuse_reduced_float("multilabel_margin_loss_forward_out_frame", self);  // PyTorch's words alone
   return in_composite_op("multilabel_margin_loss", [&] {
     return std::get<0>(gradgen::multilabel_margin_loss_forward(self, target, reduction));
   });

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "csrc/generated/NativeFunctions.h"
+#include "csrc/native/reduced_float.h"
 #include "csrc/native/loops.h"
 #include "csrc/native/simd/vectorized.h"
 #include "csrc/native/type_promotion.h"
@@ -19,12 +20,40 @@ namespace {
 
 using gradgen::internal::dispatch_floating;
 
+// log_softmax of a float16 / bfloat16 x (contiguous, not empty) along its last dim as PyTorch's
+// vectorized CPU kernel: in float32, but the row's sum of exponentials and its log rounded to
+// x's dtype, then x - max - log rounded once.
+template <typename R>
+Tensor log_softmax_last_dim(const Tensor& x) {
+  const Tensor wide = cast(x, ScalarType::Float);
+  Tensor out = empty(x.sizes(), ScalarType::Float);
+  const int64_t n = x.size(-1), rows = x.numel() / n;
+  const float* px = wide.data_ptr<float>();
+  float* po = out.data_ptr<float>();
+  for (int64_t r = 0; r < rows; ++r) {
+    const float* in = px + r * n;
+    float mx = in[0];
+    for (int64_t k = 1; k < n; ++k) mx = std::max(mx, in[k]);
+    float total = 0;
+    for (int64_t k = 0; k < n; ++k) total += std::exp(in[k] - mx);
+    const float lse = static_cast<float>(R(std::log(static_cast<float>(R(total)))));
+    for (int64_t k = 0; k < n; ++k) po[r * n + k] = in[k] - mx - lse;
+  }
+  return cast(out, x.scalar_type());
+}
+
 // softmax (log_softmax when `log`) of x along d, into a fresh tensor.
 Tensor softmax_impl(const char* op, const Tensor& self, int64_t dim,
                     std::optional<ScalarType> dtype, bool log) {
   const Tensor x =
       (dtype && *dtype != self.scalar_type() ? to(self, *dtype, false, false, std::nullopt) : self)
           .contiguous();
+  // float16 / bfloat16 (given or asked for by dtype=): the float32 kernel, rounded once.
+  if (log && x.numel() > 0 && x.dim() > 0 && wrap_dim(dim, x.dim(), op) == x.dim() - 1) {
+    if (x.scalar_type() == ScalarType::Half) return log_softmax_last_dim<Half>(x);
+    if (x.scalar_type() == ScalarType::BFloat16) return log_softmax_last_dim<BFloat16>(x);
+  }
+  GRADGEN_REDUCED_FLOAT_IN_FLOAT32(softmax_impl, op, x, dim, std::optional<ScalarType>(), log);
   const int64_t d = wrap_dim(dim, x.dim(), op);
   Tensor out = empty(x.sizes(), x.scalar_type());
   dispatch_floating(x.scalar_type(), op, [](auto) {});  // the dtype check, empty or not
@@ -106,6 +135,14 @@ Tensor log_softmax(const Tensor& self, int64_t dim, std::optional<ScalarType> dt
 
 Tensor mse_loss(const Tensor& self, const Tensor& target, int64_t reduction) {
   check_reduction("mse_loss", reduction);
+  if (const auto reduced = reduced_float_dtype(self, target);
+      reduced && reduction != Reduction::None) {
+    // float16 / bfloat16: each element's loss in float32, rounded, then reduced in the 16-bit
+    // dtype, as PyTorch's kernel (a loss tensor, then its reduction).
+    const Tensor sq = native::mse_loss(self, target, Reduction::None);
+    return reduction == Reduction::Sum ? sum(sq, std::nullopt) : mean(sq, std::nullopt);
+  }
+  GRADGEN_REDUCED_FLOAT_IN_FLOAT32(mse_loss, self, target, reduction);
   // self and target broadcast together (as torch.nn.functional.mse_loss; mse_loss_backward
   // sums each gradient back to its operand's shape).
   const bool floating =
@@ -135,6 +172,8 @@ namespace {
 Tensor nll_loss_kernel(const char* op, const Tensor& self, const Tensor& target,
                        const std::optional<Tensor>& weight, int64_t reduction,
                        int64_t ignore_index) {
+  GRADGEN_REDUCED_FLOAT_IN_FLOAT32(nll_loss_kernel, op, self, target, weight, reduction,
+                                   ignore_index);
   check_reduction(op, reduction);
   if (target.scalar_type() != ScalarType::Long) {
     throw std::invalid_argument(std::string(op) + ": expected target of dtype Long, got " +
@@ -260,6 +299,7 @@ std::tuple<Tensor, Tensor> native_dropout(const Tensor& input, double p, std::op
 }
 
 Tensor native_dropout_backward(const Tensor& grad_output, const Tensor& mask, double scale) {
+  GRADGEN_REDUCED_FLOAT_IN_FLOAT32(native_dropout_backward, grad_output, mask, scale);
   if (grad_output.numel() == 0 && mask.numel() == 0) {  // the empty mask of an empty input
     return empty(grad_output.sizes(), grad_output.scalar_type());
   }

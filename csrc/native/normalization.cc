@@ -20,6 +20,7 @@
 
 #include "csrc/generated/NativeFunctions.h"
 #include "csrc/generated/VariableType.h"
+#include "csrc/native/reduced_float.h"
 #include "csrc/native/loops.h"
 #include "csrc/native/simd/vectorized.h"
 #include "csrc/native/type_promotion.h"
@@ -288,6 +289,7 @@ std::tuple<Tensor, Tensor, Tensor> native_layer_norm(const Tensor& input,
                                                      const std::optional<Tensor>& weight,
                                                      const std::optional<Tensor>& bias,
                                                      double eps) {
+  GRADGEN_REDUCED_FLOAT_IN_FLOAT32(native_layer_norm, input, normalized_shape, weight, bias, eps);
   const char* op = "native_layer_norm";
   check_floating(op, input, "input");
   const Tensor w = present(weight), b = present(bias);
@@ -303,6 +305,8 @@ std::tuple<Tensor, Tensor, Tensor> native_layer_norm_backward(
     const Tensor& grad_out, const Tensor& input, IntArrayRef normalized_shape, const Tensor& mean,
     const Tensor& rstd, const std::optional<Tensor>& weight, const std::optional<Tensor>& bias,
     std::array<bool, 3> output_mask) {
+  GRADGEN_REDUCED_FLOAT_IN_FLOAT32(native_layer_norm_backward, grad_out, input, normalized_shape,
+                                   mean, rstd, weight, bias, output_mask);
   const char* op = "native_layer_norm_backward";
   check_floating(op, input, "input");
   const Tensor w = present(weight), b = present(bias);
@@ -332,6 +336,7 @@ std::tuple<Tensor, Tensor, Tensor> native_group_norm(const Tensor& input,
                                                      const std::optional<Tensor>& bias, int64_t N,
                                                      int64_t C, int64_t HxW, int64_t group,
                                                      double eps) {
+  GRADGEN_REDUCED_FLOAT_IN_FLOAT32(native_group_norm, input, weight, bias, N, C, HxW, group, eps);
   const char* op = "native_group_norm";
   check_floating(op, input, "input");
   const Tensor w = present(weight), b = present(bias);
@@ -345,6 +350,8 @@ std::tuple<Tensor, Tensor, Tensor> native_group_norm_backward(
     const Tensor& grad_out, const Tensor& input, const Tensor& mean, const Tensor& rstd,
     const std::optional<Tensor>& weight, int64_t N, int64_t C, int64_t HxW, int64_t group,
     std::array<bool, 3> output_mask) {
+  GRADGEN_REDUCED_FLOAT_IN_FLOAT32(native_group_norm_backward, grad_out, input, mean, rstd, weight,
+                                   N, C, HxW, group, output_mask);
   const char* op = "native_group_norm_backward";
   check_floating(op, input, "input");
   const Tensor w = present(weight);
@@ -467,6 +474,19 @@ void update_running_stats(const Tensor& rm, const Tensor& rv, int64_t c, double 
   }
 }
 
+// Writes the float32 running statistic `src` back into the 16-bit one `dst` (1-D, any stride),
+// rounded, in place and without a version bump, as the kernel's own update.
+void write_back(const std::optional<Tensor>& dst, const std::optional<Tensor>& src) {
+  if (!dst.has_value() || !dst->defined()) return;
+  const Tensor rounded = cast(*src, dst->scalar_type()).contiguous();
+  gradgen::internal::dispatch_all(dst->scalar_type(), [&](auto tag) {
+    using T = decltype(tag);
+    T* to = dst->data_ptr<T>();
+    const T* from = rounded.data_ptr<T>();
+    for (int64_t i = 0; i < dst->numel(); ++i) to[i * dst->stride(0)] = from[i];
+  });
+}
+
 }  // namespace
 
 std::tuple<Tensor, Tensor, Tensor> native_batch_norm(const Tensor& input,
@@ -475,6 +495,23 @@ std::tuple<Tensor, Tensor, Tensor> native_batch_norm(const Tensor& input,
                                                      const std::optional<Tensor>& running_mean,
                                                      const std::optional<Tensor>& running_var,
                                                      bool training, double momentum, double eps) {
+  if (const auto dtype = reduced_float_dtype(input, weight, bias, running_mean, running_var)) {
+    // float16 / bfloat16: the float32 kernel, which updates float32 copies of the running
+    // statistics; those are written back, rounded (PyTorch's kernel updates them in place).
+    const std::optional<Tensor> rm = reduced_float::widen(*dtype, running_mean);
+    const std::optional<Tensor> rv = reduced_float::widen(*dtype, running_var);
+    auto result = in_float32(
+        *dtype,
+        [&](const Tensor& x, const std::optional<Tensor>& w, const std::optional<Tensor>& b) {
+          return native::native_batch_norm(x, w, b, rm, rv, training, momentum, eps);
+        },
+        input, weight, bias);
+    if (training) {
+      write_back(running_mean, rm);
+      write_back(running_var, rv);
+    }
+    return result;
+  }
   const char* op = "native_batch_norm";
   check_floating(op, input, "input");
   const Channels k = batch_norm_channels(op, input);
@@ -525,6 +562,9 @@ std::tuple<Tensor, Tensor, Tensor> native_batch_norm_backward(
     const std::optional<Tensor>& running_mean, const std::optional<Tensor>& running_var,
     const std::optional<Tensor>& save_mean, const std::optional<Tensor>& save_invstd, bool train,
     double eps, std::array<bool, 3> output_mask) {
+  GRADGEN_REDUCED_FLOAT_IN_FLOAT32(native_batch_norm_backward, grad_out, input, weight,
+                                   running_mean, running_var, save_mean, save_invstd, train, eps,
+                                   output_mask);
   const char* op = "native_batch_norm_backward";
   check_floating(op, input, "input");
   const Channels k = batch_norm_channels(op, input);
@@ -609,6 +649,14 @@ Tensor rms_norm(const Tensor& input, IntArrayRef normalized_shape,
                 const std::optional<Tensor>& weight, std::optional<double> eps) {
   return in_composite_op("rms_norm", [&] {
     const char* op = "rms_norm";
+    if (is_reduced_float(input.scalar_type())) {
+      // As PyTorch's composite: float16 / bfloat16 normalized in float32 (eps float32's), the
+      // result cast back before the weight multiplies it.
+      const Tensor x = gradgen::to(input, ScalarType::Float, false, false, std::nullopt);
+      const Tensor out = gradgen::to(gradgen::rms_norm(x, normalized_shape, std::nullopt, eps),
+                                     input.scalar_type(), false, false, std::nullopt);
+      return weight.has_value() && weight->defined() ? gradgen::mul(out, *weight) : out;
+    }
     check_floating(op, input, "input");
     const Tensor w = weight.has_value() && weight->defined() ? *weight : Tensor();
     layer_norm_rows(op, input, normalized_shape, w, Tensor());

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "csrc/generated/NativeFunctions.h"
+#include "csrc/native/reduced_float.h"
 #include "csrc/native/loops.h"
 #include "csrc/native/type_promotion.h"
 
@@ -159,6 +160,7 @@ int64_t plane_numel(IntArrayRef sizes, int dims) {
 }
 
 Tensor pad_forward(const char* op, const Tensor& self, IntArrayRef padding, int dims, Mode mode) {
+  GRADGEN_REDUCED_FLOAT_IN_FLOAT32(pad_forward, op, self, padding, dims, mode);
   const DimVector out_sizes = padded_shape(op, self, padding, dims, mode);
   const std::vector<int64_t> map = plane_map(mode, self.sizes(), out_sizes, padding, dims);
   const Tensor x = self.contiguous();
@@ -181,6 +183,7 @@ Tensor pad_forward(const char* op, const Tensor& self, IntArrayRef padding, int 
 
 Tensor pad_backward(const char* op, const Tensor& grad_output, const Tensor& self,
                     IntArrayRef padding, int dims, Mode mode) {
+  GRADGEN_REDUCED_FLOAT_IN_FLOAT32(pad_backward, op, grad_output, self, padding, dims, mode);
   const DimVector out_sizes = padded_shape(op, self, padding, dims, mode);
   if (!grad_output.sizes().equals(out_sizes)) {
     throw std::invalid_argument(std::string(op) + ": expected grad_output of shape " +

@@ -16,6 +16,7 @@
 
 #include "csrc/generated/NativeFunctions.h"
 #include "csrc/generated/VariableType.h"
+#include "csrc/native/reduced_float.h"
 #include "csrc/native/loops.h"
 #include "csrc/native/pooling_common.h"
 #include "csrc/ops.h"
@@ -137,6 +138,8 @@ void check_divisor(const char* op, std::optional<int64_t> divisor_override) {
 std::tuple<Tensor, Tensor> max_pool2d_with_indices(const Tensor& self, IntArrayRef kernel_size,
                                                    IntArrayRef stride, IntArrayRef padding,
                                                    IntArrayRef dilation, bool ceil_mode) {
+  GRADGEN_REDUCED_FLOAT_IN_FLOAT32(max_pool2d_with_indices, self, kernel_size, stride, padding,
+                                   dilation, ceil_mode);
   const char* op = "max_pool2d_with_indices";
   const Pool g = pool_geometry(op, self, kernel_size, stride, padding, dilation, ceil_mode);
   const Tensor x = self.contiguous();
@@ -183,6 +186,8 @@ Tensor max_pool2d_with_indices_backward(const Tensor& grad_output, const Tensor&
                                         IntArrayRef kernel_size, IntArrayRef stride,
                                         IntArrayRef padding, IntArrayRef dilation, bool ceil_mode,
                                         const Tensor& indices) {
+  GRADGEN_REDUCED_FLOAT_IN_FLOAT32(max_pool2d_with_indices_backward, grad_output, self, kernel_size,
+                                   stride, padding, dilation, ceil_mode, indices);
   const char* op = "max_pool2d_with_indices_backward";
   const Pool g = pool_geometry(op, self, kernel_size, stride, padding, dilation, ceil_mode);
   check_pool_grad_output(op, grad_output, g.out_shape, self);
@@ -262,6 +267,8 @@ std::tuple<Tensor, Tensor> max_pool1d_with_indices(const Tensor& self, IntArrayR
 Tensor avg_pool2d(const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride,
                   IntArrayRef padding, bool ceil_mode, bool count_include_pad,
                   std::optional<int64_t> divisor_override) {
+  GRADGEN_REDUCED_FLOAT_IN_FLOAT32(avg_pool2d, self, kernel_size, stride, padding, ceil_mode,
+                                   count_include_pad, divisor_override);
   const char* op = "avg_pool2d";
   check_divisor(op, divisor_override);
   const Pool g = pool_geometry(op, self, kernel_size, stride, padding, {1}, ceil_mode);
@@ -291,6 +298,8 @@ Tensor avg_pool2d(const Tensor& self, IntArrayRef kernel_size, IntArrayRef strid
 Tensor avg_pool2d_backward(const Tensor& grad_output, const Tensor& self, IntArrayRef kernel_size,
                            IntArrayRef stride, IntArrayRef padding, bool ceil_mode,
                            bool count_include_pad, std::optional<int64_t> divisor_override) {
+  GRADGEN_REDUCED_FLOAT_IN_FLOAT32(avg_pool2d_backward, grad_output, self, kernel_size, stride,
+                                   padding, ceil_mode, count_include_pad, divisor_override);
   const char* op = "avg_pool2d_backward";
   check_divisor(op, divisor_override);
   const Pool g = pool_geometry(op, self, kernel_size, stride, padding, {1}, ceil_mode);

@@ -19,6 +19,7 @@
 
 #include "csrc/generated/NativeFunctions.h"
 #include "csrc/generated/VariableType.h"
+#include "csrc/native/reduced_float.h"
 #include "csrc/native/loops.h"
 #include "csrc/native/pooling_common.h"
 #include "csrc/native/type_promotion.h"
@@ -160,6 +161,8 @@ void for_each_avg_window(const Pool3& g, bool count_include_pad,
 std::tuple<Tensor, Tensor> max_pool3d_with_indices(const Tensor& self, IntArrayRef kernel_size,
                                                    IntArrayRef stride, IntArrayRef padding,
                                                    IntArrayRef dilation, bool ceil_mode) {
+  GRADGEN_REDUCED_FLOAT_IN_FLOAT32(max_pool3d_with_indices, self, kernel_size, stride, padding,
+                                   dilation, ceil_mode);
   const char* op = "max_pool3d_with_indices";
   const Pool3 g = pool3_geometry(op, self, kernel_size, stride, padding, dilation, ceil_mode, true);
   const Tensor x = self.contiguous();
@@ -214,6 +217,8 @@ Tensor max_pool3d_with_indices_backward(const Tensor& grad_output, const Tensor&
                                         IntArrayRef kernel_size, IntArrayRef stride,
                                         IntArrayRef padding, IntArrayRef dilation, bool ceil_mode,
                                         const Tensor& indices) {
+  GRADGEN_REDUCED_FLOAT_IN_FLOAT32(max_pool3d_with_indices_backward, grad_output, self, kernel_size,
+                                   stride, padding, dilation, ceil_mode, indices);
   const char* op = "max_pool3d_with_indices_backward";
   const Pool3 g = pool3_geometry(op, self, kernel_size, stride, padding, dilation, ceil_mode, true);
   check_pool_grad_output(op, grad_output, g.out_shape, self);
@@ -258,6 +263,7 @@ Tensor max_pool3d(const Tensor& self, IntArrayRef kernel_size, IntArrayRef strid
 Tensor avg_pool3d(const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride,
                   IntArrayRef padding, bool ceil_mode, bool count_include_pad,
                   std::optional<int64_t> divisor_override) {
+  refuse_reduced_float("avg_pool3d_out_frame", self);  // as PyTorch 2.13's CPU kernel
   const char* op = "avg_pool3d";
   check_divisor(op, divisor_override);
   const Pool3 g = pool3_geometry(op, self, kernel_size, stride, padding, {1}, ceil_mode, false);
@@ -297,6 +303,7 @@ Tensor& avg_pool3d_out(const Tensor& self, IntArrayRef kernel_size, IntArrayRef 
 Tensor avg_pool3d_backward(const Tensor& grad_output, const Tensor& self, IntArrayRef kernel_size,
                            IntArrayRef stride, IntArrayRef padding, bool ceil_mode,
                            bool count_include_pad, std::optional<int64_t> divisor_override) {
+  refuse_reduced_float("avg_pool3d_backward_out_frame", self);  // as PyTorch 2.13's
   const char* op = "avg_pool3d_backward";
   check_divisor(op, divisor_override);
   const Pool3 g = pool3_geometry(op, self, kernel_size, stride, padding, {1}, ceil_mode, false);
@@ -375,6 +382,7 @@ static Tensor unpool_scatter(const char* op, const Tensor& self, const Tensor& i
 }
 
 Tensor max_unpool2d(const Tensor& self, const Tensor& indices, IntArrayRef output_size) {
+  GRADGEN_REDUCED_FLOAT_IN_FLOAT32(max_unpool2d, self, indices, output_size);
   const char* op = "max_unpool2d";
   if (indices.scalar_type() != ScalarType::Long) {
     throw std::invalid_argument(
@@ -468,6 +476,7 @@ void check_unpool3d_args(const char* op, const Tensor& self, const Tensor& indic
 
 Tensor max_unpool3d(const Tensor& self, const Tensor& indices, IntArrayRef output_size,
                     IntArrayRef stride, IntArrayRef padding) {
+  GRADGEN_REDUCED_FLOAT_IN_FLOAT32(max_unpool3d, self, indices, output_size, stride, padding);
   const char* op = "max_unpool3d";
   check_unpool3d_args(op, self, indices, output_size, stride, padding);
   return unpool_scatter(op, self, indices, output_size);

@@ -15,6 +15,7 @@
 
 #include "csrc/generated/NativeFunctions.h"
 #include "csrc/generated/VariableType.h"
+#include "csrc/native/reduced_float.h"
 #include "csrc/native/loops.h"
 #include "csrc/native/pooling_common.h"
 #include "csrc/ops.h"
@@ -113,6 +114,7 @@ void check_1d_input(const char* op, const Tensor& self) {
 }  // namespace
 
 Tensor _adaptive_avg_pool2d(const Tensor& self, IntArrayRef output_size) {
+  GRADGEN_REDUCED_FLOAT_IN_FLOAT32(_adaptive_avg_pool2d, self, output_size);
   const char* op = "adaptive_avg_pool2d";
   const Adaptive g = adaptive_geometry(op, self, output_size, 2);
   const Tensor x = self.contiguous();
@@ -140,6 +142,7 @@ Tensor _adaptive_avg_pool2d(const Tensor& self, IntArrayRef output_size) {
 }
 
 Tensor _adaptive_avg_pool2d_backward(const Tensor& grad_output, const Tensor& self) {
+  GRADGEN_REDUCED_FLOAT_IN_FLOAT32(_adaptive_avg_pool2d_backward, grad_output, self);
   const char* op = "adaptive_avg_pool2d_backward";
   if (grad_output.dim() != self.dim()) {
     throw std::invalid_argument(std::string(op) + ": expected grad_output of " +
@@ -203,6 +206,7 @@ Tensor adaptive_avg_pool1d(const Tensor& self, IntArrayRef output_size) {
 }
 
 std::tuple<Tensor, Tensor> adaptive_max_pool2d(const Tensor& self, IntArrayRef output_size) {
+  GRADGEN_REDUCED_FLOAT_IN_FLOAT32(adaptive_max_pool2d, self, output_size);
   const char* op = "adaptive_max_pool2d";
   const Adaptive g = adaptive_geometry(op, self, output_size, 3);
   const Tensor x = self.contiguous();
@@ -243,6 +247,7 @@ std::tuple<Tensor, Tensor> adaptive_max_pool2d(const Tensor& self, IntArrayRef o
 
 Tensor adaptive_max_pool2d_backward(const Tensor& grad_output, const Tensor& self,
                                     const Tensor& indices) {
+  GRADGEN_REDUCED_FLOAT_IN_FLOAT32(adaptive_max_pool2d_backward, grad_output, self, indices);
   const char* op = "adaptive_max_pool2d_backward";
   if (self.dim() != 3 && self.dim() != 4) {
     throw std::invalid_argument(std::string(op) + "(): Expected 3D or 4D tensor, but got " +

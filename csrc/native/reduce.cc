@@ -155,10 +155,21 @@ std::tuple<Tensor, Tensor> max(const Tensor& self, int64_t dim, bool keepdim) {
   return {values, indices};
 }
 
+std::tuple<Tensor&, Tensor&> max_out(const Tensor& self, int64_t dim, bool keepdim, Tensor& max,
+                                     Tensor& max_values) {
+  return write_pair("max.dim_max", native::max(self, dim, keepdim), max, max_values);
+}
+
 Tensor logsumexp(const Tensor& self, IntArrayRef dim, bool keepdim) {
   const DimVector dims = loops::reduction_dims("logsumexp", dim, self.dim());
   if (const ScalarType t = self.scalar_type(); is_narrow(t) && is_floating_point(t)) {
-    return cast(logsumexp(widen(self, t), dim, keepdim), t);
+    if (self.numel() == 0) return cast(logsumexp(widen(self, t), dim, keepdim), t);
+    // PyTorch's composite, each step in the 16-bit dtype (computed in float32, rounded): the
+    // maxes (an infinite one taken as 0), sum(exp(self - maxes)), its log, plus the maxes.
+    Tensor m = amax(self, IntArrayRef(dims), true);
+    m = masked_fill(m, isinf(m), Scalar(0.0));
+    const Tensor total = sum(exp(sub(self, m, 1)), IntArrayRef(dims), keepdim, std::nullopt);
+    return add(log(total), keepdim ? m : reshape(m, total.sizes()), 1);
   }
   Tensor out;
   dispatch_floating(self.scalar_type(), "logsumexp", [&](auto tag) {

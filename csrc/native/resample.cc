@@ -19,6 +19,7 @@
 
 #include "csrc/core_kernels.h"
 #include "csrc/generated/NativeFunctions.h"
+#include "csrc/native/reduced_float.h"
 #include "csrc/native/loops.h"
 #include "csrc/native/type_promotion.h"
 #include "csrc/ops.h"
@@ -149,6 +150,8 @@ void check_input(const char* op, const Tensor& self, size_t spatial) {
 Tensor resample(const char* op, const Tensor& src, IntArrayRef dst_shape, const Axis& deps,
                 const Axis& rows, const Axis& cols, int64_t D, int64_t H, int64_t W,
                 bool backward) {
+  GRADGEN_REDUCED_FLOAT_IN_FLOAT32(resample, op, src, dst_shape, deps, rows, cols, D, H, W,
+                                   backward);
   const Tensor x = src.contiguous();
   Tensor out = zeros(dst_shape, src.scalar_type());
   const int64_t OD = deps.size(), OH = rows.size(), OW = cols.size();

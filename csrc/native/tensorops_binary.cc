@@ -18,6 +18,7 @@
 #include <string_view>
 
 #include "csrc/generated/NativeFunctions.h"
+#include "csrc/native/reduced_float.h"
 #include "csrc/native/loops.h"
 #include "csrc/native/type_promotion.h"
 
@@ -347,6 +348,7 @@ void check_lerp_dtypes(const char* op, const Tensor& self, const Tensor& other, 
 }  // namespace
 
 Tensor lerp(const Tensor& self, const Tensor& end, const Scalar& weight) {
+  GRADGEN_REDUCED_FLOAT_IN_FLOAT32(lerp, self, end, weight);
   check_lerp_dtypes("lerp", self, end, "end");
   if (!is_floating_point(self.scalar_type())) throw_not_implemented("lerp", self.scalar_type());
   Tensor out;
@@ -359,6 +361,7 @@ Tensor lerp(const Tensor& self, const Tensor& end, const Scalar& weight) {
   return out;
 }
 Tensor lerp(const Tensor& self, const Tensor& end, const Tensor& weight) {
+  GRADGEN_REDUCED_FLOAT_IN_FLOAT32(lerp, self, end, weight);
   check_lerp_dtypes("lerp", self, end, "end");
   check_lerp_dtypes("lerp", self, weight, "weight");
   if (!is_floating_point(self.scalar_type())) throw_not_implemented("lerp", self.scalar_type());

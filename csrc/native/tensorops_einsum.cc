@@ -51,9 +51,16 @@ std::vector<int> parse_term(std::string_view term, size_t pos, const std::string
     const char c = term[i];
     if (c == ' ') continue;
     if (c == '.') {
-      if (ellipsis) fail("found '.' for " + whose + " for which an ellipsis was already found");
+      // PyTorch words the output's errors apart: "but an ellipsis (...) was already found".
+      const bool output = whose == "output";
+      if (ellipsis) {
+        fail("found '.' for " + whose +
+             (output ? " but an ellipsis (...) was already found"
+                     : " for which an ellipsis was already found"));
+      }
       if (term.substr(i, 3) != "...") {
-        fail("found '.' for " + whose + " that is not part of any ellipsis");
+        fail("found '.' for " + whose + " that is not part of any ellipsis" +
+             (output ? " (...)" : ""));
       }
       ellipsis = true;
       labels.push_back(kEllipsis);
@@ -201,7 +208,7 @@ void parse_output(Equation& eq, std::string_view equation, size_t arrow) {
     }
     return;
   }
-  const std::vector<int> out = parse_term(equation.substr(arrow + 2), arrow + 2, "the output");
+  const std::vector<int> out = parse_term(equation.substr(arrow + 2), arrow + 2, "output");
   std::vector<bool> seen(kLabels, false);
   for (int l : out) {
     if (l == kEllipsis) {
@@ -234,6 +241,55 @@ Equation parse_equation(std::string_view equation, TensorList tensors) {
   count_dims(eq, tensors);
   parse_output(eq, equation, arrow);
   return eq;
+}
+
+// The operands' sizes, operand by operand and dim by dim in PyTorch's order and words: a repeated
+// subscript's sizes must match (the later size first), and each subscript and ellipsis dim must
+// broadcast with the sizes seen before it (size 1 broadcasts).
+void check_sizes(const Equation& eq, TensorList tensors) {
+  std::vector<int64_t> label_size(kLabels, 1), ell_size(static_cast<size_t>(eq.E), 1);
+  for (size_t i = 0; i < tensors.size(); ++i) {
+    const Tensor& t = tensors[i];
+    std::vector<int64_t> first_dim(kLabels, -1);
+    int64_t dim = 0;
+    for (int l : eq.terms[i]) {
+      if (l == kEllipsis) {
+        for (int64_t j = eq.E - eq.ellipsis_dims[i]; j < eq.E; ++j, ++dim) {
+          const int64_t size = t.size(dim);
+          int64_t& seen = ell_size[static_cast<size_t>(j)];
+          if (size == 1) continue;
+          if (seen != 1 && seen != size) {
+            fail("dimension " + std::to_string(dim) + " covered by ellipsis in operand " +
+                 std::to_string(i) + "has size " + std::to_string(size) +
+                 " which does not broadcast with previously seen ellipsis with size " +
+                 std::to_string(seen) + " for the respective dimension");
+          }
+          seen = size;
+        }
+        continue;
+      }
+      const auto label = static_cast<size_t>(l);
+      const int64_t size = t.size(dim);
+      if (first_dim[label] >= 0) {
+        const int64_t prev = t.size(first_dim[label]);
+        if (size != prev) {
+          fail("subscript " + label_char(l) + " is repeated for operand " + std::to_string(i) +
+               " but the sizes don't match, " + std::to_string(size) +
+               " != " + std::to_string(prev));
+        }
+      } else {
+        first_dim[label] = dim;
+        if (size != 1 && label_size[label] != 1 && label_size[label] != size) {
+          fail("subscript " + label_char(l) + " has size " + std::to_string(size) +
+               " for operand " + std::to_string(i) +
+               " which does not broadcast with previously seen size " +
+               std::to_string(label_size[label]));
+        }
+        if (size != 1) label_size[label] = size;
+      }
+      ++dim;
+    }
+  }
 }
 
 // The one dim order every operand is aligned to: the output's dims, then the summed ones.
@@ -390,6 +446,7 @@ Tensor einsum(std::string_view equation, TensorList tensors, OptionalIntArrayRef
   (void)path;  // the contraction order is left to right
   if (tensors.empty()) fail("must provide at least one operand");
   const Equation eq = parse_equation(equation, tensors);
+  check_sizes(eq, tensors);
   const DimOrder order = dim_order(eq);
   // Each operand: diagonals of repeated subscripts, then aligned to the `total` positions.
   std::vector<Tensor> ops;

@@ -17,6 +17,7 @@
 #include "csrc/core_kernels.h"
 #include "csrc/generated/NativeFunctions.h"
 #include "csrc/generated/VariableType.h"
+#include "csrc/native/reduced_float.h"
 #include "csrc/native/loops.h"
 #include "csrc/native/type_promotion.h"
 
@@ -226,6 +227,7 @@ Tensor& mv_out(const Tensor& self, const Tensor& vec, Tensor& out) {
 
 Tensor addmv(const Tensor& self, const Tensor& mat, const Tensor& vec, const Scalar& beta,
              const Scalar& alpha) {
+  GRADGEN_REDUCED_FLOAT_IN_FLOAT32(addmv, self, mat, vec, beta, alpha);
   return add_scaled("addmv", self, matrix_vector("addmv", mat, vec, self.dim(), self.numel()), beta,
                     alpha);
 }
@@ -240,6 +242,7 @@ Tensor& addmv_out(const Tensor& self, const Tensor& mat, const Tensor& vec, cons
 
 Tensor addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, const Scalar& beta,
              const Scalar& alpha) {
+  GRADGEN_REDUCED_FLOAT_IN_FLOAT32(addmm, self, mat1, mat2, beta, alpha);
   check_matrices("addmm", mat1, mat2);
   return add_scaled("addmm", self, native::mm(mat1, mat2), beta, alpha);
 }
@@ -254,6 +257,7 @@ Tensor& addmm_out(const Tensor& self, const Tensor& mat1, const Tensor& mat2, co
 
 Tensor addbmm(const Tensor& self, const Tensor& batch1, const Tensor& batch2, const Scalar& beta,
               const Scalar& alpha) {
+  GRADGEN_REDUCED_FLOAT_IN_FLOAT32(addbmm, self, batch1, batch2, beta, alpha);
   check_batches("addbmm", batch1, batch2);
   const int64_t n = batch1.size(1), m = batch2.size(2);
   // The products summed over the batch, one mm per matrix.
@@ -274,6 +278,7 @@ Tensor& addbmm_out(const Tensor& self, const Tensor& batch1, const Tensor& batch
 
 Tensor baddbmm(const Tensor& self, const Tensor& batch1, const Tensor& batch2, const Scalar& beta,
                const Scalar& alpha) {
+  GRADGEN_REDUCED_FLOAT_IN_FLOAT32(baddbmm, self, batch1, batch2, beta, alpha);
   check_batches("baddbmm", batch1, batch2);
   return add_scaled("baddbmm", self, batch_products(batch1, batch2), beta, alpha);
 }
@@ -310,6 +315,7 @@ Tensor& kron_out(const Tensor& self, const Tensor& other, Tensor& out) {
 }
 
 Tensor trace(const Tensor& self) {
+  GRADGEN_REDUCED_FLOAT_IN_FLOAT32(trace, self);
   if (self.dim() != 2) {
     throw std::runtime_error("trace: expected a matrix, but got tensor with dim " +
                              str(self.dim()));
@@ -336,6 +342,7 @@ Tensor trace(const Tensor& self) {
 // ---------------------------------------------------------------------------------------------
 
 Tensor linalg_cross(const Tensor& self, const Tensor& other, int64_t dim) {
+  GRADGEN_REDUCED_FLOAT_IN_FLOAT32(linalg_cross, self, other, dim);
   const char* op = "linalg.cross";
   if (self.dim() != other.dim()) {
     throw std::runtime_error("linalg.cross: inputs must have the same number of dimensions.");

@@ -13,6 +13,7 @@
 #include "csrc/core_kernels.h"
 #include "csrc/generated/NativeFunctions.h"
 #include "csrc/generated/VariableType.h"
+#include "csrc/native/reduced_float.h"
 #include "csrc/native/loops.h"
 #include "csrc/native/type_promotion.h"
 
@@ -39,6 +40,20 @@ Tensor addr(const Tensor& self, const Tensor& vec1, const Tensor& vec2, const Sc
   if (!loops::broadcasts_to(self.sizes(), shape)) {
     throw std::runtime_error("addr: the expanded size of self " + shape_str(self.sizes()) +
                              " must match the outer product's shape " + shape_str(shape));
+  }
+  if (const auto reduced = reduced_float_dtype(self, vec1, vec2)) {
+    // As PyTorch's CPU kernel: the products vec1[i] * vec2[j] rounded to the 16-bit dtype, then
+    // beta * self + alpha * product in float32, rounded once (self unread when beta is 0).
+    const Tensor product = in_float32(
+        *reduced, [](const Tensor& x, const Tensor& y) { return native::outer(x, y); }, vec1, vec2);
+    const bool use_self = beta.to_double() != 0.0;
+    return in_float32(
+        *reduced,
+        [&](const Tensor& s, const Tensor& p) {
+          const Tensor scaled = native::mul(p, alpha);
+          return use_self ? native::add(native::mul(s, beta), scaled, 1) : scaled;
+        },
+        self, product);
   }
   Tensor result = empty(shape, vec1.scalar_type());
   if (result.numel() == 0) return result;
@@ -209,6 +224,7 @@ Tensor cdist(const Tensor& x1, const Tensor& x2, double p, std::optional<int64_t
                              std::to_string(c) + " X2: " + std::to_string(x2.size(-1)));
   }
   if (!(p >= 0)) throw std::runtime_error("cdist only supports non-negative p values");
+  refuse_reduced_float("cdist", x1);  // PyTorch 2.13's CPU cdist has no 16-bit instance
   const int64_t mode = compute_mode.value_or(0);
   if (mode < 0 || mode > 2) {
     throw std::runtime_error("cdist: " + std::to_string(mode) +

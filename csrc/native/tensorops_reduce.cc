@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "csrc/generated/NativeFunctions.h"
+#include "csrc/native/reduced_float.h"
 #include "csrc/native/loops.h"
 #include "csrc/native/type_promotion.h"
 
@@ -207,6 +208,11 @@ std::tuple<Tensor, Tensor> min(const Tensor& self, int64_t dim, bool keepdim) {
   return {values, indices};
 }
 
+std::tuple<Tensor&, Tensor&> min_out(const Tensor& self, int64_t dim, bool keepdim, Tensor& min,
+                                     Tensor& min_indices) {
+  return write_pair("min.dim_min", native::min(self, dim, keepdim), min, min_indices);
+}
+
 Tensor argmin(const Tensor& self, std::optional<int64_t> dim, bool keepdim) {
   if (!dim.has_value()) {
     if (self.numel() == 0) {
@@ -349,6 +355,7 @@ namespace {
 std::tuple<Tensor, Tensor> var_mean_impl(const char* op, const Tensor& self,
                                          OptionalIntArrayRef dim, std::optional<Scalar> correction,
                                          bool keepdim, bool take_sqrt) {
+  GRADGEN_REDUCED_FLOAT_IN_FLOAT32(var_mean_impl, op, self, dim, correction, keepdim, take_sqrt);
   if (!is_floating_point(self.scalar_type())) {
     throw std::invalid_argument(std::string(op) +
                                 ": std and var only support floating point and complex dtypes");

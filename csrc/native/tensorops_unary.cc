@@ -16,6 +16,7 @@
 #include <string>
 
 #include "csrc/generated/NativeFunctions.h"
+#include "csrc/native/reduced_float.h"
 #include "csrc/native/loops.h"
 #include "csrc/native/type_promotion.h"
 
@@ -425,6 +426,7 @@ Tensor& logit_out(const Tensor& self, std::optional<double> eps, Tensor& out) {
 
 // grad / (x (1 - x)); outside [eps, 1 - eps] 0 with eps, outside [0, 1] NaN without.
 Tensor logit_backward(const Tensor& grad_output, const Tensor& self, std::optional<double> eps) {
+  GRADGEN_REDUCED_FLOAT_IN_FLOAT32(logit_backward, grad_output, self, eps);
   const ScalarType dtype = floating_dtype(result_type(grad_output, self));
   const Tensor g = cast(grad_output, dtype), x = cast(self, dtype);
   const bool has_eps = eps.has_value();
@@ -447,6 +449,16 @@ Tensor logit_backward(const Tensor& grad_output, const Tensor& self, std::option
 // Integer and bool tensors have none of them and are copied.
 Tensor nan_to_num(const Tensor& self, std::optional<double> nan, std::optional<double> posinf,
                   std::optional<double> neginf) {
+  if (const auto reduced = reduced_float_dtype(self)) {
+    // In float32, with the 16-bit dtype's largest finite values as the default replacements.
+    const double big = *reduced == ScalarType::Half ? 65504.0 : 3.3895313892515355e38;
+    return in_float32(
+        *reduced,
+        [&](const Tensor& x) {
+          return native::nan_to_num(x, nan, posinf.value_or(big), neginf.value_or(-big));
+        },
+        self);
+  }
   if (!is_floating_point(self.scalar_type())) return gradgen::internal::copy_contiguous(self);
   Tensor out;
   dispatch_floating(self.scalar_type(), "nan_to_num", [&](auto tag) {

@@ -90,6 +90,15 @@ std::vector<Tensor> index_tensors(const std::vector<nb::handle>& items, int64_t&
 struct Slicing {
   Sliced out;
   int64_t dim = 0;
+  int64_t position = 0;  // the item's position in the key, which PyTorch's messages name
+
+  // The size of the view's dim `dim` for an int or a slice; past the view's last dim (after a
+  // second `...`) PyTorch's IndexError, whose size is 0 there.
+  int64_t size_at(Py_ssize_t i) const {
+    if (dim < out.view.dim()) return out.view.size(dim);
+    index_error("index " + std::to_string(i) + " is out of bounds for dimension " +
+                std::to_string(position) + " with size 0");
+  }
 
   // An index tensor: the advanced index of the view's next dims (a Bool one: of its dim() dims).
   void index_tensor(Tensor t) {
@@ -130,7 +139,7 @@ struct Slicing {
   void slice(PyObject* item) {
     Py_ssize_t start, stop, step;
     if (PySlice_Unpack(item, &start, &stop, &step) < 0) throw nb::python_error();
-    const int64_t size = out.view.size(dim);
+    const int64_t size = size_at(start);
     const Py_ssize_t length = PySlice_AdjustIndices(size, &start, &stop, step);
     if (step <= 0) throw nb::value_error("step must be greater than zero");
     if (step != 1) {
@@ -146,10 +155,10 @@ struct Slicing {
   void integer(PyObject* item) {
     const Py_ssize_t i = PyNumber_AsSsize_t(item, PyExc_IndexError);
     if (i == -1 && PyErr_Occurred()) throw nb::python_error();
-    const int64_t size = out.view.size(dim);
+    const int64_t size = size_at(i);
     if (i < -size || i >= size) {
       index_error("index " + std::to_string(i) + " is out of bounds for dimension " +
-                  std::to_string(dim) + " with size " + std::to_string(size));
+                  std::to_string(position) + " with size " + std::to_string(size));
     }
     out.view = gradgen::select(out.view, dim, i);
   }
@@ -164,16 +173,16 @@ Sliced apply_slicing(const Tensor& self, nb::handle key) {
   }
   Slicing s;
   s.out.view = self;
-  bool seen_ellipsis = false;
   for (size_t k = 0; k < items.size(); ++k) {
     PyObject* item = items[k].ptr();
+    s.position = static_cast<int64_t>(k);
     if (tensors[k].defined()) {
       s.index_tensor(tensors[k]);
     } else if (item == Py_None) {
       s.none();
     } else if (item == Py_Ellipsis) {
-      if (seen_ellipsis) index_error("an index can only have a single ellipsis ('...')");
-      seen_ellipsis = true;
+      // Every `...` skips the dims the other items leave, as PyTorch's applySlicing (NumPy allows
+      // one; PyTorch any number: x[..., 0, ...] is x[..., 0], and past the last dim it raises).
       for (int64_t j = 0; j < self.dim() - consumed; ++j) s.out.indices.emplace_back(std::nullopt);
       s.dim += self.dim() - consumed;
     } else if (PySlice_Check(item)) {
@@ -187,6 +196,10 @@ Sliced apply_slicing(const Tensor& self, nb::handle key) {
            Py_TYPE(item)->tp_name + ")")
               .c_str());
     }
+  }
+  // The dims a second `...` skipped past the view's last dim index nothing.
+  while (s.out.indices.size() > static_cast<size_t>(s.out.view.dim()) && !s.out.indices.back()) {
+    s.out.indices.pop_back();
   }
   return s.out;
 }

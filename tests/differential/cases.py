@@ -4344,6 +4344,7 @@ import cases_aminmax  # noqa: E402, F401  (aminmax, issue 23: registers its case
 import cases_bitwise_inplace  # noqa: E402, F401  (&= |= ^=, issue 23: registers its cases here)
 import cases_bitwise_ops  # noqa: E402, F401  (bitwise / logical in-place, out=, Scalar_Tensor; as_tensor sharing; issue 23)
 import cases_convdw  # noqa: E402, F401  (depthwise convolutions, bench26: registers its cases here)
+import cases_conventions  # noqa: E402, F401  (max/min out=, several ellipses, einsum messages, issue 23: registers its cases here)
 import cases_ctc  # noqa: E402, F401  (ctc_loss, issue 26's last op; max_pool1d_with_indices: registers its cases here)
 import cases_decomp  # noqa: E402, F401  (linear algebra decompositions: registers its cases here)
 import cases_default_dtype  # noqa: E402, F401  (the default dtype, issue 23: registers its cases here)
@@ -4357,3 +4358,4 @@ import cases_order  # noqa: E402, F401  (order statistics: registers its cases h
 import cases_random  # noqa: E402, F401  (random samplers whose answer is determined: registers its cases here)
 import cases_shape  # noqa: E402, F401  (shape ops, fifth batch: registers its cases here)
 import cases_shift  # noqa: E402, F401  (bitwise shifts, issue 23: registers its cases here)
+import cases_small_float  # noqa: E402, F401  (float16 / bfloat16 beyond element-wise, issue 23: registers its cases here)

@@ -4125,3 +4125,24 @@ def _nn_ctc_value_checks():
 
 SAMPLES.update(_nn_ctc_samples())
 VALUE_CHECKS.update(_nn_ctc_value_checks())
+def _extremum_out_checks():
+    g = gradgen
+
+    def out(name):
+        def check():
+            x = g.tensor([[1.0, 5.0, -2.0], [4.0, 2.0, 0.0]], dtype=g.float64)
+            op = getattr(g, name)
+            v, i = g.zeros([0], dtype=g.float64), g.zeros([0], dtype=g.int64)
+            r = op(x, 1, out=(v, i))  # max.dim_max / min.dim_min: PyTorch's <name>_out named tuple
+            assert r[0] is v and r.indices is i and type(r).__name__ == name + "_out"
+            assert v.tolist() == op(x, 1).values.tolist() and i.tolist() == op(x, 1).indices.tolist()
+            assert list(op(x, -2, True, out=(v, i)).values.shape) == [1, 3]
+            with pytest.raises(RuntimeError, match=r"Long"):
+                op(x, 1, out=(v, g.zeros([0], dtype=g.float64)))
+
+        return check
+
+    return {"max.dim_max": out("max"), "min.dim_min": out("min")}
+
+
+VALUE_CHECKS.update(_extremum_out_checks())

@@ -422,10 +422,23 @@ def test_einsum_errors():
         g.einsum("ij->ii", A)
     with pytest.raises(RuntimeError, match="output subscript k does not appear in the equation for any input"):
         g.einsum("ij->k", A)
-    with pytest.raises(RuntimeError, match="subscript i is repeated for operand 0 but the sizes don't match, 2 != 3"):
+    # PyTorch's order: the later dim's size first.
+    with pytest.raises(RuntimeError, match="subscript i is repeated for operand 0 but the sizes don't match, 3 != 2"):
         g.einsum("ii", A)
-    with pytest.raises(RuntimeError, match="operands do not broadcast with remapped shapes"):
+    with pytest.raises(
+        RuntimeError,
+        match="einsum\\(\\): subscript j has size 2 for operand 1 which does not broadcast with previously seen size 3",
+    ):
         g.einsum("ij,ij->ij", A, t([[1.0, 2.0]]).expand(2, 2).contiguous())
+    with pytest.raises(
+        RuntimeError,
+        match="einsum\\(\\): dimension 0 covered by ellipsis in operand 1has size 3 which does not broadcast with "
+        "previously seen ellipsis with size 2 for the respective dimension",
+    ):
+        g.einsum("...j,...j", A, g.ones(3, 3))
+    stray_dot = r"einsum\(\): found '\.' for output that is not part of any ellipsis \(\.\.\.\)"
+    with pytest.raises(RuntimeError, match=stray_dot):
+        g.einsum("ij->i.", A)
     with pytest.raises(ValueError, match="must specify the equation string and at least one operand"):
         g.einsum("")  # torch's Python-level check
     with pytest.raises(RuntimeError, match="must provide at least one operand"):
