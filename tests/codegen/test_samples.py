@@ -84,15 +84,15 @@ def _generate(write_yaml, samples: str, decls: str = DECLS, derivs: str = DERIVS
     )
 
 
-def _plan(write_yaml, samples: str, **kwargs):
+def _plan(write_yaml, samples: str, decls: str = DECLS, derivs: str = DERIVS, **kwargs):
     from tools.codegen.autogen import add_autogen_variants
     from tools.codegen.autograd_info import match_infos, wrapper_kinds
     from tools.codegen.load_derivatives import load_derivatives
     from tools.codegen.load_native_functions import parse_native_functions
     from tools.codegen.load_samples import plan_samples
 
-    nf = write_yaml(DECLS, "native_functions.yaml")
-    d = write_yaml(DERIVS, "derivatives.yaml")
+    nf = write_yaml(decls, "native_functions.yaml")
+    d = write_yaml(derivs, "derivatives.yaml")
     s = write_yaml(samples, "samples.yaml")
     functions = add_autogen_variants(parse_native_functions(str(nf)))
     matched = match_infos(functions, load_derivatives(str(d), functions))
@@ -199,6 +199,31 @@ def test_layouts_and_float32_are_planned_and_printed(write_yaml):
     assert "Input('self', (2, 3), 'float64', 'default', 0.0, 0.0, True, 'transposed')" in py
     assert "return float64_outputs(lib.add(as_float32(t[0]), as_float32(t[1])" in py
     assert "eps=0.001" in py
+
+
+def test_a_forward_formula_the_wrapper_refuses_gets_no_fwgradcheck(write_yaml):
+    # PyTorch's tuple forward formulas (`a, b: f(...)`) are refused by the wrapper ("defines
+    # several outputs at once"): fwgradcheck and hvpcheck would only see that refusal.
+    decls = DECLS + "- func: two(Tensor self) -> (Tensor a, Tensor b)\n"
+    derivs = DERIVS + (
+        "- name: two(Tensor self) -> (Tensor a, Tensor b)\n  self: grad_a + grad_b\n  a, b: two_jvp(self_t)\n"
+    )
+    (two,) = _plan(write_yaml, "- op: two\n  samples: [{args: {self: [2]}}]\n", decls=decls, derivs=derivs).ops
+    assert not two.has_forward_formula
+    assert "fwgradcheck" not in two.cases[0].checks and "hvpcheck" not in two.cases[0].checks
+
+
+def test_infinite_and_nan_values_are_spelled_for_cpp_and_python(write_yaml):
+    # YAML's .inf / -.inf / .nan (a norm's order, a clamp bound): C++ has no literal for them.
+    decls = DECLS + "- func: vnorm(Tensor self, Scalar ord=2) -> Tensor\n"
+    derivs = DERIVS + "- name: vnorm(Tensor self, Scalar ord=2) -> Tensor\n  self: grad\n"
+    samples = "- op: vnorm\n  samples:\n    - args: {self: [2], ord: .inf}\n    - args: {self: [2], ord: -.inf}\n"
+    files = _generate(write_yaml, samples, decls=decls, derivs=derivs, python_module="ops_py")
+    test = files[GRADCHECK_TEST]
+    assert "#include <limits>" in test
+    assert "static_cast<const Scalar&>(Scalar(std::numeric_limits<double>::infinity()))" in test
+    assert "static_cast<const Scalar&>(Scalar(-std::numeric_limits<double>::infinity()))" in test
+    assert "float('-inf')" in files[GRADCHECK_PY_TEST]
 
 
 def test_sized_lists_take_any_length_or_one_number_and_empty_defaults_compile(write_yaml):

@@ -164,9 +164,7 @@ TEST(SampleCheckTest, AFloat32CaseNeedsItsLargerStep) {
   // and tolerances the codegen gives a float32 case, and fails with float64's (rounding / 1e-6).
   SampleCase c = expm1_case();
   c.label = "self: [2, 3] float32";
-  c.fn = [](const std::vector<Tensor>& in) {
-    return float64_outputs({expm1(as_float32(in[0]))});
-  };
+  c.fn = [](const std::vector<Tensor>& in) { return float64_outputs({expm1(as_float32(in[0]))}); };
   c.eps = 1e-3;
   c.atol = 1e-3;
   c.rtol = 1e-2;

@@ -26,7 +26,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple
 
 from tools.codegen import cpp
-from tools.codegen.autograd_info import DifferentiabilityInfo, WrapperKind
+from tools.codegen.autograd_info import DifferentiabilityInfo, ForwardADKind, WrapperKind, forward_ad_of
 from tools.codegen.errors import Location, SpecError
 from tools.codegen.model import Argument, BaseTy, BaseType, ListType, NativeFunction, OptionalType, SchemaKind, Type
 from tools.codegen.yaml_loader import Node, Seq, load_yaml
@@ -501,6 +501,10 @@ def _number(v: Any) -> bool:
 
 
 def _double(v: float) -> str:
+    if math.isnan(v):
+        return "std::numeric_limits<double>::quiet_NaN()"
+    if math.isinf(v):
+        return ("-" if v < 0 else "") + "std::numeric_limits<double>::infinity()"
     r = repr(float(v))
     return r if any(c in r for c in ".en") else r + ".0"
 
@@ -667,9 +671,7 @@ def _expand(
         checks.update(_skip_checks(sample["skip_checks"], sample.value_loc("skip_checks")))
     nondet_tol = _tolerance(sample, "nondeterministic", nondet_tol)
     specs = _argument_specs(f, args, number, loc, dtype)
-    float32 = any(
-        isinstance(s, _TensorSpec) and s.dtype == "Float" and any(s.requires_grad) for _, s in specs
-    )
+    float32 = any(isinstance(s, _TensorSpec) and s.dtype == "Float" and any(s.requires_grad) for _, s in specs)
     defaults = (("atol", FLOAT32_ATOL), ("rtol", FLOAT32_RTOL)) if float32 else (("atol", 1e-5), ("rtol", 1e-3))
     atol, rtol = (_tolerance(sample, key, default) for key, default in defaults)
     _check_ranks(f, specs, args, number)
@@ -684,9 +686,7 @@ def _expand(
         kwarg_only = [a not in f.func.arguments.positional for a, _ in specs]
         labels, inputs, case_args = _case_arguments(specs, combo, kwarg_only)
         eps = FLOAT32_EPS if float32 else 1e-6
-        cases.append(
-            Case(number, ", ".join(labels), inputs, case_args, run_checks, skip, atol, rtol, nondet_tol, eps)
-        )
+        cases.append(Case(number, ", ".join(labels), inputs, case_args, run_checks, skip, atol, rtol, nondet_tol, eps))
     return cases
 
 
@@ -995,7 +995,10 @@ def _op_plan(
     nondet_tol = _tolerance(node, "nondeterministic", 0.0)
     inplace = _variant(f, functions, SchemaKind.inplace)
     out = _variant(f, functions, SchemaKind.out)
-    has_forward = bool(info.forward_derivatives)
+    # Forward mode as the wrapper does it: a formula gradgen does not generate (one defining
+    # several outputs at once, PyTorch's tuple formulas) or one missing for an output makes the
+    # wrapper refuse tangents, which the op sweep checks; fwgradcheck needs computed tangents.
+    has_forward = forward_ad_of(f, info, kind).kind is ForwardADKind.FORMULAS
     applicable = ["gradgradcheck", "history"]
     if has_forward:
         # hvpcheck (forward-over-reverse) runs where both gradgradcheck and fwgradcheck do.
