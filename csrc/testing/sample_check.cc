@@ -10,9 +10,11 @@
 #include <stdexcept>
 
 #include "csrc/autograd/accumulate_grad.h"
+#include "csrc/autograd/engine.h"
 #include "csrc/autograd/forward_ad.h"
 #include "csrc/autograd/function.h"
 #include "csrc/autograd/grad_mode.h"
+#include "csrc/core_kernels.h"
 #include "csrc/testing/gradcheck.h"
 
 namespace gradgen {
@@ -22,6 +24,9 @@ namespace {
 
 // Set while the runner checks that an in-place variant refuses a leaf that requires grad.
 thread_local bool leaf_self = false;
+// The self the last in-place call modified (inplace_self's clone): its version counter is the
+// one to check, the call's result being a conversion of it in a float32 case.
+thread_local Tensor last_self;
 
 // Runs `call`, which must throw a std::runtime_error whose message contains `expected`; returns
 // the problem, or "".
@@ -92,9 +97,9 @@ std::string number(double v) {
 
 // The gradcheck part, "" when the Jacobians agree: names the input and the largest difference.
 std::string jacobian_problem(const SampleFn& fn, const std::vector<Tensor>& inputs,
-                             const std::vector<SampleInput>& specs, size_t outputs, double atol,
-                             double rtol) {
-  const JacobianMismatch m = jacobian_mismatch(fn, inputs, 1e-6, atol, rtol);
+                             const SampleCase& c, size_t outputs) {
+  const std::vector<SampleInput>& specs = c.inputs;
+  const JacobianMismatch m = jacobian_mismatch(fn, inputs, c.eps, c.atol, c.rtol);
   if (!m.found) return "";
   std::string d = "d/d " + specs[m.input].label;
   if (outputs > 1) d = "d(output " + std::to_string(m.output) + ")/d " + specs[m.input].label;
@@ -262,16 +267,20 @@ std::string history_problem(const SampleCase& c, const std::vector<Tensor>& outp
 /// the differentiable outputs of `d`.
 std::string derivative_problem(const SampleCase& d, const std::vector<Tensor>& inputs,
                                const std::vector<Tensor>& outputs, bool any_grad) {
-  std::string problem = jacobian_problem(d.fn, inputs, d.inputs, outputs.size(), d.atol, d.rtol);
+  std::string problem = jacobian_problem(d.fn, inputs, d, outputs.size());
   if (problem.empty() && any_grad) problem = reentrancy_problem(d, inputs, outputs.size());
   if (problem.empty() && any_grad) problem = mask_problem(d, inputs, outputs);
   if (!problem.empty()) return problem;
   std::string report;
-  if (d.gradgradcheck && any_grad && !gradgradcheck(d.fn, inputs, 1e-6, d.atol, d.rtol, &report)) {
+  if (d.gradgradcheck && any_grad && !gradgradcheck(d.fn, inputs, d.eps, d.atol, d.rtol, &report)) {
     return "second derivatives: " + report;
   }
-  if (d.fwgradcheck && any_grad && !fwgradcheck(d.fn, inputs, 1e-6, d.atol, d.rtol, &report)) {
+  if (d.fwgradcheck && any_grad && !fwgradcheck(d.fn, inputs, d.eps, d.atol, d.rtol, &report)) {
     return "forward mode: " + report;
+  }
+  if (d.hvpcheck && d.fwgradcheck && d.gradgradcheck && any_grad &&
+      !hvpcheck(d.fn, inputs, d.eps, d.atol, d.rtol, &report)) {
+    return "forward-over-reverse: " + report;
   }
   return "";
 }
@@ -280,26 +289,27 @@ std::string derivative_problem(const SampleCase& d, const std::vector<Tensor>& i
 /// forward derivatives through it, and PyTorch's refusal of a leaf that requires grad.
 std::string inplace_problem(const SampleCase& c, const std::vector<Tensor>& inputs, bool any_grad) {
   const std::vector<Tensor> expected = call(c.fn, inputs, false);
+  last_self = Tensor();
   const std::vector<Tensor> got = call(c.inplace, inputs, false);
+  const Tensor modified = last_self;
   for (size_t o = 0; o < expected.size() && o < got.size(); ++o) {
     if (!same_values(got[o], expected[o])) {
       return c.inplace_name + " (in-place) gives other values than " + c.op;
     }
   }
-  std::string problem = jacobian_problem(differentiable_part(c, c.inplace), inputs, c.inputs,
-                                         got.size(), c.atol, c.rtol);
+  std::string problem = jacobian_problem(differentiable_part(c, c.inplace), inputs, c, got.size());
   if (!problem.empty()) return c.inplace_name + " (in-place): " + problem;
   // The in-place call bumps its self's version counter (self is a fresh clone, at version 0).
-  if (!got.empty() && got[0].defined() && got[0].version() == 0) {
+  if (modified.defined() && modified.version() == 0) {
     return c.inplace_name + " (in-place) did not bump the version counter of self";
   }
   if (any_grad) {
     SampleFn through = differentiable_part(c, c.inplace);
     std::string report;
-    if (c.gradgradcheck && !gradgradcheck(through, inputs, 1e-6, c.atol, c.rtol, &report)) {
+    if (c.gradgradcheck && !gradgradcheck(through, inputs, c.eps, c.atol, c.rtol, &report)) {
       return c.inplace_name + " (in-place): second derivatives: " + report;
     }
-    if (c.fwgradcheck && !fwgradcheck(through, inputs, 1e-6, c.atol, c.rtol, &report)) {
+    if (c.fwgradcheck && !fwgradcheck(through, inputs, c.eps, c.atol, c.rtol, &report)) {
       return c.inplace_name + " (in-place): forward mode: " + report;
     }
   }
@@ -367,22 +377,133 @@ std::string out_problem(const SampleCase& c, const std::vector<Tensor>& inputs, 
       });
 }
 
+/// A contiguous copy of input i of c, requiring grad as it does, where `which` says so (an
+/// expanded input that requires grad for the derivative checks, every laid-out one for the
+/// layout check); else the input itself.
+std::vector<Tensor> contiguous_copies(const SampleCase& c, const std::vector<Tensor>& inputs,
+                                      bool every_layout) {
+  std::vector<Tensor> out = inputs;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const std::string& layout = c.inputs[i].layout;
+    const bool copy =
+        every_layout ? layout != "contiguous" : layout == "expanded" && inputs[i].requires_grad();
+    if (!copy) continue;
+    out[i] = inputs[i].detach().clone();
+    if (inputs[i].requires_grad()) out[i].set_requires_grad(true);
+  }
+  return out;
+}
+
+/// The outputs of c.fn and the gradients of <w, differentiable outputs> for fixed weights w
+/// (1/4, 2/4, ..., 7/4, repeating: positions matter) with respect to the inputs that require
+/// grad (undefined where unused).
+std::vector<Tensor> values_and_gradients(const SampleCase& c, const std::vector<Tensor>& inputs) {
+  std::vector<Tensor> result = call(c.fn, inputs, true);
+  autograd::variable_list outs, weights, wrt;
+  for (size_t o = 0; o < result.size(); ++o) {
+    const Tensor& y = result[o];
+    if (!is_differentiable(c, o) || !is_float(y) || !y.requires_grad()) continue;
+    std::vector<double> w(static_cast<size_t>(y.numel()));
+    for (size_t k = 0; k < w.size(); ++k) w[k] = static_cast<double>(k % 7 + 1) / 4.0;
+    outs.push_back(y);
+    weights.push_back(internal::to_dtype(gradgen::tensor(w, y.sizes()), y.scalar_type()));
+  }
+  for (const Tensor& x : inputs) {
+    if (x.defined() && x.requires_grad()) wrt.push_back(x);
+  }
+  if (outs.empty() || wrt.empty()) return result;
+  autograd::variable_list grads = autograd::grad(outs, wrt, weights, false, false, true);
+  result.insert(result.end(), grads.begin(), grads.end());
+  return result;
+}
+
+/// layout: on inputs laid out as the samples say (transposed, strided, expanded), the op gives
+/// the values and first gradients it gives on contiguous copies (PyTorch's noncontiguous check).
+std::string layout_problem(const SampleCase& c, const std::vector<Tensor>& inputs) {
+  const bool laid_out = std::any_of(c.inputs.begin(), c.inputs.end(), [](const SampleInput& in) {
+    return in.layout != "contiguous";
+  });
+  if (!laid_out) return "";
+  const std::vector<Tensor> got = values_and_gradients(c, inputs);
+  const std::vector<Tensor> want = values_and_gradients(c, contiguous_copies(c, inputs, true));
+  const size_t outputs = call(c.fn, inputs, false).size();
+  for (size_t k = 0; k < got.size() && k < want.size(); ++k) {
+    if (same_values(got[k], want[k])) continue;
+    const std::string what =
+        k < outputs ? "output " + std::to_string(k) : "the gradient " + std::to_string(k - outputs);
+    return "layout: " + what + " differs from the one computed on contiguous copies of the inputs";
+  }
+  return "";
+}
+
 std::string checks(const SampleCase& c, const std::vector<Tensor>& inputs) {
   const std::vector<Tensor> outputs = call(c.fn, inputs, true);
   const bool any_grad =
       std::any_of(inputs.begin(), inputs.end(), [](const Tensor& t) { return t.requires_grad(); });
   std::string problem = c.history ? history_problem(c, outputs, any_grad) : "";
+  if (problem.empty()) problem = layout_problem(c, inputs);
   if (!problem.empty()) return problem;
+  // Finite differences cannot perturb one element of memory that several elements share (as
+  // PyTorch's gradcheck refuses to): an expanded input that requires grad is checked as a
+  // contiguous copy; the layout check compared its values and gradients with that copy's.
+  const std::vector<Tensor> perturbable = contiguous_copies(c, inputs, false);
   // The derivative checks see the differentiable outputs only (the history check saw them all).
   SampleCase d = c;
   d.fn = differentiable_part(c, c.fn);
-  problem = derivative_problem(d, inputs, outputs, any_grad);
-  if (problem.empty() && c.inplace) problem = inplace_problem(c, inputs, any_grad);
+  const bool copied = !std::equal(perturbable.begin(), perturbable.end(), inputs.begin(),
+                                  [](const Tensor& a, const Tensor& b) { return a.is_same(b); });
+  problem = derivative_problem(d, perturbable, copied ? call(c.fn, perturbable, true) : outputs,
+                               any_grad);
+  if (problem.empty() && c.inplace) problem = inplace_problem(c, perturbable, any_grad);
   if (problem.empty() && c.out) problem = out_problem(c, inputs, any_grad);
   return problem;
 }
 
+/// `dense` (contiguous) as `layout` asks: its values at the strides of a view. A strided
+/// tensor's buffer holds NaN (or 0 for integers) between its elements, so that a kernel reading
+/// them shows; an expanded one repeats dense's first slice along dim 0 with stride 0.
+Tensor laid_out(const Tensor& dense, const std::string& layout) {
+  if (layout == "contiguous") return dense;
+  const std::vector<int64_t> sizes(dense.sizes().begin(), dense.sizes().end());
+  const size_t r = sizes.size();
+  if (layout == "expanded") {
+    std::vector<int64_t> strides(dense.strides().begin(), dense.strides().end());
+    strides[0] = 0;
+    return internal::as_strided(dense, sizes, strides, 0);
+  }
+  std::vector<int64_t> buffer_sizes = sizes;
+  if (layout == "transposed") {
+    std::swap(buffer_sizes[r - 2], buffer_sizes[r - 1]);
+  } else if (layout == "strided") {
+    buffer_sizes[r - 1] *= 2;
+  } else {
+    throw std::invalid_argument("unknown sample layout '" + layout + "'");
+  }
+  const Tensor buffer = is_float(dense) ? full(buffer_sizes, std::nan(""), dense.scalar_type())
+                                        : zeros(buffer_sizes, dense.scalar_type());
+  std::vector<int64_t> strides(buffer.strides().begin(), buffer.strides().end());
+  if (layout == "transposed") {
+    std::swap(strides[r - 2], strides[r - 1]);
+  } else {
+    strides[r - 1] *= 2;
+  }
+  Tensor view = internal::as_strided(buffer, sizes, strides, 0);
+  internal::copy_(view, dense);
+  return view;
+}
+
 }  // namespace
+
+Tensor as_float32(const Tensor& leaf) { return internal::to_dtype(leaf, ScalarType::Float); }
+
+std::vector<Tensor> float64_outputs(std::vector<Tensor> outputs) {
+  for (Tensor& t : outputs) {
+    if (t.defined() && t.scalar_type() == ScalarType::Float) {
+      t = internal::to_dtype(t, ScalarType::Double);
+    }
+  }
+  return outputs;
+}
 
 Tensor inplace_self(const Tensor& x) {
   if (leaf_self && is_float(x)) {
@@ -390,7 +511,8 @@ Tensor inplace_self(const Tensor& x) {
     leaf.set_requires_grad(true);
     return leaf;
   }
-  return x.clone();
+  last_self = x.clone();
+  return last_self;
 }
 
 std::vector<Tensor> make_sample_inputs(const std::vector<SampleInput>& specs, uint64_t seed) {
@@ -401,7 +523,8 @@ std::vector<Tensor> make_sample_inputs(const std::vector<SampleInput>& specs, ui
     for (int64_t d : in.shape) numel *= d;
     const std::vector<double> v = input_values(in, numel, seed * 1000 + i);
     // Converted as a cast does (integers truncate toward zero, bools are non-zero).
-    Tensor t = internal::to_dtype(gradgen::tensor(v, in.shape), in.dtype).contiguous();
+    Tensor t = laid_out(internal::to_dtype(gradgen::tensor(v, in.shape), in.dtype).contiguous(),
+                        in.layout);
     if (in.requires_grad) t.set_requires_grad(true);
     inputs.push_back(t);
   }

@@ -5,7 +5,10 @@
 //   - gradcheck: the analytic Jacobian of every float64 output with respect to every input that
 //     requires grad against central finite differences (eps 1e-6, |a - n| <= atol + rtol |n|);
 //   - gradgradcheck (the same for the first derivatives), fwgradcheck where the declaration has
-//     a forward formula (tangents against finite differences and <u, J v> = <J^T u, v>);
+//     a forward formula (tangents against finite differences and <u, J v> = <J^T u, v>), and
+//     where both run hvpcheck (forward-over-reverse);
+//   - layout: on inputs laid out as views (transposed, strided, expanded) the values and first
+//     gradients are those on contiguous copies;
 //   - reentrancy (two backward passes agree) and grad_input_mask (the node asked for one
 //     argument's gradient computes only that one, the same values as when asked for all);
 //   - history: differentiable outputs get a grad_fn when an input requires grad, the others none;
@@ -38,6 +41,11 @@ struct SampleInput {
   double lo = 0;
   double hi = 0;
   bool requires_grad = true;
+  // How it lies in memory (`layout:`): "contiguous", "transposed" (the last two dims swapped in
+  // storage), "strided" (every other element of a buffer twice as long in the last dim) or
+  // "expanded" (stride 0 in dim 0: one slice of shape[1:] repeated). The values are those of
+  // the contiguous tensor (for "expanded": its first slice, repeated).
+  std::string layout = "contiguous";
 };
 
 using SampleFn = std::function<std::vector<Tensor>(const std::vector<Tensor>&)>;
@@ -66,7 +74,19 @@ struct SampleCase {
   // How far two backward passes over one graph may differ (`nondeterministic:` in the samples
   // file); 0: they must agree bitwise, as PyTorch's gradcheck asks by default.
   double nondet_tol = 0.0;
+  // The finite differences' step (1e-3 for a float32 case: the op computes in float32).
+  double eps = 1e-6;
+  // hvpcheck (forward-over-reverse: the tangents of the first derivatives against their finite
+  // differences), where fwgradcheck and gradgradcheck run too; `skip_checks: hvpcheck` clears it.
+  bool hvpcheck = true;
 };
+
+/// A float64 leaf as the float32 tensor a float32 input of a case gives the op (differentiable:
+/// gradients flow back to the leaf, through the library's registered `to`).
+Tensor as_float32(const Tensor& leaf);
+/// The float32 outputs of a float32 case in float64 (differentiable), so that the checks compare
+/// float64 Jacobians; other outputs unchanged.
+std::vector<Tensor> float64_outputs(std::vector<Tensor> outputs);
 
 /// The `self` a generated in-place call modifies: a clone of `x` (a non-leaf when `x` requires
 /// grad), or, while the runner checks the leaf refusal, a fresh leaf that requires grad.

@@ -84,15 +84,15 @@ def _generate(write_yaml, samples: str, decls: str = DECLS, derivs: str = DERIVS
     )
 
 
-def _plan(write_yaml, samples: str, **kwargs):
+def _plan(write_yaml, samples: str, decls: str = DECLS, derivs: str = DERIVS, **kwargs):
     from tools.codegen.autogen import add_autogen_variants
     from tools.codegen.autograd_info import match_infos, wrapper_kinds
     from tools.codegen.load_derivatives import load_derivatives
     from tools.codegen.load_native_functions import parse_native_functions
     from tools.codegen.load_samples import plan_samples
 
-    nf = write_yaml(DECLS, "native_functions.yaml")
-    d = write_yaml(DERIVS, "derivatives.yaml")
+    nf = write_yaml(decls, "native_functions.yaml")
+    d = write_yaml(derivs, "derivatives.yaml")
     s = write_yaml(samples, "samples.yaml")
     functions = add_autogen_variants(parse_native_functions(str(nf)))
     matched = match_infos(functions, load_derivatives(str(d), functions))
@@ -132,7 +132,7 @@ def test_the_plan_knows_variants_forward_formulas_values_and_defaults(write_yaml
     plan = _plan(write_yaml, FULL)
     add, exp, sum_, max_ = plan.ops[1:]
     assert (add.cpp_name, add.inplace_cpp_name, add.out_cpp_name) == ("add", "add_", "add_out")
-    assert add.cases[0].checks == ("gradgradcheck", "history", "fwgradcheck", "inplace", "out")
+    assert add.cases[0].checks == ("gradgradcheck", "history", "fwgradcheck", "hvpcheck", "inplace", "out")
     assert [a.cpp for a in add.cases[0].args] == ["", "", "static_cast<const Scalar&>(Scalar(int64_t{2}))"]
     assert exp.has_forward_formula and (exp.cases[0].inputs[0].lo, exp.cases[0].inputs[0].hi) == (-1.0, 1.0)
     # Defaults the sample leaves out are the C++ API's defaults.
@@ -160,6 +160,70 @@ def test_nondeterministic_sets_how_far_two_backward_passes_may_differ(write_yaml
     assert exp_case.endswith(", 1e-05, 0.001, 1e-09});")
     add_case = next(line for line in test.splitlines() if 'SampleCase{"add.Tensor"' in line)
     assert add_case.endswith(", 1e-05, 0.001});")
+
+
+def test_layouts_and_float32_are_planned_and_printed(write_yaml):
+    # `layout:` lays a tensor out as a view (the runner makes it so); `dtype: float32` with
+    # requires_grad (the default for a floating dtype) is a float64 leaf the call converts, with
+    # op_info.cc's float32 step and tolerances, its outputs converted back to float64.
+    samples = (
+        "- op: add.Tensor\n  samples:\n"
+        "    - args: {self: {shape: [2, 3], layout: transposed}, other: {shape: [2, 3], layout: expanded}}\n"
+        "    - args: {self: {shape: [3], layout: strided}, other: [3]}\n"
+        "    - args: {self: [2, 3], other: [3]}\n      dtype: float32\n"
+        "    - args: {self: [2, 3], other: {shape: [3], dtype: float32, requires_grad: false}}\n"
+    )
+    (op,) = _plan(write_yaml, samples).ops
+    first, strided, float32, plain = op.cases
+    assert [i.layout.value for i in first.inputs] == ["transposed", "expanded"]
+    assert first.label == "self: [2, 3] transposed, other: [2, 3] expanded"
+    assert strided.label == "self: [3] strided, other: [3]"
+    assert [i.shape for i in first.inputs] == [(2, 3), (2, 3)]
+    assert float32.label == "self: [2, 3] float32, other: [3] float32"
+    assert [(i.dtype, i.as_float32, i.requires_grad) for i in float32.inputs] == [("Double", True, True)] * 2
+    assert (float32.eps, float32.atol, float32.rtol) == (1e-3, 1e-3, 1e-2)
+    assert [(i.dtype, i.as_float32, i.requires_grad) for i in plain.inputs][1] == ("Float", False, False)
+    assert (plain.eps, plain.atol, plain.rtol) == (1e-6, 1e-5, 1e-3)
+    test = _generate(write_yaml, samples)[GRADCHECK_TEST]
+    assert 'SampleInput{"self", {2, 3}, ScalarType::Double, "default", 0.0, 0.0, true, "transposed"}' in test
+    assert 'SampleInput{"other", {2, 3}, ScalarType::Double, "default", 0.0, 0.0, true, "expanded"}' in test
+    assert (
+        "return ::gradgen::testing::float64_outputs(std::vector<Tensor>{::custom_op::add("
+        "::gradgen::testing::as_float32(in[0]), ::gradgen::testing::as_float32(in[1])" in test
+    )
+    assert "inplace_self(::gradgen::testing::as_float32(in[0]))" in test
+    # The float32 case spells its step after the default nondet_tol.
+    assert ", 0.001, 0.01, 0.0, 0.001});" in test
+    # Python: the same conversions, the layout in Input, the step in Case.
+    py = _generate(write_yaml, samples, python_module="ops_py")[GRADCHECK_PY_TEST]
+    assert "Input('self', (2, 3), 'float64', 'default', 0.0, 0.0, True, 'transposed')" in py
+    assert "return float64_outputs(lib.add(as_float32(t[0]), as_float32(t[1])" in py
+    assert "eps=0.001" in py
+
+
+def test_a_forward_formula_the_wrapper_refuses_gets_no_fwgradcheck(write_yaml):
+    # PyTorch's tuple forward formulas (`a, b: f(...)`) are refused by the wrapper ("defines
+    # several outputs at once"): fwgradcheck and hvpcheck would only see that refusal.
+    decls = DECLS + "- func: two(Tensor self) -> (Tensor a, Tensor b)\n"
+    derivs = DERIVS + (
+        "- name: two(Tensor self) -> (Tensor a, Tensor b)\n  self: grad_a + grad_b\n  a, b: two_jvp(self_t)\n"
+    )
+    (two,) = _plan(write_yaml, "- op: two\n  samples: [{args: {self: [2]}}]\n", decls=decls, derivs=derivs).ops
+    assert not two.has_forward_formula
+    assert "fwgradcheck" not in two.cases[0].checks and "hvpcheck" not in two.cases[0].checks
+
+
+def test_infinite_and_nan_values_are_spelled_for_cpp_and_python(write_yaml):
+    # YAML's .inf / -.inf / .nan (a norm's order, a clamp bound): C++ has no literal for them.
+    decls = DECLS + "- func: vnorm(Tensor self, Scalar ord=2) -> Tensor\n"
+    derivs = DERIVS + "- name: vnorm(Tensor self, Scalar ord=2) -> Tensor\n  self: grad\n"
+    samples = "- op: vnorm\n  samples:\n    - args: {self: [2], ord: .inf}\n    - args: {self: [2], ord: -.inf}\n"
+    files = _generate(write_yaml, samples, decls=decls, derivs=derivs, python_module="ops_py")
+    test = files[GRADCHECK_TEST]
+    assert "#include <limits>" in test
+    assert "static_cast<const Scalar&>(Scalar(std::numeric_limits<double>::infinity()))" in test
+    assert "static_cast<const Scalar&>(Scalar(-std::numeric_limits<double>::infinity()))" in test
+    assert "float('-inf')" in files[GRADCHECK_PY_TEST]
 
 
 def test_sized_lists_take_any_length_or_one_number_and_empty_defaults_compile(write_yaml):
@@ -252,8 +316,40 @@ def test_without_samples_no_test_is_written(write_yaml):
         ),
         (
             "- op: exp\n  samples:\n    - args: {self: {shape: [2], dtype: int64, requires_grad: true}}\n",
-            "ops/samples.yaml:3:62: argument 'self': requires_grad needs dtype float64 (gradients are "
-            "checked in float64); give requires_grad: false for an integer, boolean or float32 tensor",
+            "ops/samples.yaml:3:62: argument 'self': requires_grad needs a floating dtype, float64 or "
+            "float32 (a float64 leaf the op receives as float32); give requires_grad: false for an "
+            "integer or boolean tensor",
+        ),
+        (
+            "- op: exp\n  samples:\n    - args: {self: {shape: [2, 3], layout: sideways}}\n",
+            "ops/samples.yaml:3:44: argument 'self': layout: expected one of contiguous, transposed, "
+            "strided, expanded, got 'sideways'",
+        ),
+        (
+            "- op: exp\n  samples:\n    - args: {self: {shape: [4], layout: transposed}}\n",
+            "ops/samples.yaml:3:41: argument 'self': layout transposed swaps the last two dims in storage: "
+            "it needs a tensor of rank 2 or more, got [4] (rank 1)",
+        ),
+        (
+            "- op: exp\n  samples:\n    - args: {self: {shape: [3, 1], layout: transposed}}\n",
+            "ops/samples.yaml:3:44: argument 'self': layout transposed swaps the last two dims in storage, "
+            "so dim 1 needs 2 or more elements (else the tensor is contiguous all the same), got [3, 1]",
+        ),
+        (
+            "- op: exp\n  samples:\n    - args: {self: {shape: [], layout: strided}}\n",
+            "ops/samples.yaml:3:40: argument 'self': layout strided takes every other element of the last "
+            "dim of a buffer twice as long: it needs a tensor of rank 1 or more, got [] (rank 0)",
+        ),
+        (
+            "- op: exp\n  samples:\n    - args: {self: {shape: [1, 3], layout: expanded}}\n",
+            "ops/samples.yaml:3:44: argument 'self': layout expanded broadcasts dim 0 with stride 0 (one "
+            "slice repeated), so dim 0 needs 2 or more elements (else the tensor is contiguous all the "
+            "same), got [1, 3]",
+        ),
+        (
+            "- op: polyval\n  samples:\n    - args: {coeffs: {shapes: [[2, 2], [2]], layout: transposed}, x: [2]}\n",
+            "ops/samples.yaml:3:54: argument 'coeffs': layout transposed swaps the last two dims in storage: "
+            "it needs a tensor of rank 2 or more, got [2] (rank 1)",
         ),
         (
             "- op: exp\n  samples:\n    - args: {self: [2, x]}\n",
@@ -283,7 +379,7 @@ def test_without_samples_no_test_is_written(write_yaml):
         (
             "- op: exp\n  skip_checks: {gradcheck: no}\n  samples: [{args: {self: [2]}}]\n",
             "ops/samples.yaml:2:17: skip_checks: unknown check 'gradcheck'; expected one of: "
-            "gradgradcheck, fwgradcheck, inplace, out, history",
+            "gradgradcheck, fwgradcheck, hvpcheck, inplace, out, history",
         ),
         (
             "- op: exp\n  samples: [{args: {self: [2]}}]\n- op: exp\n  samples: [{args: {self: [2]}}]\n",

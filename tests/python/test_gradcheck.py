@@ -104,3 +104,26 @@ def test_the_inputs_follow_their_domains():
     assert b.dtype == gradgen.bool
     again = gradgen.testing.make_inputs(specs, seed=3)
     assert [t.tolist() for t in again] == [t.tolist() for t in gradcheck_inputs]
+
+
+def test_an_output_without_elements_passes_gradcheck():
+    # Nothing to compare (flip of a [2, 0] tensor): no Jacobian rows, no KeyError.
+    assert gradcheck(lambda x: x.flip([0]), (leaf(2, 0),))
+
+
+def test_the_inputs_are_laid_out_with_their_values_and_the_layout_check_catches_a_wrong_strided_path():
+    spec = Input("x", (2, 3), "float64", "default", 0, 0, True)
+    (plain,) = gradgen.testing.make_inputs((spec,), seed=5)
+    for layout, strides in (("transposed", (1, 2)), ("strided", (6, 2)), ("expanded", (0, 1))):
+        (x,) = gradgen.testing.make_inputs((_laid(spec, layout),), seed=5)
+        assert tuple(x.stride()) == strides and x.requires_grad and x.is_leaf, layout
+        want = plain.tolist() if layout != "expanded" else [plain.tolist()[0]] * 2
+        assert x.tolist() == want, layout
+        run_case(Case(op="my_op", sample=1, label=layout, inputs=(_laid(spec, layout),), fn=lambda t: t[0].exp()))
+        wrong = lambda t: t[0].exp() * (1.0 if t[0].is_contiguous() else 2.0)  # noqa: E731
+        with pytest.raises(AssertionError, match="layout: output 0 differs from the one computed on contiguous copies"):
+            run_case(Case(op="my_op", sample=1, label="x", inputs=(_laid(spec, layout),), fn=wrong))
+
+
+def _laid(spec, layout):
+    return Input(spec.label, spec.shape, spec.dtype, spec.domain, spec.lo, spec.hi, spec.requires_grad, layout)

@@ -9,9 +9,12 @@ section of a `dispatch:` entry), under gradgen's schema line. Ops PyTorch has no
 gradgen's own. From that derivatives.yaml it builds, in a workspace of its own (a nested Bazel
 that uses gradgen as an external repository, as a user's workspace would), gradgen's op library:
 the same declarations, kernels and formula environment (csrc/autograd/formulas.h), the code
-generated from PyTorch's formulas instead of gradgen's; then it runs gradgen's op sweep
-(tests/cpp/op_sweep_test.cc: gradcheck and gradgradcheck in float64 against finite differences,
-fwgradcheck where the entry has a forward formula, in-place and out= variants) against it.
+generated from PyTorch's formulas instead of gradgen's; then it runs gradgen's two sweeps against
+it: the op sweep (tests/cpp/op_sweep_test.cc, on tests/cpp/op_info.cc's samples: gradcheck and
+gradgradcheck in float64 against finite differences, fwgradcheck where the entry has a forward
+formula, in-place and out= variants) and the generated gradient test of specs/samples.yaml
+(docs/samples.md: the same checks and more, on gradgen's samples). A declaration passes when every
+check of either sweep that runs on it passes, and at least one does.
 
 It prints `PyTorch formulas: N of M entries compile and pass (K listed exceptions)` and fails on
 a failure not in EXCEPTIONS, or on a listed exception that now passes. An exception is allowed
@@ -116,13 +119,54 @@ _TUPLE_FORWARD = re.compile(
     r'forward_ad::throw_not_implemented\("([^"]+)", "its forward formula defines several outputs at once'
 )
 _RESULT = re.compile(r"^\[\s+(OK|FAILED)\s+\] Declared/OpSweepTest\.ChecksEverySample/(\w+)", re.M)
+# The generated gradient test's lines: `ok   <op> sample <n> (...)`, `FAIL <op> sample <n> (...): why`.
+_SAMPLE_LINE = re.compile(r"^(ok  |FAIL) (\S+) sample \d+ .*$", re.M)
 _RUN = re.compile(r"^\[ RUN      \] Declared/OpSweepTest\.ChecksEverySample/(\w+)$", re.M)
 
 
 def _sections(log: str) -> dict:
     """The sweep's output per op: test name -> its lines, from its RUN line to the next."""
     marks = [(m.group(1), m.start()) for m in _RUN.finditer(log)] + [("", len(log))]
-    return {name: log[start : marks[i + 1][1]] for i, (name, start) in enumerate(marks[:-1])}
+    # A section ends at the next test's RUN line, or at the suite's end (what follows may be
+    # another test's log).
+    return {
+        name: log[start : marks[i + 1][1]].split("\n[----------]", 1)[0] for i, (name, start) in enumerate(marks[:-1])
+    }
+
+
+def sample_results(log: str, covered_by: dict) -> tuple:
+    """The generated gradient test's verdicts: test name (as the sweep's) -> OK or FAILED, and
+    its FAIL lines, for each declaration its cases check (an entry's op and the in-place and out=
+    variants they run: `covered_by` maps each to its entry's op)."""
+    status: dict = {}
+    lines: dict = {}
+    for m in _SAMPLE_LINE.finditer(log):
+        op = m.group(2)
+        failed = m.group(1) == "FAIL"
+        if failed or op not in status:
+            status[op] = "FAILED" if failed else "OK"
+        if failed:
+            lines[op] = lines.get(op, "") + m.group(0) + "\n"
+    results = {_param(d): status[op] for d, op in covered_by.items() if op in status}
+    sections = {_param(d): lines[op] for d, op in covered_by.items() if op in lines}
+    return results, sections
+
+
+def merge_results(sweep: dict, sweep_sections: dict, samples: dict, samples_sections: dict) -> tuple:
+    """A declaration's verdict from both sweeps: FAILED if either failed it, OK if one passed it."""
+    results = {}
+    for p in set(sweep) | set(samples):
+        verdicts = {sweep.get(p), samples.get(p)}
+        results[p] = "FAILED" if "FAILED" in verdicts else "OK"
+    sections = {p: sweep_sections.get(p, "") + samples_sections.get(p, "") for p in results}
+    return results, sections
+
+
+def samples_covered_by(native_functions: str, derivatives: str, samples: str) -> dict:
+    """declaration -> the samples entry whose cases check it, against the assembled formulas."""
+    from tools.codegen.samples_coverage import covered_by
+
+    return covered_by(native_functions, derivatives, samples)
 
 
 def _key(schema: str) -> str:
@@ -245,8 +289,12 @@ autograd_library(
     derivatives = "//specs:derivatives.yaml",
     formula_headers = {formula_headers},
     functions = "//specs:native_functions.yaml",
+    # gradgen's samples: the generated gradient test :autograd_gradcheck_test on these formulas.
+    # Declarations left without samples are notes (the same declarations as gradgen's).
+    require_samples = False,
     runtime = "@gradgen//csrc:runtime",
     shards = 1,
+    test_samples = "@gradgen//specs:samples.yaml",
     deps = [
         "@gradgen//csrc:decomp_api",
         "@gradgen//csrc:decomp_objects",
@@ -347,22 +395,26 @@ class PyTorchFormulasTest(unittest.TestCase):
                     "--cache_test_results=no",
                     f"--test_env=GRADGEN_SWEEP_NO_FORWARD_FORMULA={','.join(no_forward)}",
                     "//tests:op_sweep_test",
+                    "//csrc:autograd_gradcheck_test",
                 ],
                 check=False,
                 timeout=2400,
             )
         finally:
             bazel.shutdown()
-        results = dict((name, status) for status, name in _RESULT.findall(proc.stdout))
-        if not results:
+        sweep = dict((name, status) for status, name in _RESULT.findall(proc.stdout))
+        covered = samples_covered_by(ours_nf, assembled, os.path.join(checkout, "specs", "samples.yaml"))
+        samples, samples_sections = sample_results(proc.stdout, covered)
+        if not sweep or not samples:
             self.fail("the library built from PyTorch's formulas did not compile or run:\n" + proc.stdout[-8000:])
+        nb.log(f"the op sweep judged {len(sweep)} declarations, the generated gradient test {len(samples)}")
+        results, sections = merge_results(sweep, _sections(proc.stdout), samples, samples_sections)
 
         passed = [k for k in taken if results.get(_param(k)) == "OK"]
         failed = [k for k in taken if results.get(_param(k)) != "OK"]
         # Declarations whose entry is not PyTorch's (gradgen's own, or variants: in-place, out=)
         # must pass too.
         by_param = {_param(k): k for k in taken}
-        sections = _sections(proc.stdout)
         knock_on = sorted(
             p
             for p, status in results.items()

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import List
 
-from tools.codegen.load_samples import ArgKind, Case, OpPlan, ResultKind, TestPlan
+from tools.codegen.load_samples import ArgKind, Case, Layout, OpPlan, ResultKind, TestPlan
 
 
 @dataclass(frozen=True)
@@ -34,15 +34,28 @@ def c_string(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
 
 
+def _input(case: Case, i: int) -> str:
+    """Input i as the op receives it: a float64 leaf converted to float32 for a float32 input."""
+    if case.inputs[i].as_float32:
+        return f"::gradgen::testing::as_float32(in[{i}])"
+    return f"in[{i}]"
+
+
+def _tensor_list(case: Case, first: int, count: int) -> str:
+    if any(case.inputs[first + k].as_float32 for k in range(count)):
+        return "std::vector<Tensor>{" + ", ".join(_input(case, first + k) for k in range(count)) + "}"
+    return f"TensorList(in.data() + {first}, {count})"
+
+
 def _call_args(case: Case, self_local: str = "") -> List[str]:
     args = []
     for a in case.args:
         if a.kind is ArgKind.TENSOR:
-            args.append(self_local if self_local and a.name == "self" else f"in[{a.first}]")
+            args.append(self_local if self_local and a.name == "self" else _input(case, a.first))
         elif a.kind is ArgKind.OPTIONAL_TENSOR:
-            args.append(f"std::optional<Tensor>(in[{a.first}])")
+            args.append(f"std::optional<Tensor>({_input(case, a.first)})")
         elif a.kind is ArgKind.TENSOR_LIST:
-            args.append(f"TensorList(in.data() + {a.first}, {a.count})")
+            args.append(_tensor_list(case, a.first, a.count))
         elif a.kind is ArgKind.OPTIONAL_TENSOR_LIST:
             elements = ", ".join("std::nullopt" if i is None else f"std::optional<Tensor>(in[{i}])" for i in a.entries)
             args.append(f"std::vector<std::optional<Tensor>>{{{elements}}}")
@@ -51,28 +64,35 @@ def _call_args(case: Case, self_local: str = "") -> List[str]:
     return args
 
 
-def _results(op: OpPlan, call: str) -> str:
-    if op.result_kind is ResultKind.TENSOR:
-        return f"return {{{call}}};"
+def _results(op: OpPlan, call: str, float32: bool) -> str:
+    """The statements returning the call's outputs; a float32 case's go back to float64."""
+    prefix = ""
     if op.result_kind is ResultKind.LIST:
-        return f"return {call};"
-    gets = ", ".join(f"std::get<{k}>(r)" for k in range(op.returns))
-    return f"auto r = {call};\n  return {{{gets}}};"
+        outputs = call
+    elif op.result_kind is ResultKind.TENSOR:
+        outputs = f"std::vector<Tensor>{{{call}}}" if float32 else f"{{{call}}}"
+    else:
+        prefix = f"auto r = {call};\n  "
+        gets = ", ".join(f"std::get<{k}>(r)" for k in range(op.returns))
+        outputs = f"std::vector<Tensor>{{{gets}}}" if float32 else f"{{{gets}}}"
+    if float32:
+        outputs = f"::gradgen::testing::float64_outputs({outputs})"
+    return f"{prefix}return {outputs};"
 
 
 def case_code(op: OpPlan, case: Case, k: int, api: str) -> CaseCode:
     """Case k (numbering every case of the file) of `op`; `api` is the namespace of the API."""
     args = _call_args(case)
     fn = f"case_{k}"
-    fn_body = _results(op, f"{api}::{op.cpp_name}({', '.join(args)})")
+    fn_body = _results(op, f"{api}::{op.cpp_name}({', '.join(args)})", case.float32)
     inplace = inplace_body = out = out_body = ""
     if "inplace" in case.checks and op.inplace_cpp_name:
         inplace = f"case_{k}_inplace"
         self_arg = next(a for a in case.args if a.name == "self")
         inplace_body = (
-            f"Tensor self = ::gradgen::testing::inplace_self(in[{self_arg.first}]);\n"
+            f"Tensor self = ::gradgen::testing::inplace_self({_input(case, self_arg.first)});\n"
             f"  {api}::{op.inplace_cpp_name}({', '.join(_call_args(case, 'self'))});\n"
-            "  return {self};"
+            f"  {_results(op, 'self', case.float32)}"
         )
     if "out" in case.checks and op.out_cpp_name:
         out = f"case_{k}_out"
@@ -90,6 +110,8 @@ def case_code(op: OpPlan, case: Case, k: int, api: str) -> CaseCode:
                 repr(i.hi),
                 "true" if i.requires_grad else "false",
             ]
+            # The layout only when it is not SampleInput's default.
+            + ([c_string(i.layout.value)] if i.layout is not Layout.CONTIGUOUS else [])
         )
         + "}"
         for i in case.inputs
@@ -112,8 +134,12 @@ def case_code(op: OpPlan, case: Case, k: int, api: str) -> CaseCode:
         repr(case.atol),
         repr(case.rtol),
     ]
-    if case.nondet_tol:
-        fields.append(repr(case.nondet_tol))
+    # The trailing fields only when they differ from SampleCase's defaults.
+    hvp = "hvpcheck" in case.checks and "gradgradcheck" in case.checks and "fwgradcheck" in case.checks
+    trailing = [repr(case.nondet_tol), repr(case.eps), "true" if hvp else "false"]
+    defaults = [0.0 == case.nondet_tol, case.eps == 1e-6, hvp == ("fwgradcheck" in case.checks)]
+    used = max((k + 1 for k, default in enumerate(defaults) if not default), default=0)
+    fields += trailing[:used]
     return CaseCode(fn, inplace, out, fn_body, inplace_body, out_body, fields)
 
 
@@ -143,6 +169,11 @@ class PyCaseCode:
     fields: List[str]
 
 
+def _py_input(case: Case, i: int) -> str:
+    """Input i as the Python call passes it (a float32 input: the float64 leaf converted)."""
+    return f"as_float32(t[{i}])" if case.inputs[i].as_float32 else f"t[{i}]"
+
+
 def _py_call_args(case: Case, skip_self: bool) -> List[str]:
     """The call's arguments: positional in order until one is omitted, then by keyword."""
     args: List[str] = []
@@ -151,9 +182,9 @@ def _py_call_args(case: Case, skip_self: bool) -> List[str]:
         if skip_self and a.name == "self":
             continue
         if a.kind is ArgKind.TENSOR or a.kind is ArgKind.OPTIONAL_TENSOR:
-            value = f"t[{a.first}]"
+            value = _py_input(case, a.first)
         elif a.kind is ArgKind.TENSOR_LIST:
-            value = "[" + ", ".join(f"t[{a.first + k}]" for k in range(a.count)) + "]"
+            value = "[" + ", ".join(_py_input(case, a.first + k) for k in range(a.count)) + "]"
         elif a.kind is ArgKind.OPTIONAL_TENSOR_LIST:
             value = "[" + ", ".join("None" if i is None else f"t[{i}]" for i in a.entries) + "]"
         elif a.py is None:
@@ -177,7 +208,7 @@ def py_case_code(op: OpPlan, case: Case, k: int, module: str) -> PyCaseCode:
     if op.py_function is not None:
         call = f"{module}.{op.py_function}({', '.join(_py_call_args(case, False))})"
     else:
-        call = f"t[{_self_input(case)}].{op.py_method}({', '.join(_py_call_args(case, True))})"
+        call = f"{_py_input(case, _self_input(case))}.{op.py_method}({', '.join(_py_call_args(case, True))})"
     fn = f"case_{k}"
     inplace = inplace_body = out = out_body = ""
     if "inplace" in case.checks and op.py_inplace:
@@ -187,14 +218,16 @@ def py_case_code(op: OpPlan, case: Case, k: int, module: str) -> PyCaseCode:
         else:
             args = ", ".join(["self"] + _py_call_args(case, True))
             call_inplace = f"{module}.{op.py_inplace}({args})"
-        inplace_body = f"self = t[{_self_input(case)}].clone()\n    return {call_inplace}"
+        if case.float32:
+            call_inplace = f"float64_outputs({call_inplace})"
+        inplace_body = f"self = {_py_input(case, _self_input(case))}.clone()\n    return {call_inplace}"
     if "out" in case.checks and op.py_out:
         out = f"case_{k}_out"
         outs = "outs[0]" if op.returns == 1 else "tuple(outs)"
         out_body = f"{module}.{op.py_function}({', '.join(_py_call_args(case, False) + [f'{op.py_out_name}={outs}'])})"
     inputs = ", ".join(
         f"Input({i.label!r}, {tuple(i.shape)!r}, {_PY_DTYPES[i.dtype]!r}, {i.domain!r}, {i.lo!r}, {i.hi!r}, "
-        f"{i.requires_grad!r})"
+        f"{i.requires_grad!r}" + (f", {i.layout.value!r})" if i.layout is not Layout.CONTIGUOUS else ")")
         for i in case.inputs
     )
     fields = [
@@ -214,6 +247,10 @@ def py_case_code(op: OpPlan, case: Case, k: int, module: str) -> PyCaseCode:
         f"atol={case.atol!r}",
         f"rtol={case.rtol!r}",
     ]
+    if case.eps != 1e-6:
+        fields.append(f"eps={case.eps!r}")
+    if case.float32:
+        call = f"float64_outputs({call})"
     return PyCaseCode(fn, call, inplace, inplace_body, out, out_body, fields)
 
 

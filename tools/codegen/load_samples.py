@@ -26,7 +26,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple
 
 from tools.codegen import cpp
-from tools.codegen.autograd_info import DifferentiabilityInfo, WrapperKind
+from tools.codegen.autograd_info import DifferentiabilityInfo, ForwardADKind, WrapperKind, forward_ad_of
 from tools.codegen.errors import Location, SpecError
 from tools.codegen.model import Argument, BaseTy, BaseType, ListType, NativeFunction, OptionalType, SchemaKind, Type
 from tools.codegen.yaml_loader import Node, Seq, load_yaml
@@ -34,20 +34,48 @@ from tools.codegen.yaml_loader import Node, Seq, load_yaml
 if TYPE_CHECKING:
     from tools.codegen import python
 
-__all__ = ["CHECKS", "TensorInput", "CaseArg", "Case", "OpPlan", "TestPlan", "plan_samples"]
+__all__ = ["CHECKS", "Layout", "TensorInput", "CaseArg", "Case", "OpPlan", "TestPlan", "plan_samples"]
 
 # The checks a case can get; `skip_checks` names them. gradcheck is every case's (skip the case
 # with `skip:` instead); the others apply where the declaration has what they check.
-CHECKS = ("gradgradcheck", "fwgradcheck", "inplace", "out", "history")
+CHECKS = ("gradgradcheck", "fwgradcheck", "hvpcheck", "inplace", "out", "history")
 _DTYPES = {"float64": "Double", "float32": "Float", "int64": "Long", "bool": "Bool"}
 _DOMAINS = ("positive", "nonzero", "distinct")
 _OP_KEYS = ("op", "samples", "skip", "skip_checks", "nondeterministic")
 _SAMPLE_KEYS = ("args", "dtype", "skip", "skip_checks", "atol", "rtol", "nondeterministic")
-_TENSOR_KEYS = ("shape", "shapes", "lengths", "dtype", "domain", "requires_grad")
+_TENSOR_KEYS = ("shape", "shapes", "lengths", "dtype", "domain", "requires_grad", "layout")
 # A Tensor[] given one shape is checked with these lengths: the slots of a Tensor after the list
 # move with the length (x is slot 1, 2, 3 of polyval's node for 1, 2, 3 coefficients).
 DEFAULT_LENGTHS = (1, 2, 3)
 MAX_NUMEL = 4096
+# A float32 case (a float32 tensor that requires grad: the op gets a float32 copy of a float64
+# leaf) takes op_info.cc's in_float32 step and tolerances: float32 rounding (about 6e-8 relative)
+# divided by a step of 1e-6 would swamp the derivative.
+FLOAT32_EPS = 1e-3
+FLOAT32_ATOL = 1e-3
+FLOAT32_RTOL = 1e-2
+
+
+class Layout(enum.StrEnum):
+    """How a sample tensor lies in memory (`layout:`): the op gets a tensor of the sample's shape
+    and values whose strides are those of a view."""
+
+    CONTIGUOUS = "contiguous"
+    # The last two dims swapped in storage (x.mT of a contiguous tensor): strides [..., 1, m].
+    TRANSPOSED = "transposed"
+    # Every other element of a buffer twice as long in the last dim: stride 2 there.
+    STRIDED = "strided"
+    # Stride 0 in dim 0: one slice of shape[1:] seen shape[0] times (x.expand(shape)).
+    EXPANDED = "expanded"
+
+
+# Per layout, what the shape needs for the view to be non-contiguous at all: the least rank, and
+# the dims that must have at least 2 elements (a size-1 dim's stride is arbitrary).
+_LAYOUT_NEEDS = {
+    Layout.TRANSPOSED: (2, (-2, -1), "swaps the last two dims in storage"),
+    Layout.STRIDED: (1, (-1,), "takes every other element of the last dim of a buffer twice as long"),
+    Layout.EXPANDED: (1, (0,), "broadcasts dim 0 with stride 0 (one slice repeated)"),
+}
 
 
 @dataclass(frozen=True)
@@ -57,13 +85,19 @@ class TensorInput:
     # How messages name it: "x", "coeffs[1]".
     label: str
     shape: Tuple[int, ...]
-    # The runtime's ScalarType: "Double", "Float", "Long", "Bool".
+    # The runtime's ScalarType of the tensor the runner makes: "Double", "Float", "Long", "Bool".
     dtype: str
     # "default" (normal), "positive", "nonzero", "distinct" or "range" (uniform in [lo, hi]).
     domain: str
     lo: float
     hi: float
     requires_grad: bool
+    # How it lies in memory (the runner makes it so; an expanded one is checked on a contiguous
+    # copy by the derivative checks, whose finite differences cannot perturb shared memory).
+    layout: Layout = Layout.CONTIGUOUS
+    # A float64 leaf the op receives as float32 (`dtype: float32` with requires_grad): the call
+    # converts it (differentiably), and the case's outputs back to float64.
+    as_float32: bool = False
 
 
 class ArgKind(enum.StrEnum):
@@ -123,6 +157,13 @@ class Case:
     rtol: float
     # How far two backward passes may differ (`nondeterministic:`); 0.0: not at all.
     nondet_tol: float = 0.0
+    # The finite differences' step: 1e-6, FLOAT32_EPS for a float32 case.
+    eps: float = 1e-6
+
+    @property
+    def float32(self) -> bool:
+        """Whether an input reaches the op as float32 from a float64 leaf (outputs go back to float64)."""
+        return any(i.as_float32 for i in self.inputs)
 
 
 @dataclass(frozen=True)
@@ -165,14 +206,20 @@ class OpPlan:
 def covered_declarations(plan: "TestPlan") -> List[str]:
     """The declarations the plan's cases check: each op with cases (not skipped as a whole), and
     the in-place and out= variants its cases run, in the samples file's order."""
-    names: List[str] = []
+    return list(covering_entries(plan))
+
+
+def covering_entries(plan: "TestPlan") -> Dict[str, str]:
+    """covered_declarations, each mapped to the op of the entry whose cases check it (the
+    generated test's messages name that op: `add.Tensor` for `add_.Tensor`)."""
+    names: Dict[str, str] = {}
     for op in plan.ops:
         if op.skip or not op.cases:
             continue
-        names.append(op.op_name)
+        names[op.op_name] = op.op_name
         for variant in (op.inplace_declaration, op.out_declaration):
             if variant is not None:
-                names.append(variant)
+                names[variant] = op.op_name
     return names
 
 
@@ -264,6 +311,33 @@ class _TensorSpec:
     dtype: str
     domain: Tuple[str, float, float]
     requires_grad: Tuple[bool, ...]  # one per shape, or one for all
+    layout: Layout = Layout.CONTIGUOUS
+
+
+def _layout(value: Any, loc: Location, what: str, shapes: Sequence[Tuple[int, ...]]) -> Layout:
+    """Reads `layout:` and checks that every shape it applies to can have it."""
+    names = [m.value for m in Layout]
+    if not isinstance(value, str) or value not in names:
+        raise _fail(f"{what}: layout: expected one of {', '.join(names)}, got {value!r}", loc)
+    layout = Layout(value)
+    if layout is Layout.CONTIGUOUS:
+        return layout
+    rank, dims, does = _LAYOUT_NEEDS[layout]
+    for shape in shapes:
+        if len(shape) < rank:
+            raise _fail(
+                f"{what}: layout {layout.value} {does}: it needs a tensor of rank {rank} or more, "
+                f"got {_shape_label(shape)} (rank {len(shape)})",
+                loc,
+            )
+        small = [d % len(shape) for d in dims if shape[d] < 2]
+        if small:
+            raise _fail(
+                f"{what}: layout {layout.value} {does}, so dim {small[0]} needs 2 or more elements "
+                f"(else the tensor is contiguous all the same), got {_shape_label(shape)}",
+                loc,
+            )
+    return layout
 
 
 def _tensor_spec(value: Any, loc: Location, name: str, is_list: bool, default_dtype: str) -> _TensorSpec:
@@ -312,7 +386,8 @@ def _tensor_spec(value: Any, loc: Location, name: str, is_list: bool, default_dt
                     f"{what}: lengths: expected a list of list lengths such as [1, 2, 3]", locs.get("lengths", loc)
                 )
             lengths = tuple(raw)
-    rg = fields.get("requires_grad", dtype == "Double")
+    layout = _layout(fields["layout"], locs["layout"], what, shapes) if "layout" in fields else Layout.CONTIGUOUS
+    rg = fields.get("requires_grad", dtype in ("Double", "Float"))
     if isinstance(rg, bool):
         requires_grad: Tuple[bool, ...] = (rg,)
     elif (
@@ -330,13 +405,13 @@ def _tensor_spec(value: Any, loc: Location, name: str, is_list: bool, default_dt
             + f", got {rg!r}",
             locs.get("requires_grad", loc),
         )
-    if any(requires_grad) and dtype != "Double":
+    if any(requires_grad) and dtype not in ("Double", "Float"):
         raise _fail(
-            f"{what}: requires_grad needs dtype float64 (gradients are checked in float64); "
-            "give requires_grad: false for an integer, boolean or float32 tensor",
+            f"{what}: requires_grad needs a floating dtype, float64 or float32 (a float64 leaf the op "
+            "receives as float32); give requires_grad: false for an integer or boolean tensor",
             locs.get("requires_grad", locs.get("dtype", loc)),
         )
-    return _TensorSpec(shapes, lengths, dtype, domain, requires_grad)
+    return _TensorSpec(shapes, lengths, dtype, domain, requires_grad, layout)
 
 
 @dataclass(frozen=True)
@@ -426,6 +501,10 @@ def _number(v: Any) -> bool:
 
 
 def _double(v: float) -> str:
+    if math.isnan(v):
+        return "std::numeric_limits<double>::quiet_NaN()"
+    if math.isinf(v):
+        return ("-" if v < 0 else "") + "std::numeric_limits<double>::infinity()"
     r = repr(float(v))
     return r if any(c in r for c in ".en") else r + ".0"
 
@@ -590,9 +669,11 @@ def _expand(
     checks = dict(op_checks)
     if "skip_checks" in sample:
         checks.update(_skip_checks(sample["skip_checks"], sample.value_loc("skip_checks")))
-    atol, rtol = (_tolerance(sample, key, default) for key, default in (("atol", 1e-5), ("rtol", 1e-3)))
     nondet_tol = _tolerance(sample, "nondeterministic", nondet_tol)
     specs = _argument_specs(f, args, number, loc, dtype)
+    float32 = any(isinstance(s, _TensorSpec) and s.dtype == "Float" and any(s.requires_grad) for _, s in specs)
+    defaults = (("atol", FLOAT32_ATOL), ("rtol", FLOAT32_RTOL)) if float32 else (("atol", 1e-5), ("rtol", 1e-3))
+    atol, rtol = (_tolerance(sample, key, default) for key, default in defaults)
     _check_ranks(f, specs, args, number)
     # Every combination of the lengths of the Tensor[] arguments given with `lengths`.
     combos: List[Dict[str, int]] = [{}]
@@ -604,7 +685,8 @@ def _expand(
     for combo in combos:
         kwarg_only = [a not in f.func.arguments.positional for a, _ in specs]
         labels, inputs, case_args = _case_arguments(specs, combo, kwarg_only)
-        cases.append(Case(number, ", ".join(labels), inputs, case_args, run_checks, skip, atol, rtol, nondet_tol))
+        eps = FLOAT32_EPS if float32 else 1e-6
+        cases.append(Case(number, ", ".join(labels), inputs, case_args, run_checks, skip, atol, rtol, nondet_tol, eps))
     return cases
 
 
@@ -804,18 +886,38 @@ def _case_arguments(
         first = len(inputs)
         for k, shape in enumerate(shapes):
             label = f"{a.name}[{k}]" if is_list else a.name
-            inputs.append(TensorInput(label, shape, spec.dtype, spec.domain[0], spec.domain[1], spec.domain[2], rg[k]))
+            inputs.append(_input(label, shape, spec, rg[k]))
         kind = ArgKind.TENSOR_LIST if is_list else ArgKind.TENSOR
         if isinstance(a.type, OptionalType) and not is_list:
             kind = ArgKind.OPTIONAL_TENSOR
         case_args.append(CaseArg(a.name, kind, first, len(shapes), **names[a.name]))
         if not is_list:
-            labels.append(f"{a.name}: {_shape_label(shapes[0])}")
+            label = f"{a.name}: {_shape_label(shapes[0])}"
         elif len(set(shapes)) == 1:
-            labels.append(f"{a.name}: {len(shapes)} x {_shape_label(shapes[0])}")
+            label = f"{a.name}: {len(shapes)} x {_shape_label(shapes[0])}"
         else:
-            labels.append(f"{a.name}: [{', '.join(_shape_label(s) for s in shapes)}]")
+            label = f"{a.name}: [{', '.join(_shape_label(s) for s in shapes)}]"
+        labels.append(label + _label_suffix(inputs[first:]))
     return labels, tuple(inputs), tuple(case_args)
+
+
+def _input(label: str, shape: Tuple[int, ...], spec: _TensorSpec, requires_grad: bool) -> TensorInput:
+    """The tensor the runner makes for one shape of `spec`: a float32 one that requires grad is a
+    float64 leaf the call converts."""
+    through = spec.dtype == "Float" and requires_grad
+    kind, lo, hi = spec.domain
+    dtype = "Double" if through else spec.dtype
+    return TensorInput(label, shape, dtype, kind, lo, hi, requires_grad, spec.layout, through)
+
+
+def _label_suffix(inputs: Sequence[TensorInput]) -> str:
+    """What a case's label adds to an argument's shape: its layout, float32 (not the defaults)."""
+    words = []
+    if inputs and inputs[0].layout is not Layout.CONTIGUOUS:
+        words.append(inputs[0].layout.value)
+    if inputs and inputs[0].as_float32:
+        words.append("float32")
+    return "".join(" " + w for w in words)
 
 
 def plan_samples(
@@ -893,17 +995,21 @@ def _op_plan(
     nondet_tol = _tolerance(node, "nondeterministic", 0.0)
     inplace = _variant(f, functions, SchemaKind.inplace)
     out = _variant(f, functions, SchemaKind.out)
-    has_forward = bool(info.forward_derivatives)
+    # Forward mode as the wrapper does it: a formula gradgen does not generate (one defining
+    # several outputs at once, PyTorch's tuple formulas) or one missing for an output makes the
+    # wrapper refuse tangents, which the op sweep checks; fwgradcheck needs computed tangents.
+    has_forward = forward_ad_of(f, info, kind).kind is ForwardADKind.FORMULAS
     applicable = ["gradgradcheck", "history"]
     if has_forward:
-        applicable.append("fwgradcheck")
+        # hvpcheck (forward-over-reverse) runs where both gradgradcheck and fwgradcheck do.
+        applicable += ["fwgradcheck", "hvpcheck"]
     if inplace is not None and result_kind is ResultKind.TENSOR:
         applicable.append("inplace")
     if out is not None:
         applicable.append("out")
     for check in op_checks:
         if check not in applicable:
-            lacks = "forward formula" if check == "fwgradcheck" else "such variant"
+            lacks = "forward formula" if check in ("fwgradcheck", "hvpcheck") else "such variant"
             raise _fail(f"skip_checks: {name} gets no {check} check (it has no {lacks})", node.key_loc("skip_checks"))
     cases: List[Case] = []
     if "samples" in node:

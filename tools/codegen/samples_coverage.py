@@ -22,17 +22,23 @@ from tools.codegen.autogen import add_autogen_variants  # noqa: E402
 from tools.codegen.errors import SpecError  # noqa: E402
 from tools.codegen.load_derivatives import load_derivatives  # noqa: E402
 from tools.codegen.load_native_functions import parse_native_functions  # noqa: E402
-from tools.codegen.load_samples import covered_declarations, plan_samples  # noqa: E402
+from tools.codegen.load_samples import covering_entries, plan_samples  # noqa: E402
 from tools.codegen.plan import plan  # noqa: E402
 
 
 def covered(native_functions: str, derivatives: str, samples: str) -> list:
     """The covered declarations of `samples` against the two spec files."""
+    return list(covered_by(native_functions, derivatives, samples))
+
+
+def covered_by(native_functions: str, derivatives: str, samples: str) -> dict:
+    """The covered declarations, each mapped to the samples entry whose cases check it (the op
+    the generated test's messages name): //tests/pytorch:formulas_test reads that test's verdicts."""
     functions = add_autogen_variants(parse_native_functions(native_functions, native_functions))
     infos = load_derivatives(derivatives, functions, derivatives, None)
     planned = plan(functions, infos, "error", False)
     tests = plan_samples(samples, functions, planned.matched, planned.kinds, samples, False)
-    return covered_declarations(tests)
+    return covering_entries(tests)
 
 
 def main(argv: list) -> int:

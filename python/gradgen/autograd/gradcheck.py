@@ -173,7 +173,8 @@ def gradcheck(
     for i in wrt:
         columns = _numerical(func, inputs, i, eps, shapes)
         for o in checked:
-            rows = analytical[(o, i)]
+            # An output without elements has no rows (and its columns are empty).
+            rows = analytical.get((o, i), [])
             for j, column in enumerate(columns[o]):
                 for k, numerical in enumerate(column):
                     a = rows[k][j]

@@ -10,6 +10,8 @@ method and its out= form. run_case then checks, as the C++ `<name>_gradcheck_tes
   - gradcheck (and gradgradcheck unless the samples skip it) in float64 against central
     differences (gradgen.autograd.gradcheck);
   - forward mode (fwgradcheck): the JVP of dual inputs against finite differences;
+  - layout, for inputs the samples lay out (transposed, strided, expanded): the values and first
+    gradients equal those on contiguous copies;
   - the in-place method gives the out-of-place values; out= writes the values the function returns.
 
 A failure is an AssertionError naming the op, the sample and the input:
@@ -27,7 +29,7 @@ from typing import Callable, List, Optional, Sequence, Tuple
 import gradgen
 from gradgen.autograd.gradcheck import GradcheckError, gradcheck, gradgradcheck
 
-__all__ = ["Input", "Case", "make_inputs", "run_case"]
+__all__ = ["Input", "Case", "make_inputs", "run_case", "as_float32", "float64_outputs"]
 
 
 @dataclass(frozen=True)
@@ -43,6 +45,10 @@ class Input:
     lo: float
     hi: float
     requires_grad: bool
+    # "contiguous", "transposed" (the last two dims swapped in storage), "strided" (every other
+    # element of a buffer twice as long in the last dim, NaN between) or "expanded" (stride 0 in
+    # dim 0: the first slice repeated).
+    layout: str = "contiguous"
 
 
 @dataclass(frozen=True)
@@ -66,6 +72,8 @@ class Case:
     skip: str = ""
     atol: float = 1e-5
     rtol: float = 1e-3
+    # The finite differences' step (1e-3 for a float32 case).
+    eps: float = 1e-6
 
     @property
     def id(self) -> str:
@@ -119,11 +127,40 @@ def make_inputs(specs: Sequence[Input], seed: int) -> List[gradgen.Tensor]:
             data = [int(v) for v in values]
         else:
             data = values
-        t = gradgen.tensor(data, dtype=dtype).reshape(list(spec.shape))
+        t = _laid_out(gradgen.tensor(data, dtype=dtype).reshape(list(spec.shape)), spec.layout)
         if spec.requires_grad:
             t.requires_grad_(True)
         tensors.append(t)
     return tensors
+
+
+def _laid_out(t: gradgen.Tensor, layout: str) -> gradgen.Tensor:
+    """t's values at the strides `layout` asks for (as the C++ runner lays them out)."""
+    if layout == "contiguous":
+        return t
+    if layout == "transposed":
+        return t.transpose(-2, -1).contiguous().transpose(-2, -1).detach()
+    if layout == "expanded":
+        return t[0].expand(list(t.shape)).detach()
+    if layout == "strided":
+        shape = list(t.shape)
+        fill = math.nan if t.dtype in (gradgen.float64, gradgen.float32) else 0
+        buffer = gradgen.full(shape[:-1] + [2 * shape[-1]], fill, dtype=t.dtype)
+        every_other = (slice(None),) * (len(shape) - 1) + (slice(None, None, 2),)
+        buffer[every_other] = t
+        return buffer[every_other].detach()
+    raise ValueError(f"unknown sample layout {layout!r}")
+
+
+def as_float32(leaf: gradgen.Tensor) -> gradgen.Tensor:
+    """A float64 leaf as the float32 tensor a float32 input gives the op (differentiable)."""
+    return leaf.to(gradgen.float32)
+
+
+def float64_outputs(result):
+    """A float32 case's result with its float32 tensors in float64 (differentiable)."""
+    outs = [result] if isinstance(result, gradgen.Tensor) else list(result)
+    return [o.to(gradgen.float64) if o is not None and o.dtype == gradgen.float32 else o for o in outs]
 
 
 def _outputs(result) -> List[Optional[gradgen.Tensor]]:
@@ -221,15 +258,59 @@ def _differentiable_part(case: Case):
     return fn
 
 
+def _values_and_gradients(case: Case, inputs) -> list:
+    """The outputs, and the gradients of <w, differentiable outputs> (fixed weights w) with
+    respect to the inputs that require grad."""
+    outs = _outputs(case.fn(inputs))
+    flags = case.differentiable_outputs
+    diff = [
+        o
+        for k, o in enumerate(outs)
+        if o is not None and flags[min(k, len(flags) - 1)] and o.requires_grad and o.dtype == gradgen.float64
+    ]
+    wrt = [t for t in inputs if t.requires_grad]
+    if not diff or not wrt:
+        return outs
+    weights = [
+        gradgen.tensor([(k % 7 + 1) / 4 for k in range(o.numel())], dtype=gradgen.float64).reshape(list(o.shape))
+        for o in diff
+    ]
+    grads = gradgen.autograd.grad(diff, wrt, grad_outputs=weights, allow_unused=True)
+    return outs + list(grads)
+
+
+def _layout_problem(case: Case, inputs) -> str:
+    """On the laid-out inputs the op gives the values and gradients of contiguous copies."""
+    if all(i.layout == "contiguous" for i in case.inputs):
+        return ""
+    copies = []
+    for spec, t in zip(case.inputs, inputs):
+        if spec.layout == "contiguous":
+            copies.append(t)
+            continue
+        c = t.detach().clone()
+        copies.append(c.requires_grad_(True) if t.requires_grad else c)
+    got, want = _values_and_gradients(case, inputs), _values_and_gradients(case, copies)
+    n = len(_outputs(case.fn(inputs)))
+    for k, (g, w) in enumerate(zip(got, want)):
+        if not _same(g, w):
+            what = f"output {k}" if k < n else f"the gradient {k - n}"
+            return f"layout: {what} differs from the one computed on contiguous copies of the inputs"
+    return ""
+
+
 def _checks(case: Case, inputs: List[gradgen.Tensor]) -> str:
     outputs = _outputs(case.fn(inputs))
     if case.history:
         problem = _history_problem(case, inputs, outputs)
         if problem:
             return problem
+    problem = _layout_problem(case, inputs)
+    if problem:
+        return problem
     any_grad = any(t.requires_grad for t in inputs)
     names = [i.label for i in case.inputs]
-    tol = dict(atol=case.atol, rtol=case.rtol, names=names)
+    tol = dict(eps=case.eps, atol=case.atol, rtol=case.rtol, names=names)
     if any_grad:
         try:
             gradcheck(_differentiable_part(case), inputs, **tol)
@@ -241,7 +322,7 @@ def _checks(case: Case, inputs: List[gradgen.Tensor]) -> str:
         except GradcheckError as e:
             return str(e)
         if case.fwgradcheck:
-            problem = _fwgrad_problem(case, inputs)
+            problem = _fwgrad_problem(case, inputs, case.eps)
             if problem:
                 return problem
     if case.inplace is not None:

@@ -2,6 +2,7 @@
 // do not edit. The gradient test of the library: every sample's gradcheck, gradgradcheck,
 // fwgradcheck, history, in-place and out= checks (csrc/testing/sample_check.h, docs/samples.md).
 #include <cstdio>
+#include <limits>
 #include <optional>
 #include <tuple>
 #include <vector>
