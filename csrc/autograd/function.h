@@ -61,7 +61,9 @@ struct Edge {
   uint32_t input_nr = 0;
 };
 
-using edge_list = std::vector<Edge>;
+/// A node's outgoing edges. From the pool of small blocks (csrc/util/block_pool.h), as the node
+/// is: every recorded op makes one such vector, and its backward frees it.
+using edge_list = std::vector<Edge, gradgen::internal::PoolAllocator<Edge>>;
 
 /// What a node expects the gradient for one of its inputs to look like: the shape
 /// and dtype of the forward output that the input corresponds to. The engine
