@@ -321,6 +321,11 @@ struct ViewMeta {
   Tensor base;           // the root base (never a view itself): its history is rewritten
   uint64_t version = 0;  // storage version when grad_fn was last set; stale: regenerate
   ViewCreation creation = ViewCreation::Default;
+
+  // Made with every view (a formula's narrow, expand, ...): from the pool of small blocks, as
+  // TensorImpl is (csrc/util/block_pool.h).
+  static void* operator new(size_t bytes) { return internal::pooled_new(bytes); }
+  static void operator delete(void* p, size_t bytes) noexcept { internal::pooled_free(p, bytes); }
 };
 
 /// The shared state behind a Tensor handle. Fields are public for the runtime
