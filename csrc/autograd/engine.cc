@@ -331,7 +331,10 @@ void Engine::validate_outputs(const Node& node, variable_list& grads) {
     const InputMetadata& expected = edge.function->input_metadata(edge.input_nr);
     if (!expected.is_defined) continue;
     const TensorImpl& impl = *grad.unsafe_impl();
-    if (!(impl.sizes == expected.shape)) {
+    // IntArrayRef::equals compares in a loop: a shape has a few dims, for which SmallVector's ==
+    // (std::equal, a call of memcmp) costs several times as much.
+    const IntArrayRef expected_shape(expected.shape.data(), expected.shape.size());
+    if (!IntArrayRef(impl.sizes.data(), impl.sizes.size()).equals(expected_shape)) {
       // A gradient in the broadcast shape of the op's result is summed to the input's shape, as
       // PyTorch's validate_outputs does: formulas need no sum_to of their own.
       const SumToFn reduce = sum_to_fn.load(std::memory_order_relaxed);
