@@ -467,8 +467,8 @@ void Engine::run(GraphTask& task, Roots& seeded, const RunOptions& options) {
   for (size_t i = 0; i < seeded.edges.size(); ++i) {
     const Edge& edge = seeded.edges[i];
     const uint32_t slot = task.slot_of(edge.function.get());
-    accumulate(task.buffers[task.slots[slot].buffer_offset + edge.input_nr], std::move(seeded.grads[i]),
-               options.create_graph);
+    accumulate(task.buffers[task.slots[slot].buffer_offset + edge.input_nr],
+               std::move(seeded.grads[i]), options.create_graph);
   }
 
   // The ready queue: a max-heap on (sequence_nr, slot).
