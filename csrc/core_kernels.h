@@ -59,19 +59,24 @@ void convert_into(const Tensor& dst, const Tensor& src);
 
 /// Calls f(offset_a, offset_b) for every element in row-major order, where the
 /// offsets (in elements, relative to element 0) follow strides_a and strides_b.
+/// The innermost dim is a plain loop; the outer dims advance like an odometer.
 template <typename F>
 void for_each_offset(IntArrayRef sizes, IntArrayRef strides_a, IntArrayRef strides_b, F&& f) {
   const size_t ndim = sizes.size();
   for (size_t d = 0; d < ndim; ++d) {
     if (sizes[d] == 0) return;
   }
-  DimVector index(ndim, 0);
+  if (ndim == 0) return f(int64_t{0}, int64_t{0});
+  const size_t inner = ndim - 1;
+  const int64_t n = sizes[inner], step_a = strides_a[inner], step_b = strides_b[inner];
+  DimVector index(inner, 0);
   int64_t off_a = 0, off_b = 0;
   while (true) {
-    f(off_a, off_b);
-    // Increment the multi-index like an odometer, innermost dim first.
-    size_t d = ndim;
-    while (d > 0) {
+    for (int64_t i = 0; i < n; ++i) f(off_a + i * step_a, off_b + i * step_b);
+    // Increment the outer multi-index like an odometer, its innermost dim first.
+    size_t d = inner;
+    while (true) {
+      if (d == 0) return;
       --d;
       if (++index[d] < sizes[d]) {
         off_a += strides_a[d];
@@ -81,9 +86,7 @@ void for_each_offset(IntArrayRef sizes, IntArrayRef strides_a, IntArrayRef strid
       off_a -= strides_a[d] * (sizes[d] - 1);
       off_b -= strides_b[d] * (sizes[d] - 1);
       index[d] = 0;
-      if (d == 0) return;
     }
-    if (ndim == 0) return;
   }
 }
 

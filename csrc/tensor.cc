@@ -117,15 +117,17 @@ constexpr size_t kAlignment = alignof(std::max_align_t);
 // The StorageImpl header, rounded up so that the data after it stays aligned.
 constexpr size_t kHeaderBytes = (sizeof(StorageImpl) + kAlignment - 1) / kAlignment * kAlignment;
 
-// malloc, not operator new: a failed allocation is an exception here even under
-// AddressSanitizer (whose operator new aborts instead; its malloc returns null
-// with allocator_may_return_null=1, which --config=asan sets). Inlined into
-// make_tensor, the hot caller.
+// The pool of small blocks (csrc/util/block_pool.h: a tiny tensor's storage is freed and made
+// again every op), else malloc; not operator new: a failed allocation is an exception here even
+// under AddressSanitizer (whose operator new aborts instead; its malloc returns null with
+// allocator_may_return_null=1, which --config=asan sets). Inlined into make_tensor, the hot
+// caller.
 GRADGEN_ALWAYS_INLINE intrusive_ptr<StorageImpl> allocate_storage(size_t nbytes) noexcept {
   if (nbytes > std::numeric_limits<size_t>::max() - kHeaderBytes) return {};
-  void* memory = std::malloc(kHeaderBytes + nbytes);
+  void* memory = internal::pooled_allocate(kHeaderBytes + nbytes);
   if (!memory) return {};
   auto* storage = new (memory) StorageImpl();
+  storage->inline_data = true;
   storage->data = static_cast<char*>(memory) + kHeaderBytes;
   storage->nbytes = nbytes;
   return intrusive_ptr<StorageImpl>::adopt_new(storage);
@@ -139,7 +141,7 @@ intrusive_ptr<StorageImpl> StorageImpl::try_allocate(size_t nbytes) noexcept {
 
 intrusive_ptr<StorageImpl> StorageImpl::wrap(void* data, size_t nbytes,
                                              void (*release)(void*) noexcept, void* context) {
-  // malloc'ed like allocate()'s, so that intrusive_ptr_destroy frees both alike.
+  // malloc'ed (inline_data false: intrusive_ptr_destroy frees it with free()).
   void* memory = std::malloc(sizeof(StorageImpl));
   if (!memory) throw std::bad_alloc();
   auto* storage = new (memory) StorageImpl();
@@ -159,8 +161,13 @@ intrusive_ptr<StorageImpl> StorageImpl::allocate(size_t nbytes) {
 void intrusive_ptr_destroy(StorageImpl* storage) noexcept {
   // A wrapped storage hands its memory back to its owner (a NumPy array, say).
   if (storage->release) storage->release(storage->release_context);
+  const size_t bytes = storage->inline_data ? kHeaderBytes + storage->nbytes : 0;
   storage->~StorageImpl();
-  std::free(static_cast<void*>(storage));
+  if (bytes != 0) {
+    internal::pooled_free(storage, bytes);  // allocate()'s
+  } else {
+    std::free(static_cast<void*>(storage));  // wrap()'s
+  }
 }
 
 void TensorImpl::refresh_numel_and_contiguity(const char* op) {

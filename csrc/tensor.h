@@ -39,6 +39,7 @@
 #include "csrc/generator.h"  // generated signatures: Generator? -> std::optional<Generator>
 #include "csrc/scalar.h"
 #include "csrc/util/array_ref.h"
+#include "csrc/util/block_pool.h"
 #include "csrc/util/intrusive_ptr.h"
 #include "csrc/util/macros.h"
 #include "csrc/util/optional_array_ref.h"  // generated signatures: int[]? -> OptionalIntArrayRef
@@ -297,6 +298,9 @@ struct StorageImpl final : intrusive_target {
   static intrusive_ptr<StorageImpl> wrap(void* data, size_t nbytes, void (*release)(void*) noexcept,
                                          void* context);
 
+  // The data follows the header in the same block (allocate()); false for wrap(). First, so
+  // that it fills the padding after the reference count.
+  bool inline_data = false;
   void* data = nullptr;
   size_t nbytes = 0;
   void (*release)(void*) noexcept = nullptr;  // set by wrap(): gives the memory back
@@ -317,6 +321,11 @@ struct ViewMeta {
   Tensor base;           // the root base (never a view itself): its history is rewritten
   uint64_t version = 0;  // storage version when grad_fn was last set; stale: regenerate
   ViewCreation creation = ViewCreation::Default;
+
+  // Made with every view (a formula's narrow, expand, ...): from the pool of small blocks, as
+  // TensorImpl is (csrc/util/block_pool.h).
+  static void* operator new(size_t bytes) { return internal::pooled_new(bytes); }
+  static void operator delete(void* p, size_t bytes) noexcept { internal::pooled_free(p, bytes); }
 };
 
 /// The shared state behind a Tensor handle. Fields are public for the runtime
@@ -355,6 +364,10 @@ struct TensorImpl final : intrusive_target {
   ~TensorImpl() {
     if (hooks) release_hooks();
   }
+  // Allocated from the runtime's pool of small blocks (csrc/util/block_pool.h): a few
+  // instructions instead of malloc's slow paths for the many short-lived tensors of a graph.
+  static void* operator new(size_t bytes) { return internal::pooled_new(bytes); }
+  static void operator delete(void* p, size_t bytes) noexcept { internal::pooled_free(p, bytes); }
 
   /// Recomputes numel and is_contiguous after sizes or strides change; throws
   /// naming `op` if the number of elements overflows (internal::checked_numel).

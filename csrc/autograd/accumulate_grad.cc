@@ -93,7 +93,11 @@ std::shared_ptr<Node> grad_accumulator(const Tensor& leaf) {
   if (!impl->requires_grad) {
     throw std::runtime_error("grad_accumulator: called on a leaf that does not require grad");
   }
-  auto accumulator = std::make_shared<AccumulateGrad>(leaf);
+  // Node and control block in one block from the pool (csrc/util/block_pool.h): a leaf's
+  // accumulator lives as long as the graphs that reach it, often one forward and backward.
+  auto accumulator =
+      std::allocate_shared<AccumulateGrad>(gradgen::internal::PoolAllocator<AccumulateGrad>(),
+                                           leaf);
   if (impl->hooks) accumulator->add_tensor_pre_hook(0, impl->hooks);  // registered earlier
   impl->grad_accumulator = accumulator;
   return accumulator;

@@ -51,10 +51,11 @@ class Engine {
   };
   // The state of one backward pass.
   struct GraphTask {
-    explicit GraphTask(bool nested) : id(next_id()), nested(nested) {}
+    explicit GraphTask(bool nested) : id(next_id()), nested(nested) { slots.reserve(32); }
     ~GraphTask() {
       // Release the tags this task owns (the release pairs with claim's acquire).
-      for (Node* node : nodes) {
+      for (const Slot& s : slots) {
+        Node* node = s.node;
         if (node->engine_task_.load(std::memory_order_relaxed) == id) {
           node->engine_task_.store(0, std::memory_order_release);
         }
@@ -73,7 +74,7 @@ class Engine {
     }
     // Gives `node` the next slot; returns false if it already had one.
     bool claim(Node* node) {
-      const uint32_t slot = static_cast<uint32_t>(nodes.size());
+      const uint32_t slot = static_cast<uint32_t>(slots.size());
       // A node this task met while another task owned it keeps its slot in `foreign`, even
       // once that task has released the tag: else a second edge to it (a shared leaf's
       // AccumulateGrad reached from several ops) would take the free tag and a second slot,
@@ -86,16 +87,19 @@ class Engine {
       } else if (owner == id || !foreign.emplace(node, slot).second) {
         return false;  // claimed already, in the tag or in `foreign`
       }
-      nodes.push_back(node);
-      dependencies.push_back(0);
+      slots.push_back({node, 0, 0});
       return true;
     }
 
     const uint64_t id;
     const bool nested;
-    std::vector<Node*> nodes;             // slot -> node
-    std::vector<uint32_t> dependencies;   // slot -> edges from not-yet-run nodes
-    std::vector<uint32_t> buffer_offset;  // slot -> index of its input 0 in buffers
+    // What the engine keeps per node, by slot, in one array (one growth per discovered node).
+    struct Slot {
+      Node* node;
+      uint32_t dependencies;   // edges from not-yet-run nodes
+      uint32_t buffer_offset;  // index of its input 0 in buffers
+    };
+    std::vector<Slot> slots;
     std::vector<Tensor> buffers;          // all input buffers, back to back
     std::vector<uint8_t> should_execute;  // slot -> run apply()? (empty: all run)
     std::vector<uint8_t> has_capture;     // slot -> any Capture for this slot?
@@ -224,6 +228,7 @@ const char* non_finite(const Tensor& t) {
 
 void Engine::discover(GraphTask& task, const edge_list& root_edges) {
   std::vector<Node*> stack;
+  stack.reserve(16);
   for (const Edge& edge : root_edges) {
     if (task.claim(edge.function.get())) stack.push_back(edge.function.get());
   }
@@ -239,14 +244,13 @@ void Engine::discover(GraphTask& task, const edge_list& root_edges) {
             next->name() + ", which has only " + std::to_string(next->num_inputs()) + " inputs");
       }
       if (task.claim(next)) stack.push_back(next);
-      ++task.dependencies[task.slot_of(next)];
+      ++task.slots[task.slot_of(next)].dependencies;
     }
   }
-  task.buffer_offset.resize(task.nodes.size());
   uint32_t total = 0;
-  for (size_t slot = 0; slot < task.nodes.size(); ++slot) {
-    task.buffer_offset[slot] = total;
-    total += task.nodes[slot]->num_inputs();
+  for (GraphTask::Slot& slot : task.slots) {
+    slot.buffer_offset = total;
+    total += slot.node->num_inputs();
   }
   task.buffers.resize(total);
 }
@@ -255,7 +259,7 @@ void Engine::discover(GraphTask& task, const edge_list& root_edges) {
 // whose input buffer is captured. Computed children-first by an iterative
 // post-order walk (the graph is a DAG).
 void Engine::compute_should_execute(GraphTask& task, const edge_list& root_edges) {
-  const size_t n = task.nodes.size();
+  const size_t n = task.slots.size();
   std::vector<uint8_t> feeds(task.has_capture);  // runs, or is captured
   std::vector<uint8_t> visited(n, 0);
   task.should_execute.assign(n, 0);
@@ -267,7 +271,7 @@ void Engine::compute_should_execute(GraphTask& task, const edge_list& root_edges
     stack.push_back({root_slot, 0});
     while (!stack.empty()) {
       const uint32_t slot = stack.back().first;
-      const edge_list& edges = task.nodes[slot]->next_edges_;
+      const edge_list& edges = task.slots[slot].node->next_edges_;
       const size_t i = stack.back().second++;
       if (i < edges.size()) {
         if (edges[i].function) {
@@ -327,7 +331,10 @@ void Engine::validate_outputs(const Node& node, variable_list& grads) {
     const InputMetadata& expected = edge.function->input_metadata(edge.input_nr);
     if (!expected.is_defined) continue;
     const TensorImpl& impl = *grad.unsafe_impl();
-    if (!(impl.sizes == expected.shape)) {
+    // IntArrayRef::equals compares in a loop: a shape has a few dims, for which SmallVector's ==
+    // (std::equal, a call of memcmp) costs several times as much.
+    const IntArrayRef expected_shape(expected.shape.data(), expected.shape.size());
+    if (!IntArrayRef(impl.sizes.data(), impl.sizes.size()).equals(expected_shape)) {
       // A gradient in the broadcast shape of the op's result is summed to the input's shape, as
       // PyTorch's validate_outputs does: formulas need no sum_to of their own.
       const SumToFn reduce = sum_to_fn.load(std::memory_order_relaxed);
@@ -439,7 +446,7 @@ Engine::Roots Engine::seed_roots(const std::string& op, const variable_list& roo
 
 void Engine::set_up_captures(const std::string& op, GraphTask& task, const variable_list& inputs,
                              const edge_list& root_edges) {
-  task.has_capture.assign(task.nodes.size(), 0);
+  task.has_capture.assign(task.slots.size(), 0);
   for (size_t k = 0; k < inputs.size(); ++k) {
     const Tensor& input = inputs[k];
     if (!input.requires_grad()) {
@@ -460,17 +467,19 @@ void Engine::run(GraphTask& task, Roots& seeded, const RunOptions& options) {
   for (size_t i = 0; i < seeded.edges.size(); ++i) {
     const Edge& edge = seeded.edges[i];
     const uint32_t slot = task.slot_of(edge.function.get());
-    accumulate(task.buffers[task.buffer_offset[slot] + edge.input_nr], std::move(seeded.grads[i]),
-               options.create_graph);
+    accumulate(task.buffers[task.slots[slot].buffer_offset + edge.input_nr],
+               std::move(seeded.grads[i]), options.create_graph);
   }
 
   // The ready queue: a max-heap on (sequence_nr, slot).
   ReadyQueue ready;
+  ready.reserve(16);
   for (const Edge& edge : seeded.edges) {
     const uint32_t slot = task.slot_of(edge.function.get());
-    if (task.dependencies[slot] == 0) {
-      task.dependencies[slot] = UINT32_MAX;  // queued once even if several roots share it
-      ready.push_back({task.nodes[slot]->sequence_nr(), slot});
+    GraphTask::Slot& root = task.slots[slot];
+    if (root.dependencies == 0) {
+      root.dependencies = UINT32_MAX;  // queued once even if several roots share it
+      ready.push_back({root.node->sequence_nr(), slot});
     }
   }
   std::make_heap(ready.begin(), ready.end());
@@ -488,8 +497,8 @@ void Engine::run_node(GraphTask& task, uint32_t slot, const RunOptions& options,
                       variable_list& node_inputs, ReadyQueue& ready) {
   const bool create_graph = options.create_graph;
   variable_list* results = options.results;
-  Node* node = task.nodes[slot];
-  Tensor* buffer = task.buffers.data() + task.buffer_offset[slot];
+  Node* node = task.slots[slot].node;
+  Tensor* buffer = task.buffers.data() + task.slots[slot].buffer_offset;
 
   // Tensor hooks and retain_grad see the summed gradient first (hooks.h).
   if (!node->tensor_pre_hooks_.empty()) run_tensor_pre_hooks(*node, buffer, create_graph);
@@ -521,10 +530,10 @@ void Engine::run_node(GraphTask& task, uint32_t slot, const RunOptions& options,
     if (!edge.function) continue;
     const uint32_t next = task.slot_of(edge.function.get());  // claimed in discover()
     if (grads[i].defined()) {
-      accumulate(task.buffers[task.buffer_offset[next] + edge.input_nr], std::move(grads[i]),
+      accumulate(task.buffers[task.slots[next].buffer_offset + edge.input_nr], std::move(grads[i]),
                  create_graph);
     }
-    if (--task.dependencies[next] == 0) {
+    if (--task.slots[next].dependencies == 0) {
       ready.push_back({edge.function->sequence_nr(), next});
       std::push_heap(ready.begin(), ready.end());
     }

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <memory>
+#include <new>
 #include <stdexcept>
 #include <string>
 #include <tuple>  // generated apply(): std::get<i>(grad_result) of multi-input formulas
@@ -60,7 +61,9 @@ struct Edge {
   uint32_t input_nr = 0;
 };
 
-using edge_list = std::vector<Edge>;
+/// A node's outgoing edges. From the pool of small blocks (csrc/util/block_pool.h), as the node
+/// is: every recorded op makes one such vector, and its backward frees it.
+using edge_list = std::vector<Edge, gradgen::internal::PoolAllocator<Edge>>;
 
 /// What a node expects the gradient for one of its inputs to look like: the shape
 /// and dtype of the forward output that the input corresponds to. The engine
@@ -124,6 +127,21 @@ struct Node : std::enable_shared_from_this<Node> {
   Node(const Node&) = delete;
   Node& operator=(const Node&) = delete;
   virtual ~Node();
+
+  /// Nodes made with `new` (GradFn::create) come from the pool of small blocks
+  /// (csrc/util/block_pool.h): a graph's nodes are all freed by its backward and made again by
+  /// the next forward. The virtual destructor passes each node type's own size back.
+  static void* operator new(size_t bytes) { return gradgen::internal::pooled_new(bytes); }
+  static void operator delete(void* p, size_t bytes) noexcept {
+    gradgen::internal::pooled_free(p, bytes);
+  }
+  /// An over-aligned node type goes to the global allocator.
+  static void* operator new(size_t bytes, std::align_val_t align) {
+    return ::operator new(bytes, align);
+  }
+  static void operator delete(void* p, size_t bytes, std::align_val_t align) noexcept {
+    ::operator delete(p, bytes, align);
+  }
 
   /// Computes the gradients of the forward inputs from those of the forward
   /// outputs. `grads` has num_inputs() entries (undefined where no gradient

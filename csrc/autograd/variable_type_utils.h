@@ -119,7 +119,8 @@ inline edge_list collect_next_edges(const Args&... args) {
 /// libstdc++'s shared_ptr machinery (control block, allocator, conversions), which
 /// at -O0 was 60% of the compile of a generated VariableType_<k>.cpp
 /// (bench/scale_bench.py, README "Scale"). The price is a second allocation (the
-/// control block) per recorded op.
+/// control block) per recorded op, which the pool of small blocks (csrc/util/block_pool.h)
+/// makes cheap.
 ///
 /// Everything but create() and `->` lives in the non-template base, so a node type
 /// costs a generated file two small functions (and its constructor) to compile: with
@@ -130,7 +131,12 @@ class GradFnBase {
   operator const std::shared_ptr<Node>&() const { return node_; }
 
  protected:
-  void own(Node* node) { node_ = std::shared_ptr<Node>(node); }  // deletes node if it throws
+  // The control block comes from the pool of small blocks, as the node does (Node's operator
+  // new). Deletes node if it throws.
+  void own(Node* node) {
+    node_ = std::shared_ptr<Node>(node, std::default_delete<Node>(),
+                                  gradgen::internal::PoolAllocator<Node>());
+  }
   std::shared_ptr<Node> node_;
 };
 

@@ -17,6 +17,50 @@ namespace {
 
 using test_util::values;
 
+// The pool of small blocks (csrc/util/block_pool.h): a freed block is handed out again for a
+// request of its size class, blocks of other classes and big ones are not pooled, and
+// release_pooled_blocks() gives every cached byte back.
+TEST(BlockPoolTest, ReusesBlocksOfTheSameClassAndReleasesThem) {
+  internal::release_pooled_blocks();
+  void* a = internal::pooled_allocate(100);
+  ASSERT_NE(a, nullptr);
+  internal::pooled_free(a, 100);
+  EXPECT_EQ(internal::pooled_cached_bytes(), 112u);  // 100 bytes: the 112-byte class
+  EXPECT_EQ(internal::pooled_allocate(97), a);       // the same class
+  EXPECT_EQ(internal::pooled_cached_bytes(), 0u);
+  void* b = internal::pooled_allocate(200);  // another class: not a
+  EXPECT_NE(b, a);
+  internal::pooled_free(b, 200);
+  internal::pooled_free(a, 100);
+  void* big = internal::pooled_allocate(internal::kMaxPooledBytes + 1);  // malloc's
+  internal::pooled_free(big, internal::kMaxPooledBytes + 1);
+  EXPECT_EQ(internal::pooled_cached_bytes(), 112u + 208u);
+  EXPECT_EQ(internal::release_pooled_blocks(), 112u + 208u);
+  EXPECT_EQ(internal::pooled_cached_bytes(), 0u);
+}
+
+TEST(BlockPoolTest, KeepsAtMostItsLimitPerThread) {
+  internal::release_pooled_blocks();
+  const size_t n = internal::kMaxCachedBytes / 512 + 10;
+  std::vector<void*> blocks;
+  for (size_t i = 0; i < n; ++i) blocks.push_back(internal::pooled_allocate(512));
+  for (void* b : blocks) internal::pooled_free(b, 512);
+  EXPECT_EQ(internal::pooled_cached_bytes(), internal::kMaxCachedBytes);
+  internal::release_pooled_blocks();
+}
+
+// Tensors and nodes come from the pool; a graph made, run and freed leaves them cached, and a
+// second one takes them back (the values are those of a fresh allocation).
+TEST(BlockPoolTest, TensorsAreMadeFromFreedOnes) {
+  internal::release_pooled_blocks();
+  { Tensor t = full({3}, 2.0); }
+  const size_t cached = internal::pooled_cached_bytes();
+  EXPECT_GT(cached, 0u);  // the impl and the 24-byte storage
+  Tensor u = full({3}, 5.0);
+  EXPECT_EQ(values(u), (std::vector<double>{5, 5, 5}));
+  EXPECT_LT(internal::pooled_cached_bytes(), cached);
+}
+
 // Expects `statement` to throw `exception_type` whose what() equals `message`.
 TEST(ArrayRefTest, ViewsVectorsListsAndSingleElements) {
   std::vector<int64_t> v = {1, 2, 3};

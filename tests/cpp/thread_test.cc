@@ -51,6 +51,23 @@ Tensor recurrent_loss(const Tensor& x, const Tensor& w, const Tensor& b, int ste
   return sum(y);
 }
 
+// Tensors made on one thread and freed on another: each block joins the freeing thread's pool
+// (csrc/util/block_pool.h), which frees it when that thread exits.
+TEST(ThreadTest, TensorsFreedOnAnotherThreadThanTheirs) {
+  std::vector<Tensor> made(64);
+  for (size_t i = 0; i < made.size(); ++i) made[i] = full({1}, static_cast<double>(i));
+  std::thread freer([&] {
+    made.clear();  // every impl and storage into this thread's pool
+    for (int i = 0; i < 64; ++i) {
+      Tensor t = full({1}, 1.0);  // served from it
+      EXPECT_EQ(values(t), std::vector<double>{1});
+    }
+  });
+  freer.join();
+  Tensor t = full({2}, 3.0);
+  EXPECT_EQ(values(t), (std::vector<double>{3, 3}));
+}
+
 TEST(ThreadTest, IndependentGraphsOnDifferentThreads) {
   // The gradients each thread computes on its own leaves are those of a run on
   // one thread, bit for bit.
