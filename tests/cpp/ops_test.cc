@@ -365,6 +365,71 @@ TEST(MatmulTest, FollowsPyTorchShapeRules) {
   EXPECT_EQ(values(mm(narrow(wide, 1, 0, 48), b))[0], 0.0);
 }
 
+// A 2-D convolution (no bias) and its two gradients by direct loops, in double: the reference
+// of ConvolutionTest below.
+struct Conv2dCase {
+  int64_t N, C, H, W, Cy, K, stride, pad, dil, groups;
+  int64_t out(int64_t in) const { return (in + 2 * pad - dil * (K - 1) - 1) / stride + 1; }
+};
+
+void conv2d_by_loops(const Conv2dCase& c, const std::vector<double>& x,
+                     const std::vector<double>& w, const std::vector<double>& gy,
+                     std::vector<double>& y, std::vector<double>& gx, std::vector<double>& gw) {
+  const int64_t OH = c.out(c.H), OW = c.out(c.W), cin = c.C / c.groups, cout = c.Cy / c.groups;
+  y.assign(c.N * c.Cy * OH * OW, 0.0);
+  gx.assign(x.size(), 0.0);
+  gw.assign(w.size(), 0.0);
+  for (int64_t n = 0; n < c.N; ++n)
+    for (int64_t co = 0; co < c.Cy; ++co)
+      for (int64_t oh = 0; oh < OH; ++oh)
+        for (int64_t ow = 0; ow < OW; ++ow) {
+          const int64_t yi = ((n * c.Cy + co) * OH + oh) * OW + ow;
+          for (int64_t ci = 0; ci < cin; ++ci)
+            for (int64_t kh = 0; kh < c.K; ++kh)
+              for (int64_t kw = 0; kw < c.K; ++kw) {
+                const int64_t ih = oh * c.stride - c.pad + kh * c.dil;
+                const int64_t iw = ow * c.stride - c.pad + kw * c.dil;
+                if (ih < 0 || ih >= c.H || iw < 0 || iw >= c.W) continue;
+                const int64_t xi = ((n * c.C + co / cout * cin + ci) * c.H + ih) * c.W + iw;
+                const int64_t wi = ((co * cin + ci) * c.K + kh) * c.K + kw;
+                y[yi] += x[xi] * w[wi];
+                gx[xi] += gy[yi] * w[wi];
+                gw[wi] += gy[yi] * x[xi];
+              }
+        }
+}
+
+void expect_near_all(const std::vector<double>& got, const std::vector<double>& want,
+                     const char* what) {
+  ASSERT_EQ(got.size(), want.size()) << what;
+  for (size_t i = 0; i < got.size(); ++i) {
+    ASSERT_NEAR(got[i], want[i], 1e-10 * (1 + std::abs(want[i]))) << what << " at " << i;
+  }
+}
+
+// Column buffers over 4 MB are filled a tile of output rows at a time (convolution.cc, tiles()):
+// these geometries (4.7 and 4.9 MB per group) give 9 tiles of 7 rows and a last one of 1 (stride
+// 1, two groups), and 10 tiles of strided, dilated rows. Forward and both gradients against the
+// direct loops.
+TEST(ConvolutionTest, TiledColumnBuffersMatchADirectLoop) {
+  for (const Conv2dCase& c : {Conv2dCase{2, 32, 64, 64, 4, 3, 1, 1, 1, 2},
+                              Conv2dCase{1, 16, 132, 128, 3, 3, 2, 2, 2, 1}}) {
+    const Tensor x = randn({c.N, c.C, c.H, c.W}, 1);
+    const Tensor w = randn({c.Cy, c.C / c.groups, c.K, c.K}, 2);
+    const std::vector<int64_t> s{c.stride, c.stride}, p{c.pad, c.pad}, d{c.dil, c.dil};
+    const Tensor y = convolution(x, w, std::nullopt, s, p, d, false, {0, 0}, c.groups);
+    ASSERT_EQ(y.sizes().vec(), (std::vector<int64_t>{c.N, c.Cy, c.out(c.H), c.out(c.W)}));
+    const Tensor gy = randn(y.sizes().vec(), 3);
+    const auto [gx, gw, gb] = convolution_backward(gy, x, w, std::nullopt, s, p, d, false, {0, 0},
+                                                   c.groups, {true, true, false});
+    std::vector<double> ry, rgx, rgw;
+    conv2d_by_loops(c, values(x), values(w), values(gy), ry, rgx, rgw);
+    expect_near_all(values(y), ry, "output");
+    expect_near_all(values(gx), rgx, "grad_input");
+    expect_near_all(values(gw), rgw, "grad_weight");
+  }
+}
+
 TEST(LinearTest, MatchesMatmulPlusBias) {
   Tensor x = randn({4, 3}, 1), w = randn({2, 3}, 2), b = randn({2}, 3);
   EXPECT_TRUE(allclose(linear(x, w, b), matmul(x, t(w)) + b));
