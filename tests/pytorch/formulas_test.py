@@ -73,13 +73,17 @@ FORWARD_OVER_REVERSE = {
     "native_batch_norm": ("native_batch_norm_backward", _JVP_DECOMPOSITION),
 }
 
-# Declarations of gradgen's own (composites, no PyTorch entry taken) that fail only through a
-# FORWARD_OVER_REVERSE entry: their kernel calls that op, whose backward then lacks the forward
-# formula. Each must fail with that backward op's "not implemented" message, and is reported.
+# Declarations without a PyTorch entry of their own that fail only through a FORWARD_OVER_REVERSE
+# entry: gradgen's composites whose kernel calls that op, and that op's out= variants (the
+# generated test checks a variant's second derivatives through the variant's call), whose backward
+# then lacks the forward formula. Each must fail with that backward op's "not implemented"
+# message, and is reported.
 FORWARD_OVER_REVERSE_KNOCK_ON = {
     "layer_norm": "native_layer_norm",
     "batch_norm": "native_batch_norm",
     "instance_norm": "native_batch_norm",  # through batch_norm, as PyTorch's
+    "huber_loss_out": "huber_loss",
+    "soft_margin_loss_out": "soft_margin_loss",
 }
 
 # Declarations of gradgen's (composites, no PyTorch entry taken) that fail only in forward mode,
@@ -463,7 +467,7 @@ class PyTorchFormulasTest(unittest.TestCase):
             print(f"  {key}: forward-over-reverse needs {op}'s forward formula, which PyTorch's entry lacks ({why})")
         for p in fwd_knock_on:
             print(
-                f"  {p} (gradgen's own entry) fails only through "
+                f"  {p} (no PyTorch entry of its own) fails only through "
                 f"{FORWARD_OVER_REVERSE_KNOCK_ON[p]}'s forward-over-reverse"
             )
         for p in knock_on:
