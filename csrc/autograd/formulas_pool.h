@@ -18,10 +18,7 @@ namespace details {
 
 // Tensor::flatten(start_dim, end_dim) of PyTorch's formulas is the op flatten.using_ints.
 
-/// Tensor::view_as(other): self reshaped to other's sizes.
-inline Tensor view_as(const Tensor& self, const Tensor& other) {
-  return reshape(self, other.sizes());
-}
+// Tensor::view_as(other) is the op view_as (specs/native_functions.yaml).
 
 /// The gradient of a max pool's backward in grad_output: grad (of the input's shape) read at the
 /// pooled positions, indices being flat positions within the last `dim` dims.

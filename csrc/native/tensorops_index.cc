@@ -898,5 +898,14 @@ Tensor& scatter_reduce_(Tensor& self, int64_t dim, const Tensor& index, const Te
                        native::scatter_reduce(self, dim, index, src, reduce, include_self));
 }
 
+Tensor& index_add_(Tensor& self, int64_t dim, const Tensor& index, const Tensor& source,
+                   const Scalar& alpha) {
+  return write_inplace("index_add_", self, native::index_add(self, dim, index, source, alpha));
+}
+
+Tensor& scatter_add_(Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
+  return write_inplace("scatter_add_", self, native::scatter_add(self, dim, index, src));
+}
+
 }  // namespace native
 }  // namespace gradgen

@@ -107,6 +107,7 @@ from gradgen._shapes import (  # noqa: F401  (torch's Python-level forms)
     unique,
     unique_consecutive,
 )
+from gradgen._tensor_api import allclose, numel  # noqa: F401  (Tensor.cpu, nelement, new_tensor too)
 from gradgen.autograd.grad_mode import enable_grad, no_grad, set_grad_enabled  # noqa: F401  (re-exported)
 
 __version__ = "0.1.0"

@@ -4824,6 +4824,135 @@ std::vector<OpInfo> make_registry() {
       });
     }
   }
+  // What PyTorch code calls besides the math (issue 23) ----------------------------------------
+  // fill / fill_, index_add_ and scatter_add_ are checked on specs/samples.yaml's samples (fill,
+  // index_add, scatter_add and their in-place variants); their values, and these ops', against
+  // PyTorch in tests/differential/cases_api.py. Here: the new_* factories, isclose and equal (no
+  // history), and the CompositeImplicitAutograd ops, whose gradients are the ops' they call.
+  {
+    const Tensor float_other = zeros({1}, ScalarType::Float);
+    add_op("new_empty", Check::kNoDerivative, [] {
+      return std::vector<Sample>{
+          {"[3, 2]", {leaf({2, 3}, 1)}, one([](const Inputs& x) {
+             return new_empty(x[0], {3, 2});
+           })},
+          {"dtype=Long", {leaf({2}, 2)}, one([](const Inputs& x) {
+             return new_empty(x[0], {4}, ScalarType::Long);
+           })},
+      };
+    });
+    add_op("new_full", Check::kNoDerivative, [] {
+      return std::vector<Sample>{
+          {"[3, 2] of 2.5", {leaf({2, 3}, 1)}, one([](const Inputs& x) {
+             return new_full(x[0], {3, 2}, 2.5);
+           })},
+          {"dtype=Int", {leaf({2}, 2)}, one([](const Inputs& x) {
+             return new_full(x[0], {2}, 7, ScalarType::Int);
+           })},
+      };
+    });
+    add_op("new_zeros", Check::kNoDerivative, [] {
+      return std::vector<Sample>{
+          {"[3, 2]", {leaf({2, 3}, 1)}, one([](const Inputs& x) {
+             return new_zeros(x[0], {3, 2});
+           })},
+          {"[0, 2], dtype=Float", {leaf({2}, 2)}, one([](const Inputs& x) {
+             return new_zeros(x[0], {0, 2}, ScalarType::Float);
+           })},
+      };
+    });
+    add_op("new_ones", Check::kNoDerivative, [] {
+      return std::vector<Sample>{
+          {"0-dim", {leaf({2, 3}, 1)}, one([](const Inputs& x) { return new_ones(x[0], {}); })},
+          {"dtype=Bool", {leaf({2}, 2)}, one([](const Inputs& x) {
+             return new_ones(x[0], {2, 2}, ScalarType::Bool);
+           })},
+      };
+    });
+    grad_op("type_as", [float_other] {
+      return std::vector<Sample>{
+          {"same dtype (an alias)", {leaf({2, 3}, 1), leaf({2}, 2)}, one([](const Inputs& x) {
+             return type_as(x[0], x[1]);
+           })},
+          in_float32({"as Float and back", {leaf({2, 3}, 3)}, one([float_other](const Inputs& x) {
+                        return to(type_as(x[0], float_other), ScalarType::Double);
+                      })}),
+      };
+    });
+    grad_op("view_as", [] {
+      const Tensor shape32 = zeros({3, 2}), shape11 = zeros({1, 1}), scalar = zeros({});
+      return std::vector<Sample>{
+          {"[2, 3] as [3, 2]", {leaf({2, 3}, 1)}, one([shape32](const Inputs& x) {
+             return view_as(x[0], shape32);
+           })},
+          {"0-dim as [1, 1]", {leaf({}, 2)}, one([shape11](const Inputs& x) {
+             return view_as(x[0], shape11);
+           })},
+          {"[1] as a 0-dim tensor", {leaf({1}, 3)}, one([scalar](const Inputs& x) {
+             return view_as(x[0], scalar);
+           })},
+          {"times other, which requires grad",
+           {leaf({6}, 4), leaf({2, 3}, 5)},
+           one([](const Inputs& x) { return mul(view_as(x[0], x[1]), x[1]); })},
+      };
+    });
+    add_op("isclose", Check::kNoDerivative, [] {
+      return std::vector<Sample>{
+          {"[2, 3] and [3] (broadcast)", {leaf({2, 3}, 1), leaf({3}, 2)}, one([](const Inputs& x) {
+             return isclose(x[0], x[1]);
+           })},
+          {"rtol, atol, equal_nan", {leaf({4}, 3), leaf({4}, 4)}, one([](const Inputs& x) {
+             return isclose(x[0], x[1], 0.5, 0.1, true);
+           })},
+      };
+    });
+    // equal returns a bool: the sample returns it as a 0-dim Bool tensor.
+    add_op("equal", Check::kNoDerivative, [] {
+      return std::vector<Sample>{
+          {"[2, 3] with itself", {leaf({2, 3}, 1)}, one([](const Inputs& x) {
+             return bools({equal(x[0], x[0])}, {});
+           })},
+          {"[3] and [3]", {leaf({3}, 2), leaf({3}, 3)}, one([](const Inputs& x) {
+             return bools({equal(x[0], x[1])}, {});
+           })},
+      };
+    });
+    // The aliases, on clamp's, abs's, neg's and trunc's samples.
+    grad_op("clip", [] {
+      auto s = unary_samples([](const Tensor& a) { return clip(a, -0.25, 0.25); },
+                             Domain::kAwayFromZero);
+      s.push_back({"min only", {away_from_zero({2, 3}, 10)}, one([](const Inputs& x) {
+                     return clip(x[0], 0.25);
+                   })});
+      s.push_back({"max only", {away_from_zero({2, 3}, 11)}, one([](const Inputs& x) {
+                     return clip(x[0], std::nullopt, -0.25);
+                   })});
+      return s;
+    });
+    grad_op("clip.Tensor", [] {
+      auto bound = [](IntArrayRef s, uint64_t seed, double centre) {
+        Tensor t;
+        {
+          autograd::NoGradGuard no_grad;
+          t = add(mul(tanh(randn(s, seed)), 0.1), centre);
+        }
+        return t.set_requires_grad(true);
+      };
+      return std::vector<Sample>{
+          {"bounds broadcast [3] and [2, 1]",
+           {away_from_zero({2, 3}, 1), bound({3}, 2, -0.2), bound({2, 1}, 3, 0.2)},
+           one([](const Inputs& x) { return clip(x[0], x[1], x[2]); })},
+          {"min only", {away_from_zero({2, 3}, 4), bound({3}, 5, 0.0)}, one([](const Inputs& x) {
+             return clip(x[0], x[1], std::nullopt);
+           })},
+      };
+    });
+    grad_op("absolute", [] {
+      return unary_samples([](const Tensor& a) { return absolute(a); }, Domain::kAwayFromZero);
+    });
+    grad_op("negative", [] { return unary_samples([](const Tensor& a) { return negative(a); }); });
+    grad_op("fix", [] { return unary_samples([](const Tensor& a) { return fix(a); }); });
+  }
   add_decomp_ops(ops);
   add_grid_sampler_ops(ops);
   add_ctc_ops(ops);

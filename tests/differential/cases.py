@@ -4341,6 +4341,7 @@ case(
     second=True,
 )
 import cases_aminmax  # noqa: E402, F401  (aminmax, issue 23: registers its cases here)
+import cases_api  # noqa: E402, F401  (fill, new_*, isclose / allclose / equal, aliases, issue 23: registers its cases here)
 import cases_bitwise_inplace  # noqa: E402, F401  (&= |= ^=, issue 23: registers its cases here)
 import cases_bitwise_ops  # noqa: E402, F401  (bitwise / logical in-place, out=, Scalar_Tensor; as_tensor sharing; issue 23)
 import cases_convdw  # noqa: E402, F401  (depthwise convolutions, bench26: registers its cases here)

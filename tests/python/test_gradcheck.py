@@ -48,6 +48,19 @@ def test_gradgradcheck_finds_a_first_derivative_without_its_own_derivative():
         gradgradcheck(f, (x,))
 
 
+def test_outputs_and_inputs_without_elements_have_empty_blocks():
+    # fill.Tensor's sample [0, 2] with a 0-dim value: an output with no elements has an empty
+    # Jacobian block, nothing to compare (it used to raise KeyError); the other blocks are checked.
+    empty, v = leaf(0, 2), leaf(seed=1)
+    assert gradcheck(lambda x, s: (x * s, s.exp()), (empty, v))
+    assert gradcheck(lambda x, s: gradgen.fill(x, s), (empty, v))
+    assert gradgradcheck(lambda x, s: (x * s, s.exp()), (empty, v))
+    assert gradcheck(lambda x: x.sum() + 1.0, (empty,))  # an input without elements
+    # A wrong gradient beside the empty output is still found.
+    with pytest.raises(GradcheckError, match=r"d\(output 1\)/d input 1: analytical vs numerical differ"):
+        gradcheck(lambda x, s: (x * s, s * s.detach()), (empty, v))
+
+
 def test_bad_calls_are_clear_errors():
     with pytest.raises(ValueError, match="no input is a Tensor that requires grad"):
         gradcheck(gradgen.sin, (gradgen.tensor([1.0], dtype=gradgen.float64),))

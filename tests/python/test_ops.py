@@ -4146,3 +4146,165 @@ def _extremum_out_checks():
 
 
 VALUE_CHECKS.update(_extremum_out_checks())
+# What PyTorch code calls besides the math (issue 23): fill / fill_, the new_* factories,
+# type_as / view_as, isclose / equal, index_add_ / scatter_add_, and the aliases clip, absolute,
+# negative and fix. Their values, dtypes and errors against PyTorch's recorded answers:
+# tests/differential/cases_api.py. Here every declaration is called from Python.
+# ---------------------------------------------------------------------------------------------
+
+
+def _tensor_api_samples() -> Dict[str, List[Sample]]:
+    g = gradgen
+    dup = longs([0, 2, 0])
+    return {
+        # fill's value does not depend on self (a zero gradient); the product checks it reaches x.
+        "fill.Scalar": [Sample("function, times self", lambda x: g.fill(x, 2.5) * x, [leaf(2, 3, seed=1)])],
+        "fill.Tensor": [
+            Sample("0-dim value, times self", lambda x, v: g.fill(x, v) * x, [leaf(2, 3, seed=2), leaf(seed=3)])
+        ],
+        "fill_.Scalar": [Sample("method on a copy", lambda x: (x * 1).fill_(-1.5) + x, [leaf(2, 3, seed=4)])],
+        "fill_.Tensor": [
+            Sample("function on a copy", lambda x, v: g.fill_(x * 1, v) * x, [leaf(3, seed=5), leaf(seed=6)])
+        ],
+        "type_as": [
+            Sample("as a float64 tensor", lambda x, y: x.type_as(y) * y, [leaf(2, 3, seed=7), leaf(3, seed=8)])
+        ],
+        "view_as": [
+            Sample("[6] as [2, 3], times other", lambda x, y: x.view_as(y) * y, [leaf(6, seed=9), leaf(2, 3, seed=10)])
+        ],
+        "index_add_": [
+            Sample(
+                "on a copy, repeated indices, alpha",
+                lambda x, s: (x * 1).index_add_(0, dup, s, alpha=-2),
+                [leaf(3, 2, seed=11), leaf(3, 2, seed=12)],
+            )
+        ],
+        "scatter_add_": [
+            Sample(
+                "on a copy, repeated indices",
+                lambda x, s: (x * 1).scatter_add_(1, longs([[2, 2], [0, 1]]), s),
+                [leaf(2, 3, seed=13), leaf(2, 2, seed=14)],
+            )
+        ],
+        # Bounds at least 0.25 from every value: no element sits on a bound (clamp's kink).
+        "clip": [
+            Sample("function, both bounds", lambda x: g.clip(x, -0.25, 0.25), [away_from_zero(2, 3, seed=15)]),
+            Sample("method, min only", lambda x: x.clip(min=0.25), [away_from_zero(4, seed=16)]),
+        ],
+        "clip.Tensor": [
+            Sample(
+                "function, tensor bounds",
+                lambda x, lo, hi: g.clip(x, lo, hi),
+                [away_from_zero(2, 3, seed=17), _in(-0.3, -0.1)(3, seed=18), _in(0.1, 0.3)(2, 1, seed=19)],
+            ),
+            Sample(
+                "method, max only",
+                lambda x, hi: x.clip(max=hi),
+                [away_from_zero(4, seed=20), _in(-0.2, 0.2)(4, seed=21)],
+            ),
+        ],
+        "absolute": unary(lambda x: g.absolute(x), away_from_zero)
+        + [Sample("method", lambda x: x.absolute(), [away_from_zero(3, seed=22)])],
+        "negative": unary(lambda x: g.negative(x)) + [Sample("method", lambda x: x.negative(), [leaf(3, seed=23)])],
+        "fix": unary(lambda x: g.fix(x)) + [Sample("method", lambda x: x.fix() * x, [_in(-3, 3)(4, seed=24)])],
+    }
+
+
+def _tensor_api_value_checks():
+    g = gradgen
+    nan, inf = float("nan"), float("inf")
+
+    def new_factories():
+        x, n = leaf(2, seed=1), longs([1, 2])
+        for make, fill in (("new_zeros", 0.0), ("new_ones", 1.0)):
+            y = getattr(x, make)(2, 3)  # sizes as varargs, self's dtype
+            assert y.dtype is g.float64 and y.tolist() == [[fill] * 3] * 2 and not y.requires_grad
+            y = getattr(n, make)([2], dtype=g.float32)
+            assert y.dtype is g.float32 and y.tolist() == [fill, fill]
+        y = x.new_full((2, 2), 7)
+        assert y.dtype is g.float64 and y.tolist() == [[7.0, 7.0], [7.0, 7.0]] and not y.requires_grad
+        assert n.new_full([3], 2).tolist() == [2, 2, 2] and n.new_full([3], 2).dtype is g.int64
+        assert x.new_full([1], 5, dtype=g.int32).dtype is g.int32
+        y = n.new_empty(0, 2)
+        assert list(y.shape) == [0, 2] and y.dtype is g.int64
+        assert x.new_empty([3], dtype=g.bool).dtype is g.bool
+
+    def type_as_other_dtypes():
+        x = g.tensor([-1.7, 0.4, 2.9], dtype=g.float64)
+        y = x.type_as(longs([1]))
+        assert y.dtype is g.int64 and y.tolist() == [int(v) for v in x.tolist()]
+        assert x.type_as(g.zeros([1], dtype=g.float32)).dtype is g.float32
+
+    def close(a, b, rtol, atol, equal_nan):
+        # PyTorch's isclose, element by element in plain Python.
+        if a == b or (equal_nan and math.isnan(a) and math.isnan(b)):
+            return True
+        d = a - b
+        return math.isfinite(d) and abs(d) <= atol + abs(rtol * b)
+
+    def isclose():
+        a = [1.0, 2.0, nan, inf, -inf, 1e-9, 1.0]
+        b = [1.0 + 1e-6, 2.1, nan, inf, inf, 0.0, 1.0 + 2e-5]
+        x, y = g.tensor(a, dtype=g.float64), g.tensor(b, dtype=g.float64)
+        got = g.isclose(x, y)
+        assert got.dtype is g.bool and got.tolist() == [close(p, q, 1e-5, 1e-8, False) for p, q in zip(a, b)]
+        want = [close(p, q, 0.1, 0.0, True) for p, q in zip(a, b)]
+        assert x.isclose(y, rtol=0.1, atol=0.0, equal_nan=True).tolist() == want
+        assert g.isclose(leaf(3), leaf(3)).requires_grad is False
+
+    def equal():
+        x = g.tensor([1.0, 2.0, 3.0], dtype=g.float64)
+        assert g.equal(x, x.clone()) is True
+        assert x.equal(g.tensor([1.0, 2.0, 4.0], dtype=g.float64)) is False
+        assert g.equal(x, x.reshape([3, 1])) is False
+        assert g.equal(g.tensor([nan], dtype=g.float64), g.tensor([nan], dtype=g.float64)) is False
+
+    def fills():
+        x = g.tensor([[1.0, 2.0], [3.0, 4.0]], dtype=g.float64)
+        assert g.fill(x, 2.5).tolist() == [[2.5, 2.5], [2.5, 2.5]] and x.tolist()[0] == [1.0, 2.0]
+        assert g.fill(longs([1, 2]), 2.7).tolist() == [2, 2]  # cast to self's dtype
+        assert g.fill(x, g.tensor(-1.0, dtype=g.float64)).tolist() == [[-1.0, -1.0], [-1.0, -1.0]]
+        y = x.clone()
+        assert y.fill_(0.5) is y and y.tolist() == [[0.5, 0.5], [0.5, 0.5]]
+        assert g.fill_(y, g.tensor(3.0, dtype=g.float64)) is y and y.tolist() == [[3.0, 3.0], [3.0, 3.0]]
+        with pytest.raises(RuntimeError, match="fill_ only supports 0-dimension value tensor"):
+            y.fill_(g.tensor([1.0], dtype=g.float64))
+
+    def scatters_in_place():
+        x = g.tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]], dtype=g.float64)
+        s = g.tensor([[10.0, 20.0], [30.0, 40.0], [50.0, 60.0]], dtype=g.float64)
+        assert x.index_add_(0, longs([0, 2, 0]), s, alpha=2) is x
+        assert x.tolist() == [[1.0 + 20 + 100, 2.0 + 40 + 120], [3.0, 4.0], [5.0 + 60, 6.0 + 80]]
+        y = g.zeros([2, 3], dtype=g.float64)
+        assert y.scatter_add_(1, longs([[2, 2], [0, 1]]), g.tensor([[1.0, 2.0], [3.0, 4.0]], dtype=g.float64)) is y
+        assert y.tolist() == [[0.0, 0.0, 3.0], [3.0, 4.0, 0.0]]
+
+    def aliases():
+        vals = [-2.5, -1.5, -0.5, 0.0, 0.5, 1.7, 3.0]
+        x = g.tensor(vals, dtype=g.float64)
+        assert g.fix(x).tolist() == [float(math.trunc(v)) for v in vals]
+        assert g.negative(x).tolist() == [-v for v in vals]
+        assert x.absolute().tolist() == [abs(v) for v in vals]
+        assert g.clip(x, -1.0, 1.0).tolist() == [min(max(v, -1.0), 1.0) for v in vals]
+        lo = g.tensor([0.0] * 7, dtype=g.float64)
+        assert x.clip(lo).tolist() == [max(v, 0.0) for v in vals]
+
+    return {
+        "new_empty": new_factories,
+        "new_full": new_factories,
+        "new_zeros": new_factories,
+        "new_ones": new_factories,
+        "type_as": type_as_other_dtypes,
+        "isclose": isclose,
+        "equal": equal,
+        "fill.Scalar": fills,
+        "fill_.Tensor": fills,
+        "index_add_": scatters_in_place,
+        "scatter_add_": scatters_in_place,
+        "fix": aliases,
+        "clip.Tensor": aliases,
+    }
+
+
+SAMPLES.update(_tensor_api_samples())
+VALUE_CHECKS.update(_tensor_api_value_checks())

@@ -102,10 +102,11 @@ def _numerical(func, inputs, i: int, eps: float, outs_shape) -> List[List[List[f
 def _analytical(outs, checked, shapes, sizes, inputs, wrt, label):
     """(output o, input i) -> the rows of d(output o)/d(input i): row k is the gradient of output
     o's element k (one backward pass each), zeros where the output has no history or the input
-    is unused. A gradient of the wrong shape raises GradcheckError."""
+    is unused. An output or input without elements has an empty block (no rows, or rows without
+    entries): nothing to compare. A gradient of the wrong shape raises GradcheckError."""
     import gradgen
 
-    analytical = {}
+    analytical = {(o, i): [] for o in checked for i in wrt}
     for o in checked:
         for k in range(sizes[o]):
             grads = [None] * len(wrt)
@@ -126,7 +127,7 @@ def _analytical(outs, checked, shapes, sizes, inputs, wrt, label):
                         f"{list(inputs[i].shape)}"
                     )
                 n = len(_flat(inputs[i].tolist()))
-                analytical.setdefault((o, i), []).append(_flat(g.tolist()) if g is not None else [0.0] * n)
+                analytical[(o, i)].append(_flat(g.tolist()) if g is not None else [0.0] * n)
     return analytical
 
 
