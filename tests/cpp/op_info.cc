@@ -2956,92 +2956,8 @@ std::vector<OpInfo> make_registry() {
   }
 
   // nn, second batch (issue 26): convolution ------------------------------------
+  // convolution and convolution_backward: specs/samples.yaml. These composites have no formulas.
   {
-    using OptT = std::optional<Tensor>;
-    struct Conv {
-      std::vector<int64_t> stride, padding, dilation;
-      bool transposed;
-      std::vector<int64_t> output_padding;
-      int64_t groups;
-    };
-    // Inputs {x, w[, b]}; `view` rearranges x first (a transposed or expanded view).
-    auto conv_case = [](std::string name, std::vector<int64_t> x, std::vector<int64_t> w,
-                        int64_t bias, Conv c, uint64_t seed,
-                        std::function<Tensor(const Tensor&)> view = nullptr) {
-      Inputs in = {leaf(x, seed), leaf(w, seed + 1)};
-      if (bias > 0) in.push_back(leaf({bias}, seed + 2));
-      return Sample{name, in, one([=](const Inputs& v) {
-                      const Tensor input = view ? view(v[0]) : v[0];
-                      return convolution(input, v[1], bias > 0 ? OptT(v[2]) : OptT(), c.stride,
-                                         c.padding, c.dilation, c.transposed, c.output_padding,
-                                         c.groups);
-                    })};
-    };
-    grad_op("convolution", [=] {
-      return std::vector<Sample>{
-          conv_case("2-D, groups 2, stride 2, padding 1, bias", {2, 4, 5, 5}, {4, 2, 3, 3}, 4,
-                    {{2}, {1}, {1}, false, {0}, 2}, 1),
-          conv_case("1-D, dilation 2, padding 2", {2, 3, 7}, {4, 3, 3}, 0,
-                    {{1}, {2}, {2}, false, {0}, 1}, 4),
-          conv_case("3-D, per-dim stride and padding", {1, 2, 4, 3, 3}, {2, 2, 2, 2, 2}, 2,
-                    {{1, 2, 1}, {1, 0, 1}, {1}, false, {0}, 1}, 7),
-          conv_case("depthwise 2-D", {1, 3, 4, 4}, {3, 1, 3, 3}, 3, {{1}, {1}, {1}, false, {0}, 3},
-                    10),
-          conv_case("pointwise 1x1", {2, 3, 3, 3}, {4, 3, 1, 1}, 4, {{1}, {0}, {1}, false, {0}, 1},
-                    13),
-          // The direct depthwise kernels (one input channel per group): strided rows, a channel
-          // multiplier, dilation, one input channel with groups 1, transposed.
-          conv_case("depthwise 2-D, multiplier 2, stride (2, 1), dilation 2", {1, 2, 6, 5},
-                    {4, 1, 3, 2}, 4, {{2, 1}, {2, 1}, {2}, false, {0}, 2}, 31),
-          conv_case("one input channel, groups 1, stride 2", {2, 1, 5, 4}, {3, 1, 2, 3}, 0,
-                    {{2}, {0, 1}, {1}, false, {0}, 1}, 34),
-          conv_case("transposed depthwise 2-D, stride 2", {1, 3, 3, 2}, {3, 1, 3, 3}, 3,
-                    {{2}, {1}, {1}, true, {1}, 3}, 37),
-          conv_case("transposed 2-D, stride 2, output_padding 1", {2, 3, 3, 3}, {3, 2, 2, 2}, 2,
-                    {{2}, {1}, {1}, true, {1}, 1}, 16),
-          conv_case("transposed 1-D, groups 2, dilation 2", {1, 4, 5}, {4, 1, 3}, 0,
-                    {{1}, {1}, {2}, true, {0}, 2}, 19),
-          conv_case("transposed 3-D", {1, 2, 2, 2, 2}, {2, 1, 2, 2, 2}, 1,
-                    {{2, 1, 1}, {0}, {1}, true, {1, 0, 0}, 1}, 22),
-          conv_case("transposed (strided) input view", {1, 2, 4, 3}, {3, 2, 2, 2}, 0,
-                    {{1}, {0}, {1}, false, {0}, 1}, 25,
-                    [](const Tensor& x) { return transpose(x, 2, 3); }),
-          conv_case("stride-0 expanded input", {1, 2, 4, 4}, {2, 2, 3, 3}, 0,
-                    {{1}, {1}, {1}, false, {0}, 1}, 28,
-                    [](const Tensor& x) {
-                      return expand(x, {2, 2, 4, 4});
-                    }),
-      };
-    });
-    auto conv_bwd_case = [](std::string name, std::vector<int64_t> x, std::vector<int64_t> w,
-                            std::vector<int64_t> y, int64_t bias, Conv c, uint64_t seed,
-                            std::array<bool, 3> mask = {true, true, true}) {
-      Inputs in = {leaf(y, seed), leaf(x, seed + 1), leaf(w, seed + 2)};
-      return Sample{name, in, [=](const Inputs& v) {
-                      auto r = convolution_backward(v[0], v[1], v[2], IntArrayRef({bias}), c.stride,
-                                                    c.padding, c.dilation, c.transposed,
-                                                    c.output_padding, c.groups, mask);
-                      std::vector<Tensor> out;
-                      for (const Tensor& o : {std::get<0>(r), std::get<1>(r), std::get<2>(r)}) {
-                        if (o.defined()) out.push_back(o);
-                      }
-                      return out;
-                    }};
-    };
-    grad_op("convolution_backward", [=] {
-      return std::vector<Sample>{
-          conv_bwd_case("2-D, groups 2, stride 2, padding 1", {2, 4, 5, 5}, {4, 2, 3, 3},
-                        {2, 4, 3, 3}, 4, {{2}, {1}, {1}, false, {0}, 2}, 1),
-          conv_bwd_case("1-D, dilation 2", {2, 3, 7}, {2, 3, 3}, {2, 2, 3}, 2,
-                        {{1}, {0}, {2}, false, {0}, 1}, 4),
-          conv_bwd_case("transposed 2-D, output_padding 1", {1, 3, 3, 3}, {3, 2, 2, 2},
-                        {1, 2, 5, 5}, 2, {{2}, {1}, {1}, true, {1}, 1}, 7),
-          conv_bwd_case("input gradient only", {1, 2, 4}, {3, 2, 2}, {1, 3, 3}, 3,
-                        {{1}, {0}, {1}, false, {0}, 1}, 10, {true, false, false}),
-          conv_bwd_case("weight and bias gradients", {1, 2, 4}, {3, 2, 2}, {1, 3, 3}, 3,
-                        {{1}, {0}, {1}, false, {0}, 1}, 13, {false, true, true}),
-      };
-    });
     grad_op("conv1d", [] {
       return std::vector<Sample>{
           {"[2, 2, 6] stride 2, bias",
@@ -3136,24 +3052,6 @@ std::vector<OpInfo> make_registry() {
       std::vector<int64_t> k, s, p, d;
       bool ceil;
     };
-    auto mp_case = [](std::string name, std::vector<int64_t> shape, P2 c, uint64_t seed,
-                      bool transposed = false) {
-      return Sample{name, {leaf(shape, seed)}, [=](const Inputs& x) {
-                      const Tensor input = transposed ? transpose(x[0], -1, -2) : x[0];
-                      auto [out, idx] = max_pool2d_with_indices(input, c.k, c.s, c.p, c.d, c.ceil);
-                      return std::vector<Tensor>{out, idx};
-                    }};
-    };
-    grad_op("max_pool2d_with_indices", [=] {
-      return std::vector<Sample>{
-          mp_case("[1, 2, 4, 4] kernel 2", {1, 2, 4, 4}, {{2}, {}, {0}, {1}, false}, 1),
-          mp_case("kernel 3, stride 2, padding 1", {2, 1, 5, 5}, {{3}, {2}, {1}, {1}, false}, 2),
-          mp_case("unbatched, dilation 2", {2, 4, 5}, {{2, 3}, {1, 2}, {0, 1}, {1, 2}, false}, 3),
-          mp_case("ceil_mode, last window in the padding", {1, 1, 5, 5}, {{2}, {2}, {1}, {1}, true},
-                  4),
-          mp_case("transposed view", {1, 1, 3, 4}, {{2}, {1}, {0}, {1}, false}, 5, true),
-      };
-    });
     grad_op("max_pool2d_with_indices_backward", [=] {
       auto bwd = [](std::string name, std::vector<int64_t> in, std::vector<int64_t> out, P2 c,
                     uint64_t seed) {
@@ -3201,70 +3099,9 @@ std::vector<OpInfo> make_registry() {
            })},
       };
     });
-    struct A2 {
-      std::vector<int64_t> k, s, p;
-      bool ceil, include_pad;
-      std::optional<int64_t> divisor;
-    };
-    auto ap_case = [](std::string name, std::vector<int64_t> shape, A2 c, uint64_t seed) {
-      return Sample{name, {leaf(shape, seed)}, one([=](const Inputs& x) {
-                      return avg_pool2d(x[0], c.k, c.s, c.p, c.ceil, c.include_pad, c.divisor);
-                    })};
-    };
-    grad_op("avg_pool2d", [=] {
-      return std::vector<Sample>{
-          ap_case("[1, 2, 4, 4] kernel 2", {1, 2, 4, 4}, {{2}, {}, {0}, false, true, {}}, 1),
-          ap_case("padding 1, counting the padding", {2, 1, 5, 5}, {{3}, {2}, {1}, false, true, {}},
-                  2),
-          ap_case("padding 1, not counting it", {1, 1, 5, 5}, {{3}, {2}, {1}, false, false, {}}, 3),
-          ap_case("ceil_mode, last window in the padding", {1, 1, 5, 5},
-                  {{2}, {2}, {1}, true, false, {}}, 4),
-          ap_case("divisor_override 3, unbatched", {2, 4, 4}, {{2, 3}, {1}, {1}, false, true, 3},
-                  5),
-      };
-    });
-    grad_op("avg_pool2d_backward", [] {
-      return std::vector<Sample>{
-          {"padding 1, ceil_mode",
-           {leaf({1, 1, 3, 3}, 1), value({1, 1, 5, 5}, 2)},
-           one([](const Inputs& x) {
-             return avg_pool2d_backward(x[0], x[1], {2}, {2}, {1}, true, false, std::nullopt);
-           })},
-          {"divisor_override 2",
-           {leaf({1, 2, 2, 2}, 3), value({1, 2, 4, 4}, 4)},
-           one([](const Inputs& x) {
-             return avg_pool2d_backward(x[0], x[1], {2}, {2}, {0}, false, true, 2);
-           })},
-      };
-    });
   }
   // nn, third batch (issue 26): adaptive pooling, avg_pool1d -------------------------
   {
-    auto aap = [](std::string name, std::vector<int64_t> shape, std::vector<int64_t> size,
-                  uint64_t seed, bool transposed = false) {
-      return Sample{name, {leaf(shape, seed)}, one([=](const Inputs& x) {
-                      const Tensor input = transposed ? transpose(x[0], -1, -2) : x[0];
-                      return _adaptive_avg_pool2d(input, size);
-                    })};
-    };
-    grad_op("_adaptive_avg_pool2d", [=] {
-      return std::vector<Sample>{
-          aap("[1, 2, 5, 7] to [3, 4], overlapping windows", {1, 2, 5, 7}, {3, 4}, 1),
-          aap("unbatched [2, 4, 4] to [4, 4]", {2, 4, 4}, {4, 4}, 2),
-          aap("[1, 1, 3, 5] to [2, 2]", {1, 1, 3, 5}, {2, 2}, 3),
-          aap("transposed view to [2, 3]", {1, 2, 5, 4}, {2, 3}, 4, true),
-      };
-    });
-    grad_op("_adaptive_avg_pool2d_backward", [] {
-      return std::vector<Sample>{
-          {"[1, 2, 5, 7] from [3, 4]",
-           {leaf({1, 2, 3, 4}, 1), value({1, 2, 5, 7}, 2)},
-           one([](const Inputs& x) { return _adaptive_avg_pool2d_backward(x[0], x[1]); })},
-          {"unbatched [2, 3, 3] from [2, 2]",
-           {leaf({2, 2, 2}, 3), value({2, 3, 3}, 4)},
-           one([](const Inputs& x) { return _adaptive_avg_pool2d_backward(x[0], x[1]); })},
-      };
-    });
     grad_op("adaptive_avg_pool2d", [] {
       return std::vector<Sample>{
           {"[1, 2, 5, 5] to [1, 1] (the mean)", {leaf({1, 2, 5, 5}, 1)}, one([](const Inputs& x) {
@@ -3283,20 +3120,6 @@ std::vector<OpInfo> make_registry() {
           {"unbatched [2, 5] to 5", {leaf({2, 5}, 2)}, one([](const Inputs& x) {
              return adaptive_avg_pool1d(x[0], {5});
            })},
-      };
-    });
-    auto amp = [](std::string name, std::vector<int64_t> shape, std::vector<int64_t> size,
-                  uint64_t seed) {
-      return Sample{name, {leaf(shape, seed)}, [=](const Inputs& x) {
-                      auto [out, idx] = adaptive_max_pool2d(x[0], size);
-                      return std::vector<Tensor>{out, idx};
-                    }};
-    };
-    grad_op("adaptive_max_pool2d", [=] {
-      return std::vector<Sample>{
-          amp("[1, 2, 5, 7] to [3, 4], overlapping windows", {1, 2, 5, 7}, {3, 4}, 1),
-          amp("unbatched [2, 4, 5] to [2, 3]", {2, 4, 5}, {2, 3}, 2),
-          amp("[1, 1, 3, 3] to [3, 3]", {1, 1, 3, 3}, {3, 3}, 3),
       };
     });
     grad_op("adaptive_max_pool2d_backward", [] {
@@ -4266,25 +4089,6 @@ std::vector<OpInfo> make_registry() {
       std::vector<int64_t> k, s, p, d;
       bool ceil;
     };
-    auto mp3 = [](std::string name, std::vector<int64_t> shape, P3 c, uint64_t seed,
-                  bool transposed = false) {
-      return Sample{name, {leaf(shape, seed)}, [=](const Inputs& x) {
-                      const Tensor input = transposed ? transpose(x[0], -1, -3) : x[0];
-                      auto [out, idx] = max_pool3d_with_indices(input, c.k, c.s, c.p, c.d, c.ceil);
-                      return std::vector<Tensor>{out, idx};
-                    }};
-    };
-    grad_op("max_pool3d_with_indices", [=] {
-      return std::vector<Sample>{
-          mp3("[1, 2, 3, 3, 3] kernel 2", {1, 2, 3, 3, 3}, {{2}, {1}, {0}, {1}, false}, 1),
-          mp3("kernel 3, stride 2, padding 1", {1, 1, 4, 5, 5}, {{3}, {2}, {1}, {1}, false}, 2),
-          mp3("unbatched, dilation 2", {2, 3, 4, 5},
-              {{1, 2, 2}, {1, 1, 2}, {0, 1, 0}, {1, 2, 2}, false}, 3),
-          mp3("ceil_mode, last window in the padding", {1, 1, 3, 5, 3}, {{2}, {2}, {1}, {1}, true},
-              4),
-          mp3("transposed view", {1, 1, 3, 2, 4}, {{2}, {1}, {0}, {1}, false}, 5, true),
-      };
-    });
     auto mp3_bwd = [](std::string name, std::vector<int64_t> in, std::vector<int64_t> out, P3 c,
                       uint64_t seed) {
       return Sample{name, {leaf(out, seed), leaf(in, seed + 1)}, one([=](const Inputs& x) {
@@ -4323,42 +4127,6 @@ std::vector<OpInfo> make_registry() {
       return std::vector<Sample>{
           {"[1, 2, 3, 4, 5] kernel [1, 2, 3]", {leaf({1, 2, 3, 4, 5}, 1)}, one([](const Inputs& x) {
              return max_pool3d(x[0], {1, 2, 3});
-           })},
-      };
-    });
-    struct A3 {
-      std::vector<int64_t> k, s, p;
-      bool ceil, include_pad;
-      std::optional<int64_t> divisor;
-    };
-    auto ap3 = [](std::string name, std::vector<int64_t> shape, A3 c, uint64_t seed) {
-      return Sample{name, {leaf(shape, seed)}, one([=](const Inputs& x) {
-                      return avg_pool3d(x[0], c.k, c.s, c.p, c.ceil, c.include_pad, c.divisor);
-                    })};
-    };
-    grad_op("avg_pool3d", [=] {
-      return std::vector<Sample>{
-          ap3("[1, 2, 3, 3, 3] kernel 2", {1, 2, 3, 3, 3}, {{2}, {1}, {0}, false, true, {}}, 1),
-          ap3("padding 1, counting the padding", {1, 1, 3, 4, 4}, {{3}, {2}, {1}, false, true, {}},
-              2),
-          ap3("padding 1, not counting it", {1, 1, 3, 4, 4}, {{3}, {2}, {1}, false, false, {}}, 3),
-          ap3("ceil_mode, last window in the padding", {1, 1, 3, 5, 3},
-              {{2}, {2}, {1}, true, false, {}}, 4),
-          ap3("divisor_override 3, unbatched", {2, 3, 3, 4},
-              {{1, 2, 3}, {1}, {0, 1, 1}, false, true, 3}, 5),
-      };
-    });
-    grad_op("avg_pool3d_backward", [] {
-      return std::vector<Sample>{
-          {"padding 1, ceil_mode",
-           {leaf({1, 1, 2, 3, 2}, 1), value({1, 1, 3, 5, 3}, 2)},
-           one([](const Inputs& x) {
-             return avg_pool3d_backward(x[0], x[1], {2}, {2}, {1}, true, false, std::nullopt);
-           })},
-          {"divisor_override 2",
-           {leaf({1, 2, 1, 2, 2}, 3), value({1, 2, 2, 4, 4}, 4)},
-           one([](const Inputs& x) {
-             return avg_pool3d_backward(x[0], x[1], {2}, {2}, {0}, false, true, 2);
            })},
       };
     });
@@ -4427,43 +4195,7 @@ std::vector<OpInfo> make_registry() {
       };
     });
   }
-  // nn (issue 26, remaining ops): im2col / col2im ---------------------------------------
-  {
-    struct F2 {
-      std::vector<int64_t> k, d, p, s;
-    };
-    auto unfold_case = [](std::string name, std::vector<int64_t> shape, F2 c, uint64_t seed,
-                          bool transposed = false) {
-      return Sample{name, {leaf(shape, seed)}, one([=](const Inputs& x) {
-                      const Tensor input = transposed ? transpose(x[0], -1, -2) : x[0];
-                      return im2col(input, c.k, c.d, c.p, c.s);
-                    })};
-    };
-    grad_op("im2col", [=] {
-      return std::vector<Sample>{
-          unfold_case("[1, 2, 3, 4] kernel 2", {1, 2, 3, 4}, {{2, 2}, {1, 1}, {0, 0}, {1, 1}}, 1),
-          unfold_case("padding, stride 2, dilation 2", {2, 1, 5, 4},
-                      {{2, 3}, {2, 1}, {1, 1}, {2, 1}}, 2),
-          unfold_case("unbatched [2, 3, 3]", {2, 3, 3}, {{3, 2}, {1, 1}, {1, 0}, {1, 2}}, 3),
-          unfold_case("transposed view", {1, 1, 4, 3}, {{2, 2}, {1, 1}, {0, 0}, {1, 1}}, 4, true),
-      };
-    });
-    auto fold_case = [](std::string name, std::vector<int64_t> shape, std::vector<int64_t> size,
-                        F2 c, uint64_t seed) {
-      return Sample{name, {leaf(shape, seed)}, one([=](const Inputs& x) {
-                      return col2im(x[0], size, c.k, c.d, c.p, c.s);
-                    })};
-    };
-    grad_op("col2im", [=] {
-      return std::vector<Sample>{
-          fold_case("[1, 8, 6] to [3, 4], overlapping", {1, 8, 6}, {3, 4},
-                    {{2, 2}, {1, 1}, {0, 0}, {1, 1}}, 1),
-          fold_case("padding, stride 2, dilation 2", {2, 6, 12}, {5, 4},
-                    {{2, 3}, {2, 1}, {1, 1}, {2, 1}}, 2),
-          fold_case("unbatched [12, 3]", {12, 3}, {3, 3}, {{3, 2}, {1, 1}, {1, 0}, {1, 2}}, 3),
-      };
-    });
-  }
+  // nn (issue 26, remaining ops): im2col / col2im: specs/samples.yaml.
   // nn (issue 26, remaining ops): scaled_dot_product_attention (math composite) -------------
   {
     grad_op("scaled_dot_product_attention", [] {
