@@ -2698,19 +2698,13 @@ std::vector<OpInfo> make_registry() {
   }
 
   // nn, second batch (issue 26): normalization ------------------------------------
+  // native_layer_norm, native_batch_norm and native_group_norm: specs/samples.yaml.
   // The backward ops' samples compute mean / rstd (save_mean / save_invstd) from the detached
   // input inside the sample, so that finite differences see them follow the input, as the
   // double backward formulas take them (PyTorch's convention).
   {
     using OptT = std::optional<Tensor>;
     auto opt = [](const Tensor& t) { return t.defined() ? OptT(t) : OptT(); };
-    // Inputs x, then weight and bias where present (flags), e.g. {x, w, b} or {x, b}.
-    struct WB {
-      Tensor w, b;
-    };
-    auto weight_bias = [](const Inputs& x, bool w, bool b) {
-      return WB{w ? x[1] : Tensor(), b ? x[w ? 2 : 1] : Tensor()};
-    };
     auto defined_only = [](std::tuple<Tensor, Tensor, Tensor> t) {
       std::vector<Tensor> out;
       for (const Tensor& o : {std::get<0>(t), std::get<1>(t), std::get<2>(t)}) {
@@ -2718,33 +2712,6 @@ std::vector<OpInfo> make_registry() {
       }
       return out;
     };
-    auto ln_case = [=](std::string name, std::vector<int64_t> shape, std::vector<int64_t> norm,
-                       bool w, bool b, uint64_t seed, bool transposed = false) {
-      Inputs in = {leaf(shape, seed)};
-      if (w) in.push_back(leaf(norm, seed + 1));
-      if (b) in.push_back(leaf(norm, seed + 2));
-      return Sample{name, in, [=](const Inputs& x) {
-                      auto [wt, bt] = weight_bias(x, w, b);
-                      const Tensor input = transposed ? t(x[0]) : x[0];
-                      return std::vector<Tensor>{
-                          std::get<0>(native_layer_norm(input, norm, opt(wt), opt(bt), 1e-5))};
-                    }};
-    };
-    grad_op("native_layer_norm", [=] {
-      return std::vector<Sample>{
-          ln_case("[2, 3, 4] over [4], weight and bias", {2, 3, 4}, {4}, true, true, 1),
-          ln_case("[3, 2, 3] over [2, 3], no weight or bias", {3, 2, 3}, {2, 3}, false, false, 4),
-          ln_case("[5] over [5], weight only", {5}, {5}, true, false, 7),
-          ln_case("[2, 4] over [4], bias only", {2, 4}, {4}, false, true, 10),
-          ln_case("transposed [4, 3] view over [3]", {3, 4}, {3}, true, true, 13, true),
-          {"stride-0 expanded input",
-           {leaf({1, 4}, 16), leaf({4}, 17)},
-           [=](const Inputs& x) {
-             return std::vector<Tensor>{std::get<0>(
-                 native_layer_norm(expand(x[0], {3, 4}), {4}, x[1], std::nullopt, 1e-5))};
-           }},
-      };
-    });
     auto lnb_case = [=](std::string name, std::vector<int64_t> shape, std::vector<int64_t> norm,
                         bool w, bool b, uint64_t seed) {
       // {grad_out, input[, weight]}; the bias only says whether grad_bias is computed.
@@ -2803,36 +2770,6 @@ std::vector<OpInfo> make_registry() {
       };
     });
 
-    // Batch norm: inputs {x[, weight][, bias]}; running statistics are values updated in place
-    // (training) or read (evaluation).
-    auto bn_case = [=](std::string name, std::vector<int64_t> shape, bool w, bool b, bool training,
-                       bool running, uint64_t seed, bool transposed = false) {
-      const int64_t C = transposed ? shape[0] : shape[1];
-      Inputs in = {leaf(shape, seed)};
-      if (w) in.push_back(leaf({C}, seed + 1));
-      if (b) in.push_back(leaf({C}, seed + 2));
-      const Tensor rm = running ? value({C}, seed + 3) : Tensor();
-      const Tensor rv = running ? positive({C}, seed + 4, false) : Tensor();
-      return Sample{name, in, [=](const Inputs& x) {
-                      auto [wt, bt] = weight_bias(x, w, b);
-                      const Tensor input = transposed ? t(x[0]) : x[0];
-                      return std::vector<Tensor>{
-                          std::get<0>(native_batch_norm(input, opt(wt), opt(bt), opt(rm), opt(rv),
-                                                        training, 0.1, 1e-5))};
-                    }};
-    };
-    grad_op("native_batch_norm", [=] {
-      return std::vector<Sample>{
-          bn_case("training [4, 3], weight and bias", {4, 3}, true, true, true, false, 1),
-          bn_case("training [2, 3, 2, 2] with running stats", {2, 3, 2, 2}, true, true, true, true,
-                  6),
-          bn_case("training [3, 2, 5], no weight or bias", {3, 2, 5}, false, false, true, false,
-                  11),
-          bn_case("evaluation [3, 2, 4]", {3, 2, 4}, true, true, false, true, 16),
-          bn_case("evaluation, no weight", {2, 3}, false, true, false, true, 21),
-          bn_case("training, transposed [4, 3] view", {3, 4}, true, false, true, false, 26, true),
-      };
-    });
     auto bnb_case = [=](std::string name, std::vector<int64_t> shape, bool w, bool train,
                         uint64_t seed, std::array<bool, 3> mask = {true, true, true}) {
       const int64_t C = shape[1];
@@ -2879,32 +2816,6 @@ std::vector<OpInfo> make_registry() {
       };
     });
 
-    // Group norm: inputs {x[, weight][, bias]}; all three outputs (mean and rstd are
-    // differentiable here, as in PyTorch).
-    auto gn_case = [=](std::string name, std::vector<int64_t> shape, int64_t group, bool w, bool b,
-                       uint64_t seed, bool all_outputs = true) {
-      const int64_t N = shape[0], C = shape[1];
-      int64_t HxW = 1;
-      for (size_t i = 2; i < shape.size(); ++i) HxW *= shape[i];
-      Inputs in = {leaf(shape, seed)};
-      if (w) in.push_back(leaf({C}, seed + 1));
-      if (b) in.push_back(leaf({C}, seed + 2));
-      return Sample{name, in, [=](const Inputs& x) {
-                      auto [wt, bt] = weight_bias(x, w, b);
-                      auto [y, m, r] =
-                          native_group_norm(x[0], opt(wt), opt(bt), N, C, HxW, group, 1e-5);
-                      return all_outputs ? std::vector<Tensor>{y, m, r} : std::vector<Tensor>{y};
-                    }};
-    };
-    grad_op("native_group_norm", [=] {
-      return std::vector<Sample>{
-          gn_case("[2, 4, 3], 2 groups, weight and bias", {2, 4, 3}, 2, true, true, 1),
-          gn_case("[3, 6, 2, 2], 3 groups, no weight or bias", {3, 6, 2, 2}, 3, false, false, 4),
-          gn_case("[2, 3, 4], 1 group, weight only", {2, 3, 4}, 1, true, false, 7),
-          gn_case("[2, 4, 2], a group per channel, output only", {2, 4, 2}, 4, true, true, 10,
-                  false),
-      };
-    });
     grad_op("native_group_norm_backward", [=] {
       auto gnb = [=](std::string name, std::vector<int64_t> shape, int64_t group, bool w,
                      uint64_t seed) {
