@@ -426,41 +426,6 @@ void add_cholesky_ops(std::vector<OpInfo>& ops) {
                  }});
 }
 
-void add_qr_ops(std::vector<OpInfo>& ops) {
-  // Q and R of mode on the leaf, both outputs checked.
-  auto qr_of = [](const char* mode) {
-    return [mode](const Inputs& x) {
-      auto [q, r] = linalg_qr(x[0], mode);
-      return std::vector<Tensor>{q, r};
-    };
-  };
-  ops.push_back({"linalg_qr", Check::kGradient, [=] {
-                   return std::vector<Sample>{
-                       {"reduced [4, 3]", {leaf({4, 3}, 1)}, qr_of("reduced")},
-                       {"reduced [3, 3]", {leaf({3, 3}, 2)}, qr_of("reduced")},
-                       {"reduced, wide [3, 5]", {leaf({3, 5}, 3)}, qr_of("reduced")},
-                       {"complete, square [3, 3]", {leaf({3, 3}, 4)}, qr_of("complete")},
-                       {"complete, wide [2, 4]", {leaf({2, 4}, 5)}, qr_of("complete")},
-                       {"batch [2, 4, 3]", {leaf({2, 4, 3}, 6)}, qr_of("reduced")},
-                       {"transposed [3, 4] view",
-                        {leaf({4, 3}, 7)},
-                        [](const Inputs& x) {
-                          auto [q, r] = linalg_qr(transpose(x[0], 0, 1));
-                          return std::vector<Tensor>{q, r};
-                        }},
-                       {"R only used", {leaf({4, 3}, 8)}, one([](const Inputs& x) {
-                          return std::get<1>(linalg_qr(x[0]));
-                        })},
-                       in_float32({"float32 [4, 3]", {leaf({4, 3}, 9)}, one([](const Inputs& x) {
-                                     return via_float32(x[0], [](const Tensor& a) {
-                                       auto [q, r] = linalg_qr(a);
-                                       return add(sum(q), sum(r));
-                                     });
-                                   })}),
-                   };
-                 }});
-}
-
 /// Gauge-invariant outputs of an SVD (U's and Vh's columns / rows are determined up to sign):
 /// |U|, S, |Vh| (as PyTorch's OpInfo checks them), of U's and Vh's first k vectors.
 std::vector<Tensor> svd_invariants(const std::tuple<Tensor, Tensor, Tensor>& usv) {
@@ -619,7 +584,6 @@ void add_decomp_ops(std::vector<OpInfo>& ops) {
   add_lu_inverse_ops(ops);
   add_lu_solve_ops(ops);
   add_cholesky_ops(ops);
-  add_qr_ops(ops);
   add_svd_ops(ops);
   add_eigh_ops(ops);
   add_nonzero_numpy(ops);
