@@ -19,20 +19,28 @@
 // - declarations the generated test has no case for: DONT_REQUIRE_DERIVATIVE ops
 //   (kNoDerivative: no history, no tangent), not_implemented derivatives (kNotImplemented, such
 //   as asinh_), samplers whose derivative is zero (kZeroGradient), ops whose forward mode must
-//   refuse tangents (Forward::kNotImplemented), and variants whose functional has no sample or
-//   whose arguments differ from it (ger.out, silu_backward.grad_input, ...);
+//   refuse tangents (Forward::kNotImplemented: lstm_cell, whose gradients its samples check),
+//   and variants whose functional has no sample or whose arguments differ from it (ger.out,
+//   silu_backward.grad_input, ...);
+// - CompositeImplicitAutograd ops: they have no formulas of their own, and a samples entry
+//   names a declaration with formulas. Their entries check the composition (cross_entropy_loss,
+//   pad, einsum, tile, ...), among them the convolutions (conv1d .. conv3d, .padding,
+//   conv_transpose*), the pooling wrappers (max_pool1d/2d/3d,
+//   max_pool1d_with_indices, avg_pool1d, adaptive_avg_pool1d/2d, adaptive_max_pool1d), the
+//   norms (layer_norm, batch_norm, group_norm, instance_norm, rms_norm), prelu, the linalg
+//   wrappers (linalg_det, linalg_inv, linalg_solve, ...), embedding_bag;
 // - inputs another op makes inside the sample, which a sample's leaf cannot be: matrices made
-//   well-conditioned, symmetric or positive-definite (x + 3 I, x x^T + n I), exactly singular
-//   ones, a forward pass's values (log_sigmoid_backward's buffer, elu's result), exact zeros
-//   (prod, cumprod), signs +-1 (soft_margin_loss), a storage offset (view of a narrowed tensor),
-//   scatter indices that never collide, a float32 output of float64 inputs (softmax's dtype=);
+//   well-conditioned, symmetric or positive-definite (x + 3 I, x x^T + n I: linalg_inv_ex and
+//   the linalg wrappers), exactly singular ones, a forward pass's values (log_sigmoid_backward's
+//   buffer, elu's result), exact zeros (prod, cumprod), signs +-1 (soft_margin_loss), a storage
+//   offset (view of a narrowed tensor), scatter indices that never collide (scatter.src), a
+//   float32 output of float64 inputs (softmax's dtype=);
+// - as_strided of a transposed or expanded view: it reads the view's storage, while the
+//   generated test compares an input laid out as a view with a contiguous copy, which holds
+//   other values there (its contiguous samples are in specs/samples.yaml);
 // - ties made by expand (sort, topk, kthvalue, median, mode, cummax, cummin): the gradient
 //   through tied values is checked as d op(expand(x)) / dx, while an expanded sample input is
-//   checked as a contiguous copy, whose tied elements finite differences cannot perturb alone;
-// - families not moved yet (issue 24 stopped there): pooling and convolution, the norms of
-//   nn (batch, group, layer), linalg, embedding, index / index_put, lstm_cell, as_strided,
-//   clone's memory_format, masked_scatter, scatter_reduce, the prelu and adaptive pooling
-//   kernels, im2col / col2im.
+//   checked as a contiguous copy, whose tied elements finite differences cannot perturb alone.
 #include "tests/cpp/op_info.h"
 
 #include <fstream>
