@@ -226,6 +226,32 @@ def test_infinite_and_nan_values_are_spelled_for_cpp_and_python(write_yaml):
     assert "float('-inf')" in files[GRADCHECK_PY_TEST]
 
 
+def test_memory_formats_are_spelled_for_cpp_and_python(write_yaml):
+    # clone's `MemoryFormat? memory_format`: PyTorch's Python names; anything else is an error.
+    decls = DECLS + "- func: copy(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor\n"
+    derivs = DERIVS + "- name: copy(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor\n  self: grad\n"
+    samples = "- op: copy\n  samples:\n    - args: {self: [2], memory_format: contiguous_format}\n"
+    samples += "    - args: {self: [2], memory_format: preserve_format}\n"
+    files = _generate(write_yaml, samples, decls=decls, derivs=derivs, python_module="ops_py")
+    test = files[GRADCHECK_TEST]
+    assert "std::optional<MemoryFormat>(MemoryFormat::Contiguous)" in test
+    assert "std::optional<MemoryFormat>(MemoryFormat::Preserve)" in test
+    py = files[GRADCHECK_PY_TEST]
+    assert "memory_format=gradgen.contiguous_format" in py
+    assert "memory_format=gradgen.preserve_format" in py
+    with pytest.raises(SpecError) as e:
+        _generate(
+            write_yaml,
+            "- op: copy\n  samples:\n    - args: {self: [2], memory_format: channels_last}\n",
+            decls=decls,
+            derivs=derivs,
+        )
+    assert str(e.value) == (
+        "ops/samples.yaml:3:40: argument 'memory_format' (MemoryFormat): expected a value of that type, got "
+        "'channels_last'"
+    )
+
+
 def test_sized_lists_take_any_length_or_one_number_and_empty_defaults_compile(write_yaml):
     # PyTorch's `int[1] dims` takes a list of any length and a bare number (N copies); only
     # `bool[N]` is a fixed-length std::array. A default `[]` becomes a value-initialized

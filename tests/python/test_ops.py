@@ -4125,6 +4125,8 @@ def _nn_ctc_value_checks():
 
 SAMPLES.update(_nn_ctc_samples())
 VALUE_CHECKS.update(_nn_ctc_value_checks())
+
+
 def _extremum_out_checks():
     g = gradgen
 

@@ -40,6 +40,8 @@ __all__ = ["CHECKS", "Layout", "TensorInput", "CaseArg", "Case", "OpPlan", "Test
 # with `skip:` instead); the others apply where the declaration has what they check.
 CHECKS = ("gradgradcheck", "fwgradcheck", "hvpcheck", "inplace", "out", "history")
 _DTYPES = {"float64": "Double", "float32": "Float", "int64": "Long", "bool": "Bool"}
+# MemoryFormat values, by their Python names (clone's `memory_format: contiguous_format`).
+_MEMORY_FORMATS = {"contiguous_format": "Contiguous", "preserve_format": "Preserve"}
 _DOMAINS = ("positive", "nonzero", "distinct")
 _OP_KEYS = ("op", "samples", "skip", "skip_checks", "nondeterministic")
 _SAMPLE_KEYS = ("args", "dtype", "skip", "skip_checks", "atol", "rtol", "nondeterministic")
@@ -544,6 +546,8 @@ def _value_cpp(t: Type, value: Any, loc: Location, name: str) -> str:
                 return f"Scalar({_double(value)})"
         if n == BaseTy.ScalarType and value in _DTYPES:
             return f"ScalarType::{_DTYPES[value]}"
+        if n == BaseTy.MemoryFormat and value in _MEMORY_FORMATS:
+            return f"MemoryFormat::{_MEMORY_FORMATS[value]}"
         if n not in (
             BaseTy.int,
             BaseTy.SymInt,
@@ -552,6 +556,7 @@ def _value_cpp(t: Type, value: Any, loc: Location, name: str) -> str:
             BaseTy.str,
             BaseTy.Scalar,
             BaseTy.ScalarType,
+            BaseTy.MemoryFormat,
         ):
             raise _fail(f"{what}: samples cannot give a value of type {t} yet; leave it at its default", loc)
     if isinstance(t, ListType) and t.size is not None and str(t.elem) != "bool" and _number(value):
@@ -595,6 +600,8 @@ def _value_py(t: Type, value: Any) -> str:
         t = t.elem
     if isinstance(t, BaseType) and t.name == BaseTy.ScalarType:
         return _PY_DTYPES[value]
+    if isinstance(t, BaseType) and t.name == BaseTy.MemoryFormat:
+        return f"gradgen.{value}"
     if isinstance(t, ListType) and t.size is not None and not isinstance(value, list):
         value = [value] * t.size
     if isinstance(value, list):
