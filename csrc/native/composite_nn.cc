@@ -191,12 +191,16 @@ Tensor triplet_margin_loss(const Tensor& anchor, const Tensor& positive, const T
 
 Tensor _pad_circular(const Tensor& self, IntArrayRef pad) {
   return in_composite_op("_pad_circular", [&] {
-    const int64_t n = static_cast<int64_t>(pad.size());
-    if (n % 2 != 0 || n / 2 > self.dim() - 2) {
+    // ATen's check: the dims before the padded ones are the channel dim, or the batch and
+    // channel dims (an unbatched input pads all but its first dim).
+    const int64_t n = static_cast<int64_t>(pad.size()), dim = self.dim();
+    const int64_t not_padded = dim - n / 2;
+    if (n % 2 != 0 || (not_padded != 1 && not_padded != 2)) {
       throw std::invalid_argument(
-          "_pad_circular: Expected padding of length 2 * (input dims - 2) or less (the batch and "
-          "channel dims are not padded), got " +
-          std::to_string(n) + " for input of shape " + shape_str(self.sizes()));
+          "_pad_circular: Invalid padding size, expected 1 or 2 non-padded dimensions, which would "
+          "be equivalent to padding of length " +
+          std::to_string((dim - 1) * 2) + " or " + std::to_string((dim - 2) * 2) +
+          " respectively but got " + std::to_string(n));
     }
     Tensor x = self;
     for (int64_t k = 0; k < n / 2; ++k) {
@@ -245,25 +249,28 @@ Tensor pad(const Tensor& self, IntArrayRef pad, std::string_view mode,
           "the number of dims, got " +
           std::to_string(n));
     }
-    if (mode == "circular") return gradgen::_pad_circular(self, pad);
-    const bool reflect = mode == "reflect";
-    if (!reflect && mode != "replicate") {
+    const bool circular = mode == "circular", reflect = mode == "reflect";
+    if (!circular && !reflect && mode != "replicate") {
       throw std::invalid_argument("pad: Unrecognised padding mode " + std::string(mode));
     }
-    if (n == 2 && (dim == 2 || dim == 3)) {
+    // PyTorch's combinations for every non-constant mode (an unbatched input included).
+    const bool supported = (n == 2 && (dim == 2 || dim == 3)) ||
+                           (n == 4 && (dim == 3 || dim == 4)) || (n == 6 && (dim == 4 || dim == 5));
+    if (!supported) {
+      throw std::invalid_argument(
+          "pad: Only 2D, 3D, 4D, 5D padding with non-constant padding are supported for now "
+          "(1-D padding of a 2-D or 3-D input, 2-D padding of a 3-D or 4-D input, 3-D padding of "
+          "a 4-D or 5-D input), got " +
+          std::to_string(n / 2) + "-D padding of a " + std::to_string(dim) + "-D input");
+    }
+    if (circular) return gradgen::_pad_circular(self, pad);
+    if (n == 2) {
       return reflect ? gradgen::reflection_pad1d(self, pad) : gradgen::replication_pad1d(self, pad);
     }
-    if (n == 4 && (dim == 3 || dim == 4)) {
+    if (n == 4) {
       return reflect ? gradgen::reflection_pad2d(self, pad) : gradgen::replication_pad2d(self, pad);
     }
-    if (n == 6 && (dim == 4 || dim == 5)) {
-      return reflect ? gradgen::reflection_pad3d(self, pad) : gradgen::replication_pad3d(self, pad);
-    }
-    throw std::invalid_argument(
-        "pad: Only 2D, 3D, 4D, 5D padding with non-constant padding are supported for now "
-        "(1-D padding of a 2-D or 3-D input, 2-D padding of a 3-D or 4-D input, 3-D padding of a "
-        "4-D or 5-D input), got " +
-        std::to_string(n / 2) + "-D padding of a " + std::to_string(dim) + "-D input");
+    return reflect ? gradgen::reflection_pad3d(self, pad) : gradgen::replication_pad3d(self, pad);
   });
 }
 

@@ -289,6 +289,36 @@ def _padding3d() -> None:
         )
     case("pad/reflect-3d-too-large-error", lambda T, x: T.pad(x, [0, 0, 0, 0, 3, 0], "reflect"), R(1, 1, 3, 3, 3))
     case("pad/replicate-3d-3d-input-error", lambda T, x: T.pad(x, [1] * 6, "replicate"), R(2, 3, 3))
+    # circular of an unbatched input (ATen pads all but the first dim), and a combination
+    # PyTorch refuses for every non-constant mode
+    case(
+        "pad/circular-unbatched-2d", lambda T, x: T.pad(x, [1, 1, 1, 1], "circular"), R(2, 4, 5, seed=2645), second=True
+    )
+    case("pad/circular-unbatched-1d", lambda T, x: T.pad(x, [1, 2], "circular"), R(2, 5, seed=2646), second=True)
+    case("pad/circular-fewer-dims-error", lambda T, x: T.pad(x, [1, 1], "circular"), R(2, 3, 4, 5))
+    # smooth_l1_loss with beta 0: the op's gradient is -1 where self == target (ATen's kernel),
+    # torch.nn.functional's is l1_loss's, 0 there
+    case(
+        "smooth_l1_loss/functional-beta-0-ties",
+        lambda T, a, b: T.nn.functional.smooth_l1_loss(a, b, reduction="sum", beta=0.0),
+        D([0.0, 1.0, -1.0, 0.5]),
+        D([0.0, 0.0, -1.0, 0.2]),
+        second=True,
+    )
+    case(
+        "smooth_l1_loss/beta-0-ties",
+        lambda T, a, b: T.smooth_l1_loss(a, b, 2, 0.0),
+        D([0.0, 1.0, -1.0, 0.5]),
+        D([0.0, 0.0, -1.0, 0.2]),
+        second=True,
+    )
+    case(
+        "smooth_l1_loss_backward/beta-0-ties",
+        lambda T, g, a, b: T.smooth_l1_loss_backward(g, a, b, 0, 0.0),
+        D([1.5, -2.0, 0.5, 1.0]),
+        D([0.0, 1.0, -1.0, 0.5]),
+        D([0.0, 0.0, -1.0, 0.2]),
+    )
 
 
 def _pooling3d() -> None:

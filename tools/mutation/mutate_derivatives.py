@@ -30,6 +30,8 @@ _NAME = re.compile(r"^- name: ([\w.]+)\(")
 _KEY = re.compile(r"^  (\w+): (.+)$")
 _NOT_FORMULAS = ("non_differentiable", "not_implemented", "auto_linear", "auto_element_wise")
 _NOT_KEYS = ("result", "output_differentiability", "dispatch", "name")
+# A formula that is all zeros: `zeros_like(self)`, `at::zeros_like(grad)`, `zeros({...}, ...)`.
+_ZERO = re.compile(r"^(at::)?zeros(_like)?\([^()]*(\([^()]*\)[^()]*)*\)$")
 
 
 def candidates(lines, sampled):
@@ -46,6 +48,8 @@ def candidates(lines, sampled):
         formula = m.group(2)
         if any(w in formula for w in _NOT_FORMULAS) or formula.startswith('"') or "grad.defined()" in formula:
             continue
+        if _ZERO.match(formula):
+            continue  # a zero gradient scaled by 1.5 is the same formula (an equivalent mutant)
         found.append((i, op, m.group(1)))
     return found
 

@@ -856,6 +856,10 @@ def l1_loss(input, target, size_average=None, reduce=None, reduction: str = "mea
 
 
 def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction: str = "mean", beta: float = 1.0):
+    # As torch.nn.functional's: beta 0 is l1_loss (whose gradient is 0 where input == target;
+    # the smooth_l1_loss op's own at beta 0 is -1 there, as ATen's).
+    if beta == 0.0:
+        return gradgen.l1_loss(input, target, _reduction(reduction, size_average, reduce))
     return gradgen.smooth_l1_loss(input, target, _reduction(reduction, size_average, reduce), beta)
 
 
