@@ -53,6 +53,12 @@ Tensor div_tensor_self_backward(const Tensor& grad, const Tensor& other, ScalarT
   return grad / other;
 }
 
+Tensor div_tensor_self_backward(const Tensor& grad, const Scalar& other, ScalarType self_st,
+                                std::optional<std::string_view> rounding_mode) {
+  if (rounding_mode.has_value()) return zeros_like(grad, self_st);
+  return div_tensor_self_backward(grad, other, self_st);
+}
+
 Tensor div_tensor_other_backward(const Tensor& grad, const Tensor& self, const Tensor& other,
                                  std::optional<std::string_view> rounding_mode) {
   if (rounding_mode.has_value()) return zeros_like(grad);

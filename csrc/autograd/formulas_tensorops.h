@@ -63,6 +63,9 @@ std::tuple<Tensor, Tensor> atan2_backward(const Tensor& grad, const Tensor& self
 /// function) with a rounding mode. In the broadcast shape (the formula sums it to self's).
 Tensor div_tensor_self_backward(const Tensor& grad, const Tensor& other, ScalarType self_st,
                                 std::optional<std::string_view> rounding_mode);
+/// The same for a Scalar divisor (div.Scalar_mode).
+Tensor div_tensor_self_backward(const Tensor& grad, const Scalar& other, ScalarType self_st,
+                                std::optional<std::string_view> rounding_mode);
 /// d/dother of div(self, other, rounding_mode): -grad * self / other^2, zeros with a mode.
 Tensor div_tensor_other_backward(const Tensor& grad, const Tensor& self, const Tensor& other,
                                  std::optional<std::string_view> rounding_mode);

@@ -252,6 +252,13 @@ Tensor& div_out(const Tensor& self, const Tensor& other,
                 std::optional<std::string_view> rounding_mode, Tensor& out) {
   return write_out("div.out_mode", div(self, other, rounding_mode), out);
 }
+Tensor div(const Tensor& self, const Scalar& other, std::optional<std::string_view> rounding_mode) {
+  if (!rounding_mode) return div(self, other);
+  return div(self, scalar_operand(other, result_type(self, other)), rounding_mode);
+}
+Tensor& div_(Tensor& self, const Scalar& other, std::optional<std::string_view> rounding_mode) {
+  return write_inplace("div_", self, div(self, other, rounding_mode));
+}
 
 Tensor floor_divide(const Tensor& self, const Tensor& other) {
   return div(self, other, std::string_view("floor"));
@@ -466,6 +473,25 @@ Tensor& clamp_max_(Tensor& self, const Scalar& max) {
 }
 Tensor& clamp_max_out(const Tensor& self, const Scalar& max, Tensor& out) {
   return write_out("clamp_max.out", clamp_max(self, max), out);
+}
+Tensor& clamp_(Tensor& self, std::optional<Scalar> min, std::optional<Scalar> max) {
+  return write_inplace("clamp_", self, clamp(self, min, max));
+}
+
+// Tensor bounds: maximum / minimum (NaN in either operand propagating, as PyTorch's kernels).
+Tensor clamp_min(const Tensor& self, const Tensor& min) { return maximum(self, min); }
+Tensor& clamp_min_(Tensor& self, const Tensor& min) {
+  return write_inplace("clamp_min_", self, clamp_min(self, min));
+}
+Tensor& clamp_min_out(const Tensor& self, const Tensor& min, Tensor& out) {
+  return write_out("clamp_min.Tensor_out", clamp_min(self, min), out);
+}
+Tensor clamp_max(const Tensor& self, const Tensor& max) { return minimum(self, max); }
+Tensor& clamp_max_(Tensor& self, const Tensor& max) {
+  return write_inplace("clamp_max_", self, clamp_max(self, max));
+}
+Tensor& clamp_max_out(const Tensor& self, const Tensor& max, Tensor& out) {
+  return write_out("clamp_max.Tensor_out", clamp_max(self, max), out);
 }
 
 // min(max(self, min), max), NaN in any operand propagating (PyTorch's clamp kernel); one bound:

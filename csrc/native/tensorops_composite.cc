@@ -3,6 +3,7 @@
 // Calls are qualified `gradgen::` to reach the differentiable op, not the kernel.
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "csrc/generated/NativeFunctions.h"
 #include "csrc/generated/VariableType.h"
@@ -52,6 +53,51 @@ Tensor nanmean(const Tensor& self, OptionalIntArrayRef dim, bool keepdim,
   }
   const Tensor count = gradgen::sum(gradgen::logical_not(gradgen::isnan(self)), dim, keepdim);
   return gradgen::div(gradgen::nansum(self, dim, keepdim, dtype), count);
+}
+// nanmean.out: nanmean's result written into out (the wrapper refuses inputs that require grad).
+Tensor& nanmean_out(const Tensor& self, OptionalIntArrayRef dim, bool keepdim,
+                    std::optional<ScalarType> dtype, Tensor& out) {
+  return write_out("nanmean.out", gradgen::nanmean(self, dim, keepdim, dtype), out);
+}
+
+// split.sizes: split_with_sizes (PyTorch's split_symint with a list of sizes).
+std::vector<Tensor> split(const Tensor& self, IntArrayRef split_size, int64_t dim) {
+  return gradgen::split_with_sizes(self, split_size, dim);
+}
+
+// to.other: to other's dtype (gradgen has one device).
+Tensor to(const Tensor& self, const Tensor& other, bool non_blocking, bool copy,
+          std::optional<MemoryFormat> memory_format) {
+  return gradgen::to(self, other.scalar_type(), non_blocking, copy, memory_format);
+}
+
+// var / std / var_mean / std_mean with unbiased=: the .correction overloads with correction 1
+// (Bessel's) when unbiased, else 0, as PyTorch's composites.
+Tensor var(const Tensor& self, bool unbiased) {
+  return gradgen::var(self, std::nullopt, Scalar(unbiased ? 1 : 0));
+}
+Tensor var(const Tensor& self, OptionalIntArrayRef dim, bool unbiased, bool keepdim) {
+  return gradgen::var(self, dim, Scalar(unbiased ? 1 : 0), keepdim);
+}
+Tensor std(const Tensor& self, bool unbiased) {
+  return gradgen::std(self, std::nullopt, Scalar(unbiased ? 1 : 0));
+}
+Tensor std(const Tensor& self, OptionalIntArrayRef dim, bool unbiased, bool keepdim) {
+  return gradgen::std(self, dim, Scalar(unbiased ? 1 : 0), keepdim);
+}
+std::tuple<Tensor, Tensor> var_mean(const Tensor& self, bool unbiased) {
+  return gradgen::var_mean(self, std::nullopt, Scalar(unbiased ? 1 : 0));
+}
+std::tuple<Tensor, Tensor> var_mean(const Tensor& self, OptionalIntArrayRef dim, bool unbiased,
+                                    bool keepdim) {
+  return gradgen::var_mean(self, dim, Scalar(unbiased ? 1 : 0), keepdim);
+}
+std::tuple<Tensor, Tensor> std_mean(const Tensor& self, bool unbiased) {
+  return gradgen::std_mean(self, std::nullopt, Scalar(unbiased ? 1 : 0));
+}
+std::tuple<Tensor, Tensor> std_mean(const Tensor& self, OptionalIntArrayRef dim, bool unbiased,
+                                    bool keepdim) {
+  return gradgen::std_mean(self, dim, Scalar(unbiased ? 1 : 0), keepdim);
 }
 
 }  // namespace native

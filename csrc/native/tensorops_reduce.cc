@@ -229,6 +229,9 @@ Tensor argmin(const Tensor& self, std::optional<int64_t> dim, bool keepdim) {
   check_nonempty_reduction("argmin", self, dims, true);
   return std::get<1>(min(self, *dim, keepdim));
 }
+Tensor& argmin_out(const Tensor& self, std::optional<int64_t> dim, bool keepdim, Tensor& out) {
+  return write_out("argmin.out", argmin(self, dim, keepdim), out);
+}
 
 // ---------------------------------------------------------------------------------------------
 // all, any, count_nonzero
@@ -260,6 +263,28 @@ Tensor any(const Tensor& self) {
 Tensor any(const Tensor& self, int64_t dim, bool keepdim) {
   return all_or_any("any", self, one_dim("any", self, dim), keepdim, false);
 }
+// all.dims / any.dims: dim=None reduces every dim; dim=[] reduces none (each element's truth
+// value), as PyTorch 2.13's.
+Tensor all(const Tensor& self, OptionalIntArrayRef dim, bool keepdim) {
+  if (dim.has_value() && dim->empty()) return cast(self, ScalarType::Bool);
+  return all_or_any("all", self, loops::reduction_dims("all", dim, self.dim()), keepdim, true);
+}
+Tensor any(const Tensor& self, OptionalIntArrayRef dim, bool keepdim) {
+  if (dim.has_value() && dim->empty()) return cast(self, ScalarType::Bool);
+  return all_or_any("any", self, loops::reduction_dims("any", dim, self.dim()), keepdim, false);
+}
+Tensor& all_out(const Tensor& self, int64_t dim, bool keepdim, Tensor& out) {
+  return write_out("all.out", all(self, dim, keepdim), out);
+}
+Tensor& all_out(const Tensor& self, Tensor& out) {
+  return write_out("all.all_out", all(self), out);
+}
+Tensor& any_out(const Tensor& self, int64_t dim, bool keepdim, Tensor& out) {
+  return write_out("any.out", any(self, dim, keepdim), out);
+}
+Tensor& any_out(const Tensor& self, Tensor& out) {
+  return write_out("any.all_out", any(self), out);
+}
 
 Tensor count_nonzero(const Tensor& self, IntArrayRef dim) {
   const DimVector dims = loops::reduction_dims("count_nonzero", dim, self.dim());
@@ -283,6 +308,10 @@ Tensor nansum(const Tensor& self, OptionalIntArrayRef dim, bool keepdim,
   const Tensor x = accumulate_input(self, dtype);
   return accumulate("nansum", x, loops::reduction_dims("nansum", dim, x.dim()), keepdim, false,
                     true);
+}
+Tensor& nansum_out(const Tensor& self, OptionalIntArrayRef dim, bool keepdim,
+                   std::optional<ScalarType> dtype, Tensor& out) {
+  return write_out("nansum.out", nansum(self, dim, keepdim, dtype), out);
 }
 
 Tensor prod(const Tensor& self, std::optional<ScalarType> dtype) {
@@ -335,6 +364,10 @@ Tensor cumsum(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype) 
     }
   });
   return out;
+}
+
+Tensor& cumsum_out(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype, Tensor& out) {
+  return write_out("cumsum.out", cumsum(self, dim, dtype), out);
 }
 
 Tensor& cumsum_(Tensor& self, int64_t dim, std::optional<ScalarType> dtype) {
@@ -418,6 +451,14 @@ Tensor var(const Tensor& self, OptionalIntArrayRef dim, std::optional<Scalar> co
 Tensor std(const Tensor& self, OptionalIntArrayRef dim, std::optional<Scalar> correction,
            bool keepdim) {
   return std::get<0>(var_mean_impl("std", self, dim, correction, keepdim, true));
+}
+Tensor& var_out(const Tensor& self, OptionalIntArrayRef dim, std::optional<Scalar> correction,
+                bool keepdim, Tensor& out) {
+  return write_out("var.correction_out", var(self, dim, correction, keepdim), out);
+}
+Tensor& std_out(const Tensor& self, OptionalIntArrayRef dim, std::optional<Scalar> correction,
+                bool keepdim, Tensor& out) {
+  return write_out("std.correction_out", std(self, dim, correction, keepdim), out);
 }
 std::tuple<Tensor, Tensor> var_mean(const Tensor& self, OptionalIntArrayRef dim,
                                     std::optional<Scalar> correction, bool keepdim) {

@@ -871,6 +871,190 @@ void add_ctc_out_ops(std::vector<OpInfo>& ops) {
 }
 
 /// Every ctc_loss declaration's entries, appended to the registry.
+// The overloads an audit against PyTorch found missing (issue 23b): CompositeImplicitAutograd
+// ones (their gradients those of the ops they call) and the variants the generated test has no
+// case for.
+void add_overloads23_ops(std::vector<OpInfo>& ops) {
+  auto grad_op = [&ops](std::string name, std::function<std::vector<Sample>()> samples) {
+    ops.push_back({std::move(name), Check::kGradient, std::move(samples)});
+  };
+  auto both = [](std::tuple<Tensor, Tensor> r) {
+    return std::vector<Tensor>{std::get<0>(r), std::get<1>(r)};
+  };
+  // var / std / var_mean / std_mean with unbiased=: the .correction overloads' gradients.
+  grad_op("var", [] {
+    return std::vector<Sample>{
+        {"unbiased", {leaf({2, 3}, 1)}, one([](const Inputs& x) { return var(x[0], true); })},
+        {"biased", {leaf({4}, 2)}, one([](const Inputs& x) { return var(x[0], false); })},
+    };
+  });
+  grad_op("var.dim", [] {
+    return std::vector<Sample>{
+        {"dim 1 biased keepdim", {leaf({2, 3}, 3)}, one([](const Inputs& x) {
+           return var(x[0], IntArrayRef{1}, false, true);
+         })},
+        {"dims {0, -1} unbiased", {leaf({2, 3, 2}, 4)}, one([](const Inputs& x) {
+           return var(x[0], IntArrayRef{0, -1}, true, false);
+         })},
+        {"dim None", {leaf({3, 2}, 5)}, one([](const Inputs& x) {
+           return var(x[0], std::nullopt, false, false);
+         })},
+    };
+  });
+  grad_op("std", [] {
+    return std::vector<Sample>{
+        {"unbiased", {leaf({2, 3}, 6)}, one([](const Inputs& x) { return std(x[0], true); })},
+        {"biased", {leaf({4}, 7)}, one([](const Inputs& x) { return std(x[0], false); })},
+    };
+  });
+  grad_op("std.dim", [] {
+    return std::vector<Sample>{
+        {"dim 0 biased", {leaf({3, 2}, 8)}, one([](const Inputs& x) {
+           return std(x[0], IntArrayRef{0}, false, false);
+         })},
+        {"dim 1 unbiased keepdim", {leaf({2, 3}, 9)}, one([](const Inputs& x) {
+           return std(x[0], IntArrayRef{1}, true, true);
+         })},
+    };
+  });
+  grad_op("var_mean", [both] {
+    return std::vector<Sample>{
+        {"biased",
+         {leaf({2, 3}, 10)},
+         [both](const Inputs& x) { return both(var_mean(x[0], false)); }},
+    };
+  });
+  grad_op("var_mean.dim", [both] {
+    return std::vector<Sample>{
+        {"dim 1 unbiased keepdim",
+         {leaf({2, 3}, 11)},
+         [both](const Inputs& x) { return both(var_mean(x[0], IntArrayRef{1}, true, true)); }},
+    };
+  });
+  grad_op("std_mean", [both] {
+    return std::vector<Sample>{
+        {"unbiased",
+         {leaf({2, 3}, 12)},
+         [both](const Inputs& x) { return both(std_mean(x[0], true)); }},
+    };
+  });
+  grad_op("std_mean.dim", [both] {
+    return std::vector<Sample>{
+        {"dim 0 biased",
+         {leaf({3, 2}, 13)},
+         [both](const Inputs& x) { return both(std_mean(x[0], IntArrayRef{0}, false, false)); }},
+    };
+  });
+  // The out= variants whose functional has no samples.yaml entry (argmin, all, any: no
+  // derivative; nanmean: a composite), and all.dims / any.dims.
+  auto add_op = [&ops](std::string name, Check check,
+                       std::function<std::vector<Sample>()> samples) {
+    ops.push_back({std::move(name), check, std::move(samples)});
+  };
+  auto out1 = [](std::string name, std::function<Tensor(const Tensor&)> f,
+                 std::function<Tensor(const Tensor&, Tensor&)> f_out, Tensor input) {
+    return Sample{std::move(name),
+                  {std::move(input)},
+                  one([f](const Inputs& x) { return f(x[0]); }),
+                  nullptr,
+                  [f_out](const Inputs& x, Tensor& o) { return f_out(x[0], o); }};
+  };
+  add_op("argmin.out", Check::kOut, [=] {
+    return std::vector<Sample>{
+        out1(
+            "dim 1 keepdim", [](const Tensor& a) { return argmin(a, 1, true); },
+            [](const Tensor& a, Tensor& o) { return argmin_out(a, 1, true, o); }, leaf({3, 4}, 1)),
+        out1(
+            "all elements", [](const Tensor& a) { return argmin(a); },
+            [](const Tensor& a, Tensor& o) { return argmin_out(a, std::nullopt, false, o); },
+            leaf({2, 3}, 2)),
+    };
+  });
+  add_op("nanmean.out", Check::kOut, [=] {
+    return std::vector<Sample>{
+        out1(
+            "dim 0", [](const Tensor& a) { return nanmean(a, IntArrayRef{0}); },
+            [](const Tensor& a, Tensor& o) {
+              return nanmean_out(a, IntArrayRef{0}, false, std::nullopt, o);
+            },
+            leaf({3, 2}, 3)),
+    };
+  });
+  // Bool reductions of a tensor with zeros (relu of an input: some rows all zero, some not).
+  auto some_zeros = [](const Tensor& a) { return relu(a); };
+  add_op("all.out", Check::kOut, [=] {
+    return std::vector<Sample>{out1(
+        "dim 1", [=](const Tensor& a) { return all(some_zeros(a), 1); },
+        [=](const Tensor& a, Tensor& o) { return all_out(some_zeros(a), 1, false, o); },
+        leaf({3, 2}, 4))};
+  });
+  add_op("all.all_out", Check::kOut, [=] {
+    return std::vector<Sample>{out1(
+        "all", [=](const Tensor& a) { return all(a); },
+        [=](const Tensor& a, Tensor& o) { return all_out(a, o); }, leaf({3, 2}, 5))};
+  });
+  add_op("any.out", Check::kOut, [=] {
+    return std::vector<Sample>{out1(
+        "dim 0 keepdim", [=](const Tensor& a) { return any(some_zeros(a), 0, true); },
+        [=](const Tensor& a, Tensor& o) { return any_out(some_zeros(a), 0, true, o); },
+        leaf({3, 2}, 6))};
+  });
+  add_op("any.all_out", Check::kOut, [=] {
+    return std::vector<Sample>{out1(
+        "all", [=](const Tensor& a) { return any(some_zeros(a)); },
+        [=](const Tensor& a, Tensor& o) { return any_out(some_zeros(a), o); }, leaf({3, 2}, 7))};
+  });
+  // split.sizes: split_with_sizes's pieces, weighted so that each piece's gradient differs.
+  grad_op("split.sizes", [] {
+    auto weighted = [](const std::vector<Tensor>& pieces) {
+      Tensor total = sum(pieces[0]);
+      for (size_t i = 1; i < pieces.size(); ++i) {
+        total = add(total, sum(mul(pieces[i], static_cast<double>(i + 1))));
+      }
+      return std::vector<Tensor>{total};
+    };
+    return std::vector<Sample>{
+        {"[1, 2] along dim 1",
+         {leaf({2, 3}, 1)},
+         [=](const Inputs& x) {
+           return weighted(split(x[0], IntArrayRef{1, 2}, 1));
+         }},
+        {"[2, 0, 1] along dim 0",
+         {leaf({3, 2}, 2)},
+         [=](const Inputs& x) {
+           return weighted(split(x[0], IntArrayRef{2, 0, 1}, 0));
+         }},
+    };
+  });
+  // to.other: to other's dtype (float64 here, so gradients are checked in float64).
+  grad_op("to.other", [] {
+    const Tensor other = zeros({1}, ScalarType::Double);
+    return std::vector<Sample>{
+        {"same dtype", {leaf({2, 3}, 1)}, one([other](const Inputs& x) {
+           return to(x[0], other);
+         })},
+        {"copy", {leaf({3}, 2)}, one([other](const Inputs& x) {
+           return mul(to(x[0], other, false, true), x[0]);
+         })},
+    };
+  });
+  for (const bool is_all : {true, false}) {
+    add_op(is_all ? "all.dims" : "any.dims", Check::kNoDerivative, [=] {
+      auto f = [=](const Tensor& a, OptionalIntArrayRef d, bool k) {
+        return is_all ? all(some_zeros(a), d, k) : any(some_zeros(a), d, k);
+      };
+      return std::vector<Sample>{
+          {"dims {0, 1}", {leaf({3, 2, 2}, 8)}, one([=](const Inputs& x) {
+             return f(x[0], IntArrayRef{0, 1}, false);
+           })},
+          {"dim None keepdim", {leaf({2, 3}, 9)}, one([=](const Inputs& x) {
+             return f(x[0], std::nullopt, true);
+           })},
+      };
+    });
+  }
+}
+
 void add_ctc_ops(std::vector<OpInfo>& ops) {
   const std::string no_double = "PyTorch has no derivative for _ctc_loss_backward";
   add_ctc_loss_ops(ops, no_double);
@@ -4390,6 +4574,7 @@ std::vector<OpInfo> make_registry() {
   add_decomp_ops(ops);
   add_grid_sampler_ops(ops);
   add_ctc_ops(ops);
+  add_overloads23_ops(ops);
   return ops;
 }
 

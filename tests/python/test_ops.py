@@ -4310,3 +4310,147 @@ def _tensor_api_value_checks():
 
 SAMPLES.update(_tensor_api_samples())
 VALUE_CHECKS.update(_tensor_api_value_checks())
+
+
+def _overloads23_samples() -> Dict[str, List[Sample]]:
+    g = gradgen
+
+    def total(pieces):
+        return sum((p * (i + 1)).sum() for i, p in enumerate(pieces))
+
+    return {
+        "div.Scalar_mode": [
+            Sample("None", lambda a: g.div(a, 0.7, rounding_mode=None), [leaf(2, 3)]),
+            Sample("floor, method", lambda a: a.div(2.5, rounding_mode="floor"), [leaf(3)]),
+        ],
+        "div_.Scalar_mode": [
+            Sample("None, method on a clone", lambda a: a.clone().div_(-1.5, rounding_mode=None), [leaf(3)]),
+            Sample("trunc, method on a clone", lambda a: a.clone().div_(1.5, rounding_mode="trunc"), [leaf(3)]),
+        ],
+        "var": [Sample("biased", lambda x: gradgen.var(x, False), [leaf(2, 3)])],
+        "var.dim": [
+            Sample("keywords", lambda x: g.var(x, 1, unbiased=False, keepdim=True), [leaf(2, 3)]),
+            Sample("method, positional", lambda x: x.var(1, False), [leaf(2, 3, seed=1)]),
+        ],
+        "std": [Sample("unbiased=False", lambda x: g.std(x, unbiased=False), [leaf(2, 3)])],
+        "std.dim": [Sample("method", lambda x: x.std([0], True, True), [leaf(3, 2)])],
+        "var_mean": [Sample("both", lambda x: g.var_mean(x, False)[0] * g.var_mean(x, False)[1], [leaf(4)])],
+        "var_mean.dim": [
+            Sample("both", lambda x: g.var_mean(x, 0, unbiased=True)[0] + g.var_mean(x, 0)[1], [leaf(3, 2)])
+        ],
+        "std_mean": [Sample("both", lambda x: g.std_mean(x, unbiased=True)[0] * g.std_mean(x, True)[1], [leaf(4)])],
+        "std_mean.dim": [
+            Sample("both", lambda x: g.std_mean(x, 1, unbiased=False)[0] + g.std_mean(x, 1, False)[1], [leaf(2, 3)])
+        ],
+        "clamp_": [
+            Sample("min keyword, method on a clone", lambda a: a.clone().clamp_(min=0.25), [away_from_zero(4)]),
+            Sample("both, function", lambda a: g.clamp_(a.clone(), -0.25, 0.75), [away_from_zero(2, 3)]),
+        ],
+        "clamp_min.Tensor": [
+            Sample("broadcast", lambda a, b: g.clamp_min(a, b), [leaf(2, 3, seed=1), leaf(3, seed=2)]),
+        ],
+        "clamp_min_.Tensor": [
+            Sample("method on a clone", lambda a, b: a.clone().clamp_min_(b), [leaf(3, seed=3), leaf(3, seed=4)]),
+        ],
+        "clamp_max.Tensor": [
+            Sample("method", lambda a, b: a.clamp_max(b), [leaf(2, 3, seed=5), leaf(2, 1, seed=6)]),
+        ],
+        "clamp_max_.Tensor": [
+            Sample("function on a clone", lambda a, b: g.clamp_max_(a.clone(), b), [leaf(3, seed=7), leaf(3, seed=8)]),
+        ],
+        "split.sizes": [
+            Sample("function, dim", lambda x: total(g.split(x, [1, 2], dim=1)), [leaf(2, 3)]),
+            Sample("method", lambda x: total(x.split([2, 1], 1)), [leaf(2, 3, seed=1)]),
+        ],
+        "to.other": [
+            Sample("same dtype", lambda x: x.to(value(2)), [leaf(3)]),
+            Sample("copy", lambda x: x.to(value(1), copy=True) * x, [leaf(3, seed=1)]),
+        ],
+    }
+
+
+def _overloads23_value_checks():
+    g = gradgen
+
+    def div_scalar_mode():
+        x = g.tensor([-7, 5, 7])
+        y = g.div(x, 2, rounding_mode="floor")
+        assert y.tolist() == [-4, 2, 3] and y.dtype == g.int64
+        assert x.div(2, rounding_mode="trunc").tolist() == [-3, 2, 3]
+        z = g.div(x, 2.5, rounding_mode="floor")
+        assert z.dtype == g.float32 and z.tolist() == [-3.0, 2.0, 2.0]
+        assert g.div(x, 2, rounding_mode=None).tolist() == [-3.5, 2.5, 3.5]
+        w = x.clone()
+        assert w.div_(2, rounding_mode="floor") is w and w.tolist() == [-4, 2, 3]
+        with pytest.raises(RuntimeError):
+            x.clone().div_(2.5, rounding_mode="floor")
+        with pytest.raises((RuntimeError, ValueError)):
+            g.div(x, 2, rounding_mode="round")
+
+    def reduction_outs():
+        x = g.tensor([[1.0, float("nan"), 3.0], [0.0, 2.0, -1.0]], dtype=g.float64)
+        y = g.tensor([[1.0, 4.0, 3.0], [0.0, 2.0, -1.0]], dtype=g.float64)
+
+        def into(f, want, dtype=g.float64):
+            o = g.zeros([0], dtype=dtype)
+            assert f(o) is o and o.tolist() == want.tolist()
+
+        into(lambda o: g.var(y, 1, correction=0, out=o), g.var(y, 1, correction=0))
+        into(lambda o: g.std(y, out=o), g.std(y))
+        into(lambda o: g.cumsum(y, 1, out=o), g.cumsum(y, 1))
+        into(lambda o: g.nansum(x, 0, out=o), g.nansum(x, 0))
+        into(lambda o: g.nanmean(x, 1, keepdim=True, out=o), g.nanmean(x, 1, keepdim=True))
+        into(lambda o: g.argmin(y, 1, out=o), g.argmin(y, 1), g.int64)
+        into(lambda o: g.all(y, 1, out=o), g.all(y, 1), g.bool)
+        into(lambda o: g.all(y, out=o), g.all(y), g.bool)
+        into(lambda o: g.any(y, 0, out=o), g.any(y, 0), g.bool)
+        into(lambda o: g.any(y, out=o), g.any(y), g.bool)
+        with pytest.raises(RuntimeError, match="var.correction_out"):
+            g.var(leaf(2, 3), 1, out=g.zeros([2], dtype=g.float64))
+
+    def all_any_dims():
+        x = g.tensor([[[1.0, 0.0], [2.0, 3.0]], [[1.0, 1.0], [0.0, 5.0]]], dtype=g.float64)
+        assert g.all(x, dim=(0, 1)).tolist() == [False, False]
+        assert x.all([0, 2], keepdim=True).tolist() == [[[False], [False]]]
+        assert g.any(x, dim=(0, 1)).tolist() == [True, True]
+        assert x.any((1, 2)).tolist() == [True, True]
+        assert g.all(x, dim=[]).tolist() == [[[True, False], [True, True]], [[True, True], [False, True]]]
+        assert g.any(x).tolist() is True and g.all(x, dim=None, keepdim=True).tolist() == [[[False]]]
+
+    def clamp_tensor_outs():
+        x = g.tensor([-1.0, 0.5, 2.0], dtype=g.float64)
+        b = g.tensor([0.0, 1.0, 1.0], dtype=g.float64)
+        o = g.zeros([3], dtype=g.float64)
+        assert g.clamp_min(x, b, out=o) is o and o.tolist() == [0.0, 1.0, 2.0]
+        assert g.clamp_max(x, b, out=o) is o and o.tolist() == [-1.0, 0.5, 1.0]
+        y = x.clone()
+        assert y.clamp_(0.0, 1.0) is y and y.tolist() == [0.0, 0.5, 1.0]
+        assert x.to(g.zeros([1], dtype=g.float32)).dtype == g.float32
+        assert [t.tolist() for t in g.split(g.tensor([[1, 2, 3]]), [1, 2], dim=1)] == [[[1]], [[2, 3]]]
+
+    return {
+        "div.Scalar_mode": div_scalar_mode,
+        **{
+            op: reduction_outs
+            for op in [
+                "var.correction_out",
+                "std.correction_out",
+                "cumsum.out",
+                "nansum.out",
+                "nanmean.out",
+                "argmin.out",
+                "all.out",
+                "all.all_out",
+                "any.out",
+                "any.all_out",
+            ]
+        },
+        "all.dims": all_any_dims,
+        "clamp_min.Tensor_out": clamp_tensor_outs,
+        "clamp_max.Tensor_out": clamp_tensor_outs,
+        "any.dims": all_any_dims,
+    }
+
+
+SAMPLES.update(_overloads23_samples())
+VALUE_CHECKS.update(_overloads23_value_checks())

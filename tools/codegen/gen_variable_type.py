@@ -167,13 +167,14 @@ def header_runtime_names(wrappers: Sequence[WrapperCode], with_defaults: bool) -
     return cpp.qualified_runtime_names(spellings)
 
 
-def _params(func: FunctionSchema, with_defaults: bool) -> str:
+def _params(func: FunctionSchema, with_defaults: bool, no_default: Sequence[str] = ()) -> str:
     args = func.arguments.flat_all
-    # C++ allows defaults only on a trailing run of parameters.
+    # C++ allows defaults only on a trailing run of parameters; cpp_no_default_args (PyTorch's
+    # key: var(Tensor self, bool unbiased=True) beside var.correction) ends that run too.
     first_default = len(args)
     if with_defaults:
         for i in range(len(args) - 1, -1, -1):
-            if args[i].default is None:
+            if args[i].default is None or args[i].name in no_default:
                 break
             first_default = i
     parts = []
@@ -240,7 +241,7 @@ def wrapper_code(d: DeclarationPlan, namespace: str) -> WrapperCode:
         node = _node_recording(f, info)
     return WrapperCode(
         schema=str(func),
-        declaration=f"{ret} {name}({_params(func, True)});",
+        declaration=f"{ret} {name}({_params(func, True, f.cpp_no_default_args)});",
         native_declaration=f"{ret} {name}({_params(func, False)});",
         signature=f"{ret} {name}({_params(func, False)})",
         kind=kind,
