@@ -2696,6 +2696,13 @@ case("tensor_split.indices/two", lambda T, x: T.tensor_split(x, [1, 4]), R(6, 2,
 case("tensor_split.indices/clamped", lambda T, x: T.tensor_split(x, [-2, 9, 1], 1), R(2, 5, seed=6), second=True)
 case("tensor_split.indices/none", lambda T, x: T.tensor_split(x, []), R(3, seed=7), second=True)
 case("tensor_split.indices/dim-error", lambda T, x: T.tensor_split(x, [1], 2), R(2, 3))
+tsplit = "tensor_split.tensor_indices_or_sections"
+case(f"{tsplit}/one-index", lambda T, x, i: T.tensor_split(x, i, dim=1), R(2, 3, seed=8), L([1]), second=True)
+case(f"{tsplit}/two-indices", lambda T, x, i: T.tensor_split(x, i, dim=1), R(2, 3, seed=9), L([1, 2]), second=True)
+case(f"{tsplit}/sections", lambda T, x, i: T.tensor_split(x, i), R(7, 2, seed=10), L(3), second=True)
+case(f"{tsplit}/method-strided", lambda T, x, i: x.tensor_split(i[::2], 0), R(6, seed=11), L([1, 9, 4]), second=True)
+case(f"{tsplit}/float-error", lambda T, x, i: T.tensor_split(x, i), R(4), D([1.0], grad=False))
+case(f"{tsplit}/2-dim-error", lambda T, x, i: T.tensor_split(x, i), R(4), L([[1]]))
 
 case("flip/two-dims", lambda T, x: T.flip(x, [0, 2]), R(2, 3, 2, seed=1), second=True)
 case("flip/negative", lambda T, x: x.flip([-1]), R(2, 3, seed=2), second=True)
