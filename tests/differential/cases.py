@@ -455,6 +455,27 @@ case(
 )
 case("index_add/dim=1", lambda T, x, i, s: x.index_add(1, i, s), R(2, 3, seed=1), L([2, 0]), R(2, 2, seed=2))
 case("index_add/int64", lambda T, x, i, s: T.index_add(x, 0, i, s), L([1, 2, 3]), L([0, 0]), L([5, 6]))
+for _dt in ["int32", "int16", "int8", "uint8"]:
+    # PyTorch adds in the dtype (int8 and uint8 wrap: 120 + 10 is -126, 250 + 10 is 4).
+    _big = 250 if _dt == "uint8" else 120
+    case(
+        f"index_add/{_dt}",
+        lambda T, x, i, s: T.index_add(x, 0, i, s, alpha=2),
+        D([1, 2, _big], _dt),
+        L([0, 2, 0]),
+        D([5, 5, 6], _dt),
+    )
+    case(
+        f"scatter_add/{_dt}",
+        lambda T, x, i, s: T.scatter_add(x, 1, i, s),
+        D([[1, 2, 3], [4, 5, _big]], _dt),
+        L([[0, 0], [2, 2]]),
+        D([[7, 8], [5, 5]], _dt),
+    )
+    case(f"index_add_/{_dt}", lambda T, x, i, s: x.index_add_(0, i, s), D([1, 2, 3], _dt), L([1, 1]), D([4, 5], _dt))
+    case(
+        f"scatter_add_/{_dt}", lambda T, x, i, s: x.scatter_add_(0, i, s), D([1, 2, 3], _dt), L([2, 2]), D([4, 5], _dt)
+    )
 case(
     "scatter_add/method",
     lambda T, x, i, s: x.scatter_add(0, i, s),
