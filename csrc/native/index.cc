@@ -123,7 +123,7 @@ Tensor index_add(const Tensor& self, int64_t dim, const Tensor& index, const Ten
   const Tensor src = source.contiguous();
   int64_t outer, n, inner;
   loops::split_around(out.sizes(), d, outer, n, inner);
-  loops::dispatch_arithmetic(self.scalar_type(), "index_add", [&](auto tag) {
+  loops::dispatch_real(self.scalar_type(), "index_add", [&](auto tag) {
     using T = decltype(tag);
     const T a = alpha.to<T>();
     const T* ps = src.data_ptr<T>();
@@ -134,7 +134,7 @@ Tensor index_add(const Tensor& self, int64_t dim, const Tensor& index, const Ten
       for (int64_t o = 0; o < outer; ++o) {
         T* dst = po + (o * n + r) * inner;
         const T* from = ps + (o * m + j) * inner;
-        for (int64_t i = 0; i < inner; ++i) dst[i] += a * from[i];
+        for (int64_t i = 0; i < inner; ++i) dst[i] = static_cast<T>(dst[i] + a * from[i]);
       }
     }
   });
@@ -174,7 +174,7 @@ Tensor scatter_add(const Tensor& self, int64_t dim, const Tensor& index, const T
   }
   Tensor out = gradgen::internal::copy_contiguous(self);
   const int64_t size = self.dim() == 0 ? 1 : self.size(d);
-  loops::dispatch_arithmetic(self.scalar_type(), "scatter_add", [&](auto tag) {
+  loops::dispatch_real(self.scalar_type(), "scatter_add", [&](auto tag) {
     using T = decltype(tag);
     const T* ps = src.data_ptr<T>();
     const int64_t* pi = index.data_ptr<int64_t>();
@@ -184,7 +184,8 @@ Tensor scatter_add(const Tensor& self, int64_t dim, const Tensor& index, const T
       for (int64_t k = 0; k < self.dim(); ++k) at[k] = idx[k];
       const int64_t i = pi[loops::offset_of(idx, index.strides())];
       if (self.dim() > 0) at[d] = checked_index("scatter_add", i, size);
-      po[loops::offset_of(at.data(), out.strides())] += ps[loops::offset_of(idx, src.strides())];
+      T& dst = po[loops::offset_of(at.data(), out.strides())];
+      dst = static_cast<T>(dst + ps[loops::offset_of(idx, src.strides())]);
     });
   });
   return out;

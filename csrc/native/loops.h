@@ -54,6 +54,23 @@ void dispatch_arithmetic(ScalarType dtype, const char* op, F&& f) {
   }
 }
 
+/// Calls f(T{}) for Double, Float or any integer dtype (Long, Int, Short, Char, Byte); throws
+/// naming op for Bool and the 16-bit floats (which a kernel takes in float32 first,
+/// reduced_float.h).
+template <typename F>
+void dispatch_real(ScalarType dtype, const char* op, F&& f) {
+  switch (dtype) {
+    case ScalarType::Double: f(double{}); return;
+    case ScalarType::Float: f(float{}); return;
+    case ScalarType::Long: f(int64_t{}); return;
+    case ScalarType::Int: f(int32_t{}); return;
+    case ScalarType::Short: f(int16_t{}); return;
+    case ScalarType::Char: f(int8_t{}); return;
+    case ScalarType::Byte: f(uint8_t{}); return;
+    default: throw_dtype(op, "a numeric tensor (Double, Float or an integer dtype)", dtype);
+  }
+}
+
 /// Returns the shape a and b broadcast to (NumPy rules); throws naming op and
 /// both shapes if they do not broadcast.
 DimVector broadcast_shapes(const char* op, IntArrayRef a, IntArrayRef b);

@@ -259,8 +259,30 @@ Tensor& index_out(const Tensor& self, const std::vector<std::optional<Tensor>>& 
   return write_out("index.Tensor_out", native::index(self, indices), out);
 }
 
+namespace {
+
+// PyTorch's canDispatchToMaskedFill: one Bool (or Byte) mask as the only index tensor and one
+// value, without accumulate, is masked_fill_, which converts the value to self's dtype.
+bool is_masked_fill(const std::vector<std::optional<Tensor>>& indices, const Tensor& values,
+                    bool accumulate) {
+  if (accumulate || values.numel() != 1) return false;
+  int masks = 0;
+  for (const std::optional<Tensor>& i : indices) {
+    if (!i.has_value() || !i->defined()) continue;
+    if (i->scalar_type() != ScalarType::Bool && i->scalar_type() != ScalarType::Byte) return false;
+    ++masks;
+  }
+  return masks == 1;
+}
+
+}  // namespace
+
 Tensor& index_put_(Tensor& self, const std::vector<std::optional<Tensor>>& indices,
-                   const Tensor& values, bool accumulate) {
+                   const Tensor& values_, bool accumulate) {
+  const Tensor values =
+      values_.scalar_type() != self.scalar_type() && is_masked_fill(indices, values_, accumulate)
+          ? cast(values_, self.scalar_type())
+          : values_;
   if (values.scalar_type() != self.scalar_type()) {
     throw std::runtime_error("Index put requires the source and destination dtypes match, got " +
                              std::string(to_string(self.scalar_type())) +

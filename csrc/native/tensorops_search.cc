@@ -1,8 +1,9 @@
 // searchsorted and bucketize, fourth batch (issue 23): the index of each value of self in a
 // sorted sequence, by PyTorch's binary search (left: the first element not below the value,
 // right: the first above it; both written with PyTorch's comparisons, so NaN values land at the
-// end), through `sorter` when given. Int64 results (out_int32 refused: gradgen has no int32);
-// the values are compared as doubles. No gradient (DONT_REQUIRE_DERIVATIVE).
+// end), through `sorter` when given. Int64 results, int32 with out_int32=True (an out= tensor
+// must have that dtype, as PyTorch checks); the values are compared as doubles. No gradient
+// (DONT_REQUIRE_DERIVATIVE).
 #include <cstdint>
 #include <optional>
 #include <stdexcept>
@@ -45,13 +46,7 @@ bool effective_right(bool right, std::optional<std::string_view> side) {
   return *side == "right";
 }
 
-void check_args(const Tensor& seq, const Tensor& self, bool out_int32,
-                const std::optional<Tensor>& sorter) {
-  if (out_int32) {
-    throw std::runtime_error(
-        "searchsorted(): out_int32=True asks for an int32 result, and "
-        "gradgen has no int32 dtype; use the default (int64)");
-  }
+void check_args(const Tensor& seq, const Tensor& self, const std::optional<Tensor>& sorter) {
   if (seq.dim() == 0) {
     throw std::runtime_error(
         "searchsorted(): boundaries tensor should have positive dimension, but got 0 dimension");
@@ -79,11 +74,23 @@ void check_args(const Tensor& seq, const Tensor& self, bool out_int32,
   }
 }
 
+// PyTorch's check of an out= tensor: Int with out_int32, else Long (no cast).
+void check_out_dtype(const Tensor& out, bool out_int32) {
+  const ScalarType want = out_int32 ? ScalarType::Int : ScalarType::Long;
+  if (out.scalar_type() != want) {
+    throw std::runtime_error(
+        std::string("torch.searchsorted(): output tensor's dtype is wrong, it can only be "
+                    "Int(int32) or Long(int64) depending on whether out_int32 flag is True, but we "
+                    "got output tensor's dtype ") +
+        to_string(out.scalar_type()) + " and out_int32 flag is " + (out_int32 ? "True" : "False"));
+  }
+}
+
 }  // namespace
 
 Tensor searchsorted(const Tensor& sorted_sequence, const Tensor& self, bool out_int32, bool right,
                     std::optional<std::string_view> side, const std::optional<Tensor>& sorter) {
-  check_args(sorted_sequence, self, out_int32, sorter);
+  check_args(sorted_sequence, self, sorter);
   const bool upper = effective_right(right, side);
   const Tensor seq = sorted_sequence.contiguous();
   const Tensor values = self.contiguous();
@@ -91,8 +98,9 @@ Tensor searchsorted(const Tensor& sorted_sequence, const Tensor& self, bool out_
   const Tensor order = has_sorter ? sorter->contiguous() : Tensor();
   const int64_t n = seq.size(seq.dim() - 1);
   const int64_t row = self.dim() > 0 ? self.size(self.dim() - 1) : 1;
-  Tensor out = empty(self.sizes(), ScalarType::Long);
-  int64_t* po = out.data_ptr<int64_t>();
+  Tensor out = empty(self.sizes(), out_int32 ? ScalarType::Int : ScalarType::Long);
+  int64_t* po = out_int32 ? nullptr : out.data_ptr<int64_t>();
+  int32_t* po32 = out_int32 ? out.data_ptr<int32_t>() : nullptr;
   for (int64_t i = 0; i < self.numel(); ++i) {
     const double v = at(values, i);
     const int64_t base = seq.dim() == 1 ? 0 : (i / row) * n;
@@ -107,7 +115,11 @@ Tensor searchsorted(const Tensor& sorted_sequence, const Tensor& self, bool out_
         hi = mid;
       }
     }
-    po[i] = lo;
+    if (po32 != nullptr) {
+      po32[i] = static_cast<int32_t>(lo);
+    } else {
+      po[i] = lo;
+    }
   }
   return out;
 }
@@ -115,6 +127,7 @@ Tensor searchsorted(const Tensor& sorted_sequence, const Tensor& self, bool out_
 Tensor& searchsorted_out(const Tensor& sorted_sequence, const Tensor& self, bool out_int32,
                          bool right, std::optional<std::string_view> side,
                          const std::optional<Tensor>& sorter, Tensor& out) {
+  check_out_dtype(out, out_int32);
   return write_out("searchsorted.Tensor_out",
                    native::searchsorted(sorted_sequence, self, out_int32, right, side, sorter),
                    out);
@@ -136,6 +149,7 @@ Tensor searchsorted(const Tensor& sorted_sequence, const Scalar& self, bool out_
 Tensor& searchsorted_out(const Tensor& sorted_sequence, const Scalar& self, bool out_int32,
                          bool right, std::optional<std::string_view> side,
                          const std::optional<Tensor>& sorter, Tensor& out) {
+  check_out_dtype(out, out_int32);
   return write_out("searchsorted.Scalar_out",
                    native::searchsorted(sorted_sequence, self, out_int32, right, side, sorter),
                    out);
@@ -151,6 +165,7 @@ Tensor bucketize(const Tensor& self, const Tensor& boundaries, bool out_int32, b
 
 Tensor& bucketize_out(const Tensor& self, const Tensor& boundaries, bool out_int32, bool right,
                       Tensor& out) {
+  check_out_dtype(out, out_int32);
   return write_out("bucketize.Tensor_out", native::bucketize(self, boundaries, out_int32, right),
                    out);
 }

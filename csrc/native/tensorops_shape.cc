@@ -202,6 +202,31 @@ std::vector<Tensor> tensor_split(const Tensor& self, IntArrayRef indices, int64_
   return out;
 }
 
+// PyTorch's tensor_split.tensor_indices_or_sections: an int64 tensor of 0 dims is a number of
+// sections, of 1 dim a list of indices (read with its stride).
+std::vector<Tensor> tensor_split(const Tensor& self, const Tensor& tensor_indices_or_sections,
+                                 int64_t dim) {
+  check_splittable(self, "tensor_split");
+  const Tensor& t = tensor_indices_or_sections;
+  if (t.scalar_type() != ScalarType::Long) {
+    throw std::runtime_error(
+        std::string(
+            "tensor_split expected tensor_indices_or_sections to have dtype of long, but got ") +
+        to_string(t.scalar_type()));
+  }
+  if (t.dim() != 0 && t.dim() != 1) {
+    throw std::runtime_error(
+        "tensor_split expected tensor_indices_or_sections to be a zero-dimensional or "
+        "one-dimensional tensor, but got a tensor with " +
+        std::to_string(t.dim()) + " dims");
+  }
+  const Tensor c = t.contiguous();
+  const int64_t* p = c.data_ptr<int64_t>();
+  if (t.dim() == 0) return gradgen::tensor_split(self, p[0], dim);
+  std::vector<int64_t> indices(p, p + c.numel());
+  return gradgen::tensor_split(self, IntArrayRef(indices), dim);
+}
+
 // ---------------------------------------------------------------------------------------------
 // flip: a copy read backwards along `dims`
 // ---------------------------------------------------------------------------------------------

@@ -62,6 +62,19 @@ std::vector<nb::handle> key_items(nb::handle key) {
   return items;
 }
 
+// A NumPy array (or another object with the array interface) of at least one dim, or of bool
+// dtype: an index tensor, as PyTorch (an integer array is a Long index, a bool one a mask). A
+// 0-dim integer array has __index__ and is taken as an int.
+bool is_array_index(PyObject* item) {
+  if (!PyObject_HasAttrString(item, "__array_interface__")) return false;
+  nb::handle h(item);
+  nb::object ndim = nb::getattr(h, "ndim", nb::none());
+  if (ndim.is_none()) return false;
+  if (nb::cast<int64_t>(ndim) != 0) return true;
+  nb::object dtype = nb::getattr(h, "dtype", nb::none());
+  return !dtype.is_none() && nb::cast<std::string>(nb::str(dtype)) == "bool";
+}
+
 // The index tensors of the items (an undefined Tensor for the basic items); `consumed` is how
 // many dims of self the items consume.
 std::vector<Tensor> index_tensors(const std::vector<nb::handle>& items, int64_t& consumed) {
@@ -71,6 +84,8 @@ std::vector<Tensor> index_tensors(const std::vector<nb::handle>& items, int64_t&
     PyObject* item = items[k].ptr();
     if (is_tensor(item)) {
       tensors[k] = nb::cast<Tensor>(items[k]);
+    } else if (is_array_index(item)) {
+      tensors[k] = tensor_of_list(items[k]);
     } else if (PyList_Check(item) || PyTuple_Check(item) ||
                (!PyIndex_Check(item) && PySequence_Check(item) && !PyUnicode_Check(item) &&
                 !PyBytes_Check(item))) {

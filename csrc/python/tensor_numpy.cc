@@ -124,19 +124,36 @@ nb::object to_array(nb::pointer_and_handle<Tensor> self, nb::handle dtype, nb::h
   return array;
 }
 
-// The DLPack protocol (numpy.from_dlpack, torch.from_dlpack): no copy; the capsule keeps this
-// tensor alive (nanobind makes it).
+// The DLPack protocol (numpy.from_dlpack, torch.from_dlpack): no copy (unless copy=True); the
+// capsule keeps this tensor alive (nanobind makes it). nanobind's exporter object answers the
+// keywords: with max_version (NumPy 2 asks for (1, 0)) a versioned capsule, not flagged
+// read-only, so that NumPy's array is writable and shares memory, as PyTorch's; without it the
+// unversioned "dltensor" capsule of older consumers.
 nb::object to_dlpack(nb::pointer_and_handle<Tensor> self, nb::kwargs kwargs) {
-  const Tensor& t = *self.p;
+  Tensor t = *self.p;
   if (t.requires_grad()) {
     throw std::runtime_error(
         "__dlpack__: can't export a Tensor that requires grad; use tensor.detach() first");
   }
+  nb::handle owner = self.h;
+  nb::object copy_owner;
+  nb::dict rest;
+  for (auto [key, value] : kwargs) {
+    if (std::string(nb::str(key).c_str()) != "copy") {
+      rest[key] = value;
+    } else if (PyObject_IsTrue(value.ptr()) == 1) {  // PyTorch's copy=True: a fresh copy
+      autograd::NoGradGuard no_grad;
+      t = t.clone();
+      copy_owner = nb::cast(t);
+      owner = copy_owner;
+    }
+  }
   const ArrayShape a(t);
-  nb::ndarray<> array(const_cast<char*>(element_address(t, 0)), a.ndim, a.shape.data(), self.h,
-                      a.strides.data(), dlpack_dtype(t.scalar_type()), nb::device::cpu::value);
-  (void)kwargs;  // stream / max_version / dl_device / copy: a CPU, unversioned capsule
-  return array.cast(nb::rv_policy::reference);  // a "dltensor" capsule
+  nb::ndarray<nb::array_api> array(const_cast<char*>(element_address(t, 0)), a.ndim, a.shape.data(),
+                                   owner, a.strides.data(), dlpack_dtype(t.scalar_type()),
+                                   nb::device::cpu::value);
+  nb::object exporter = array.cast(nb::rv_policy::reference);
+  return exporter.attr("__dlpack__")(**rest);
 }
 
 // gradgen's strides are never negative (a[::-1]); as torch.from_numpy, refuse rather than share

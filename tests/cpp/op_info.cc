@@ -2404,6 +2404,20 @@ std::vector<OpInfo> make_registry() {
            })},
       };
     });
+    grad_op("tensor_split.tensor_indices_or_sections", [=] {
+      const Tensor one = longs({1}, {1}), two = longs({1, 2}, {2}), three = longs({3}, {});
+      return std::vector<Sample>{
+          {"[2, 3] at tensor [1]", {leaf({2, 3}, 1)}, pieces([=](const Tensor& a) {
+             return tensor_split(a, one, 1);
+           })},
+          {"[2, 3] at tensor [1, 2]", {leaf({2, 3}, 2)}, pieces([=](const Tensor& a) {
+             return tensor_split(a, two, 1);
+           })},
+          {"[7, 2] in tensor 3", {leaf({7, 2}, 3)}, pieces([=](const Tensor& a) {
+             return tensor_split(a, three);
+           })},
+      };
+    });
     for (bool lower : {true, false}) {
       const std::string name = lower ? "tril" : "triu";
       auto tri = [lower](const Tensor& a, int64_t d) { return lower ? tril(a, d) : triu(a, d); };

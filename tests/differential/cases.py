@@ -455,6 +455,27 @@ case(
 )
 case("index_add/dim=1", lambda T, x, i, s: x.index_add(1, i, s), R(2, 3, seed=1), L([2, 0]), R(2, 2, seed=2))
 case("index_add/int64", lambda T, x, i, s: T.index_add(x, 0, i, s), L([1, 2, 3]), L([0, 0]), L([5, 6]))
+for _dt in ["int32", "int16", "int8", "uint8"]:
+    # PyTorch adds in the dtype (int8 and uint8 wrap: 120 + 10 is -126, 250 + 10 is 4).
+    _big = 250 if _dt == "uint8" else 120
+    case(
+        f"index_add/{_dt}",
+        lambda T, x, i, s: T.index_add(x, 0, i, s, alpha=2),
+        D([1, 2, _big], _dt),
+        L([0, 2, 0]),
+        D([5, 5, 6], _dt),
+    )
+    case(
+        f"scatter_add/{_dt}",
+        lambda T, x, i, s: T.scatter_add(x, 1, i, s),
+        D([[1, 2, 3], [4, 5, _big]], _dt),
+        L([[0, 0], [2, 2]]),
+        D([[7, 8], [5, 5]], _dt),
+    )
+    case(f"index_add_/{_dt}", lambda T, x, i, s: x.index_add_(0, i, s), D([1, 2, 3], _dt), L([1, 1]), D([4, 5], _dt))
+    case(
+        f"scatter_add_/{_dt}", lambda T, x, i, s: x.scatter_add_(0, i, s), D([1, 2, 3], _dt), L([2, 2]), D([4, 5], _dt)
+    )
 case(
     "scatter_add/method",
     lambda T, x, i, s: x.scatter_add(0, i, s),
@@ -2696,6 +2717,13 @@ case("tensor_split.indices/two", lambda T, x: T.tensor_split(x, [1, 4]), R(6, 2,
 case("tensor_split.indices/clamped", lambda T, x: T.tensor_split(x, [-2, 9, 1], 1), R(2, 5, seed=6), second=True)
 case("tensor_split.indices/none", lambda T, x: T.tensor_split(x, []), R(3, seed=7), second=True)
 case("tensor_split.indices/dim-error", lambda T, x: T.tensor_split(x, [1], 2), R(2, 3))
+tsplit = "tensor_split.tensor_indices_or_sections"
+case(f"{tsplit}/one-index", lambda T, x, i: T.tensor_split(x, i, dim=1), R(2, 3, seed=8), L([1]), second=True)
+case(f"{tsplit}/two-indices", lambda T, x, i: T.tensor_split(x, i, dim=1), R(2, 3, seed=9), L([1, 2]), second=True)
+case(f"{tsplit}/sections", lambda T, x, i: T.tensor_split(x, i), R(7, 2, seed=10), L(3), second=True)
+case(f"{tsplit}/method-strided", lambda T, x, i: x.tensor_split(i[::2], 0), R(6, seed=11), L([1, 9, 4]), second=True)
+case(f"{tsplit}/float-error", lambda T, x, i: T.tensor_split(x, i), R(4), D([1.0], grad=False))
+case(f"{tsplit}/2-dim-error", lambda T, x, i: T.tensor_split(x, i), R(4), L([[1]]))
 
 case("flip/two-dims", lambda T, x: T.flip(x, [0, 2]), R(2, 3, 2, seed=1), second=True)
 case("flip/negative", lambda T, x: x.flip([-1]), R(2, 3, seed=2), second=True)

@@ -259,6 +259,36 @@ def _register_search() -> None:
         D(SEQ, grad=False),
     )
     case("bucketize.Scalar/3", lambda T, b: T.bucketize(3.0, b), D(SEQ))
+    case("searchsorted.Tensor/out_int32", lambda T, s, v: T.searchsorted(s, v, out_int32=True), D(SEQ), D(VALS))
+    case("searchsorted.Scalar/out_int32", lambda T, s: T.searchsorted(s, 2.0, out_int32=True), D(SEQ))
+    case("bucketize.Tensor/out_int32", lambda T, v, b: T.bucketize(v, b, out_int32=True, right=True), D(VALS), D(SEQ))
+    case("bucketize.Scalar/out_int32", lambda T, b: T.bucketize(3.0, b, out_int32=True), D(SEQ))
+    for name, out_int32, dtype in [
+        ("int32", True, "int32"),
+        ("int32-error", False, "int32"),
+        ("int64-error", True, "int64"),
+    ]:
+        case(
+            f"searchsorted.Tensor_out/{name}",
+            lambda T, s, v, f=out_int32, d=dtype: T.searchsorted(
+                s, v, out_int32=f, out=T.zeros([2, 3], dtype=getattr(T, d))
+            ),
+            D(SEQ, grad=False),
+            D(VALS, grad=False),
+        )
+        case(
+            f"bucketize.Tensor_out/{name}",
+            lambda T, v, b, f=out_int32, d=dtype: T.bucketize(
+                v, b, out_int32=f, out=T.zeros([2, 3], dtype=getattr(T, d))
+            ),
+            D(VALS, grad=False),
+            D(SEQ, grad=False),
+        )
+    case(
+        "searchsorted.Scalar_out/out_int32",
+        lambda T, s: T.searchsorted(s, 4.0, out_int32=True, out=T.zeros([], dtype=T.int32)),
+        D(SEQ, grad=False),
+    )
 
 
 _register_search()

@@ -460,3 +460,34 @@ def test_sequences_and_numpy_arrays_as_index_tensors():
     np = pytest.importorskip("numpy")
     assert x[np.array([1, 1])].tolist() == [[3.0, 4.0], [3.0, 4.0]]
     assert x[np.array([True, False, True])].tolist() == [[1.0, 2.0], [5.0, 6.0]]
+    assert x[np.array([1, 0])].tolist() == [[3.0, 4.0], [1.0, 2.0]]
+    assert x[np.array([2, 0], dtype=np.int32), 1].tolist() == [6.0, 2.0]
+    assert x[:, np.array([1])].tolist() == [[2.0], [4.0], [6.0]]
+    assert x[np.int64(1)].tolist() == [3.0, 4.0]  # a NumPy integer scalar: an int
+    y = x.clone()
+    y[np.array([0, 2])] = 0.0
+    assert y.tolist() == [[0.0, 0.0], [3.0, 4.0], [0.0, 0.0]]
+    with pytest.raises(IndexError, match=r"tensors used as indices must be long"):
+        x[np.array([1.0])]
+
+
+def test_mask_with_one_value_is_masked_fill_converting_the_value():
+    # PyTorch's index_put_ with one Bool mask and a one-element value is masked_fill_, which
+    # converts the value to self's dtype; other index_put_ calls keep the dtype check.
+    x = g.tensor([1.0, -2.0, 3.0], dtype=g.float64)
+    y = x.clone()
+    y[y > 0] = g.tensor(1)
+    assert y.dtype == g.float64 and y.tolist() == [1.0, -2.0, 1.0]
+    z = g.tensor([1, 2, 3])
+    z[z > 1] = g.tensor(1.7)
+    assert z.tolist() == [1, 1, 1]
+    assert g.index_put(x, [x > 0], g.tensor([5])).tolist() == [5.0, -2.0, 5.0]
+    w = g.zeros([3, 2], dtype=g.float64)
+    w[bools([True, False, True])] = g.tensor(7, dtype=g.float32)
+    assert w.tolist() == [[7.0, 7.0], [0.0, 0.0], [7.0, 7.0]]
+    with pytest.raises(RuntimeError, match=r"Index put requires the source and destination dtypes match"):
+        g.index_put(x, [x > 0], g.tensor(1), True)  # accumulate
+    with pytest.raises(RuntimeError, match=r"Index put requires the source and destination dtypes match"):
+        g.index_put(x, [x > 0], g.tensor([1, 2]))  # two values
+    with pytest.raises(RuntimeError, match=r"Index put requires the source and destination dtypes match"):
+        x.clone()[[0, 2]] = g.tensor(1)  # an integer index

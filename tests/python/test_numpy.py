@@ -95,9 +95,15 @@ def test_dlpack_export_shares_memory():
     a = np.from_dlpack(t)
     assert a.ctypes.data == t.data_ptr() and a.tolist() == [[2.0, 3.0], [5.0, 6.0]]
     assert t.__dlpack_device__() == (1, 0)
-    with pytest.warns(UserWarning, match="not writable"):
-        back = gradgen.from_numpy(a)  # NumPy marks DLPack imports read-only
+    back = gradgen.from_numpy(a)
     assert back.data_ptr() == t.data_ptr()
+    # Writable, as PyTorch's: a write through NumPy is seen by the tensor.
+    assert a.flags.writeable
+    a[1, 0] = 50.0
+    assert t.tolist() == [[2.0, 3.0], [50.0, 6.0]]
+    c = np.from_dlpack(t, copy=True)  # a copy: no longer shared
+    c[0, 0] = -1.0
+    assert t.tolist()[0][0] == 2.0 and c.ctypes.data != t.data_ptr()
     with pytest.raises(RuntimeError, match="detach"):
         np.from_dlpack(gradgen.ones(2, requires_grad=True))
 

@@ -1364,6 +1364,13 @@ def _tensor2_shape_samples() -> Dict[str, List[Sample]]:
             Sample("function", lambda x: total(gradgen.tensor_split(x, [1, 4])), [leaf(6, 2)]),
             Sample("method, dim", lambda x: total(x.tensor_split((-2, 9, 1), 1)), [leaf(2, 5)]),
         ],
+        "tensor_split.tensor_indices_or_sections": [
+            Sample(
+                "1-element indices", lambda x: total(gradgen.tensor_split(x, gradgen.tensor([1]), dim=1)), [leaf(2, 3)]
+            ),
+            Sample("method, indices", lambda x: total(x.tensor_split(gradgen.tensor([1, 2]), 1)), [leaf(2, 3)]),
+            Sample("0-dim sections", lambda x: total(gradgen.tensor_split(x, gradgen.tensor(3))), [leaf(7, 2)]),
+        ],
         "flip": [
             Sample("function", lambda x: gradgen.flip(x, [0, 2]), [leaf(2, 3, 2)]),
             Sample("method, varargs", lambda x: x.flip(0, 1), [leaf(2, 3)]),
