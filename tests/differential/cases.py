@@ -63,6 +63,22 @@ def case(name: str, fn, *inputs, second: bool = False) -> None:
     CASES.append(Case(name, fn, list(inputs), second))
 
 
+def error_message(call):
+    """A case's function that runs `call` and returns its exception, `Type: first line of the
+    message`, as a tensor of character codes (empty if it raised none): the message itself is
+    compared with PyTorch's."""
+
+    def run(T, *xs):
+        try:
+            call(T, *xs)
+        except (RuntimeError, ValueError, TypeError, IndexError) as e:
+            text = "%s: %s" % (type(e).__name__, str(e).splitlines()[0])
+            return T.tensor([ord(c) for c in text], dtype=T.int64)
+        return T.tensor([], dtype=T.int64)
+
+    return run
+
+
 SPECIAL = [0.0, -0.0, 1.0, -1.0, 0.5, -2.5, NAN, INF, -INF]
 
 # ---------------------------------------------------------------------------------------------

@@ -12,21 +12,7 @@ error message return it as a tensor of character codes, compared exactly.
 
 from __future__ import annotations
 
-from cases import D, R, case  # cases.py imports this module once they are defined
-
-
-def _message(call):
-    """The case's exception, `Type: first line of the message`, as a tensor of character codes."""
-
-    def run(T, *xs):
-        try:
-            call(T, *xs)
-        except (RuntimeError, ValueError, TypeError, IndexError) as e:
-            text = "%s: %s" % (type(e).__name__, str(e).splitlines()[0])
-            return T.tensor([ord(c) for c in text], dtype=T.int64)
-        return T.tensor([], dtype=T.int64)
-
-    return run
+from cases import D, R, case, error_message  # cases.py imports this module once they are defined
 
 
 def _extremum_out(name, dim, keepdim=False, indices_dtype="int64"):
@@ -56,7 +42,7 @@ def _register_ellipses() -> None:
     case("select.int/ellipses-around-two-ints", lambda T, a: a[0, ..., 1, ...], x)
     case("unsqueeze/two-ellipses-none", lambda T, a: a[..., None, ...], x)
     case("slice.Tensor/two-ellipses-slice", lambda T, a: a[..., 1:, ...], x)
-    case("select.int/ellipses-past-the-last-dim-error", _message(lambda T, a: a[..., 1, ..., 2]), x)
+    case("select.int/ellipses-past-the-last-dim-error", error_message(lambda T, a: a[..., 1, ..., 2]), x)
 
     def set_two_ellipses(T, a):
         y = a * 1
@@ -64,7 +50,7 @@ def _register_ellipses() -> None:
         return y
 
     case("copy_/two-ellipses-setitem", set_two_ellipses, x)
-    case("select.int/out-of-bounds-names-the-key-position", _message(lambda T, a: a[0, 5]), x)
+    case("select.int/out-of-bounds-names-the-key-position", error_message(lambda T, a: a[0, 5]), x)
 
 
 def _register_einsum_messages() -> None:
@@ -81,7 +67,7 @@ def _register_einsum_messages() -> None:
     ):
         case(
             f"einsum/message-{name}",
-            _message(lambda T, *xs, e=equation: T.einsum(e, *xs)),
+            error_message(lambda T, *xs, e=equation: T.einsum(e, *xs)),
             *[R(*s, seed=10 + k, grad=False) for k, s in enumerate(shapes)],
         )
 

@@ -12,7 +12,7 @@ each case returns as a tensor of character codes (compared exactly).
 
 from __future__ import annotations
 
-from cases import NAN, D, L, R, case  # cases.py imports this module once they are defined
+from cases import NAN, D, L, R, case, error_message  # cases.py imports this module once they are defined
 
 SMALL = ("float16", "bfloat16")
 
@@ -506,20 +506,6 @@ def _register_reductions_and_indexing() -> None:
     both("native_dropout/small-float/eval", lambda T, x: F(T).dropout(x, 0.5, training=False), r(4, seed=219))
 
 
-def _refusal(call):
-    """The case's exception, `Type: first line of the message`, as a tensor of character codes."""
-
-    def run(T, *xs):
-        try:
-            call(T, *xs)
-        except (RuntimeError, ValueError, TypeError, IndexError) as e:
-            text = "%s: %s" % (type(e).__name__, str(e).splitlines()[0])
-            return T.tensor([ord(c) for c in text], dtype=T.int64)
-        return T.tensor([], dtype=T.int64)
-
-    return run
-
-
 def _register_refusals() -> None:
     # PyTorch 2.13's CPU kernels without a 16-bit instance: gradgen refuses them in PyTorch's words.
     refused = {
@@ -539,7 +525,7 @@ def _register_refusals() -> None:
         "linalg_eigh": lambda T, x: T.linalg.eigh(x.reshape([4, 4])),
     }
     for name, call in refused.items():
-        both(f"{name}/small-float/refused", _refusal(call), r(16, seed=230, grad=False))
+        both(f"{name}/small-float/refused", error_message(call), r(16, seed=230, grad=False))
 
 
 _register_products()
