@@ -6,6 +6,7 @@
 #include "csrc/default_dtype.h"
 #include "csrc/python/casters.h"
 #include "csrc/python/module_init.h"
+#include "csrc/util/block_pool.h"
 
 namespace gradgen {
 namespace python {
@@ -25,7 +26,8 @@ NB_MODULE(_C, m) {
   // The dtype objects and gradgen.Tensor's type are kept for the life of the process on
   // purpose (the casters of every module use them): no leak report at exit.
   nanobind::set_leak_warnings(false);
-  gradgen::python::install_memory_reserve();  // MemoryError, not an abort, when memory runs out
+  gradgen::python::install_memory_reserve();   // MemoryError, not an abort, when memory runs out
+  gradgen::internal::prepare_pooled_blocks();  // the same: what would allocate at its first use
   gradgen::internal::set_warning_handler(warn_in_python);
   namespace python = gradgen::python;
   // PyTorch's default dtype in Python is float32; the C++ runtime starts at float64

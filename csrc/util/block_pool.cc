@@ -1,6 +1,8 @@
 #include "csrc/util/block_pool.h"
 
 #include <cstdlib>
+#include <exception>
+#include <new>
 
 #if defined(__SANITIZE_ADDRESS__)
 #include <sanitizer/asan_interface.h>
@@ -54,26 +56,52 @@ inline void push(size_t c, void* block) noexcept {
   GRADGEN_POISON(b, class_bytes(c));
 }
 
+// Registers the thread's cleanup (once per thread) and opens its lists. Registering allocates
+// (__cxa_thread_atexit), and glibc aborts the process when that fails: prepare_pooled_blocks()
+// does it early, where memory is not short.
+void register_thread() noexcept {
+  cache.registered = true;
+  static thread_local ThreadCleanup cleanup;  // frees the lists when the thread exits
+  (void)cleanup;
+  cache.limit = kMaxCachedBytes;
+}
+
 // pooled_free when the thread's lists are full, or before its cleanup is registered.
 [[gnu::noinline]] void free_slow(void* block, size_t c) noexcept {
   if (!cache.registered && c < kClasses) {
-    cache.registered = true;
-    static thread_local ThreadCleanup cleanup;  // frees the lists when the thread exits
-    (void)cleanup;
-    cache.limit = kMaxCachedBytes;
+    register_thread();
     push(c, block);
     return;
   }
   std::free(block);
 }
 
+// malloc; when it fails, the new_handler, as operator new calls it, and malloc again. The Python
+// module's handler frees its memory reserve (csrc/python/memory_reserve.h), so that what runs
+// after (a MemoryError unwinding) has room, as it had when these objects came from operator new.
+// A handler that throws (nothing left to free) means null.
+void* malloc_or_handler(size_t bytes) noexcept {
+  void* p = std::malloc(bytes);
+  while (p == nullptr) {
+    const std::new_handler handler = std::get_new_handler();
+    if (handler == nullptr) return nullptr;
+    try {
+      handler();
+    } catch (...) {
+      return nullptr;
+    }
+    p = std::malloc(bytes);
+  }
+  return p;
+}
+
 }  // namespace
 
 void* pooled_allocate(size_t bytes) noexcept {
   const size_t c = class_of(bytes);
-  if (c >= kClasses) return std::malloc(bytes);
+  if (c >= kClasses) return malloc_or_handler(bytes);
   FreeBlock* b = cache.head[c];
-  if (b == nullptr) return std::malloc(class_bytes(c));
+  if (b == nullptr) return malloc_or_handler(class_bytes(c));
   GRADGEN_UNPOISON(b, class_bytes(c));
   cache.head[c] = b->next;
   cache.cached_bytes -= class_bytes(c);
@@ -104,6 +132,14 @@ size_t release_pooled_blocks() noexcept {
 }
 
 size_t pooled_cached_bytes() noexcept { return cache.cached_bytes; }
+
+void prepare_pooled_blocks() noexcept {
+  if (!cache.registered) register_thread();
+  // The C++ runtime's per-thread exception state (thread-local data of libstdc++, allocated at
+  // its first use when the library was loaded with dlopen): reached here, not by the first
+  // std::bad_alloc thrown when memory has run out.
+  (void)std::uncaught_exceptions();
+}
 
 }  // namespace internal
 }  // namespace gradgen

@@ -34,6 +34,12 @@ void* pooled_allocate(size_t bytes) noexcept;
 void pooled_free(void* block, size_t bytes) noexcept;
 /// Frees the blocks the calling thread keeps; returns how many bytes that was.
 size_t release_pooled_blocks() noexcept;
+/// Makes, for the calling thread, what the pool and a thrown exception would otherwise allocate
+/// on their first use (the thread's cleanup registration, the C++ runtime's exception state), so
+/// that running out of memory later raises instead of aborting in glibc. The Python module calls
+/// it when imported.
+void prepare_pooled_blocks() noexcept;
+
 /// Returns how many bytes the calling thread keeps in its free lists.
 size_t pooled_cached_bytes() noexcept;
 
