@@ -2,11 +2,14 @@
 // process, like type_objects.cc.
 #include "csrc/python/memory_reserve.h"
 
+#include <malloc.h>
 #include <nanobind/nanobind.h>
 
 #include <atomic>
 #include <cstdlib>
 #include <new>
+
+#include "csrc/util/block_pool.h"
 
 namespace gradgen {
 namespace python {
@@ -41,6 +44,15 @@ void install_memory_reserve() noexcept {
 bool memory_is_low() noexcept {
   if (!g_reserve_spent.load(std::memory_order_relaxed)) return false;
   void* block = std::malloc(kReserveBytes);
+  if (block == nullptr) {
+    // The blocks this thread's pool keeps are the ones freed last, often at the top of malloc's
+    // heap, where they keep the rest of the freed heap from going back to the system (a Python
+    // list of small Tensors is freed last element first): free them, give the heap's free top
+    // back, and try again.
+    internal::release_pooled_blocks();
+    malloc_trim(0);
+    block = std::malloc(kReserveBytes);
+  }
   if (block == nullptr) {
     PyErr_SetString(PyExc_MemoryError,
                     "gradgen: out of memory (the Tensor was made, but no memory is left for "

@@ -76,12 +76,14 @@ void register_thread() noexcept {
   std::free(block);
 }
 
-// malloc; when it fails, the new_handler, as operator new calls it, and malloc again. The Python
-// module's handler frees its memory reserve (csrc/python/memory_reserve.h), so that what runs
-// after (a MemoryError unwinding) has room, as it had when these objects came from operator new.
-// A handler that throws (nothing left to free) means null.
+// malloc; when it fails, the thread's own free lists are freed and malloc tried again; then the
+// new_handler, as operator new calls it, and malloc again. The Python module's handler frees its
+// memory reserve (csrc/python/memory_reserve.h), so that what runs after (a MemoryError
+// unwinding) has room, as it had when these objects came from operator new. A handler that
+// throws (nothing left to free) means null.
 void* malloc_or_handler(size_t bytes) noexcept {
   void* p = std::malloc(bytes);
+  if (p == nullptr && release_pooled_blocks() > 0) p = std::malloc(bytes);
   while (p == nullptr) {
     const std::new_handler handler = std::get_new_handler();
     if (handler == nullptr) return nullptr;
