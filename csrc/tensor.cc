@@ -394,8 +394,14 @@ const Tensor& Tensor::set_requires_grad(bool requires_grad) const {
 
 namespace {
 
-// Formats one element; `fixed` chooses between 4 decimals and scientific notation.
-std::string format_element(const char* p, ScalarType dtype, bool fixed) {
+// How floating elements print, chosen as PyTorch's _Formatter does from the nonzero finite
+// elements shown: every one a whole number, without decimals and with a trailing '.'
+// ("tensor([1., 2.])"), else 4 decimals; scientific with 4 decimals when the largest is above
+// 1e8 or over 1000 times the smallest (or, not all whole, the smallest below 1e-4).
+enum class FloatMode { kFixed, kInt, kSci };
+
+// Formats one element in `mode` (floating dtypes).
+std::string format_element(const char* p, ScalarType dtype, FloatMode mode) {
   char buf[64];
   switch (dtype) {
     case ScalarType::Long:
@@ -409,58 +415,82 @@ std::string format_element(const char* p, ScalarType dtype, bool fixed) {
     case ScalarType::Bool: return *reinterpret_cast<const bool*>(p) ? "true" : "false";
     default: {
       double v = internal::read_element<double>(p, dtype);
-      std::snprintf(buf, sizeof(buf), fixed ? "%.4f" : "%.4e", v);
+      if (std::isnan(v)) return "nan";  // Python's spelling (C may print "-nan")
+      if (mode == FloatMode::kInt) {
+        std::snprintf(buf, sizeof(buf), "%.0f", v);
+        return std::isinf(v) ? std::string(buf) : std::string(buf) + ".";
+      }
+      std::snprintf(buf, sizeof(buf), mode == FloatMode::kFixed ? "%.4f" : "%.4e", v);
       return buf;
     }
   }
 }
 
-// Appends the elements of dim `d` onwards, PyTorch style: nested brackets, one
-// row per line, at most 3 leading and 3 trailing entries per dim past 6.
+// PyTorch's print options (torch/_tensor_str.py): past kThreshold elements a tensor is
+// summarized, each dim longer than 2 * kEdgeItems showing its first and last kEdgeItems entries;
+// rows wrap at kLineWidth characters.
+constexpr int64_t kThreshold = 1000;
+constexpr int64_t kEdgeItems = 3;
+constexpr size_t kLineWidth = 80;
+
+// Appends the elements of dim `d` onwards as PyTorch's _tensor_str_with_formatter does: nested
+// brackets, the last dim's cells padded to `width` and wrapped to the line width (a summarized
+// row's " ..." counts as a cell), the other dims one slice per line, separated by a blank line
+// per dim below.
 void format_dims(std::string& out, const TensorImpl& t, size_t d, int64_t offset, size_t indent,
-                 bool fixed, size_t width) {
+                 FloatMode mode, size_t width, bool summarize) {
   const char* base = static_cast<const char*>(t.storage->data);
   const size_t esize = element_size(t.dtype);
   const int64_t n = t.sizes[d];
-  const bool summarize = n > 6;
+  const bool skip = summarize && n > 2 * kEdgeItems;
+  const bool last = d + 1 == t.sizes.size();
+  const size_t per_line =
+      std::max<size_t>(1, (kLineWidth > indent ? kLineWidth - indent : 0) / (width + 2));
   out += "[";
-  for (int64_t i = 0; i < n; ++i) {
-    if (summarize && i == 3) {
-      out += d + 1 == t.sizes.size() ? "..., " : "...,\n" + std::string(indent + 1, ' ');
-      i = n - 3;
+  size_t cells = 0;  // on this dim, the separators already written
+  auto separate = [&] {
+    if (cells++ == 0) return;
+    if (!last) {
+      out += "," + std::string(t.sizes.size() - d - 1, '\n') + std::string(indent + 1, ' ');
+    } else if ((cells - 1) % per_line == 0) {
+      out += ",\n" + std::string(indent + 1, ' ');
+    } else {
+      out += ", ";
     }
+  };
+  for (int64_t i = 0; i < n; ++i) {
+    if (skip && i == kEdgeItems) {
+      separate();
+      out += last ? " ..." : "...";
+      i = n - kEdgeItems;
+    }
+    separate();
     const int64_t off = offset + i * t.strides[d];
-    if (d + 1 == t.sizes.size()) {
-      std::string cell = format_element(base + off * esize, t.dtype, fixed);
+    if (last) {
+      std::string cell = format_element(base + off * esize, t.dtype, mode);
       if (cell.size() < width) out += std::string(width - cell.size(), ' ');
       out += cell;
     } else {
-      format_dims(out, t, d + 1, off, indent + 1, fixed, width);
-    }
-    if (i + 1 < n) {
-      if (d + 1 == t.sizes.size()) {
-        out += ", ";
-      } else {
-        out += "," + std::string(t.sizes.size() - d - 1, '\n') + std::string(indent + 1, ' ');
-      }
+      format_dims(out, t, d + 1, off, indent + 1, mode, width, summarize);
     }
   }
   out += "]";
 }
 
-// Calls fn(offset) for each element format_dims prints (3 leading and 3 trailing entries of a
-// dim past 6), so that choosing the notation and width of a huge or expanded tensor reads only
-// what is shown, not every element (an expand to [2**40] would otherwise take hours).
+// Calls fn(offset) for each element format_dims prints (in a summarized tensor, the first and
+// last kEdgeItems entries of each longer dim), so that choosing the notation and width of a huge
+// or expanded tensor reads only what is shown, not every element (an expand to [2**40] would
+// otherwise take hours).
 template <typename F>
-void for_each_shown(const TensorImpl& t, size_t d, int64_t offset, F&& fn) {
+void for_each_shown(const TensorImpl& t, size_t d, int64_t offset, bool summarize, F&& fn) {
   if (d == t.sizes.size()) {
     fn(offset);
     return;
   }
   const int64_t n = t.sizes[d];
   for (int64_t i = 0; i < n; ++i) {
-    if (n > 6 && i == 3) i = n - 3;
-    for_each_shown(t, d + 1, offset + i * t.strides[d], fn);
+    if (summarize && n > 2 * kEdgeItems && i == kEdgeItems) i = n - kEdgeItems;
+    for_each_shown(t, d + 1, offset + i * t.strides[d], summarize, fn);
   }
 }
 
@@ -472,26 +502,52 @@ std::string Tensor::to_string() const {
   std::string out = "tensor(";
   const size_t indent = 7;  // strlen("tensor(")
   if (t.numel == 0) {
-    out += "[], size=" + shape_str(sizes());
+    // PyTorch's: the shape only when it is not (0,), as a Python tuple.
+    out += "[]";
+    if (t.sizes.size() != 1) {
+      out += ", size=(";
+      for (size_t i = 0; i < t.sizes.size(); ++i) {
+        out += (i ? ", " : "") + std::to_string(t.sizes[i]);
+      }
+      out += t.sizes.size() == 1 ? ",)" : ")";
+    }
   } else {
-    // Pick the notation and the column width from the elements shown.
-    bool fixed = true;
+    const bool summarize = t.numel > kThreshold;
+    // Pick the notation and the column width from the elements shown (PyTorch's _Formatter:
+    // for floating dtypes from the nonzero finite ones only, the width at least 1).
+    FloatMode mode = FloatMode::kInt;
     size_t width = 0;
     const size_t esize = element_size(t.dtype);
     const char* base = static_cast<const char*>(t.storage->data) + t.storage_offset * esize;
-    for_each_shown(t, 0, 0, [&](int64_t off) {
-      if (is_floating_point(t.dtype)) {
-        double v = std::fabs(internal::read_element<double>(base + off * esize, t.dtype));
-        if (std::isfinite(v) && v != 0.0 && (v < 1e-4 || v >= 1e8)) fixed = false;
+    if (is_floating_point(t.dtype)) {
+      width = 1;
+      double lo = INFINITY, hi = 0.0;
+      bool any = false;
+      for_each_shown(t, 0, 0, summarize, [&](int64_t off) {
+        const double v = internal::read_element<double>(base + off * esize, t.dtype);
+        if (!std::isfinite(v) || v == 0.0) return;
+        any = true;
+        lo = std::min(lo, std::fabs(v));
+        hi = std::max(hi, std::fabs(v));
+        if (v != std::ceil(v)) mode = FloatMode::kFixed;
+      });
+      if (any && (hi / lo > 1000.0 || hi > 1.0e8 || (mode == FloatMode::kFixed && lo < 1.0e-4))) {
+        mode = FloatMode::kSci;
       }
-    });
-    for_each_shown(t, 0, 0, [&](int64_t off) {
-      width = std::max(width, format_element(base + off * esize, t.dtype, fixed).size());
-    });
-    if (t.sizes.empty()) {
-      out += format_element(base, t.dtype, fixed);
+      for_each_shown(t, 0, 0, summarize, [&](int64_t off) {
+        const double v = internal::read_element<double>(base + off * esize, t.dtype);
+        if (!std::isfinite(v) || v == 0.0) return;
+        width = std::max(width, format_element(base + off * esize, t.dtype, mode).size());
+      });
     } else {
-      format_dims(out, t, 0, t.storage_offset, indent, fixed, width);
+      for_each_shown(t, 0, 0, summarize, [&](int64_t off) {
+        width = std::max(width, format_element(base + off * esize, t.dtype, mode).size());
+      });
+    }
+    if (t.sizes.empty()) {
+      out += format_element(base, t.dtype, mode);
+    } else {
+      format_dims(out, t, 0, t.storage_offset, indent, mode, width, summarize);
     }
   }
   if (t.dtype != ScalarType::Double) out += std::string(", dtype=") + gradgen::to_string(t.dtype);

@@ -45,14 +45,32 @@ std::string tensor_repr(const Tensor& t) {
       body[at] = 'F';
     }
   }
-  // torch names the dtype unless it is the default one (float32 unless set_default_dtype).
-  if (t.scalar_type() != get_default_dtype()) {
-    body += std::string(", dtype=gradgen.") + dtype_name(t.scalar_type());
-  }
+  // torch names the dtype unless it is the default floating one (float32 unless
+  // set_default_dtype), int64 or bool, which Python's ints and bools make; an empty tensor has no
+  // numbers to tell int64 from the default, so it names every dtype but the default.
+  const ScalarType st = t.scalar_type();
+  const bool implied = st == get_default_dtype() ||
+                       (t.numel() != 0 && (st == ScalarType::Long || st == ScalarType::Bool));
+  std::vector<std::string> suffixes;
+  if (!implied) suffixes.push_back(std::string("dtype=gradgen.") + dtype_name(st));
   if (t.grad_fn()) {
-    body += ", grad_fn=<" + t.grad_fn()->name() + ">";
+    suffixes.push_back("grad_fn=<" + t.grad_fn()->name() + ">");
   } else if (t.requires_grad()) {
-    body += ", requires_grad=True";
+    suffixes.push_back("requires_grad=True");
+  }
+  // As PyTorch's _add_suffixes: a suffix that would pass the line width goes on a line of its
+  // own, indented under "tensor(" (its last-line length, quirks included).
+  constexpr size_t kLineWidth = 80, kIndent = 7;
+  const size_t newline = body.rfind('\n');
+  size_t line = newline == std::string::npos ? body.size() + 2 : body.size() - newline + 1;
+  for (const std::string& suffix : suffixes) {
+    if (line + suffix.size() + 2 > kLineWidth) {
+      body += ",\n" + std::string(kIndent, ' ') + suffix;
+      line = kIndent + suffix.size();
+    } else {
+      body += ", " + suffix;
+      line += suffix.size() + 2;
+    }
   }
   return body + ")";
 }

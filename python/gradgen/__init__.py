@@ -5,7 +5,7 @@
     >>> y = x * x + 2 * x
     >>> y.backward(gradgen.ones(3))
     >>> x.grad
-    tensor([4.0000, 6.0000, 8.0000])
+    tensor([4., 6., 8.])
 
 Everything here is implemented in C++ (gradgen._C): Tensor's operators call the generated
 differentiable ops directly. Python floats make float32 tensors, the default dtype, as PyTorch's

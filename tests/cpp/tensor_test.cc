@@ -217,20 +217,27 @@ TEST(TensorAutogradMetadataTest, LeavesRequireGradOnlyWhenAsked) {
 
 TEST(TensorPrintingTest, PrintsValuesLikePyTorch) {
   EXPECT_EQ(tensor({1, 2, 3, 4}, {2, 2}).to_string(),
-            "tensor([[1.0000, 2.0000],\n"
-            "        [3.0000, 4.0000]])");
+            "tensor([[1., 2.],\n"
+            "        [3., 4.]])");
   EXPECT_EQ(tensor({-1.5, 2}).set_requires_grad(true).to_string(),
             "tensor([-1.5000,  2.0000], requires_grad=true)");
-  EXPECT_EQ(full({}, 3.0).to_string(), "tensor(3.0000)");
+  EXPECT_EQ(full({}, 3.0).to_string(), "tensor(3.)");
+  EXPECT_EQ(full({}, 3.5).to_string(), "tensor(3.5000)");
   EXPECT_EQ(full({2}, 3, ScalarType::Long).to_string(), "tensor([3, 3], dtype=Long)");
   EXPECT_EQ(tensor({1e-9, 1}).to_string(), "tensor([1.0000e-09, 1.0000e+00])");
-  EXPECT_EQ(zeros({0, 2}).to_string(), "tensor([], size=[0, 2])");
+  EXPECT_EQ(zeros({0, 2}).to_string(), "tensor([], size=(0, 2))");
+  EXPECT_EQ(zeros({0}).to_string(), "tensor([])");
   EXPECT_EQ(Tensor().to_string(), "Tensor(undefined)");
-  EXPECT_EQ(zeros({10}).to_string(),
-            "tensor([0.0000, 0.0000, 0.0000, ..., 0.0000, 0.0000, 0.0000])");
+  // PyTorch's print options: summarized past 1000 elements, rows wrapped at 80 characters.
+  EXPECT_EQ(zeros({10}).to_string(), "tensor([0., 0., 0., 0., 0., 0., 0., 0., 0., 0.])");
+  EXPECT_EQ(zeros({2000}).to_string(), "tensor([0., 0., 0.,  ..., 0., 0., 0.])");
+  EXPECT_EQ(full({20}, 10.5).to_string(),
+            "tensor([10.5000, 10.5000, 10.5000, 10.5000, 10.5000, 10.5000, 10.5000, 10.5000,\n"
+            "        10.5000, 10.5000, 10.5000, 10.5000, 10.5000, 10.5000, 10.5000, 10.5000,\n"
+            "        10.5000, 10.5000, 10.5000, 10.5000])");
   std::ostringstream out;
   out << ones({1});
-  EXPECT_EQ(out.str(), "tensor([1.0000])");
+  EXPECT_EQ(out.str(), "tensor([1.])");
 }
 
 TEST(TensorAllcloseTest, ComparesWithinTolerances) {

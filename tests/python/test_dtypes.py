@@ -41,7 +41,7 @@ def test_repr_names_the_dtype_as_pytorch():
     assert repr(gradgen.tensor(7, dtype=gradgen.int32)) == "tensor(7, dtype=gradgen.int32)"
     assert repr(gradgen.tensor([1.5], dtype=gradgen.float16)) == "tensor([1.5000], dtype=gradgen.float16)"
     h = gradgen.tensor([2.0], dtype=gradgen.float16, requires_grad=True)
-    assert repr(h) == "tensor([2.0000], dtype=gradgen.float16, requires_grad=True)"
+    assert repr(h) == "tensor([2.], dtype=gradgen.float16, requires_grad=True)"
 
 
 def test_legacy_type_names_and_type_casts():

@@ -145,7 +145,7 @@ def test_repr_of_a_huge_expanded_tensor_is_summarized():
         timeout=20,
     )
     lines = out.splitlines()
-    assert lines[0] == "tensor([1.0000, 1.0000, 1.0000, ..., 1.0000, 1.0000, 1.0000])"
+    assert lines[0] == "tensor([1., 1., 1.,  ..., 1., 1., 1.])"  # PyTorch's " ..." cell
     assert lines[1] == "3"
 
 

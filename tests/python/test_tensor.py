@@ -51,15 +51,114 @@ def test_item_tolist():
 
 
 def test_repr_is_torch_like():
-    assert repr(gradgen.tensor([1.0, 2.0])) == "tensor([1.0000, 2.0000])"
+    assert repr(gradgen.tensor([1.0, 2.0])) == "tensor([1., 2.])"
     assert (
-        repr(gradgen.tensor([1.0], dtype=gradgen.float64, requires_grad=True))
-        == "tensor([1.0000], dtype=gradgen.float64, requires_grad=True)"
+        repr(gradgen.tensor([1.5], dtype=gradgen.float64, requires_grad=True))
+        == "tensor([1.5000], dtype=gradgen.float64, requires_grad=True)"
     )
     x = gradgen.tensor([1.0], requires_grad=True)
-    assert repr(x * 2) == "tensor([2.0000], grad_fn=<MulBackward1>)"
-    assert repr(gradgen.tensor([True, False])) == "tensor([ True, False], dtype=gradgen.bool)"
-    assert repr(gradgen.tensor([[1, 2], [3, 4]])) == ("tensor([[1, 2],\n        [3, 4]], dtype=gradgen.int64)")
+    assert repr(x * 2) == "tensor([2.], grad_fn=<MulBackward1>)"
+    # int64 and bool are implied, as PyTorch prints them
+    assert repr(gradgen.tensor([True, False])) == "tensor([ True, False])"
+    assert repr(gradgen.tensor([[1, 2], [3, 4]])) == ("tensor([[1, 2],\n        [3, 4]])")
+    assert repr(gradgen.tensor([1, 2], dtype=gradgen.int32)) == "tensor([1, 2], dtype=gradgen.int32)"
+
+
+# The strings PyTorch 2.13 prints for the same values (torch.tensor(data, dtype=...)), dtype
+# names aside: whole numbers without decimals, else 4 decimals, scientific past PyTorch's ranges.
+FLOAT_REPRS = [
+    ([1.0, 2.0], "float32", "tensor([1., 2.])"),
+    ([1.5, 2.0], "float32", "tensor([1.5000, 2.0000])"),
+    ([0.0, 0.0], "float32", "tensor([0., 0.])"),
+    ([1.0, float("nan"), float("-inf")], "float32", "tensor([1., nan, -inf])"),
+    ([1e9, 1.0], "float64", "tensor([1.0000e+09, 1.0000e+00], dtype=gradgen.float64)"),
+    ([1.0, 2000.0], "float32", "tensor([1.0000e+00, 2.0000e+03])"),
+    ([1.0, 999.0], "float32", "tensor([  1., 999.])"),
+    ([1e-5, 1.0], "float64", "tensor([1.0000e-05, 1.0000e+00], dtype=gradgen.float64)"),
+    ([-1.0, 10.0], "float16", "tensor([-1., 10.], dtype=gradgen.float16)"),
+    ([[1.0, -2.0], [3.0, 400.0]], "bfloat16", "tensor([[  1.,  -2.],\n        [  3., 400.]], dtype=gradgen.bfloat16)"),
+    (3.0, "float64", "tensor(3., dtype=gradgen.float64)"),
+    ([0.5, float("nan")], "float32", "tensor([0.5000,    nan])"),
+    ([-0.0, 2.0], "float32", "tensor([-0., 2.])"),
+    ([100.0, 0.25], "float32", "tensor([100.0000,   0.2500])"),
+    ([float("nan")], "float32", "tensor([nan])"),
+]
+
+
+@pytest.mark.parametrize("data, dtype, want", FLOAT_REPRS)
+def test_float_repr_matches_pytorch(data, dtype, want):
+    assert repr(gradgen.tensor(data, dtype=getattr(gradgen, dtype))) == want
+
+
+# PyTorch 2.13's repr of the same tensors ("torch." read "gradgen."): rows wrapped at 80
+# characters, summarized past 1000 elements with a " ..." cell, empty tensors with their size
+# unless it is (0,), int64 and bool dtypes implied unless empty.
+LAYOUT_REPRS = [  # (expression on gradgen, torch's repr)
+    (
+        "arange(20.0)",
+        "tensor([ 0.,  1.,  2.,  3.,  4.,  5.,  6.,  7.,  8.,  9., 10., 11., 12., 13.,\n"
+        "        14., 15., 16., 17., 18., 19.])",
+    ),
+    (
+        "arange(12.0).reshape(2, 3, 2)",
+        "tensor([[[ 0.,  1.],\n"
+        "         [ 2.,  3.],\n"
+        "         [ 4.,  5.]],\n"
+        "\n"
+        "        [[ 6.,  7.],\n"
+        "         [ 8.,  9.],\n"
+        "         [10., 11.]]])",
+    ),
+    (
+        "arange(3000).reshape(1000, 3)",
+        "tensor([[   0,    1,    2],\n"
+        "        [   3,    4,    5],\n"
+        "        [   6,    7,    8],\n"
+        "        ...,\n"
+        "        [2991, 2992, 2993],\n"
+        "        [2994, 2995, 2996],\n"
+        "        [2997, 2998, 2999]])",
+    ),
+    ("arange(1001)", "tensor([   0,    1,    2,  ...,  998,  999, 1000])"),
+    ("ones(7)", "tensor([1., 1., 1., 1., 1., 1., 1.])"),
+    ("zeros(0)", "tensor([])"),
+    ("zeros(2, 0, 3, dtype=gradgen.int64)", "tensor([], size=(2, 0, 3), dtype=gradgen.int64)"),
+    ("zeros(0, dtype=gradgen.bool)", "tensor([], dtype=gradgen.bool)"),
+    (
+        "tensor([True] * 30)",
+        "tensor([True, True, True, True, True, True, True, True, True, True, True, True,\n"
+        "        True, True, True, True, True, True, True, True, True, True, True, True,\n"
+        "        True, True, True, True, True, True])",
+    ),
+    (
+        "arange(2000.0).reshape(1000, 2) / 7",
+        "tensor([[0.0000e+00, 1.4286e-01],\n"
+        "        [2.8571e-01, 4.2857e-01],\n"
+        "        [5.7143e-01, 7.1429e-01],\n"
+        "        ...,\n"
+        "        [2.8486e+02, 2.8500e+02],\n"
+        "        [2.8514e+02, 2.8529e+02],\n"
+        "        [2.8543e+02, 2.8557e+02]])",
+    ),
+    (
+        "full((3, 1200), 2.5)",
+        "tensor([[2.5000, 2.5000, 2.5000,  ..., 2.5000, 2.5000, 2.5000],\n"
+        "        [2.5000, 2.5000, 2.5000,  ..., 2.5000, 2.5000, 2.5000],\n"
+        "        [2.5000, 2.5000, 2.5000,  ..., 2.5000, 2.5000, 2.5000]])",
+    ),
+    (
+        "arange(40.0, dtype=gradgen.float64).requires_grad_()",
+        "tensor([ 0.,  1.,  2.,  3.,  4.,  5.,  6.,  7.,  8.,  9., 10., 11., 12., 13.,\n"
+        "        14., 15., 16., 17., 18., 19., 20., 21., 22., 23., 24., 25., 26., 27.,\n"
+        "        28., 29., 30., 31., 32., 33., 34., 35., 36., 37., 38., 39.],\n"
+        "       dtype=gradgen.float64, requires_grad=True)",
+    ),
+]
+
+
+@pytest.mark.parametrize("expr, want", LAYOUT_REPRS)
+def test_repr_layout_matches_pytorch(expr, want):
+    assert repr(eval(expr, {**vars(gradgen), "gradgen": gradgen})) == want
 
 
 def test_arithmetic_operators():
