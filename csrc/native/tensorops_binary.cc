@@ -577,6 +577,15 @@ Tensor& xlogy_(Tensor& self, const Scalar& other) {
 Tensor& xlogy_out(const Tensor& self, const Tensor& other, Tensor& out) {
   return write_out("xlogy.OutTensor", xlogy(self, other), out);
 }
+Tensor xlogy(const Scalar& self, const Tensor& other) {
+  return xlogy(scalar_operand(self, result_type(other, self)), other);
+}
+Tensor& xlogy_out(const Scalar& self, const Tensor& other, Tensor& out) {
+  return write_out("xlogy.OutScalar_Self", xlogy(self, other), out);
+}
+Tensor& xlogy_out(const Tensor& self, const Scalar& other, Tensor& out) {
+  return write_out("xlogy.OutScalar_Other", xlogy(self, other), out);
+}
 
 // ---------------------------------------------------------------------------------------------
 // Logical (any dtypes, non-zero is true; Bool results) and bitwise (Long and Bool) ops

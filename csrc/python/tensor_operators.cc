@@ -127,9 +127,13 @@ struct BinaryOperator {
 };
 
 const BinaryOperator kBinaryOperators[] = {
+    // `x + 0.1` adds a wrapped number, as PyTorch's operator: its add kernel reads the number
+    // converted to the tensor's dtype (float16 + 0.1 adds 0.1 rounded to float16, unlike mul and
+    // div, whose kernels keep it at float precision: those take the Scalar overloads here).
     {"__add__", [](const Tensor& a, const Tensor& b) { return gradgen::add(a, b); },
-     [](const Tensor& a, const Scalar& b) { return gradgen::add(a, b); }},
-    {"__radd__", nullptr, [](const Tensor& a, const Scalar& b) { return gradgen::add(a, b); }},
+     [](const Tensor& a, const Scalar& b) { return gradgen::add(a, wrapped_number(b, a)); }},
+    {"__radd__", nullptr,
+     [](const Tensor& a, const Scalar& b) { return gradgen::add(a, wrapped_number(b, a)); }},
     {"__sub__", [](const Tensor& a, const Tensor& b) { return gradgen::sub(a, b); },
      [](const Tensor& a, const Scalar& b) { return gradgen::sub(a, wrapped_number(b, a)); }},
     {"__rsub__", nullptr,

@@ -197,3 +197,30 @@ def test_foreach_nodes_run_the_reference_formula_per_element(pytorch_output):
         "grad_result.emplace_back(grads[i].defined() ? (handle_r_to_c(self[i].scalar_type(), grads[i])) : Tensor());"
     ) in body
     assert "any_grad_defined" not in body
+
+
+def _node_names(directory) -> dict:
+    """(schema, dispatch key) -> the Backward node's name, for every derivative entry of a spec."""
+    from tools.codegen.autogen import add_autogen_variants
+    from tools.codegen.load_derivatives import load_derivatives
+    from tools.codegen.load_native_functions import parse_native_functions
+
+    functions = add_autogen_variants(parse_native_functions(str(directory / "native_functions.yaml")))
+    infos = load_derivatives(str(directory / "derivatives.yaml"), functions)
+    return {
+        (str(schema), key): info.op for schema, per_key in infos.items() for key, info in per_key.items() if info.op
+    }
+
+
+def test_gradgens_own_nodes_have_pytorchs_names(pytorch_output):
+    """A node's name counts the entries of its base name before it (MulBackward0, MulBackward1):
+    gradgen's specs/derivatives.yaml lists the overloads PyTorch has in PyTorch's order (and the
+    earlier overloads), so that `(x * 2).grad_fn` reads as in PyTorch for every shared entry."""
+    from conftest import TREE, pytorch_specs_dir
+
+    ours = _node_names(TREE / "specs")
+    theirs = _node_names(pytorch_specs_dir())
+    shared = [k for k in ours if k in theirs]
+    assert len(shared) > 300, len(shared)
+    wrong = ["%s: %s, PyTorch's %s" % (k[0], ours[k], theirs[k]) for k in shared if ours[k] != theirs[k]]
+    assert not wrong, "specs/derivatives.yaml names these nodes otherwise than PyTorch:\n" + "\n".join(wrong)

@@ -2473,6 +2473,11 @@ case("xlogy.Tensor/int64", lambda T, a, b: T.xlogy(a, b), L([0, 1, 2]), L([0, 3,
 case("xlogy.Scalar_Other/float", lambda T, a: T.xlogy(a, 2.5), R(2, 3, seed=1), second=True)
 case("xlogy.Scalar_Other/zero", lambda T, a: a.xlogy(0.0), D([0.0, 1.0, -1.0]), second=True)
 case("xlogy.Scalar_Other/negative", lambda T, a: T.xlogy(a, -1.0), D([0.0, 1.0]), second=True)
+case("xlogy.Scalar_Self/float", lambda T, b: T.xlogy(2.5, b * b + 0.5), R(2, 3, seed=2), second=True)
+case("xlogy.Scalar_Self/zero", lambda T, b: T.xlogy(0.0, b), D([0.0, 1.0, 2.0]), second=True)
+case("xlogy.Scalar_Self/int64", lambda T, b: T.xlogy(2, b), L([0, 1, 3]))
+case("xlogy.OutScalar_Self", lambda T, b: T.xlogy(-1.5, b * b + 0.5, out=T.empty(2, 3, dtype=b.dtype)), R(2, 3, seed=3))
+case("xlogy.OutScalar_Other", lambda T, a: T.xlogy(a, 2.5, out=T.empty(2, 3, dtype=a.dtype)), R(2, 3, seed=4))
 
 # Logical and bitwise ops: any dtypes in (non-zero is true), Bool / integer out.
 for op in ["logical_and", "logical_or", "logical_xor"]:

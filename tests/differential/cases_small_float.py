@@ -528,6 +528,29 @@ def _register_refusals() -> None:
         both(f"{name}/small-float/refused", error_message(call), r(16, seed=230, grad=False))
 
 
+def _register_python_numbers() -> None:
+    # A Python number beside a float16 / bfloat16 tensor: PyTorch's add and sub kernels read it
+    # converted to the tensor's dtype, mul and div at float precision; 0.3 + 0.1 in float16 is a
+    # tie that the two readings round differently.
+    def values(dtype):
+        return D([0.3, 1.0, 3.0, 1000.0, 0.7, -2.5], dtype, grad=False)
+
+    numbers = {
+        "add": lambda T, x: x + 0.1,
+        "radd": lambda T, x: 0.1 + x,
+        "sub": lambda T, x: x - 0.1,
+        "rsub": lambda T, x: 0.1 - x,
+        "mul": lambda T, x: x * 0.1,
+        "rmul": lambda T, x: 0.1 * x,
+        "div": lambda T, x: x / 0.1,
+        "rdiv": lambda T, x: 0.1 / x,
+        "iadd": lambda T, x: x.clone().__iadd__(0.1),
+    }
+    for name, fn in numbers.items():
+        both(f"python-number/{name}/small-float", fn, values)
+
+
+_register_python_numbers()
 _register_products()
 _register_convolutions()
 _register_pooling()

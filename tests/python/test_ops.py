@@ -774,6 +774,7 @@ def _tensorops_samples() -> Dict[str, List[Sample]]:
     s["copysign_.Scalar"] = [Sample("method on a clone", lambda a: a.clone().copysign_(2), [away_from_zero(4)])]
     s["xlogy.Tensor"] = b(gradgen.xlogy, leaf, positive)
     s["xlogy.Scalar_Other"] = [Sample("2.5", lambda a: gradgen.xlogy(a, 2.5), [leaf(4)])]
+    s["xlogy.Scalar_Self"] = [Sample("2.5", lambda c: gradgen.xlogy(2.5, c), [positive(4)])]
     s["xlogy_.Tensor"] = [
         Sample("method on a clone", lambda a, c: a.clone().xlogy_(c), [leaf(3, seed=1), positive(3, seed=2)])
     ]
@@ -940,6 +941,10 @@ def _tensorops_value_checks():
         "clamp_min.out": lambda a, o=None: gradgen.clamp_min(a, 0.1, **({"out": o} if o is not None else {})),
         "clamp_max.out": lambda a, o=None: gradgen.clamp_max(a, 0.1, **({"out": o} if o is not None else {})),
         "copysign.Scalar_out": lambda a, o=None: gradgen.copysign(a, -1.0, **({"out": o} if o is not None else {})),
+        "xlogy.OutScalar_Other": lambda a, o=None: gradgen.xlogy(a, 2.5, **({"out": o} if o is not None else {})),
+        "xlogy.OutScalar_Self": lambda a, o=None: gradgen.xlogy(
+            2.5, a.abs() + 0.5, **({"out": o} if o is not None else {})
+        ),
         "lerp.Scalar_out": lambda a, o=None: gradgen.lerp(a, a * 2, 0.25, **({"out": o} if o is not None else {})),
     }
     for name, f in scalar_out.items():

@@ -64,6 +64,27 @@ def test_repr_is_torch_like():
     assert repr(gradgen.tensor([1, 2], dtype=gradgen.int32)) == "tensor([1, 2], dtype=gradgen.int32)"
 
 
+def test_grad_fn_names_are_pytorchs():
+    # Node names count the entries of a base name in derivatives.yaml in PyTorch's order (checked
+    # for every entry by //tests/codegen:pytorch_specs_test); `x + 1` adds a wrapped number, as
+    # PyTorch's operator does. (PyTorch 2.13 printed these names.)
+    x = gradgen.tensor([1.5, 2.0], dtype=gradgen.float64, requires_grad=True)
+    names = {
+        "AddBackward0": [x + 1, 1 + x, x + x, x.clone().__iadd__(1)],
+        "SubBackward0": [x - 1, x - x],
+        "ClampBackward1": [gradgen.clamp(x, 0, 1)],
+        "ClampBackward0": [gradgen.clamp(x, x * 0, x * 0 + 1)],
+        "XlogyBackward1": [gradgen.xlogy(2.0, x)],
+        "XlogyBackward2": [gradgen.xlogy(x, 2.0)],
+        "MinBackward1": [x.min()],
+        "MinBackward0": [x.min(0).values],
+        "NormBackward0": [x.norm()],
+    }
+    for name, results in names.items():
+        for r in results:
+            assert r.grad_fn.name() == name
+
+
 # The strings PyTorch 2.13 prints for the same values (torch.tensor(data, dtype=...)), dtype
 # names aside: whole numbers without decimals, else 4 decimals, scientific past PyTorch's ranges.
 FLOAT_REPRS = [
