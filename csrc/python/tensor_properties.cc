@@ -198,9 +198,32 @@ Tensor conjugate_transpose(const Tensor& t) {
   return numpy_transpose(t);
 }
 
+// gradgen.Size (python/gradgen/_size.py, a tuple subclass): registered by that module when
+// gradgen is imported; shapes are plain tuples before.
+PyObject* g_size_type = nullptr;
+
+// The shape as a gradgen.Size, made by tuple's own constructor (no Python code runs).
+nb::object shape_of(const Tensor& t) {
+  const IntArrayRef sizes = t.sizes();
+  nb::object items = nb::steal(PyTuple_New(static_cast<Py_ssize_t>(sizes.size())));
+  if (!items.is_valid()) throw nb::python_error();
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    PyObject* v = PyLong_FromLongLong(sizes[i]);
+    if (v == nullptr) throw nb::python_error();
+    PyTuple_SET_ITEM(items.ptr(), static_cast<Py_ssize_t>(i), v);
+  }
+  if (g_size_type == nullptr) return items;
+  nb::object args = nb::steal(PyTuple_Pack(1, items.ptr()));
+  if (!args.is_valid()) throw nb::python_error();
+  PyObject* size =
+      PyTuple_Type.tp_new(reinterpret_cast<PyTypeObject*>(g_size_type), args.ptr(), nullptr);
+  if (size == nullptr) throw nb::python_error();
+  return nb::steal(size);
+}
+
 void def_shape(nb::class_<Tensor>& cls) {
-  cls.def_prop_ro("shape", [](const Tensor& t) { return as_int_list(t.sizes()); })
-      .def("size", [](const Tensor& t) { return as_int_list(t.sizes()); })
+  cls.def_prop_ro("shape", &shape_of, "The sizes of the dims, a gradgen.Size.")
+      .def("size", &shape_of, "The sizes of the dims, a gradgen.Size.")
       .def(
           "size", [](const Tensor& t, int64_t dim) { return t.size(dim); }, "dim"_a)
       .def("stride", [](const Tensor& t) { return as_int_list(t.strides()); })
@@ -402,6 +425,17 @@ void init_tensor_class(nb::module_& m) {
   def_shape(cls);
   def_type_and_transposes(cls);
   def_inplace_views(cls);
+  m.def(
+      "_set_size_type",
+      [](nb::handle type) {
+        if (!PyType_Check(type.ptr()) ||
+            !PyType_IsSubtype(reinterpret_cast<PyTypeObject*>(type.ptr()), &PyTuple_Type)) {
+          throw nb::type_error("_set_size_type: expected a subclass of tuple");
+        }
+        Py_XDECREF(g_size_type);
+        g_size_type = nb::handle(type).inc_ref().ptr();
+      },
+      "type"_a, "Registers gradgen.Size, the type of Tensor.shape and Tensor.size().");
 }
 
 }  // namespace python

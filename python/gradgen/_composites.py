@@ -317,8 +317,9 @@ def _norm_dims(dim):
 
 def norm(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):
     """torch.norm: p 'fro' (over dim: at most 2 dims), 'nuc' (a matrix norm over 2 dims) or a
-    number (a vector norm over dim, every element by default), as torch/functional.py's over
-    linalg.vector_norm / linalg.matrix_norm."""
+    number (a vector norm over dim, every element by default), as torch/functional.py's: the
+    strings over linalg.vector_norm / linalg.matrix_norm, a number over the ops norm.Scalar,
+    norm.ScalarOpt_dim, ... (their values and gradients are linalg.vector_norm's)."""
     from gradgen import linalg
 
     dims = _norm_dims(dim)
@@ -328,7 +329,15 @@ def norm(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):
         if dims is None:
             dims = list(range(input.dim()))
         return linalg.matrix_norm(input, p, dims, keepdim, dtype=dtype, out=out)
-    return linalg.vector_norm(input, 2.0 if p is None else p, dims, keepdim, dtype=dtype, out=out)
+    p = 2.0 if p is None else p
+    if dims is None and (keepdim or out is not None):
+        return linalg.vector_norm(input, p, None, keepdim, dtype=dtype, out=out)
+    kwargs = {} if dtype is None else {"dtype": dtype}
+    if dims is None:
+        return _C.norm(input, p, **kwargs)
+    if out is not None:
+        kwargs["out"] = out
+    return _C.norm(input, p, dims, keepdim, **kwargs)
 
 
 def _tensor_format(self, format_spec):

@@ -2,8 +2,8 @@
 
 A tuple of ints (equal to a tuple of the same ints, accepted wherever a list of sizes is) whose
 repr is `gradgen.Size([2, 3])`, with numel(); slicing it, adding it to a tuple or repeating it
-gives a Size, as torch's. Tensor.shape and Tensor.size() return one (the C++ properties give a
-tuple, wrapped here).
+gives a Size, as torch's. Tensor.shape and Tensor.size() return one (C++ makes it through
+tuple's constructor: registered by _C._set_size_type).
 """
 
 import operator
@@ -65,23 +65,4 @@ class Size(tuple):
         return (Size, (tuple(self),))
 
 
-_shape_property = _C.Tensor.shape
-_size_method = _C.Tensor.size
-
-
-def _shape(self):
-    return tuple.__new__(Size, _shape_property.__get__(self))
-
-
-def _size(self, dim=None, **kwargs):
-    if dim is None and not kwargs:
-        return tuple.__new__(Size, _size_method(self))
-    if dim is None:
-        return _size_method(self, **kwargs)  # axis=, as PyTorch's argument parser allows
-    return _size_method(self, dim)
-
-
-_size.__doc__ = "size() -> gradgen.Size, the shape; size(dim) -> int, the size of one dim."
-
-_C.Tensor.shape = property(_shape, doc="The sizes of the tensor's dims, a gradgen.Size.")
-_C.Tensor.size = _size
+_C._set_size_type(Size)  # Tensor.shape and Tensor.size() make one (in C++: no Python code runs)

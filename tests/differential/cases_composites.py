@@ -204,11 +204,12 @@ def _matrix_norms() -> None:
     case("linalg.norm/3-d-string-error", error_message(lambda T, x: T.linalg.norm(x, "fro")), x3)
     case("linalg.norm/dims-3-error", error_message(lambda T, x: T.linalg.norm(x, dim=(0, 1, 2))), x3)
     case("linalg.norm/dims-3-string-error", error_message(lambda T, x: T.linalg.norm(x, "nuc", dim=(0, 1, 2))), x3)
-    case("linalg.norm/dtype", lambda T, x: T.linalg.norm(x.float(), dtype=T.float64), x3)
+    case("linalg.norm/dtype", lambda T, x: T.linalg.norm(x, dtype=T.float64), R(2, 3, 2, seed=78, dtype="float32"))
 
 
 def _pinv_rank() -> None:
-    case("linalg.pinv/square", lambda T, a: T.linalg.pinv(a), R(3, 3, seed=80), second=True)
+    square = D([[2.0, 0.5, -0.3], [0.1, 1.5, 0.4], [-0.2, 0.3, 1.8]])
+    case("linalg.pinv/square", lambda T, a: T.linalg.pinv(a), square, second=True)
     case("linalg.pinv/tall", lambda T, a: T.linalg.pinv(a), R(4, 2, seed=81))
     case("linalg.pinv/batched-wide", lambda T, a: T.linalg.pinv(a), R(2, 2, 3, seed=82))
     case("linalg.pinv/hermitian", lambda T, a: T.linalg.pinv(a + a.t(), hermitian=True), R(3, 3, seed=83))
@@ -216,7 +217,7 @@ def _pinv_rank() -> None:
     case("linalg.pinv/atol-cuts", lambda T, a: T.linalg.pinv(a, atol=0.5), D([[2.0, 0.0], [0.0, 0.1]]))
     case("linalg.pinv/rcond", lambda T, a: T.linalg.pinv(a, 0.1), D([[2.0, 0.0], [0.0, 0.1]]))
     case("linalg.pinv/rtol-tensor", lambda T, a: T.linalg.pinv(a, rtol=T.tensor(0.01)), D([[2.0, 0.0], [0.0, 0.1]]))
-    case("linalg.pinv/float32", lambda T, a: T.linalg.pinv(a.float()), R(2, 3, seed=85))
+    case("linalg.pinv/float32", lambda T, a: T.linalg.pinv(a), R(2, 3, seed=85, dtype="float32"))
     case("linalg.pinv/1-d-error", error_message(lambda T, a: T.linalg.pinv(a)), R(3, seed=86))
     case("linalg.pinv/int-error", error_message(lambda T, a: T.linalg.pinv(a)), L([[1, 2], [3, 4]]))
     low = D([[1.0, 2.0, 3.0], [2.0, 4.0, 6.0], [1.0, 0.0, 1.0]], grad=False)
