@@ -352,6 +352,8 @@ _tensor_to = _C.Tensor.to
 def _to(self, *args, **kwargs):
     """Tensor.to(dtype) / to(other) / to(device, dtype) / to(device=..., dtype=...): gradgen's only
     device is the CPU, so a device converts nothing (the tensor itself, or a copy with copy=True)."""
+    if not kwargs and len(args) == 1 and type(args[0]) is _C.dtype:  # to(dtype): the common call
+        return self if args[0] == self.dtype else _tensor_to(self, args[0])
     if args and isinstance(args[0], (str, _C.device)):
         if "device" in kwargs:
             raise TypeError("to() got multiple values for argument 'device'")
