@@ -202,23 +202,20 @@ Tensor conjugate_transpose(const Tensor& t) {
 // gradgen is imported; shapes are plain tuples before.
 PyObject* g_size_type = nullptr;
 
-// The shape as a gradgen.Size, made by tuple's own constructor (no Python code runs).
+// The shape as a gradgen.Size: allocated as tuple's constructor allocates a subclass's instance
+// (tp_alloc, then the items set in place; no Python code runs), a tuple before Size exists.
 nb::object shape_of(const Tensor& t) {
   const IntArrayRef sizes = t.sizes();
-  nb::object items = nb::steal(PyTuple_New(static_cast<Py_ssize_t>(sizes.size())));
-  if (!items.is_valid()) throw nb::python_error();
-  for (size_t i = 0; i < sizes.size(); ++i) {
-    PyObject* v = PyLong_FromLongLong(sizes[i]);
+  const auto n = static_cast<Py_ssize_t>(sizes.size());
+  auto* type = reinterpret_cast<PyTypeObject*>(g_size_type);
+  nb::object shape = nb::steal(type != nullptr ? type->tp_alloc(type, n) : PyTuple_New(n));
+  if (!shape.is_valid()) throw nb::python_error();
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    PyObject* v = PyLong_FromLongLong(sizes[static_cast<size_t>(i)]);
     if (v == nullptr) throw nb::python_error();
-    PyTuple_SET_ITEM(items.ptr(), static_cast<Py_ssize_t>(i), v);
+    PyTuple_SET_ITEM(shape.ptr(), i, v);
   }
-  if (g_size_type == nullptr) return items;
-  nb::object args = nb::steal(PyTuple_Pack(1, items.ptr()));
-  if (!args.is_valid()) throw nb::python_error();
-  PyObject* size =
-      PyTuple_Type.tp_new(reinterpret_cast<PyTypeObject*>(g_size_type), args.ptr(), nullptr);
-  if (size == nullptr) throw nb::python_error();
-  return nb::steal(size);
+  return shape;
 }
 
 void def_shape(nb::class_<Tensor>& cls) {
