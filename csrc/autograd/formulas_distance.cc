@@ -13,6 +13,9 @@ namespace details {
 Tensor norm_backward(Tensor grad, const Tensor& self, const std::optional<Scalar>& p, Tensor norm,
                      IntArrayRef dim, bool keepdim) {
   const double ord = p.has_value() ? p->to_double() : 2.0;
+  // The 0-"norm" counts nonzero elements: piecewise constant, PyTorch gives no gradient at all
+  // (an undefined tensor, so x.grad stays None and autograd.grad asks for allow_unused).
+  if (ord == 0.0) return Tensor();
   const DimVector dims = native::loops::reduction_dims("norm_backward", dim, self.dim());
   if (!keepdim && self.dim() != 0) {
     // grad and norm back to the keepdim shape, to broadcast against self.
@@ -20,7 +23,6 @@ Tensor norm_backward(Tensor grad, const Tensor& self, const std::optional<Scalar
     grad = reshape(grad, keep);
     norm = reshape(norm, keep);
   }
-  if (ord == 0.0) return zeros_like(self);
   if (ord == 1.0) return mul(sgn(self), grad);
   if (ord == 2.0) return mul(grad, masked_fill(div(self, norm), eq(norm, 0), 0));
   if (std::isinf(ord)) {
@@ -40,6 +42,7 @@ Tensor norm_backward(Tensor grad, const Tensor& self, const std::optional<Scalar
 
 Tensor norm_jvp(const Tensor& self_p, const Tensor& self_t, const std::optional<Scalar>& p,
                 const Tensor& norm, IntArrayRef dim, bool keepdim) {
+  if ((p.has_value() ? p->to_double() : 2.0) == 0.0) return zeros_like(norm);  // as PyTorch's
   const Tensor d = norm_backward(ones_like(norm), self_p, p, norm, dim, keepdim);
   return sum(mul(d, self_t), dim, keepdim);
 }

@@ -39,7 +39,9 @@ inline Tensor linalg_vector_norm_backward(const Tensor& grad, const Tensor& self
   const Tensor x = self.scalar_type() == dtype ? self : ::gradgen::to(self, dtype);
   const Tensor g =
       norm_backward(grad, x, std::optional<Scalar>(ord), result, vector_norm_dims(dim), keepdim);
-  return g.scalar_type() == self.scalar_type() ? g : ::gradgen::to(g, self.scalar_type());
+  return !g.defined() || g.scalar_type() == self.scalar_type()
+             ? g
+             : ::gradgen::to(g, self.scalar_type());
 }
 
 inline Tensor linalg_vector_norm_jvp(const Tensor& self_p, const Tensor& self_t, const Scalar& ord,

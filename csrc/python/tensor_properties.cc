@@ -3,11 +3,14 @@
 // conversions, indexing, autograd and operators to the class made here; methods of ops declared
 // with `variants: method` (t.sum(), t.view(...)) come from the generated bindings.
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "csrc/autograd/forward_ad.h"
 #include "csrc/autograd/function.h"
+#include "csrc/autograd/variable_type_utils.h"
 #include "csrc/default_dtype.h"
 #include "csrc/generated/VariableType.h"
 #include "csrc/python/casters.h"
@@ -213,9 +216,29 @@ Tensor conjugate_transpose(const Tensor& t) {
   return numpy_transpose(t);
 }
 
+// gradgen.Size (python/gradgen/_size.py, a tuple subclass): registered by that module when
+// gradgen is imported; shapes are plain tuples before.
+PyObject* g_size_type = nullptr;
+
+// The shape as a gradgen.Size: allocated as tuple's constructor allocates a subclass's instance
+// (tp_alloc, then the items set in place; no Python code runs), a tuple before Size exists.
+nb::object shape_of(const Tensor& t) {
+  const IntArrayRef sizes = t.sizes();
+  const auto n = static_cast<Py_ssize_t>(sizes.size());
+  auto* type = reinterpret_cast<PyTypeObject*>(g_size_type);
+  nb::object shape = nb::steal(type != nullptr ? type->tp_alloc(type, n) : PyTuple_New(n));
+  if (!shape.is_valid()) throw nb::python_error();
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    PyObject* v = PyLong_FromLongLong(sizes[static_cast<size_t>(i)]);
+    if (v == nullptr) throw nb::python_error();
+    PyTuple_SET_ITEM(shape.ptr(), i, v);
+  }
+  return shape;
+}
+
 void def_shape(nb::class_<Tensor>& cls) {
-  cls.def_prop_ro("shape", [](const Tensor& t) { return as_int_list(t.sizes()); })
-      .def("size", [](const Tensor& t) { return as_int_list(t.sizes()); })
+  cls.def_prop_ro("shape", &shape_of, "The sizes of the dims, a gradgen.Size.")
+      .def("size", &shape_of, "The sizes of the dims, a gradgen.Size.")
       .def(
           "size", [](const Tensor& t, int64_t dim) { return t.size(dim); }, "dim"_a)
       .def("stride", [](const Tensor& t) { return as_int_list(t.strides()); })
@@ -272,6 +295,139 @@ void def_type_and_transposes(nb::class_<Tensor>& cls) {
       .def("__hash__", [](nb::handle self) { return reinterpret_cast<intptr_t>(self.ptr()) >> 4; });
 }
 
+// --- in-place view ops ---------------------------------------------------------------------
+
+// squeeze_, unsqueeze_, t_, transpose_ (PyTorch's in-place view ops): self takes the sizes and
+// strides of the view op's result. They are in-place ops for autograd (check_inplace: a leaf that
+// requires grad is refused, as a view of one; the version is bumped): a tensor that is no view
+// takes the view op's node as its history (its gradient goes through it to the old history);
+// a view's grad_fn is regenerated from its base's history in its new geometry (Note [Views]).
+// A forward-mode tangent takes the same geometry.
+template <typename ViewOp>
+void set_geometry_of(const Tensor& self, const char* op, ViewOp view_op) {
+  const Tensor view = view_op(self);
+  TensorImpl* s = self.unsafe_impl();
+  const TensorImpl* v = view.unsafe_impl();
+  s->sizes = v->sizes;
+  s->strides = v->strides;
+  s->storage_offset = v->storage_offset;
+  s->refresh_numel_and_contiguity(op);
+  if (!s->is_view && v->grad_fn) {
+    if (s->hooks) autograd::internal::move_hooks_on_rebase(*s, v->grad_fn);
+    s->grad_fn = v->grad_fn;
+    s->output_nr = v->output_nr;
+  }
+}
+
+template <typename ViewOp>
+nb::object inplace_view(nb::pointer_and_handle<Tensor> self, const char* op, ViewOp view_op) {
+  const Tensor& t = *self.p;
+  if (!t.defined()) internal::throw_undefined_tensor(op);
+  autograd::check_inplace(t, op);
+  if (autograd::forward_ad::has_fw_grad(t)) {
+    const Tensor tangent = autograd::forward_ad::fw_grad(t);
+    const autograd::AutoGradMode no_grad(false);
+    set_geometry_of(tangent, op, view_op);
+  }
+  set_geometry_of(t, op, view_op);
+  t.bump_version();
+  return nb::borrow(self.h);  // the same object, as PyTorch's in-place methods
+}
+
+// --- view(dtype) ----------------------------------------------------------------------------
+
+// PyTorch's message: "<what> to view Float as Half (different element sizes)[, but got <got>]".
+[[noreturn]] void throw_view_dtype(const Tensor& t, ScalarType dtype, const std::string& what,
+                                   std::optional<int64_t> got = std::nullopt) {
+  throw std::runtime_error(what + " to view " + gradgen::to_string(t.scalar_type()) + " as " +
+                           gradgen::to_string(dtype) + " (different element sizes)" +
+                           (got ? ", but got " + std::to_string(*got) : std::string()));
+}
+
+// The new geometry when the element size changes (PyTorch's view_dtype): the last dim (of
+// stride 1) holds `ratio` times more elements (smaller ones) or ratio times fewer.
+void resize_last_dim(TensorImpl& v, const Tensor& t, ScalarType dtype, int64_t from, int64_t to) {
+  const int64_t n = t.dim();
+  if (n == 0) throw_view_dtype(t, dtype, "self.dim() cannot be 0");
+  if (from > to) {
+    const int64_t ratio = from / to;
+    if (t.stride(-1) != 1) throw_view_dtype(t, dtype, "self.stride(-1) must be 1", t.stride(-1));
+    for (int64_t d = 0; d < n - 1; ++d) v.strides[d] *= ratio;
+    v.sizes[n - 1] *= ratio;
+    v.storage_offset *= ratio;
+    return;
+  }
+  const int64_t ratio = to / from;
+  const std::string divisible = " must be divisible by " + std::to_string(ratio);
+  if (t.size(-1) % ratio != 0) throw_view_dtype(t, dtype, "self.size(-1)" + divisible, t.size(-1));
+  if (t.stride(-1) != 1) throw_view_dtype(t, dtype, "self.stride(-1) must be 1", t.stride(-1));
+  if (t.storage_offset() % ratio != 0) {
+    throw_view_dtype(t, dtype, "self.storage_offset()" + divisible, t.storage_offset());
+  }
+  for (int64_t d = 0; d < n - 1; ++d) {
+    if (t.stride(d) % ratio != 0) {
+      throw_view_dtype(t, dtype, "self.stride(" + std::to_string(d) + ")" + divisible, t.stride(d));
+    }
+    v.strides[d] /= ratio;
+  }
+  v.sizes[n - 1] /= ratio;
+  v.storage_offset /= ratio;
+}
+
+// x.view(dtype): the same bytes read as another dtype (PyTorch's view.dtype; no gradient flows
+// through it: the result is a new tensor without history, as PyTorch's, even for self's dtype).
+Tensor view_dtype(const Tensor& t, ScalarType dtype) {
+  const Tensor v = t.detach();
+  TensorImpl& impl = *v.unsafe_impl();
+  impl.dtype = dtype;
+  const auto from = static_cast<int64_t>(element_size(t.scalar_type()));
+  const auto to = static_cast<int64_t>(element_size(dtype));
+  if (from != to) resize_last_dim(impl, t, dtype, from, to);
+  impl.refresh_numel_and_contiguity("view");
+  return v;
+}
+
+void def_inplace_views(nb::class_<Tensor>& cls) {
+  cls.def("view", &view_dtype, "dtype"_a,
+          "The same memory read as dtype (another element size changes the last dim's size, "
+          "which must have stride 1), as PyTorch's view(dtype); no gradient flows through it.");
+  cls.def(
+         "squeeze_",
+         [](nb::pointer_and_handle<Tensor> self) {
+           return inplace_view(self, "squeeze_",
+                               [](const Tensor& t) { return gradgen::squeeze(t); });
+         },
+         "Removes every dim of size 1, in place (a view op: no data moves).")
+      .def(
+          "squeeze_",
+          [](nb::pointer_and_handle<Tensor> self, int64_t dim) {
+            return inplace_view(self, "squeeze_",
+                                [dim](const Tensor& t) { return gradgen::squeeze(t, dim); });
+          },
+          "dim"_a, "Removes dim if its size is 1, in place.")
+      .def(
+          "unsqueeze_",
+          [](nb::pointer_and_handle<Tensor> self, int64_t dim) {
+            return inplace_view(self, "unsqueeze_",
+                                [dim](const Tensor& t) { return gradgen::unsqueeze(t, dim); });
+          },
+          "dim"_a, "Inserts a dim of size 1 at dim, in place.")
+      .def(
+          "t_",
+          [](nb::pointer_and_handle<Tensor> self) {
+            return inplace_view(self, "t_", [](const Tensor& t) { return gradgen::t(t); });
+          },
+          "Transposes a matrix (at most 2 dims), in place.")
+      .def(
+          "transpose_",
+          [](nb::pointer_and_handle<Tensor> self, int64_t dim0, int64_t dim1) {
+            return inplace_view(self, "transpose_", [dim0, dim1](const Tensor& t) {
+              return gradgen::transpose(t, dim0, dim1);
+            });
+          },
+          "dim0"_a, "dim1"_a, "Swaps dims dim0 and dim1, in place.");
+}
+
 }  // namespace
 
 void init_tensor_class(nb::module_& m) {
@@ -283,6 +439,18 @@ void init_tensor_class(nb::module_& m) {
   set_tensor_type(cls.ptr());
   def_shape(cls);
   def_type_and_transposes(cls);
+  def_inplace_views(cls);
+  m.def(
+      "_set_size_type",
+      [](nb::handle type) {
+        if (!PyType_Check(type.ptr()) ||
+            !PyType_IsSubtype(reinterpret_cast<PyTypeObject*>(type.ptr()), &PyTuple_Type)) {
+          throw nb::type_error("_set_size_type: expected a subclass of tuple");
+        }
+        Py_XDECREF(g_size_type);
+        g_size_type = nb::handle(type).inc_ref().ptr();
+      },
+      "type"_a, "Registers gradgen.Size, the type of Tensor.shape and Tensor.size().");
 }
 
 }  // namespace python

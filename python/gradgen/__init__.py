@@ -108,6 +108,33 @@ from gradgen._shapes import (  # noqa: F401  (torch's Python-level forms)
     unique_consecutive,
 )
 from gradgen._tensor_api import allclose, numel  # noqa: F401  (Tensor.cpu, nelement, new_tensor too)
+from gradgen._size import Size  # noqa: F401  (Tensor.shape and Tensor.size() return one)
+from gradgen._composites import (  # noqa: F401  (torch's composite functions; their Tensor methods too)
+    adjoint,
+    atleast_1d,
+    atleast_2d,
+    atleast_3d,
+    broadcast_shapes,
+    cholesky,
+    diagflat,
+    fliplr,
+    flipud,
+    inner,
+    is_floating_point,
+    isneginf,
+    isposinf,
+    moveaxis,
+    norm,
+    qr,
+    randint_like,
+    ravel,
+    rot90,
+    row_stack,
+    swapaxes,
+    swapdims,
+    where,
+)
+from gradgen import utils  # noqa: F401  (re-exported: gradgen.utils.dlpack, as torch.utils.dlpack)
 from gradgen.autograd.grad_mode import enable_grad, no_grad, set_grad_enabled  # noqa: F401  (re-exported)
 
 __version__ = "0.1.0"
@@ -176,7 +203,32 @@ _generated = _export_generated_ops()
 __all__ = sorted(
     [
         "Generator",
+        "Size",
         "Tensor",
+        "adjoint",
+        "atleast_1d",
+        "atleast_2d",
+        "atleast_3d",
+        "broadcast_shapes",
+        "cholesky",
+        "diagflat",
+        "fliplr",
+        "flipud",
+        "inner",
+        "is_floating_point",
+        "isneginf",
+        "isposinf",
+        "moveaxis",
+        "norm",
+        "qr",
+        "randint_like",
+        "ravel",
+        "rot90",
+        "row_stack",
+        "swapaxes",
+        "swapdims",
+        "utils",
+        "where",
         "autograd",
         "uint8",
         "short",

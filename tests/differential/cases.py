@@ -4393,6 +4393,7 @@ import cases_aminmax  # noqa: E402, F401  (aminmax, issue 23: registers its case
 import cases_api  # noqa: E402, F401  (fill, new_*, isclose / allclose / equal, aliases, issue 23: registers its cases here)
 import cases_bitwise_inplace  # noqa: E402, F401  (&= |= ^=, issue 23: registers its cases here)
 import cases_bitwise_ops  # noqa: E402, F401  (bitwise / logical in-place, out=, Scalar_Tensor; as_tensor sharing; issue 23)
+import cases_composites  # noqa: E402, F401  (torch's composite tensor-API functions, linalg norms, issue 23)
 import cases_convdw  # noqa: E402, F401  (depthwise convolutions, bench26: registers its cases here)
 import cases_conventions  # noqa: E402, F401  (max/min out=, several ellipses, einsum messages, issue 23: registers its cases here)
 import cases_ctc  # noqa: E402, F401  (ctc_loss, issue 26's last op; max_pool1d_with_indices: registers its cases here)

@@ -2398,7 +2398,7 @@ def _tensor4_norm_overload_samples() -> Dict[str, List[Sample]]:
     g = gradgen
     return {
         "norm.Scalar": [
-            Sample("method, default", lambda x: x.norm(), [leaf(3, 4)]),
+            Sample("method, p 2", lambda x: x.norm(2), [leaf(3, 4)]),
             Sample("function, p 3", lambda x: g.norm(x, 3), [leaf(2, 3)]),
         ],
         "norm.ScalarOpt_dtype": [Sample("dtype float64", lambda x: x.norm(2, dtype=g.float64), [leaf(2, 3)])],
