@@ -14,7 +14,9 @@
 #include <type_traits>
 
 #include "csrc/generated/NativeFunctions.h"
+#include "csrc/native/gemm.h"
 #include "csrc/native/loops.h"
+#include "csrc/native/simd/pointwise.h"
 #include "csrc/native/simd/vectorized.h"
 #include "csrc/native/type_promotion.h"
 
@@ -489,7 +491,26 @@ Tensor sigmoid(const Tensor& self) {
       [](auto x) { return sigmoid_of(x); });
 }
 
+// Whether t is a dense float32 or float64 tensor, which the vectorized loops of pointwise.h take.
+static bool dense_floating(const Tensor& t) {
+  const ScalarType dtype = t.scalar_type();
+  return (dtype == ScalarType::Float || dtype == ScalarType::Double) && t.is_contiguous();
+}
+
 Tensor relu(const Tensor& self) {
+  if (dense_floating(self)) {
+    // Vectorized, and split across the intra-op threads when large.
+    Tensor out = make_tensor(self.sizes(), self.scalar_type());
+    dispatch_floating(self.scalar_type(), "relu", [&](auto tag) {
+      using T = decltype(tag);
+      const T* x = self.data_ptr<T>();
+      T* y = out.data_ptr<T>();
+      parallel_for(self.numel(), kParallelGrain, 64, [=](int64_t begin, int64_t end) {
+        vec::relu(x + begin, y + begin, end - begin);
+      });
+    });
+    return out;
+  }
   // NaN propagates (x != x), as in PyTorch.
   return numeric_unary("relu", self, [](auto x) { return x > 0 || x != x ? x : decltype(x)(0); });
 }
@@ -615,6 +636,23 @@ Tensor threshold_backward(const Tensor& grad_output_, const Tensor& self_,
                           const Scalar& threshold) {
   if (const ScalarType r = result_type(grad_output_, self_); is_narrow(r)) {
     return cast(threshold_backward(widen(grad_output_, r), widen(self_, r), threshold), r);
+  }
+  if (dense_floating(grad_output_) && dense_floating(self_) &&
+      grad_output_.scalar_type() == self_.scalar_type() &&
+      grad_output_.sizes().equals(self_.sizes())) {
+    // Vectorized, and split across the intra-op threads when large.
+    Tensor out = make_tensor(self_.sizes(), self_.scalar_type());
+    dispatch_floating(self_.scalar_type(), "threshold_backward", [&](auto tag) {
+      using T = decltype(tag);
+      const T* g = grad_output_.data_ptr<T>();
+      const T* x = self_.data_ptr<T>();
+      T* o = out.data_ptr<T>();
+      const T th = threshold.to<T>();
+      parallel_for(out.numel(), kParallelGrain, 64, [=](int64_t begin, int64_t end) {
+        vec::threshold_backward(g + begin, x + begin, th, o + begin, end - begin);
+      });
+    });
+    return out;
   }
   const Promoted p = promote(grad_output_, self_);
   const Tensor &grad_output = p.self, &self = p.other;

@@ -220,6 +220,23 @@ void gemm(const MatrixRef<double>& a, const MatrixRef<double>& b, double beta, d
   gemm_impl<double>(a, b, beta, c, ldc);
 }
 
+void parallel_ranges(int64_t n, int64_t grain, int64_t align,
+                     const std::function<void(int64_t, int64_t)>& f) {
+  ThreadPool& pool = ThreadPool::get();
+  const int64_t tasks = std::min<int64_t>(pool.size(), n / std::max<int64_t>(grain, 1));
+  if (tasks <= 1) {
+    f(0, n);
+    return;
+  }
+  align = std::max<int64_t>(align, 1);
+  const int64_t step = (n / tasks + align - 1) / align * align;
+  pool.run(static_cast<int>(tasks), [&](int task) {
+    const int64_t begin = task * step;
+    const int64_t end = task + 1 == tasks ? n : std::min(n, begin + step);
+    if (begin < end) f(begin, end);
+  });
+}
+
 const char* gemm_backend() {
   static const std::string name = std::string("eigen-") + vec::isa();
   return name.c_str();

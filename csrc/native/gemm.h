@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 
 #include "csrc/native/simd/vectorized.h"
 
@@ -37,6 +38,29 @@ void gemm(const MatrixRef<double>& a, const MatrixRef<double>& b, double beta, d
 
 /// The library and instruction set behind gemm(), e.g. "eigen-avx512".
 const char* gemm_backend();
+
+/// Element-wise kernels and reductions split across the intra-op threads: below this many
+/// elements per thread (PyTorch's GRAIN_SIZE) an op stays on the calling thread.
+constexpr int64_t kParallelGrain = 32768;
+
+/// The out-of-line part of parallel_for.
+void parallel_ranges(int64_t n, int64_t grain, int64_t align,
+                     const std::function<void(int64_t, int64_t)>& f);
+
+/// Calls f(begin, end) on contiguous ranges covering [0, n), one per intra-op thread (the
+/// calling thread takes the first) when there are several threads and n >= 2 * grain; otherwise
+/// f(0, n) on the calling thread, with no other cost than the comparison. Range boundaries are
+/// multiples of `align`. f must not depend on where the ranges split (element-wise ops; a
+/// reduction splits into fixed chunks and combines them in order) so that results do not
+/// depend on the thread count.
+template <typename F>
+inline void parallel_for(int64_t n, int64_t grain, int64_t align, F&& f) {
+  if (n < 2 * grain) {
+    f(int64_t{0}, n);
+    return;
+  }
+  parallel_ranges(n, grain, align, f);
+}
 
 }  // namespace native
 }  // namespace gradgen

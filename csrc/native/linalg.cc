@@ -122,9 +122,14 @@ Tensor linear(const Tensor& input, const Tensor& weight, const std::optional<Ten
       const T* pb = bias->data_ptr<T>();
       const int64_t sb = bias->stride(0);
       for (int64_t j = 0; j < out_features; ++j) out[j] = pb[j * sb];
-      for (int64_t r = 1; r < rows; ++r) {
-        std::copy(out, out + out_features, out + r * out_features);
-      }
+      // The other rows, split across the intra-op threads when large.
+      const int64_t grain =
+          std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(out_features, 1));
+      parallel_for(rows - 1, grain, 1, [=](int64_t begin, int64_t end) {
+        for (int64_t r = begin + 1; r < end + 1; ++r) {
+          std::copy(out, out + out_features, out + r * out_features);
+        }
+      });
       beta = 1;
     }
     // [rows, in] @ weight^T: weight read with swapped strides (a column-major operand).

@@ -1,6 +1,7 @@
 // Kernels of the neural-network ops: softmax, log_softmax, the losses (mse_loss,
 // nll_loss), embedding, dropout (with a seeded gradgen::Generator), lstm_cell
 // (composed of the other kernels), and cumprod.
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -8,7 +9,9 @@
 
 #include "csrc/generated/NativeFunctions.h"
 #include "csrc/native/reduced_float.h"
+#include "csrc/native/gemm.h"
 #include "csrc/native/loops.h"
+#include "csrc/native/simd/pointwise.h"
 #include "csrc/native/simd/vectorized.h"
 #include "csrc/native/type_promotion.h"
 #include "csrc/util/op_context.h"
@@ -101,25 +104,23 @@ void check_reduction(const char* op, int64_t reduction) {
   }
 }
 
-// Sum of (a[i] - b[i])^2 in double: 16 independent accumulators, so that the loop
-// vectorizes without reassociating one sum.
+// Sum of (a[i] - b[i])^2 in double: vectorized (pointwise.h) over fixed chunks of
+// kParallelGrain elements, split across the intra-op threads, whose sums are added in order, so
+// that the bits do not depend on the thread count.
 template <typename T>
 double sum_squared_difference(const T* a, const T* b, int64_t n) {
-  constexpr int64_t kLanes = 16;
-  double lanes[kLanes] = {};
-  int64_t i = 0;
-  for (; i + kLanes <= n; i += kLanes) {
-    for (int64_t j = 0; j < kLanes; ++j) {
-      const double d = double(a[i + j]) - double(b[i + j]);
-      lanes[j] += d * d;
+  constexpr int64_t kChunk = kParallelGrain;
+  const int64_t chunks = (n + kChunk - 1) / kChunk;
+  if (chunks <= 1) return vec::sum_squared_difference(a, b, n);
+  std::vector<double> partial(static_cast<size_t>(chunks));
+  parallel_for(chunks, 1, 1, [&](int64_t begin, int64_t end) {
+    for (int64_t c = begin; c < end; ++c) {
+      const int64_t lo = c * kChunk;
+      partial[c] = vec::sum_squared_difference(a + lo, b + lo, std::min(kChunk, n - lo));
     }
-  }
+  });
   double total = 0;
-  for (; i < n; ++i) {
-    const double d = double(a[i]) - double(b[i]);
-    total += d * d;
-  }
-  for (double lane : lanes) total += lane;
+  for (double p : partial) total += p;
   return total;
 }
 

@@ -5,6 +5,7 @@
 // dim, negative dims count from the end, a repeated dim is an error. Sums of
 // float32 tensors accumulate in float64. dtype= converts the input first, as PyTorch; without
 // it, sums of bool and integer tensors are int64, and mean refuses them.
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -14,7 +15,9 @@
 #include <vector>
 
 #include "csrc/generated/NativeFunctions.h"
+#include "csrc/native/gemm.h"
 #include "csrc/native/loops.h"
+#include "csrc/native/simd/pointwise.h"
 #include "csrc/native/type_promotion.h"
 
 namespace gradgen {
@@ -51,7 +54,44 @@ Tensor mean_input(const char* op, const Tensor& self, std::optional<ScalarType> 
 template <typename T>
 using acc_type = std::conditional_t<is_floating_type<T>::value, double, int64_t>;
 
+// Whether dims (sorted, distinct) are self's leading dims, not all of them.
+bool leading_dims(const Tensor& self, IntArrayRef dims) {
+  if (dims.empty() || static_cast<int64_t>(dims.size()) >= self.dim()) return false;
+  for (size_t i = 0; i < dims.size(); ++i) {
+    if (dims[i] != static_cast<int64_t>(i)) return false;
+  }
+  return true;
+}
+
+// The sum of a dense float32 / float64 tensor over its leading dims (linear's bias gradient):
+// the column sums of a rows x cols matrix, vectorized across the columns (pointwise.h), each
+// column summed in row order in double (the bits of the generic loop), the columns split
+// across the intra-op threads when large.
+Tensor sum_leading_dims(const Tensor& self, IntArrayRef dims, bool keepdim) {
+  int64_t rows = 1;
+  for (int64_t d : dims) rows *= self.size(d);
+  const int64_t cols = self.numel() / rows;
+  std::vector<double> acc(static_cast<size_t>(cols), 0.0);
+  Tensor out = make_tensor(loops::reduced_shape(self.sizes(), dims, keepdim), self.scalar_type());
+  dispatch_floating(self.scalar_type(), "sum", [&](auto tag) {
+    using T = decltype(tag);
+    const T* x = self.data_ptr<T>();
+    double* a = acc.data();
+    const int64_t grain = std::max<int64_t>(16, kParallelGrain / rows);
+    parallel_for(cols, grain, 16, [=](int64_t begin, int64_t end) {
+      vec::add_rows(x + begin, rows, end - begin, cols, a + begin);
+    });
+    T* o = out.data_ptr<T>();
+    for (int64_t j = 0; j < cols; ++j) o[j] = static_cast<T>(acc[j]);
+  });
+  return out;
+}
+
 Tensor sum_impl(const char* op, const Tensor& self, IntArrayRef dims, bool keepdim) {
+  if ((self.scalar_type() == ScalarType::Float || self.scalar_type() == ScalarType::Double) &&
+      self.numel() > 0 && self.is_contiguous() && leading_dims(self, dims)) {
+    return sum_leading_dims(self, dims, keepdim);
+  }
   if (self.scalar_type() == ScalarType::Bool) {  // dtype=bool: any element true
     return cast(sum_impl(op, cast(self, ScalarType::Long), dims, keepdim), ScalarType::Bool);
   }

@@ -9,6 +9,10 @@
 // kMaxPooledBytes goes onto a free list of its size class (16-byte steps), and the next request
 // of that class takes it back: a few instructions each way.
 //
+// Large blocks: a thread also keeps its last 8 freed blocks of 64 KB and more (at most 64 MB) for
+// a request of the same size, so that the tensors of a training step, made again every step, do
+// not make glibc trim the heap and fault it in again; release_pooled_blocks() frees them too.
+//
 // Memory is returned: a thread keeps at most kMaxCachedBytes in its lists (beyond that a block
 // goes to free()), the lists are freed when the thread exits, and release_pooled_blocks() frees
 // the calling thread's at any time. A block freed on another thread than the one that allocated
@@ -22,7 +26,9 @@
 namespace gradgen {
 namespace internal {
 
-/// Requests up to this many bytes are served from the pool; larger ones go to malloc directly.
+/// Requests up to this many bytes are served from the pool's free lists; larger ones go to malloc,
+/// but for blocks of 64 KB and more (large tensors' storage), of which each thread keeps the last
+/// few freed (8, at most 64 MB) for a request of exactly their size (block_pool.cc).
 constexpr size_t kMaxPooledBytes = 512;
 /// The most bytes one thread keeps in its free lists.
 constexpr size_t kMaxCachedBytes = size_t{4} << 20;

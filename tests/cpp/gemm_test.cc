@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "csrc/autograd/engine.h"
+#include "csrc/autograd/grad_mode.h"
 #include "csrc/generated/VariableType.h"
 #include "csrc/native/gemm.h"
 #include "csrc/ops.h"
@@ -228,6 +229,76 @@ TEST(MseLossTest, GradientsOfBothOperandsWithAndWithoutGraph) {
       EXPECT_EQ(g[0].requires_grad(), create_graph);
     }
   }
+}
+
+// The element-wise kernels and reductions of the MLP step (relu, threshold_backward, mse_loss and
+// its backward, the bias gradient's sum over the leading dims) are vectorized and split across
+// the intra-op threads above native::kParallelGrain elements: the same bits with 1, 2 and 3
+// threads, and the values of their definitions. Sizes straddle the grain and are not multiples
+// of the vector width or of the split's alignment.
+std::vector<double> bits_of(const Tensor& t) {
+  return test_util::values(to(t, ScalarType::Double));
+}
+
+TEST(PointwiseTest, ThreadedKernelsAreDeterministicAndExact) {
+  for (ScalarType dt : {ScalarType::Float, ScalarType::Double}) {
+    for (const std::vector<int64_t>& shape :
+         std::vector<std::vector<int64_t>>{{7, 5}, {300, 257}, {3, 41, 999}}) {
+      const Tensor x = to(seq(shape, 1.0, 1), dt), y = to(seq(shape, 0.5, 2), dt);
+      const Tensor g = to(seq(shape, 2.0, 3), dt);
+      std::vector<std::vector<double>> first;
+      for (int threads : {1, 2, 3}) {
+        set_num_threads(threads);
+        // mse_loss's gradient without a graph: the fused backward, scaled by the upstream
+        // gradient (the sum of squares) through a second loss.
+        Tensor xg = x.detach().set_requires_grad(true);
+        const Tensor scale = mse_loss(x, y, Reduction::Sum);
+        const Tensor loss = mul(mse_loss(xg, y, Reduction::Mean), scale);
+        const Tensor grad_x = autograd::grad({loss}, {xg})[0];
+        std::vector<Tensor> got;
+        {
+          autograd::NoGradGuard no_grad;
+          got = {relu(x),
+                 threshold_backward(g, x, 0.25),
+                 mse_loss(x, y, Reduction::Mean),
+                 scale,
+                 grad_x,
+                 sum(x, {0}),
+                 sum(x, {0, 1}, /*keepdim=*/true)};
+        }
+        std::vector<std::vector<double>> bits;
+        for (const Tensor& t : got) bits.push_back(bits_of(t));
+        if (threads == 1) {
+          first = bits;
+          // Against their definitions.
+          const std::vector<double> xv = bits_of(x), yv = bits_of(y), gv = bits_of(g);
+          const int64_t n = x.numel(), rows = shape[0], cols = n / rows;
+          double sq = 0;
+          for (int64_t i = 0; i < n; ++i) {
+            EXPECT_EQ(bits[0][i], xv[i] > 0 ? xv[i] : 0.0);
+            EXPECT_EQ(bits[1][i], xv[i] <= 0.25 ? 0.0 : gv[i]);
+            sq += (xv[i] - yv[i]) * (xv[i] - yv[i]);
+          }
+          EXPECT_NEAR(bits[2][0], sq / double(n), 1e-6 * sq / double(n));
+          EXPECT_NEAR(bits[3][0], sq, 1e-6 * sq);
+          const double c = 2 * bits[3][0] / double(n);
+          for (int64_t i = 0; i < n; ++i) {
+            ASSERT_NEAR(bits[4][i], c * (xv[i] - yv[i]), 1e-6 * std::fabs(c)) << i;
+          }
+          for (int64_t j = 0; j < cols; ++j) {
+            double col = 0;
+            for (int64_t r = 0; r < rows; ++r) col += xv[r * cols + j];
+            ASSERT_NEAR(bits[5][j], col, dt == ScalarType::Float ? 1e-4 : 1e-12) << j;
+          }
+        } else {
+          for (size_t k = 0; k < bits.size(); ++k) {
+            EXPECT_EQ(bits[k], first[k]) << "output " << k << " with " << threads << " threads";
+          }
+        }
+      }
+    }
+  }
+  set_num_threads(1);
 }
 
 }  // namespace
