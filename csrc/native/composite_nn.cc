@@ -47,6 +47,14 @@ Tensor selu(const Tensor& self) {
   return in_composite_op("selu", [&] { return gradgen::elu(self, kAlpha, kScale, 1); });
 }
 
+Tensor& selu_(Tensor& self) {
+  // selu's constants, in place through elu_ (as PyTorch's).
+  constexpr double kAlpha = 1.6732632423543772848170429916717;
+  constexpr double kScale = 1.0507009873554804934193349852946;
+  return in_composite_op("selu_",
+                         [&]() -> Tensor& { return gradgen::elu_(self, kAlpha, kScale, 1); });
+}
+
 Tensor log_sigmoid(const Tensor& self) {
   return in_composite_op("log_sigmoid",
                          [&] { return std::get<0>(gradgen::log_sigmoid_forward(self)); });
