@@ -446,6 +446,17 @@ def _pooling_resampling_embedding() -> None:
         lambda T, x: F(T).adaptive_max_pool3d(x, 2, return_indices=True),
         R(3, 5, 4, 3, seed=3235),
     )
+    ties = [[[[float((d * 7 + h * 3 + w) % 4) for w in range(5)] for h in range(4)] for d in range(3)]]
+    case(
+        "nn3/adaptive_max_pool3d/ties-indices",
+        lambda T, x: F(T).adaptive_max_pool3d(x, (2, 3, 2), return_indices=True),
+        D([ties]),
+    )
+    case(
+        "nn3/adaptive_max_pool3d/nan",
+        lambda T, x: F(T).adaptive_max_pool3d(x, 1, return_indices=True),
+        D([[[[1.0, float("nan")], [2.0, 3.0]]]], grad=False),
+    )
     case("nn3/adaptive_max_pool3d/3d-error", lambda T, x: F(T).adaptive_max_pool3d(x, 2), R(3, 4, 3, seed=3236))
     for shape, size in (((2, 3, 5), (7,)), ((2, 3, 5, 4), (7, 3)), ((1, 2, 3, 4, 5), (4, 7, 2))):
         k = len(shape)

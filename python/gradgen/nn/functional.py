@@ -1612,24 +1612,41 @@ def adaptive_avg_pool3d(input, output_size):
     return x.transpose(1, 2).reshape(lead + size)
 
 
+def _window_index(in_size: int, out_size: int):
+    """[out_size, K] input positions of ATen's adaptive windows, K the longest window; a shorter
+    window repeats its last position (which changes neither its maximum nor, max taking the
+    first of equal values, which element is chosen)."""
+    windows = _adaptive_windows(in_size, out_size)
+    k = max(end - start for start, end in windows)
+    return [[min(start + j, end - 1) for j in range(k)] for start, end in windows], k
+
+
 def adaptive_max_pool3d(input, output_size, return_indices: bool = False):
     """The maximum over ATen's adaptive windows of [N, C, D, H, W] (or [C, D, H, W]), with its
-    flat index within D * H * W (return_indices), the first in (d, h, w) order on ties and NaN
-    propagating, as ATen's. One reduction per output cell: meant for small output sizes."""
+    flat index within D * H * W (return_indices): the first in (d, h, w) order on ties, NaN
+    propagating, as ATen's. The windows are gathered (index_select per dim, padded to the
+    longest window), then one max over their elements; the gradient is theirs."""
     size = _check_adaptive3d("adaptive_max_pool3d", input, output_size)
     shape = list(input.shape)
-    lead, (d, h, w) = shape[:-3], shape[-3:]
-    x = input.reshape([-1, d, h, w])
-    flat = gradgen.arange(d * h * w).reshape([d, h, w])
-    values, indices = [], []
-    for d0, d1 in _adaptive_windows(d, size[0]):
-        for h0, h1 in _adaptive_windows(h, size[1]):
-            for w0, w1 in _adaptive_windows(w, size[2]):
-                box = x[:, d0:d1, h0:h1, w0:w1].reshape([x.shape[0], -1])
-                v, i = gradgen.max(box, 1)
-                values.append(v)
-                indices.append(gradgen.index_select(flat[d0:d1, h0:h1, w0:w1].reshape([-1]), 0, i))
-    out = gradgen.stack(values, 1).reshape(lead + size)
+    lead, spatial = shape[:-3], shape[-3:]
+    x = input.reshape([-1] + spatial)
+    flat = gradgen.arange(spatial[0] * spatial[1] * spatial[2]).reshape(spatial)
+    ks = []
+    for d in range(3):
+        index, k = _window_index(spatial[d], size[d])
+        ks.append(k)
+        index = gradgen.tensor(index, dtype=gradgen.int64).reshape([-1])
+        x = gradgen.index_select(x, 1 + 2 * d, index)
+        flat = gradgen.index_select(flat, 2 * d, index)
+        # The gathered dim becomes (out, K): [B, od, kd, H, W] -> ... -> [B, od, kd, oh, kh, ow, kw].
+        x = x.reshape(list(x.shape)[: 1 + 2 * d] + [size[d], k] + list(x.shape)[2 + 2 * d :])
+        flat = flat.reshape(list(flat.shape)[: 2 * d] + [size[d], k] + list(flat.shape)[1 + 2 * d :])
+    window = ks[0] * ks[1] * ks[2]
+    x = x.permute([0, 1, 3, 5, 2, 4, 6]).reshape([x.shape[0]] + size + [window])
+    out, local = gradgen.max(x, -1)
+    out = out.reshape(lead + size)
     if not return_indices:
         return out
-    return out, gradgen.stack(indices, 1).reshape(lead + size)
+    flat = flat.permute([0, 2, 4, 1, 3, 5]).reshape(size + [window])
+    indices = gradgen.gather(flat.unsqueeze(0).expand([local.shape[0]] + size + [window]), 4, local.unsqueeze(-1))
+    return out, indices.squeeze(-1).reshape(lead + size)
