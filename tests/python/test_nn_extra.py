@@ -342,3 +342,24 @@ def test_deprecated_upsample_warns_and_interpolates():
     with pytest.warns(UserWarning, match="upsample` is deprecated"):
         y = F.upsample(x, scale_factor=2, mode="nearest")
     assert flat(y.tolist()) == flat(F.interpolate(x, scale_factor=2, mode="nearest").tolist())
+
+
+def test_dropout_inplace_multiplies_its_input_by_the_mask():
+    gen = gradgen.Generator()
+    gen.manual_seed(6)
+    x = gradgen.ones([400], dtype=gradgen.float64)
+    version = x._version
+    assert F.dropout(x, 0.25, inplace=True, generator=gen) is x
+    assert x._version > version
+    values = flat(x.tolist())
+    assert all(v == 0.0 or v == pytest.approx(1 / 0.75) for v in values)
+    assert values.count(0.0) / 400 == pytest.approx(0.25, abs=0.06)
+    leaf = gradgen.ones([3], dtype=gradgen.float64, requires_grad=True)
+    with pytest.raises(RuntimeError, match="leaf"):
+        F.dropout(leaf, 0.5, inplace=True)
+    y = leaf.clone()
+    F.dropout(y, 0.5, inplace=True)
+    y.sum().backward()
+    assert flat(leaf.grad.tolist()) == flat(y.tolist())  # the mask times 1 / (1 - p)
+    z = _t([1.0, 2.0])
+    assert F.dropout(z, 0.5, training=False, inplace=True) is z and flat(z.tolist()) == [1.0, 2.0]

@@ -159,11 +159,6 @@ def _reduction(reduction: str, size_average=None, reduce=None) -> int:
     return _REDUCTIONS[reduction]
 
 
-def _no_inplace(name: str, inplace: bool) -> None:
-    if inplace:
-        raise NotImplementedError(f"{name}: gradgen has no in-place {name}; call it with inplace=False")
-
-
 # ---------------------------------------------------------------------------------------------
 # Linear, dropout, embedding
 # ---------------------------------------------------------------------------------------------
@@ -177,7 +172,9 @@ def dropout(input, p: float = 0.5, training: bool = True, inplace: bool = False,
     """As torch's; `generator` (a gradgen.Generator) is gradgen's, for reproducible masks."""
     if p < 0.0 or p > 1.0:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
-    _no_inplace("dropout", inplace)
+    if inplace:
+        # ATen's dropout_: input times the scaled Bernoulli mask, in place.
+        return _dropout_impl("dropout", input, p, training, True, 0, False, generator)
     return gradgen.dropout(input, p, training, generator)
 
 
@@ -1301,7 +1298,7 @@ def rrelu_(input, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training: bool
 _SELU_ALPHA_SCALE = 1.7580993408473766
 
 
-def _dropout_impl(name: str, input, p: float, training: bool, inplace: bool, feature: int, alpha: bool):
+def _dropout_impl(name: str, input, p: float, training: bool, inplace: bool, feature: int, alpha: bool, generator=None):
     """feature: 0 draws per element; 2 per (sample, channel) of [N, C, ...]; 1 per channel of an
     unbatched [C, ...] (torch unsqueezes it to a batch of one)."""
     if p < 0.0 or p > 1.0:
@@ -1319,7 +1316,7 @@ def _dropout_impl(name: str, input, p: float, training: bool, inplace: bool, fea
     else:
         noise = gradgen.empty_like(input)
     with gradgen.no_grad():
-        noise.bernoulli_(1 - p)
+        noise.bernoulli_(1 - p, generator=generator)
         if alpha:
             a = 1.0 / math.sqrt((_SELU_ALPHA_SCALE * _SELU_ALPHA_SCALE * p + 1) * (1 - p))
             b = (noise - 1) * (_SELU_ALPHA_SCALE * a) + _SELU_ALPHA_SCALE * a * p
