@@ -629,5 +629,53 @@ std::tuple<Tensor, Tensor> _prelu_kernel_backward(const Tensor& grad_output, con
   return {grad_self, grad_weight};
 }
 
+// ---------------------------------------------------------------------------
+// In-place variants (elu_, celu_, leaky_relu_, hardtanh_, threshold_, silu_, mish_,
+// hardsigmoid_, hardswish_): the out-of-place kernel's values written into self, which keeps its
+// dtype (each op's result dtype is self's); the copy bumps self's version.
+// ---------------------------------------------------------------------------
+
+namespace {
+
+Tensor& write_inplace(const char* op, Tensor& self, const Tensor& result) {
+  gradgen::internal::assert_no_internal_overlap(self, op);
+  gradgen::internal::copy_(self, result);
+  return self;
+}
+
+}  // namespace
+
+Tensor& elu_(Tensor& self, const Scalar& alpha, const Scalar& scale, const Scalar& input_scale) {
+  return write_inplace("elu_", self, native::elu(self, alpha, scale, input_scale));
+}
+
+Tensor& celu_(Tensor& self, const Scalar& alpha) {
+  return write_inplace("celu_", self, native::celu(self, alpha));
+}
+
+Tensor& leaky_relu_(Tensor& self, const Scalar& negative_slope) {
+  return write_inplace("leaky_relu_", self, native::leaky_relu(self, negative_slope));
+}
+
+Tensor& hardtanh_(Tensor& self, const Scalar& min_val, const Scalar& max_val) {
+  return write_inplace("hardtanh_", self, native::hardtanh(self, min_val, max_val));
+}
+
+Tensor& threshold_(Tensor& self, const Scalar& threshold, const Scalar& value) {
+  return write_inplace("threshold_", self, native::threshold(self, threshold, value));
+}
+
+Tensor& silu_(Tensor& self) { return write_inplace("silu_", self, native::silu(self)); }
+
+Tensor& mish_(Tensor& self) { return write_inplace("mish_", self, native::mish(self)); }
+
+Tensor& hardsigmoid_(Tensor& self) {
+  return write_inplace("hardsigmoid_", self, native::hardsigmoid(self));
+}
+
+Tensor& hardswish_(Tensor& self) {
+  return write_inplace("hardswish_", self, native::hardswish(self));
+}
+
 }  // namespace native
 }  // namespace gradgen

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "csrc/generated/NativeFunctions.h"
+#include "csrc/autograd/variable_type_utils.h"
 #include "csrc/generated/VariableType.h"
 #include "csrc/ops.h"
 #include "csrc/util/op_context.h"
@@ -45,6 +46,16 @@ Tensor selu(const Tensor& self) {
   constexpr double kAlpha = 1.6732632423543772848170429916717;
   constexpr double kScale = 1.0507009873554804934193349852946;
   return in_composite_op("selu", [&] { return gradgen::elu(self, kAlpha, kScale, 1); });
+}
+
+Tensor& selu_(Tensor& self) {
+  // selu's constants, in place through elu_ (as PyTorch's). A leaf that requires grad (or a view
+  // autograd cannot follow) is refused in selu_'s name, as by a generated in-place wrapper.
+  constexpr double kAlpha = 1.6732632423543772848170429916717;
+  constexpr double kScale = 1.0507009873554804934193349852946;
+  autograd::check_inplace(self, "selu_");
+  return in_composite_op("selu_",
+                         [&]() -> Tensor& { return gradgen::elu_(self, kAlpha, kScale, 1); });
 }
 
 Tensor log_sigmoid(const Tensor& self) {

@@ -1363,6 +1363,11 @@ std::vector<OpInfo> make_registry() {
     grad_op("selu", [] {
       return unary_samples([](const Tensor& a) { return selu(a); }, Domain::kAwayFromZero);
     });
+    // Composite (elu_ with SELU's constants): elu_'s formulas, which read the result.
+    add_op("selu_", Check::kInPlace, [] {
+      return inplace_unary_samples([](const Tensor& a) { return selu(a); },
+                                   [](Tensor& self) { selu_(self); }, Domain::kAwayFromZero);
+    });
     // Bounds at +-0.25 (or +-2) from values at least 0.5 away from 0: none sits on a bound.
     // lambd 0.25 with values at least 0.5 away from 0: none sits on +-lambd.
     grad_op("log_sigmoid", [spread] {

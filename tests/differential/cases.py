@@ -4405,6 +4405,7 @@ import cases_index  # noqa: E402, F401  (the indexing family: registers its case
 import cases_nll  # noqa: E402, F401  (K-dimensional nll_loss, issue 26: registers its cases here)
 import cases_nn  # noqa: E402, F401  (the remaining nn ops, issue 26: registers its cases here)
 import cases_nn2  # noqa: E402, F401  (nn ops, issue 26 second batch: registers its cases here)
+import cases_nn3  # noqa: E402, F401  (torch.nn.functional calls added in nnextra26: registers its cases here)
 import cases_order  # noqa: E402, F401  (order statistics: registers its cases here)
 import cases_overloads23  # noqa: E402, F401  (missing overloads found by an audit, issue 23b: registers its cases here)
 import cases_random  # noqa: E402, F401  (random samplers whose answer is determined: registers its cases here)

@@ -7,6 +7,8 @@ same calls through torch.nn.functional; the calls here are spelled exactly as th
 
 from __future__ import annotations
 
+import math
+
 import pytest
 from gradcheck_util import flat
 
@@ -267,11 +269,11 @@ def test_the_ops_that_already_existed_are_there_too():
     assert flat(e.tolist()) == [5.0, 6.0, 1.0, 2.0]
 
 
-def test_relu_inplace_and_the_ops_without_an_inplace_variant():
+def test_relu_and_elu_inplace():
     x = gradgen.tensor([-1.0, 2.0], dtype=gradgen.float64)
     assert F.relu(x, inplace=True) is x and x.tolist() == [0.0, 2.0]
-    with pytest.raises(NotImplementedError, match="elu"):
-        F.elu(x, inplace=True)
+    y = gradgen.tensor([-1.0, 2.0], dtype=gradgen.float64)
+    assert F.elu(y, inplace=True) is y and y.tolist() == [math.expm1(-1.0), 2.0]
 
 
 def test_reduction_strings_and_the_legacy_flags():

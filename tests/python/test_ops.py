@@ -606,6 +606,30 @@ SAMPLES.update(_nn_samples())
 VALUE_CHECKS.update(_nn_out_checks())
 
 
+def _nn_inplace_samples() -> Dict[str, List[Sample]]:
+    """The in-place activations (F.elu_, inplace=True, ...) on a clone, whose backward they record."""
+    g = gradgen
+
+    def on_clone(f, domain=spread):
+        return [Sample("function on a clone", lambda x: f(x.clone()), [domain(2, 3)])]
+
+    return {
+        "elu_": on_clone(lambda y: g.elu_(y, alpha=0.5, scale=2.0, input_scale=1.5)),
+        "celu_": on_clone(lambda y: g.celu_(y, alpha=2.0)),
+        "selu_": on_clone(g.selu_),
+        "leaky_relu_": on_clone(lambda y: g.leaky_relu_(y, negative_slope=0.2)),
+        "hardtanh_": on_clone(lambda y: g.hardtanh_(y, min_val=-0.25, max_val=3.0)),
+        "threshold_": on_clone(lambda y: g.threshold_(y, 0.25, -2.0)),
+        "silu_": on_clone(g.silu_, leaf),
+        "mish_": on_clone(g.mish_, leaf),
+        "hardsigmoid_": on_clone(g.hardsigmoid_),
+        "hardswish_": on_clone(g.hardswish_),
+    }
+
+
+SAMPLES.update(_nn_inplace_samples())
+
+
 # ---------------------------------------------------------------------------------------------
 # Tensor op library (issue 23), first batch
 # ---------------------------------------------------------------------------------------------

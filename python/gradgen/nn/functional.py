@@ -6,14 +6,19 @@
 
 Each function calls the gradgen op of the same meaning (gradgen.gelu, gradgen.cross_entropy_loss,
 ...), so gradients, second derivatives and forward-mode tangents are the ops'. What differs from
-PyTorch is said where it does: `inplace=True` is supported where gradgen has the in-place op
-(relu) and raises NotImplementedError elsewhere; `size_average` / `reduce` (deprecated in
-PyTorch) are translated to `reduction` as PyTorch does.
+PyTorch is said where it does. `inplace=True` (and relu_, elu_, leaky_relu_, hardtanh_,
+threshold_, celu_, selu_, rrelu_) write into the input through gradgen's in-place ops, as
+PyTorch's: the version bumps, the backward is recorded, a leaf that requires grad is refused; the
+dropouts' inplace=True multiply in place. `size_average` / `reduce` (deprecated in PyTorch) are
+translated to `reduction` as PyTorch does. Many of the functions near the end are compositions,
+as in torch/nn/functional.py (normalize, bilinear, affine_grid, the multi-margin and NLL
+losses, ...), so their gradients are those of the ops they call.
 """
 
 from __future__ import annotations
 
 import math
+import struct
 import warnings
 from typing import Optional
 
@@ -22,15 +27,21 @@ import gradgen
 __all__ = [
     "adaptive_avg_pool1d",
     "adaptive_avg_pool2d",
+    "adaptive_avg_pool3d",
     "adaptive_max_pool1d",
     "adaptive_max_pool2d",
+    "adaptive_max_pool3d",
+    "affine_grid",
+    "alpha_dropout",
     "avg_pool1d",
     "avg_pool2d",
     "avg_pool3d",
     "batch_norm",
+    "bilinear",
     "binary_cross_entropy",
     "binary_cross_entropy_with_logits",
     "celu",
+    "celu_",
     "conv1d",
     "conv2d",
     "conv3d",
@@ -42,18 +53,27 @@ __all__ = [
     "cross_entropy",
     "ctc_loss",
     "dropout",
+    "dropout1d",
+    "dropout2d",
+    "dropout3d",
     "elu",
+    "elu_",
     "embedding",
     "embedding_bag",
+    "feature_alpha_dropout",
     "fold",
+    "gaussian_nll_loss",
     "gelu",
     "glu",
     "grid_sample",
     "group_norm",
+    "gumbel_softmax",
     "hardshrink",
     "hardsigmoid",
     "hardswish",
     "hardtanh",
+    "hardtanh_",
+    "hinge_embedding_loss",
     "huber_loss",
     "instance_norm",
     "interpolate",
@@ -61,7 +81,9 @@ __all__ = [
     "l1_loss",
     "layer_norm",
     "leaky_relu",
+    "leaky_relu_",
     "linear",
+    "local_response_norm",
     "log_softmax",
     "logsigmoid",
     "margin_ranking_loss",
@@ -73,31 +95,45 @@ __all__ = [
     "max_unpool3d",
     "mish",
     "mse_loss",
+    "multi_margin_loss",
     "multilabel_margin_loss",
+    "multilabel_soft_margin_loss",
     "nll_loss",
+    "normalize",
     "one_hot",
     "pad",
     "pairwise_distance",
+    "pdist",
     "pixel_shuffle",
     "pixel_unshuffle",
+    "poisson_nll_loss",
     "prelu",
     "relu",
     "relu6",
+    "relu_",
     "rms_norm",
+    "rrelu",
+    "rrelu_",
     "scaled_dot_product_attention",
     "selu",
+    "selu_",
     "sigmoid",
     "silu",
     "smooth_l1_loss",
     "soft_margin_loss",
     "softmax",
+    "softmin",
     "softplus",
     "softshrink",
+    "softsign",
     "tanh",
     "tanhshrink",
     "threshold",
+    "threshold_",
     "triplet_margin_loss",
+    "triplet_margin_with_distance_loss",
     "unfold",
+    "upsample",
 ]
 
 # ---------------------------------------------------------------------------------------------
@@ -123,11 +159,6 @@ def _reduction(reduction: str, size_average=None, reduce=None) -> int:
     return _REDUCTIONS[reduction]
 
 
-def _no_inplace(name: str, inplace: bool) -> None:
-    if inplace:
-        raise NotImplementedError(f"{name}: gradgen has no in-place {name}; call it with inplace=False")
-
-
 # ---------------------------------------------------------------------------------------------
 # Linear, dropout, embedding
 # ---------------------------------------------------------------------------------------------
@@ -141,7 +172,9 @@ def dropout(input, p: float = 0.5, training: bool = True, inplace: bool = False,
     """As torch's; `generator` (a gradgen.Generator) is gradgen's, for reproducible masks."""
     if p < 0.0 or p > 1.0:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
-    _no_inplace("dropout", inplace)
+    if inplace:
+        # ATen's dropout_: input times the scaled Bernoulli mask, in place.
+        return _dropout_impl("dropout", input, p, training, True, 0, False, generator)
     return gradgen.dropout(input, p, training, generator)
 
 
@@ -154,8 +187,6 @@ def embedding(
     scale_grad_by_freq: bool = False,
     sparse: bool = False,
 ):
-    if max_norm is not None:
-        raise NotImplementedError("embedding: max_norm is not supported by gradgen")
     if padding_idx is None:
         padding_idx = -1
     else:
@@ -164,7 +195,27 @@ def embedding(
             raise AssertionError("Padding_idx must be within num_embeddings")
         if padding_idx < 0:
             padding_idx = rows + padding_idx
+    if max_norm is not None:
+        _embedding_renorm_(weight, input, max_norm, norm_type)
     return gradgen.embedding(weight, input, padding_idx, scale_grad_by_freq, sparse)
+
+
+def _embedding_renorm_(weight, input, max_norm: float, norm_type: float) -> None:
+    """ATen's embedding_renorm_, under no_grad as torch's _no_grad_embedding_renorm_: each row of
+    weight that input names and whose norm_type-norm exceeds max_norm is scaled in place by
+    max_norm / (norm + 1e-7)."""
+    if weight.dim() != 2:
+        raise RuntimeError(
+            f"embedding_renorm_: Expected 2-dimensional tensor for argument #1 'self', got {weight.dim()}"
+        )
+    with gradgen.no_grad():
+        rows = gradgen.unique(input.reshape([-1]))
+        if rows.numel() == 0:
+            return
+        values = gradgen.index_select(weight, 0, rows)
+        norms = values.norm(norm_type, 1, keepdim=True)
+        scale = gradgen.where(norms > max_norm, max_norm / (norms + 1e-7), gradgen.ones_like(norms))
+        weight.index_put_((rows,), values * scale)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -177,7 +228,7 @@ def relu(input, inplace: bool = False):
 
 
 def relu6(input, inplace: bool = False):
-    return hardtanh(input, 0.0, 6.0, inplace)
+    return gradgen.hardtanh_(input, 0.0, 6.0) if inplace else gradgen.hardtanh(input, 0.0, 6.0)
 
 
 def sigmoid(input):
@@ -193,50 +244,45 @@ def gelu(input, approximate: str = "none"):
 
 
 def silu(input, inplace: bool = False):
-    _no_inplace("silu", inplace)
-    return gradgen.silu(input)
+    return gradgen.silu_(input) if inplace else gradgen.silu(input)
 
 
 def mish(input, inplace: bool = False):
-    _no_inplace("mish", inplace)
-    return gradgen.mish(input)
+    return gradgen.mish_(input) if inplace else gradgen.mish(input)
 
 
 def elu(input, alpha: float = 1.0, inplace: bool = False):
-    _no_inplace("elu", inplace)
-    return gradgen.elu(input, alpha)
+    return gradgen.elu_(input, alpha) if inplace else gradgen.elu(input, alpha)
 
 
 def selu(input, inplace: bool = False):
-    _no_inplace("selu", inplace)
-    return gradgen.selu(input)
+    return gradgen.selu_(input) if inplace else gradgen.selu(input)
 
 
 def celu(input, alpha: float = 1.0, inplace: bool = False):
-    _no_inplace("celu", inplace)
-    return gradgen.celu(input, alpha)
+    return gradgen.celu_(input, alpha) if inplace else gradgen.celu(input, alpha)
 
 
 def leaky_relu(input, negative_slope: float = 0.01, inplace: bool = False):
-    _no_inplace("leaky_relu", inplace)
+    if inplace:
+        return gradgen.leaky_relu_(input, negative_slope)
     return gradgen.leaky_relu(input, negative_slope)
 
 
 def hardtanh(input, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False):
     if min_val > max_val:
         raise ValueError("min_val cannot be greater than max_val")
-    _no_inplace("hardtanh", inplace)
+    if inplace:
+        return gradgen.hardtanh_(input, min_val, max_val)
     return gradgen.hardtanh(input, min_val, max_val)
 
 
 def hardsigmoid(input, inplace: bool = False):
-    _no_inplace("hardsigmoid", inplace)
-    return gradgen.hardsigmoid(input)
+    return gradgen.hardsigmoid_(input) if inplace else gradgen.hardsigmoid(input)
 
 
 def hardswish(input, inplace: bool = False):
-    _no_inplace("hardswish", inplace)
-    return gradgen.hardswish(input)
+    return gradgen.hardswish_(input) if inplace else gradgen.hardswish(input)
 
 
 def softplus(input, beta: float = 1.0, threshold: float = 20.0):
@@ -260,8 +306,42 @@ def logsigmoid(input):
 
 
 def threshold(input, threshold: float, value: float, inplace: bool = False):
-    _no_inplace("threshold", inplace)
+    if inplace:
+        return gradgen.threshold_(input, threshold, value)
     return gradgen.threshold(input, threshold, value)
+
+
+# The in-place activations, as torch.nn.functional's (torch._C._nn's / torch's): each writes its
+# result into input, bumps its version and records the backward (a leaf that requires grad is
+# refused, as by every in-place op).
+
+
+def relu_(input):
+    return gradgen.relu_(input)
+
+
+def elu_(input, alpha: float = 1.0):
+    return gradgen.elu_(input, alpha)
+
+
+def celu_(input, alpha: float = 1.0):
+    return gradgen.celu_(input, alpha)
+
+
+def selu_(input):
+    return gradgen.selu_(input)
+
+
+def leaky_relu_(input, negative_slope: float = 0.01):
+    return gradgen.leaky_relu_(input, negative_slope)
+
+
+def hardtanh_(input, min_val: float = -1.0, max_val: float = 1.0):
+    return gradgen.hardtanh_(input, min_val, max_val)
+
+
+def threshold_(input, threshold: float, value: float):
+    return gradgen.threshold_(input, threshold, value)
 
 
 def glu(input, dim: int = -1):
@@ -610,10 +690,8 @@ def embedding_bag(
     padding_idx: Optional[int] = None,
 ):
     """As torch's: a 2-D input is a batch of bags of equal length (offsets None), a 1-D input
-    has bags starting at offsets; mode "sum", "mean" or "max". max_norm and sparse gradients
-    raise NotImplementedError."""
-    if max_norm is not None:
-        raise NotImplementedError("embedding_bag: max_norm is not supported by gradgen")
+    has bags starting at offsets; mode "sum", "mean" or "max"; max_norm renormalizes the rows
+    input names in place, as torch's. Sparse gradients raise NotImplementedError."""
     if sparse:
         raise NotImplementedError("embedding_bag: sparse gradients are not supported by gradgen")
     shape = list(input.shape)
@@ -634,6 +712,8 @@ def embedding_bag(
             raise ValueError("offsets has to be a 1D Tensor")
     else:
         raise ValueError(f"input has to be 1D or 2D Tensor, but got Tensor of dimension {len(shape)}")
+    if max_norm is not None:
+        _embedding_renorm_(weight, input, max_norm, norm_type)
     modes = {"sum": 0, "mean": 1, "max": 2}
     if mode not in modes:
         raise ValueError("mode has to be one of sum, mean or max")
@@ -732,6 +812,31 @@ def _interpolate_sizes(input, size, scale_factor, recompute_scale_factor):
     return out, scales
 
 
+def _float32(v: float) -> float:
+    return struct.unpack("f", struct.pack("f", v))[0]
+
+
+def _nearest_exact(input, output_size, scales):
+    """ATen's _upsample_nearest_exact{1,2,3}d: output index i reads input index
+    min(floor((i + 0.5) * scale), in - 1), scale = 1 / scale_factor when given, else in / out (in
+    float, as ATen's). Separable: one index_select per spatial dim, whose backward sums the
+    gradient into the read positions, as ATen's backward."""
+    out = input
+    for k, (o, sc) in enumerate(zip(output_size, scales)):
+        d = 2 + k
+        n = input.shape[d]
+        if o <= 0 or n <= 0:
+            raise RuntimeError(
+                "Input and output sizes should be greater than 0, but got input "
+                f"({', '.join(str(v) for v in input.shape[2:])}) and output "
+                f"({', '.join(str(v) for v in output_size)})"
+            )
+        scale = _float32(1.0 / sc) if sc is not None and sc > 0 else _float32(_float32(n) / _float32(o))
+        index = [min(int(math.floor(_float32((i + 0.5) * scale))), n - 1) for i in range(o)]
+        out = gradgen.index_select(out, d, gradgen.tensor(index, dtype=gradgen.int64))
+    return out
+
+
 _GRID_SAMPLE_MODES = {"bilinear": 0, "nearest": 1, "bicubic": 2}
 _GRID_SAMPLE_PADDINGS = {"zeros": 0, "border": 1, "reflection": 2}
 
@@ -773,8 +878,8 @@ def interpolate(
     antialias: bool = False,
 ):
     """As torch's: modes "nearest" (3-D to 5-D inputs), "linear" (3-D), "bilinear" and "bicubic"
-    (4-D), "trilinear" (5-D) and "area" (adaptive average pooling, 3-D and 4-D inputs). The modes
-    "nearest-exact", "area" of a 5-D input and antialias raise NotImplementedError."""
+    (4-D), "trilinear" (5-D), "nearest-exact" (3-D to 5-D) and "area" (adaptive average pooling,
+    3-D to 5-D inputs). antialias raises NotImplementedError."""
     if mode in ("nearest", "area", "nearest-exact"):
         if align_corners is not None:
             raise ValueError(
@@ -800,6 +905,8 @@ def interpolate(
         return gradgen.upsample_nearest2d(input, output_size, scales[0], scales[1])
     if mode == "nearest" and dim == 5:
         return gradgen.upsample_nearest3d(input, output_size, scales[0], scales[1], scales[2])
+    if mode == "nearest-exact" and dim in (3, 4, 5):
+        return _nearest_exact(input, output_size, scales)
     if mode == "area" and dim == 3:
         return gradgen.adaptive_avg_pool1d(input, output_size)
     if mode == "area" and dim == 4:
@@ -815,7 +922,9 @@ def interpolate(
     needs = {"linear": 3, "bilinear": 4, "bicubic": 4, "trilinear": 5}
     if dim in (3, 4, 5) and mode in needs:
         raise NotImplementedError(f"Got {dim}D input, but {mode} mode needs {needs[mode]}D input")
-    if dim in (3, 4, 5) and mode in ("area", "nearest-exact"):
+    if dim == 5 and mode == "area":
+        return adaptive_avg_pool3d(input, output_size)
+    if dim in (3, 4, 5) and mode == "area":
         raise NotImplementedError(f"interpolate: gradgen has no mode {mode!r} for {dim}-D input")
     raise NotImplementedError(
         f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {dim}D) for the modes: nearest | "
@@ -982,3 +1091,559 @@ def triplet_margin_loss(
 
 def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduction: str = "mean"):
     return gradgen.multilabel_margin_loss(input, target, _reduction(reduction, size_average, reduce))
+
+
+# ---------------------------------------------------------------------------------------------
+# Compositions of PyTorch's own (torch/nn/functional.py, or ATen's CompositeImplicitAutograd
+# kernels), over gradgen's ops: their gradients are those of the ops they call.
+# ---------------------------------------------------------------------------------------------
+
+
+def softsign(input):
+    return input / (gradgen.abs(input) + 1)
+
+
+def softmin(input, dim: Optional[int] = None, _stacklevel: int = 3, dtype=None):
+    if dim is None:
+        dim = _softmax_dim("softmin", input.dim())
+    return gradgen.softmax(-input, dim, dtype)
+
+
+def normalize(input, p: float = 2.0, dim: int = 1, eps: float = 1e-12, out=None):
+    """input / max(||input||_p along dim, eps), as torch's."""
+    denom = gradgen.clamp_min(input.norm(p, dim, keepdim=True), eps).expand_as(input)
+    if out is None:
+        return input / denom
+    return gradgen.div(input, denom, rounding_mode=None, out=out)
+
+
+def local_response_norm(input, size: int, alpha: float = 1e-4, beta: float = 0.75, k: float = 1.0):
+    """input / (k + alpha * mean of input^2 over `size` neighbouring channels)^beta, as torch's."""
+    dim = input.dim()
+    if dim < 3:
+        raise ValueError(f"Expected 3D or higher dimensionality                          input (got {dim} dimensions)")
+    if input.numel() == 0:
+        return input
+    div = input * input
+    if dim == 3:
+        div = div.unsqueeze(1)
+        div = pad(div, (0, 0, size // 2, (size - 1) // 2))
+        div = avg_pool2d(div, (size, 1), stride=1).squeeze(1)
+    else:
+        sizes = list(input.shape)
+        div = div.reshape([sizes[0], 1, sizes[1], sizes[2], -1])
+        div = pad(div, (0, 0, 0, 0, size // 2, (size - 1) // 2))
+        div = avg_pool3d(div, (size, 1, 1), stride=1).squeeze(1)
+        div = div.reshape(sizes)
+    div = gradgen.pow(div * alpha + k, beta)
+    return input / div
+
+
+def bilinear(input1, input2, weight, bias=None):
+    """y[..., o] = sum_ij input1[..., i] weight[o, i, j] input2[..., j] + bias[o], as ATen's
+    bilinear (its checks and messages)."""
+    if input1.dim() != input2.dim():
+        raise RuntimeError(f"bilinear(): input dimensions do not match: got {input1.dim()} and {input2.dim()}")
+    s1, s2, sw = list(input1.shape), list(input2.shape), list(weight.shape)
+    for i in range(input1.dim() - 1):
+        if s1[i] != s2[i]:
+            raise RuntimeError(
+                f"bilinear(): input batch dimensions do not match: got {s1[i]} and {s2[i]} for dimension {i}"
+            )
+    if weight.dim() != 3:
+        raise RuntimeError(f"bilinear(): weight must be three-dimensional, but got {weight.dim()} dimension(s)")
+    if s1[-1] != sw[1]:
+        raise RuntimeError(f"bilinear(): input1 size does not match weight size: got {s1[-1]} but expected {sw[1]}")
+    if s2[-1] != sw[2]:
+        raise RuntimeError(f"bilinear(): input2 size does not match weight size: got {s2[-1]} but expected {sw[2]}")
+    if bias is not None and (bias.dim() != 1 or list(bias.shape)[0] != sw[0]):
+        raise RuntimeError(
+            f"bilinear(): bias size does not match weight size: got {list(bias.shape)[-1] if bias.dim() else 1} "
+            f"but expected {sw[0]}"
+        )
+    out = gradgen.einsum("...i,oij,...j->...o", input1, weight, input2)
+    return out if bias is None else out + bias
+
+
+def pdist(input, p: float = 2.0):
+    """The p-norm distances between the rows of input [N, M], for i < j in row-major order
+    ([N * (N - 1) / 2]), as torch's."""
+    if input.dim() != 2:
+        raise RuntimeError(f"pdist only supports 2D tensors, got: {input.dim()}D")
+    if not input.is_floating_point():
+        raise RuntimeError("pdist only supports floating-point dtypes")
+    if p < 0:
+        raise RuntimeError("pdist only supports non-negative p values")
+    n = input.shape[0]
+    pairs = gradgen.triu_indices(n, n, 1)
+    diff = gradgen.index_select(input, 0, pairs[0]) - gradgen.index_select(input, 0, pairs[1])
+    return diff.norm(p, 1)
+
+
+def affine_grid(theta, size, align_corners: Optional[bool] = None):
+    """The sampling grid [N, H, W, 2] (size [N, C, H, W], theta [N, 2, 3]) or [N, D, H, W, 3]
+    (size [N, C, D, H, W], theta [N, 3, 4]) of grid_sample for the affine maps theta, as torch's:
+    the base grid's (x, y[, z], 1) rows times theta transposed."""
+    if align_corners is None:
+        warnings.warn(
+            "Default grid_sample and affine_grid behavior has changed to align_corners=False since 1.3.0. "
+            "Please specify align_corners=True if the old behavior is desired. "
+            "See the documentation of grid_sample for details.",
+            stacklevel=2,
+        )
+        align_corners = False
+    if not theta.is_floating_point():
+        raise ValueError(f"Expected theta to have floating point type, but got {theta.dtype}")
+    size = list(size)
+    shape = list(theta.shape)
+    if len(size) == 4:
+        if theta.dim() != 3 or shape[-2] != 2 or shape[-1] != 3:
+            raise ValueError(f"Expected a batch of 2D affine matrices of shape Nx2x3 for size {size}. Got {shape}.")
+        spatial = size[-2:]
+    elif len(size) == 5:
+        if theta.dim() != 3 or shape[-2] != 3 or shape[-1] != 4:
+            raise ValueError(f"Expected a batch of 3D affine matrices of shape Nx3x4 for size {size}. Got {shape}.")
+        spatial = size[-3:]
+    else:
+        raise NotImplementedError(
+            "affine_grid only supports 4D and 5D sizes, for 2D and 3D affine transforms, respectively. "
+            f"Got size {size}."
+        )
+    if align_corners and min(spatial) == 1:
+        warnings.warn(
+            "Since version 1.3.0, affine_grid behavior has changed for unit-size grids when align_corners=True. "
+            "This is not an intended use case of affine_grid. See the documentation of affine_grid for details.",
+            stacklevel=2,
+        )
+    elif min(size) <= 0:
+        raise ValueError(f"Expected non-zero, positive output size. Got {size}")
+    n = size[0]
+
+    def steps(num):  # ATen's linspace_from_neg_one
+        if num <= 1:
+            return gradgen.zeros([1], dtype=theta.dtype)
+        r = gradgen.linspace(-1.0, 1.0, num, dtype=theta.dtype)
+        return r * (num - 1) / num if not align_corners else r
+
+    # The base grid's coordinates, x fastest: (x, y, 1) over [H, W] or (x, y, z, 1) over [D, H, W].
+    coords = [steps(v) for v in reversed(spatial)]
+    grid_shape = list(spatial)
+    k = len(spatial)
+    pieces = []
+    for i, c in enumerate(coords):
+        view = [1] * k
+        view[k - 1 - i] = len(c) if spatial[k - 1 - i] > 1 else 1
+        pieces.append(c.reshape(view).expand(grid_shape))
+    pieces.append(gradgen.ones(grid_shape, dtype=theta.dtype))
+    base = gradgen.stack(pieces, -1).reshape([1, -1, k + 1]).expand([n, -1, k + 1])
+    grid = gradgen.bmm(base, theta.transpose(1, 2))
+    return grid.reshape([n] + grid_shape + [k])
+
+
+def gumbel_softmax(logits, tau: float = 1, hard: bool = False, eps: float = 1e-10, dim: int = -1):
+    """softmax((logits + g) / tau) with g ~ Gumbel(0, 1) drawn from gradgen's default generator;
+    hard: the one-hot of its argmax in the forward pass, the soft sample's gradient in the
+    backward (straight through), as torch's."""
+    if eps != 1e-10:
+        warnings.warn("`eps` parameter is deprecated and has no effect.", stacklevel=2)
+    gumbels = -gradgen.log(gradgen.empty_like(logits).exponential_())
+    y_soft = gradgen.softmax((logits + gumbels) / tau, dim)
+    if not hard:
+        return y_soft
+    index = gradgen.max(y_soft, dim, True)[1]
+    y_hard = gradgen.zeros_like(logits).scatter_(dim, index, 1.0)
+    return y_hard - y_soft.detach() + y_soft
+
+
+def upsample(input, size=None, scale_factor=None, mode: str = "nearest", align_corners: Optional[bool] = None):
+    """Deprecated in PyTorch (with its warning): interpolate."""
+    warnings.warn(
+        "`nn.functional.upsample` is deprecated. Use `nn.functional.interpolate` instead.",
+        stacklevel=2,
+    )
+    return interpolate(input, size, scale_factor, mode, align_corners)
+
+
+def _rrelu_slopes(input, lower: float, upper: float, training: bool):
+    """rrelu's slope per element: a draw from U(lower, upper) where input <= 0 in training (ATen's
+    rrelu_with_noise), else None (eval: leaky_relu with slope (lower + upper) / 2)."""
+    if lower > upper:
+        raise RuntimeError("Lower bound should be less than or equal to the upper bound")
+    if not training:
+        return None
+    with gradgen.no_grad():
+        noise = gradgen.empty_like(input).uniform_(lower, upper)
+        return gradgen.where(input <= 0, noise, gradgen.ones_like(input))
+
+
+def rrelu(input, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training: bool = False, inplace: bool = False):
+    if inplace:
+        return rrelu_(input, lower, upper, training)
+    slopes = _rrelu_slopes(input, lower, upper, training)
+    if slopes is None:
+        return gradgen.leaky_relu(input, (lower + upper) / 2)
+    return input * slopes
+
+
+def rrelu_(input, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training: bool = False):
+    slopes = _rrelu_slopes(input, lower, upper, training)
+    if slopes is None:
+        return gradgen.leaky_relu_(input, (lower + upper) / 2)
+    return input.mul_(slopes)
+
+
+# ATen's _dropout_impl: feature variants draw one Bernoulli per (sample, channel), alpha variants
+# keep SELU's self-normalizing mean and variance (dropped values set to -alpha * scale, then an
+# affine correction).
+_SELU_ALPHA_SCALE = 1.7580993408473766
+
+
+def _dropout_impl(name: str, input, p: float, training: bool, inplace: bool, feature: int, alpha: bool, generator=None):
+    """feature: 0 draws per element; 2 per (sample, channel) of [N, C, ...]; 1 per channel of an
+    unbatched [C, ...] (torch unsqueezes it to a batch of one)."""
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if p == 0 or not training or input.numel() == 0:
+        return input
+    if p == 1:
+        zero = gradgen.zeros([], dtype=input.dtype)
+        return input.mul_(zero) if inplace else input * zero
+    if feature:
+        if input.dim() + (2 - feature) < 2:
+            raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
+        shape = list(input.shape)[:feature] + [1] * (input.dim() - feature)
+        noise = gradgen.empty(shape, dtype=input.dtype)
+    else:
+        noise = gradgen.empty_like(input)
+    with gradgen.no_grad():
+        noise.bernoulli_(1 - p, generator=generator)
+        if alpha:
+            a = 1.0 / math.sqrt((_SELU_ALPHA_SCALE * _SELU_ALPHA_SCALE * p + 1) * (1 - p))
+            b = (noise - 1) * (_SELU_ALPHA_SCALE * a) + _SELU_ALPHA_SCALE * a * p
+            noise = noise * a
+        else:
+            noise = noise / (1 - p)
+    if not alpha:
+        return input.mul_(noise) if inplace else input * noise
+    return input.mul_(noise).add_(b) if inplace else input * noise + b
+
+
+def dropout1d(input, p: float = 0.5, training: bool = True, inplace: bool = False):
+    """Zeroes whole channels of [N, C, L] (or [C, L]) with probability p, as torch's."""
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if input.dim() not in (2, 3):
+        raise RuntimeError(
+            f"dropout1d: Expected 2D or 3D input, but received a {input.dim()}D input. Note that dropout1d "
+            "exists to provide channel-wise dropout on inputs with 1 spatial dimension, a channel dimension, "
+            "and an optional batch dimension (i.e. 2D or 3D inputs)."
+        )
+    return _dropout_impl("dropout1d", input, p, training, inplace, 2 if input.dim() == 3 else 1, False)
+
+
+def dropout2d(input, p: float = 0.5, training: bool = True, inplace: bool = False):
+    """Zeroes whole channels (dim 1) with probability p, scaling the others by 1 / (1 - p), as
+    torch's, warnings included (a 3-D input is taken as [N, C, L], as torch does today)."""
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    inp_dim = input.dim()
+    if inp_dim not in (3, 4):
+        warnings.warn(
+            f"dropout2d: Received a {inp_dim}-D input to dropout2d, which is deprecated and will result in an "
+            "error in a future release. To retain the behavior and silence this warning, please use dropout "
+            "instead. Note that dropout2d exists to provide channel-wise dropout on inputs with 2 spatial "
+            "dimensions, a channel dimension, and an optional batch dimension (i.e. 3D or 4D inputs).",
+            stacklevel=2,
+        )
+    if inp_dim == 3:
+        warnings.warn(
+            "dropout2d: Received a 3D input to dropout2d and assuming that channel-wise 1D dropout behavior is "
+            "desired - input is interpreted as shape (N, C, L), where C is the channel dim. This behavior will "
+            "change in a future release to interpret the input as one without a batch dimension, i.e. shape "
+            "(C, H, W). To maintain the 1D channel-wise dropout behavior, please switch to using dropout1d "
+            "instead.",
+            stacklevel=2,
+        )
+    return _dropout_impl("dropout2d", input, p, training, inplace, 2, False)
+
+
+def dropout3d(input, p: float = 0.5, training: bool = True, inplace: bool = False):
+    """Zeroes whole channels of [N, C, D, H, W] (or [C, D, H, W]) with probability p, as torch's."""
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    inp_dim = input.dim()
+    if inp_dim not in (4, 5):
+        warnings.warn(
+            f"dropout3d: Received a {inp_dim}-D input to dropout3d, which is deprecated and will result in an "
+            "error in a future release. To retain the behavior and silence this warning, please use dropout "
+            "instead. Note that dropout3d exists to provide channel-wise dropout on inputs with 3 spatial "
+            "dimensions, a channel dimension, and an optional batch dimension (i.e. 4D or 5D inputs).",
+            stacklevel=2,
+        )
+    return _dropout_impl("dropout3d", input, p, training, inplace, 2 if inp_dim == 5 else 1, False)
+
+
+def alpha_dropout(input, p: float = 0.5, training: bool = False, inplace: bool = False):
+    """Dropout that keeps SELU's zero mean and unit variance, as torch's (eval: input itself)."""
+    return _dropout_impl("alpha_dropout", input, p, training, inplace, 0, True)
+
+
+def feature_alpha_dropout(input, p: float = 0.5, training: bool = False, inplace: bool = False):
+    """alpha_dropout by whole channels (dim 1), as torch's."""
+    return _dropout_impl("feature_alpha_dropout", input, p, training, inplace, 2, True)
+
+
+# ---------------------------------------------------------------------------------------------
+# Losses composed as PyTorch's (torch/nn/functional.py, ATen's Loss.cpp)
+# ---------------------------------------------------------------------------------------------
+
+
+def _reduce(loss, r: int):
+    return loss if r == 0 else (loss.mean() if r == 1 else loss.sum())
+
+
+def hinge_embedding_loss(input, target, margin: float = 1.0, size_average=None, reduce=None, reduction: str = "mean"):
+    """input where target is 1, max(0, margin - input) where it is -1 (ATen's composite)."""
+    r = _reduction(reduction, size_average, reduce)
+    zeros = gradgen.zeros_like(input)
+    margin_clamp = gradgen.clamp_min(margin - input, 0)
+    output = gradgen.where(target != 1, margin_clamp, zeros) + gradgen.where(target != -1, input, zeros)
+    return _reduce(output, r)
+
+
+def poisson_nll_loss(
+    input,
+    target,
+    log_input: bool = True,
+    full: bool = False,
+    size_average=None,
+    eps: float = 1e-8,
+    reduce=None,
+    reduction: str = "mean",
+):
+    """exp(input) - target * input (log_input), else input - target * log(input + eps); full adds
+    Stirling's term where target > 1 (ATen's composite)."""
+    if size_average is not None or reduce is not None:
+        reduction = ["none", "mean", "sum"][_reduction(reduction, size_average, reduce)]
+    if reduction not in ("none", "mean", "sum"):
+        raise ValueError(reduction + " is not a valid value for reduction")
+    if log_input:
+        loss = gradgen.exp(input) - target * input
+    else:
+        loss = input - target * gradgen.log(input + eps)
+    if full:
+        stirling = target * gradgen.log(target) - target + 0.5 * gradgen.log(2 * math.pi * target)
+        loss = loss + stirling.masked_fill(target <= 1, 0)
+    return _reduce(loss, _REDUCTIONS[reduction])
+
+
+def gaussian_nll_loss(input, target, var, full: bool = False, eps: float = 1e-6, reduction: str = "mean"):
+    """0.5 * (log(max(var, eps)) + (input - target)^2 / max(var, eps)) (+ 0.5 log(2 pi) when
+    full), as torch's: var the input's shape, or one dim short, or with one dim of size 1; the
+    clamp is not differentiated (var's gradient passes it as the identity)."""
+    if isinstance(var, float):
+        if var < 0:
+            raise ValueError("var has negative entry/entries")
+        var = var * gradgen.ones_like(input)
+    elif bool(gradgen.any(var < 0)):
+        raise ValueError("var has negative entry/entries")
+    in_shape, var_shape = list(input.shape), list(var.shape)
+    if var_shape != in_shape:
+        if in_shape[:-1] == var_shape:
+            var = var.unsqueeze(-1)
+        elif len(in_shape) == len(var_shape) and sum(y for x, y in zip(in_shape, var_shape) if x != y) == 1:
+            pass
+        else:
+            raise ValueError("var is of incorrect size")
+    if reduction not in ("none", "mean", "sum"):
+        raise ValueError(reduction + " is not valid")
+    var = var.clone()
+    with gradgen.no_grad():
+        var.clamp_(min=eps)
+    loss = 0.5 * (gradgen.log(var) + (input - target) ** 2 / var)
+    if full:
+        loss = loss + 0.5 * math.log(2 * math.pi)
+    return _reduce(loss, _REDUCTIONS[reduction])
+
+
+def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, reduce=None, reduction: str = "mean"):
+    if size_average is not None or reduce is not None:
+        reduction = ["none", "mean", "sum"][_reduction(reduction, size_average, reduce)]
+    loss = -(target * gradgen.log_sigmoid(input) + (1 - target) * gradgen.log_sigmoid(-input))
+    if weight is not None:
+        loss = loss * weight
+    class_dim = input.dim() - 1
+    loss = loss.sum(class_dim) / input.shape[class_dim]
+    if reduction == "none":
+        return loss
+    if reduction == "mean":
+        return loss.mean()
+    if reduction == "sum":
+        return loss.sum()
+    raise ValueError(reduction + " is not valid")
+
+
+def multi_margin_loss(
+    input,
+    target,
+    p: int = 1,
+    margin: float = 1.0,
+    weight=None,
+    size_average=None,
+    reduce=None,
+    reduction: str = "mean",
+):
+    """sum over j != y of max(0, margin - x[y] + x[j])^p * weight[y], divided by the number of
+    classes, per sample (input [N, C], [C] or a scalar; target [N] or a scalar), as ATen's
+    multi_margin_loss (its checks and messages)."""
+    r = _reduction(reduction, size_average, reduce)
+    if p != 1 and p != 2:
+        raise ValueError("only p == 1 and p == 2 supported")
+    if weight is not None and weight.dim() != 1:
+        raise ValueError("weight must be one-dimensional")
+    ndims = input.dim()
+    shape = list(input.shape)
+    if not ((ndims == 2 and shape[1] != 0) or (ndims == 1 and shape[0] != 0) or ndims == 0):
+        raise RuntimeError(
+            f"multi_margin_loss: Expected non-empty vector or matrix with optional 0-dim batch size, but got: {shape}"
+        )
+    nframe, dim = (1, 1 if ndims == 0 else shape[0]) if ndims <= 1 else (shape[0], shape[1])
+    if target.dim() > 1 or target.numel() != nframe:
+        raise RuntimeError(
+            "multi_margin_loss: target tensor should be 1-D with size equal to the number of input samples "
+            f"(batch size). Expected target size [{nframe}], but got {list(target.shape)}. Input has shape {shape}."
+        )
+    if weight is not None and (weight.dim() > 1 or weight.numel() != dim):
+        raise RuntimeError(f"multi_margin_loss: inconsistent weight size, expected {dim} but got {list(weight.shape)}")
+    if weight is not None and weight.requires_grad and gradgen.is_grad_enabled():
+        # As PyTorch's: its derivative entry has no formula for weight.
+        raise RuntimeError(
+            "The function 'multi_margin_loss' is not differentiable with respect to argument 'weight'. "
+            "This input cannot have requires_grad True."
+        )
+    t = target.reshape([nframe])
+    if t.numel() and (bool(gradgen.any(t < 0)) or bool(gradgen.any(t >= dim))):
+        raise RuntimeError("multi_margin_loss: target out of range")
+    x = input.reshape([nframe, dim])
+    x_target = gradgen.gather(x, 1, t.unsqueeze(1))
+    z = gradgen.clamp_min(margin - x_target + x, 0)
+    if p == 2:
+        z = z * z
+    if weight is not None:
+        z = z * gradgen.index_select(weight, 0, t).unsqueeze(1)
+    is_target = gradgen.arange(dim).unsqueeze(0) == t.unsqueeze(1)
+    loss = z.masked_fill(is_target, 0).sum(1) / dim
+    if r == 0:
+        return loss if target.dim() > 0 else loss.reshape([])
+    if r == 1 and nframe == 0:
+        return loss.sum()  # ATen's mean of no samples is 0
+    return _reduce(loss, r)
+
+
+def triplet_margin_with_distance_loss(
+    anchor,
+    positive,
+    negative,
+    *,
+    distance_function=None,
+    margin: float = 1.0,
+    swap: bool = False,
+    reduction: str = "mean",
+):
+    """max(d(a, p) - d(a, n) + margin, 0) with the distance function (pairwise_distance by
+    default), as torch's."""
+    if reduction not in ("mean", "sum", "none"):
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    if margin <= 0:
+        raise ValueError(f"margin must be greater than 0, got {margin}")
+    a_dim, p_dim, n_dim = anchor.dim(), positive.dim(), negative.dim()
+    if not (a_dim == p_dim and p_dim == n_dim):
+        raise RuntimeError(
+            "The anchor, positive, and negative tensors are expected to have the same number of dimensions, "
+            f"but got: anchor {a_dim}D, positive {p_dim}D, and negative {n_dim}D inputs"
+        )
+    if distance_function is None:
+        distance_function = gradgen.pairwise_distance
+    dist_pos = distance_function(anchor, positive)
+    dist_neg = distance_function(anchor, negative)
+    if swap:
+        dist_neg = gradgen.minimum(dist_neg, distance_function(positive, negative))
+    loss = gradgen.clamp_min(margin + dist_pos - dist_neg, 0)
+    return _reduce(loss, _REDUCTIONS[reduction])
+
+
+# ---------------------------------------------------------------------------------------------
+# 3-D adaptive pooling
+# ---------------------------------------------------------------------------------------------
+
+
+def _adaptive_windows(in_size: int, out_size: int):
+    """ATen's adaptive windows: [floor(i * in / out), ceil((i + 1) * in / out))."""
+    return [((i * in_size) // out_size, -((-(i + 1) * in_size) // out_size)) for i in range(out_size)]
+
+
+def _check_adaptive3d(name: str, input, output_size):
+    if input.dim() not in (4, 5):
+        raise RuntimeError(f"{name}(): Expected 4D or 5D tensor, but got: {list(input.shape)}")
+    for i in range(1, input.dim()):
+        if input.shape[i] == 0:
+            raise RuntimeError(
+                f"{name}(): Expected input to have non-zero size for non-batch dimensions, but input has sizes "
+                f"{list(input.shape)} with dimension {i} being empty"
+            )
+    size = _adaptive_size(output_size, input, 3)
+    if len(size) != 3:
+        raise RuntimeError(f"{name}(): internal error: output_size.size() must be 3")
+    return size
+
+
+def adaptive_avg_pool3d(input, output_size):
+    """[N, C, D, H, W] (or [C, D, H, W]) averaged over ATen's adaptive windows. An average over a
+    box is the average over each of its dims in turn, so it is adaptive_avg_pool1d over D after
+    adaptive_avg_pool2d over (H, W); the gradient is theirs."""
+    size = _check_adaptive3d("adaptive_avg_pool3d", input, output_size)
+    shape = list(input.shape)
+    lead, (d, h, w) = shape[:-3], shape[-3:]
+    x = gradgen.adaptive_avg_pool2d(input.reshape([-1, d, h, w]), size[1:])  # [B, D, oh, ow]
+    x = gradgen.adaptive_avg_pool1d(x.reshape([-1, d, size[1] * size[2]]).transpose(1, 2), size[:1])
+    return x.transpose(1, 2).reshape(lead + size)
+
+
+def _window_index(in_size: int, out_size: int):
+    """[out_size, K] input positions of ATen's adaptive windows, K the longest window; a shorter
+    window repeats its last position (which changes neither its maximum nor, max taking the
+    first of equal values, which element is chosen)."""
+    windows = _adaptive_windows(in_size, out_size)
+    k = max(end - start for start, end in windows)
+    return [[min(start + j, end - 1) for j in range(k)] for start, end in windows], k
+
+
+def adaptive_max_pool3d(input, output_size, return_indices: bool = False):
+    """The maximum over ATen's adaptive windows of [N, C, D, H, W] (or [C, D, H, W]), with its
+    flat index within D * H * W (return_indices): the first in (d, h, w) order on ties, NaN
+    propagating, as ATen's. The windows are gathered (index_select per dim, padded to the
+    longest window), then one max over their elements; the gradient is theirs."""
+    size = _check_adaptive3d("adaptive_max_pool3d", input, output_size)
+    shape = list(input.shape)
+    lead, spatial = shape[:-3], shape[-3:]
+    x = input.reshape([-1] + spatial)
+    flat = gradgen.arange(spatial[0] * spatial[1] * spatial[2]).reshape(spatial)
+    ks = []
+    for d in range(3):
+        index, k = _window_index(spatial[d], size[d])
+        ks.append(k)
+        index = gradgen.tensor(index, dtype=gradgen.int64).reshape([-1])
+        x = gradgen.index_select(x, 1 + 2 * d, index)
+        flat = gradgen.index_select(flat, 2 * d, index)
+        # The gathered dim becomes (out, K): [B, od, kd, H, W] -> ... -> [B, od, kd, oh, kh, ow, kw].
+        x = x.reshape(list(x.shape)[: 1 + 2 * d] + [size[d], k] + list(x.shape)[2 + 2 * d :])
+        flat = flat.reshape(list(flat.shape)[: 2 * d] + [size[d], k] + list(flat.shape)[1 + 2 * d :])
+    window = ks[0] * ks[1] * ks[2]
+    x = x.permute([0, 1, 3, 5, 2, 4, 6]).reshape([x.shape[0]] + size + [window])
+    out, local = gradgen.max(x, -1)
+    out = out.reshape(lead + size)
+    if not return_indices:
+        return out
+    flat = flat.permute([0, 2, 4, 1, 3, 5]).reshape(size + [window])
+    indices = gradgen.gather(flat.unsqueeze(0).expand([local.shape[0]] + size + [window]), 4, local.unsqueeze(-1))
+    return out, indices.squeeze(-1).reshape(lead + size)
