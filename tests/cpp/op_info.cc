@@ -752,14 +752,15 @@ void add_inplace_out_ops(std::vector<OpInfo>& ops) {
                    };
                  }});
   ops.back().forward = Forward::kNotImplemented;
-  // randperm.out: no inputs, no history; permutations of 0 and 1 elements are determined.
+  // randperm.out: no history (the factories' convention: an unused input requiring grad);
+  // permutations of 0 and 1 elements are determined.
   ops.push_back({"randperm.out", Check::kNoDerivative, [] {
                    return std::vector<Sample>{
-                       {"n = 1 into float64", {}, one([](const Inputs&) {
+                       {"n = 1 into float64", {leaf({2}, 1)}, one([](const Inputs&) {
                           Tensor o = zeros({0}, ScalarType::Double);
                           return randperm_out(1, o);
                         })},
-                       {"n = 0", {}, one([](const Inputs&) {
+                       {"n = 0", {leaf({2}, 1)}, one([](const Inputs&) {
                           Tensor o = zeros({0}, ScalarType::Long);
                           return randperm_out(0, o);
                         })},
