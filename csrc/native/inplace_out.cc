@@ -176,6 +176,11 @@ GRADGEN_INPLACE_OUT_UNARY(reciprocal)
 
 Tensor& exp_out(const Tensor& self, Tensor& out) { return write_out("exp.out", exp(self), out); }
 
+Tensor& clamp_out(const Tensor& self, std::optional<Scalar> min, std::optional<Scalar> max,
+                  Tensor& out) {
+  return write_out("clamp.out", clamp(self, min, max), out);
+}
+
 // ---------------------------------------------------------------------------------------------
 // The comparisons: out= and in place (0 / 1 in self's dtype)
 // ---------------------------------------------------------------------------------------------

@@ -4558,6 +4558,7 @@ def _inplace_out_value_checks():
             lambda x, y, o: g.pow(x, y, out=o), g.pow, lambda: [pos()[0], value(3, seed=3)], "pow"
         ),
         "exp.out": out_check(lambda x, o: g.exp(x, out=o), g.exp, a, "exp"),
+        "clamp.out": out_check(lambda x, o: g.clamp(x, -0.5, out=o), lambda x: g.clamp(x, -0.5), a, "clamp"),
         "sum.IntList_out": out_check(lambda x, o: g.sum(x, 1, out=o), lambda x: g.sum(x, 1), a, "sum"),
         "mean.out": out_check(lambda x, o: g.mean(x, [0], True, out=o), lambda x: g.mean(x, [0], True), a, "mean"),
         "prod.int_out": out_check(lambda x, o: g.prod(x, 1, out=o), lambda x: g.prod(x, 1), a, "prod"),
