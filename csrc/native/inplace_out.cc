@@ -178,7 +178,13 @@ Tensor& exp_out(const Tensor& self, Tensor& out) { return write_out("exp.out", e
 
 Tensor& clamp_out(const Tensor& self, std::optional<Scalar> min, std::optional<Scalar> max,
                   Tensor& out) {
-  return write_out("clamp.out", clamp(self, min, max), out);
+  const Tensor result = clamp(self, min, max);
+  // As PyTorch's clamp.out: out must have the result's dtype (no conversion on write).
+  if (out.scalar_type() != result.scalar_type()) {
+    throw std::runtime_error(std::string("clamp.out: Found dtype ") + to_string(out.scalar_type()) +
+                             " but expected " + to_string(result.scalar_type()));
+  }
+  return write_out("clamp.out", result, out);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -207,7 +207,8 @@ def _register_out() -> None:
     for op in ("exp", "log", "sqrt", "abs", "neg", "sigmoid", "tanh", "sin", "cos", "reciprocal", "sign"):
         case(f"{op}.out/values", _out(op), pos)
     case("clamp.out/min-max", _out("clamp", -0.5, 0.5), a)
-    case("clamp.out/min-only-float32", _out("clamp", min=0.0, dtype="float32"), a)
+    case("clamp.out/min-only-float32-error", _out("clamp", min=0.0, dtype="float32"), a)
+    case("clamp.out/int64-float-bound-into-float32", _out("clamp", 0.5, 3, dtype="float32"), L([1, 5]))
     case("exp.out/resize-non-empty", _out("exp", size=5), a)
     case("exp.out/float32-out", _out("exp", dtype="float32"), a)
     case("exp.out/int64-out-error", _out("exp", dtype="int64"), a)
