@@ -44,18 +44,6 @@ ScalarType floating_dtype(ScalarType dtype) {
 // A Scalar operand as a 0-dim tensor of the dtype the op computes in.
 Tensor scalar_operand(const Scalar& s, ScalarType dtype) { return full({}, s, dtype); }
 
-// Writes an out-of-place result into self (an in-place variant); bumps self's version.
-Tensor& write_inplace(const char* op, Tensor& self, const Tensor& result) {
-  if (!result.sizes().equals(self.sizes())) {
-    throw std::invalid_argument(std::string(op) + ": output with shape " + shape_str(self.sizes()) +
-                                " doesn't match the broadcast shape " + shape_str(result.sizes()));
-  }
-  check_can_cast(op, result.scalar_type(), self.scalar_type());
-  gradgen::internal::assert_no_internal_overlap(self, op);
-  gradgen::internal::copy_(self, cast(result, self.scalar_type()));  // bumps the version
-  return self;
-}
-
 // f(a, b) in the floating dtype of the operands' result type (integers: the default float).
 template <typename F>
 Tensor floating_binary(const char* op, const Tensor& a, const Tensor& b, F&& f) {

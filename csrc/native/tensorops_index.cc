@@ -868,7 +868,7 @@ Tensor& scatter_reduce_out(const Tensor& self, int64_t dim, const Tensor& index,
 
 namespace {
 
-Tensor& write_inplace(const char* op, Tensor& self, const Tensor& result) {
+Tensor& write_index_inplace(const char* op, Tensor& self, const Tensor& result) {
   if (!result.sizes().equals(self.sizes())) {
     throw std::runtime_error(std::string(op) + ": output with shape " + shape_str(self.sizes()) +
                              " doesn't match the broadcast shape " + shape_str(result.sizes()));
@@ -881,52 +881,53 @@ Tensor& write_inplace(const char* op, Tensor& self, const Tensor& result) {
 }  // namespace
 
 Tensor& index_fill_(Tensor& self, int64_t dim, const Tensor& index, const Scalar& value) {
-  return write_inplace("index_fill_", self, native::index_fill(self, dim, index, value));
+  return write_index_inplace("index_fill_", self, native::index_fill(self, dim, index, value));
 }
 
 Tensor& index_fill_(Tensor& self, int64_t dim, const Tensor& index, const Tensor& value) {
-  return write_inplace("index_fill_", self, native::index_fill(self, dim, index, value));
+  return write_index_inplace("index_fill_", self, native::index_fill(self, dim, index, value));
 }
 
 Tensor& index_copy_(Tensor& self, int64_t dim, const Tensor& index, const Tensor& source) {
-  return write_inplace("index_copy_", self, native::index_copy(self, dim, index, source));
+  return write_index_inplace("index_copy_", self, native::index_copy(self, dim, index, source));
 }
 
 Tensor& masked_scatter_(Tensor& self, const Tensor& mask, const Tensor& source) {
-  return write_inplace("masked_scatter_", self, native::masked_scatter(self, mask, source));
+  return write_index_inplace("masked_scatter_", self, native::masked_scatter(self, mask, source));
 }
 
 Tensor& scatter_(Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
-  return write_inplace("scatter_", self, native::scatter(self, dim, index, src));
+  return write_index_inplace("scatter_", self, native::scatter(self, dim, index, src));
 }
 
 Tensor& scatter_(Tensor& self, int64_t dim, const Tensor& index, const Scalar& value) {
-  return write_inplace("scatter_", self, native::scatter(self, dim, index, value));
+  return write_index_inplace("scatter_", self, native::scatter(self, dim, index, value));
 }
 
 Tensor& scatter_(Tensor& self, int64_t dim, const Tensor& index, const Tensor& src,
                  std::string_view reduce) {
-  return write_inplace("scatter_", self, native::scatter(self, dim, index, src, reduce));
+  return write_index_inplace("scatter_", self, native::scatter(self, dim, index, src, reduce));
 }
 
 Tensor& scatter_(Tensor& self, int64_t dim, const Tensor& index, const Scalar& value,
                  std::string_view reduce) {
-  return write_inplace("scatter_", self, native::scatter(self, dim, index, value, reduce));
+  return write_index_inplace("scatter_", self, native::scatter(self, dim, index, value, reduce));
 }
 
 Tensor& scatter_reduce_(Tensor& self, int64_t dim, const Tensor& index, const Tensor& src,
                         std::string_view reduce, bool include_self) {
-  return write_inplace("scatter_reduce_", self,
-                       native::scatter_reduce(self, dim, index, src, reduce, include_self));
+  return write_index_inplace("scatter_reduce_", self,
+                             native::scatter_reduce(self, dim, index, src, reduce, include_self));
 }
 
 Tensor& index_add_(Tensor& self, int64_t dim, const Tensor& index, const Tensor& source,
                    const Scalar& alpha) {
-  return write_inplace("index_add_", self, native::index_add(self, dim, index, source, alpha));
+  return write_index_inplace("index_add_", self,
+                             native::index_add(self, dim, index, source, alpha));
 }
 
 Tensor& scatter_add_(Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
-  return write_inplace("scatter_add_", self, native::scatter_add(self, dim, index, src));
+  return write_index_inplace("scatter_add_", self, native::scatter_add(self, dim, index, src));
 }
 
 }  // namespace native

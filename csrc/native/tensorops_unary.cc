@@ -67,14 +67,6 @@ Tensor rounding_unary(const char* op, const Tensor& self, bool integers_unchange
   return floating_unary(op, self, f);
 }
 
-// Writes an out-of-place result into self (an in-place variant); bumps self's version.
-Tensor& write_inplace(const char* op, Tensor& self, const Tensor& result) {
-  check_can_cast(op, result.scalar_type(), self.scalar_type());
-  gradgen::internal::assert_no_internal_overlap(self, op);
-  gradgen::internal::copy_(self, cast(result, self.scalar_type()));  // bumps the version
-  return self;
-}
-
 // ---------------------------------------------------------------------------------------------
 // Special functions gradgen writes itself (no std:: equivalent). They compute in double.
 // ---------------------------------------------------------------------------------------------

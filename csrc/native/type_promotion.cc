@@ -173,6 +173,17 @@ Tensor& write_out(const char* op, const Tensor& result, Tensor& out) {
   return out;
 }
 
+Tensor& write_inplace(const char* op, Tensor& self, const Tensor& result) {
+  if (!result.sizes().equals(self.sizes())) {
+    throw std::invalid_argument(std::string(op) + ": output with shape " + shape_str(self.sizes()) +
+                                " doesn't match the broadcast shape " + shape_str(result.sizes()));
+  }
+  check_can_cast(op, result.scalar_type(), self.scalar_type());
+  gradgen::internal::assert_no_internal_overlap(self, op);
+  gradgen::internal::copy_(self, cast(result, self.scalar_type()));  // bumps the version
+  return self;
+}
+
 std::tuple<Tensor&, Tensor&> write_pair(const char* op, const std::tuple<Tensor, Tensor>& result,
                                         Tensor& values, Tensor& indices) {
   if (indices.scalar_type() != ScalarType::Long) {

@@ -91,6 +91,12 @@ void check_can_cast(const char* op, ScalarType result, ScalarType out);
 /// bumps out's version. Returns out.
 Tensor& write_out(const char* op, const Tensor& result, Tensor& out);
 
+/// Writes an out-of-place result into self, for an in-place variant computed out of place: throws
+/// naming op unless result has self's shape (PyTorch's "output with shape [2] doesn't match the
+/// broadcast shape [2, 2]") and can_cast(result, self) (the error above); refuses a self whose
+/// elements overlap; converts to self's dtype and bumps self's version. Returns self.
+Tensor& write_inplace(const char* op, Tensor& self, const Tensor& result);
+
 /// write_out of an op's (values, indices) into its out= tensors (sort.values, median.dim_values,
 /// cummax.out, ...); throws naming op, as PyTorch does, unless indices is Long.
 std::tuple<Tensor&, Tensor&> write_pair(const char* op, const std::tuple<Tensor, Tensor>& result,

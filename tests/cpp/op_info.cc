@@ -586,6 +586,188 @@ void add_nonzero_numpy(std::vector<OpInfo>& ops) {
        }});
 }
 
+/// The in-place and out= variants of issue 23 the generated gradient test does not reach: the
+/// in-place ops whose overload name differs from their functional one's (pow_.Scalar of
+/// pow.Tensor_Scalar), the comparisons in place (a zero gradient, as PyTorch's entries) and
+/// out= (no derivative), copy_ (gradgen's own entry), true_divide's composite variants,
+/// matmul.out (matmul is composite), floor_divide_.Scalar (not differentiable, as PyTorch) and
+/// randperm.out.
+void add_inplace_out_ops(std::vector<OpInfo>& ops) {
+  auto inplace_op = [&ops](std::string name, std::function<std::vector<Sample>()> samples) {
+    ops.push_back({std::move(name), Check::kInPlace, std::move(samples)});
+  };
+  auto out_op = [&ops](std::string name, std::function<std::vector<Sample>()> samples) {
+    ops.push_back({std::move(name), Check::kOut, std::move(samples)});
+  };
+  inplace_op("pow_.Scalar", [] {
+    return std::vector<Sample>{
+        {"[2, 3] ** 2.5",
+         {positive({2, 3}, 1)},
+         one([](const Inputs& x) { return pow(x[0], 2.5); }),
+         [](Tensor& self, const Inputs&) { pow_(self, 2.5); }},
+        {"[3] ** 3",
+         {leaf({3}, 2)},
+         one([](const Inputs& x) { return pow(x[0], 3); }),
+         [](Tensor& self, const Inputs&) { pow_(self, 3); }},
+    };
+  });
+  inplace_op("pow_.Tensor", [] {
+    return std::vector<Sample>{
+        {"[2, 3] ** [3]",
+         {positive({2, 3}, 3), leaf({3}, 4)},
+         one([](const Inputs& x) { return pow(x[0], x[1]); }),
+         [](Tensor& self, const Inputs& x) { pow_(self, x[1]); }},
+    };
+  });
+  using Compare = Tensor (*)(const Tensor&, const Tensor&);
+  using CompareScalar = Tensor (*)(const Tensor&, const Scalar&);
+  using CompareInPlace = Tensor& (*)(Tensor&, const Tensor&);
+  using CompareScalarInPlace = Tensor& (*)(Tensor&, const Scalar&);
+  using CompareOut = Tensor& (*)(const Tensor&, const Tensor&, Tensor&);
+  using CompareScalarOut = Tensor& (*)(const Tensor&, const Scalar&, Tensor&);
+  struct Comparison {
+    const char* name;
+    Compare cmp;
+    CompareScalar cmp_scalar;
+    CompareInPlace inplace;
+    CompareScalarInPlace inplace_scalar;
+    CompareOut out;
+    CompareScalarOut out_scalar;
+  };
+  const Comparison comparisons[] = {
+      {"eq", &eq, &eq, &eq_, &eq_, &eq_out, &eq_out},
+      {"ne", &ne, &ne, &ne_, &ne_, &ne_out, &ne_out},
+      {"lt", &lt, &lt, &lt_, &lt_, &lt_out, &lt_out},
+      {"le", &le, &le, &le_, &le_, &le_out, &le_out},
+      {"gt", &gt, &gt, &gt_, &gt_, &gt_out, &gt_out},
+      {"ge", &ge, &ge, &ge_, &ge_, &ge_out, &ge_out},
+  };
+  for (const Comparison& c : comparisons) {
+    const std::string name = c.name;
+    // In place: 0 / 1 in self's dtype (float64), the out-of-place Bool result converted.
+    inplace_op(name + "_.Tensor", [c] {
+      return std::vector<Sample>{
+          {"[2, 3] and [3]",
+           {leaf({2, 3}, 1), value({3}, 2)},
+           one([c](const Inputs& x) { return to(c.cmp(x[0], x[1]), ScalarType::Double); }),
+           [c](Tensor& self, const Inputs& x) { c.inplace(self, x[1]); }},
+      };
+    });
+    inplace_op(name + "_.Scalar", [c] {
+      return std::vector<Sample>{
+          {"[2, 3] and 0.25",
+           {leaf({2, 3}, 3)},
+           one([c](const Inputs& x) { return to(c.cmp_scalar(x[0], 0.25), ScalarType::Double); }),
+           [c](Tensor& self, const Inputs&) { c.inplace_scalar(self, 0.25); }},
+      };
+    });
+    out_op(name + ".Tensor_out", [c] {
+      return std::vector<Sample>{
+          {"[2, 3] and [3]",
+           {leaf({2, 3}, 4), leaf({3}, 5)},
+           one([c](const Inputs& x) { return c.cmp(x[0], x[1]); }),
+           nullptr,
+           [c](const Inputs& x, Tensor& o) { return c.out(x[0], x[1], o); }},
+      };
+    });
+    out_op(name + ".Scalar_out", [c] {
+      return std::vector<Sample>{
+          {"[2, 3] and 0",
+           {leaf({2, 3}, 6)},
+           one([c](const Inputs& x) { return c.cmp_scalar(x[0], 0.0); }),
+           nullptr,
+           [c](const Inputs& x, Tensor& o) { return c.out_scalar(x[0], 0.0, o); }},
+      };
+    });
+  }
+  // copy_: src broadcast and converted; gradients to both (self's old value: zero).
+  inplace_op("copy_", [] {
+    return std::vector<Sample>{
+        {"[2, 3] from [2, 3]",
+         {leaf({2, 3}, 1), leaf({2, 3}, 2)},
+         one([](const Inputs& x) { return mul(x[1], 1.0); }),
+         [](Tensor& self, const Inputs& x) { copy_(self, x[1]); }},
+        {"[2, 3] from [3] (broadcast)",
+         {leaf({2, 3}, 3), leaf({3}, 4)},
+         one([](const Inputs& x) {
+           return expand(x[1], {2, 3}).contiguous();
+         }),
+         [](Tensor& self, const Inputs& x) { copy_(self, x[1]); }},
+    };
+  });
+  // true_divide_ is div_ (CompositeImplicitAutograd): div_'s wrapper records the history and
+  // refuses leaves (naming div_), so its gradient is checked through a clone.
+  auto grad_op = [&ops](std::string name, std::function<std::vector<Sample>()> samples) {
+    ops.push_back({std::move(name), Check::kGradient, std::move(samples)});
+  };
+  grad_op("true_divide_.Tensor", [] {
+    return std::vector<Sample>{
+        {"[2, 3] / [3]", {leaf({2, 3}, 1), positive({3}, 2)}, one([](const Inputs& x) {
+           Tensor self = clone(x[0]);
+           true_divide_(self, x[1]);
+           return self;
+         })},
+    };
+  });
+  grad_op("true_divide_.Scalar", [] {
+    return std::vector<Sample>{
+        {"[2, 3] / 4", {leaf({2, 3}, 3)}, one([](const Inputs& x) {
+           Tensor self = clone(x[0]);
+           true_divide_(self, 4.0);
+           return self;
+         })},
+    };
+  });
+  out_op("true_divide.out", [] {
+    return std::vector<Sample>{
+        {"[2, 3] / [3]",
+         {leaf({2, 3}, 1), positive({3}, 2)},
+         one([](const Inputs& x) { return div(x[0], x[1]); }),
+         nullptr,
+         [](const Inputs& x, Tensor& o) { return true_divide_out(x[0], x[1], o); }},
+    };
+  });
+  out_op("matmul.out", [] {
+    return std::vector<Sample>{
+        {"[2, 3] @ [3, 4]",
+         {leaf({2, 3}, 1), leaf({3, 4}, 2)},
+         one([](const Inputs& x) { return matmul(x[0], x[1]); }),
+         nullptr,
+         [](const Inputs& x, Tensor& o) { return matmul_out(x[0], x[1], o); }},
+        {"batched [2, 2, 3] @ [3]",
+         {leaf({2, 2, 3}, 3), leaf({3}, 4)},
+         one([](const Inputs& x) { return matmul(x[0], x[1]); }),
+         nullptr,
+         [](const Inputs& x, Tensor& o) { return matmul_out(x[0], x[1], o); }},
+    };
+  });
+  // Not differentiable, as in PyTorch: backward raises, no forward formula.
+  ops.push_back({"floor_divide_.Scalar", Check::kNotImplemented, [] {
+                   return std::vector<Sample>{
+                       {"[2, 3] // 0.7", {leaf({2, 3}, 1)}, one([](const Inputs& x) {
+                          Tensor self = clone(x[0]);
+                          floor_divide_(self, 0.7);
+                          return self;
+                        })},
+                   };
+                 }});
+  ops.back().forward = Forward::kNotImplemented;
+  // randperm.out: no history (the factories' convention: an unused input requiring grad);
+  // permutations of 0 and 1 elements are determined.
+  ops.push_back({"randperm.out", Check::kNoDerivative, [] {
+                   return std::vector<Sample>{
+                       {"n = 1 into float64", {leaf({2}, 1)}, one([](const Inputs&) {
+                          Tensor o = zeros({0}, ScalarType::Double);
+                          return randperm_out(1, o);
+                        })},
+                       {"n = 0", {leaf({2}, 1)}, one([](const Inputs&) {
+                          Tensor o = zeros({0}, ScalarType::Long);
+                          return randperm_out(0, o);
+                        })},
+                   };
+                 }});
+}
+
 /// Every decomposition op's entries (issue 23), appended to the registry.
 void add_decomp_ops(std::vector<OpInfo>& ops) {
   add_lu_det_ops(ops);
@@ -4591,6 +4773,7 @@ std::vector<OpInfo> make_registry() {
     grad_op("fix", [] { return unary_samples([](const Tensor& a) { return fix(a); }); });
   }
   add_decomp_ops(ops);
+  add_inplace_out_ops(ops);
   add_grid_sampler_ops(ops);
   add_ctc_ops(ops);
   add_overloads23_ops(ops);

@@ -4402,6 +4402,7 @@ import cases_default_dtype  # noqa: E402, F401  (the default dtype, issue 23: re
 import cases_dtype  # noqa: E402, F401  (the dtypes int32 ... bfloat16, issue 23: registers its cases here)
 import cases_grid  # noqa: E402, F401  (grid_sampler_2d, issue 26 resampling: registers its cases here)
 import cases_index  # noqa: E402, F401  (the indexing family: registers its cases here)
+import cases_inplace_out  # noqa: E402, F401  (in-place variants and out= overloads, issue 23: registers its cases here)
 import cases_nll  # noqa: E402, F401  (K-dimensional nll_loss, issue 26: registers its cases here)
 import cases_nn  # noqa: E402, F401  (the remaining nn ops, issue 26: registers its cases here)
 import cases_nn2  # noqa: E402, F401  (nn ops, issue 26 second batch: registers its cases here)

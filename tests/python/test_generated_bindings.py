@@ -131,7 +131,7 @@ def test_a_call_matching_no_overload_lists_the_accepted_signatures():
     msg = str(e.value)
     assert "add(): incompatible function arguments" in msg
     assert "add(input: " in msg and "other: Scalar" in msg and "alpha: Scalar = 1" in msg
-    assert msg.count("add(input") == 3  # add.Tensor, add.out, add.Scalar
+    assert msg.count("add(input") == 4  # add.Tensor, add.out, add.Scalar, add.Scalar_out
     with pytest.raises(TypeError, match="Invoked with types"):
         gradgen.cat(x)  # not a sequence of tensors
 

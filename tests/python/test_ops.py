@@ -4490,3 +4490,180 @@ def _overloads23_value_checks():
 
 SAMPLES.update(_overloads23_samples())
 VALUE_CHECKS.update(_overloads23_value_checks())
+
+
+# ---------------------------------------------------------------------------------------------
+# In-place variants and out= overloads (issue 23): csrc/native/inplace_out.cc
+# ---------------------------------------------------------------------------------------------
+
+
+def _inplace_out_samples() -> Dict[str, List[Sample]]:
+    s: Dict[str, List[Sample]] = {
+        "add_.Scalar": [Sample("method on a clone, alpha", lambda a: a.clone().add_(1.5, 2), [leaf(2, 3)])],
+        "sub.Scalar": [
+            Sample("function", lambda a: gradgen.sub(a, 1.5), [leaf(2, 3)]),
+            Sample("method, alpha", lambda a: a.sub(0.5, alpha=2), [leaf(3, seed=1)]),
+        ],
+        "sub_.Scalar": [Sample("method on a clone", lambda a: a.clone().sub_(1.5), [leaf(3)])],
+        "rsub.Tensor": [
+            Sample(
+                "alpha=2, broadcast", lambda a, b: gradgen.rsub(a, b, alpha=2), [leaf(2, 3, seed=1), leaf(3, seed=2)]
+            )
+        ],
+        "rsub.Scalar": [Sample("number", lambda a: gradgen.rsub(a, 1.5, 3), [leaf(2, 3)])],
+        "div_.Scalar": [Sample("method on a clone", lambda a: a.clone().div_(4.0), [leaf(3)])],
+        "pow_.Scalar": [Sample("method on a clone", lambda a: a.clone().pow_(2.5), [positive(3)])],
+        "pow_.Tensor": [
+            Sample("method on a clone", lambda a, b: a.clone().pow_(b), [positive(2, 3, seed=1), leaf(3, seed=2)])
+        ],
+        "true_divide_.Tensor": [
+            Sample("method on a clone", lambda a, b: a.clone().true_divide_(b), [leaf(2, 3, seed=1), positive(3)])
+        ],
+        "true_divide_.Scalar": [Sample("method on a clone", lambda a: a.clone().true_divide_(2.0), [leaf(3)])],
+        "cumprod_": [Sample("method on a clone", lambda a: a.clone().cumprod_(1), [leaf(2, 3)])],
+        "copy_": [
+            Sample(
+                "broadcast src, both differentiable", lambda a, b: (a * 1.0).copy_(b), [leaf(2, 3), leaf(3, seed=1)]
+            ),
+            Sample("into a view", lambda a, b: _copy_into_row(a, b), [leaf(2, 3, seed=2), leaf(3, seed=3)]),
+        ],
+    }
+    for op in ["neg", "log", "tanh", "sigmoid", "sin", "cos", "sqrt", "abs", "reciprocal", "sign"]:
+        dom = positive if op in ("log", "sqrt", "reciprocal", "abs") else leaf
+        s[op + "_"] = [
+            Sample("method on a clone", lambda x, op=op: getattr(x.clone(), op + "_")(), [dom(2, 3, seed=4)])
+        ]
+    for op in ["eq", "ne", "lt", "le", "gt", "ge"]:
+        # A zero gradient, as PyTorch's entries: 0 / 1 written in self's dtype.
+        s[op + "_.Scalar"] = [
+            Sample("method on a clone", lambda x, op=op: getattr(x.clone(), op + "_")(0.25), [leaf(2, 3)])
+        ]
+        s[op + "_.Tensor"] = [
+            Sample(
+                "method on a clone", lambda x, y, op=op: getattr(x.clone(), op + "_")(y), [leaf(2, 3), leaf(3, seed=5)]
+            )
+        ]
+    return s
+
+
+def _copy_into_row(a, b):
+    y = a * 1.0
+    y[1].copy_(b)
+    return y
+
+
+def _inplace_out_value_checks():
+    def same(got, want):
+        assert got.dtype == want.dtype and list(got.shape) == list(want.shape), (got, want)
+        check_values(got, flat(want.tolist()))
+
+    def out_check(call, ref, make_inputs, name, refuses_grad=True):
+        def check():
+            xs = make_inputs()
+            want = ref(*xs)
+            out = gradgen.zeros([0], dtype=want.dtype)  # resized silently
+            assert call(*xs, out) is out
+            same(out, want)
+            if refuses_grad:
+                with pytest.raises(RuntimeError, match="don't support automatic differentiation|do not support"):
+                    call(*[leaf(*x.shape) if x.dtype == gradgen.float64 else x for x in xs], out)
+
+        return check
+
+    a = lambda: [value(2, 3, seed=1)]  # noqa: E731
+    pos = lambda: [value(2, 3, seed=1).abs() + 0.5]  # noqa: E731
+    ab = lambda: [value(2, 3, seed=1), value(3, seed=2).abs() + 0.5]  # noqa: E731
+    g = gradgen
+    checks = {
+        "add.Scalar_out": out_check(lambda x, o: g.add(x, 2.0, alpha=3, out=o), lambda x: g.add(x, 2.0, 3), a, "add"),
+        "sub.out": out_check(lambda x, y, o: g.sub(x, y, alpha=2, out=o), lambda x, y: g.sub(x, y, alpha=2), ab, "sub"),
+        "sub.Scalar_out": out_check(lambda x, o: g.sub(x, 2.0, out=o), lambda x: g.sub(x, 2.0), a, "sub"),
+        "mul.Scalar_out": out_check(lambda x, o: g.mul(x, 2.0, out=o), lambda x: g.mul(x, 2.0), a, "mul"),
+        "div.out": out_check(lambda x, y, o: g.div(x, y, out=o), g.div, ab, "div"),
+        "div.Scalar_out": out_check(lambda x, o: g.div(x, 4.0, out=o), lambda x: g.div(x, 4.0), a, "div"),
+        "true_divide.out": out_check(lambda x, y, o: g.true_divide(x, y, out=o), g.div, ab, "div"),
+        "pow.Tensor_Scalar_out": out_check(lambda x, o: g.pow(x, 2.5, out=o), lambda x: g.pow(x, 2.5), pos, "pow"),
+        "pow.Tensor_Tensor_out": out_check(
+            lambda x, y, o: g.pow(x, y, out=o), g.pow, lambda: [pos()[0], value(3, seed=3)], "pow"
+        ),
+        "exp.out": out_check(lambda x, o: g.exp(x, out=o), g.exp, a, "exp"),
+        "clamp.out": out_check(lambda x, o: g.clamp(x, -0.5, out=o), lambda x: g.clamp(x, -0.5), a, "clamp"),
+        "sum.IntList_out": out_check(lambda x, o: g.sum(x, 1, out=o), lambda x: g.sum(x, 1), a, "sum"),
+        "mean.out": out_check(lambda x, o: g.mean(x, [0], True, out=o), lambda x: g.mean(x, [0], True), a, "mean"),
+        "prod.int_out": out_check(lambda x, o: g.prod(x, 1, out=o), lambda x: g.prod(x, 1), a, "prod"),
+        "logsumexp.out": out_check(
+            lambda x, o: g.logsumexp(x, [1], out=o), lambda x: g.logsumexp(x, [1]), a, "logsumexp"
+        ),
+        "cumprod.out": out_check(lambda x, o: g.cumprod(x, 1, out=o), lambda x: g.cumprod(x, 1), a, "cumprod"),
+        "matmul.out": out_check(
+            lambda x, y, o: g.matmul(x, y, out=o), g.matmul, lambda: [value(2, 3, seed=1), value(3, seed=2)], "matmul"
+        ),
+        "bmm.out": out_check(
+            lambda x, y, o: g.bmm(x, y, out=o), g.bmm, lambda: [value(2, 2, 3, seed=1), value(2, 3, 2, seed=2)], "bmm"
+        ),
+        "cat.out": out_check(
+            lambda x, y, o: g.cat([x, y], 1, out=o),
+            lambda x, y: g.cat([x, y], 1),
+            lambda: [value(2, 3), value(2, 1)],
+            "cat",
+        ),
+        "where.self_out": out_check(
+            lambda x, y, o: g.where(x > 0, x, y, out=o), lambda x, y: g.where(x > 0, x, y), ab, "where"
+        ),
+        "index_select.out": out_check(
+            lambda x, i, o: g.index_select(x, 1, i, out=o),
+            lambda x, i: g.index_select(x, 1, i),
+            lambda: [value(2, 3), longs([2, 0])],
+            "index_select",
+        ),
+        "gather.out": out_check(
+            lambda x, i, o: g.gather(x, 1, i, out=o),
+            lambda x, i: g.gather(x, 1, i),
+            lambda: [value(2, 3), longs([[0, 2], [1, 1]])],
+            "gather",
+        ),
+        "index_add.out": out_check(
+            lambda x, i, s_, o: g.index_add(x, 0, i, s_, alpha=2, out=o),
+            lambda x, i, s_: g.index_add(x, 0, i, s_, alpha=2),
+            lambda: [value(2, 3), longs([1, 1]), value(2, 3, seed=4)],
+            "index_add",
+        ),
+        "scatter_add.out": out_check(
+            lambda x, i, s_, o: g.scatter_add(x, 1, i, s_, out=o),
+            lambda x, i, s_: g.scatter_add(x, 1, i, s_),
+            lambda: [value(2, 3), longs([[0, 0, 2], [1, 2, 2]]), value(2, 3, seed=5)],
+            "scatter_add",
+        ),
+    }
+    for op in ["neg", "log", "tanh", "sigmoid", "sin", "cos", "sqrt", "abs", "reciprocal", "sign"]:
+        checks[op + ".out"] = out_check(lambda x, o, op=op: getattr(g, op)(x, out=o), getattr(g, op), pos, op)
+    for op in ["eq", "ne", "lt", "le", "gt", "ge"]:
+        checks[op + ".Tensor_out"] = out_check(
+            lambda x, y, o, op=op: getattr(g, op)(x, y, out=o), getattr(g, op), ab, op, refuses_grad=False
+        )
+        checks[op + ".Scalar_out"] = out_check(
+            lambda x, o, op=op: getattr(g, op)(x, 0.0, out=o), lambda x, op=op: getattr(g, op)(x, 0.0), a, op, False
+        )
+
+    def randperm_out():
+        o = g.zeros([0], dtype=g.float64)
+        assert g.randperm(5, out=o) is o
+        assert o.dtype == g.float64 and sorted(o.tolist()) == [0.0, 1.0, 2.0, 3.0, 4.0]
+
+    def floor_divide_scalar():
+        x = g.tensor([2.5, -2.5, 7.0], dtype=g.float64)
+        y = x.clone()
+        assert y.floor_divide_(2) is y
+        assert y.tolist() == [1.0, -2.0, 3.0]
+        z = leaf(3).clone()
+        z.floor_divide_(2.0)
+        with pytest.raises(RuntimeError, match="not implemented"):
+            z.sum().backward()
+
+    checks["randperm.out"] = randperm_out
+    checks["floor_divide_.Scalar"] = floor_divide_scalar
+    return checks
+
+
+SAMPLES.update(_inplace_out_samples())
+VALUE_CHECKS.update(_inplace_out_value_checks())
