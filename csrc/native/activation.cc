@@ -635,16 +635,6 @@ std::tuple<Tensor, Tensor> _prelu_kernel_backward(const Tensor& grad_output, con
 // dtype (each op's result dtype is self's); the copy bumps self's version.
 // ---------------------------------------------------------------------------
 
-namespace {
-
-Tensor& write_inplace(const char* op, Tensor& self, const Tensor& result) {
-  gradgen::internal::assert_no_internal_overlap(self, op);
-  gradgen::internal::copy_(self, result);
-  return self;
-}
-
-}  // namespace
-
 Tensor& elu_(Tensor& self, const Scalar& alpha, const Scalar& scale, const Scalar& input_scale) {
   return write_inplace("elu_", self, native::elu(self, alpha, scale, input_scale));
 }

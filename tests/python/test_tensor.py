@@ -72,6 +72,7 @@ def test_grad_fn_names_are_pytorchs():
     names = {
         "AddBackward0": [x + 1, 1 + x, x + x, x.clone().__iadd__(1)],
         "SubBackward0": [x - 1, x - x],
+        "RsubBackward1": [1 - x, gradgen.rsub(x, 1)],
         "ClampBackward1": [gradgen.clamp(x, 0, 1)],
         "ClampBackward0": [gradgen.clamp(x, x * 0, x * 0 + 1)],
         "XlogyBackward1": [gradgen.xlogy(2.0, x)],
