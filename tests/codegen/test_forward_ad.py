@@ -181,3 +181,29 @@ def test_an_argument_named_like_a_tangent_local_is_a_spec_error(tmp_path):
         "n.yaml:1:3: the declaration of scale has an argument named 'self_t', a name the generated wrapper "
         "uses for its forward-mode code"
     )
+
+
+def test_original_self_t_is_selfs_tangent_from_before_the_op(tmp_path):
+    # PyTorch's in-place entries (elu_, celu_, leaky_relu_) write into self_t from a function of
+    # its old value: `self_t.copy_(f(original_self_t))`. The wrapper copies the old tangent first.
+    nf = tmp_path / "native_functions.yaml"
+    d = tmp_path / "derivatives.yaml"
+    nf.write_text("- func: twice(Tensor self) -> Tensor\n- func: twice_(Tensor(a!) self) -> Tensor(a!)\n")
+    d.write_text(
+        "- name: twice(Tensor self) -> Tensor\n"
+        "  self: 2 * grad\n"
+        "  result: auto_linear\n"
+        "- name: twice_(Tensor(a!) self) -> Tensor(a!)\n"
+        "  self: 2 * grad\n"
+        "  result: self_t.copy_(original_self_t * 2)\n"
+    )
+    cpp = generate(str(nf), str(d), native_functions_name="n.yaml", derivatives_name="d.yaml")["VariableType.cpp"]
+    twice_ = cpp[cpp.index("Tensor& twice_(") :]
+    twice_ = twice_[: twice_.index("\n}\n")]
+    assert (
+        "    Tensor self_t = forward_ad::tangent_or_zeros(self);\n"
+        "    const Tensor original_self_t = self_t.clone();\n"
+        '    forward_ad::set_fw_grad_inplace(self, copy_(self_t, original_self_t * 2), "twice_");\n'
+    ) in twice_
+    twice = cpp[cpp.index("Tensor twice(") :]
+    assert "original_self_t" not in twice[: twice.index("\n}\n")]

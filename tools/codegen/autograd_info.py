@@ -459,6 +459,9 @@ class ForwardAD:
     # written into self's), and one formula per differentiable output.
     tangents: Tuple[Tangent, ...] = ()
     needs_original_self: bool = False
+    # Whether a formula reads self's tangent from before the op (`original_self_t`, PyTorch's
+    # in-place entries: elu_'s `self_t.copy_(elu_backward(original_self_t, ...))`).
+    needs_original_self_t: bool = False
     inplace: bool = False
     formulas: Tuple[ForwardFormula, ...] = ()
 
@@ -489,6 +492,11 @@ def forward_ad_of(f: NativeFunction, info: Optional[DifferentiabilityInfo], kind
         return by_output
     diff_inputs = tuple(a.name for a in info.args_with_derivatives)
     read = {n for fw in by_output.values() for n in fw.required_inputs_fw_grad}
+    needs_original_self_t = func.kind() is SchemaKind.inplace and any(
+        uses("original_self_t", fw.formula) for fw in by_output.values()
+    )
+    if needs_original_self_t:
+        read.add("self")  # original_self_t is a copy of self_t
     _check_no_local_is_hidden(f, read)
     arg_by_name = {a.name: a for a in func.arguments.flat_all}
     tangents = tuple(Tangent(name, _tangent_kind(arg_by_name[name].type)) for name in diff_inputs if name in read)
@@ -498,6 +506,7 @@ def forward_ad_of(f: NativeFunction, info: Optional[DifferentiabilityInfo], kind
         diff_inputs,
         tangents=tangents,
         needs_original_self=needs_original_self,
+        needs_original_self_t=needs_original_self_t,
         inplace=func.kind() is SchemaKind.inplace,
         formulas=formulas,
     )
@@ -535,7 +544,7 @@ def _forward_formulas_by_output(info: DifferentiabilityInfo) -> Union[Dict[str, 
 
 def _check_no_local_is_hidden(f: NativeFunction, read: set) -> None:
     # The wrapper's own locals (templates/VariableType.cpp) must not hide an argument.
-    own = {"fw_grad_defined", "formula_guard", "original_self_p"} | {n + "_t" for n in read}
+    own = {"fw_grad_defined", "formula_guard", "original_self_p", "original_self_t"} | {n + "_t" for n in read}
     for a in f.func.arguments.flat_all:
         if a.name in own:
             raise SpecError(

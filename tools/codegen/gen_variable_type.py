@@ -96,6 +96,9 @@ class ForwardADCode:
     # statements declaring the tangents the formulas read, and those setting the outputs' ones.
     original_self: bool = False
     tangents: Tuple[str, ...] = ()
+    # FORMULAS: whether self's tangent from before the op is kept (`original_self_t`), a copy
+    # made before any formula writes into self's tangent.
+    original_self_t: bool = False
     sets: Tuple[str, ...] = ()
 
 
@@ -110,7 +113,12 @@ def _forward_ad_code(fw: ForwardAD, op_name: str) -> ForwardADCode:
     setter = "forward_ad::set_fw_grad_inplace" if fw.inplace else "forward_ad::set_fw_grad"
     sets = tuple(f'{setter}({f.output}, {f.formula}, "{op_name}");' for f in fw.formulas)
     return ForwardADCode(
-        ForwardADKind.FORMULAS, condition, original_self=fw.needs_original_self, tangents=tangents, sets=sets
+        ForwardADKind.FORMULAS,
+        condition,
+        original_self=fw.needs_original_self,
+        tangents=tangents,
+        original_self_t=fw.needs_original_self_t,
+        sets=sets,
     )
 
 

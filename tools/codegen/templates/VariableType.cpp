@@ -63,6 +63,9 @@ ${", " if i else ""}{"${name}", ${name}}\
 % for t in fw.tangents:
     ${t}
 % endfor
+% if fw.original_self_t:
+    const Tensor original_self_t = self_t.clone();
+% endif
 % for s in fw.sets:
     ${s}
 % endfor
