@@ -94,6 +94,12 @@ Tensor pow_backward_exponent(const Tensor& grad, const Tensor& self, const Tenso
   return grad * gradgen::where(zero_base, zeros_like(g), g);
 }
 
+Tensor pow_backward_exponent(const Tensor& grad, const Scalar& self, const Tensor& exponent,
+                             const Tensor& result) {
+  return pow_backward_exponent(grad, gradgen::full({}, self, result.scalar_type()), exponent,
+                               result);
+}
+
 Tensor clamp_backward(const Tensor& grad, const Tensor& self, const std::optional<Scalar>& min,
                       const std::optional<Scalar>& max) {
   // PyTorch's where((min <= self) & (self <= max), grad, 0): the mask is false at NaN (no

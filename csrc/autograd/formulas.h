@@ -59,6 +59,9 @@ Tensor pow_backward_self(const Tensor& grad, const Tensor& self, const Tensor& e
 /// d/dexponent of pow(self, exponent) = grad * result * log(self) (unreduced).
 Tensor pow_backward_exponent(const Tensor& grad, const Tensor& self, const Tensor& exponent,
                              const Tensor& result);
+/// The same for a number base (pow.Scalar: `2 ** x`).
+Tensor pow_backward_exponent(const Tensor& grad, const Scalar& self, const Tensor& exponent,
+                             const Tensor& result);
 /// grad where min <= self <= max, 0 elsewhere (the mask itself has no gradient).
 Tensor clamp_backward(const Tensor& grad, const Tensor& self, const std::optional<Scalar>& min,
                       const std::optional<Scalar>& max);

@@ -127,6 +127,36 @@ Tensor& pow_out(const Tensor& self, const Tensor& exponent, Tensor& out) {
   return write_out("pow.Tensor_Tensor_out", pow(self, exponent), out);
 }
 
+// A number to a tensor's powers: the number as a zero-dim operand of the result type (PyTorch
+// wraps it, and its kernel reads it in that type).
+Tensor pow(const Scalar& self, const Tensor& exponent) {
+  return pow(wrapped(exponent, self), exponent);
+}
+
+Tensor& pow_out(const Scalar& self, const Tensor& exponent, Tensor& out) {
+  return write_out("pow.Scalar_out", pow(self, exponent), out);
+}
+
+Tensor remainder(const Scalar& self, const Tensor& other) {
+  return remainder(wrapped(other, self), other);
+}
+
+Tensor& max_out(const Tensor& self, const Tensor& other, Tensor& out) {
+  return write_out("max.out", maximum(self, other), out);
+}
+
+Tensor& min_out(const Tensor& self, const Tensor& other, Tensor& out) {
+  return write_out("min.out", minimum(self, other), out);
+}
+
+Tensor& max_out(const Tensor& self, Tensor& out) {
+  return write_out("max.unary_out", max(self), out);
+}
+
+Tensor& min_out(const Tensor& self, Tensor& out) {
+  return write_out("min.unary_out", min(self), out);
+}
+
 Tensor& floor_divide_(Tensor& self, const Scalar& other) {
   return write_inplace("floor_divide_", self, floor_divide(self, other));
 }

@@ -147,8 +147,7 @@ const BinaryOperator kBinaryOperators[] = {
     {"__matmul__", [](const Tensor& a, const Tensor& b) { return gradgen::matmul(a, b); }, nullptr},
     {"__pow__", [](const Tensor& a, const Tensor& b) { return gradgen::pow(a, b); },
      [](const Tensor& a, const Scalar& b) { return gradgen::pow(a, b); }},
-    {"__rpow__", nullptr,
-     [](const Tensor& a, const Scalar& b) { return gradgen::pow(scalar_tensor(b, a), a); }},
+    {"__rpow__", nullptr, [](const Tensor& a, const Scalar& b) { return gradgen::pow(b, a); }},
     // Integer (and floating) division and remainder, and the bitwise operators, as PyTorch's:
     // floor_divide, remainder, bitwise_and / or / xor (logical on bool tensors).
     {"__floordiv__", [](const Tensor& a, const Tensor& b) { return gradgen::floor_divide(a, b); },

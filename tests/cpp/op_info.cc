@@ -741,6 +741,52 @@ void add_inplace_out_ops(std::vector<OpInfo>& ops) {
          [](const Inputs& x, Tensor& o) { return matmul_out(x[0], x[1], o); }},
     };
   });
+  // max / min: the binary forms' out= (maximum's values) and the full reductions' out=.
+  out_op("max.out", [] {
+    return std::vector<Sample>{
+        {"max([2, 3], [3])",
+         {leaf({2, 3}, 1), leaf({3}, 2)},
+         one([](const Inputs& x) { return maximum(x[0], x[1]); }),
+         nullptr,
+         [](const Inputs& x, Tensor& o) { return max_out(x[0], x[1], o); }},
+    };
+  });
+  out_op("min.out", [] {
+    return std::vector<Sample>{
+        {"min([2, 3], [3])",
+         {leaf({2, 3}, 1), leaf({3}, 2)},
+         one([](const Inputs& x) { return minimum(x[0], x[1]); }),
+         nullptr,
+         [](const Inputs& x, Tensor& o) { return min_out(x[0], x[1], o); }},
+    };
+  });
+  out_op("max.unary_out", [] {
+    return std::vector<Sample>{
+        {"max([2, 3])",
+         {leaf({2, 3}, 3)},
+         one([](const Inputs& x) { return max(x[0]); }),
+         nullptr,
+         [](const Inputs& x, Tensor& o) { return max_out(x[0], o); }},
+    };
+  });
+  out_op("min.unary_out", [] {
+    return std::vector<Sample>{
+        {"min([2, 3])",
+         {leaf({2, 3}, 4)},
+         one([](const Inputs& x) { return min(x[0]); }),
+         nullptr,
+         [](const Inputs& x, Tensor& o) { return min_out(x[0], o); }},
+    };
+  });
+  // A number's remainder by a tensor: not differentiable, as in PyTorch (no entry).
+  ops.push_back({"remainder.Scalar_Tensor", Check::kNotImplemented, [] {
+                   return std::vector<Sample>{
+                       {"2.5 % [2, 3]", {positive({2, 3}, 1)}, one([](const Inputs& x) {
+                          return remainder(2.5, x[0]);
+                        })},
+                   };
+                 }});
+  ops.back().forward = Forward::kNotImplemented;
   // Not differentiable, as in PyTorch: backward raises, no forward formula.
   ops.push_back({"floor_divide_.Scalar", Check::kNotImplemented, [] {
                    return std::vector<Sample>{

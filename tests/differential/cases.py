@@ -2473,6 +2473,28 @@ case("xlogy.Tensor/int64", lambda T, a, b: T.xlogy(a, b), L([0, 1, 2]), L([0, 3,
 case("xlogy.Scalar_Other/float", lambda T, a: T.xlogy(a, 2.5), R(2, 3, seed=1), second=True)
 case("xlogy.Scalar_Other/zero", lambda T, a: a.xlogy(0.0), D([0.0, 1.0, -1.0]), second=True)
 case("xlogy.Scalar_Other/negative", lambda T, a: T.xlogy(a, -1.0), D([0.0, 1.0]), second=True)
+case("pow.Scalar/float", lambda T, e: T.pow(2.5, e), R(2, 3, seed=5), second=True)
+case("pow.Scalar/operator", lambda T, e: 0.5**e, R(4, seed=6), second=True)
+case("pow.Scalar/zero-base", lambda T, e: T.pow(0.0, e), D([-1.0, 0.0, 1.5]), second=True)
+case("pow.Scalar/int", lambda T, e: T.pow(2, e), L([0, 1, 5]))
+case("pow.Scalar/int-base-float-exponent", lambda T, e: T.pow(3, e), R(3, seed=7))
+case("pow.Scalar_out", lambda T, e: T.pow(2.5, e, out=T.empty(3, dtype=e.dtype)), R(3, seed=8, grad=False))
+case("remainder.Scalar_Tensor", lambda T, e: T.remainder(2.5, e), D([1.0, -1.5, 0.7], grad=False))
+case("remainder.Scalar_Tensor/int", lambda T, e: T.remainder(7, e), L([2, -3, 5]))
+case(
+    "max.out",
+    lambda T, a, b: T.max(a, b, out=T.empty(2, 3, dtype=a.dtype)),
+    R(2, 3, seed=9, grad=False),
+    R(3, seed=10, grad=False),
+)
+case(
+    "min.out",
+    lambda T, a, b: T.min(a, b, out=T.empty(2, 3, dtype=a.dtype)),
+    R(2, 3, seed=11, grad=False),
+    R(3, seed=12, grad=False),
+)
+case("max.unary_out", lambda T, a: T.max(a, out=T.empty((), dtype=a.dtype)), R(2, 3, seed=13, grad=False))
+case("min.unary_out", lambda T, a: T.min(a, out=T.empty((), dtype=a.dtype)), R(2, 3, seed=14, grad=False))
 case("xlogy.Scalar_Self/float", lambda T, b: T.xlogy(2.5, b * b + 0.5), R(2, 3, seed=2), second=True)
 case("xlogy.Scalar_Self/zero", lambda T, b: T.xlogy(0.0, b), D([0.0, 1.0, 2.0]), second=True)
 case("xlogy.Scalar_Self/int64", lambda T, b: T.xlogy(2, b), L([0, 1, 3]))

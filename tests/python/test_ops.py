@@ -283,6 +283,10 @@ SAMPLES: Dict[str, List[Sample]] = {
         Sample("method, int", lambda a: a.pow(3), [leaf(2, 2)]),
     ],
     "pow.Tensor_Tensor": [Sample("function", gradgen.pow, [positive(3, seed=1), leaf(3, seed=2)])],
+    "pow.Scalar": [
+        Sample("function", lambda e: gradgen.pow(2.5, e), [leaf(3)]),
+        Sample("operator", lambda e: 0.5**e, [leaf(2, 2)]),
+    ],
     "neg": unary(gradgen.neg),
     "exp": unary(gradgen.exp),
     "exp_": [
@@ -951,6 +955,8 @@ def _tensorops_value_checks():
         "logical_and.out": ("logical_and", {}),
         "logical_or.out": ("logical_or", {}),
         "logical_xor.out": ("logical_xor", {}),
+        "max.out": ("max", {}),
+        "min.out": ("min", {}),
     }
     for name, (op, kw) in binary_out.items():
         checks[name] = out_check(
@@ -1027,6 +1033,30 @@ def _tensorops_value_checks():
         assert r.dtype == gradgen.int64 and r.tolist() == [1, -2]
 
     checks["where.Scalar"] = where_scalars
+
+    def number_first():
+        e = value(2, 3, seed=4).abs() + 0.5
+        same(gradgen.remainder(2.5, e), gradgen.remainder(gradgen.full([2, 3], 2.5, dtype=gradgen.float64), e))
+        out = gradgen.zeros([2, 3], dtype=gradgen.float64)
+        assert gradgen.pow(2.5, e, out=out) is out
+        same(out, gradgen.pow(gradgen.full([2, 3], 2.5, dtype=gradgen.float64), e))
+        with pytest.raises(RuntimeError, match="remainder"):
+            gradgen.remainder(2.5, leaf(3)).sum().backward()
+        with pytest.raises((RuntimeError, ValueError), match="pow"):
+            gradgen.pow(2.5, leaf(3), out=gradgen.zeros([3], dtype=gradgen.float64))
+
+    checks["remainder.Scalar_Tensor"] = number_first
+    checks["pow.Scalar_out"] = number_first
+
+    def extremum_out():
+        a = value(2, 3, seed=5)
+        for op in ("max", "min"):
+            out = gradgen.zeros([], dtype=gradgen.float64)
+            assert getattr(gradgen, op)(a, out=out) is out
+            same(out, getattr(gradgen, op)(a))
+
+    checks["max.unary_out"] = extremum_out
+    checks["min.unary_out"] = extremum_out
     return checks
 
 

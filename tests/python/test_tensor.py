@@ -73,6 +73,7 @@ def test_grad_fn_names_are_pytorchs():
         "AddBackward0": [x + 1, 1 + x, x + x, x.clone().__iadd__(1)],
         "SubBackward0": [x - 1, x - x],
         "RsubBackward1": [1 - x, gradgen.rsub(x, 1)],
+        "PowBackward2": [2**x, gradgen.pow(2, x)],
         "ClampBackward1": [gradgen.clamp(x, 0, 1)],
         "ClampBackward0": [gradgen.clamp(x, x * 0, x * 0 + 1)],
         "XlogyBackward1": [gradgen.xlogy(2.0, x)],

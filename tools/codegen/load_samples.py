@@ -642,7 +642,9 @@ def _variant(f: NativeFunction, functions: Sequence[NativeFunction], kind: Schem
         if kind is SchemaKind.out:
             if [(str(a.type), a.name) for a in args] == want and len(g.func.arguments.out) == len(f.func.returns):
                 return g
-        elif [a.name for a in args] == [n for _, n in want] and g.func.name.overload_name == f.func.name.overload_name:
+        elif [(str(a.type), a.name) for a in args] == want and g.func.name.overload_name == f.func.name.overload_name:
+            # The types too: pow_.Scalar (Tensor self, Scalar exponent) is pow.Tensor_Scalar's
+            # in-place variant, not pow.Scalar's (Scalar self, Tensor exponent).
             return g
     return None
 
