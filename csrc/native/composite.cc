@@ -29,7 +29,7 @@ Tensor matmul_impl(const Tensor& self, const Tensor& other) {
   };
   if (da == 0 || db == 0) return fail();
   if (self.size(-1) != other.size(db == 1 ? -1 : -2)) return fail();
-  if (da == 1 && db == 1) return gradgen::sum(gradgen::mul(self, other));
+  if (da == 1 && db == 1) return gradgen::dot(self, other);  // as PyTorch's (DotBackward0)
   if (da == 2 && db == 2) return gradgen::mm(self, other);
   if (da == 2 && db == 1)
     return gradgen::squeeze(gradgen::mm(self, gradgen::unsqueeze(other, 1)), 1);

@@ -29,6 +29,30 @@ void matmul_into(T* out, const MatrixRef<T>& a, const MatrixRef<T>& b) {
   gemm(a, b, T(0), out, b.cols);
 }
 
+// The same for int64: exact, wrapping on overflow as PyTorch's integer products do; a plain
+// loop, no GEMM.
+void integer_matmul_into(int64_t* result, const MatrixRef<int64_t>& a,
+                         const MatrixRef<int64_t>& b) {
+  auto* out = reinterpret_cast<uint64_t*>(result);
+  const int64_t m = a.rows, k = a.cols, n = b.cols;
+  std::fill(out, out + m * n, uint64_t{0});
+  for (int64_t i = 0; i < m; ++i) {
+    for (int64_t p = 0; p < k; ++p) {
+      const auto av = static_cast<uint64_t>(a.p[i * a.s0 + p * a.s1]);
+      for (int64_t j = 0; j < n; ++j) {
+        out[i * n + j] += av * static_cast<uint64_t>(b.p[p * b.s0 + j * b.s1]);
+      }
+    }
+  }
+}
+
+// int32, int16, int8 and uint8 multiply and add modulo 2^bits: computing in int64 and
+// converting back gives the same results as PyTorch's kernels in those types.
+bool narrow_integer(ScalarType t) {
+  return t == ScalarType::Int || t == ScalarType::Short || t == ScalarType::Char ||
+         t == ScalarType::Byte;
+}
+
 }  // namespace
 
 Tensor mm(const Tensor& self, const Tensor& mat2) {
@@ -38,22 +62,15 @@ Tensor mm(const Tensor& self, const Tensor& mat2) {
                                 shape_str(self.sizes()) + " and " + shape_str(mat2.sizes()));
   }
   loops::check_same_dtype("mm", "self", self, "mat2", mat2);
+  if (narrow_integer(self.scalar_type())) {
+    return cast(mm(cast(self, ScalarType::Long), cast(mat2, ScalarType::Long)), self.scalar_type());
+  }
   const int64_t m = self.size(0), k = self.size(1), n = mat2.size(1);
   Tensor result = empty({m, n}, self.scalar_type());
   if (self.scalar_type() == ScalarType::Long) {
-    // Integer products, exact (wrapping on overflow, as PyTorch's): a plain loop, no GEMM.
-    uint64_t* out = reinterpret_cast<uint64_t*>(result.data_ptr<int64_t>());
-    const int64_t* a = self.data_ptr<int64_t>();
-    const int64_t* b = mat2.data_ptr<int64_t>();
-    std::fill(out, out + m * n, uint64_t{0});
-    for (int64_t i = 0; i < m; ++i) {
-      for (int64_t p = 0; p < k; ++p) {
-        const auto av = static_cast<uint64_t>(a[i * self.stride(0) + p * self.stride(1)]);
-        for (int64_t j = 0; j < n; ++j) {
-          out[i * n + j] += av * static_cast<uint64_t>(b[p * mat2.stride(0) + j * mat2.stride(1)]);
-        }
-      }
-    }
+    integer_matmul_into(result.data_ptr<int64_t>(),
+                        {self.data_ptr<int64_t>(), m, k, self.stride(0), self.stride(1)},
+                        {mat2.data_ptr<int64_t>(), k, n, mat2.stride(0), mat2.stride(1)});
     return result;
   }
   internal::dispatch_floating(self.scalar_type(), "mm", [&](auto tag) {
@@ -73,8 +90,23 @@ Tensor bmm(const Tensor& self, const Tensor& mat2) {
         shape_str(self.sizes()) + " and " + shape_str(mat2.sizes()));
   }
   loops::check_same_dtype("bmm", "self", self, "mat2", mat2);
+  if (narrow_integer(self.scalar_type())) {
+    return cast(bmm(cast(self, ScalarType::Long), cast(mat2, ScalarType::Long)),
+                self.scalar_type());
+  }
   const int64_t b = self.size(0), n = self.size(1), k = self.size(2), m = mat2.size(2);
   Tensor result = empty({b, n, m}, self.scalar_type());
+  if (self.scalar_type() == ScalarType::Long) {
+    int64_t* out = result.data_ptr<int64_t>();
+    const int64_t* a = self.data_ptr<int64_t>();
+    const int64_t* c = mat2.data_ptr<int64_t>();
+    for (int64_t i = 0; i < b; ++i) {
+      integer_matmul_into(out + i * n * m,
+                          {a + i * self.stride(0), n, k, self.stride(1), self.stride(2)},
+                          {c + i * mat2.stride(0), k, m, mat2.stride(1), mat2.stride(2)});
+    }
+    return result;
+  }
   internal::dispatch_floating(self.scalar_type(), "bmm", [&](auto tag) {
     using T = decltype(tag);
     T* out = result.data_ptr<T>();

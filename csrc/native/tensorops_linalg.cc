@@ -42,6 +42,23 @@ Tensor batch_matrix(const Tensor& t, int64_t i) {
 // beta * self + alpha * product, self broadcast to product's (contiguous) shape; beta = 0
 // ignores self. A new tensor of product's shape and dtype; for integer tensors beta and alpha
 // are truncated to integers, as PyTorch's (beta = 0.5 is 0).
+// int32, int16, int8 and uint8 products computed in int64 and converted back (multiplication and
+// addition modulo 2^bits agree): `fn` is the op on int64 operands. Operands of differing dtypes
+// are refused first, as the op itself would.
+template <typename F>
+std::optional<Tensor> narrow_integer_product(const char* op, const Tensor& self, const Tensor& a,
+                                             const Tensor& b, F&& fn) {
+  const ScalarType t = a.scalar_type();
+  if (t != ScalarType::Int && t != ScalarType::Short && t != ScalarType::Char &&
+      t != ScalarType::Byte) {
+    return std::nullopt;
+  }
+  loops::check_same_dtype(op, "self", self, "mat1", a);
+  loops::check_same_dtype(op, "mat1", a, "mat2", b);
+  const auto wide = [](const Tensor& x) { return cast(x, ScalarType::Long); };
+  return cast(fn(wide(self), wide(a), wide(b)), t);
+}
+
 Tensor add_scaled(const char* op, const Tensor& self, const Tensor& product, const Scalar& beta,
                   const Scalar& alpha) {
   const IntArrayRef shape = product.sizes();
@@ -228,6 +245,12 @@ Tensor& mv_out(const Tensor& self, const Tensor& vec, Tensor& out) {
 Tensor addmv(const Tensor& self, const Tensor& mat, const Tensor& vec, const Scalar& beta,
              const Scalar& alpha) {
   GRADGEN_REDUCED_FLOAT_IN_FLOAT32(addmv, self, mat, vec, beta, alpha);
+  if (auto r = narrow_integer_product("addmv", self, mat, vec,
+                                      [&](const Tensor& s, const Tensor& x, const Tensor& y) {
+                                        return native::addmv(s, x, y, beta, alpha);
+                                      })) {
+    return *r;
+  }
   return add_scaled("addmv", self, matrix_vector("addmv", mat, vec, self.dim(), self.numel()), beta,
                     alpha);
 }
@@ -243,6 +266,12 @@ Tensor& addmv_out(const Tensor& self, const Tensor& mat, const Tensor& vec, cons
 Tensor addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, const Scalar& beta,
              const Scalar& alpha) {
   GRADGEN_REDUCED_FLOAT_IN_FLOAT32(addmm, self, mat1, mat2, beta, alpha);
+  if (auto r = narrow_integer_product("addmm", self, mat1, mat2,
+                                      [&](const Tensor& s, const Tensor& x, const Tensor& y) {
+                                        return native::addmm(s, x, y, beta, alpha);
+                                      })) {
+    return *r;
+  }
   check_matrices("addmm", mat1, mat2);
   return add_scaled("addmm", self, native::mm(mat1, mat2), beta, alpha);
 }
@@ -258,12 +287,25 @@ Tensor& addmm_out(const Tensor& self, const Tensor& mat1, const Tensor& mat2, co
 Tensor addbmm(const Tensor& self, const Tensor& batch1, const Tensor& batch2, const Scalar& beta,
               const Scalar& alpha) {
   GRADGEN_REDUCED_FLOAT_IN_FLOAT32(addbmm, self, batch1, batch2, beta, alpha);
+  if (auto r = narrow_integer_product("addbmm", self, batch1, batch2,
+                                      [&](const Tensor& s, const Tensor& x, const Tensor& y) {
+                                        return native::addbmm(s, x, y, beta, alpha);
+                                      })) {
+    return *r;
+  }
   check_batches("addbmm", batch1, batch2);
   const int64_t n = batch1.size(1), m = batch2.size(2);
-  // The products summed over the batch, one mm per matrix.
-  Tensor total = zeros({n, m}, batch1.scalar_type());
-  for (int64_t i = 0; i < batch1.size(0); ++i) {
-    internal::add_(total, native::mm(batch_matrix(batch1, i), batch_matrix(batch2, i)));
+  // The products summed over the batch, one mm per matrix (int64: the batch's products summed,
+  // exact and wrapping).
+  Tensor total;
+  if (batch1.scalar_type() == ScalarType::Long) {
+    const int64_t dims[] = {0};
+    total = native::sum(native::bmm(batch1, batch2), IntArrayRef(dims, 1), false, std::nullopt);
+  } else {
+    total = zeros({n, m}, batch1.scalar_type());
+    for (int64_t i = 0; i < batch1.size(0); ++i) {
+      internal::add_(total, native::mm(batch_matrix(batch1, i), batch_matrix(batch2, i)));
+    }
   }
   return add_scaled("addbmm", self, total, beta, alpha);
 }
@@ -279,6 +321,12 @@ Tensor& addbmm_out(const Tensor& self, const Tensor& batch1, const Tensor& batch
 Tensor baddbmm(const Tensor& self, const Tensor& batch1, const Tensor& batch2, const Scalar& beta,
                const Scalar& alpha) {
   GRADGEN_REDUCED_FLOAT_IN_FLOAT32(baddbmm, self, batch1, batch2, beta, alpha);
+  if (auto r = narrow_integer_product("baddbmm", self, batch1, batch2,
+                                      [&](const Tensor& s, const Tensor& x, const Tensor& y) {
+                                        return native::baddbmm(s, x, y, beta, alpha);
+                                      })) {
+    return *r;
+  }
   check_batches("baddbmm", batch1, batch2);
   return add_scaled("baddbmm", self, batch_products(batch1, batch2), beta, alpha);
 }

@@ -149,9 +149,9 @@ def test_kernels_refuse_as_pytorch():
     # float16 with float32 operands is still refused by the kernel's own dtype check.
     with pytest.raises(RuntimeError, match=r"Half"):
         gradgen.mm(gradgen.ones(2, 2, dtype=gradgen.float16), gradgen.ones(2, 2))
-    i = gradgen.ones(2, 2, dtype=gradgen.int8)
-    with pytest.raises(RuntimeError, match=r"mm.*Char"):
-        gradgen.mm(i, i)
+    # Integer products are computed, wrapping as PyTorch's (int8: 100 * 100 + 27 * 3 is 97).
+    i = gradgen.tensor([[100, 27], [3, 120]], dtype=gradgen.int8)
+    assert gradgen.mm(i, i).tolist() == [[97, 52], [-108, -111]] and gradgen.mm(i, i).dtype == gradgen.int8
 
 
 def test_operators_on_integer_tensors():
