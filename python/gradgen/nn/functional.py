@@ -841,6 +841,20 @@ _GRID_SAMPLE_MODES = {"bilinear": 0, "nearest": 1, "bicubic": 2}
 _GRID_SAMPLE_PADDINGS = {"zeros": 0, "border": 1, "reflection": 2}
 
 
+def _grid_align_corners(align_corners: Optional[bool]) -> bool:
+    """grid_sample's and affine_grid's align_corners: None is False, with torch's warning (shown
+    at the caller's caller, the user's line)."""
+    if align_corners is None:
+        warnings.warn(
+            "Default grid_sample and affine_grid behavior has changed to align_corners=False since 1.3.0. "
+            "Please specify align_corners=True if the old behavior is desired. "
+            "See the documentation of grid_sample for details.",
+            stacklevel=3,
+        )
+        return False
+    return align_corners
+
+
 def grid_sample(input, grid, mode: str = "bilinear", padding_mode: str = "zeros", align_corners=None):
     """As torch's: samples input [N, C, H, W] at grid [N, H_out, W_out, 2] ((x, y) in [-1, 1]),
     modes "bilinear", "nearest", "bicubic", padding modes "zeros", "border", "reflection";
@@ -855,14 +869,7 @@ def grid_sample(input, grid, mode: str = "bilinear", padding_mode: str = "zeros"
             "nn.functional.grid_sample(): expected padding_mode to be 'zeros', 'border', or "
             f"'reflection', but got: '{padding_mode}'"
         )
-    if align_corners is None:
-        warnings.warn(
-            "Default grid_sample and affine_grid behavior has changed to align_corners=False since 1.3.0. "
-            "Please specify align_corners=True if the old behavior is desired. "
-            "See the documentation of grid_sample for details.",
-            stacklevel=2,
-        )
-        align_corners = False
+    align_corners = _grid_align_corners(align_corners)
     return gradgen.grid_sampler(
         input, grid, _GRID_SAMPLE_MODES[mode], _GRID_SAMPLE_PADDINGS[padding_mode], bool(align_corners)
     )
@@ -1184,14 +1191,7 @@ def affine_grid(theta, size, align_corners: Optional[bool] = None):
     """The sampling grid [N, H, W, 2] (size [N, C, H, W], theta [N, 2, 3]) or [N, D, H, W, 3]
     (size [N, C, D, H, W], theta [N, 3, 4]) of grid_sample for the affine maps theta, as torch's:
     the base grid's (x, y[, z], 1) rows times theta transposed."""
-    if align_corners is None:
-        warnings.warn(
-            "Default grid_sample and affine_grid behavior has changed to align_corners=False since 1.3.0. "
-            "Please specify align_corners=True if the old behavior is desired. "
-            "See the documentation of grid_sample for details.",
-            stacklevel=2,
-        )
-        align_corners = False
+    align_corners = _grid_align_corners(align_corners)
     if not theta.is_floating_point():
         raise ValueError(f"Expected theta to have floating point type, but got {theta.dtype}")
     size = list(size)
