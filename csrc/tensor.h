@@ -340,6 +340,9 @@ struct TensorImpl final : intrusive_target {
   ScalarType dtype = ScalarType::Double;
   bool is_contiguous = true;
   bool is_view = false;  // made by a view op: shares storage with its base (Note [Views])
+  // A Python number made a 0-dim tensor by an operator (`x * 2`), as PyTorch's wrapped numbers:
+  // type promotion counts it as the number it was (ResultType), not as a 0-dim tensor.
+  bool is_wrapped_number = false;
 
   // Autograd metadata (PyTorch's AutogradMeta).
   bool requires_grad = false;  // set on leaves only; non-leaves derive it from grad_fn

@@ -71,7 +71,10 @@ bool can_cast(ScalarType from, ScalarType to) { return category(from) <= categor
 
 ResultType& ResultType::add(const Tensor& t) {
   if (!t.defined()) return *this;
-  if (t.dim() > 0) {
+  if (t.unsafe_impl()->is_wrapped_number) {
+    const ScalarType type = t.scalar_type();
+    wrapped_ = promote_into(wrapped_, is_floating_point(type) ? default_float() : type);
+  } else if (t.dim() > 0) {
     dim_ = promote_into(dim_, t.scalar_type());
   } else {
     zero_ = promote_into(zero_, t.scalar_type());

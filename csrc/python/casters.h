@@ -74,6 +74,27 @@ inline OptionalIntArrayRef to_optional_ref(const std::optional<IntList>& list) {
   return OptionalIntArrayRef(list->ref());
 }
 
+/// A Python number as a Tensor argument, as PyTorch's wrapped numbers: a 0-dim tensor of the
+/// number's type (float64, int64 or bool) that type promotion counts as the number it was, not as
+/// a 0-dim tensor (`float16 tensor * 0.1` stays float16).
+inline Tensor wrapped_number(const Scalar& s) {
+  const ScalarType type = s.is_floating_point() ? ScalarType::Double
+                          : s.is_boolean()      ? ScalarType::Bool
+                                                : ScalarType::Long;
+  Tensor t = full({}, s, type);
+  t.unsafe_impl()->is_wrapped_number = true;
+  return t;
+}
+
+/// A Tensor argument that also takes a number, made a wrapped number: the arguments of the ops
+/// whose Python bindings PyTorch lets take numbers as tensors (python_arg_parser's
+/// should_allow_numbers_as_tensors: add, sub, mul, div, true_divide, floor_divide, copy_), so that
+/// `x.mul(2)` is mul.Tensor (MulBackward0), as in torch. tools/codegen/python.py picks them.
+struct TensorOrNumber {
+  Tensor tensor;
+  operator const Tensor&() const { return tensor; }  // NOLINT: implicit by design
+};
+
 /// Imports gradgen._C (which registers gradgen.Tensor and the types above); a user's module
 /// calls it before binding its functions. Throws nb::python_error if the import fails.
 inline void import_runtime() { nanobind::module_::import_("gradgen._C"); }
@@ -163,6 +184,32 @@ struct type_caster<gradgen::Scalar> {
       case gradgen::Scalar::Kind::Double: break;
     }
     return PyFloat_FromDouble(s.to_double());
+  }
+};
+
+template <>
+struct type_caster<gradgen::python::TensorOrNumber> {
+  NB_TYPE_CASTER(gradgen::python::TensorOrNumber, const_name("Tensor | Number"))
+
+  bool from_python(handle src, uint32_t flags, cleanup_list* cleanup) noexcept {
+    make_caster<gradgen::Tensor> tensor;
+    if (tensor.from_python(src, flags, cleanup)) {
+      value.tensor = tensor.operator gradgen::Tensor&();
+      return true;
+    }
+    make_caster<gradgen::Scalar> number;
+    if (!number.from_python(src, flags, cleanup)) return false;
+    try {
+      value.tensor = gradgen::python::wrapped_number(number.value);
+    } catch (...) {
+      return false;
+    }
+    return true;
+  }
+
+  static handle from_cpp(const gradgen::python::TensorOrNumber& v, rv_policy policy,
+                         cleanup_list* cleanup) noexcept {
+    return make_caster<gradgen::Tensor>::from_cpp(v.tensor, policy, cleanup);
   }
 };
 

@@ -32,12 +32,6 @@ Tensor scalar_tensor(const Scalar& s, const Tensor& like) {
   return full({}, s, type);
 }
 
-// A Python number as the operand of a Tensor op, as PyTorch's Python operators wrap one: a bool
-// is a Bool tensor (so `x - True` is refused as torch refuses it), other numbers scalar_tensor.
-Tensor wrapped_number(const Scalar& s, const Tensor& like) {
-  return s.is_boolean() ? full({}, s, ScalarType::Bool) : scalar_tensor(s, like);
-}
-
 // --- comparisons ----------------------------------------------------------------------------
 
 enum class Cmp { Eq, Ne, Lt, Le, Gt, Ge };
@@ -129,21 +123,26 @@ struct BinaryOperator {
 const BinaryOperator kBinaryOperators[] = {
     // `x + 0.1` adds a wrapped number, as PyTorch's operator: its add kernel reads the number
     // converted to the tensor's dtype (float16 + 0.1 adds 0.1 rounded to float16, unlike mul and
-    // div, whose kernels keep it at float precision: those take the Scalar overloads here).
+    // div, whose kernels keep it at float precision: those take a float64 wrapped number,
+    // casters.h).
     {"__add__", [](const Tensor& a, const Tensor& b) { return gradgen::add(a, b); },
-     [](const Tensor& a, const Scalar& b) { return gradgen::add(a, wrapped_number(b, a)); }},
+     [](const Tensor& a, const Scalar& b) { return gradgen::add(a, python::wrapped_number(b)); }},
     {"__radd__", nullptr,
-     [](const Tensor& a, const Scalar& b) { return gradgen::add(a, wrapped_number(b, a)); }},
+     [](const Tensor& a, const Scalar& b) { return gradgen::add(a, python::wrapped_number(b)); }},
     {"__sub__", [](const Tensor& a, const Tensor& b) { return gradgen::sub(a, b); },
-     [](const Tensor& a, const Scalar& b) { return gradgen::sub(a, wrapped_number(b, a)); }},
+     [](const Tensor& a, const Scalar& b) { return gradgen::sub(a, python::wrapped_number(b)); }},
     {"__rsub__", nullptr, [](const Tensor& a, const Scalar& b) { return gradgen::rsub(a, b); }},
     {"__mul__", [](const Tensor& a, const Tensor& b) { return gradgen::mul(a, b); },
-     [](const Tensor& a, const Scalar& b) { return gradgen::mul(a, b); }},
-    {"__rmul__", nullptr, [](const Tensor& a, const Scalar& b) { return gradgen::mul(a, b); }},
+     [](const Tensor& a, const Scalar& b) { return gradgen::mul(a, python::wrapped_number(b)); }},
+    {"__rmul__", nullptr,
+     [](const Tensor& a, const Scalar& b) { return gradgen::mul(a, python::wrapped_number(b)); }},
     {"__truediv__", [](const Tensor& a, const Tensor& b) { return gradgen::div(a, b); },
-     [](const Tensor& a, const Scalar& b) { return gradgen::div(a, b); }},
+     [](const Tensor& a, const Scalar& b) { return gradgen::div(a, python::wrapped_number(b)); }},
+    // `2 / x` is reciprocal(x) * 2, as torch's __rtruediv__ (MulBackward0).
     {"__rtruediv__", nullptr,
-     [](const Tensor& a, const Scalar& b) { return gradgen::mul(gradgen::reciprocal(a), b); }},
+     [](const Tensor& a, const Scalar& b) {
+       return gradgen::mul(gradgen::reciprocal(a), python::wrapped_number(b));
+     }},
     {"__matmul__", [](const Tensor& a, const Tensor& b) { return gradgen::matmul(a, b); }, nullptr},
     {"__pow__", [](const Tensor& a, const Tensor& b) { return gradgen::pow(a, b); },
      [](const Tensor& a, const Scalar& b) { return gradgen::pow(a, b); }},
@@ -154,12 +153,14 @@ const BinaryOperator kBinaryOperators[] = {
      [](const Tensor& a, const Scalar& b) { return gradgen::floor_divide(a, b); }},
     {"__rfloordiv__", nullptr,
      [](const Tensor& a, const Scalar& b) {
-       return gradgen::floor_divide(wrapped_number(b, a), a);
+       return gradgen::floor_divide(python::wrapped_number(b), a);
      }},
     {"__mod__", [](const Tensor& a, const Tensor& b) { return gradgen::remainder(a, b); },
      [](const Tensor& a, const Scalar& b) { return gradgen::remainder(a, b); }},
     {"__rmod__", nullptr,
-     [](const Tensor& a, const Scalar& b) { return gradgen::remainder(wrapped_number(b, a), a); }},
+     [](const Tensor& a, const Scalar& b) {
+       return gradgen::remainder(python::wrapped_number(b), a);
+     }},
     {"__and__", [](const Tensor& a, const Tensor& b) { return gradgen::bitwise_and(a, b); },
      [](const Tensor& a, const Scalar& b) { return gradgen::bitwise_and(a, b); }},
     {"__rand__", nullptr,
@@ -258,7 +259,7 @@ void init_tensor_inplace_operators(nb::module_& m) {
     cls.def(
         entry.name,
         [op](nb::pointer_and_handle<Tensor> self, const Scalar& other) {
-          op(*self.p, wrapped_number(other, *self.p));
+          op(*self.p, python::wrapped_number(other));
           return nb::borrow(self.h);
         },
         nb::is_operator());

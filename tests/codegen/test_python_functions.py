@@ -104,7 +104,11 @@ def test_variants_make_functions_and_methods_and_overloads_share_a_name(files):
 def test_function_parameters_defaults_and_keyword_only(files):
     text = files["python_functions.cpp"]
     add = _binding(text, "function", "add.Tensor(")
-    assert "[](const ::gradgen::Tensor& input, const ::gradgen::Tensor& other, ::gradgen::Scalar alpha) {" in add
+    # add's Tensor arguments take numbers too, as wrapped numbers (PyTorch's numbers as tensors).
+    assert (
+        "[](const ::gradgen::python::TensorOrNumber& input, const ::gradgen::python::TensorOrNumber& other, "
+        "::gradgen::Scalar alpha) {" in add
+    )
     assert (
         'nanobind::arg("input"),\n      nanobind::arg("other"),\n      nanobind::kw_only(),\n      nanobind::arg("alpha") = nanobind::int_(1),'
         in add
@@ -126,7 +130,7 @@ def test_function_parameters_defaults_and_keyword_only(files):
 def test_methods_bind_self_and_inplace_returns_the_same_object(files):
     text = files["python_functions.cpp"]
     m = _binding(text, "method", "add_.Tensor(")
-    assert "[](::gradgen::Tensor& self, const ::gradgen::Tensor& other, ::gradgen::Scalar alpha) {" in m
+    assert "[](::gradgen::Tensor& self, const ::gradgen::python::TensorOrNumber& other, ::gradgen::Scalar alpha) {" in m
     assert "::gradgen::add_(self, other, alpha);\n        return ::gradgen::python::same_object(self);" in m
     assert 'nanobind::scope(tensor), nanobind::name("add_"), nanobind::is_method(),' in m
     assert 'nanobind::arg("self")' not in m

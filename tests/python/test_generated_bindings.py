@@ -19,8 +19,15 @@ def t(data, requires_grad=False):
 def test_overloads_resolve_by_argument_type():
     x = t([1.0, 2.0])
     # add(Tensor, Tensor) vs add(Tensor, Scalar): PyTorch's choice, and each node tells which ran.
+    # A number is a wrapped number in add.Tensor (torch's numbers as tensors: AddBackward0, as
+    # torch's); add.Scalar takes what only it accepts, alpha by position (torch's deprecated form).
     assert gradgen.add(t([1.0, 2.0], True), x).grad_fn.name() == "AddBackward0"
-    assert gradgen.add(t([1.0, 2.0], True), 3).grad_fn.name() == "AddBackward1"
+    assert gradgen.add(t([1.0, 2.0], True), 3).grad_fn.name() == "AddBackward0"
+    assert gradgen.add(2, t([1.0, 2.0], True)).grad_fn.name() == "AddBackward0"
+    assert gradgen.add(t([1.0, 2.0], True), 3, 2).grad_fn.name() == "AddBackward1"
+    assert t([1.0, 2.0], True).mul(2).grad_fn.name() == "MulBackward0"
+    assert t([1.0, 2.0], True).div(2, rounding_mode="floor").grad_fn.name() == "DivBackward2"
+    assert gradgen.add(2, 3).tolist() == 5 and gradgen.add(2, 3).dtype == gradgen.int64
     assert gradgen.add(x, 0.5).tolist() == [1.5, 2.5]
     assert gradgen.add(x, True).tolist() == [2.0, 3.0]
     # pow(Tensor, Scalar) vs pow(Tensor, Tensor).

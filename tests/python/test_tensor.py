@@ -57,7 +57,7 @@ def test_repr_is_torch_like():
         == "tensor([1.5000], dtype=gradgen.float64, requires_grad=True)"
     )
     x = gradgen.tensor([1.0], requires_grad=True)
-    assert repr(x * 2) == "tensor([2.], grad_fn=<MulBackward1>)"
+    assert repr(x * 2) == "tensor([2.], grad_fn=<MulBackward0>)"
     # int64 and bool are implied, as PyTorch prints them
     assert repr(gradgen.tensor([True, False])) == "tensor([ True, False])"
     assert repr(gradgen.tensor([[1, 2], [3, 4]])) == ("tensor([[1, 2],\n        [3, 4]])")

@@ -193,13 +193,15 @@ def _elem_param_type(t: Type, what: str) -> str:
     raise Unbindable(f"{what} has type {t}, which has no Python conversion")
 
 
-def _param_type(a: Argument, what: str) -> str:
+def _param_type(a: Argument, what: str, numbers_as_tensors: bool = False) -> str:
     t = a.type
     if isinstance(t, OptionalType):
         return f"std::optional<{_elem_param_type(t.elem, what)}>"
     ty = _elem_param_type(t, what)
     if isinstance(t, BaseType) and t.name is BaseTy.Tensor:
-        return "::gradgen::Tensor&" if a.is_write else "const ::gradgen::Tensor&"
+        if a.is_write:
+            return "::gradgen::Tensor&"
+        return "const ::gradgen::python::TensorOrNumber&" if numbers_as_tensors else "const ::gradgen::Tensor&"
     return ty
 
 
@@ -298,6 +300,16 @@ def _returns(func: FunctionSchema, locals_by_arg: dict[str, str]) -> PyReturn:
     return PyReturn(ReturnKind.VALUE)
 
 
+# The ops whose Tensor arguments also take a Python number, made a wrapped number (PyTorch's
+# python_arg_parser, should_allow_numbers_as_tensors): `x.mul(2)` and `gradgen.add(2, x)` are
+# mul.Tensor and add.Tensor, as in torch (the Tensor overloads are tried first, see group()).
+# add.Scalar and the like stay bound for what only they accept: `x.add(1, 2)` (alpha by
+# position, which torch accepts as a deprecated signature). By the operator's name without `_`.
+NUMBERS_AS_TENSORS = frozenset(
+    {"add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_divide", "floor_divide", "copy"}
+)
+
+
 def overload(func: FunctionSchema, cpp_name: str, kind: Variant) -> PyOverload:
     """The binding of `func` as a function or a method. Raises Unbindable when Python cannot call it."""
     args = func.arguments
@@ -311,6 +323,7 @@ def overload(func: FunctionSchema, cpp_name: str, kind: Variant) -> PyOverload:
     locals_by_arg: dict[str, str] = {}
     self_param = None
     several_outs = len(args.out) > 1
+    numbers_as_tensors = func.name.name.base in NUMBERS_AS_TENSORS
     for a in args.flat_all:
         what = f"argument '{a.name}'"
         if several_outs and a in args.out:
@@ -323,7 +336,8 @@ def overload(func: FunctionSchema, cpp_name: str, kind: Variant) -> PyOverload:
         if a.name == "self" and "input" not in arg_names:
             pyname = "input"
         kwarg_only = a not in args.positional
-        params.append(PyParam(pyname, _param_type(a, what), isinstance(a.type, OptionalType), _default(a), kwarg_only))
+        param_type = _param_type(a, what, numbers_as_tensors)
+        params.append(PyParam(pyname, param_type, isinstance(a.type, OptionalType), _default(a), kwarg_only))
         locals_by_arg[a.name] = pyname
     if several_outs:
         # `out=(a, b)`: pointers to the Tensors inside the Python objects, so that the op writes
