@@ -58,6 +58,19 @@ inline nanobind::handle named_tuple_type(const char* name,
   for (const char* f : fields) names.append(nanobind::str(f));
   nanobind::object namedtuple = nanobind::module_::import_("collections").attr("namedtuple");
   nanobind::object type = namedtuple(name, names, nanobind::arg("module") = "gradgen.return_types");
+  // Printed as PyTorch prints its return types: `gradgen.return_types.sort(\nvalues=...,\n...)`.
+  // Made once and kept for the life of the process, as the types are.
+  static const nanobind::handle repr = [] {
+    nanobind::dict scope;
+    nanobind::module_::import_("builtins")
+        .attr("exec")(
+            "def __repr__(self):\n"
+            "    fields = ',\\n'.join(f'{k}={v!r}' for k, v in zip(self._fields, self))\n"
+            "    return f'{type(self).__module__}.{type(self).__name__}(\\n{fields})'\n",
+            scope);
+    return nanobind::object(scope["__repr__"]).release();
+  }();
+  type.attr("__repr__") = repr;
   return type.release();
 }
 

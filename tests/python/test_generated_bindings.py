@@ -118,6 +118,10 @@ def test_named_tuples_and_tuple_returns():
     r = gradgen.max(x, dim=1)
     assert type(r).__name__ == "max" and type(r).__module__ == "gradgen.return_types"
     assert r._fields == ("values", "indices")
+    # Printed as torch prints torch.return_types.max: one field per line.
+    assert repr(gradgen.max(gradgen.tensor([[1.0, 5.0]]), dim=1)) == (
+        "gradgen.return_types.max(\nvalues=tensor([5.]),\nindices=tensor([1]))"
+    )
     assert r.values.tolist() == [5.0, 7.0] and r.indices.tolist() == [1, 0]
     values, indices = r
     assert values.tolist() == r[0].tolist() and indices.dtype == gradgen.int64
