@@ -727,6 +727,50 @@ void add_inplace_out_ops(std::vector<OpInfo>& ops) {
          [](const Inputs& x, Tensor& o) { return true_divide_out(x[0], x[1], o); }},
     };
   });
+  // divide_ / multiply_ / subtract_ are div_ / mul_ / sub_ (PyTorch's aliases): through a clone.
+  auto inplace_alias = [&grad_op](std::string name, bool scalar,
+                                  std::function<void(Tensor&, const Tensor&)> op) {
+    grad_op(std::move(name), [scalar, op] {
+      Inputs in = scalar ? Inputs{leaf({2, 3}, 3)} : Inputs{leaf({2, 3}, 1), positive({3}, 2)};
+      return std::vector<Sample>{
+          {scalar ? "[2, 3] with 4" : "[2, 3] with [3]", in, one([op, scalar](const Inputs& x) {
+             Tensor self = clone(x[0]);
+             op(self, scalar ? Tensor() : x[1]);
+             return self;
+           })},
+      };
+    });
+  };
+  inplace_alias("divide_.Tensor", false, [](Tensor& s, const Tensor& o) { divide_(s, o); });
+  inplace_alias("divide_.Scalar", true, [](Tensor& s, const Tensor&) { divide_(s, 4.0); });
+  inplace_alias("divide_.Tensor_mode", false,
+                [](Tensor& s, const Tensor& o) { divide_(s, o, std::nullopt); });
+  inplace_alias("divide_.Scalar_mode", true,
+                [](Tensor& s, const Tensor&) { divide_(s, 4.0, std::nullopt); });
+  inplace_alias("multiply_.Tensor", false, [](Tensor& s, const Tensor& o) { multiply_(s, o); });
+  inplace_alias("multiply_.Scalar", true, [](Tensor& s, const Tensor&) { multiply_(s, 4.0); });
+  inplace_alias("subtract_.Tensor", false, [](Tensor& s, const Tensor& o) { subtract_(s, o, 2); });
+  inplace_alias("subtract_.Scalar", true, [](Tensor& s, const Tensor&) { subtract_(s, 4.0, 2); });
+  auto out_alias = [&out_op](std::string name, std::function<Tensor(const Inputs&)> ref,
+                             std::function<Tensor&(const Inputs&, Tensor&)> op) {
+    out_op(std::move(name), [ref, op] {
+      return std::vector<Sample>{
+          {"[2, 3] with [3]", {leaf({2, 3}, 1), positive({3}, 2)}, one(ref), nullptr, op},
+      };
+    });
+  };
+  out_alias(
+      "divide.out", [](const Inputs& x) { return div(x[0], x[1]); },
+      [](const Inputs& x, Tensor& o) -> Tensor& { return divide_out(x[0], x[1], o); });
+  out_alias(
+      "divide.out_mode", [](const Inputs& x) { return div(x[0], x[1], "floor"); },
+      [](const Inputs& x, Tensor& o) -> Tensor& { return divide_out(x[0], x[1], "floor", o); });
+  out_alias(
+      "multiply.out", [](const Inputs& x) { return mul(x[0], x[1]); },
+      [](const Inputs& x, Tensor& o) -> Tensor& { return multiply_out(x[0], x[1], o); });
+  out_alias(
+      "subtract.out", [](const Inputs& x) { return sub(x[0], x[1], 2); },
+      [](const Inputs& x, Tensor& o) -> Tensor& { return subtract_out(x[0], x[1], 2, o); });
   out_op("matmul.out", [] {
     return std::vector<Sample>{
         {"[2, 3] @ [3, 4]",
@@ -1315,6 +1359,33 @@ std::vector<OpInfo> make_registry() {
   });
   grad_op("true_divide.Scalar",
           [] { return unary_samples([](const Tensor& a) { return true_divide(a, 4); }); });
+
+  // divide / multiply / subtract: PyTorch's aliases of div / mul / sub, through those ops.
+  grad_op("divide.Tensor", [] {
+    return binary_samples([](const Tensor& a, const Tensor& b) { return divide(a, b); },
+                          Domain::kAny, Domain::kAwayFromZero);
+  });
+  grad_op("divide.Scalar",
+          [] { return unary_samples([](const Tensor& a) { return divide(a, 4); }); });
+  grad_op("divide.Tensor_mode", [] {
+    return binary_samples([](const Tensor& a,
+                             const Tensor& b) { return divide(a, b, std::nullopt); },
+                          Domain::kAny, Domain::kAwayFromZero);
+  });
+  grad_op("divide.Scalar_mode",
+          [] { return unary_samples([](const Tensor& a) { return divide(a, 4, std::nullopt); }); });
+  grad_op("multiply.Tensor", [] {
+    return binary_samples([](const Tensor& a, const Tensor& b) { return multiply(a, b); },
+                          Domain::kAny, Domain::kAny);
+  });
+  grad_op("multiply.Scalar",
+          [] { return unary_samples([](const Tensor& a) { return multiply(a, 4); }); });
+  grad_op("subtract.Tensor", [] {
+    return binary_samples([](const Tensor& a, const Tensor& b) { return subtract(a, b, 2); },
+                          Domain::kAny, Domain::kAny);
+  });
+  grad_op("subtract.Scalar",
+          [] { return unary_samples([](const Tensor& a) { return subtract(a, 4, 2); }); });
 
   // Element-wise, unary ----------------------------------------------------
   add_op("zero_", Check::kInPlace, [] {

@@ -344,6 +344,76 @@ def _register_operators() -> None:
     case("floor_divide_/dtype/operator-int32", inplace, D([7, -7, 9], "int32"), D([2, 2, -4], "int32"))
 
 
+def _register_numbers_as_tensors() -> None:
+    # A Python number is a wrapped number (PyTorch's Python API): x * 2, x.mul(2) and add(2, x) are
+    # the Tensor overloads (their nodes' names compared), float16 * 0.1 reads 0.1 at float
+    # precision and stays float16, also for a 0-dim float16 tensor.
+    def names(T, x):
+        y = x * 1.0
+        return T.tensor(
+            [
+                (x * 2).grad_fn.name() == "MulBackward0",
+                (2 * x).grad_fn.name() == "MulBackward0",
+                (x / 2).grad_fn.name() == "DivBackward0",
+                (2 / x).grad_fn.name() == "MulBackward0",
+                x.mul(2).grad_fn.name() == "MulBackward0",
+                x.div(2, rounding_mode="floor").grad_fn.name() == "DivBackward2",
+                T.add(2, x).grad_fn.name() == "AddBackward0",
+                T.multiply(x, 3).grad_fn.name() == "MulBackward0",
+                T.subtract(x, 3).grad_fn.name() == "SubBackward0",
+                T.divide(x, 3).grad_fn.name() == "DivBackward0",
+                y.mul_(3).grad_fn.name() == "MulBackward0",
+            ]
+        )
+
+    case("mul.Tensor/number/node-names", names, D([1.0, 2.0]))
+    h = D([1.1, 2.3, -0.7], "float16", False)
+    case("mul.Tensor/number/float16", lambda T, x: (x * 0.1, 0.1 * x, x / 3, 3 / x, x.mul(0.1), x.div(0.3)), h)
+    case("mul.Tensor/number/float16-0dim", lambda T, x: (x[0] * 0.1, x[1] / 3, T.add(x[2], 2.5)), h)
+    case("mul_.Tensor/number/float16", lambda T, x: (x.clone().mul_(0.1), x.clone().div_(3)), h)
+    case("mul.Tensor/number/int8-wraps", lambda T, x: (x * 300, x.mul(2.5), T.add(2, 3)), D([1, 2, -3], "int8"))
+    # divide, multiply, subtract: PyTorch's aliases of div, mul, sub.
+    a, b = D([[1.5, -2.0, 3.0]]), D([0.5, 4.0, -2.5])
+    case("multiply.Tensor/grad", lambda T, x, y: T.multiply(x, y), a, b, second=True)
+    case("multiply.Scalar/grad", lambda T, x: x.multiply(2.5), a, second=True)
+    case("divide.Tensor/grad", lambda T, x, y: T.divide(x, y), a, b, second=True)
+    case("divide.Scalar/grad", lambda T, x: x.divide(2.5), a)
+    case("divide.Tensor_mode/floor", lambda T, x, y: T.divide(x, y, rounding_mode="floor"), a, b)
+    case("divide.Scalar_mode/trunc", lambda T, x: x.divide(2.5, rounding_mode="trunc"), a)
+    case("subtract.Tensor/grad", lambda T, x, y: T.subtract(x, y, alpha=2), a, b, second=True)
+    case("subtract.Scalar/grad", lambda T, x: x.subtract(2.5), a)
+    x0, y0 = D([[1.5, -2.0, 3.0]], grad=False), D([0.5, 4.0, -2.5], grad=False)
+
+    def in_place(method, *args, **kwargs):
+        def run(T, x, y):
+            z = x.clone()
+            getattr(z, method)(*[y if a == "y" else a for a in args], **kwargs)
+            return z
+
+        return run
+
+    def out(fn, **kwargs):
+        def run(T, x, y):
+            o = T.empty(0, dtype=T.float64)
+            getattr(T, fn)(x, y, out=o, **kwargs)
+            return o
+
+        return run
+
+    case("multiply_.Tensor/in-place", in_place("multiply_", "y"), x0, y0)
+    case("multiply_.Scalar/in-place", in_place("multiply_", 2.5), x0, y0)
+    case("divide_.Tensor/in-place", in_place("divide_", "y"), x0, y0)
+    case("divide_.Scalar/in-place", in_place("divide_", 2.5), x0, y0)
+    case("divide_.Tensor_mode/in-place", in_place("divide_", "y", rounding_mode="trunc"), x0, y0)
+    case("divide_.Scalar_mode/in-place", in_place("divide_", 2.5, rounding_mode="floor"), x0, y0)
+    case("subtract_.Tensor/in-place", in_place("subtract_", "y", alpha=3), x0, y0)
+    case("subtract_.Scalar/in-place", in_place("subtract_", 2.5), x0, y0)
+    case("multiply.out/out", out("multiply"), x0, y0)
+    case("divide.out/out", out("divide"), x0, y0)
+    case("divide.out_mode/out", out("divide", rounding_mode="floor"), x0, y0)
+    case("subtract.out/out", out("subtract", alpha=2), x0, y0)
+
+
 def _register() -> None:
     _register_promotion()
     _register_casts()
@@ -352,6 +422,7 @@ def _register() -> None:
     _register_shape_and_index()
     _register_float16_grads()
     _register_operators()
+    _register_numbers_as_tensors()
 
 
 _register()

@@ -3614,6 +3614,31 @@ def _dtype_samples():
         "true_divide.Tensor": binary(gradgen.true_divide, b=positive)
         + [Sample("method", lambda a, b: a.true_divide(b), [leaf(3, seed=3), positive(3, seed=4)])],
         "true_divide.Scalar": [Sample("function", lambda a: gradgen.true_divide(a, 4.0), [leaf(2, 2)])],
+        # divide / multiply / subtract: PyTorch's aliases of div / mul / sub.
+        "divide.Tensor": binary(gradgen.divide, b=positive),
+        "divide.Scalar": [Sample("method", lambda a: a.divide(4.0), [leaf(2, 2)])],
+        "divide.Tensor_mode": [
+            Sample("rounding_mode=None", lambda a, b: gradgen.divide(a, b, rounding_mode=None), [leaf(3), positive(3)])
+        ],
+        "divide.Scalar_mode": [Sample("method", lambda a: a.divide(4.0, rounding_mode=None), [leaf(3)])],
+        "multiply.Tensor": binary(gradgen.multiply),
+        "multiply.Scalar": [Sample("method", lambda a: a.multiply(2.5), [leaf(2, 2)])],
+        "subtract.Tensor": binary(lambda a, b: gradgen.subtract(a, b, alpha=2)),
+        "subtract.Scalar": [Sample("method", lambda a: a.subtract(2.5, 3), [leaf(2, 2)])],
+        "divide_.Tensor": [Sample("method on a clone", lambda a, b: a.clone().divide_(b), [leaf(2, 3), positive(3)])],
+        "divide_.Scalar": [Sample("method on a clone", lambda a: a.clone().divide_(2.0), [leaf(3)])],
+        "divide_.Tensor_mode": [
+            Sample("method on a clone", lambda a, b: a.clone().divide_(b, rounding_mode=None), [leaf(3), positive(3)])
+        ],
+        "divide_.Scalar_mode": [
+            Sample("method on a clone", lambda a: a.clone().divide_(2.0, rounding_mode=None), [leaf(3)])
+        ],
+        "multiply_.Tensor": [Sample("method on a clone", lambda a, b: a.clone().multiply_(b), [leaf(2, 3), leaf(3)])],
+        "multiply_.Scalar": [Sample("method on a clone", lambda a: a.clone().multiply_(2.0), [leaf(3)])],
+        "subtract_.Tensor": [
+            Sample("method on a clone", lambda a, b: a.clone().subtract_(b, alpha=2), [leaf(2, 3), leaf(3)])
+        ],
+        "subtract_.Scalar": [Sample("method on a clone", lambda a: a.clone().subtract_(2.0, 3), [leaf(3)])],
     }
 
 
@@ -4612,6 +4637,18 @@ def _inplace_out_value_checks():
         "div.out": out_check(lambda x, y, o: g.div(x, y, out=o), g.div, ab, "div"),
         "div.Scalar_out": out_check(lambda x, o: g.div(x, 4.0, out=o), lambda x: g.div(x, 4.0), a, "div"),
         "true_divide.out": out_check(lambda x, y, o: g.true_divide(x, y, out=o), g.div, ab, "div"),
+        # divide / multiply / subtract: PyTorch's aliases of div / mul / sub.
+        "divide.out": out_check(lambda x, y, o: g.divide(x, y, out=o), g.div, ab, "div"),
+        "divide.out_mode": out_check(
+            lambda x, y, o: g.divide(x, y, rounding_mode="floor", out=o),
+            lambda x, y: g.div(x, y, rounding_mode="floor"),
+            ab,
+            "div",
+        ),
+        "multiply.out": out_check(lambda x, y, o: g.multiply(x, y, out=o), g.mul, ab, "mul"),
+        "subtract.out": out_check(
+            lambda x, y, o: g.subtract(x, y, alpha=2, out=o), lambda x, y: g.sub(x, y, alpha=2), ab, "sub"
+        ),
         "pow.Tensor_Scalar_out": out_check(lambda x, o: g.pow(x, 2.5, out=o), lambda x: g.pow(x, 2.5), pos, "pow"),
         "pow.Tensor_Tensor_out": out_check(
             lambda x, y, o: g.pow(x, y, out=o), g.pow, lambda: [pos()[0], value(3, seed=3)], "pow"
