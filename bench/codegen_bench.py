@@ -40,7 +40,7 @@ from bench_util import runfiles_dir as _runfiles_dir
 from bench_util import say as _say
 from bench_util import workspace_dir as _workspace_dir
 
-TARGET_RATIO = 4.0
+TARGET_RATIO = 8.0
 TORCH_LABEL = "PyTorch torchgen gen_autograd + gen_autograd_python"
 
 # torchgen imports typing_extensions only for assert_never / Self, both in `typing` since 3.11.
@@ -201,6 +201,63 @@ def _print_phases(title: str, phases: List[Tuple[str, float]], wall_median: Opti
         )
 
 
+# --- the persistent worker ------------------------------------------------------------------------
+
+# The formula the worker requests edit: the first `self:` formula of derivatives.yaml (abs's).
+_EDITED_LINE = re.compile(r"^(  self: )(.+)$", re.M)
+
+
+def _worker_bench(cmd: Cmd, gen_args: List[str], derivatives: str, runs: int) -> None:
+    """Times requests to `gen_autograd --persistent_worker` (bazel_worker.py), as Bazel sends them
+    after an edit: one warm-up request on the specs as they are, then `runs` requests, each on a
+    copy of derivatives.yaml with one formula changed (a different change each time, so no
+    request repeats an earlier one's inputs). Checks each request's files against a fresh run's."""
+    from google.protobuf import proto
+
+    from tools.codegen.bazel_worker import WorkRequest, WorkResponse
+
+    _say("codegen_bench: the persistent worker (--persistent_worker), one formula of derivatives.yaml edited "
+         "per request ...")  # fmt: skip
+    with open(derivatives, encoding="utf-8") as fh:
+        text = fh.read()
+    m = _EDITED_LINE.search(text)
+    work = tempfile.mkdtemp(prefix="codegen_bench_worker_")
+    proc = subprocess.Popen(cmd.argv[:1] + ["--persistent_worker"], env=cmd.env, stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)  # fmt: skip
+    try:
+        times: List[float] = []
+        for i in range(runs + 1):
+            path = os.path.join(work, f"derivatives_{i}.yaml")
+            edited = text if i == 0 else f"{text[: m.start(2)]}({m.group(2)}) * {i}{text[m.end(2) :]}"
+            with open(path, "w", encoding="utf-8") as fh:
+                fh.write(edited)
+            out = os.path.join(work, f"out_{i}")
+            argv = [a.replace("{OUT}", out) for a in gen_args if a != "--timing"]
+            argv[argv.index("--derivatives") + 1] = path
+            t = time.perf_counter()
+            proto.serialize_length_prefixed(WorkRequest(arguments=argv, request_id=i + 1), proc.stdin)
+            proc.stdin.flush()
+            response = proto.parse_length_prefixed(WorkResponse, proc.stdout)
+            dt = time.perf_counter() - t
+            if response is None or response.exit_code != 0:
+                _say(f"  request {i} failed: {response.output if response else 'no response'}")
+                return
+            if i > 0:
+                times.append(dt)
+            if i == runs:  # the last request's files against a fresh process's on the same inputs
+                fresh = os.path.join(work, "fresh")
+                subprocess.run(cmd.argv[:1] + [a.replace(out, fresh) for a in argv], env=cmd.env, check=True,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+                same = subprocess.run(["diff", "-r", "-q", out, fresh], stdout=subprocess.DEVNULL).returncode == 0
+                _say(f"  last request's files {'equal' if same else 'DIFFER FROM'} a fresh run's on the same inputs")
+            shutil.rmtree(out, ignore_errors=True)
+        _say(f"  per request after warm-up: {_fmt(times)}")
+    finally:
+        proc.stdin.close()
+        proc.wait()
+        shutil.rmtree(work, ignore_errors=True)
+
+
 # --- torchgen -------------------------------------------------------------------------------------
 
 
@@ -325,6 +382,13 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     )
     ap.add_argument("--no_download", action="store_true", help="Never pip download the torch wheel.")
     ap.add_argument("--shards", type=int, default=4, help="gradgen's --shards.")
+    ap.add_argument(
+        "--worker_runs",
+        type=int,
+        default=5,
+        help="Requests to gradgen's persistent worker after warm-up, each with one formula of derivatives.yaml "
+        "edited (0: skip the worker).",
+    )
     args = ap.parse_args(argv)
 
     ws = _workspace_dir()
@@ -364,6 +428,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     _say(f"codegen_bench: bare interpreter start ({sys.executable} -c pass): {_fmt(floor)}")
     _say("codegen_bench: environment of both codegens: a Bazel action's (PYTHONDONTWRITEBYTECODE=1: no .pyc is "
          "written, so none exists for gradgen's runfiles or pinned packages)")  # fmt: skip
+
+    if args.worker_runs > 0:
+        _worker_bench(cmds[0], gen_args, deriv, args.worker_runs)
 
     # --- torchgen: resolve it first, so that all runs can be interleaved ---
     _say(f"codegen_bench: anchor: PyTorch {args.torch_version} torchgen gen_autograd")

@@ -122,3 +122,38 @@ def test_each_request_starts_from_the_default_flags(tmp_path, worker):
     assert _one_shot(_flagfile(tmp_path, "o.params", one_shot)).returncode == 0
     assert _files(plain) == _files(one_shot)
     assert not (plain / "Functions_0.cpp").exists()
+
+
+def test_an_edited_spec_between_requests_gives_a_fresh_runs_files(tmp_path, worker):
+    """The worker keeps parsed declarations by file content (Note [Worker cache] in
+    gen_autograd.py): after an edit to either file, a request writes what a fresh run writes."""
+    functions = tmp_path / "native_functions.yaml"
+    derivatives = tmp_path / "derivatives.yaml"
+    functions.write_text((SPECS / "native_functions.yaml").read_text())
+    derivatives.write_text((SPECS / "derivatives.yaml").read_text())
+    edits = [
+        ("as is", None),
+        # A declaration removed (its derivative entry with it), then the file as it was again.
+        ("declaration removed", "mm"),
+        ("as is again", None),
+    ]
+    for k, (what, removed) in enumerate(edits):
+        nf_text = (SPECS / "native_functions.yaml").read_text()
+        d_text = (SPECS / "derivatives.yaml").read_text()
+        if removed is not None:
+            nf_text = "\n- ".join(
+                b for b in nf_text.split("\n- ") if not b.startswith((f"func: {removed}(", f"func: {removed}."))
+            )
+            d_text = "\n- ".join(b for b in d_text.split("\n- ") if not b.startswith(f"name: {removed}("))
+            assert nf_text != (SPECS / "native_functions.yaml").read_text()
+        functions.write_text(nf_text)
+        derivatives.write_text(d_text)
+        extra = [f"--native_functions={functions}", f"--derivatives={derivatives}"]
+        out, fresh = tmp_path / f"worker_{k}", tmp_path / f"fresh_{k}"
+        response = worker.request([_flagfile(tmp_path, f"w{k}.params", out), *extra])
+        assert response.exit_code == 0, (what, response.output)
+        p = _one_shot(_flagfile(tmp_path, f"f{k}.params", fresh), *extra)
+        assert p.returncode == 0, (what, p.stderr)
+        assert _files(out) == _files(fresh), what
+    assert " mm(" not in (tmp_path / "worker_1" / "VariableType.h").read_text()
+    assert " mm(" in (tmp_path / "worker_2" / "VariableType.h").read_text()

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Iterable, List, Optional, Tuple
+from typing import Dict, Iterable, List, Optional, Tuple
 
 from tools.codegen.model import (
     Argument,
@@ -135,10 +135,26 @@ _OPTIONAL_VEC = "{0}.has_value() ? std::optional<std::vector<int64_t>>({0}->vec(
 _OPTIONAL_STRING = "{0}.has_value() ? std::optional<std::string>(std::string({0}.value())) : std::nullopt"
 
 
+# (id of a schema type, whether written to) -> (the type, its CType). Schema types are interned by
+# the parser (model._TYPE_CACHE), so a spec has a few hundred of them and its arguments tens of
+# thousands; the type is kept with its CType so that its id is never reused.
+_ARGUMENT_TYPES: Dict[Tuple[int, bool], Tuple[Type, CType]] = {}
+
+
 def argument_type(a: Argument) -> CType:
     """The C++ parameter type of a schema argument."""
     t = a.type
     mutable = a.annotation is not None and a.annotation.is_write
+    key = (id(t), mutable)
+    found = _ARGUMENT_TYPES.get(key)
+    if found is not None and found[0] is t:
+        return found[1]
+    ctype = _argument_type(t, mutable)
+    _ARGUMENT_TYPES[key] = (t, ctype)
+    return ctype
+
+
+def _argument_type(t: Type, mutable: bool) -> CType:
     if isinstance(t, BaseType):
         name = _base_name(t)
         if name == "Tensor":

@@ -14,6 +14,7 @@ still the compiler's to report.
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Optional, Tuple
 
@@ -89,6 +90,11 @@ def _literal_end(text: str, start: int) -> Optional[int]:
     return None
 
 
+# A run of characters the bracket and literal scan below passes over one by one.
+_PLAIN_RUN = re.compile(r"[^\"'/;\\#`@$()\[\]{}]+")
+
+
+@functools.lru_cache(maxsize=4096)
 def expression_problem(text: str) -> Optional[Tuple[int, str]]:
     """Returns (offset, message) of the first reason `text` is not one C++ expression, or None.
 
@@ -100,7 +106,13 @@ def expression_problem(text: str) -> Optional[Tuple[int, str]]:
         return 0, "a formula must be a C++ expression, not empty"
     stack: list[Tuple[str, int]] = []
     i = 0
-    while i < len(text):
+    n = len(text)
+    while i < n:
+        plain = _PLAIN_RUN.match(text, i)
+        if plain is not None:
+            i = plain.end()
+            if i == n:
+                break
         c = text[i]
         if c in "\"'":
             end = _literal_end(text, i)

@@ -247,11 +247,12 @@ def wrapper_code(d: DeclarationPlan, namespace: str) -> WrapperCode:
     if kind is WrapperKind.DIFFERENTIABLE:
         assert info is not None and info.op is not None
         node = _node_recording(f, info)
+    signature = f"{ret} {name}({_params(func, False)})"
     return WrapperCode(
         schema=str(func),
         declaration=f"{ret} {name}({_params(func, True, f.cpp_no_default_args)});",
-        native_declaration=f"{ret} {name}({_params(func, False)});",
-        signature=f"{ret} {name}({_params(func, False)})",
+        native_declaration=signature + ";",
+        signature=signature,
         kind=kind,
         op_name=str(func.name),
         hooks=d.hooks,

@@ -653,6 +653,15 @@ _ANNOTATION_TOKEN_RE = re.compile(r"\(([^(),]*)\)")
 # (number, True/False/None, enum names like `Mean` or `contiguous_format`).
 _DEFAULT_RE = re.compile(r"\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*'|\[[^\[\]()]*\]|[A-Za-z0-9_.+\-]+")
 
+# Parsed arguments by their text (`Tensor self`, `Scalar alpha=1`, `Tensor(a!) out`), with the
+# offset of the name in it: PyTorch's 2,585 schemas hold about 14,000 arguments but under 2,000
+# distinct ones. An argument is looked up by the text up to the next ',' or parenthesis (one
+# annotation allowed), and stored only when its parse ended exactly there and its default fits
+# its type: every token of an argument stops at ',', ')' and the end of the text, so the same
+# text parses the same way wherever it is. Arguments are immutable, so sharing them is safe.
+_ARGUMENT_SEGMENT_RE = re.compile(r"[^,()]*(?:\([^(),]*\)[^,()]*)?")
+_ARGUMENT_CACHE: dict[str, tuple["Argument", int]] = {}
+
 # Parsed types by their text (types are immutable, so sharing them is safe); saves most of the
 # work on PyTorch's file, where a few dozen type spellings cover ten thousand arguments.
 _TYPE_CACHE: dict[str, Type] = {}
@@ -831,8 +840,15 @@ class _Parser:
                 self.pos += 1
             else:
                 start = self.pos
-                arg = self.argument()
-                name_offset = self.name_offset
+                segment = _ARGUMENT_SEGMENT_RE.match(text, start).group()
+                cached = _ARGUMENT_CACHE.get(segment)
+                if cached is not None:
+                    arg = cached[0]
+                    name_offset = start + cached[1]
+                    self.pos = start + len(segment)
+                else:
+                    arg = self.argument()
+                    name_offset = self.name_offset
                 if arg.name in seen:
                     raise self.fail(f"duplicate argument name '{arg.name}'", name_offset)
                 seen.add(arg.name)
@@ -846,13 +862,16 @@ class _Parser:
                     raise self.fail(f"keyword-only argument '{arg.name}' must come before the out arguments", start)
                 else:
                     kwarg_only.append(arg)
-                if arg.default is not None:
-                    why = default_problem(arg.type, arg.default)
-                    if why is not None:
-                        raise self.fail(
-                            f"default '{arg.default}' of '{arg.name}' does not fit its type {arg.type}: {why}",
-                            self.default_offset,
-                        )
+                if cached is None:
+                    if arg.default is not None:
+                        why = default_problem(arg.type, arg.default)
+                        if why is not None:
+                            raise self.fail(
+                                f"default '{arg.default}' of '{arg.name}' does not fit its type {arg.type}: {why}",
+                                self.default_offset,
+                            )
+                    if self.pos == start + len(segment):
+                        _ARGUMENT_CACHE[segment] = (arg, name_offset - start)
             # separator or end
             if text.startswith(", ", self.pos):
                 self.pos += 2

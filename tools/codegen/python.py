@@ -324,9 +324,12 @@ def overload(func: FunctionSchema, cpp_name: str, kind: Variant) -> PyOverload:
     self_param = None
     several_outs = len(args.out) > 1
     numbers_as_tensors = func.name.name.base in NUMBERS_AS_TENSORS
+    # By name (unique in a schema): a tuple's `in` compares dataclasses field by field.
+    positional_names = {a.name for a in args.positional}
+    out_names = {a.name for a in args.out}
     for a in args.flat_all:
         what = f"argument '{a.name}'"
-        if several_outs and a in args.out:
+        if several_outs and a.name in out_names:
             continue
         if is_method and a is args.self_arg:
             self_param = f"{_param_type(a, what)} self"
@@ -335,7 +338,7 @@ def overload(func: FunctionSchema, cpp_name: str, kind: Variant) -> PyOverload:
         pyname = a.name
         if a.name == "self" and "input" not in arg_names:
             pyname = "input"
-        kwarg_only = a not in args.positional
+        kwarg_only = a.name not in positional_names
         param_type = _param_type(a, what, numbers_as_tensors)
         params.append(PyParam(pyname, param_type, isinstance(a.type, OptionalType), _default(a), kwarg_only))
         locals_by_arg[a.name] = pyname
@@ -356,7 +359,7 @@ def overload(func: FunctionSchema, cpp_name: str, kind: Variant) -> PyOverload:
     scalars = sum(1 for a in args.positional if a.type.is_base_ty_like(BaseTy.Scalar))
     order = (scalars, 1 if func.is_out_fn() else 0)
     returns = _returns(func, locals_by_arg)
-    positional = [a for a in args.flat_all if a in args.positional and not (is_method and a is args.self_arg)]
+    positional = [a for a in args.positional if not (is_method and a is args.self_arg)]
     varargs = len(positional) == 1 and _is_unsized_int_list(positional[0].type)
     return PyOverload(
         str(func), str(func.name), tuple(params), self_param, call_args, varargs, order, cpp_name, returns

@@ -19,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import os
+import re
 from typing import Any, Callable, Hashable, Iterator, Optional, Union
 
 import yaml
@@ -107,6 +108,24 @@ def _check_expansion(root: yaml.Node, display_name: str) -> None:
         else:
             children = list(node.value)
         stack.extend((child, False) for child in children if id(child) not in size)
+
+
+# Where an anchor (`&name`) may start: `&` at the start of the file or after a space, a flow
+# indicator, ':', '?', '-' or a byte-order mark, followed by a character an anchor name may hold.
+# Without one the file has no aliases (an alias of an undefined anchor is the parser's error), so
+# nothing in it can repeat or recurse and `_check_expansion` has nothing to find.
+_ANCHOR = re.compile(r"(?:^|[\s\[\]{},:?\-\ufeff])&[^\s\[\]{},]")
+
+
+def _may_have_anchors(text: Any) -> bool:
+    """Returns False only when `text` (the file, bytes or str) certainly holds no anchor."""
+    if isinstance(text, bytes):
+        if b"&" not in text:
+            return False
+        if b"\x00" in text:  # UTF-16 or UTF-32: not searched here
+            return True
+        text = text.decode("utf-8", errors="replace")
+    return not isinstance(text, str) or ("&" in text and _ANCHOR.search(text) is not None)
 
 
 def _node_loc(file: str, node: yaml.Node, offset: int = 0) -> Location:
@@ -475,7 +494,8 @@ def _load(stream: Any, display_name: str) -> tuple[Any, Location]:
             node = loader.get_single_node()
             if node is None:  # an empty document
                 return None, Location(display_name, 1)
-            _check_expansion(node, display_name)
+            if _may_have_anchors(stream):
+                _check_expansion(node, display_name)
             loader._check_tag(node)
             data = loader.construct_document(node)
         return data, Location(display_name, node.start_mark.line + 1, node.start_mark.column + 1)
