@@ -109,6 +109,32 @@ inline Tensor upsample_nearest3d_backward_symint(const Tensor& grad, IntArrayRef
   return upsample_nearest3d_backward(grad, output_size, input_size, scales_d, scales_h, scales_w);
 }
 
+/// The same for the antialiased resampling ops.
+inline Tensor _upsample_bilinear2d_aa_symint(const Tensor& self, IntArrayRef output_size,
+                                             bool align_corners, std::optional<double> scales_h,
+                                             std::optional<double> scales_w) {
+  return _upsample_bilinear2d_aa(self, output_size, align_corners, scales_h, scales_w);
+}
+inline Tensor _upsample_bilinear2d_aa_backward_symint(const Tensor& grad, IntArrayRef output_size,
+                                                      IntArrayRef input_size, bool align_corners,
+                                                      std::optional<double> scales_h,
+                                                      std::optional<double> scales_w) {
+  return _upsample_bilinear2d_aa_backward(grad, output_size, input_size, align_corners, scales_h,
+                                          scales_w);
+}
+inline Tensor _upsample_bicubic2d_aa_symint(const Tensor& self, IntArrayRef output_size,
+                                            bool align_corners, std::optional<double> scales_h,
+                                            std::optional<double> scales_w) {
+  return _upsample_bicubic2d_aa(self, output_size, align_corners, scales_h, scales_w);
+}
+inline Tensor _upsample_bicubic2d_aa_backward_symint(const Tensor& grad, IntArrayRef output_size,
+                                                     IntArrayRef input_size, bool align_corners,
+                                                     std::optional<double> scales_h,
+                                                     std::optional<double> scales_w) {
+  return _upsample_bicubic2d_aa_backward(grad, output_size, input_size, align_corners, scales_h,
+                                         scales_w);
+}
+
 /// PyTorch's _symint spelling of col2im (im2col's formula).
 inline Tensor col2im_symint(const Tensor& self, IntArrayRef output_size, IntArrayRef kernel_size,
                             IntArrayRef dilation, IntArrayRef padding, IntArrayRef stride) {

@@ -1,9 +1,11 @@
-// Kernels of grid_sampler_2d and its backward, the tap table of its double backward
-// (csrc/autograd/formulas_grid.cc) and the composite grid_sampler
+// Kernels of grid_sampler_2d / grid_sampler_3d and their backward ops, the tap tables of their
+// double backward (csrc/autograd/formulas_grid.cc) and the composite grid_sampler
 // (nn, issue 26: resampling). grid [N, OH, OW, 2] holds (x, y) in [-1, 1] (align_corners: the
 // corner pixels' centres; otherwise their outer edges); each point samples input [N, C, IH, IW]
 // bilinearly (2 x 2 taps), at the nearest pixel (nearbyint: halves to even) or bicubically
-// (4 x 4 taps, Keys' cubic with A = -0.75); a tap outside the image counts 0. padding_mode
+// (4 x 4 taps, Keys' cubic with A = -0.75); a tap outside the image counts 0. The volumetric
+// sampler reads input [N, C, ID, IH, IW] at grid [N, OD, OH, OW, 3] ((x, y, z)), trilinearly
+// (2 x 2 x 2 taps) or at the nearest voxel; bicubic is 2-D only, as PyTorch's. padding_mode
 // border clips the source coordinate into the image, reflection reflects it about the image's
 // edges first (bicubic pads each tap's position instead, as PyTorch). The weights' derivatives
 // by the source coordinate, times the coordinate's by the grid, give the grid's gradient; the
@@ -35,18 +37,21 @@ namespace {
 enum Interp : int64_t { kBilinear = 0, kNearest = 1, kBicubic = 2 };
 enum Padding : int64_t { kZeros = 0, kBorder = 1, kReflection = 2 };
 
+// dims 2: ID = OD = 1. The input's sizes along x, y, z are IW, IH, ID.
 struct GridGeometry {
-  int64_t N, C, IH, IW, OH, OW;
+  int64_t N, C, ID, IH, IW, OD, OH, OW;
   int64_t interp, padding;
   bool align;
-  int64_t in_plane() const { return IH * IW; }
-  int64_t points() const { return OH * OW; }
+  int dims;
+  int64_t in_plane() const { return ID * IH * IW; }
+  int64_t points() const { return OD * OH * OW; }
+  int64_t axis_size(int d) const { return d == 0 ? IW : d == 1 ? IH : ID; }
 };
 
-// PyTorch's grid_sampler argument checks (check_grid_sampler_common and _2d), with its
+// PyTorch's grid_sampler argument checks (check_grid_sampler_common and _2d / _3d), with its
 // messages; a mode outside PyTorch's enums is an error here (PyTorch reads garbage).
 GridGeometry grid_geometry(const char* op, const Tensor& input, const Tensor& grid, int64_t interp,
-                           int64_t padding, bool align) {
+                           int64_t padding, bool align, int dims = 2) {
   auto fail = [op](const std::string& what) {
     throw std::invalid_argument(std::string(op) + ": grid_sampler(): " + what);
   };
@@ -65,9 +70,11 @@ GridGeometry grid_geometry(const char* op, const Tensor& input, const Tensor& gr
            shape_str(input.sizes()) + " with dimension " + std::to_string(d) + " being empty");
     }
   }
-  if (input.dim() != 4 || grid.dim() != 4) {
-    fail("expected 4D input and grid with same number of dimensions, but got " + sizes);
+  if (input.dim() != dims + 2 || grid.dim() != dims + 2) {
+    fail("expected " + std::to_string(dims + 2) +
+         "D input and grid with same number of dimensions, but got " + sizes);
   }
+  if (dims == 3 && interp == kBicubic) fail("bicubic interpolation only supports 4D input");
   if (input.scalar_type() != grid.scalar_type()) {
     throw std::invalid_argument(std::string(op) + ": expected scalar type " +
                                 to_string(input.scalar_type()) + " but found " +
@@ -81,8 +88,12 @@ GridGeometry grid_geometry(const char* op, const Tensor& input, const Tensor& gr
     fail("padding_mode must be 0 (zeros), 1 (border) or 2 (reflection), got " +
          std::to_string(padding));
   }
-  return {input.size(0), input.size(1), input.size(2), input.size(3), grid.size(1),
-          grid.size(2),  interp,        padding,       align};
+  if (dims == 2) {
+    return {input.size(0), input.size(1), 1,      input.size(2), input.size(3), 1,
+            grid.size(1),  grid.size(2),  interp, padding,       align,         2};
+  }
+  return {input.size(0), input.size(1), input.size(2), input.size(3), input.size(4), grid.size(1),
+          grid.size(2),  grid.size(3),  interp,        padding,       align,         3};
 }
 
 // padding_mode applied to a source coordinate x over n pixels (PyTorch's compute_coordinates):
@@ -196,66 +207,71 @@ int taps_1d(const GridGeometry& g, T x, int64_t size, int64_t* pos, T* w, T* dw,
 }
 
 // One input pixel a point reads: its flat index within the plane (-1 outside), its weight and
-// the weight's derivatives by the source x, y (first and second).
+// the weight's derivatives by the source x, y, z.
 template <typename T>
 struct Tap {
   int64_t index;
-  T w, dx, dy, dxx, dxy, dyy;
+  T w;
+  T d[3];
 };
 
-// The taps of point p of sample n (the product of the 1-D taps in x and in y), and d source x /
-// d grid x, d source y / d grid y.
+// The taps of point p of sample n (the product of the 1-D taps in x, y and z, x fastest), and
+// di[k] = d source coordinate k / d grid coordinate k.
 template <typename T>
-int point_taps(const GridGeometry& g, const T* grid, int64_t n, int64_t p, Tap<T>* out, T* dix,
-               T* diy) {
-  const T* xy = grid + (n * g.points() + p) * 2;
-  const T ix = source_coordinate(xy[0], g.IW, g, dix);
-  const T iy = source_coordinate(xy[1], g.IH, g, diy);
-  int64_t px[4], py[4];
-  T wx[4], dwx[4], d2wx[4], wy[4], dwy[4], d2wy[4];
-  const int nx = taps_1d(g, ix, g.IW, px, wx, dwx, d2wx);
-  const int ny = taps_1d(g, iy, g.IH, py, wy, dwy, d2wy);
+int point_taps(const GridGeometry& g, const T* grid, int64_t n, int64_t p, Tap<T>* out, T* di) {
+  const T* xyz = grid + (n * g.points() + p) * g.dims;
+  int64_t pos[3][4] = {{0}, {0}, {0}};
+  T w[3][4] = {{1}, {1}, {1}}, dw[3][4] = {{0}, {0}, {0}}, d2w[3][4];
+  int taps[3] = {1, 1, 1};
+  for (int k = 0; k < g.dims; ++k) {
+    const T coord = source_coordinate(xyz[k], g.axis_size(k), g, &di[k]);
+    taps[k] = taps_1d(g, coord, g.axis_size(k), pos[k], w[k], dw[k], d2w[k]);
+  }
   int count = 0;
-  for (int j = 0; j < ny; ++j) {
-    for (int i = 0; i < nx; ++i) {
-      const int64_t index = px[i] >= 0 && py[j] >= 0 ? py[j] * g.IW + px[i] : -1;
-      out[count++] = {index,           wx[i] * wy[j],   dwx[i] * wy[j], wx[i] * dwy[j],
-                      d2wx[i] * wy[j], dwx[i] * dwy[j], wx[i] * d2wy[j]};
+  for (int l = 0; l < taps[2]; ++l) {
+    for (int j = 0; j < taps[1]; ++j) {
+      for (int i = 0; i < taps[0]; ++i) {
+        const bool inside = pos[0][i] >= 0 && pos[1][j] >= 0 && pos[2][l] >= 0;
+        Tap<T>& t = out[count++];
+        t.index = inside ? (pos[2][l] * g.IH + pos[1][j]) * g.IW + pos[0][i] : -1;
+        t.w = w[0][i] * w[1][j] * w[2][l];
+        t.d[0] = dw[0][i] * w[1][j] * w[2][l];
+        t.d[1] = w[0][i] * dw[1][j] * w[2][l];
+        t.d[2] = w[0][i] * w[1][j] * dw[2][l];
+      }
     }
   }
   return count;
 }
 
-// Calls fn(n, p, taps, count, dix, diy) for every output point.
+// Calls fn(n, p, taps, count, di) for every output point.
 template <typename T, typename F>
 void for_each_point(const GridGeometry& g, const T* grid, F&& fn) {
   Tap<T> taps[16];
   for (int64_t n = 0; n < g.N; ++n) {
     for (int64_t p = 0; p < g.points(); ++p) {
-      T dix, diy;
-      const int count = point_taps(g, grid, n, p, taps, &dix, &diy);
-      fn(n, p, taps, count, dix, diy);
+      T di[3] = {0, 0, 0};
+      const int count = point_taps(g, grid, n, p, taps, di);
+      fn(n, p, taps, count, di);
     }
   }
 }
 
-}  // namespace
-
-Tensor grid_sampler_2d(const Tensor& input, const Tensor& grid, int64_t interpolation_mode,
-                       int64_t padding_mode, bool align_corners) {
-  GRADGEN_REDUCED_FLOAT_IN_FLOAT32(grid_sampler_2d, input, grid, interpolation_mode, padding_mode,
-                                   align_corners);
-  const char* op = "grid_sampler_2d";
+// The sampler of dims 2 or 3 (input [N, C, (ID,) IH, IW], grid [N, (OD,) OH, OW, dims]).
+Tensor sample_grid(const char* op, const Tensor& input, const Tensor& grid,
+                   int64_t interpolation_mode, int64_t padding_mode, bool align_corners, int dims) {
   const GridGeometry g =
-      grid_geometry(op, input, grid, interpolation_mode, padding_mode, align_corners);
-  Tensor out = zeros({g.N, g.C, g.OH, g.OW}, input.scalar_type());
+      grid_geometry(op, input, grid, interpolation_mode, padding_mode, align_corners, dims);
+  std::vector<int64_t> out_shape{g.N, g.C, g.OD, g.OH, g.OW};
+  if (dims == 2) out_shape.erase(out_shape.begin() + 2);
+  Tensor out = zeros(out_shape, input.scalar_type());
   const Tensor x = input.contiguous(), gr = grid.contiguous();
   gradgen::internal::dispatch_floating(input.scalar_type(), op, [&](auto tag) {
     using T = decltype(tag);
     const T* px = x.data_ptr<T>();
     T* po = out.data_ptr<T>();
     for_each_point<T>(g, gr.data_ptr<T>(),
-                      [&](int64_t n, int64_t p, const Tap<T>* cs, int count, T, T) {
+                      [&](int64_t n, int64_t p, const Tap<T>* cs, int count, const T*) {
                         for (int64_t c = 0; c < g.C; ++c) {
                           const T* plane = px + (n * g.C + c) * g.in_plane();
                           T acc = 0;
@@ -267,6 +283,116 @@ Tensor grid_sampler_2d(const Tensor& input, const Tensor& grid, int64_t interpol
                       });
   });
   return out;
+}
+
+std::tuple<Tensor, Tensor> sample_grid_backward(const char* op, const Tensor& grad_output,
+                                                const Tensor& input, const Tensor& grid,
+                                                int64_t interpolation_mode, int64_t padding_mode,
+                                                bool align_corners, std::array<bool, 2> output_mask,
+                                                int dims) {
+  const GridGeometry g =
+      grid_geometry(op, input, grid, interpolation_mode, padding_mode, align_corners, dims);
+  std::vector<int64_t> out_shape{g.N, g.C, g.OD, g.OH, g.OW};
+  if (dims == 2) out_shape.erase(out_shape.begin() + 2);
+  if (!grad_output.sizes().equals(out_shape)) {
+    throw std::invalid_argument(std::string(op) + ": expected grad_output of shape " +
+                                shape_str(out_shape) + ", got " + shape_str(grad_output.sizes()));
+  }
+  Tensor gi = zeros(input.sizes(), input.scalar_type());
+  Tensor gg = zeros(grid.sizes(), grid.scalar_type());
+  const Tensor x = input.contiguous(), gr = grid.contiguous(), go = grad_output.contiguous();
+  gradgen::internal::dispatch_floating(input.scalar_type(), op, [&](auto tag) {
+    using T = decltype(tag);
+    const T *px = x.data_ptr<T>(), *pgo = go.data_ptr<T>();
+    T *pgi = gi.data_ptr<T>(), *pgg = gg.data_ptr<T>();
+    for_each_point<T>(g, gr.data_ptr<T>(),
+                      [&](int64_t n, int64_t p, const Tap<T>* cs, int count, const T* di) {
+                        T sum[3] = {0, 0, 0};
+                        for (int64_t c = 0; c < g.C; ++c) {
+                          const int64_t plane = (n * g.C + c) * g.in_plane();
+                          const T go_v = pgo[(n * g.C + c) * g.points() + p];
+                          for (int k = 0; k < count; ++k) {
+                            if (cs[k].index < 0) continue;
+                            pgi[plane + cs[k].index] += cs[k].w * go_v;
+                            const T v = go_v * px[plane + cs[k].index];
+                            for (int d = 0; d < g.dims; ++d) sum[d] += v * cs[k].d[d];
+                          }
+                        }
+                        for (int d = 0; d < g.dims; ++d) {
+                          pgg[(n * g.points() + p) * g.dims + d] = sum[d] * di[d];
+                        }
+                      });
+  });
+  // As PyTorch's: the grid's gradient is always returned (only output_mask[0] is read).
+  (void)output_mask[1];
+  return {output_mask[0] ? gi : Tensor(), gg};
+}
+
+GridTapTable tap_table(const char* op, const Tensor& input, const Tensor& grid,
+                       int64_t interpolation_mode, int64_t padding_mode, bool align_corners,
+                       int dims) {
+  const GridGeometry g =
+      grid_geometry(op, input, grid, interpolation_mode, padding_mode, align_corners, dims);
+  const int64_t taps = g.interp == kNearest ? 1 : g.interp == kBilinear ? 2 : 4;
+  const int64_t K = dims == 2 ? taps * taps : taps * taps * taps;
+  const ScalarType dtype = input.scalar_type();
+  GridTapTable table;
+  table.index = zeros({g.N, K, g.points()}, ScalarType::Long);
+  table.inside = zeros({g.N, K, g.points()}, dtype);
+  for (int d = 0; d < dims; ++d) {
+    table.d.push_back(zeros({g.N, g.points()}, dtype));
+    table.o.push_back(zeros({g.N, g.points()}, dtype));
+  }
+  table.taps = taps;
+  const Tensor gr = grid.contiguous();
+  gradgen::internal::dispatch_floating(dtype, op, [&](auto tag) {
+    using T = decltype(tag);
+    const T* pg = gr.data_ptr<T>();
+    int64_t* pidx = table.index.data_ptr<int64_t>();
+    T* pin = table.inside.data_ptr<T>();
+    // The fraction t = i - floor(i) of each source coordinate written as d * grid + o (the
+    // coordinate maps are piecewise linear); nearest has no fraction (its weights are constant).
+    Tap<T> tp[16];
+    for (int64_t n = 0; n < g.N; ++n) {
+      for (int64_t p = 0; p < g.points(); ++p) {
+        T di[3] = {0, 0, 0};
+        point_taps(g, pg, n, p, tp, di);
+        const T* xyz = pg + (n * g.points() + p) * dims;
+        const int64_t q = n * g.points() + p;
+        for (int d = 0; d < dims; ++d) {
+          T unused;
+          const T i = source_coordinate(xyz[d], g.axis_size(d), g, &unused);
+          const bool flat = g.interp == kNearest || !representable(i);
+          table.d[d].template data_ptr<T>()[q] = flat ? T(0) : di[d];
+          table.o[d].template data_ptr<T>()[q] = flat ? T(0) : i - std::floor(i) - di[d] * xyz[d];
+        }
+        for (int64_t k = 0; k < K; ++k) {
+          const int64_t at = (n * K + k) * g.points() + p;
+          pidx[at] = tp[k].index < 0 ? 0 : tp[k].index;
+          pin[at] = tp[k].index < 0 ? T(0) : T(1);
+        }
+      }
+    }
+  });
+  return table;
+}
+
+}  // namespace
+
+Tensor grid_sampler_2d(const Tensor& input, const Tensor& grid, int64_t interpolation_mode,
+                       int64_t padding_mode, bool align_corners) {
+  GRADGEN_REDUCED_FLOAT_IN_FLOAT32(grid_sampler_2d, input, grid, interpolation_mode, padding_mode,
+                                   align_corners);
+  return sample_grid("grid_sampler_2d", input, grid, interpolation_mode, padding_mode,
+                     align_corners, 2);
+}
+
+Tensor grid_sampler_3d(const Tensor& input, const Tensor& grid, int64_t interpolation_mode,
+                       int64_t padding_mode, bool align_corners) {
+  GRADGEN_REDUCED_FLOAT_IN_FLOAT32(grid_sampler_3d, input, grid, interpolation_mode, padding_mode,
+                                   align_corners);
+  return sample_grid("grid_sampler_3d", input, grid, interpolation_mode, padding_mode,
+                     align_corners, 3);
 }
 
 Tensor& grid_sampler_2d_out(const Tensor& input, const Tensor& grid, int64_t interpolation_mode,
@@ -283,41 +409,18 @@ std::tuple<Tensor, Tensor> grid_sampler_2d_backward(const Tensor& grad_output, c
                                                     std::array<bool, 2> output_mask) {
   GRADGEN_REDUCED_FLOAT_IN_FLOAT32(grid_sampler_2d_backward, grad_output, input, grid,
                                    interpolation_mode, padding_mode, align_corners, output_mask);
-  const char* op = "grid_sampler_2d_backward";
-  const GridGeometry g =
-      grid_geometry(op, input, grid, interpolation_mode, padding_mode, align_corners);
-  const std::vector<int64_t> out_shape{g.N, g.C, g.OH, g.OW};
-  if (!grad_output.sizes().equals(out_shape)) {
-    throw std::invalid_argument(std::string(op) + ": expected grad_output of shape " +
-                                shape_str(out_shape) + ", got " + shape_str(grad_output.sizes()));
-  }
-  Tensor gi = zeros(input.sizes(), input.scalar_type());
-  Tensor gg = zeros(grid.sizes(), grid.scalar_type());
-  const Tensor x = input.contiguous(), gr = grid.contiguous(), go = grad_output.contiguous();
-  gradgen::internal::dispatch_floating(input.scalar_type(), op, [&](auto tag) {
-    using T = decltype(tag);
-    const T *px = x.data_ptr<T>(), *pgo = go.data_ptr<T>();
-    T *pgi = gi.data_ptr<T>(), *pgg = gg.data_ptr<T>();
-    for_each_point<T>(g, gr.data_ptr<T>(),
-                      [&](int64_t n, int64_t p, const Tap<T>* cs, int count, T dix, T diy) {
-                        T sx = 0, sy = 0;
-                        for (int64_t c = 0; c < g.C; ++c) {
-                          const int64_t plane = (n * g.C + c) * g.in_plane();
-                          const T go_v = pgo[(n * g.C + c) * g.points() + p];
-                          for (int k = 0; k < count; ++k) {
-                            if (cs[k].index < 0) continue;
-                            pgi[plane + cs[k].index] += cs[k].w * go_v;
-                            sx += go_v * px[plane + cs[k].index] * cs[k].dx;
-                            sy += go_v * px[plane + cs[k].index] * cs[k].dy;
-                          }
-                        }
-                        pgg[(n * g.points() + p) * 2] = sx * dix;
-                        pgg[(n * g.points() + p) * 2 + 1] = sy * diy;
-                      });
-  });
-  // As PyTorch's: the grid's gradient is always returned (only output_mask[0] is read).
-  (void)output_mask[1];
-  return {output_mask[0] ? gi : Tensor(), gg};
+  return sample_grid_backward("grid_sampler_2d_backward", grad_output, input, grid,
+                              interpolation_mode, padding_mode, align_corners, output_mask, 2);
+}
+
+std::tuple<Tensor, Tensor> grid_sampler_3d_backward(const Tensor& grad_output, const Tensor& input,
+                                                    const Tensor& grid, int64_t interpolation_mode,
+                                                    int64_t padding_mode, bool align_corners,
+                                                    std::array<bool, 2> output_mask) {
+  GRADGEN_REDUCED_FLOAT_IN_FLOAT32(grid_sampler_3d_backward, grad_output, input, grid,
+                                   interpolation_mode, padding_mode, align_corners, output_mask);
+  return sample_grid_backward("grid_sampler_3d_backward", grad_output, input, grid,
+                              interpolation_mode, padding_mode, align_corners, output_mask, 3);
 }
 
 std::tuple<Tensor&, Tensor&> grid_sampler_2d_backward_out(const Tensor& grad_output,
@@ -338,65 +441,23 @@ std::tuple<Tensor&, Tensor&> grid_sampler_2d_backward_out(const Tensor& grad_out
   return {out0, out1};
 }
 
-GridTapTable grid_sampler_2d_tap_table(const Tensor& input, const Tensor& grid,
-                                       int64_t interpolation_mode, int64_t padding_mode,
-                                       bool align_corners) {
-  const char* op = "grid_sampler_2d_double_backward";
-  const GridGeometry g =
-      grid_geometry(op, input, grid, interpolation_mode, padding_mode, align_corners);
-  const int64_t taps = g.interp == kNearest ? 1 : g.interp == kBilinear ? 2 : 4;
-  const ScalarType dtype = input.scalar_type();
-  GridTapTable table{zeros({g.N, taps * taps, g.points()}, ScalarType::Long),
-                     zeros({g.N, taps * taps, g.points()}, dtype),
-                     zeros({g.N, g.points()}, dtype),
-                     zeros({g.N, g.points()}, dtype),
-                     zeros({g.N, g.points()}, dtype),
-                     zeros({g.N, g.points()}, dtype),
-                     taps};
-  const Tensor gr = grid.contiguous();
-  gradgen::internal::dispatch_floating(dtype, op, [&](auto tag) {
-    using T = decltype(tag);
-    const T* pg = gr.data_ptr<T>();
-    int64_t* pidx = table.index.data_ptr<int64_t>();
-    T* pin = table.inside.data_ptr<T>();
-    T *pdx = table.dx.data_ptr<T>(), *pox = table.ox.data_ptr<T>();
-    T *pdy = table.dy.data_ptr<T>(), *poy = table.oy.data_ptr<T>();
-    // The fraction t = ix - floor(ix) written as d * grid + o (the coordinate maps are
-    // piecewise linear); nearest has no fraction (its weights are constant).
-    auto fraction = [&g](T coord, T ix, T d, T* dd, T* o) {
-      *dd = g.interp == kNearest || !representable(ix) ? T(0) : d;
-      *o = g.interp == kNearest || !representable(ix) ? T(0) : ix - std::floor(ix) - d * coord;
-    };
-    Tap<T> tp[16];
-    for (int64_t n = 0; n < g.N; ++n) {
-      for (int64_t p = 0; p < g.points(); ++p) {
-        T dix, diy;
-        point_taps(g, pg, n, p, tp, &dix, &diy);
-        const T* xy = pg + (n * g.points() + p) * 2;
-        T d;
-        const int64_t q = n * g.points() + p;
-        fraction(xy[0], source_coordinate(xy[0], g.IW, g, &d), dix, &pdx[q], &pox[q]);
-        fraction(xy[1], source_coordinate(xy[1], g.IH, g, &d), diy, &pdy[q], &poy[q]);
-        for (int64_t k = 0; k < taps * taps; ++k) {
-          const int64_t at = (n * taps * taps + k) * g.points() + p;
-          pidx[at] = tp[k].index < 0 ? 0 : tp[k].index;
-          pin[at] = tp[k].index < 0 ? T(0) : T(1);
-        }
-      }
-    }
-  });
-  return table;
+GridTapTable grid_sampler_tap_table(const Tensor& input, const Tensor& grid,
+                                    int64_t interpolation_mode, int64_t padding_mode,
+                                    bool align_corners) {
+  const int dims = static_cast<int>(input.dim()) - 2;
+  return tap_table(dims == 3 ? "grid_sampler_3d_double_backward"
+                             : "grid_sampler_2d_double_backward",
+                   input, grid, interpolation_mode, padding_mode, align_corners, dims == 3 ? 3 : 2);
 }
 
-// PyTorch's composite: the 2-D kernel for 4-D input (grid_sampler_3d and cuDNN's are not in
-// gradgen; 5-D input is refused naming that).
+// PyTorch's composite: the 3-D kernel for 5-D input, else the 2-D one (cuDNN's is not in
+// gradgen).
 Tensor grid_sampler(const Tensor& input, const Tensor& grid, int64_t interpolation_mode,
                     int64_t padding_mode, bool align_corners) {
-  if (input.dim() == 5) {
-    throw std::runtime_error(
-        "grid_sampler: 5-D input needs grid_sampler_3d, which gradgen does not implement");
-  }
   return internal::in_composite_op("grid_sampler", [&] {
+    if (input.dim() == 5) {
+      return gradgen::grid_sampler_3d(input, grid, interpolation_mode, padding_mode, align_corners);
+    }
     return gradgen::grid_sampler_2d(input, grid, interpolation_mode, padding_mode, align_corners);
   });
 }

@@ -23,6 +23,7 @@
 #include "csrc/native/loops.h"
 #include "csrc/native/type_promotion.h"
 #include "csrc/ops.h"
+#include "csrc/util/op_context.h"
 
 namespace gradgen {
 namespace native {
@@ -106,6 +107,79 @@ Axis cubic_axis(int64_t in, int64_t out, bool align_corners, std::optional<doubl
     for (int k = 0; k < 4; ++k) {
       a.i.push_back(std::min(std::max(i - 1 + k, int64_t{0}), in - 1));
       a.w.push_back(w[k]);
+    }
+  }
+  return a;
+}
+
+/// The identity axis of a dim of `n` positions.
+Axis identity_axis(int64_t n) {
+  Axis a;
+  for (int64_t o = 0; o < n; ++o) {
+    a.i.push_back(o);
+    a.w.push_back(1.0);
+  }
+  return a;
+}
+
+/// The antialiased filters of PyTorch's _upsample_*_aa kernels (UpSampleKernel.cpp's
+/// HelperInterpLinear / HelperInterpCubic::aa_filter): the triangle 1 - |x| for bilinear, Keys'
+/// cubic with a = -0.5 (PIL's, not the -0.75 of the plain bicubic) for bicubic.
+template <typename T>
+T aa_filter(bool cubic, T x) {
+  x = std::abs(x);
+  if (!cubic) return x < T(1) ? T(1) - x : T(0);
+  const T a = -0.5;
+  if (x < T(1)) return ((a + 2) * x - (a + 3)) * x * x + 1;
+  if (x < T(2)) return ((a * x - 5 * a) * x + 8 * a) * x - 4 * a;
+  return T(0);
+}
+
+/// An antialiased axis as PyTorch's CPU kernel (_compute_indices_min_size_weights_aa), in the
+/// input's precision T: the filter of interp_size taps (2 bilinear, 4 bicubic) is widened by the
+/// scale when downsampling (support interp_size / 2 * scale, the filter's argument divided by
+/// the scale), output o reads the inputs whose centres lie within the support of its centre
+/// scale * (o + 0.5), and its weights are normalized to sum 1. align_corners only changes the
+/// scale ((in - 1) / (out - 1)).
+template <typename T>
+Axis aa_axis(bool cubic, int64_t in, int64_t out, bool align_corners,
+             std::optional<double> scales) {
+  const int interp_size = cubic ? 4 : 2;
+  // area_pixel_compute_scale in T.
+  T scale;
+  if (align_corners) {
+    scale = out > 1 ? static_cast<T>(in - 1) / static_cast<T>(out - 1) : T(0);
+  } else if (scales.has_value() && *scales > 0) {
+    scale = static_cast<T>(1.0 / *scales);
+  } else {
+    scale = static_cast<T>(in) / static_cast<T>(out);
+  }
+  // The mixed float / double arithmetic of PyTorch's kernel, step by step (T is its scalar_t,
+  // its literals double), so that the taps' bounds truncate as there.
+  const T support = scale >= T(1) ? static_cast<T>((interp_size * 0.5) * scale)
+                                  : static_cast<T>(interp_size * 0.5);
+  const T invscale = scale >= T(1) ? static_cast<T>(1.0 / scale) : T(1);
+  Axis a;
+  a.taps = static_cast<int>(std::ceil(support)) * 2 + 1;
+  std::vector<T> w(a.taps);
+  for (int64_t o = 0; o < out; ++o) {
+    const T center = static_cast<T>(scale * (static_cast<double>(o) + 0.5));
+    const int64_t xmin =
+        std::max(static_cast<int64_t>(static_cast<double>(center - support) + 0.5), int64_t{0});
+    int64_t xsize =
+        std::min(static_cast<int64_t>(static_cast<double>(center + support) + 0.5), in) - xmin;
+    xsize = std::min(std::max(xsize, int64_t{0}), static_cast<int64_t>(a.taps));
+    T total = 0;
+    for (int64_t j = 0; j < xsize; ++j) {
+      const T x = static_cast<T>((static_cast<double>(static_cast<T>(j + xmin) - center) + 0.5) *
+                                 static_cast<double>(invscale));
+      w[j] = aa_filter(cubic, x);
+      total += w[j];
+    }
+    for (int64_t j = 0; j < a.taps; ++j) {
+      const bool used = j < xsize;
+      a.i.push_back(used ? xmin + j : 0);
+      a.w.push_back(used && total != T(0) ? static_cast<double>(w[j] / total) : 0.0);
     }
   }
   return a;
@@ -211,14 +285,23 @@ void check_grad_output(const char* op, const Tensor& grad_output, IntArrayRef ex
   }
 }
 
-enum class Mode { kNearest, kLinear, kCubic };
+enum class Mode { kNearest, kLinear, kCubic, kLinearAA, kCubicAA };
 
-Axis make_axis(Mode mode, int64_t in, int64_t out, bool align_corners,
-               std::optional<double> scales) {
+/// The axis of one resampled dim. The antialiased modes' weights are computed in the input's
+/// precision (float for every type but double), as PyTorch's.
+Axis make_axis(Mode mode, int64_t in, int64_t out, bool align_corners, std::optional<double> scales,
+               ScalarType dtype) {
+  const bool in_double = dtype == ScalarType::Double;
   switch (mode) {
     case Mode::kNearest: return nearest_axis(in, out, scales);
     case Mode::kLinear: return linear_axis(in, out, align_corners, scales);
     case Mode::kCubic: return cubic_axis(in, out, align_corners, scales);
+    case Mode::kLinearAA:
+    case Mode::kCubicAA: {
+      const bool cubic = mode == Mode::kCubicAA;
+      return in_double ? aa_axis<double>(cubic, in, out, align_corners, scales)
+                       : aa_axis<float>(cubic, in, out, align_corners, scales);
+    }
   }
   return unit_axis();
 }
@@ -249,7 +332,16 @@ Tensor upsample(const char* op, Mode mode, const Tensor& src, IntArrayRef output
   int64_t in[3] = {1, 1, 1};
   for (size_t d = 0; d < spatial; ++d) {
     in[3 - spatial + d] = input_size[2 + d];
-    axes.push_back(make_axis(mode, input_size[2 + d], output_size[d], align_corners, scales[d]));
+    // PyTorch's antialiased forward kernel leaves a dim whose size does not change as it is
+    // (even when scales say otherwise); its backward kernel does not (the weights of the scale),
+    // and gradgen's backward ops compute what PyTorch's do.
+    const bool aa = mode == Mode::kLinearAA || mode == Mode::kCubicAA;
+    if (aa && !backward && input_size[2 + d] == output_size[d]) {
+      axes.push_back(identity_axis(output_size[d]));
+      continue;
+    }
+    axes.push_back(make_axis(mode, input_size[2 + d], output_size[d], align_corners, scales[d],
+                             src.scalar_type()));
   }
   return resample(op, src,
                   backward ? DimVector(input_size.begin(), input_size.end())
@@ -351,6 +443,99 @@ Tensor upsample_trilinear3d_backward(const Tensor& grad_output, IntArrayRef outp
                                      std::optional<double> scales_w) {
   return upsample("upsample_trilinear3d_backward", Mode::kLinear, grad_output, output_size,
                   input_size, align_corners, {scales_d, scales_h, scales_w}, true);
+}
+
+// Antialiased bilinear / bicubic resampling (PyTorch's _upsample_*2d_aa, interpolate's
+// antialias=True): a filter as wide as the scale when downsampling, see aa_axis.
+Tensor _upsample_bilinear2d_aa(const Tensor& self, IntArrayRef output_size, bool align_corners,
+                               std::optional<double> scales_h, std::optional<double> scales_w) {
+  return upsample("_upsample_bilinear2d_aa", Mode::kLinearAA, self, output_size, self.sizes(),
+                  align_corners, {scales_h, scales_w}, false);
+}
+
+Tensor _upsample_bilinear2d_aa_backward(const Tensor& grad_output, IntArrayRef output_size,
+                                        IntArrayRef input_size, bool align_corners,
+                                        std::optional<double> scales_h,
+                                        std::optional<double> scales_w) {
+  return upsample("_upsample_bilinear2d_aa_backward", Mode::kLinearAA, grad_output, output_size,
+                  input_size, align_corners, {scales_h, scales_w}, true);
+}
+
+Tensor _upsample_bicubic2d_aa(const Tensor& self, IntArrayRef output_size, bool align_corners,
+                              std::optional<double> scales_h, std::optional<double> scales_w) {
+  return upsample("_upsample_bicubic2d_aa", Mode::kCubicAA, self, output_size, self.sizes(),
+                  align_corners, {scales_h, scales_w}, false);
+}
+
+Tensor _upsample_bicubic2d_aa_backward(const Tensor& grad_output, IntArrayRef output_size,
+                                       IntArrayRef input_size, bool align_corners,
+                                       std::optional<double> scales_h,
+                                       std::optional<double> scales_w) {
+  return upsample("_upsample_bicubic2d_aa_backward", Mode::kCubicAA, grad_output, output_size,
+                  input_size, align_corners, {scales_h, scales_w}, true);
+}
+
+namespace {
+
+/// PyTorch's upsample::compute_output_size and get_scale_value for the .vec overloads: exactly
+/// one of output_size and scale_factors, one entry per spatial dim; a scale factor gives
+/// floor(in * factor) and is passed on as the scale.
+DimVector vec_output_size(const char* op, const Tensor& input, OptionalIntArrayRef output_size,
+                          const std::optional<std::vector<double>>& scale_factors) {
+  const int64_t spatial = input.dim() - 2;
+  auto fail = [op](const std::string& what) {
+    throw std::invalid_argument(std::string(op) + ": " + what);
+  };
+  if (output_size.has_value() == scale_factors.has_value()) {
+    fail("Must specify exactly one of output_size and scale_factors");
+  }
+  if (output_size.has_value()) {
+    if (static_cast<int64_t>(output_size->size()) != spatial) {
+      fail("expected output_size of " + std::to_string(spatial) + " elements, got " +
+           std::to_string(output_size->size()));
+    }
+    return DimVector(output_size->begin(), output_size->end());
+  }
+  if (static_cast<int64_t>(scale_factors->size()) != spatial) {
+    fail("expected scale_factors of " + std::to_string(spatial) + " elements, got " +
+         std::to_string(scale_factors->size()));
+  }
+  DimVector out;
+  for (int64_t d = 0; d < spatial; ++d) {
+    out.push_back(static_cast<int64_t>(
+        std::floor(static_cast<double>(input.size(2 + d)) * (*scale_factors)[d])));
+  }
+  return out;
+}
+
+std::optional<double> vec_scale(const std::optional<std::vector<double>>& scale_factors, size_t d) {
+  if (!scale_factors.has_value()) return std::nullopt;
+  return scale_factors->at(d);
+}
+
+}  // namespace
+
+Tensor _upsample_bilinear2d_aa(const Tensor& input, OptionalIntArrayRef output_size,
+                               bool align_corners,
+                               const std::optional<std::vector<double>>& scale_factors) {
+  const DimVector osize =
+      vec_output_size("_upsample_bilinear2d_aa.vec", input, output_size, scale_factors);
+  return internal::in_composite_op("_upsample_bilinear2d_aa.vec", [&] {
+    return gradgen::_upsample_bilinear2d_aa(input, osize, align_corners,
+                                            vec_scale(scale_factors, 0),
+                                            vec_scale(scale_factors, 1));
+  });
+}
+
+Tensor _upsample_bicubic2d_aa(const Tensor& input, OptionalIntArrayRef output_size,
+                              bool align_corners,
+                              const std::optional<std::vector<double>>& scale_factors) {
+  const DimVector osize =
+      vec_output_size("_upsample_bicubic2d_aa.vec", input, output_size, scale_factors);
+  return internal::in_composite_op("_upsample_bicubic2d_aa.vec", [&] {
+    return gradgen::_upsample_bicubic2d_aa(input, osize, align_corners, vec_scale(scale_factors, 0),
+                                           vec_scale(scale_factors, 1));
+  });
 }
 
 // out= and grad_input= variants of the ops above (issue 26, remaining ops): the out-of-place

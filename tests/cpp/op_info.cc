@@ -897,6 +897,35 @@ std::vector<Sample> grid_sampler_samples(
   return samples;
 }
 
+/// The .vec overloads of the antialiased resampling ops (PyTorch's composites over
+/// _upsample_bilinear2d_aa / _upsample_bicubic2d_aa): by output_size and by scale_factors.
+void add_upsample_aa_vec_ops(std::vector<OpInfo>& ops) {
+  using Scales = std::optional<std::vector<double>>;
+  ops.push_back(
+      {"_upsample_bilinear2d_aa.vec", Check::kGradient, [] {
+         return std::vector<Sample>{
+             {"output_size", {leaf({1, 2, 7, 5}, 1)}, one([](const Inputs& x) {
+                return _upsample_bilinear2d_aa(x[0], IntArrayRef{3, 8}, false, Scales());
+              })},
+             {"scale_factors, align_corners", {leaf({1, 1, 6, 4}, 2)}, one([](const Inputs& x) {
+                return _upsample_bilinear2d_aa(x[0], std::nullopt, true,
+                                               Scales(std::vector<double>{0.4, 1.6}));
+              })},
+         };
+       }});
+  ops.push_back({"_upsample_bicubic2d_aa.vec", Check::kGradient, [] {
+                   return std::vector<Sample>{
+                       {"output_size", {leaf({1, 2, 5, 7}, 3)}, one([](const Inputs& x) {
+                          return _upsample_bicubic2d_aa(x[0], IntArrayRef{8, 3}, false, Scales());
+                        })},
+                       {"scale_factors", {leaf({2, 1, 6, 4}, 4)}, one([](const Inputs& x) {
+                          return _upsample_bicubic2d_aa(x[0], std::nullopt, false,
+                                                        Scales(std::vector<double>{0.5, 1.5}));
+                        })},
+                   };
+                 }});
+}
+
 /// grid_sampler_2d, its backward (gradgradcheck of the backward: third derivatives of
 /// grid_sampler_2d), their out= variants and the composite grid_sampler.
 void add_grid_sampler_ops(std::vector<OpInfo>& ops) {
@@ -4892,6 +4921,7 @@ std::vector<OpInfo> make_registry() {
   add_decomp_ops(ops);
   add_inplace_out_ops(ops);
   add_grid_sampler_ops(ops);
+  add_upsample_aa_vec_ops(ops);
   add_ctc_ops(ops);
   add_overloads23_ops(ops);
   return ops;

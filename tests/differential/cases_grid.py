@@ -185,8 +185,73 @@ def _errors() -> None:
     )
 
 
+def _volumetric() -> None:
+    # grid_sampler_3d: bilinear and nearest x every padding x align_corners, points outside
+    # [-1, 1], the backward op, a non-contiguous input, float32 and PyTorch's errors.
+    seed = 8900
+    for m, mode in enumerate(MODES[:2]):
+        for p, padding in enumerate(PADDINGS):
+            for align in (False, True):
+                case(
+                    f"grid_sampler_3d/{mode}-{padding}" + ("-align" if align else ""),
+                    lambda T, x, g, m=m, p=p, align=align: T.grid_sampler_3d(x, g, m, p, align),
+                    R(2, 2, 3, 2, 4, seed=seed),
+                    R(2, 2, 3, 2, 3, seed=seed + 1, lo=-1.6, hi=1.6),
+                    second=True,
+                )
+                seed += 2
+    case(
+        "grid_sampler_3d_backward/bilinear-reflection",
+        lambda T, go, x, g: T.grid_sampler_3d_backward(go, x, g, 0, 2, False, [True, True]),
+        R(1, 2, 2, 1, 3, seed=8950),
+        R(1, 2, 3, 2, 2, seed=8951),
+        R(1, 2, 1, 3, 3, seed=8952, lo=-1.3, hi=1.3),
+        second=True,
+    )
+    case(
+        "grid_sampler_3d_backward/nearest-input-only",
+        lambda T, go, x, g: T.grid_sampler_3d_backward(go, x, g, 1, 0, True, [True, False]),
+        R(1, 1, 2, 2, 2, seed=8953),
+        R(1, 1, 3, 2, 2, seed=8954),
+        R(1, 2, 2, 2, 3, seed=8955),
+    )
+    case(
+        "grid_sampler_3d/permuted-input",
+        lambda T, x, g: T.grid_sampler_3d(x.permute(0, 1, 4, 3, 2), g, 0, 1, True),
+        R(1, 2, 3, 2, 4, seed=8956),
+        R(1, 2, 2, 1, 3, seed=8957),
+    )
+    case(
+        "grid_sampler_3d/float32",
+        lambda T, x, g: T.grid_sampler_3d(x, g, 0, 0, False),
+        R(1, 2, 3, 2, 4, seed=8958, dtype="float32"),
+        R(1, 2, 2, 1, 3, seed=8959, dtype="float32"),
+    )
+    case(
+        "grid_sampler/5d",
+        lambda T, x, g: T.grid_sampler(x, g, 0, 2, False),
+        R(1, 2, 3, 2, 4, seed=8960),
+        R(1, 2, 2, 1, 3, seed=8961, lo=-1.4, hi=1.4),
+        second=True,
+    )
+    bad = {
+        "bicubic-error": ([1, 1, 2, 2, 2], [1, 1, 1, 1, 3], 2),
+        "grid-4d-error": ([1, 1, 2, 2, 2], [1, 1, 1, 3], 0),
+        "last-dim-error": ([1, 1, 2, 2, 2], [1, 1, 1, 1, 2], 0),
+        "batch-error": ([2, 1, 2, 2, 2], [1, 1, 1, 1, 3], 0),
+    }
+    for label, (xs, gs, mode) in bad.items():
+        case(
+            f"grid_sampler_3d/{label}",
+            lambda T, xs=xs, gs=gs, mode=mode: T.grid_sampler_3d(
+                T.zeros(xs, dtype=T.float64), T.zeros(gs, dtype=T.float64), mode, 0, False
+            ),
+        )
+
+
 _modes()
 _far_points()
 _edges()
 _backward()
 _errors()
+_volumetric()

@@ -910,6 +910,66 @@ def _embedding_bag() -> None:
     )
 
 
+def _antialias() -> None:
+    # interpolate(antialias=True)'s ops: down and up, align_corners, scales, float32, the .vec
+    # overloads and the backward ops. (An output width of 1 is left out: PyTorch 2.13's CPU
+    # forward then applies the first output row's vertical weights to every row.)
+    sizes = [
+        ("down", (1, 2, 9, 7), [4, 3], False, None, None),
+        ("down-align-corners", (1, 1, 9, 7), [4, 3], True, None, None),
+        ("up", (2, 1, 3, 4), [7, 6], False, None, None),
+        ("up-align-corners", (1, 2, 3, 4), [5, 9], True, None, None),
+        ("mixed-scales", (1, 1, 6, 4), [2, 7], False, 0.4, 1.9),
+        ("same-height-scaled", (1, 1, 5, 6), [5, 2], False, 1.2, 0.4),
+        ("to-one-pixel", (1, 1, 5, 6), [1, 2], False, None, None),
+    ]
+    seed = 8800
+    for op in ("_upsample_bilinear2d_aa", "_upsample_bicubic2d_aa"):
+        for label, shape, size, ac, sh, sw in sizes:
+            case(
+                f"{op}/{label}",
+                lambda T, x, op=op, size=size, ac=ac, sh=sh, sw=sw: getattr(T, op)(x, size, ac, sh, sw),
+                R(*shape, seed=seed),
+                second=True,
+            )
+            seed += 1
+        case(
+            f"{op}/float32",
+            lambda T, x, op=op: getattr(T, op)(x, [3, 8], False, None, None),
+            R(1, 2, 7, 5, seed=seed, dtype="float32"),
+        )
+        case(
+            f"{op}/transposed",
+            lambda T, x, op=op: getattr(T, op)(x.transpose(2, 3), [2, 5], False, None, None),
+            R(1, 1, 4, 6, seed=seed + 1),
+        )
+        case(
+            f"{op}.vec/scale-factors",
+            lambda T, x, op=op: getattr(T, op)(x, None, False, [0.45, 1.5]),
+            R(1, 1, 8, 4, seed=seed + 2),
+            second=True,
+        )
+        case(
+            f"{op}.vec/output-size",
+            lambda T, x, op=op: getattr(T, op)(x, [3, 3], True, None),
+            R(1, 1, 8, 4, seed=seed + 3),
+        )
+        case(
+            f"{op}_backward/down",
+            lambda T, g, op=op: getattr(T, op + "_backward")(g, [4, 3], [1, 2, 9, 7], False, None, None),
+            R(1, 2, 4, 3, seed=seed + 4),
+            second=True,
+        )
+        case(
+            f"{op}_backward/up-align-corners",
+            lambda T, g, op=op: getattr(T, op + "_backward")(g, [5, 9], [1, 2, 3, 4], True, None, None),
+            R(1, 2, 5, 9, seed=seed + 5),
+        )
+        case(f"{op}/dims-error", lambda T, x, op=op: getattr(T, op)(x, [2, 2], False, None, None), R(2, 3, 4))
+        case(f"{op}/zero-size-error", lambda T, x, op=op: getattr(T, op)(x, [0, 2], False, None, None), R(1, 1, 3, 4))
+        seed += 10
+
+
 def _aux(T, w, mode):
     """offset2bag, bag_size, maximum_indices of _embedding_bag over the cases' bags."""
     r = T._embedding_bag(w, T.tensor([0, 2, 2, 5, 1, 4, 3, 2]), T.tensor([0, 3, 3, 5]), False, mode)
@@ -923,3 +983,4 @@ _blocks()
 _attention()
 _resampling_out()
 _embedding_bag()
+_antialias()

@@ -3938,7 +3938,8 @@ VALUE_CHECKS.update(_nn2_checks())
 
 
 def _grid_samples() -> Dict[str, List[Sample]]:
-    """nn (issue 26, resampling): grid_sampler_2d, its backward and grid_sampler. The grid is
+    """nn (issue 26, resampling): grid_sampler_2d / _3d, their backward ops and grid_sampler, and
+    the antialiased resampling ops. The grid is
     scaled to about [-1.2, 1.2] so that padding applies (the backward's second derivatives are
     grid_sampler_2d's third)."""
     g = gradgen
@@ -3969,6 +3970,65 @@ def _grid_samples() -> Dict[str, List[Sample]]:
                 "bilinear, border",
                 lambda go, x, grid: g.grid_sampler_2d_backward(go, x, spread(grid), 0, 1, False, [True, True]),
                 [leaf(1, 2, 2, 2, seed=10), leaf(1, 2, 3, 3, seed=11), leaf(1, 2, 2, 2, seed=12)],
+            )
+        ],
+        # The volumetric sampler (5-D input, grid [N, OD, OH, OW, 3]): bilinear and nearest.
+        "grid_sampler_3d": [
+            Sample(
+                f"mode {mode}, padding {padding}, align_corners {align}",
+                lambda x, grid, mode=mode, padding=padding, align=align: g.grid_sampler_3d(
+                    x, spread(grid), mode, padding, align
+                ),
+                [leaf(1, 2, 2, 3, 2, seed=13 + padding), leaf(1, 2, 1, 2, 3, seed=16 + mode)],
+            )
+            for mode, padding, align in [(0, 0, False), (0, 2, True), (1, 1, False)]
+        ],
+        "grid_sampler_3d_backward": [
+            Sample(
+                "bilinear, reflection",
+                lambda go, x, grid: g.grid_sampler_3d_backward(go, x, spread(grid), 0, 2, False, [True, True]),
+                [leaf(1, 1, 2, 1, 2, seed=18), leaf(1, 1, 2, 3, 2, seed=19), leaf(1, 2, 1, 2, 3, seed=20)],
+            )
+        ],
+        # interpolate's antialias=True: the antialiased ops, their .vec overloads and backward ops.
+        "_upsample_bilinear2d_aa": [
+            Sample(
+                "down to [2, 3]", lambda x: g._upsample_bilinear2d_aa(x, [2, 3], False), [leaf(1, 2, 5, 7, seed=21)]
+            ),
+            Sample(
+                "up, align_corners", lambda x: g._upsample_bilinear2d_aa(x, [5, 4], True), [leaf(1, 1, 3, 2, seed=22)]
+            ),
+        ],
+        "_upsample_bilinear2d_aa.vec": [
+            Sample(
+                "scale_factors",
+                lambda x: g._upsample_bilinear2d_aa(x, None, False, [0.5, 1.5]),
+                [leaf(1, 1, 6, 3, seed=23)],
+            )
+        ],
+        "_upsample_bilinear2d_aa_backward": [
+            Sample(
+                "down",
+                lambda go: g._upsample_bilinear2d_aa_backward(go, [2, 3], [1, 2, 5, 7], False),
+                [leaf(1, 2, 2, 3)],
+            )
+        ],
+        "_upsample_bicubic2d_aa": [
+            Sample("down to [3, 2]", lambda x: g._upsample_bicubic2d_aa(x, [3, 2], False), [leaf(1, 2, 7, 5, seed=24)]),
+            Sample(
+                "up, align_corners", lambda x: g._upsample_bicubic2d_aa(x, [4, 5], True), [leaf(1, 1, 2, 3, seed=25)]
+            ),
+        ],
+        "_upsample_bicubic2d_aa.vec": [
+            Sample(
+                "output_size", lambda x: g._upsample_bicubic2d_aa(x, [2, 6], False, None), [leaf(1, 1, 6, 3, seed=26)]
+            )
+        ],
+        "_upsample_bicubic2d_aa_backward": [
+            Sample(
+                "down",
+                lambda go: g._upsample_bicubic2d_aa_backward(go, [3, 2], [1, 2, 7, 5], False),
+                [leaf(1, 2, 3, 2)],
             )
         ],
     }

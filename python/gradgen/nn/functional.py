@@ -858,8 +858,8 @@ def _grid_align_corners(align_corners: Optional[bool]) -> bool:
 def grid_sample(input, grid, mode: str = "bilinear", padding_mode: str = "zeros", align_corners=None):
     """As torch's: samples input [N, C, H, W] at grid [N, H_out, W_out, 2] ((x, y) in [-1, 1]),
     modes "bilinear", "nearest", "bicubic", padding modes "zeros", "border", "reflection";
-    align_corners None means False, with torch's warning. 5-D input (grid_sampler_3d) raises
-    RuntimeError: gradgen has only the 2-D sampler."""
+    input [N, C, D, H, W] at grid [N, D_out, H_out, W_out, 3] ((x, y, z), grid_sampler_3d:
+    "bilinear" and "nearest"); align_corners None means False, with torch's warning."""
     if mode not in _GRID_SAMPLE_MODES:
         raise ValueError(
             f"nn.functional.grid_sample(): expected mode to be 'bilinear', 'nearest' or 'bicubic', but got: '{mode}'"
@@ -886,7 +886,9 @@ def interpolate(
 ):
     """As torch's: modes "nearest" (3-D to 5-D inputs), "linear" (3-D), "bilinear" and "bicubic"
     (4-D), "trilinear" (5-D), "nearest-exact" (3-D to 5-D) and "area" (adaptive average pooling,
-    3-D to 5-D inputs). antialias raises NotImplementedError."""
+    3-D to 5-D inputs); antialias (bilinear and bicubic of 4-D inputs only, as torch's)
+    resamples with PyTorch's antialiasing filters (_upsample_bilinear2d_aa,
+    _upsample_bicubic2d_aa)."""
     if mode in ("nearest", "area", "nearest-exact"):
         if align_corners is not None:
             raise ValueError(
@@ -902,10 +904,12 @@ def interpolate(
     dim = len(input.shape)
     if antialias and not (mode in ("bilinear", "bicubic") and dim == 4):
         raise ValueError(
-            "Anti-alias option is restricted to bilinear and bicubic modes and requires a 4-D tensor as input"
+            "Anti-alias option is restricted to bilinear, bicubic, and lanczos modes and requires a 4-D tensor as input"
         )
-    if antialias:
-        raise NotImplementedError("interpolate: gradgen has no antialiased resampling")
+    if antialias and mode == "bilinear":
+        return gradgen._upsample_bilinear2d_aa(input, output_size, align_corners, scales[0], scales[1])
+    if antialias and mode == "bicubic":
+        return gradgen._upsample_bicubic2d_aa(input, output_size, align_corners, scales[0], scales[1])
     if mode == "nearest" and dim == 3:
         return gradgen.upsample_nearest1d(input, output_size, scales[0])
     if mode == "nearest" and dim == 4:
