@@ -292,6 +292,17 @@ Tensor& bernoulli_(Tensor& self, double p, std::optional<Generator> generator) {
                                   [&](int64_t) { return gen.next_double() < p ? 1.0 : 0.0; }));
 }
 
+// p broadcast to self's shape (bernoulli(p)'s draws when p has self's shape).
+Tensor& bernoulli_(Tensor& self, const Tensor& p, std::optional<Generator> generator) {
+  check_floating("bernoulli_", p.scalar_type());
+  const std::vector<double> pv = values_of(expand(p, self.sizes(), false));
+  for (double v : pv) check_probability("bernoulli_", v);
+  Generator gen = generator_of(generator);
+  return fill_from(self, generate(self.sizes(), self.scalar_type(), [&](int64_t k) {
+                     return gen.next_double() < pv[k] ? 1.0 : 0.0;
+                   }));
+}
+
 Tensor multinomial(const Tensor& self, int64_t num_samples, bool replacement,
                    std::optional<Generator> generator) {
   check_floating("multinomial", self.scalar_type());

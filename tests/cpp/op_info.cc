@@ -1426,6 +1426,62 @@ void add_decl23c_ops(std::vector<OpInfo>& ops) {
          nullptr,
          [=](const Inputs& x, Tensor& o) { return normal_out(x[0], abs(x[1]), gen(10), o); }}};
   });
+  // bernoulli_ with a tensor of probabilities: a zero gradient for self and p, as PyTorch's.
+  add_op("bernoulli_.Tensor", Check::kZeroGradient, [=] {
+    return std::vector<Sample>{
+        {"p broadcast [3] to [2, 3]", {leaf({2, 3}, 12), leaf({3}, 13)}, one([=](const Inputs& x) {
+           Tensor self = clone(x[0]);
+           bernoulli_(self, sigmoid(x[1]), gen(12));
+           return self;
+         })}};
+  });
+  no_derivative("where", {{"[2, 3] condition",
+                           {leaf({2, 3}, 14)},
+                           [](const Inputs& x) { return where(gt(x[0], 0.0)); }},
+                          {"0-dim", {leaf({}, 15)}, [](const Inputs& x) { return where(x[0]); }}});
+  // linspace / logspace with 0-dim tensor endpoints (inputs that require grad: no history).
+  using Space = std::function<Tensor(const Tensor&, const Tensor&)>;
+  auto space = [&no_derivative](std::string name, Space f) {
+    no_derivative(std::move(name), {{"0-dim endpoints",
+                                     {leaf({}, 16), leaf({}, 17)},
+                                     one([f](const Inputs& x) { return f(x[0], x[1]); })}});
+  };
+  // The out= variants refuse endpoints that require grad (as PyTorch's): detached ones.
+  auto into_double = [](std::function<Tensor(Tensor&)> f) {
+    Tensor o = zeros({0}, ScalarType::Double);
+    return f(o);
+  };
+  space("linspace.Tensor_Tensor",
+        [](const Tensor& a, const Tensor& b) { return linspace(a, b, 5, std::nullopt); });
+  space("linspace.Tensor_Scalar",
+        [](const Tensor& a, const Tensor&) { return linspace(a, 3.0, 4, ScalarType::Double); });
+  space("linspace.Scalar_Tensor",
+        [](const Tensor&, const Tensor& b) { return linspace(-1, b, 3, std::nullopt); });
+  space("linspace.Tensor_Tensor_out", [=](const Tensor& a, const Tensor& b) {
+    return into_double([&](Tensor& o) { return linspace_out(a.detach(), b.detach(), 4, o); });
+  });
+  space("linspace.Tensor_Scalar_out", [=](const Tensor& a, const Tensor&) {
+    return into_double([&](Tensor& o) { return linspace_out(a.detach(), 2.0, 3, o); });
+  });
+  space("linspace.Scalar_Tensor_out", [=](const Tensor&, const Tensor& b) {
+    return into_double([&](Tensor& o) { return linspace_out(0, b.detach(), 3, o); });
+  });
+  space("logspace.Tensor_Tensor",
+        [](const Tensor& a, const Tensor& b) { return logspace(a, b, 5, 10.0, std::nullopt); });
+  space("logspace.Tensor_Scalar", [](const Tensor& a, const Tensor&) {
+    return logspace(a, 1.0, 4, 2.0, ScalarType::Double);
+  });
+  space("logspace.Scalar_Tensor",
+        [](const Tensor&, const Tensor& b) { return logspace(-1, b, 3, 10.0, std::nullopt); });
+  space("logspace.Tensor_Tensor_out", [=](const Tensor& a, const Tensor& b) {
+    return into_double([&](Tensor& o) { return logspace_out(a.detach(), b.detach(), 4, 10.0, o); });
+  });
+  space("logspace.Tensor_Scalar_out", [=](const Tensor& a, const Tensor&) {
+    return into_double([&](Tensor& o) { return logspace_out(a.detach(), 2.0, 3, 2.0, o); });
+  });
+  space("logspace.Scalar_Tensor_out", [=](const Tensor&, const Tensor& b) {
+    return into_double([&](Tensor& o) { return logspace_out(0, b.detach(), 3, 10.0, o); });
+  });
 }
 
 void add_ctc_ops(std::vector<OpInfo>& ops) {

@@ -4796,6 +4796,52 @@ def _decl23c_checks() -> Dict[str, Callable[[], None]]:
         with pytest.raises(RuntimeError, match="expected a floating dtype"):
             g.normal(0.0, 1.0, (3,), out=empty(g.int64))
 
+    def spaces():
+        t = g.tensor
+        r = g.linspace(t(0), t(1), 3)
+        assert r.tolist() == [0.0, 0.5, 1.0] and r.dtype == g.float32 and not r.requires_grad
+        assert g.linspace(t(0.0, dtype=g.float64, requires_grad=True), 4, 3).tolist() == [0.0, 2.0, 4.0]
+        assert g.linspace(0, t(4.0), 3, dtype=g.float64).dtype == g.float64
+        assert g.logspace(t(0), t(2), 3).tolist() == [1.0, 10.0, 100.0]
+        assert g.logspace(t(0.0), 2, 3, 2.0).tolist() == [1.0, 2.0, 4.0]
+        assert g.logspace(0, t(2.0), 3, 2.0, dtype=g.float64).tolist() == [1.0, 2.0, 4.0]
+        o = empty(g.int64)
+        assert g.linspace(t(0.0), t(4.0), 3, out=o) is o and o.tolist() == [0, 2, 4]
+        assert g.linspace(t(0.0), 4, 3, out=o).tolist() == [0, 2, 4] and g.linspace(0, t(4), 3, out=o).tolist() == [
+            0,
+            2,
+            4,
+        ]
+        d = empty(g.float64)
+        assert g.logspace(t(0), t(1), 2, out=d) is d and d.tolist() == [1.0, 10.0]
+        assert g.logspace(t(0), 1, 2, 2.0, out=d).tolist() == [1.0, 2.0] and g.logspace(0, t(1), 2, out=d).tolist() == [
+            1.0,
+            10.0,
+        ]
+        msg = "only supports 0-dimensional start and end tensors, but got start with 1 dimension"
+        with pytest.raises(RuntimeError, match=msg):
+            g.linspace(t([0.0]), t(4.0), 3)
+        with pytest.raises(RuntimeError, match="but got end with 1 dimension"):
+            g.logspace(0, t([4.0]), 3)
+
+    def where_condition():
+        r = g.where(g.tensor([[True, False], [False, True]]))
+        assert isinstance(r, tuple) and [x.tolist() for x in r] == [[0, 1], [0, 1]]
+        assert [x.tolist() for x in g.where(g.tensor(1.0))] == [[0]]
+        assert [x.tolist() for x in g.where(g.tensor([0.0, 2.0]))] == [[1]]
+
+    def bernoulli_tensor():
+        p = g.rand(5, generator=gen(1))
+        x = g.zeros(5)
+        assert x.bernoulli_(p, generator=gen(2)) is x and x.tolist() == g.bernoulli(p, generator=gen(2)).tolist()
+        assert g.zeros(2, 3).bernoulli_(g.tensor([0.0, 1.0, 1.0])).tolist() == [[0.0, 1.0, 1.0]] * 2
+        assert g.zeros(3, dtype=g.int64).bernoulli_(g.tensor([0.0, 1.0, 1.0])).tolist() == [0, 1, 1]
+        y = leaf(3).clone()
+        y.bernoulli_(g.tensor(0.5))
+        assert y.grad_fn.name() == "BernoulliBackward1"
+        with pytest.raises(RuntimeError, match="bernoulli_ expects p to be in"):
+            g.zeros(2).bernoulli_(g.tensor([0.0, 2.0]))
+
     return {
         **{n: zeros_ones for n in ["zeros", "zeros.out", "ones", "ones.out"]},
         **{n: reduction_outs for n in ["var.out", "std.out", "all.dims_out", "any.dims_out"]},
@@ -4803,6 +4849,18 @@ def _decl23c_checks() -> Dict[str, Callable[[], None]]:
         **{n: random_outs for n in ["randint.low_out", "randint.low_generator_out", "randperm.generator_out"]},
         **{n: sampler_outs for n in ["bernoulli.out", "multinomial.out", "normal.Tensor_float_out"]},
         **{n: sampler_outs for n in ["normal.float_Tensor_out", "normal.Tensor_Tensor_out", "normal.float_float_out"]},
+        **{n: spaces for n in ["linspace.Tensor_Tensor", "linspace.Tensor_Scalar", "linspace.Scalar_Tensor"]},
+        **{
+            n: spaces
+            for n in ["linspace.Tensor_Tensor_out", "linspace.Tensor_Scalar_out", "linspace.Scalar_Tensor_out"]
+        },
+        **{n: spaces for n in ["logspace.Tensor_Tensor", "logspace.Tensor_Scalar", "logspace.Scalar_Tensor"]},
+        **{
+            n: spaces
+            for n in ["logspace.Tensor_Tensor_out", "logspace.Tensor_Scalar_out", "logspace.Scalar_Tensor_out"]
+        },
+        "where": where_condition,
+        "bernoulli_.Tensor": bernoulli_tensor,
     }
 
 
