@@ -116,35 +116,34 @@ def _register_spaces() -> None:
     t = D(0.0, grad=False)
     e = D(4.0, grad=False)
     for op, base in (("linspace", ()), ("logspace", (2.0,))):
-        f = getattr
-        case(f"{op}.Tensor_Tensor/default-dtype", lambda T, a, b, op=op, k=base: f(T, op)(a, b, 5, *k), t, e)
+        case(f"{op}.Tensor_Tensor/default-dtype", lambda T, a, b, op=op, k=base: getattr(T, op)(a, b, 5, *k), t, e)
         case(
             f"{op}.Tensor_Tensor/requires-grad",
-            lambda T, a, b, op=op, k=base: f(T, op)(a, b, 3, *k),
+            lambda T, a, b, op=op, k=base: getattr(T, op)(a, b, 3, *k),
             R(seed=7),
             R(seed=8),
         )
-        case(f"{op}.Tensor_Scalar/float64", lambda T, a, op=op, k=base: f(T, op)(a, 3, 4, *k, dtype=T.float64), t)
-        case(f"{op}.Scalar_Tensor/int64", lambda T, b, op=op, k=base: f(T, op)(-1, b, 3, *k, dtype=T.int64), e)
+        case(f"{op}.Tensor_Scalar/float64", lambda T, a, op=op, k=base: getattr(T, op)(a, 3, 4, *k, dtype=T.float64), t)
+        case(f"{op}.Scalar_Tensor/int64", lambda T, b, op=op, k=base: getattr(T, op)(-1, b, 3, *k, dtype=T.int64), e)
         case(
             f"{op}.Tensor_Tensor_out/int64",
-            lambda T, a, b, op=op, k=base: _out(T, lambda o: f(T, op)(a, b, 3, *k, out=o), "int64"),
+            lambda T, a, b, op=op, k=base: _out(T, lambda o: getattr(T, op)(a, b, 3, *k, out=o), "int64"),
             t,
             e,
         )
         case(
             f"{op}.Tensor_Scalar_out/float64",
-            lambda T, a, op=op, k=base: _out(T, lambda o: f(T, op)(a, 2.0, 3, *k, out=o), "float64"),
+            lambda T, a, op=op, k=base: _out(T, lambda o: getattr(T, op)(a, 2.0, 3, *k, out=o), "float64"),
             t,
         )
         case(
             f"{op}.Scalar_Tensor_out/float32",
-            lambda T, b, op=op, k=base: _out(T, lambda o: f(T, op)(1, b, 2, *k, out=o)),
+            lambda T, b, op=op, k=base: _out(T, lambda o: getattr(T, op)(1, b, 2, *k, out=o)),
             e,
         )
-        case(f"{op}.Tensor_Tensor/1-dim-start-error", lambda T, a, b, op=op: f(T, op)(a, b, 3), D([0.0]), e)
-        case(f"{op}.Scalar_Tensor/1-dim-end-error", lambda T, b, op=op: f(T, op)(0, b, 3), D([1.0, 2.0]))
-        case(f"{op}.Tensor_Scalar/int-start", lambda T, a, op=op: f(T, op)(a, 4, 3), D(1, dtype="int64"))
+        case(f"{op}.Tensor_Tensor/1-dim-start-error", lambda T, a, b, op=op: getattr(T, op)(a, b, 3), D([0.0]), e)
+        case(f"{op}.Scalar_Tensor/1-dim-end-error", lambda T, b, op=op: getattr(T, op)(0, b, 3), D([1.0, 2.0]))
+        case(f"{op}.Tensor_Scalar/int-start", lambda T, a, op=op: getattr(T, op)(a, 4, 3), D(1, dtype="int64"))
 
 
 def _register_where_bernoulli() -> None:
