@@ -1426,6 +1426,17 @@ void add_decl23c_ops(std::vector<OpInfo>& ops) {
          nullptr,
          [=](const Inputs& x, Tensor& o) { return normal_out(x[0], abs(x[1]), gen(10), o); }}};
   });
+  // linalg_diagonal: diagonal's gradient (a composite over diagonal).
+  add_op("linalg_diagonal", Check::kGradient, [] {
+    return std::vector<Sample>{
+        {"last two dims", {leaf({2, 3, 4}, 18)}, one([](const Inputs& x) {
+           return linalg_diagonal(x[0]);
+         })},
+        {"offset 1 over dims 0, 2", {leaf({3, 2, 4}, 19)}, one([](const Inputs& x) {
+           return linalg_diagonal(x[0], 1, 0, 2);
+         })},
+    };
+  });
   // bernoulli_ with a tensor of probabilities: a zero gradient for self and p, as PyTorch's.
   add_op("bernoulli_.Tensor", Check::kZeroGradient, [=] {
     return std::vector<Sample>{

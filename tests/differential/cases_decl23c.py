@@ -161,8 +161,19 @@ def _register_where_bernoulli() -> None:
     case("bernoulli_.Tensor/leaf-error", lambda T, x: x.bernoulli_(T.zeros(2)), R(2, seed=11))
 
 
+def _register_linalg_diagonal() -> None:
+    case("linalg_diagonal/last-two-dims", lambda T, x: T.linalg.diagonal(x), R(2, 3, 4, seed=12))
+    case(
+        "linalg_diagonal/offset-dims", lambda T, x: T.linalg.diagonal(x, offset=1, dim1=0, dim2=2), R(3, 2, 4, seed=13)
+    )
+    case("linalg_diagonal/negative-offset", lambda T, x: T.linalg.diagonal(x, offset=-2), R(4, 3, seed=14))
+    case("linalg_diagonal/same-dims-error", lambda T, x: T.linalg.diagonal(x, dim1=1, dim2=1), R(2, 3, seed=15))
+    case("linalg_diagonal/1-dim-error", lambda T, x: T.linalg.diagonal(x), R(3, seed=16))
+
+
 _register_factories()
 _register_reduction_outs()
 _register_random_outs()
 _register_spaces()
 _register_where_bernoulli()
+_register_linalg_diagonal()

@@ -4842,6 +4842,16 @@ def _decl23c_checks() -> Dict[str, Callable[[], None]]:
         with pytest.raises(RuntimeError, match="bernoulli_ expects p to be in"):
             g.zeros(2).bernoulli_(g.tensor([0.0, 2.0]))
 
+    def linalg_diagonal():
+        x = leaf(2, 3, 4)
+        d = g.linalg.diagonal(x)
+        assert d.shape == (2, 3) and d.grad_fn.name() == "DiagonalBackward0"
+        assert d.tolist() == g.diagonal(x, 0, -2, -1).tolist()
+        assert g.linalg.diagonal(x, offset=1, dim1=0, dim2=2).tolist() == g.diagonal(x, 1, 0, 2).tolist()
+        gradcheck(lambda a: g.linalg.diagonal(a, offset=-1), [leaf(3, 4, seed=2)])
+        with pytest.raises(IndexError):
+            g.linalg.diagonal(g.zeros(3))
+
     return {
         **{n: zeros_ones for n in ["zeros", "zeros.out", "ones", "ones.out"]},
         **{n: reduction_outs for n in ["var.out", "std.out", "all.dims_out", "any.dims_out"]},
@@ -4861,6 +4871,7 @@ def _decl23c_checks() -> Dict[str, Callable[[], None]]:
         },
         "where": where_condition,
         "bernoulli_.Tensor": bernoulli_tensor,
+        "linalg_diagonal": linalg_diagonal,
     }
 
 
