@@ -19,6 +19,7 @@
 #include "csrc/default_dtype.h"
 #include "csrc/generated/NativeFunctions.h"
 #include "csrc/native/loops.h"
+#include "csrc/native/type_promotion.h"
 
 namespace gradgen {
 namespace native {
@@ -130,6 +131,31 @@ int64_t random_max(ScalarType dtype) {
   return 0;
 }
 
+// An integer dtype must hold low and high - 1, as PyTorch's random_from_to checks ("to - 1 is out
+// of bounds for unsigned char", in its C++ type names); floating dtypes are not checked (PyTorch
+// only warns beyond their exact integers).
+void check_int_bounds(const char* op, int64_t low, int64_t high, ScalarType dtype) {
+  int64_t lo = 0, hi = 0;
+  const char* name = nullptr;
+  switch (dtype) {
+    case ScalarType::Bool: lo = 0, hi = 1, name = "bool"; break;
+    case ScalarType::Byte: lo = 0, hi = 255, name = "unsigned char"; break;
+    case ScalarType::Char: lo = -128, hi = 127, name = "signed char"; break;
+    case ScalarType::Short: lo = -32768, hi = 32767, name = "short int"; break;
+    case ScalarType::Int:
+      lo = std::numeric_limits<int32_t>::min(), hi = std::numeric_limits<int32_t>::max();
+      name = "int";
+      break;
+    default: return;
+  }
+  if (low < lo || low > hi) {
+    throw std::runtime_error(std::string(op) + ": from is out of bounds for " + name);
+  }
+  if (high - 1 < lo || high - 1 > hi) {
+    throw std::runtime_error(std::string(op) + ": to - 1 is out of bounds for " + name);
+  }
+}
+
 Tensor randint_in(const char* op, int64_t low, int64_t high, IntArrayRef size,
                   std::optional<ScalarType> dtype, Generator gen) {
   if (low >= high) {
@@ -138,6 +164,7 @@ Tensor randint_in(const char* op, int64_t low, int64_t high, IntArrayRef size,
                              std::to_string(low) + " >= to=" + std::to_string(high));
   }
   check_sizes(op, size);
+  check_int_bounds(op, low, high, dtype.value_or(ScalarType::Long));
   const uint64_t range = static_cast<uint64_t>(high) - static_cast<uint64_t>(low);
   return generate(size, dtype.value_or(ScalarType::Long), [&](int64_t) {
     return static_cast<double>(
@@ -263,6 +290,17 @@ Tensor& bernoulli_(Tensor& self, double p, std::optional<Generator> generator) {
   Generator gen = generator_of(generator);
   return fill_from(self, generate(self.sizes(), self.scalar_type(),
                                   [&](int64_t) { return gen.next_double() < p ? 1.0 : 0.0; }));
+}
+
+// p broadcast to self's shape (bernoulli(p)'s draws when p has self's shape).
+Tensor& bernoulli_(Tensor& self, const Tensor& p, std::optional<Generator> generator) {
+  check_floating("bernoulli_", p.scalar_type());
+  const std::vector<double> pv = values_of(expand(p, self.sizes(), false));
+  for (double v : pv) check_probability("bernoulli_", v);
+  Generator gen = generator_of(generator);
+  return fill_from(self, generate(self.sizes(), self.scalar_type(), [&](int64_t k) {
+                     return gen.next_double() < pv[k] ? 1.0 : 0.0;
+                   }));
 }
 
 Tensor multinomial(const Tensor& self, int64_t num_samples, bool replacement,
@@ -437,6 +475,108 @@ Tensor& random_(Tensor& self, int64_t to, std::optional<Generator> generator) {
 
 Tensor& random_(Tensor& self, std::optional<Generator> generator) {
   return random_(self, 0, std::nullopt, generator);
+}
+
+// ---------------------------------------------------------------------------------------------
+// out= variants: the functional form's draws (the same generator, the same order), in out's dtype
+// ---------------------------------------------------------------------------------------------
+
+Tensor& rand_out(IntArrayRef size, Tensor& out) {
+  return write_out("rand.out",
+                   uniform_like("rand.out", size, out.scalar_type(), default_generator(), 0, 1),
+                   out);
+}
+
+Tensor& rand_out(IntArrayRef size, std::optional<Generator> generator, Tensor& out) {
+  return write_out("rand.generator_out",
+                   uniform_like("rand.generator_out", size, out.scalar_type(),
+                                generator_of(generator), 0, 1),
+                   out);
+}
+
+Tensor& randint_out(int64_t high, IntArrayRef size, Tensor& out) {
+  return write_out("randint.out",
+                   randint_in("randint.out", 0, high, size, out.scalar_type(), default_generator()),
+                   out);
+}
+
+Tensor& randint_out(int64_t high, IntArrayRef size, std::optional<Generator> generator,
+                    Tensor& out) {
+  return write_out("randint.generator_out",
+                   randint_in("randint.generator_out", 0, high, size, out.scalar_type(),
+                              generator_of(generator)),
+                   out);
+}
+
+Tensor& randint_out(int64_t low, int64_t high, IntArrayRef size, Tensor& out) {
+  return write_out("randint.low_out",
+                   randint_in("randint.low_out", low, high, size, out.scalar_type(),
+                              default_generator()),
+                   out);
+}
+
+Tensor& randint_out(int64_t low, int64_t high, IntArrayRef size, std::optional<Generator> generator,
+                    Tensor& out) {
+  return write_out("randint.low_generator_out",
+                   randint_in("randint.low_generator_out", low, high, size, out.scalar_type(),
+                              generator_of(generator)),
+                   out);
+}
+
+Tensor& randperm_out(int64_t n, std::optional<Generator> generator, Tensor& out) {
+  return write_out("randperm.generator_out",
+                   randperm_in(n, out.scalar_type(), generator_of(generator)), out);
+}
+
+// 0 / 1 in out's dtype (an integer or Bool out too, as PyTorch's).
+Tensor& bernoulli_out(const Tensor& self, std::optional<Generator> generator, Tensor& out) {
+  return write_out("bernoulli.out", cast(bernoulli(self, generator), out.scalar_type()), out);
+}
+
+Tensor& multinomial_out(const Tensor& self, int64_t num_samples, bool replacement,
+                        std::optional<Generator> generator, Tensor& out) {
+  if (out.scalar_type() != ScalarType::Long) {
+    throw std::runtime_error(
+        std::string("multinomial.out: multinomial expects Long tensor out, got: ") +
+        to_string(out.scalar_type()));
+  }
+  return write_out("multinomial.out", multinomial(self, num_samples, replacement, generator), out);
+}
+
+Tensor& normal_out(const Tensor& mean, double std, std::optional<Generator> generator,
+                   Tensor& out) {
+  const char* op = "normal.Tensor_float_out";
+  check_floating(op, out.scalar_type());
+  // PyTorch's shape: mean's broadcast with out's (infer_size(mean, out)).
+  const DimVector shape = loops::broadcast_shapes(op, mean.sizes(), out.sizes());
+  return write_out(op, normal(cast(expand(mean, shape, false), out.scalar_type()), std, generator),
+                   out);
+}
+
+Tensor& normal_out(double mean, const Tensor& std, std::optional<Generator> generator,
+                   Tensor& out) {
+  const char* op = "normal.float_Tensor_out";
+  check_floating(op, out.scalar_type());
+  return write_out(op, normal(mean, cast(std, out.scalar_type()), generator), out);
+}
+
+Tensor& normal_out(const Tensor& mean, const Tensor& std, std::optional<Generator> generator,
+                   Tensor& out) {
+  const char* op = "normal.Tensor_Tensor_out";
+  check_floating(op, out.scalar_type());
+  return write_out(op,
+                   normal(cast(mean, out.scalar_type()), cast(std, out.scalar_type()), generator),
+                   out);
+}
+
+Tensor& normal_out(double mean, double std, IntArrayRef size, std::optional<Generator> generator,
+                   Tensor& out) {
+  const char* op = "normal.float_float_out";
+  check_floating(op, out.scalar_type());
+  return write_out(op,
+                   normal(mean, std, size, generator, out.scalar_type(), std::nullopt, std::nullopt,
+                          std::nullopt),
+                   out);
 }
 
 namespace {

@@ -167,5 +167,11 @@ Tensor view_as(const Tensor& self, const Tensor& other) {
   return in_composite_op("view_as", [&] { return gradgen::view(self, other.sizes()); });
 }
 
+// torch.linalg.diagonal: diagonal with the last two dims by default (a view, DiagonalBackward0's).
+Tensor linalg_diagonal(const Tensor& A, int64_t offset, int64_t dim1, int64_t dim2) {
+  return in_composite_op("linalg_diagonal",
+                         [&] { return gradgen::diagonal(A, offset, dim1, dim2); });
+}
+
 }  // namespace native
 }  // namespace gradgen

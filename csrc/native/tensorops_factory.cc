@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 #include "csrc/core_kernels.h"
 #include "csrc/default_dtype.h"
@@ -174,6 +175,75 @@ Tensor& logspace_out(const Scalar& start, const Scalar& end, int64_t steps, doub
                      Tensor& out) {
   return write_out("logspace.out", logspace_in(start, end, steps, base, out.scalar_type()), out);
 }
+
+// The Tensor overloads: start / end must be 0-dim, as PyTorch's ("linspace only supports
+// 0-dimensional start and end tensors, but got start with 1 dimension(s) and end with 0
+// dimension(s)."); their values are the Scalar overload's start and end.
+namespace {
+
+Scalar endpoint(const Tensor& t) {
+  if (t.scalar_type() == ScalarType::Bool) return Scalar(t.item<bool>());
+  if (is_floating_point(t.scalar_type())) return Scalar(t.item<double>());
+  return Scalar(t.item<int64_t>());
+}
+
+std::string dims_str(const char* which, const Tensor& t) {
+  return std::string(which) + " with " + std::to_string(t.dim()) + " dimension(s)";
+}
+
+[[noreturn]] void throw_not_0dim(const char* op, const std::string& got) {
+  throw std::runtime_error(std::string(op) + ": " + op +
+                           " only supports 0-dimensional start and end tensors, but got " + got +
+                           ".");
+}
+
+std::pair<Scalar, Scalar> endpoints(const char* op, const Tensor& start, const Tensor& end) {
+  if (start.dim() != 0 || end.dim() != 0) {
+    throw_not_0dim(op, dims_str("start", start) + " and " + dims_str("end", end));
+  }
+  return {endpoint(start), endpoint(end)};
+}
+
+std::pair<Scalar, Scalar> endpoints(const char* op, const Tensor& start, const Scalar& end) {
+  if (start.dim() != 0) throw_not_0dim(op, dims_str("start", start));
+  return {endpoint(start), end};
+}
+
+std::pair<Scalar, Scalar> endpoints(const char* op, const Scalar& start, const Tensor& end) {
+  if (end.dim() != 0) throw_not_0dim(op, dims_str("end", end));
+  return {start, endpoint(end)};
+}
+
+}  // namespace
+
+#define GRADGEN_SPACE_TENSOR_OVERLOADS(Start, End, overload)                                     \
+  Tensor linspace(Start start, End end, int64_t steps, std::optional<ScalarType> dtype,          \
+                  std::optional<Layout>, std::optional<Device>, std::optional<bool>) {           \
+    const auto [s, e] = endpoints("linspace", start, end);                                       \
+    return linspace_in(s, e, steps, dtype.value_or(get_default_dtype()));                        \
+  }                                                                                              \
+  Tensor& linspace_out(Start start, End end, int64_t steps, Tensor& out) {                       \
+    const auto [s, e] = endpoints("linspace", start, end);                                       \
+    return write_out("linspace." overload "_out", linspace_in(s, e, steps, out.scalar_type()),   \
+                     out);                                                                       \
+  }                                                                                              \
+  Tensor logspace(Start start, End end, int64_t steps, double base,                              \
+                  std::optional<ScalarType> dtype, std::optional<Layout>, std::optional<Device>, \
+                  std::optional<bool>) {                                                         \
+    const auto [s, e] = endpoints("logspace", start, end);                                       \
+    return logspace_in(s, e, steps, base, dtype.value_or(get_default_dtype()));                  \
+  }                                                                                              \
+  Tensor& logspace_out(Start start, End end, int64_t steps, double base, Tensor& out) {          \
+    const auto [s, e] = endpoints("logspace", start, end);                                       \
+    return write_out("logspace." overload "_out",                                                \
+                     logspace_in(s, e, steps, base, out.scalar_type()), out);                    \
+  }
+
+GRADGEN_SPACE_TENSOR_OVERLOADS(const Tensor&, const Tensor&, "Tensor_Tensor")
+GRADGEN_SPACE_TENSOR_OVERLOADS(const Tensor&, const Scalar&, "Tensor_Scalar")
+GRADGEN_SPACE_TENSOR_OVERLOADS(const Scalar&, const Tensor&, "Scalar_Tensor")
+
+#undef GRADGEN_SPACE_TENSOR_OVERLOADS
 
 Tensor eye(int64_t n, std::optional<ScalarType> dtype, std::optional<Layout>, std::optional<Device>,
            std::optional<bool>) {

@@ -273,17 +273,35 @@ Tensor any(const Tensor& self, OptionalIntArrayRef dim, bool keepdim) {
   if (dim.has_value() && dim->empty()) return cast(self, ScalarType::Bool);
   return all_or_any("any", self, loops::reduction_dims("any", dim, self.dim()), keepdim, false);
 }
+// all / any write a Bool or Byte out only, as PyTorch's ("all only supports bool tensor for
+// result, got: Float").
+namespace {
+Tensor& write_truth(const char* op, const char* name, const Tensor& result, Tensor& out) {
+  if (out.scalar_type() != ScalarType::Bool && out.scalar_type() != ScalarType::Byte) {
+    throw std::runtime_error(
+        std::string(op) + ": " + name +
+        " only supports bool tensor for result, got: " + to_string(out.scalar_type()));
+  }
+  return write_out(op, result, out);
+}
+}  // namespace
 Tensor& all_out(const Tensor& self, int64_t dim, bool keepdim, Tensor& out) {
-  return write_out("all.out", all(self, dim, keepdim), out);
+  return write_truth("all.out", "all", all(self, dim, keepdim), out);
 }
 Tensor& all_out(const Tensor& self, Tensor& out) {
-  return write_out("all.all_out", all(self), out);
+  return write_truth("all.all_out", "all", all(self), out);
+}
+Tensor& all_out(const Tensor& self, OptionalIntArrayRef dim, bool keepdim, Tensor& out) {
+  return write_truth("all.dims_out", "all", all(self, dim, keepdim), out);
 }
 Tensor& any_out(const Tensor& self, int64_t dim, bool keepdim, Tensor& out) {
-  return write_out("any.out", any(self, dim, keepdim), out);
+  return write_truth("any.out", "any", any(self, dim, keepdim), out);
 }
 Tensor& any_out(const Tensor& self, Tensor& out) {
-  return write_out("any.all_out", any(self), out);
+  return write_truth("any.all_out", "any", any(self), out);
+}
+Tensor& any_out(const Tensor& self, OptionalIntArrayRef dim, bool keepdim, Tensor& out) {
+  return write_truth("any.dims_out", "any", any(self, dim, keepdim), out);
 }
 
 Tensor count_nonzero(const Tensor& self, IntArrayRef dim) {
@@ -459,6 +477,15 @@ Tensor& var_out(const Tensor& self, OptionalIntArrayRef dim, std::optional<Scala
 Tensor& std_out(const Tensor& self, OptionalIntArrayRef dim, std::optional<Scalar> correction,
                 bool keepdim, Tensor& out) {
   return write_out("std.correction_out", std(self, dim, correction, keepdim), out);
+}
+// The unbiased= out= variants: correction 1 when unbiased, else 0 (var.dim's composite).
+Tensor& var_out(const Tensor& self, OptionalIntArrayRef dim, bool unbiased, bool keepdim,
+                Tensor& out) {
+  return write_out("var.out", var(self, dim, Scalar(unbiased ? 1 : 0), keepdim), out);
+}
+Tensor& std_out(const Tensor& self, OptionalIntArrayRef dim, bool unbiased, bool keepdim,
+                Tensor& out) {
+  return write_out("std.out", std(self, dim, Scalar(unbiased ? 1 : 0), keepdim), out);
 }
 std::tuple<Tensor, Tensor> var_mean(const Tensor& self, OptionalIntArrayRef dim,
                                     std::optional<Scalar> correction, bool keepdim) {

@@ -1,4 +1,5 @@
-// gradgen's factories (zeros, ones, empty, full, randn) and its random number generators. Without
+// gradgen's factories empty, full and randn, and its random number generators (zeros and ones are
+// declared ops, bound with the generated functions). Without
 // dtype=, a floating result gets the default dtype (csrc/default_dtype.h), as PyTorch's.
 #include <cstdint>
 #include <optional>
@@ -99,22 +100,14 @@ void init_random(nb::module_& m) {
 }
 
 void init_factories(nb::module_& m) {
-  // zeros(2, 3, dtype=..., requires_grad=...): sizes as varargs or one sequence.
-  using Factory = Tensor (*)(IntArrayRef, ScalarType);
-  const std::pair<const char*, Factory> by_size[] = {{"zeros", &zeros},
-                                                     {"ones", &ones},
-                                                     {"empty", &empty}};
-  for (const auto& [name, factory] : by_size) {
-    const char* op = name;
-    const Factory make = factory;
-    m.def(
-        op,
-        [op, make](nb::args size, std::optional<ScalarType> dtype, bool requires_grad) {
-          return finish(make(parse_sizes(size, op), dtype.value_or(get_default_dtype())),
-                        requires_grad);
-        },
-        "size"_a, nb::kw_only(), "dtype"_a = nb::none(), "requires_grad"_a = false);
-  }
+  // empty(2, 3, dtype=..., requires_grad=...): sizes as varargs or one sequence.
+  m.def(
+      "empty",
+      [](nb::args size, std::optional<ScalarType> dtype, bool requires_grad) {
+        return finish(empty(parse_sizes(size, "empty"), dtype.value_or(get_default_dtype())),
+                      requires_grad);
+      },
+      "size"_a, nb::kw_only(), "dtype"_a = nb::none(), "requires_grad"_a = false);
   m.def("full", &full_of, "size"_a, "fill_value"_a, nb::kw_only(), "dtype"_a = nb::none(),
         "requires_grad"_a = false);
   m.def("randn", &randn_of, "size"_a, nb::kw_only(), "seed"_a = nb::none(),

@@ -50,7 +50,7 @@ void init_tracer(nanobind::module_& m);
 
 /// gradgen.Generator, default_generator and manual_seed.
 void init_random(nanobind::module_& m);
-/// gradgen.zeros, ones, empty, full and randn.
+/// gradgen.empty, full and randn (zeros and ones are declared ops, bound by bind_generated).
 void init_factories(nanobind::module_& m);
 
 /// gradgen.set_default_dtype, get_default_dtype, result_type, promote_types and can_cast

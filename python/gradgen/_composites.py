@@ -5,7 +5,7 @@ ops, so the gradient comes from those ops' formulas, as here. Each follows torch
 names, defaults, errors and result (a view where torch's is one):
 
     isposinf, isneginf          eq(x, +-inf), bool
-    where(condition)            nonzero(condition, as_tuple=True)
+    where(condition)            the declared where(Tensor condition) -> Tensor[], as a tuple
     randint_like                randint over input's shape, of input's dtype unless told
     fliplr, flipud, rot90       flips (rot90: flip and transpose)
     moveaxis, swapaxes/swapdims movedim's and transpose's other names
@@ -60,7 +60,7 @@ def where(condition, input=_NO_ARG, other=_NO_ARG, *, out=None):
     if input is _NO_ARG and other is _NO_ARG:
         if out is not None:
             raise TypeError("where() got an unexpected keyword argument 'out' with condition only")
-        return tuple(_C.nonzero_numpy(condition))
+        return tuple(_C.where(condition))
     if input is _NO_ARG or other is _NO_ARG:
         raise TypeError("where() missing required argument '%s'" % ("input" if input is _NO_ARG else "other"))
     return _call_out(_C.where, condition, input, other, out=out)

@@ -1,4 +1,4 @@
-"""gradgen.linalg: PyTorch's torch.linalg names over gradgen's ops (cross, vector_norm, multi_dot,
+"""gradgen.linalg: PyTorch's torch.linalg names over gradgen's ops (cross, diagonal, vector_norm, multi_dot,
 and the decompositions: det, slogdet, inv, inv_ex, solve, solve_ex), and the functions PyTorch
 composes of them (issue 23): norm, matrix_norm, pinv, matrix_rank, matmul.
 
@@ -7,6 +7,12 @@ composes of them (issue 23): norm, matrix_norm, pinv, matrix_rank, matmul.
 """
 
 from gradgen import _C
+
+
+def diagonal(A, *, offset=0, dim1=-2, dim2=-1):
+    """torch.linalg.diagonal: the diagonal of each matrix over dims dim1, dim2 (the last two by
+    default), a view (the op linalg_diagonal)."""
+    return _C.linalg_diagonal(A, offset=offset, dim1=dim1, dim2=dim2)
 
 
 def cross(input, other, *, dim=-1, out=None):
@@ -363,6 +369,7 @@ __all__ = [
     "cholesky_ex",
     "cross",
     "det",
+    "diagonal",
     "inv",
     "inv_ex",
     "matmul",

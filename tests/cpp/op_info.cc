@@ -1356,6 +1356,218 @@ void add_overloads23_ops(std::vector<OpInfo>& ops) {
   }
 }
 
+// Overloads PyTorch has of ops gradgen declared (issue 23, decl23c): zeros / ones and the out=
+// variants of the reductions and the samplers. A sampler's out= variant is checked against its
+// functional form with a fresh generator of the same seed: the same draws.
+void add_decl23c_ops(std::vector<OpInfo>& ops) {
+  auto add_op = [&ops](std::string name, Check check,
+                       std::function<std::vector<Sample>()> samples) {
+    ops.push_back({std::move(name), check, std::move(samples)});
+  };
+  auto gen = [](uint64_t seed) { return std::optional<Generator>(Generator(seed)); };
+  // A factory: an unused input requiring grad (the result has no history all the same).
+  auto factory = [](std::string name, std::function<Tensor()> f) {
+    return Sample{std::move(name), {leaf({2}, 1)}, one([f](const Inputs&) { return f(); })};
+  };
+  auto no_derivative = [&add_op](std::string name, std::vector<Sample> samples) {
+    add_op(std::move(name), Check::kNoDerivative, [samples] { return samples; });
+  };
+  auto out1 = [](std::string name, std::function<Tensor(const Tensor&)> f,
+                 std::function<Tensor(const Tensor&, Tensor&)> f_out, Tensor input) {
+    return Sample{std::move(name),
+                  {std::move(input)},
+                  one([f](const Inputs& x) { return f(x[0]); }),
+                  nullptr,
+                  [f_out](const Inputs& x, Tensor& o) { return f_out(x[0], o); }};
+  };
+  no_derivative("zeros", {factory("[2, 3]",
+                                  [] {
+                                    return zeros({2, 3}, std::nullopt);
+                                  }),
+                          factory("Long", [] { return zeros({4}, ScalarType::Long); })});
+  no_derivative("ones", {factory("[3, 1]",
+                                 [] {
+                                   return ones({3, 1}, std::nullopt);
+                                 }),
+                         factory("Bool", [] { return ones({2}, ScalarType::Bool); })});
+  no_derivative("zeros.out", {factory("into a Long out", [] {
+                  Tensor o = ones({5}, ScalarType::Long);
+                  return zeros_out({2, 2}, o);
+                })});
+  no_derivative("ones.out", {factory("into a Double out", [] {
+                  Tensor o = zeros({0}, ScalarType::Double);
+                  return ones_out({3}, o);
+                })});
+  add_op("var.out", Check::kOut, [=] {
+    return std::vector<Sample>{out1(
+        "dim 1 unbiased", [](const Tensor& a) { return var(a, IntArrayRef{1}, true, false); },
+        [](const Tensor& a, Tensor& o) { return var_out(a, IntArrayRef{1}, true, false, o); },
+        leaf({3, 4}, 2))};
+  });
+  add_op("std.out", Check::kOut, [=] {
+    return std::vector<Sample>{out1(
+        "dims {0, 1} biased keepdim",
+        [](const Tensor& a) {
+          return std(a, IntArrayRef{0, 1}, false, true);
+        },
+        [](const Tensor& a, Tensor& o) {
+          return std_out(a, IntArrayRef{0, 1}, false, true, o);
+        },
+        leaf({2, 3, 2}, 3))};
+  });
+  add_op("all.dims_out", Check::kOut, [=] {
+    return std::vector<Sample>{out1(
+        "dims {0, 2}",
+        [](const Tensor& a) {
+          return all(relu(a), IntArrayRef{0, 2});
+        },
+        [](const Tensor& a, Tensor& o) {
+          return all_out(relu(a), IntArrayRef{0, 2}, false, o);
+        },
+        leaf({2, 3, 2}, 4))};
+  });
+  add_op("any.dims_out", Check::kOut, [=] {
+    return std::vector<Sample>{out1(
+        "dims {1} keepdim", [](const Tensor& a) { return any(relu(a), IntArrayRef{1}, true); },
+        [](const Tensor& a, Tensor& o) { return any_out(relu(a), IntArrayRef{1}, true, o); },
+        leaf({3, 2}, 5))};
+  });
+  // Random factories into out: no history (permutations of 0 and 1 elements, integers below 1
+  // and samples of std 0 are determined; the others are checked against torch in Python).
+  no_derivative("rand.out", {factory("[2, 3] into float32", [] {
+                  Tensor o = zeros({0}, ScalarType::Float);
+                  return rand_out({2, 3}, o);
+                })});
+  no_derivative("rand.generator_out", {factory("[3] into float64", [=] {
+                  Tensor o = zeros({0}, ScalarType::Double);
+                  return rand_out({3}, gen(1), o);
+                })});
+  no_derivative("randint.out", {factory("below 1 into Long", [] {
+                  Tensor o = zeros({0}, ScalarType::Long);
+                  return randint_out(1, {3}, o);
+                })});
+  no_derivative("randint.generator_out", {factory("below 4 into Double", [=] {
+                  Tensor o = zeros({0}, ScalarType::Double);
+                  return randint_out(4, {2, 2}, gen(2), o);
+                })});
+  no_derivative("randint.low_out", {factory("3 to 4 into Int", [] {
+                  Tensor o = zeros({0}, ScalarType::Int);
+                  return randint_out(3, 4, {2}, o);
+                })});
+  no_derivative("randint.low_generator_out", {factory("-2 to 2 into Long", [=] {
+                  Tensor o = zeros({0}, ScalarType::Long);
+                  return randint_out(-2, 2, {5}, gen(3), o);
+                })});
+  no_derivative("randperm.generator_out", {factory("5 into Long", [=] {
+                  Tensor o = zeros({0}, ScalarType::Long);
+                  return randperm_out(5, gen(4), o);
+                })});
+  no_derivative("normal.float_float_out", {factory("mean 1, std 2 into float64", [=] {
+                  Tensor o = zeros({0}, ScalarType::Double);
+                  return normal_out(1.0, 2.0, {3}, gen(5), o);
+                })});
+  // The samplers of tensors into out: the functional form's draws with the same seed.
+  add_op("bernoulli.out", Check::kOut, [=] {
+    return std::vector<Sample>{out1(
+        "p in (0, 1)", [=](const Tensor& a) { return bernoulli(sigmoid(a), gen(6)); },
+        [=](const Tensor& a, Tensor& o) { return bernoulli_out(sigmoid(a), gen(6), o); },
+        leaf({2, 3}, 6))};
+  });
+  add_op("multinomial.out", Check::kOut, [=] {
+    return std::vector<Sample>{out1(
+        "2 of 4, 3 rows", [=](const Tensor& a) { return multinomial(abs(a), 2, false, gen(7)); },
+        [=](const Tensor& a, Tensor& o) { return multinomial_out(abs(a), 2, false, gen(7), o); },
+        leaf({3, 4}, 7))};
+  });
+  add_op("normal.Tensor_float_out", Check::kOut, [=] {
+    return std::vector<Sample>{out1(
+        "std 0.5", [=](const Tensor& a) { return normal(a, 0.5, gen(8)); },
+        [=](const Tensor& a, Tensor& o) { return normal_out(a, 0.5, gen(8), o); },
+        leaf({2, 3}, 8))};
+  });
+  add_op("normal.float_Tensor_out", Check::kOut, [=] {
+    return std::vector<Sample>{out1(
+        "mean 1", [=](const Tensor& a) { return normal(1.0, abs(a), gen(9)); },
+        [=](const Tensor& a, Tensor& o) { return normal_out(1.0, abs(a), gen(9), o); },
+        leaf({4}, 9))};
+  });
+  add_op("normal.Tensor_Tensor_out", Check::kOut, [=] {
+    return std::vector<Sample>{
+        {"broadcast [2, 1] with [3]",
+         {leaf({2, 1}, 10), leaf({3}, 11)},
+         one([=](const Inputs& x) { return normal(x[0], abs(x[1]), gen(10)); }),
+         nullptr,
+         [=](const Inputs& x, Tensor& o) { return normal_out(x[0], abs(x[1]), gen(10), o); }}};
+  });
+  // linalg_diagonal: diagonal's gradient (a composite over diagonal).
+  add_op("linalg_diagonal", Check::kGradient, [] {
+    return std::vector<Sample>{
+        {"last two dims", {leaf({2, 3, 4}, 18)}, one([](const Inputs& x) {
+           return linalg_diagonal(x[0]);
+         })},
+        {"offset 1 over dims 0, 2", {leaf({3, 2, 4}, 19)}, one([](const Inputs& x) {
+           return linalg_diagonal(x[0], 1, 0, 2);
+         })},
+    };
+  });
+  // bernoulli_ with a tensor of probabilities: a zero gradient for self and p, as PyTorch's.
+  add_op("bernoulli_.Tensor", Check::kZeroGradient, [=] {
+    return std::vector<Sample>{
+        {"p broadcast [3] to [2, 3]", {leaf({2, 3}, 12), leaf({3}, 13)}, one([=](const Inputs& x) {
+           Tensor self = clone(x[0]);
+           bernoulli_(self, sigmoid(x[1]), gen(12));
+           return self;
+         })}};
+  });
+  no_derivative("where", {{"[2, 3] condition",
+                           {leaf({2, 3}, 14)},
+                           [](const Inputs& x) { return where(gt(x[0], 0.0)); }},
+                          {"0-dim", {leaf({}, 15)}, [](const Inputs& x) { return where(x[0]); }}});
+  // linspace / logspace with 0-dim tensor endpoints (inputs that require grad: no history).
+  using Space = std::function<Tensor(const Tensor&, const Tensor&)>;
+  auto space = [&no_derivative](std::string name, Space f) {
+    no_derivative(std::move(name), {{"0-dim endpoints",
+                                     {leaf({}, 16), leaf({}, 17)},
+                                     one([f](const Inputs& x) { return f(x[0], x[1]); })}});
+  };
+  // The out= variants refuse endpoints that require grad (as PyTorch's): detached ones.
+  auto into_double = [](std::function<Tensor(Tensor&)> f) {
+    Tensor o = zeros({0}, ScalarType::Double);
+    return f(o);
+  };
+  space("linspace.Tensor_Tensor",
+        [](const Tensor& a, const Tensor& b) { return linspace(a, b, 5, std::nullopt); });
+  space("linspace.Tensor_Scalar",
+        [](const Tensor& a, const Tensor&) { return linspace(a, 3.0, 4, ScalarType::Double); });
+  space("linspace.Scalar_Tensor",
+        [](const Tensor&, const Tensor& b) { return linspace(-1, b, 3, std::nullopt); });
+  space("linspace.Tensor_Tensor_out", [=](const Tensor& a, const Tensor& b) {
+    return into_double([&](Tensor& o) { return linspace_out(a.detach(), b.detach(), 4, o); });
+  });
+  space("linspace.Tensor_Scalar_out", [=](const Tensor& a, const Tensor&) {
+    return into_double([&](Tensor& o) { return linspace_out(a.detach(), 2.0, 3, o); });
+  });
+  space("linspace.Scalar_Tensor_out", [=](const Tensor&, const Tensor& b) {
+    return into_double([&](Tensor& o) { return linspace_out(0, b.detach(), 3, o); });
+  });
+  space("logspace.Tensor_Tensor",
+        [](const Tensor& a, const Tensor& b) { return logspace(a, b, 5, 10.0, std::nullopt); });
+  space("logspace.Tensor_Scalar", [](const Tensor& a, const Tensor&) {
+    return logspace(a, 1.0, 4, 2.0, ScalarType::Double);
+  });
+  space("logspace.Scalar_Tensor",
+        [](const Tensor&, const Tensor& b) { return logspace(-1, b, 3, 10.0, std::nullopt); });
+  space("logspace.Tensor_Tensor_out", [=](const Tensor& a, const Tensor& b) {
+    return into_double([&](Tensor& o) { return logspace_out(a.detach(), b.detach(), 4, 10.0, o); });
+  });
+  space("logspace.Tensor_Scalar_out", [=](const Tensor& a, const Tensor&) {
+    return into_double([&](Tensor& o) { return logspace_out(a.detach(), 2.0, 3, 2.0, o); });
+  });
+  space("logspace.Scalar_Tensor_out", [=](const Tensor&, const Tensor& b) {
+    return into_double([&](Tensor& o) { return logspace_out(0, b.detach(), 3, 10.0, o); });
+  });
+}
+
 void add_ctc_ops(std::vector<OpInfo>& ops) {
   const std::string no_double = "PyTorch has no derivative for _ctc_loss_backward";
   add_ctc_loss_ops(ops, no_double);
@@ -4924,6 +5136,7 @@ std::vector<OpInfo> make_registry() {
   add_upsample_aa_vec_ops(ops);
   add_ctc_ops(ops);
   add_overloads23_ops(ops);
+  add_decl23c_ops(ops);
   return ops;
 }
 

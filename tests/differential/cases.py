@@ -4434,6 +4434,7 @@ import cases_composites  # noqa: E402, F401  (torch's composite tensor-API funct
 import cases_convdw  # noqa: E402, F401  (depthwise convolutions, bench26: registers its cases here)
 import cases_conventions  # noqa: E402, F401  (max/min out=, several ellipses, einsum messages, issue 23: registers its cases here)
 import cases_ctc  # noqa: E402, F401  (ctc_loss, issue 26's last op; max_pool1d_with_indices: registers its cases here)
+import cases_decl23c  # noqa: E402, F401  (overloads of declared ops: zeros / ones, out= variants, tensor endpoints, issue 23)
 import cases_decomp  # noqa: E402, F401  (linear algebra decompositions: registers its cases here)
 import cases_default_dtype  # noqa: E402, F401  (the default dtype, issue 23: registers its cases here)
 import cases_dtype  # noqa: E402, F401  (the dtypes int32 ... bfloat16, issue 23: registers its cases here)

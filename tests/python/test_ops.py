@@ -4794,3 +4794,182 @@ def _inplace_out_value_checks():
 
 SAMPLES.update(_inplace_out_samples())
 VALUE_CHECKS.update(_inplace_out_value_checks())
+
+
+# ---------------------------------------------------------------------------------------------
+# Overloads PyTorch has of ops gradgen declared (issue 23, decl23c): zeros / ones, the out=
+# variants of the reductions and of the samplers (the functional form's draws for one seed)
+# ---------------------------------------------------------------------------------------------
+
+
+def _decl23c_checks() -> Dict[str, Callable[[], None]]:
+    g = gradgen
+    gen = g.Generator
+
+    def empty(dtype=g.float32):
+        return g.empty(0, dtype=dtype)
+
+    def zeros_ones():
+        z = g.zeros(2, 3)
+        assert z.tolist() == [[0.0] * 3] * 2 and z.dtype == g.float32 and not z.requires_grad
+        assert g.zeros((2,), dtype=g.int64).tolist() == [0, 0] and g.zeros([]).shape == ()
+        assert g.ones([2], dtype=g.float64, requires_grad=True).requires_grad
+        assert g.ones(3, dtype=g.bool).tolist() == [True] * 3
+        o = g.full([4], 7, dtype=g.int64)
+        assert g.zeros(2, 2, out=o) is o and o.tolist() == [[0, 0], [0, 0]] and o.dtype == g.int64
+        o = empty(g.bool)
+        assert g.ones((2,), out=o) is o and o.tolist() == [True, True]
+        with pytest.raises(RuntimeError, match="floating point"):
+            g.zeros(2, dtype=g.int64, requires_grad=True)
+        with pytest.raises(TypeError):
+            g.ones("a")
+
+    def reduction_outs():
+        y = g.tensor([[1.0, 4.0, 3.0], [0.0, 2.0, -1.0]], dtype=g.float64)
+        o = empty(g.float64)
+        assert g.var(y, [1], False, out=o) is o and o.tolist() == g.var(y, [1], False).tolist()
+        assert g.std(y, [0, 1], True, True, out=o) is o and o.tolist() == g.std(y, [0, 1], True, True).tolist()
+        b = empty(g.bool)
+        x = g.tensor([[[1.0, 0.0], [2.0, 3.0]], [[1.0, 1.0], [0.0, 5.0]]])
+        assert g.all(x, (0, 1), out=b) is b and b.tolist() == [False, False]
+        assert g.any(x, dim=[1, 2], keepdim=True, out=b).tolist() == [[[True]], [[True]]]
+        assert g.any(x, dim=None, out=b).tolist() is True
+        with pytest.raises(RuntimeError, match="all only supports bool tensor for result, got: Float"):
+            g.all(x, (0,), out=empty())
+        with pytest.raises(RuntimeError, match="var.out"):
+            g.var(leaf(2, 3), [1], True, out=empty(g.float64))
+
+    def random_outs():
+        # rand / randint / randperm into out: the functional form's numbers, in out's dtype.
+        o = empty(g.float64)
+        assert g.rand(2, 3, generator=gen(5), out=o) is o and o.shape == (2, 3) and o.dtype == g.float64
+        assert o.tolist() == g.rand(2, 3, generator=gen(5), dtype=g.float64).tolist()
+        g.manual_seed(3)
+        a = g.rand(4, dtype=g.float64)
+        g.manual_seed(3)
+        assert g.rand(4, out=o).tolist() == a.tolist()
+        o = empty(g.int64)
+        assert g.randint(9, (5,), generator=gen(1), out=o).tolist() == g.randint(9, (5,), generator=gen(1)).tolist()
+        assert (
+            g.randint(2, 4, (5,), generator=gen(2), out=o).tolist() == g.randint(2, 4, (5,), generator=gen(2)).tolist()
+        )
+        assert set(g.randint(7, 9, (20,), out=o).tolist()) <= {7, 8} and set(g.randint(2, (20,), out=o).tolist()) <= {
+            0,
+            1,
+        }
+        h = empty(g.float16)
+        assert g.randint(3, (4,), out=h).dtype == g.float16
+        with pytest.raises(RuntimeError, match="to - 1 is out of bounds for bool"):
+            g.randint(5, (2,), out=empty(g.bool))
+        assert g.randperm(6, generator=gen(3), out=o).tolist() == g.randperm(6, generator=gen(3)).tolist()
+        with pytest.raises(RuntimeError, match="expected a floating dtype"):
+            g.rand(2, out=empty(g.int64))
+
+    def sampler_outs():
+        p = g.rand(10, generator=gen(4))
+        o = empty()
+        assert g.bernoulli(p, generator=gen(5), out=o) is o
+        assert o.tolist() == g.bernoulli(p, generator=gen(5)).tolist()
+        assert g.bernoulli(g.tensor([0.0, 1.0]), out=empty(g.int64)).tolist() == [0, 1]
+        i = empty(g.int64)
+        assert g.multinomial(p, 4, generator=gen(6), out=i).tolist() == g.multinomial(p, 4, generator=gen(6)).tolist()
+        with pytest.raises(RuntimeError, match="multinomial expects Long tensor out, got: Int"):
+            g.multinomial(p, 2, out=empty(g.int32))
+        m, s = g.rand(6, generator=gen(7)), g.rand(6, generator=gen(8))
+        o = g.empty(6)
+        assert g.normal(m, 2.0, generator=gen(9), out=o).tolist() == g.normal(m, 2.0, generator=gen(9)).tolist()
+        # mean broadcasts with out's shape, as PyTorch's (an empty out is refused).
+        assert g.normal(m, 0.0, out=g.empty(2, 6)).tolist() == [m.tolist()] * 2
+        with pytest.raises(RuntimeError):
+            g.normal(m, 1.0, out=empty())
+        assert g.normal(1.0, s, generator=gen(9), out=o).tolist() == g.normal(1.0, s, generator=gen(9)).tolist()
+        assert g.normal(m, s, generator=gen(9), out=o).tolist() == g.normal(m, s, generator=gen(9)).tolist()
+        d = empty(g.float64)
+        assert g.normal(3.0, 0.0, (2, 2), out=d).tolist() == [[3.0, 3.0], [3.0, 3.0]] and d.dtype == g.float64
+        assert (
+            g.normal(0.0, 1.0, (3,), generator=gen(2), out=d).tolist()
+            == g.normal(0.0, 1.0, (3,), generator=gen(2), dtype=g.float64).tolist()
+        )
+        with pytest.raises(RuntimeError, match="expected a floating dtype"):
+            g.normal(0.0, 1.0, (3,), out=empty(g.int64))
+
+    def spaces():
+        t = g.tensor
+        r = g.linspace(t(0), t(1), 3)
+        assert r.tolist() == [0.0, 0.5, 1.0] and r.dtype == g.float32 and not r.requires_grad
+        assert g.linspace(t(0.0, dtype=g.float64, requires_grad=True), 4, 3).tolist() == [0.0, 2.0, 4.0]
+        assert g.linspace(0, t(4.0), 3, dtype=g.float64).dtype == g.float64
+        assert g.logspace(t(0), t(2), 3).tolist() == [1.0, 10.0, 100.0]
+        assert g.logspace(t(0.0), 2, 3, 2.0).tolist() == [1.0, 2.0, 4.0]
+        assert g.logspace(0, t(2.0), 3, 2.0, dtype=g.float64).tolist() == [1.0, 2.0, 4.0]
+        o = empty(g.int64)
+        assert g.linspace(t(0.0), t(4.0), 3, out=o) is o and o.tolist() == [0, 2, 4]
+        assert g.linspace(t(0.0), 4, 3, out=o).tolist() == [0, 2, 4] and g.linspace(0, t(4), 3, out=o).tolist() == [
+            0,
+            2,
+            4,
+        ]
+        d = empty(g.float64)
+        assert g.logspace(t(0), t(1), 2, out=d) is d and d.tolist() == [1.0, 10.0]
+        assert g.logspace(t(0), 1, 2, 2.0, out=d).tolist() == [1.0, 2.0] and g.logspace(0, t(1), 2, out=d).tolist() == [
+            1.0,
+            10.0,
+        ]
+        msg = "only supports 0-dimensional start and end tensors, but got start with 1 dimension"
+        with pytest.raises(RuntimeError, match=msg):
+            g.linspace(t([0.0]), t(4.0), 3)
+        with pytest.raises(RuntimeError, match="but got end with 1 dimension"):
+            g.logspace(0, t([4.0]), 3)
+
+    def where_condition():
+        r = g.where(g.tensor([[True, False], [False, True]]))
+        assert isinstance(r, tuple) and [x.tolist() for x in r] == [[0, 1], [0, 1]]
+        assert [x.tolist() for x in g.where(g.tensor(1.0))] == [[0]]
+        assert [x.tolist() for x in g.where(g.tensor([0.0, 2.0]))] == [[1]]
+
+    def bernoulli_tensor():
+        p = g.rand(5, generator=gen(1))
+        x = g.zeros(5)
+        assert x.bernoulli_(p, generator=gen(2)) is x and x.tolist() == g.bernoulli(p, generator=gen(2)).tolist()
+        assert g.zeros(2, 3).bernoulli_(g.tensor([0.0, 1.0, 1.0])).tolist() == [[0.0, 1.0, 1.0]] * 2
+        assert g.zeros(3, dtype=g.int64).bernoulli_(g.tensor([0.0, 1.0, 1.0])).tolist() == [0, 1, 1]
+        y = leaf(3).clone()
+        y.bernoulli_(g.tensor(0.5))
+        assert y.grad_fn.name() == "BernoulliBackward1"
+        with pytest.raises(RuntimeError, match="bernoulli_ expects p to be in"):
+            g.zeros(2).bernoulli_(g.tensor([0.0, 2.0]))
+
+    def linalg_diagonal():
+        x = leaf(2, 3, 4)
+        d = g.linalg.diagonal(x)
+        assert d.shape == (2, 3) and d.grad_fn.name() == "DiagonalBackward0"
+        assert d.tolist() == g.diagonal(x, 0, -2, -1).tolist()
+        assert g.linalg.diagonal(x, offset=1, dim1=0, dim2=2).tolist() == g.diagonal(x, 1, 0, 2).tolist()
+        gradcheck(lambda a: g.linalg.diagonal(a, offset=-1), [leaf(3, 4, seed=2)])
+        with pytest.raises(IndexError):
+            g.linalg.diagonal(g.zeros(3))
+
+    return {
+        **{n: zeros_ones for n in ["zeros", "zeros.out", "ones", "ones.out"]},
+        **{n: reduction_outs for n in ["var.out", "std.out", "all.dims_out", "any.dims_out"]},
+        **{n: random_outs for n in ["rand.out", "rand.generator_out", "randint.out", "randint.generator_out"]},
+        **{n: random_outs for n in ["randint.low_out", "randint.low_generator_out", "randperm.generator_out"]},
+        **{n: sampler_outs for n in ["bernoulli.out", "multinomial.out", "normal.Tensor_float_out"]},
+        **{n: sampler_outs for n in ["normal.float_Tensor_out", "normal.Tensor_Tensor_out", "normal.float_float_out"]},
+        **{n: spaces for n in ["linspace.Tensor_Tensor", "linspace.Tensor_Scalar", "linspace.Scalar_Tensor"]},
+        **{
+            n: spaces
+            for n in ["linspace.Tensor_Tensor_out", "linspace.Tensor_Scalar_out", "linspace.Scalar_Tensor_out"]
+        },
+        **{n: spaces for n in ["logspace.Tensor_Tensor", "logspace.Tensor_Scalar", "logspace.Scalar_Tensor"]},
+        **{
+            n: spaces
+            for n in ["logspace.Tensor_Tensor_out", "logspace.Tensor_Scalar_out", "logspace.Scalar_Tensor_out"]
+        },
+        "where": where_condition,
+        "bernoulli_.Tensor": bernoulli_tensor,
+        "linalg_diagonal": linalg_diagonal,
+    }
+
+
+VALUE_CHECKS.update(_decl23c_checks())
