@@ -297,10 +297,10 @@ void def_type_and_transposes(nb::class_<Tensor>& cls) {
 
 // --- in-place view ops ---------------------------------------------------------------------
 
-// squeeze_, unsqueeze_, t_, transpose_ (PyTorch's in-place view ops): self takes the sizes and
-// strides of the view op's result. They are in-place ops for autograd (check_inplace: a leaf that
-// requires grad is refused, as a view of one; the version is bumped): a tensor that is no view
-// takes the view op's node as its history (its gradient goes through it to the old history);
+// squeeze_, unsqueeze_, t_, transpose_, as_strided_ (PyTorch's in-place view ops): self takes the
+// sizes and strides of the view op's result. They are in-place ops for autograd (check_inplace: a
+// leaf that requires grad is refused, as a view of one; the version is bumped): a tensor that is no
+// view takes the view op's node as its history (its gradient goes through it to the old history);
 // a view's grad_fn is regenerated from its base's history in its new geometry (Note [Views]).
 // A forward-mode tangent takes the same geometry.
 template <typename ViewOp>
@@ -405,6 +405,23 @@ void def_inplace_views(nb::class_<Tensor>& cls) {
                                 [dim](const Tensor& t) { return gradgen::squeeze(t, dim); });
           },
           "dim"_a, "Removes dim if its size is 1, in place.")
+      .def(
+          "squeeze_",
+          [](nb::pointer_and_handle<Tensor> self, const IntList& dims) {
+            return inplace_view(self, "squeeze_",
+                                [&dims](const Tensor& t) { return gradgen::squeeze(t, dims); });
+          },
+          "dim"_a, "Removes those of the dims whose size is 1, in place.")
+      .def(
+          "as_strided_",
+          [](nb::pointer_and_handle<Tensor> self, const IntList& size, const IntList& stride,
+             std::optional<int64_t> storage_offset) {
+            return inplace_view(self, "as_strided_", [&](const Tensor& t) {
+              return gradgen::as_strided(t, size, stride, storage_offset);
+            });
+          },
+          "size"_a, "stride"_a, "storage_offset"_a = nb::none(),
+          "Takes these sizes, strides and storage offset over the same storage, in place.")
       .def(
           "unsqueeze_",
           [](nb::pointer_and_handle<Tensor> self, int64_t dim) {

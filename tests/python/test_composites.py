@@ -225,6 +225,14 @@ def test_inplace_view_ops_record_history():
     m = gradgen.zeros([2, 3])
     assert m.t_() is m and m.shape == (3, 2) and m.stride() == (1, 3)
     assert gradcheck(lambda x: (x * 1).unsqueeze_(1).transpose_(0, 1).squeeze_(0), [_r(2, 3, seed=11)])
+    # squeeze_ of several dims and as_strided_, as torch's: values, history and gradients.
+    z = _r(2, 1, 3, 1, seed=14) * 1
+    assert z.squeeze_((1, 3)) is z and z.shape == (2, 3)
+    w = _r(2, 3, seed=15) * 1
+    assert w.as_strided_([3, 2], [1, 3]) is w and w.shape == (3, 2) and w.stride() == (1, 3)
+    assert w.grad_fn.name() == "AsStridedBackward0"  # torch: AsStridedBackward1, as_strided_'s own entry
+    assert gradcheck(lambda x: (x * 1).as_strided_((2, 2), (1, 2), 1), [_r(2, 3, seed=16)])
+    assert gradcheck(lambda x: (x * 1).squeeze_([0, 2]), [_r(1, 3, 1, seed=17)])
 
 
 def test_inplace_view_ops_refusals_and_views():
