@@ -135,19 +135,18 @@ int64_t random_max(ScalarType dtype) {
 // of bounds for unsigned char", in its C++ type names); floating dtypes are not checked (PyTorch
 // only warns beyond their exact integers).
 void check_int_bounds(const char* op, int64_t low, int64_t high, ScalarType dtype) {
-  int64_t lo = 0, hi = 0;
   const char* name = nullptr;
   switch (dtype) {
-    case ScalarType::Bool: lo = 0, hi = 1, name = "bool"; break;
-    case ScalarType::Byte: lo = 0, hi = 255, name = "unsigned char"; break;
-    case ScalarType::Char: lo = -128, hi = 127, name = "signed char"; break;
-    case ScalarType::Short: lo = -32768, hi = 32767, name = "short int"; break;
-    case ScalarType::Int:
-      lo = std::numeric_limits<int32_t>::min(), hi = std::numeric_limits<int32_t>::max();
-      name = "int";
-      break;
+    case ScalarType::Bool: name = "bool"; break;
+    case ScalarType::Byte: name = "unsigned char"; break;
+    case ScalarType::Char: name = "signed char"; break;
+    case ScalarType::Short: name = "short int"; break;
+    case ScalarType::Int: name = "int"; break;
     default: return;
   }
+  // random_max is the type's maximum for these; bool and uint8 start at 0, the others at -max - 1.
+  const int64_t hi = random_max(dtype);
+  const int64_t lo = dtype == ScalarType::Bool || dtype == ScalarType::Byte ? 0 : -hi - 1;
   if (low < lo || low > hi) {
     throw std::runtime_error(std::string(op) + ": from is out of bounds for " + name);
   }
