@@ -51,9 +51,17 @@ POSITIONS_YAML = """\
 """
 
 
-@pytest.fixture(params=["C loader", "Python loader"])
+@pytest.fixture(params=["block reader", "C loader", "Python loader"])
 def loader_kind(request, monkeypatch):
-    """Runs a test with libyaml's loader and again with PyYAML's pure-Python fallback."""
+    """Runs a test with yaml_block.py's reader first (PyYAML for what it leaves to PyYAML), then
+    with libyaml's loader alone, and again with PyYAML's pure-Python loader alone."""
+    if request.param == "block reader":
+        return request.param
+
+    def unsupported(*args, **kwargs):
+        raise yaml_loader.yaml_block.Unsupported("PyYAML asked for")
+
+    monkeypatch.setattr(yaml_loader.yaml_block, "read_block_yaml", unsupported)
     if request.param == "Python loader":
         monkeypatch.setattr(yaml_loader, "_LocLoader", yaml_loader._loader_class(yaml.SafeLoader))
     elif not hasattr(yaml, "CSafeLoader"):
@@ -259,7 +267,8 @@ def test_load_yaml_file_and_display_name(tmp_path):
 def test_malformed_yaml(text, c_message, python_message, loader_kind):
     with pytest.raises(SpecError) as info:
         load_yaml_string(text, "nf.yaml")
-    expected = c_message if loader_kind == "C loader" else (python_message or c_message)
+    # The block reader leaves every malformed file to PyYAML's C loader.
+    expected = c_message if loader_kind != "Python loader" else (python_message or c_message)
     assert str(info.value) == expected
 
 
