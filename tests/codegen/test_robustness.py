@@ -3,6 +3,7 @@ bad command line, one `gen_autograd: ...` line), never a traceback, a hang or br
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
@@ -162,6 +163,25 @@ def test_many_shards_are_quick(specs, tmp_path):
     assert (code, err) == (0, "")
     # Most shards are empty; each still has its files, as the Bazel rule declares them.
     assert len(list((tmp_path / "out").iterdir())) == 5 + 4 * 256
+
+
+# The Python bindings in a second process (Note [Python bindings in a second process]): the same
+# files as in one process; a spec error stops the child and leaves no process behind.
+SPECS = TREE / "specs"
+
+
+def test_python_bindings_in_a_second_process_are_the_same_files():
+    args = (str(SPECS / "native_functions.yaml"), str(SPECS / "derivatives.yaml"))
+    kwargs = dict(native_functions_name="nf.yaml", derivatives_name="d.yaml", shards=3, missing_derivative="error")
+    assert generate(*args, parallel=True, **kwargs) == generate(*args, parallel=False, **kwargs)
+
+
+def test_a_spec_error_stops_the_second_process(specs):
+    nf, d = specs(derivs=MM_D + "  nope: grad\n")
+    with pytest.raises(SpecError, match="nope"):
+        generate(nf, d, parallel=True)
+    with pytest.raises(ChildProcessError):  # no child left, not even a zombie
+        os.waitpid(-1, os.WNOHANG)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -19,8 +19,8 @@ temporary name and renamed into place).
 from __future__ import annotations
 
 import gc
-import json
 import keyword
+import marshal
 import os
 import sys
 import time
@@ -213,6 +213,58 @@ def _render(name: str, **kwargs) -> str:
     return mako_templates.render(name, **kwargs)
 
 
+# Note [Python bindings in a second process]: the Python API is planned from the declarations
+# alone (python.bindings) and rendered into its own files, while the C++ files need the formulas
+# too. So once the declarations are parsed, a forked child plans and renders the Python files
+# while this process loads the formulas, plans and renders the C++ files; the child hands its
+# files back through a pipe (marshal), and they are written with the others, all or none, as
+# before. The codegen is the first action of every build and all compiles wait for it, so its
+# wall time counts: on PyTorch's specs the child takes ~0.1 s off it (docs/benchmarks.md). Only
+# the command line and the persistent worker run this way (`parallel`); the files are the same.
+class _InSecondProcess:
+    """`fn()` (returning marshal-able data) run in a forked child; `result()` waits for it."""
+
+    def __init__(self, fn) -> None:
+        read_end, write_end = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # the child: compute, hand the result over, leave without cleanup
+            os.close(read_end)
+            try:
+                payload = marshal.dumps((True, fn()))
+            except BaseException as e:  # a bug: the parent reports it
+                import traceback
+
+                payload = marshal.dumps((False, f"{type(e).__name__}: {e}\n{traceback.format_exc()}"))
+            with os.fdopen(write_end, "wb") as fh:
+                fh.write(payload)
+            os._exit(0)
+        os.close(write_end)
+        self.pid: Optional[int] = pid
+        self.read_end = read_end
+
+    def result(self):
+        with os.fdopen(self.read_end, "rb") as fh:
+            data = fh.read()
+        _, status = os.waitpid(self.pid, 0)
+        self.pid = None
+        if not data or os.waitstatus_to_exitcode(status) != 0:
+            raise RuntimeError(f"the process rendering the Python bindings ended with status {status}")
+        ok, value = marshal.loads(data)
+        if not ok:
+            raise RuntimeError(f"rendering the Python bindings failed in the second process: {value}")
+        return value
+
+    def discard(self) -> None:
+        """Stops the child if its result was not taken (the run failed before it)."""
+        if self.pid is not None:
+            import signal
+
+            os.kill(self.pid, signal.SIGKILL)
+            os.waitpid(self.pid, 0)
+            os.close(self.read_end)
+            self.pid = None
+
+
 def generate(
     native_functions_path: str,
     derivatives_path: str,
@@ -233,30 +285,19 @@ def generate(
     samples_name: Optional[str] = None,
     require_samples: bool = True,
     python_module: Optional[str] = None,
+    parallel: bool = False,
 ) -> Dict[str, str]:
     """Runs the whole codegen in memory: file name -> contents. Raises SpecError.
 
     With `environment_headers` or `environment_functions`, every function a formula calls must be
-    an op of the spec, a function of those headers or one of those names (formula_env.py)."""
+    an op of the spec, a function of those headers or one of those names (formula_env.py).
+    With `parallel`, the Python bindings are planned and rendered in a second process (Note
+    [Python bindings in a second process]); the files are the same either way."""
     timer = _Timer(timing)
     nf_name = native_functions_name or native_functions_path
     d_name = derivatives_name or derivatives_path
     functions = _declarations(native_functions_path, nf_name)
     timer.lap("parse declarations")
-    environment = None
-    if environment_headers or environment_functions:
-        environment = _formula_environment(functions, environment_headers, environment_functions)
-    infos = load_derivatives(derivatives_path, functions, d_name, environment)
-    timer.lap("load derivatives")
-    planned = plan(functions, infos, missing_derivative, implicit_composite)
-    tests = None
-    if samples_path is not None:
-        # Imported only with --samples (PyTorch's specs have none): 20 ms of imports.
-        from tools.codegen.load_samples import plan_samples
-
-        tests = plan_samples(samples_path, functions, planned.matched, planned.kinds, samples_name, require_samples)
-    timer.lap("analyse")
-    code = _emit(planned, namespace)
     common = dict(
         namespace=namespace,
         # Generated code outside namespace gradgen still names the runtime's types unqualified.
@@ -266,9 +307,78 @@ def generate(
         derivatives_file=d_name,
     )
     layout = _ShardLayout(shards or auto_shard_count(len(functions)), automatic=shards == 0)
+    python_files = None
+    if parallel and hasattr(os, "fork"):
+        python_files = _InSecondProcess(lambda: _python_files(python.bindings(functions), layout, common))
+    try:
+        return _generate_rest(
+            functions,
+            derivatives_path,
+            d_name,
+            python_files,
+            layout,
+            common,
+            timer,
+            missing_derivative=missing_derivative,
+            implicit_composite=implicit_composite,
+            namespace=namespace,
+            formula_headers=formula_headers,
+            formula_namespaces=formula_namespaces,
+            environment_headers=environment_headers,
+            environment_functions=environment_functions,
+            samples_path=samples_path,
+            samples_name=samples_name,
+            require_samples=require_samples,
+            python_module=python_module,
+        )
+    finally:
+        if python_files is not None:
+            python_files.discard()
+
+
+def _generate_rest(
+    functions: List[NativeFunction],
+    derivatives_path: str,
+    d_name: str,
+    python_files: Optional["_InSecondProcess"],
+    layout: "_ShardLayout",
+    common: Dict[str, object],
+    timer: _Timer,
+    *,
+    missing_derivative: str,
+    implicit_composite: bool,
+    namespace: str,
+    formula_headers: Sequence[str],
+    formula_namespaces: Sequence[str],
+    environment_headers: Sequence[str],
+    environment_functions: Sequence[str],
+    samples_path: Optional[str],
+    samples_name: Optional[str],
+    require_samples: bool,
+    python_module: Optional[str],
+) -> Dict[str, str]:
+    """generate() after the declarations are parsed (the Python bindings perhaps under way in
+    `python_files`)."""
+    environment = None
+    if environment_headers or environment_functions:
+        environment = _formula_environment(functions, environment_headers, environment_functions)
+    infos = load_derivatives(derivatives_path, functions, d_name, environment)
+    timer.lap("load derivatives")
+    planned = plan(functions, infos, missing_derivative, implicit_composite, python_bindings=python_files is None)
+    tests = None
+    if samples_path is not None:
+        # Imported only with --samples (PyTorch's specs have none): 20 ms of imports.
+        from tools.codegen.load_samples import plan_samples
+
+        tests = plan_samples(samples_path, functions, planned.matched, planned.kinds, samples_name, require_samples)
+    timer.lap("analyse")
+    code = _emit(planned, namespace)
     out = _render_api_headers(code, common)
     out.update(_render_shards(code, layout, formula_headers, formula_namespaces, common))
-    out.update(_python_files(planned.python, layout, common))
+    if python_files is None:
+        out.update(_python_files(planned.python, layout, common))
+    else:
+        out.update(python_files.result())
     out["manifest.json"] = _manifest(code, layout)
     if tests is not None:
         out[GRADCHECK_TEST] = _render_gradcheck_test(tests, common)
@@ -496,6 +606,8 @@ def _render_declarations(
 def _manifest(code: _Code, layout: _ShardLayout) -> str:
     """manifest.json: the shard count, then one line per node (json's C encoder writes each line;
     its pure-Python indenting encoder took 0.13 s of the codegen at 2,000 nodes)."""
+    import json  # only here: a few ms of imports
+
     shards = json.dumps({"count": layout.count, "automatic": layout.automatic})
     nodes = [json.dumps(gen_autograd_functions.manifest_node(i)) for i in code.plan.nodes]
     body = "".join(f"  {n},\n" for n in nodes[:-1]) + (f"  {nodes[-1]}\n" if nodes else "")
@@ -669,6 +781,7 @@ def main(argv: List[str]) -> int:
             samples_name=FLAGS.samples_name,
             require_samples=FLAGS.require_samples,
             python_module=FLAGS.python_module,
+            parallel=_PARALLEL,
         )
     except SpecError as e:
         print(str(e), file=sys.stderr)
@@ -735,7 +848,14 @@ def _collect_and_freeze() -> None:
     gc.freeze()
 
 
+# Whether main() renders the Python bindings in a second process: run() (the command line and
+# the persistent worker) does; main() called in-process (tests) does not.
+_PARALLEL = False
+
+
 def run() -> None:
+    global _PARALLEL
+    _PARALLEL = True
     # The codegen is one short-lived process that builds a model and drops it. At 2,000 ops the
     # cyclic garbage collector made 507 passes over the growing heap, freed 2,131 objects (from
     # imports and Mako's template compiles), and took a quarter of the run: 1.6 s -> 1.2 s.

@@ -52,8 +52,9 @@ class Plan:
     nodes: Tuple[DifferentiabilityInfo, ...]
     # One per declaration, in declaration order.
     declarations: Tuple[DeclarationPlan, ...]
-    # The Python API: groups of overloads, and the declarations Python cannot call (python.py).
-    python: Bindings
+    # The Python API: groups of overloads, and the declarations Python cannot call (python.py);
+    # None when the caller plans it (plan()'s `python_bindings`).
+    python: Optional[Bindings]
 
     @property
     def functions(self) -> List[NativeFunction]:
@@ -80,8 +81,13 @@ def plan(
     infos: Dict[FunctionSchema, Dict[str, DifferentiabilityInfo]],
     missing_derivative: str,
     implicit_composite: bool,
+    python_bindings: bool = True,
 ) -> Plan:
-    """The plan of `functions` with the formulas `infos` (load_derivatives). Raises SpecError."""
+    """The plan of `functions` with the formulas `infos` (load_derivatives). Raises SpecError.
+
+    With `python_bindings` False, `Plan.python` is None: the caller plans them itself
+    (python.bindings(functions), which needs nothing else; gen_autograd does it in a second
+    process, Note [Python bindings in a second process])."""
     nodes = tuple(i for per_key in infos.values() for i in per_key.values() if i.op)
     matched = match_infos(functions, infos)
     kinds = wrapper_kinds(functions, matched, missing_derivative, implicit_composite)
@@ -91,4 +97,4 @@ def plan(
         declarations.append(
             DeclarationPlan(f, info, kind, forward_ad_of(f, info, kind), hook_facts(f), _shard_key(f, info))
         )
-    return Plan(nodes, tuple(declarations), bindings(functions))
+    return Plan(nodes, tuple(declarations), bindings(functions) if python_bindings else None)
