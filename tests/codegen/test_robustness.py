@@ -165,14 +165,16 @@ def test_many_shards_are_quick(specs, tmp_path):
     assert len(list((tmp_path / "out").iterdir())) == 5 + 4 * 256
 
 
-# The Python bindings in a second process (Note [Python bindings in a second process]): the same
-# files as in one process; a spec error stops the child and leaves no process behind.
+# The Python bindings and the wrappers in second processes (Note [Python bindings in a second
+# process]): the same files as in one process; a spec error stops the child and leaves no process
+# behind.
 SPECS = TREE / "specs"
 
 
-def test_python_bindings_in_a_second_process_are_the_same_files():
+@pytest.mark.parametrize("shards, namespace", [(3, "gradgen"), (1, "my::ns"), (0, "gradgen")])
+def test_second_processes_make_the_same_files(shards, namespace):
     args = (str(SPECS / "native_functions.yaml"), str(SPECS / "derivatives.yaml"))
-    kwargs = dict(native_functions_name="nf.yaml", derivatives_name="d.yaml", shards=3, missing_derivative="error")
+    kwargs = dict(native_functions_name="nf.yaml", derivatives_name="d.yaml", shards=shards, namespace=namespace)
     assert generate(*args, parallel=True, **kwargs) == generate(*args, parallel=False, **kwargs)
 
 

@@ -216,11 +216,12 @@ def _render(name: str, **kwargs) -> str:
 # Note [Python bindings in a second process]: the Python API is planned from the declarations
 # alone (python.bindings) and rendered into its own files, while the C++ files need the formulas
 # too. So once the declarations are parsed, a forked child plans and renders the Python files
-# while this process loads the formulas, plans and renders the C++ files; the child hands its
-# files back through a pipe (marshal), and they are written with the others, all or none, as
-# before. The codegen is the first action of every build and all compiles wait for it, so its
-# wall time counts: on PyTorch's specs the child takes ~0.1 s off it (docs/benchmarks.md). Only
-# the command line and the persistent worker run this way (`parallel`); the files are the same.
+# while this process loads the formulas, plans and renders the C++ files; once planned, a second
+# child makes the wrappers and their files (VariableType*, NativeFunctions.h) while this process
+# renders the nodes' (Functions*). The children hand their files back through a pipe (marshal),
+# and all are written together, all or none, as before. The codegen is the first action of every
+# build and every compile waits for it, so its wall time counts (docs/benchmarks.md). Only the
+# command line and the persistent worker run this way (`parallel`); the files are the same.
 class _InSecondProcess:
     """`fn()` (returning marshal-able data) run in a forked child; `result()` waits for it."""
 
@@ -372,14 +373,23 @@ def _generate_rest(
 
         tests = plan_samples(samples_path, functions, planned.matched, planned.kinds, samples_name, require_samples)
     timer.lap("analyse")
-    code = _emit(planned, namespace)
-    out = _render_api_headers(code, common)
-    out.update(_render_shards(code, layout, formula_headers, formula_namespaces, common))
+    shards = _Shards(planned, layout, formula_headers, formula_namespaces, common)
+    # The wrappers' files in a second process too, when there is one (Note [Python bindings in a
+    # second process]): this process writes the nodes' files meanwhile.
+    variable_type = None
+    if python_files is not None:
+        variable_type = _InSecondProcess(lambda: _variable_type_files(shards, namespace))
+    try:
+        out = _functions_files(shards)
+        out.update(variable_type.result() if variable_type is not None else _variable_type_files(shards, namespace))
+    finally:
+        if variable_type is not None:
+            variable_type.discard()
     if python_files is None:
         out.update(_python_files(planned.python, layout, common))
     else:
         out.update(python_files.result())
-    out["manifest.json"] = _manifest(code, layout)
+    out["manifest.json"] = _manifest(planned, layout)
     if tests is not None:
         out[GRADCHECK_TEST] = _render_gradcheck_test(tests, common)
         if python_module:
@@ -449,16 +459,6 @@ def _formula_environment(
 
 
 @dataclass(frozen=True)
-class _Code:
-    """What the emitters made of the plan, before rendering."""
-
-    plan: Plan
-    # One node per entry of plan.nodes, one wrapper per entry of plan.declarations.
-    nodes: List[gen_autograd_functions.NodeCode]
-    wrappers: List[gen_variable_type.WrapperCode]
-
-
-@dataclass(frozen=True)
 class _ShardLayout:
     """How the generated code is split: into `count` shards, named Functions[_<k>].cpp etc. in the
     output directory, or (`automatic`) Functions_<k>.cpp etc. in SHARDS_DIR and PYTHON_SHARDS_DIR
@@ -472,11 +472,6 @@ class _ShardLayout:
         if self.automatic:
             return f"{PYTHON_SHARDS_DIR if stem == 'python_functions' else SHARDS_DIR}/{stem}{SHARD_SUFFIX % k}.{ext}"
         return f"{stem}{shard_suffix(k, self.count)}.{ext}"
-
-
-def _emit(p: Plan, namespace: str) -> _Code:
-    nodes = gen_autograd_functions.nodes_of(list(p.nodes))
-    return _Code(p, nodes, [gen_variable_type.wrapper_code(d, namespace) for d in p.declarations])
 
 
 def _render_gradcheck_test(plan: "TestPlan", common: Dict[str, object]) -> str:
@@ -511,15 +506,15 @@ def _render_gradcheck_py_test(plan: "TestPlan", module: str, common: Dict[str, o
     )
 
 
-def _render_api_headers(code: _Code, common: Dict[str, object]) -> Dict[str, str]:
+def _render_api_headers(wrappers: List[gen_variable_type.WrapperCode], common: Dict[str, object]) -> Dict[str, str]:
     # Outside namespace gradgen, the headers make the runtime names their declarations use
     # visible, one using-declaration each (never `using namespace` in a header).
     outside = common["namespace"] != "gradgen"
-    api_names = gen_variable_type.header_runtime_names(code.wrappers, with_defaults=True) if outside else []
-    native_names = gen_variable_type.header_runtime_names(code.wrappers, with_defaults=False) if outside else []
+    api_names = gen_variable_type.header_runtime_names(wrappers, with_defaults=True) if outside else []
+    native_names = gen_variable_type.header_runtime_names(wrappers, with_defaults=False) if outside else []
     return {
-        "VariableType.h": _render("VariableType.h", wrappers=code.wrappers, using_names=api_names, **common),
-        "NativeFunctions.h": _render("NativeFunctions.h", wrappers=code.wrappers, using_names=native_names, **common),
+        "VariableType.h": _render("VariableType.h", wrappers=wrappers, using_names=api_names, **common),
+        "NativeFunctions.h": _render("NativeFunctions.h", wrappers=wrappers, using_names=native_names, **common),
     }
 
 
@@ -534,57 +529,91 @@ def _preamble(include_groups: Sequence[Sequence[str]], declarations: Optional[st
     return text if declarations is None else f"{text}\n{declarations}"
 
 
-def _render_shards(
-    code: _Code,
-    layout: _ShardLayout,
-    formula_headers: Sequence[str],
-    formula_namespaces: Sequence[str],
-    common: Dict[str, object],
-) -> Dict[str, str]:
-    """Functions[_<k>].cpp, VariableType[_<k>].cpp, the shards' headers and Functions.h."""
+class _Shards:
+    """The plan's nodes (gen_autograd_functions) split into shards, and what each shard's two
+    files begin with; the wrappers are made and split by _variable_type_files."""
+
     # Note [Shards]: nodes and wrappers are split by a stable hash of the op's base name, so the
     # node of `add` and the wrappers of add, add_ and add.out share a shard, and an edit to one
     # formula changes only that shard's files (its header, its .cpp files), never the others'.
-    shards = layout.count
-    node_shards: List[List[gen_autograd_functions.NodeCode]] = [[] for _ in range(shards)]
-    for info, node in zip(code.plan.nodes, code.nodes):
-        node_shards[shard_of(info.func.func.name.name.base, shards)].append(node)
-    wrapper_shards: List[List[gen_variable_type.WrapperCode]] = [[] for _ in range(shards)]
-    for d, w in zip(code.plan.declarations, code.wrappers):
-        wrapper_shards[shard_of(d.shard_key, shards)].append(w)
-    # One header per shard (Functions_<k>.h), except with one shard (Functions.h is its header)
-    # and with the automatic count (declarations inlined into the shard's two files).
-    own_headers = shards > 1 and not layout.automatic
-    out: Dict[str, str] = {}
-    for k in range(shards):
-        header = layout.name("Functions", k, "h") if own_headers else "Functions.h"
-        declarations = _render_declarations(node_shards[k], [], True, common) if layout.automatic else None
-        # Both files see the shard's nodes and the formula helpers (forward-mode formulas run in
-        # the wrappers and call the same helpers as the nodes' apply()).
+    def __init__(
+        self,
+        p: Plan,
+        layout: _ShardLayout,
+        formula_headers: Sequence[str],
+        formula_namespaces: Sequence[str],
+        common: Dict[str, object],
+    ) -> None:
+        self.plan = p
+        self.layout = layout
+        self.common = common
+        self.nodes = gen_autograd_functions.nodes_of(list(p.nodes))
+        count = layout.count
+        self.node_shards: List[List[gen_autograd_functions.NodeCode]] = [[] for _ in range(count)]
+        for info, node in zip(p.nodes, self.nodes):
+            self.node_shards[shard_of(info.func.func.name.name.base, count)].append(node)
+        # One header per shard (Functions_<k>.h), except with one shard (Functions.h is its
+        # header) and with the automatic count (declarations inlined into the shard's two files).
+        self.own_headers = count > 1 and not layout.automatic
+        self.headers = [layout.name("Functions", k, "h") if self.own_headers else "Functions.h" for k in range(count)]
+        self.common_of: List[Dict[str, object]] = []
         prefix = common["include_prefix"]
-        own_header = [f"{prefix}/{header}"] if declarations is None else []
-        shard_common = dict(
-            functions_preamble=_preamble([own_header, [f"{prefix}/VariableType.h", *formula_headers]], declarations),
-            variable_type_preamble=_preamble(
-                [[f"{prefix}/VariableType.h"], [*own_header, *_variable_type_includes(prefix), *formula_headers]],
-                declarations,
-            ),
-            using_namespaces=list(formula_namespaces),
-            **common,
-        )
-        out[layout.name("Functions", k)] = _render("Functions.cpp", nodes=node_shards[k], **shard_common)
-        out[layout.name("VariableType", k)] = _render("VariableType.cpp", wrappers=wrapper_shards[k], **shard_common)
-        if own_headers:
-            out[header] = _render_declarations(node_shards[k], [], False, common)
+        for k in range(count):
+            declarations = _render_declarations(self.node_shards[k], [], True, common) if layout.automatic else None
+            # Both files see the shard's nodes and the formula helpers (forward-mode formulas run
+            # in the wrappers and call the same helpers as the nodes' apply()).
+            own_header = [f"{prefix}/{self.headers[k]}"] if declarations is None else []
+            self.common_of.append(
+                dict(
+                    functions_preamble=_preamble(
+                        [own_header, [f"{prefix}/VariableType.h", *formula_headers]], declarations
+                    ),
+                    variable_type_preamble=_preamble(
+                        [
+                            [f"{prefix}/VariableType.h"],
+                            [*own_header, *_variable_type_includes(prefix), *formula_headers],
+                        ],
+                        declarations,
+                    ),
+                    using_namespaces=list(formula_namespaces),
+                    **common,
+                )
+            )
+
+
+def _functions_files(shards: _Shards) -> Dict[str, str]:
+    """Functions[_<k>].cpp, the shards' headers and Functions.h."""
+    layout, common = shards.layout, shards.common
+    out: Dict[str, str] = {}
+    for k in range(layout.count):
+        out[layout.name("Functions", k)] = _render("Functions.cpp", nodes=shards.node_shards[k], **shards.common_of[k])
+        if shards.own_headers:
+            out[shards.headers[k]] = _render_declarations(shards.node_shards[k], [], False, common)
     # Functions.h declares every node: for one shard it is the shard's header, for several with
     # headers of their own it includes them, for the automatic count it declares every node.
     include_prefix = common["include_prefix"]
     out["Functions.h"] = _render_declarations(
-        [] if own_headers else code.nodes,
-        [f"{include_prefix}/Functions_{k}.h" for k in range(shards)] if own_headers else [],
+        [] if shards.own_headers else shards.nodes,
+        [f"{include_prefix}/Functions_{k}.h" for k in range(layout.count)] if shards.own_headers else [],
         False,
         common,
     )
+    return out
+
+
+def _variable_type_files(shards: _Shards, namespace: str) -> Dict[str, str]:
+    """The wrappers (gen_variable_type) in VariableType.h, NativeFunctions.h and VariableType[_<k>].cpp."""
+    layout = shards.layout
+    declarations = shards.plan.declarations
+    wrappers = [gen_variable_type.wrapper_code(d, namespace) for d in declarations]
+    wrapper_shards: List[List[gen_variable_type.WrapperCode]] = [[] for _ in range(layout.count)]
+    for d, w in zip(declarations, wrappers):
+        wrapper_shards[shard_of(d.shard_key, layout.count)].append(w)
+    out = _render_api_headers(wrappers, shards.common)
+    for k in range(layout.count):
+        out[layout.name("VariableType", k)] = _render(
+            "VariableType.cpp", wrappers=wrapper_shards[k], **shards.common_of[k]
+        )
     return out
 
 
@@ -603,13 +632,13 @@ def _render_declarations(
     )
 
 
-def _manifest(code: _Code, layout: _ShardLayout) -> str:
+def _manifest(p: Plan, layout: _ShardLayout) -> str:
     """manifest.json: the shard count, then one line per node (json's C encoder writes each line;
     its pure-Python indenting encoder took 0.13 s of the codegen at 2,000 nodes)."""
     import json  # only here: a few ms of imports
 
     shards = json.dumps({"count": layout.count, "automatic": layout.automatic})
-    nodes = [json.dumps(gen_autograd_functions.manifest_node(i)) for i in code.plan.nodes]
+    nodes = [json.dumps(gen_autograd_functions.manifest_node(i)) for i in p.nodes]
     body = "".join(f"  {n},\n" for n in nodes[:-1]) + (f"  {nodes[-1]}\n" if nodes else "")
     return f'{{\n "shards": {shards},\n "nodes": [\n{body} ]\n}}\n'
 
