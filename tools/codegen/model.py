@@ -265,6 +265,12 @@ class Argument:
         return _writes(self.annotation)
 
     def __str__(self) -> str:
+        cached = _INTERNED_TEXT.get(id(self))
+        if cached is not None and cached[0] is self:
+            return cached[1]
+        return self._render()
+
+    def _render(self) -> str:
         text = f"{_type_str(self.type, self.annotation)} {self.name}"
         if self.default is not None:
             text += f"={self.default}"
@@ -293,6 +299,12 @@ class Return:
         return _writes(self.annotation)
 
     def __str__(self) -> str:
+        cached = _INTERNED_TEXT.get(id(self))
+        if cached is not None and cached[0] is self:
+            return cached[1]
+        return self._render()
+
+    def _render(self) -> str:
         text = _type_str(self.type, self.annotation)
         return text if self.name is None else f"{text} {self.name}"
 
@@ -512,6 +524,10 @@ class SchemaKind(enum.StrEnum):
 
 # id(schema) -> (schema, its text). Holding the schema keeps its id from being reused.
 _SCHEMA_TEXT: dict[int, tuple["FunctionSchema", str]] = {}
+# Parsed schemas by their text: a derivatives.yaml entry's `name:` is its declaration's `func:`
+# (PyTorch's 688 entries), and a persistent worker parses the same files again. Schemas are
+# immutable, so sharing them is safe; only schemas that parsed (and round-tripped) are kept.
+_PARSED_SCHEMAS: dict[str, "FunctionSchema"] = {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -528,12 +544,16 @@ class FunctionSchema:
     @classmethod
     def parse(cls, text: str) -> "FunctionSchema":
         """Parses a schema; raises SchemaParseError with the offset of the offending character."""
+        schema = _PARSED_SCHEMAS.get(text)
+        if schema is not None:
+            return schema
         schema = _Parser(text).schema()
         rendered = schema._render()
         if rendered != text:  # the parser is strict, so this is a bug in it rather than the input
             at = next((i for i, (a, b) in enumerate(zip(rendered, text)) if a != b), min(len(rendered), len(text)))
             raise SchemaParseError(f"schema does not round-trip: parsed as '{rendered}'", at)
         _SCHEMA_TEXT[id(schema)] = (schema, rendered)
+        _PARSED_SCHEMAS[text] = schema
         return schema
 
     def __str__(self) -> str:
@@ -544,6 +564,11 @@ class FunctionSchema:
         text = self._render()
         _SCHEMA_TEXT[id(self)] = (self, text)
         return text
+
+    def __hash__(self) -> int:
+        # Schemas key the analysis' dicts; equal schemas have equal text, which is rendered once
+        # (hashing every field, argument by argument, is not).
+        return hash(str(self))
 
     def _render(self) -> str:
         if len(self.returns) == 1:
@@ -581,12 +606,17 @@ class FunctionSchema:
         """
         if self.name.name.inplace:
             return SchemaKind.inplace
-        if self.arguments.out:
-            if any(a.name.startswith("_scratch_") for a in self.arguments.out):
-                return SchemaKind.scratch
+        args = self.arguments
+        if args.out:
+            for a in args.out:
+                if a.name.startswith("_scratch_"):
+                    return SchemaKind.scratch
             return SchemaKind.out
-        if any(a.is_write for a in self.arguments.positional + self.arguments.kwarg_only):
-            return SchemaKind.mutable
+        # Asked of every declaration several times: plain loops, no generators.
+        for part in (args.positional, args.kwarg_only):
+            for a in part:
+                if a.annotation is not None and a.annotation.is_write:
+                    return SchemaKind.mutable
         return SchemaKind.functional
 
     def names_of_returns(self, fallback_name: str = "result") -> tuple[str, ...]:
@@ -661,6 +691,11 @@ _DEFAULT_RE = re.compile(r"\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*'|\[[^\[\]()]*\]
 # text parses the same way wherever it is. Arguments are immutable, so sharing them is safe.
 _ARGUMENT_SEGMENT_RE = re.compile(r"[^,()]*(?:\([^(),]*\)[^,()]*)?")
 _ARGUMENT_CACHE: dict[str, tuple["Argument", int]] = {}
+# The same for returns (`Tensor`, `Tensor(a!)`, `Tensor values`), by the same segment rule.
+_RETURN_CACHE: dict[str, tuple["Return", int]] = {}
+# The text of each argument and return in those caches, by id (the caches keep them alive, so an
+# id is never reused): schemas render them to check their round trip, and emitters print them.
+_INTERNED_TEXT: dict[int, tuple[object, str]] = {}
 
 # Parsed types by their text (types are immutable, so sharing them is safe); saves most of the
 # work on PyTorch's file, where a few dozen type spellings cover ten thousand arguments.
@@ -872,6 +907,7 @@ class _Parser:
                             )
                     if self.pos == start + len(segment):
                         _ARGUMENT_CACHE[segment] = (arg, name_offset - start)
+                        _INTERNED_TEXT[id(arg)] = (arg, arg._render())
             # separator or end
             if text.startswith(", ", self.pos):
                 self.pos += 2
@@ -961,11 +997,24 @@ class _Parser:
 
     # return := type (' ' name)?
     def return_(self) -> Return:
+        start = self.pos
+        segment = _ARGUMENT_SEGMENT_RE.match(self.text, start).group()
+        cached = _RETURN_CACHE.get(segment)
+        if cached is not None:
+            r, name_offset = cached
+            self.pos = start + len(segment)
+            if r.name is not None:
+                self.name_offset = start + name_offset
+            return r
         ty, annotation = self.type(allow_annotation=True)
         name = None
         if self.text.startswith(" ", self.pos):
             name = self.name("a return")
-        return Return(name, ty, annotation)
+        r = Return(name, ty, annotation)
+        if self.pos == start + len(segment):
+            _RETURN_CACHE[segment] = (r, self.name_offset - start)
+            _INTERNED_TEXT[id(r)] = (r, r._render())
+        return r
 
     # type := identifier ('(' annotation ')')? ('?' | '[' digits? ']')*
     def type(self, allow_annotation: bool) -> tuple[Type, Optional[Annotation]]:
