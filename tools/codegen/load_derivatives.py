@@ -23,7 +23,8 @@ import difflib
 import functools
 import re
 from collections import Counter, defaultdict
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+from dataclasses import fields as dataclass_fields
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 from tools.codegen import cpp
@@ -288,28 +289,21 @@ class _Index:
     """Declarations indexed the ways derivative entries are matched against them.
 
     Signatures (schemas without overload name, mutability and out arguments) are only computed
-    for declarations sharing a base name with an entry, and only once each: matching PyTorch's
-    2,585 declarations otherwise spends most of its time there.
+    for declarations sharing a base name with an entry (and kept by the schema): matching
+    PyTorch's 2,585 declarations otherwise spends most of its time there.
     """
 
     def __init__(self, functions: Sequence[NativeFunction]) -> None:
         self.by_schema: Dict[str, NativeFunction] = {}
         self.by_base: Dict[str, List[NativeFunction]] = defaultdict(list)
-        self._signatures: Dict[int, FunctionSchema] = {}
         for f in functions:
             self.by_schema[str(f.func)] = f
             self.by_base[f.func.name.name.base.rstrip("_")].append(f)
 
-    def signature(self, f: NativeFunction) -> FunctionSchema:
-        sig = self._signatures.get(id(f))
-        if sig is None:
-            sig = self._signatures[id(f)] = f.func.signature()
-        return sig
-
     def same_signature(self, f: NativeFunction) -> List[NativeFunction]:
         """The declarations with `f`'s signature (its in-place, out= and functional variants)."""
-        sig = self.signature(f)
-        return [g for g in self.by_base[f.func.name.name.base.rstrip("_")] if self.signature(g) == sig]
+        sig = f.func.signature()
+        return [g for g in self.by_base[f.func.name.name.base.rstrip("_")] if g.func.signature() == sig]
 
 
 def _canonical_function(functions: Sequence[NativeFunction], name: str) -> NativeFunction:
@@ -519,7 +513,8 @@ def _declaration_of(entry: _Entry, index: _Index, defn_name: str) -> NativeFunct
         close = _closest_signatures(str(entry.schema), index, entry.schema.name.name.base)
         hint = ("; closest declared: " + " | ".join(close)) if close else "; no declaration has that name"
         raise SpecError(f"no declaration matches '{entry.spec}'{hint}", entry.name_loc)
-    canonical = _canonical_function(index.same_signature(schema_function), defn_name)
+    variants = index.same_signature(schema_function)
+    canonical = _canonical_function(variants, defn_name)
     for bad in ("grad_input_mask", "result"):
         if any(a.name == bad for a in canonical.func.arguments.flat_all):
             raise SpecError(
@@ -527,7 +522,7 @@ def _declaration_of(entry: _Entry, index: _Index, defn_name: str) -> NativeFunct
                 schema_function.loc,
             )
     # The differentiable wrapper (templates/VariableType.cpp) keeps its node in a local `grad_fn`.
-    for f in index.same_signature(schema_function):
+    for f in variants:
         names = [a.name for a in f.func.arguments.flat_all] + [r.name for r in f.func.returns]
         if "grad_fn" in names:
             what = "an argument" if "grad_fn" in names[: len(f.func.arguments.flat_all)] else "a return"
@@ -562,7 +557,7 @@ def _set_up(
         func, defn_name, forward_formulas, derivatives, args_with_derivatives, [a.name for a in func.arguments.flat_all]
     )
     _check_grad_usage(defn_name, derivatives)
-    info = DifferentiabilityInfo(
+    return _info_with_facts(
         name=defn_name,
         func=f,
         op=_node_name(defn_name, section.dispatch_key, op_counter) if args_with_derivatives else None,
@@ -581,7 +576,6 @@ def _set_up(
         ),
         loc=entry.loc,
     )
-    return _with_facts(info)
 
 
 def _split_formulas(
@@ -631,37 +625,58 @@ def _node_name(defn_name: str, dispatch_key: str, op_counter: "Counter[str]") ->
     return op
 
 
-def _with_facts(info: DifferentiabilityInfo) -> DifferentiabilityInfo:
-    """`info` with the facts the emitters read computed from its formulas and declaration."""
-    uses_grad = any(d.uses_grad for d in info.derivatives)
-    saved_names = {v.name for v in info.all_saved_inputs}
-    return replace(
-        info,
+# The fields of a DifferentiabilityInfo that _info_with_facts computes from the others.
+_FACT_FIELDS = (
+    "uses_grad",
+    "uses_retain_variables",
+    "differentiable_outputs",
+    "list_size_members",
+    "wrap_opt_if",
+    "foreach",
+)
+_GIVEN_FIELDS = tuple(f.name for f in dataclass_fields(DifferentiabilityInfo) if f.name not in _FACT_FIELDS)
+
+
+def _info_with_facts(**given: Any) -> DifferentiabilityInfo:
+    """The info of the `given` fields (all but _FACT_FIELDS), with the facts the emitters read
+    computed from its formulas and declaration."""
+    derivatives: Sequence[Derivative] = given["derivatives"]
+    args_with_derivatives: Sequence[Argument] = given["args_with_derivatives"]
+    uses_grad = any(d.uses_grad for d in derivatives)
+    saved_names = {v.name for v in given["all_saved_inputs"]}
+    return DifferentiabilityInfo(
+        **given,
         uses_grad=uses_grad,
-        uses_retain_variables=any(uses("retain_variables", d.formula) for d in info.derivatives),
-        differentiable_outputs=_differentiable_outputs(info, uses_grad),
+        uses_retain_variables=any(uses("retain_variables", d.formula) for d in derivatives),
+        differentiable_outputs=_differentiable_outputs(
+            given["func"].func, given["output_differentiability"], given["non_differentiable_arg_names"], uses_grad
+        ),
         list_size_members=tuple(
             ListSize(a.name, list_size_member(a.name))
-            for a in info.args_with_derivatives
+            for a in args_with_derivatives
             if cpp.is_tensor_list(a.type) and list_size_member(a.name) not in saved_names
         ),
-        wrap_opt_if=_wrap_opt_if_conditions(info.derivatives, info.args_with_derivatives),
-        foreach=info.name.startswith("_foreach_"),
+        wrap_opt_if=_wrap_opt_if_conditions(derivatives, args_with_derivatives),
+        foreach=given["name"].startswith("_foreach_"),
     )
 
 
-def _differentiable_outputs(info: DifferentiabilityInfo, uses_grad: bool) -> Tuple[int, ...]:
+def _differentiable_outputs(
+    func: FunctionSchema,
+    output_differentiability: Optional[Tuple[bool, ...]],
+    non_differentiable_arg_names: Tuple[str, ...],
+    uses_grad: bool,
+) -> Tuple[int, ...]:
     """The outputs that get history, as PyTorch decides: `output_differentiability` when given;
     else every Tensor output, except that formulas using plain `grad` make only the first output
     differentiable (derivatives.yaml's header: "all but the first output will be marked as
     non-differentiable")."""
-    if info.output_differentiability is not None:
-        return tuple(i for i, d in enumerate(info.output_differentiability) if d)
-    func = info.func.func
+    if output_differentiability is not None:
+        return tuple(i for i, d in enumerate(output_differentiability) if d)
     candidates = tuple(
         i
         for i, (n, r) in enumerate(zip(func.names_of_returns(), func.returns))
-        if r.type.is_tensor_like() and n not in info.non_differentiable_arg_names
+        if r.type.is_tensor_like() and n not in non_differentiable_arg_names
     )
     return candidates[:1] if uses_grad else candidates
 
@@ -972,15 +987,14 @@ def _add_view_copy_infos(
                 break
             parts = info.name.split(".", 1)
             diff_names = {b.name for b in info.args_with_derivatives}
-            added.setdefault(copy.func, {})[key] = _with_facts(
-                replace(
-                    info,
-                    name=f"{parts[0]}_copy" + ("." + parts[1] if len(parts) > 1 else ""),
-                    func=copy,
-                    op=None if info.op is None else f"{info.op}_copy",
-                    args_with_derivatives=tuple(a for a in copy.func.arguments.flat_all if a.name in diff_names),
-                )
+            given = {name: getattr(info, name) for name in _GIVEN_FIELDS}
+            given.update(
+                name=f"{parts[0]}_copy" + ("." + parts[1] if len(parts) > 1 else ""),
+                func=copy,
+                op=None if info.op is None else f"{info.op}_copy",
+                args_with_derivatives=tuple(a for a in copy.func.arguments.flat_all if a.name in diff_names),
             )
+            added.setdefault(copy.func, {})[key] = _info_with_facts(**given)
     for k, v in added.items():
         infos.setdefault(k, v)
 
@@ -1047,7 +1061,7 @@ def _foreach_info(f: NativeFunction, ref_schema: FunctionSchema, ref: Differenti
         # As torchgen, the arguments are saved whole: `self[i].sizes()` is no fact of `self`.
         derivatives.append(_create_derivative(func, formula, names, (), output_vars, d.loc, facts=False))
     with_derivatives = {n for d in derivatives for n in d.var_names}
-    info = DifferentiabilityInfo(
+    return _info_with_facts(
         name=func.name.name.base,
         func=f,
         op=f"Foreach{ref.op}{func.name.overload_name}",
@@ -1064,7 +1078,6 @@ def _foreach_info(f: NativeFunction, ref_schema: FunctionSchema, ref: Differenti
         output_differentiability_conditions=None,
         loc=ref.loc,
     )
-    return _with_facts(info)
 
 
 def _check_names(infos: Dict[FunctionSchema, Dict[str, DifferentiabilityInfo]], env: FormulaEnvironment) -> None:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import enum
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable, Optional
 
 from tools.codegen.contract import CPP_KEYWORDS, is_cpp_identifier
@@ -522,8 +522,6 @@ class SchemaKind(enum.StrEnum):
     scratch = "scratch"
 
 
-# id(schema) -> (schema, its text). Holding the schema keeps its id from being reused.
-_SCHEMA_TEXT: dict[int, tuple["FunctionSchema", str]] = {}
 # Parsed schemas by their text: a derivatives.yaml entry's `name:` is its declaration's `func:`
 # (PyTorch's 688 entries), and a persistent worker parses the same files again. Schemas are
 # immutable, so sharing them is safe; only schemas that parsed (and round-tripped) are kept.
@@ -540,6 +538,12 @@ class FunctionSchema:
     arguments: Arguments
     # The returned values, () for `-> ()`: (Return(None, BaseType(BaseTy.Tensor), None),).
     returns: tuple[Return, ...]
+    # Computed on first use and kept, being asked for again and again (matching, messages,
+    # comments); no part of the schema's value (not compared, hashed or shown): the text, and
+    # signature() without and with strip_default.
+    _text: Optional[str] = field(default=None, init=False, repr=False, compare=False)
+    _signature: Optional["FunctionSchema"] = field(default=None, init=False, repr=False, compare=False)
+    _signature_stripped: Optional["FunctionSchema"] = field(default=None, init=False, repr=False, compare=False)
 
     @classmethod
     def parse(cls, text: str) -> "FunctionSchema":
@@ -552,17 +556,15 @@ class FunctionSchema:
         if rendered != text:  # the parser is strict, so this is a bug in it rather than the input
             at = next((i for i, (a, b) in enumerate(zip(rendered, text)) if a != b), min(len(rendered), len(text)))
             raise SchemaParseError(f"schema does not round-trip: parsed as '{rendered}'", at)
-        _SCHEMA_TEXT[id(schema)] = (schema, rendered)
+        object.__setattr__(schema, "_text", rendered)
         _PARSED_SCHEMAS[text] = schema
         return schema
 
     def __str__(self) -> str:
-        # Schemas are printed often (matching, messages, comments); the text is rendered once.
-        cached = _SCHEMA_TEXT.get(id(self))
-        if cached is not None and cached[0] is self:
-            return cached[1]
-        text = self._render()
-        _SCHEMA_TEXT[id(self)] = (self, text)
+        text = self._text
+        if text is None:
+            text = self._render()
+            object.__setattr__(self, "_text", text)
         return text
 
     def __hash__(self) -> int:
@@ -651,6 +653,14 @@ class FunctionSchema:
         `add(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor`. derivatives.yaml entries are
         matched to the variants of an op with it.
         """
+        memo = "_signature_stripped" if strip_default else "_signature"
+        sig = getattr(self, memo)
+        if sig is None:
+            sig = self._make_signature(strip_default)
+            object.__setattr__(self, memo, sig)
+        return sig
+
+    def _make_signature(self, strip_default: bool) -> "FunctionSchema":
         args = self.arguments
         returned = {r.annotation for r in self.returns if r.annotation is not None}
         self_arg = args.self_arg
