@@ -251,9 +251,9 @@ def is_composite_implicit(f: NativeFunction, implicit: bool) -> bool:
     gradient flows through them and it needs no formula. With `implicit` (PyTorch's rule), a
     declaration without `dispatch:` or `structured_delegate:` is one; gradgen's own specs say so
     explicitly with `dispatch: {CompositeImplicitAutograd: ...}`."""
-    keys = {k for k, _ in f.dispatch}
-    if "CompositeImplicitAutograd" in keys or "CompositeImplicitAutogradNestedTensor" in keys:
-        return True
+    for key, _ in f.dispatch:
+        if key == "CompositeImplicitAutograd" or key == "CompositeImplicitAutogradNestedTensor":
+            return True
     return implicit and not f.has_dispatch_section and not f.structured_delegate
 
 

@@ -196,11 +196,26 @@ def _argument_type(t: Type, mutable: bool) -> CType:
     raise AssertionError(f"unknown type {t}")
 
 
+# The same for returns (Tensor(a!) is `Tensor&`, other written types are returned by value).
+_RETURN_TYPES: Dict[Tuple[int, bool], Tuple[Type, CType]] = {}
+
+
 def return_type(r: Return) -> CType:
     t = r.type
+    written = r.annotation is not None and r.annotation.is_write
+    key = (id(t), written)
+    found = _RETURN_TYPES.get(key)
+    if found is not None and found[0] is t:
+        return found[1]
+    ctype = _return_type(t, written)
+    _RETURN_TYPES[key] = (t, ctype)
+    return ctype
+
+
+def _return_type(t: Type, written: bool) -> CType:
     if isinstance(t, ListType) and is_tensor(t.elem):
         return _by_value("std::vector<Tensor>")
-    if r.annotation is not None and r.annotation.is_write and is_tensor(t):
+    if written and is_tensor(t):
         return CType("Tensor&", "Tensor")
     return _by_value(value_type(t))
 

@@ -341,6 +341,8 @@ class Arguments:
     kwarg_only: tuple[Argument, ...]
     # Keyword-only written arguments, last: (Argument("out", ...),) for `add.out`.
     out: tuple[Argument, ...]
+    # flat_all, made on first use and kept (every pass over a declaration asks for it).
+    _flat_all: Optional[tuple[Argument, ...]] = field(default=None, init=False, repr=False, compare=False)
 
     @classmethod
     def parse(cls, text: str) -> "Arguments":
@@ -368,7 +370,11 @@ class Arguments:
     @property
     def flat_all(self) -> tuple[Argument, ...]:
         """All arguments in schema order."""
-        return self.positional + self.kwarg_only + self.out
+        flat = self._flat_all
+        if flat is None:
+            flat = self.positional + self.kwarg_only + self.out
+            object.__setattr__(self, "_flat_all", flat)
+        return flat
 
     @property
     def tensor_args(self) -> tuple[Argument, ...]:
@@ -628,7 +634,6 @@ class FunctionSchema:
         added if an argument has that name), else
         `result` for a single return and `result0`, `result1`, ... for several."""
         names = []
-        arg_names = {a.name for a in self.arguments.flat_all}
         inplace = self.name.name.inplace
         out = self.arguments.out
         for i, r in enumerate(self.returns):
@@ -637,7 +642,8 @@ class FunctionSchema:
             elif out:
                 names.append(out[i].name if i < len(out) else f"{fallback_name}{i}")
             elif r.name is not None:
-                names.append(f"{r.name}_return" if r.name in arg_names else r.name)
+                clash = any(a.name == r.name for a in self.arguments.flat_all)
+                names.append(f"{r.name}_return" if clash else r.name)
             else:
                 names.append(fallback_name if len(self.returns) == 1 else f"{fallback_name}{i}")
         return tuple(names)
