@@ -707,6 +707,9 @@ _DEFAULT_RE = re.compile(r"\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*'|\[[^\[\]()]*\]
 # text parses the same way wherever it is. Arguments are immutable, so sharing them is safe.
 _ARGUMENT_SEGMENT_RE = re.compile(r"[^,()]*(?:\([^(),]*\)[^,()]*)?")
 _ARGUMENT_CACHE: dict[str, tuple["Argument", int]] = {}
+# Whole argument lists by their text (see _Parser._argument_list): PyTorch's 2,585 schemas have
+# 1,286 distinct ones (`Tensor self, Tensor other, *, Scalar alpha=1` is add's, sub's, ...).
+_ARGUMENTS_CACHE: dict[str, "Arguments"] = {}
 # The same for returns (`Tensor`, `Tensor(a!)`, `Tensor values`), by the same segment rule.
 _RETURN_CACHE: dict[str, tuple["Return", int]] = {}
 # The text of each argument and return in those caches, by id (the caches keep them alive, so an
@@ -833,7 +836,7 @@ class _Parser:
             raise self.fail(f"expected '(' after the operator name '{token}'")
         open_paren = self.pos
         self.pos += 1
-        arguments = self.arguments(closing=open_paren)
+        arguments = self._argument_list(open_paren)
         self.pos += 1  # the ')'
         if text.startswith(" -> ", self.pos):
             self.pos += 4
@@ -868,6 +871,22 @@ class _Parser:
             return parse(token)
         except SchemaParseError as e:
             raise SchemaParseError(e.message, start + e.offset) from None
+
+    def _argument_list(self, open_paren: int) -> Arguments:
+        """The arguments after the schema's `(` at `open_paren`, up to its `)`. A list parsed
+        before is looked up by its text, up to the first `) -> `: a list's parse ends at the `)`
+        that follows it, wherever that is, so the same text followed by `)` parses the same."""
+        text = self.text
+        start = self.pos
+        end = text.find(") -> ", start)
+        if end >= 0:
+            cached = _ARGUMENTS_CACHE.get(text[start:end])
+            if cached is not None:
+                self.pos = end
+                return cached
+        arguments = self.arguments(closing=open_paren)
+        _ARGUMENTS_CACHE[text[start : self.pos]] = arguments
+        return arguments
 
     # arguments := (argument | '*') (', ' (argument | '*'))*
     # Ends before `)` (at `closing`'s match) or at the end of the text when `closing` is None.
