@@ -242,13 +242,32 @@ class MemberType:
 _ZERO_INIT = {"int64_t": "0", "double": "0", "size_t": "0", "bool": "false"}
 
 
+# Member types by spelling, and by (id of a schema type, is_output) with the type (as
+# _ARGUMENT_TYPES): every saved value of every formula asks for one.
+_MEMBER_TYPES: Dict[str, MemberType] = {}
+_SAVED_MEMBER_TYPES: Dict[Tuple[int, bool], Tuple[Type, MemberType]] = {}
+
+
 def member_type(spelling: str) -> MemberType:
     """The member type spelled `spelling` ("int64_t", "std::vector<int64_t>", ...)."""
-    return MemberType(spelling, _ZERO_INIT.get(spelling, ""))
+    found = _MEMBER_TYPES.get(spelling)
+    if found is None:
+        found = _MEMBER_TYPES[spelling] = MemberType(spelling, _ZERO_INIT.get(spelling, ""))
+    return found
 
 
 def saved_member_type(t: Type, is_output: bool = False) -> MemberType:
     """The member type a Backward node uses to keep a value of schema type `t`."""
+    key = (id(t), is_output)
+    found = _SAVED_MEMBER_TYPES.get(key)
+    if found is not None and found[0] is t:
+        return found[1]
+    member = _saved_member_type(t, is_output)
+    _SAVED_MEMBER_TYPES[key] = (t, member)
+    return member
+
+
+def _saved_member_type(t: Type, is_output: bool) -> MemberType:
     if is_tensor(t):
         return member_type("SavedVariable")
     if is_tensor_list(t):

@@ -45,12 +45,28 @@ from tools.codegen.errors import Location, SchemaParseError, SpecError
 from tools.codegen.formula_check import expression_problem, one_line
 from tools.codegen.formula_env import FormulaEnvironment, to_cpp
 from tools.codegen.formula_text import rename, uses
-from tools.codegen.model import Argument, FunctionSchema, ListType, NativeFunction, SchemaKind, Type, is_cpp_identifier
+from tools.codegen.model import (
+    Argument,
+    BaseTy,
+    BaseType,
+    FunctionSchema,
+    ListType,
+    NativeFunction,
+    OptionalType,
+    SchemaKind,
+    Type,
+    is_cpp_identifier,
+)
 from tools.codegen.yaml_loader import Node, Seq, load_yaml
 
 # `(^|\W)NAME($|\W)`: NAME used as a whole identifier.
 IDENT_REGEX = r"(^|\W){}($|\W)"
 GRAD_INDEX_REGEX = r"(?:^|\W)grads\[(\d+)\]"
+_GRADS_USE = re.compile(IDENT_REGEX.format("grads"))
+_GRAD_INDEX = re.compile(GRAD_INDEX_REGEX)
+_SPEC_NAME = re.compile(r"(\w+)(\.\w+)?\(")
+_RESULT_N = re.compile(r"^result(\d+)$")
+_WHITESPACE = re.compile(r"\s+")
 _NOT_IMPLEMENTED = re.compile(r"^\s*not_implemented\(")
 _WRAP_OPT_IF = re.compile(r"wrap_opt_if\((\w+),")
 _GRAD_INPUT_MASK_INDEX = re.compile(r"grad_input_mask\[(\d+)\]")
@@ -194,7 +210,9 @@ def _compiled(i: int, name: str) -> Any:
 
 def used_gradient_indices(formula: str) -> List[int]:
     """The i of every `grads[i]` in a formula: `f(grads[0], grads[1])` -> [0, 1]."""
-    return [int(i) for i in re.findall(GRAD_INDEX_REGEX, formula)]
+    if "grads" not in formula:  # most formulas: no regex to run
+        return []
+    return [int(i) for i in _GRAD_INDEX.findall(formula)]
 
 
 def saved_variables(
@@ -257,11 +275,13 @@ def saved_variables(
 
 
 def _is_optional_str(t: Type) -> bool:
-    return str(t) == "str?"
+    """`str?`"""
+    return isinstance(t, OptionalType) and isinstance(t.elem, BaseType) and t.elem.name is BaseTy.str
 
 
 def _is_scalar(t: Type) -> bool:
-    return str(t) == "Scalar"
+    """`Scalar`"""
+    return isinstance(t, BaseType) and t.name is BaseTy.Scalar
 
 
 def _create_op_prefix(name: str) -> str:
@@ -324,7 +344,7 @@ def _closest_signatures(spec: str, index: _Index, base: str) -> List[str]:
 
 
 def _split_name(spec: str) -> str:
-    m = re.match(r"(\w+)(\.\w+)?\(", spec)
+    m = _SPEC_NAME.match(spec)
     return m.group(1) if m else spec
 
 
@@ -594,7 +614,7 @@ def _split_formulas(
         is_input = [n in arg_by_name for n in fm.names]
         if not any(is_input):
             for n in fm.names:
-                if n not in output_names and not re.match(r"^result\d+$", n):
+                if n not in output_names and not _RESULT_N.match(n):
                     raise SpecError(
                         f"'{n}' is not an argument of {func}; arguments are: {arg_names or '(none)'}", fm.key_loc
                     )
@@ -777,7 +797,7 @@ def _check_grad_usage(defn_name: str, derivatives: Sequence[Derivative]) -> None
     for d in derivatives:
         if uses_grad is None and d.uses_grad:
             uses_grad = d
-        n = len(re.findall(IDENT_REGEX.format("grads"), d.formula))
+        n = len(_GRADS_USE.findall(d.formula)) if "grads" in d.formula else 0
         grads_uses += n
         if n and uses_grad is not None:
             raise SpecError(
@@ -911,7 +931,7 @@ def _forward_output_types(func: FunctionSchema, names: Sequence[str], loc: Locat
             types.append(ret_by_name[n].type)
         elif n == "result" and len(func.returns) == 1:
             types.append(func.returns[0].type)
-        elif re.match(r"^result(\d+)$", n) and int(n[6:]) < len(func.returns):
+        elif _RESULT_N.match(n) and int(n[6:]) < len(func.returns):
             types.append(func.returns[int(n[6:])].type)
         else:
             raise SpecError(f"forward formula for '{n}', which is not an output of {func.name}", loc)
@@ -1120,7 +1140,7 @@ def load_derivatives(
     first_seen: Dict[str, Location] = {}
     for i, node in enumerate(entries):
         entry = _read_entry(node, Location(file, node.line) if isinstance(node, Node) else entries.item_loc(i))
-        norm = re.sub(r"\s+", " ", entry.spec.strip())
+        norm = _WHITESPACE.sub(" ", entry.spec.strip())
         if norm in first_seen:
             raise SpecError(
                 f"duplicate derivative entry for '{entry.spec}' (first given at {first_seen[norm]})", entry.name_loc

@@ -482,6 +482,9 @@ class BaseOperatorName:
 
 
 _OVERLOAD_RE = re.compile(r"[A-Za-z0-9_]+")
+# Parsed operator names by their text (immutable, so shared): a schema's name is parsed again as
+# its derivatives entry's, and `autogen:` and `structured_delegate:` name ops of the file.
+_OPERATOR_NAMES: dict[str, "OperatorName"] = {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -496,11 +499,15 @@ class OperatorName:
     @classmethod
     def parse(cls, text: str) -> "OperatorName":
         """Parses `name` or `name.overload`."""
+        parsed = _OPERATOR_NAMES.get(text)
+        if parsed is not None:
+            return parsed
         base, dot, overload = text.partition(".")
         name = BaseOperatorName.parse(base)
         if dot and _OVERLOAD_RE.fullmatch(overload) is None:
             raise SchemaParseError(f"'{overload}' is not a valid overload name", len(base) + 1)
-        return cls(name, overload)
+        parsed = _OPERATOR_NAMES[text] = cls(name, overload)
+        return parsed
 
     def __str__(self) -> str:
         if self.overload_name:
