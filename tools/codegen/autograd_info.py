@@ -306,7 +306,8 @@ class HookFacts:
 def hook_facts(f: NativeFunction) -> HookFacts:
     """The profiler and tracer facts of declaration `f`'s wrapper."""
     func = f.func
-    params = ", ".join(cpp.argument_type(a).spelling for a in func.arguments.flat_all)
+    args = func.arguments.flat_all
+    params = ", ".join([cpp.argument_type(a).spelling for a in args])
     recordable = all(
         (cpp.is_tensor(r.type) or cpp.is_tensor_list(r.type))
         and not isinstance(r.type, OptionalType)
@@ -319,7 +320,7 @@ def hook_facts(f: NativeFunction) -> HookFacts:
         profile=DONT_PROFILE not in f.flags,
         trace=DONT_RECORD_TRACE not in f.flags and recordable,
         records_outputs=recordable,
-        args=tuple(a.name for a in func.arguments.flat_all),
+        args=tuple([a.name for a in args]),
         function_pointer_type=f"{cpp.returns_type(func).spelling} (*)({params})",
     )
 

@@ -62,7 +62,7 @@ _BASE_VALUE_TYPES = {
 
 
 def _base_name(t: BaseType) -> str:
-    return t.name.name
+    return t.name._name_  # the enum member's name, without Enum's slow `name` property
 
 
 def value_type(t: Type) -> str:

@@ -116,7 +116,8 @@ class BaseType(Type):
     name: BaseTy
 
     def __str__(self) -> str:
-        return self.name.name
+        # The member's `_name_` (its name): Enum's `name` property is a slow lookup in Python 3.11.
+        return self.name._name_
 
     def is_tensor_like(self) -> bool:
         return self.name is BaseTy.Tensor
@@ -483,7 +484,8 @@ class BaseOperatorName:
 
 _OVERLOAD_RE = re.compile(r"[A-Za-z0-9_]+")
 # Parsed operator names by their text (immutable, so shared): a schema's name is parsed again as
-# its derivatives entry's, and `autogen:` and `structured_delegate:` name ops of the file.
+# its derivatives entry's, and `autogen:` and `structured_delegate:` name ops of the file. Their
+# text is kept in _INTERNED_TEXT.
 _OPERATOR_NAMES: dict[str, "OperatorName"] = {}
 
 
@@ -507,9 +509,16 @@ class OperatorName:
         if dot and _OVERLOAD_RE.fullmatch(overload) is None:
             raise SchemaParseError(f"'{overload}' is not a valid overload name", len(base) + 1)
         parsed = _OPERATOR_NAMES[text] = cls(name, overload)
+        _INTERNED_TEXT[id(parsed)] = (parsed, parsed._render())
         return parsed
 
     def __str__(self) -> str:
+        cached = _INTERNED_TEXT.get(id(self))
+        if cached is not None and cached[0] is self:
+            return cached[1]
+        return self._render()
+
+    def _render(self) -> str:
         if self.overload_name:
             return f"{self.name}.{self.overload_name}"
         return str(self.name)
@@ -719,8 +728,9 @@ _ARGUMENT_CACHE: dict[str, tuple["Argument", int]] = {}
 _ARGUMENTS_CACHE: dict[str, "Arguments"] = {}
 # The same for returns (`Tensor`, `Tensor(a!)`, `Tensor values`), by the same segment rule.
 _RETURN_CACHE: dict[str, tuple["Return", int]] = {}
-# The text of each argument and return in those caches, by id (the caches keep them alive, so an
-# id is never reused): schemas render them to check their round trip, and emitters print them.
+# The text of each argument and return in those caches and of each operator name in
+# _OPERATOR_NAMES, by id (the caches keep them alive, so an id is never reused): schemas render
+# them to check their round trip, and the analysis and the emitters print them.
 _INTERNED_TEXT: dict[int, tuple[object, str]] = {}
 
 # Parsed types by their text (types are immutable, so sharing them is safe); saves most of the
