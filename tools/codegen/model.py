@@ -404,7 +404,14 @@ class Arguments:
         annotations, out arguments and the TensorOptions group dropped, and defaults if asked."""
 
         def strip(a: Argument) -> Argument:
-            return Argument(a.name, a.type, None if strip_default else a.default, None)
+            default = None if strip_default else a.default
+            # Shared (see _SIGNATURE_PARTS); the stripped argument keeps its type alive, so the
+            # type's id in the key is never reused.
+            key = ("argument", a.name, id(a.type), default)
+            stripped = _SIGNATURE_PARTS.get(key)
+            if stripped is None:
+                stripped = _SIGNATURE_PARTS[key] = Argument(a.name, a.type, default, None)
+            return stripped
 
         kwarg_only = self.kwarg_only
         i = self._tensor_options_index()
@@ -694,12 +701,28 @@ class FunctionSchema:
             written = (self_arg,) + args.out + after_self
         else:
             written = args.out + args.positional
-        extra_returns = tuple(
-            Return(None, a.type, None) for a in written if a.is_write and a.annotation not in returned
-        )
-        returns = tuple(Return(None, r.type, None) for r in self.returns) + extra_returns
-        name = OperatorName(BaseOperatorName(self.name.name.base, False, self.name.name.dunder_method), "")
+        extra_returns = tuple(_plain_return(a.type) for a in written if a.is_write and a.annotation not in returned)
+        returns = tuple(_plain_return(r.type) for r in self.returns) + extra_returns
+        base, dunder = self.name.name.base, self.name.name.dunder_method
+        name = _SIGNATURE_PARTS.get(("name", base, dunder))
+        if name is None:
+            name = _SIGNATURE_PARTS["name", base, dunder] = OperatorName(BaseOperatorName(base, False, dunder), "")
         return FunctionSchema(name, args.signature(strip_default=strip_default), returns)
+
+
+# The parts of signatures (FunctionSchema.signature): stripped arguments, unnamed returns and
+# operator names, shared, so that equal parts are one object and comparing the signatures of an
+# op's variants (as matching derivatives.yaml entries does, for every variant) stops at identity.
+_SIGNATURE_PARTS: dict[tuple, object] = {}
+
+
+def _plain_return(t: Type) -> Return:
+    """`Return(None, t, None)`, shared (the return keeps `t` alive, so its id is never reused)."""
+    key = ("return", id(t))
+    r = _SIGNATURE_PARTS.get(key)
+    if r is None:
+        r = _SIGNATURE_PARTS[key] = Return(None, t, None)
+    return r
 
 
 # ---------------------------------------------------------------------------------------------
