@@ -164,15 +164,25 @@ def _rewrite_one_method(text: str) -> Optional[str]:
     return None
 
 
-# `.name(`, with white space and comments allowed around the name as between tokens: where a
-# method call may be (also in a literal or a number, which the tokens then tell apart).
-_METHOD_CALL = re.compile(r"\.(?:\s|/\*.*?\*/)*([A-Za-z_]\w*)(?:\s|/\*.*?\*/)*\(")
+# What _tokens passes over between two tokens: white space, comments, and characters no token
+# starts with (`;` in a lambda's body, a quote that opens no literal, non-ASCII characters).
+_BETWEEN_TOKENS = r"""(?:[\s;\\#`@$"'\x80-\U0010ffff]|/\*.*?\*/)*"""
+# `.name(` as _tokens reads it: where a method call may be (also in a literal or a comment, which
+# the tokens then tell apart). The name is the longest, as the name token is.
+_METHOD_CALL = re.compile(rf"\.{_BETWEEN_TOKENS}([A-Za-z_]\w*){_BETWEEN_TOKENS}\(")
 
 
 def _may_call_method(formula: str) -> bool:
     """False when `formula` certainly calls no method but MEMBERS: then it has nothing for
-    _rewrite_one_method, and tokenizing it to find that out would be wasted."""
-    return any(m.group(1) not in MEMBERS for m in _METHOD_CALL.finditer(formula))
+    _rewrite_one_method, and tokenizing it to find that out would be wasted. Tried at every `.`
+    (the matches of a comment-like text may overlap)."""
+    at = formula.find(".")
+    while at >= 0:
+        m = _METHOD_CALL.match(formula, at)
+        if m is not None and m.group(1) not in MEMBERS:
+            return True
+        at = formula.find(".", at + 1)
+    return False
 
 
 @functools.lru_cache(maxsize=4096)

@@ -1072,9 +1072,13 @@ class _Parser:
 
     # return := type (' ' name)?
     def return_(self) -> Return:
+        text = self.text
         start = self.pos
-        segment = _ARGUMENT_SEGMENT_RE.match(self.text, start).group()
-        cached = _RETURN_CACHE.get(segment)
+        segment = _ARGUMENT_SEGMENT_RE.match(text, start).group()
+        end = start + len(segment)
+        # Only where the segment is followed by ',', ')' or the end: a `(` after it would start
+        # an annotation of a return without a name (`Tensor(a`), which the cached parse never saw.
+        cached = _RETURN_CACHE.get(segment) if end == len(text) or text[end] in ",)" else None
         if cached is not None:
             r, name_offset = cached
             self.pos = start + len(segment)
