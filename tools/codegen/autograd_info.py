@@ -251,9 +251,9 @@ def is_composite_implicit(f: NativeFunction, implicit: bool) -> bool:
     gradient flows through them and it needs no formula. With `implicit` (PyTorch's rule), a
     declaration without `dispatch:` or `structured_delegate:` is one; gradgen's own specs say so
     explicitly with `dispatch: {CompositeImplicitAutograd: ...}`."""
-    keys = {k for k, _ in f.dispatch}
-    if "CompositeImplicitAutograd" in keys or "CompositeImplicitAutogradNestedTensor" in keys:
-        return True
+    for key, _ in f.dispatch:
+        if key == "CompositeImplicitAutograd" or key == "CompositeImplicitAutogradNestedTensor":
+            return True
     return implicit and not f.has_dispatch_section and not f.structured_delegate
 
 
@@ -306,7 +306,8 @@ class HookFacts:
 def hook_facts(f: NativeFunction) -> HookFacts:
     """The profiler and tracer facts of declaration `f`'s wrapper."""
     func = f.func
-    params = ", ".join(cpp.argument_type(a).spelling for a in func.arguments.flat_all)
+    args = func.arguments.flat_all
+    params = ", ".join([cpp.argument_type(a).spelling for a in args])
     recordable = all(
         (cpp.is_tensor(r.type) or cpp.is_tensor_list(r.type))
         and not isinstance(r.type, OptionalType)
@@ -319,7 +320,7 @@ def hook_facts(f: NativeFunction) -> HookFacts:
         profile=DONT_PROFILE not in f.flags,
         trace=DONT_RECORD_TRACE not in f.flags and recordable,
         records_outputs=recordable,
-        args=tuple(a.name for a in func.arguments.flat_all),
+        args=tuple([a.name for a in args]),
         function_pointer_type=f"{cpp.returns_type(func).spelling} (*)({params})",
     )
 

@@ -62,7 +62,7 @@ _BASE_VALUE_TYPES = {
 
 
 def _base_name(t: BaseType) -> str:
-    return t.name.name
+    return t.name._name_  # the enum member's name, without Enum's slow `name` property
 
 
 def value_type(t: Type) -> str:
@@ -196,11 +196,26 @@ def _argument_type(t: Type, mutable: bool) -> CType:
     raise AssertionError(f"unknown type {t}")
 
 
+# The same for returns (Tensor(a!) is `Tensor&`, other written types are returned by value).
+_RETURN_TYPES: Dict[Tuple[int, bool], Tuple[Type, CType]] = {}
+
+
 def return_type(r: Return) -> CType:
     t = r.type
+    written = r.annotation is not None and r.annotation.is_write
+    key = (id(t), written)
+    found = _RETURN_TYPES.get(key)
+    if found is not None and found[0] is t:
+        return found[1]
+    ctype = _return_type(t, written)
+    _RETURN_TYPES[key] = (t, ctype)
+    return ctype
+
+
+def _return_type(t: Type, written: bool) -> CType:
     if isinstance(t, ListType) and is_tensor(t.elem):
         return _by_value("std::vector<Tensor>")
-    if r.annotation is not None and r.annotation.is_write and is_tensor(t):
+    if written and is_tensor(t):
         return CType("Tensor&", "Tensor")
     return _by_value(value_type(t))
 
@@ -227,13 +242,32 @@ class MemberType:
 _ZERO_INIT = {"int64_t": "0", "double": "0", "size_t": "0", "bool": "false"}
 
 
+# Member types by spelling, and by (id of a schema type, is_output) with the type (as
+# _ARGUMENT_TYPES): every saved value of every formula asks for one.
+_MEMBER_TYPES: Dict[str, MemberType] = {}
+_SAVED_MEMBER_TYPES: Dict[Tuple[int, bool], Tuple[Type, MemberType]] = {}
+
+
 def member_type(spelling: str) -> MemberType:
     """The member type spelled `spelling` ("int64_t", "std::vector<int64_t>", ...)."""
-    return MemberType(spelling, _ZERO_INIT.get(spelling, ""))
+    found = _MEMBER_TYPES.get(spelling)
+    if found is None:
+        found = _MEMBER_TYPES[spelling] = MemberType(spelling, _ZERO_INIT.get(spelling, ""))
+    return found
 
 
 def saved_member_type(t: Type, is_output: bool = False) -> MemberType:
     """The member type a Backward node uses to keep a value of schema type `t`."""
+    key = (id(t), is_output)
+    found = _SAVED_MEMBER_TYPES.get(key)
+    if found is not None and found[0] is t:
+        return found[1]
+    member = _saved_member_type(t, is_output)
+    _SAVED_MEMBER_TYPES[key] = (t, member)
+    return member
+
+
+def _saved_member_type(t: Type, is_output: bool) -> MemberType:
     if is_tensor(t):
         return member_type("SavedVariable")
     if is_tensor_list(t):

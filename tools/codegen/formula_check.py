@@ -71,6 +71,10 @@ _NOT_OPERAND = frozenset(
     thread_local throw try typedef typename union using virtual volatile while
     """.split()
 )
+# The kind the check reads a name token as: an alternative token (`or`) as an operator (kept as
+# spelt, for the messages), a keyword that cannot be an operand as kind "keyword"; other names
+# are kind "name".
+_NAME_KINDS = {**{k: "keyword" for k in _NOT_OPERAND}, **{k: "op" for k in _ALTERNATIVE}}
 
 
 def _literal_end(text: str, start: int) -> Optional[int]:
@@ -155,8 +159,15 @@ def _operator_problem(text: str) -> Optional[Tuple[int, str]]:
     operand is expected) is skipped up to the end of its body: its parameters and statements are
     not an expression.
     """
-    tokens = [_alternative(m.lastgroup, m.group(), m.start()) for m in TOKEN.finditer(text)]
-    tokens = [t for t in tokens if t[0] not in ("space", "comment")]
+    tokens = []
+    for m in TOKEN.finditer(text):
+        kind = m.lastgroup
+        if kind == "space" or kind == "comment":
+            continue
+        tok = m.group()
+        if kind == "name":
+            kind = _NAME_KINDS.get(tok, kind)
+        tokens.append((kind, tok, m.start()))
     expect_operand = True  # at the start, after an operator, a '(' or a ','
     prev = ""
     # Per open bracket (and the top level), the `?` still waiting for their `:`, and where.
@@ -218,16 +229,6 @@ def _operator_problem(text: str) -> Optional[Tuple[int, str]]:
             f" (after '{prev}')" if prev else ""
         )
     return None
-
-
-def _alternative(kind: str, tok: str, at: int) -> Tuple[str, str, int]:
-    """A token as the check reads it: an alternative token (`or`) as an operator (kept as spelt,
-    for the messages), a keyword that cannot be an operand as kind "keyword"."""
-    if kind == "name" and tok in _ALTERNATIVE:
-        return "op", tok, at
-    if kind == "name" and tok in _NOT_OPERAND:
-        return "keyword", tok, at
-    return kind, tok, at
 
 
 def _skip_lambda(tokens: list, i: int) -> int:

@@ -23,6 +23,7 @@ spec error at its `file:line:col` instead of a C++ error in Functions.cpp.
 from __future__ import annotations
 
 import difflib
+import functools
 import re
 from dataclasses import dataclass
 from typing import FrozenSet, Iterable, List, Optional, Sequence, Tuple
@@ -62,11 +63,10 @@ _KEYWORDS = frozenset(
 
 def _tokens(text: str) -> List[Tuple[str, str, int, int]]:
     """(kind, token, start, end) of `text`, without white space and comments."""
-    out = []
-    for m in TOKEN.finditer(text):
-        if m.lastgroup not in ("space", "comment"):
-            out.append((m.lastgroup, m.group(), m.start(), m.end()))
-    return out
+    return [(m.lastgroup, m.group(), *m.span()) for m in TOKEN.finditer(text) if m.lastgroup not in _SKIPPED]
+
+
+_SKIPPED = ("space", "comment")
 
 
 def _matching(tokens: Sequence[Tuple[str, str, int, int]], i: int, step: int) -> Optional[int]:
@@ -164,12 +164,34 @@ def _rewrite_one_method(text: str) -> Optional[str]:
     return None
 
 
+# What _tokens passes over between two tokens: white space, comments, and characters no token
+# starts with (`;` in a lambda's body, a quote that opens no literal, non-ASCII characters).
+_BETWEEN_TOKENS = r"""(?:[\s;\\#`@$"'\x80-\U0010ffff]|/\*.*?\*/)*"""
+# `.name(` as _tokens reads it: where a method call may be (also in a literal or a comment, which
+# the tokens then tell apart). The name is the longest, as the name token is.
+_METHOD_CALL = re.compile(rf"\.{_BETWEEN_TOKENS}([A-Za-z_]\w*){_BETWEEN_TOKENS}\(")
+
+
+def _may_call_method(formula: str) -> bool:
+    """False when `formula` certainly calls no method but MEMBERS: then it has nothing for
+    _rewrite_one_method, and tokenizing it to find that out would be wasted. Tried at every `.`
+    (the matches of a comment-like text may overlap)."""
+    at = formula.find(".")
+    while at >= 0:
+        m = _METHOD_CALL.match(formula, at)
+        if m is not None and m.group(1) not in MEMBERS:
+            return True
+        at = formula.find(".", at + 1)
+    return False
+
+
+@functools.lru_cache(maxsize=4096)
 def to_cpp(formula: str) -> str:
     """The formula in the free-function C++ gradgen compiles (see the module docstring). A formula
     without method calls or `at::` / `c10::` names is returned unchanged."""
     if "::" in formula:
         formula = _strip_qualifiers(formula)
-    while "." in formula:
+    while _may_call_method(formula):
         rewritten = _rewrite_one_method(formula)
         if rewritten is None:
             break

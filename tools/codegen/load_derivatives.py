@@ -23,7 +23,8 @@ import difflib
 import functools
 import re
 from collections import Counter, defaultdict
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+from dataclasses import fields as dataclass_fields
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 from tools.codegen import cpp
@@ -44,12 +45,28 @@ from tools.codegen.errors import Location, SchemaParseError, SpecError
 from tools.codegen.formula_check import expression_problem, one_line
 from tools.codegen.formula_env import FormulaEnvironment, to_cpp
 from tools.codegen.formula_text import rename, uses
-from tools.codegen.model import Argument, FunctionSchema, ListType, NativeFunction, SchemaKind, Type, is_cpp_identifier
+from tools.codegen.model import (
+    Argument,
+    BaseTy,
+    BaseType,
+    FunctionSchema,
+    ListType,
+    NativeFunction,
+    OptionalType,
+    SchemaKind,
+    Type,
+    is_cpp_identifier,
+)
 from tools.codegen.yaml_loader import Node, Seq, load_yaml
 
 # `(^|\W)NAME($|\W)`: NAME used as a whole identifier.
 IDENT_REGEX = r"(^|\W){}($|\W)"
 GRAD_INDEX_REGEX = r"(?:^|\W)grads\[(\d+)\]"
+_GRADS_USE = re.compile(IDENT_REGEX.format("grads"))
+_GRAD_INDEX = re.compile(GRAD_INDEX_REGEX)
+_SPEC_NAME = re.compile(r"(\w+)(\.\w+)?\(")
+_RESULT_N = re.compile(r"^result(\d+)$")
+_WHITESPACE = re.compile(r"\s+")
 _NOT_IMPLEMENTED = re.compile(r"^\s*not_implemented\(")
 _WRAP_OPT_IF = re.compile(r"wrap_opt_if\((\w+),")
 _GRAD_INPUT_MASK_INDEX = re.compile(r"grad_input_mask\[(\d+)\]")
@@ -193,7 +210,9 @@ def _compiled(i: int, name: str) -> Any:
 
 def used_gradient_indices(formula: str) -> List[int]:
     """The i of every `grads[i]` in a formula: `f(grads[0], grads[1])` -> [0, 1]."""
-    return [int(i) for i in re.findall(GRAD_INDEX_REGEX, formula)]
+    if "grads" not in formula:  # most formulas: no regex to run
+        return []
+    return [int(i) for i in _GRAD_INDEX.findall(formula)]
 
 
 def saved_variables(
@@ -256,11 +275,13 @@ def saved_variables(
 
 
 def _is_optional_str(t: Type) -> bool:
-    return str(t) == "str?"
+    """`str?`"""
+    return isinstance(t, OptionalType) and isinstance(t.elem, BaseType) and t.elem.name is BaseTy.str
 
 
 def _is_scalar(t: Type) -> bool:
-    return str(t) == "Scalar"
+    """`Scalar`"""
+    return isinstance(t, BaseType) and t.name is BaseTy.Scalar
 
 
 def _create_op_prefix(name: str) -> str:
@@ -288,28 +309,21 @@ class _Index:
     """Declarations indexed the ways derivative entries are matched against them.
 
     Signatures (schemas without overload name, mutability and out arguments) are only computed
-    for declarations sharing a base name with an entry, and only once each: matching PyTorch's
-    2,585 declarations otherwise spends most of its time there.
+    for declarations sharing a base name with an entry (and kept by the schema): matching
+    PyTorch's 2,585 declarations otherwise spends most of its time there.
     """
 
     def __init__(self, functions: Sequence[NativeFunction]) -> None:
         self.by_schema: Dict[str, NativeFunction] = {}
         self.by_base: Dict[str, List[NativeFunction]] = defaultdict(list)
-        self._signatures: Dict[int, FunctionSchema] = {}
         for f in functions:
             self.by_schema[str(f.func)] = f
             self.by_base[f.func.name.name.base.rstrip("_")].append(f)
 
-    def signature(self, f: NativeFunction) -> FunctionSchema:
-        sig = self._signatures.get(id(f))
-        if sig is None:
-            sig = self._signatures[id(f)] = f.func.signature()
-        return sig
-
     def same_signature(self, f: NativeFunction) -> List[NativeFunction]:
         """The declarations with `f`'s signature (its in-place, out= and functional variants)."""
-        sig = self.signature(f)
-        return [g for g in self.by_base[f.func.name.name.base.rstrip("_")] if self.signature(g) == sig]
+        sig = f.func.signature()
+        return [g for g in self.by_base[f.func.name.name.base.rstrip("_")] if g.func.signature() == sig]
 
 
 def _canonical_function(functions: Sequence[NativeFunction], name: str) -> NativeFunction:
@@ -330,7 +344,7 @@ def _closest_signatures(spec: str, index: _Index, base: str) -> List[str]:
 
 
 def _split_name(spec: str) -> str:
-    m = re.match(r"(\w+)(\.\w+)?\(", spec)
+    m = _SPEC_NAME.match(spec)
     return m.group(1) if m else spec
 
 
@@ -519,7 +533,8 @@ def _declaration_of(entry: _Entry, index: _Index, defn_name: str) -> NativeFunct
         close = _closest_signatures(str(entry.schema), index, entry.schema.name.name.base)
         hint = ("; closest declared: " + " | ".join(close)) if close else "; no declaration has that name"
         raise SpecError(f"no declaration matches '{entry.spec}'{hint}", entry.name_loc)
-    canonical = _canonical_function(index.same_signature(schema_function), defn_name)
+    variants = index.same_signature(schema_function)
+    canonical = _canonical_function(variants, defn_name)
     for bad in ("grad_input_mask", "result"):
         if any(a.name == bad for a in canonical.func.arguments.flat_all):
             raise SpecError(
@@ -527,7 +542,7 @@ def _declaration_of(entry: _Entry, index: _Index, defn_name: str) -> NativeFunct
                 schema_function.loc,
             )
     # The differentiable wrapper (templates/VariableType.cpp) keeps its node in a local `grad_fn`.
-    for f in index.same_signature(schema_function):
+    for f in variants:
         names = [a.name for a in f.func.arguments.flat_all] + [r.name for r in f.func.returns]
         if "grad_fn" in names:
             what = "an argument" if "grad_fn" in names[: len(f.func.arguments.flat_all)] else "a return"
@@ -562,7 +577,7 @@ def _set_up(
         func, defn_name, forward_formulas, derivatives, args_with_derivatives, [a.name for a in func.arguments.flat_all]
     )
     _check_grad_usage(defn_name, derivatives)
-    info = DifferentiabilityInfo(
+    return _info_with_facts(
         name=defn_name,
         func=f,
         op=_node_name(defn_name, section.dispatch_key, op_counter) if args_with_derivatives else None,
@@ -581,7 +596,6 @@ def _set_up(
         ),
         loc=entry.loc,
     )
-    return _with_facts(info)
 
 
 def _split_formulas(
@@ -600,7 +614,7 @@ def _split_formulas(
         is_input = [n in arg_by_name for n in fm.names]
         if not any(is_input):
             for n in fm.names:
-                if n not in output_names and not re.match(r"^result\d+$", n):
+                if n not in output_names and not _RESULT_N.match(n):
                     raise SpecError(
                         f"'{n}' is not an argument of {func}; arguments are: {arg_names or '(none)'}", fm.key_loc
                     )
@@ -631,37 +645,58 @@ def _node_name(defn_name: str, dispatch_key: str, op_counter: "Counter[str]") ->
     return op
 
 
-def _with_facts(info: DifferentiabilityInfo) -> DifferentiabilityInfo:
-    """`info` with the facts the emitters read computed from its formulas and declaration."""
-    uses_grad = any(d.uses_grad for d in info.derivatives)
-    saved_names = {v.name for v in info.all_saved_inputs}
-    return replace(
-        info,
+# The fields of a DifferentiabilityInfo that _info_with_facts computes from the others.
+_FACT_FIELDS = (
+    "uses_grad",
+    "uses_retain_variables",
+    "differentiable_outputs",
+    "list_size_members",
+    "wrap_opt_if",
+    "foreach",
+)
+_GIVEN_FIELDS = tuple(f.name for f in dataclass_fields(DifferentiabilityInfo) if f.name not in _FACT_FIELDS)
+
+
+def _info_with_facts(**given: Any) -> DifferentiabilityInfo:
+    """The info of the `given` fields (all but _FACT_FIELDS), with the facts the emitters read
+    computed from its formulas and declaration."""
+    derivatives: Sequence[Derivative] = given["derivatives"]
+    args_with_derivatives: Sequence[Argument] = given["args_with_derivatives"]
+    uses_grad = any(d.uses_grad for d in derivatives)
+    saved_names = {v.name for v in given["all_saved_inputs"]}
+    return DifferentiabilityInfo(
+        **given,
         uses_grad=uses_grad,
-        uses_retain_variables=any(uses("retain_variables", d.formula) for d in info.derivatives),
-        differentiable_outputs=_differentiable_outputs(info, uses_grad),
+        uses_retain_variables=any(uses("retain_variables", d.formula) for d in derivatives),
+        differentiable_outputs=_differentiable_outputs(
+            given["func"].func, given["output_differentiability"], given["non_differentiable_arg_names"], uses_grad
+        ),
         list_size_members=tuple(
             ListSize(a.name, list_size_member(a.name))
-            for a in info.args_with_derivatives
+            for a in args_with_derivatives
             if cpp.is_tensor_list(a.type) and list_size_member(a.name) not in saved_names
         ),
-        wrap_opt_if=_wrap_opt_if_conditions(info.derivatives, info.args_with_derivatives),
-        foreach=info.name.startswith("_foreach_"),
+        wrap_opt_if=_wrap_opt_if_conditions(derivatives, args_with_derivatives),
+        foreach=given["name"].startswith("_foreach_"),
     )
 
 
-def _differentiable_outputs(info: DifferentiabilityInfo, uses_grad: bool) -> Tuple[int, ...]:
+def _differentiable_outputs(
+    func: FunctionSchema,
+    output_differentiability: Optional[Tuple[bool, ...]],
+    non_differentiable_arg_names: Tuple[str, ...],
+    uses_grad: bool,
+) -> Tuple[int, ...]:
     """The outputs that get history, as PyTorch decides: `output_differentiability` when given;
     else every Tensor output, except that formulas using plain `grad` make only the first output
     differentiable (derivatives.yaml's header: "all but the first output will be marked as
     non-differentiable")."""
-    if info.output_differentiability is not None:
-        return tuple(i for i, d in enumerate(info.output_differentiability) if d)
-    func = info.func.func
+    if output_differentiability is not None:
+        return tuple(i for i, d in enumerate(output_differentiability) if d)
     candidates = tuple(
         i
         for i, (n, r) in enumerate(zip(func.names_of_returns(), func.returns))
-        if r.type.is_tensor_like() and n not in info.non_differentiable_arg_names
+        if r.type.is_tensor_like() and n not in non_differentiable_arg_names
     )
     return candidates[:1] if uses_grad else candidates
 
@@ -762,7 +797,7 @@ def _check_grad_usage(defn_name: str, derivatives: Sequence[Derivative]) -> None
     for d in derivatives:
         if uses_grad is None and d.uses_grad:
             uses_grad = d
-        n = len(re.findall(IDENT_REGEX.format("grads"), d.formula))
+        n = len(_GRADS_USE.findall(d.formula)) if "grads" in d.formula else 0
         grads_uses += n
         if n and uses_grad is not None:
             raise SpecError(
@@ -896,7 +931,7 @@ def _forward_output_types(func: FunctionSchema, names: Sequence[str], loc: Locat
             types.append(ret_by_name[n].type)
         elif n == "result" and len(func.returns) == 1:
             types.append(func.returns[0].type)
-        elif re.match(r"^result(\d+)$", n) and int(n[6:]) < len(func.returns):
+        elif _RESULT_N.match(n) and int(n[6:]) < len(func.returns):
             types.append(func.returns[int(n[6:])].type)
         else:
             raise SpecError(f"forward formula for '{n}', which is not an output of {func.name}", loc)
@@ -972,15 +1007,14 @@ def _add_view_copy_infos(
                 break
             parts = info.name.split(".", 1)
             diff_names = {b.name for b in info.args_with_derivatives}
-            added.setdefault(copy.func, {})[key] = _with_facts(
-                replace(
-                    info,
-                    name=f"{parts[0]}_copy" + ("." + parts[1] if len(parts) > 1 else ""),
-                    func=copy,
-                    op=None if info.op is None else f"{info.op}_copy",
-                    args_with_derivatives=tuple(a for a in copy.func.arguments.flat_all if a.name in diff_names),
-                )
+            given = {name: getattr(info, name) for name in _GIVEN_FIELDS}
+            given.update(
+                name=f"{parts[0]}_copy" + ("." + parts[1] if len(parts) > 1 else ""),
+                func=copy,
+                op=None if info.op is None else f"{info.op}_copy",
+                args_with_derivatives=tuple(a for a in copy.func.arguments.flat_all if a.name in diff_names),
             )
+            added.setdefault(copy.func, {})[key] = _info_with_facts(**given)
     for k, v in added.items():
         infos.setdefault(k, v)
 
@@ -1047,7 +1081,7 @@ def _foreach_info(f: NativeFunction, ref_schema: FunctionSchema, ref: Differenti
         # As torchgen, the arguments are saved whole: `self[i].sizes()` is no fact of `self`.
         derivatives.append(_create_derivative(func, formula, names, (), output_vars, d.loc, facts=False))
     with_derivatives = {n for d in derivatives for n in d.var_names}
-    info = DifferentiabilityInfo(
+    return _info_with_facts(
         name=func.name.name.base,
         func=f,
         op=f"Foreach{ref.op}{func.name.overload_name}",
@@ -1064,7 +1098,6 @@ def _foreach_info(f: NativeFunction, ref_schema: FunctionSchema, ref: Differenti
         output_differentiability_conditions=None,
         loc=ref.loc,
     )
-    return _with_facts(info)
 
 
 def _check_names(infos: Dict[FunctionSchema, Dict[str, DifferentiabilityInfo]], env: FormulaEnvironment) -> None:
@@ -1107,7 +1140,7 @@ def load_derivatives(
     first_seen: Dict[str, Location] = {}
     for i, node in enumerate(entries):
         entry = _read_entry(node, Location(file, node.line) if isinstance(node, Node) else entries.item_loc(i))
-        norm = re.sub(r"\s+", " ", entry.spec.strip())
+        norm = _WHITESPACE.sub(" ", entry.spec.strip())
         if norm in first_seen:
             raise SpecError(
                 f"duplicate derivative entry for '{entry.spec}' (first given at {first_seen[norm]})", entry.name_loc

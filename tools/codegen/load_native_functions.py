@@ -82,42 +82,46 @@ def _str(entry: Node, key: str) -> str:
     return value
 
 
-def _str_list(entry: Node, key: str, *, allow_comma_string: bool) -> tuple[tuple[str, Location], ...]:
-    """Returns each string of a list (or of a comma-separated string, if allowed), with its place."""
+def _str_list(entry: Node, key: str, *, allow_comma_string: bool) -> tuple[str, ...]:
+    """Returns each string of a list (or of a comma-separated string, if allowed); `_item_loc`
+    says where one is (asked only for a message: most declarations have lists and no mistake)."""
     value = entry[key]
     if isinstance(value, str) and allow_comma_string:
-        # "function, method": positions of the parts are computed from the offsets in the string.
-        items = []
-        offset = 0
-        for part in value.split(","):
-            stripped = part.strip()
-            start = offset + (len(part) - len(part.lstrip()))
-            items.append((stripped, entry.value_loc(key, start)))
-            offset += len(part) + 1
-        return tuple(items)
+        return tuple(part.strip() for part in value.split(","))
     if isinstance(value, Seq):
         for i, item in enumerate(value):
             if not isinstance(item, str):
                 raise SpecError(f"'{key}' must list strings, not {_type_name(item)}", value.item_loc(i))
-        return tuple((item, value.item_loc(i)) for i, item in enumerate(value))
+        return tuple(value)
     what = "a list or a comma-separated string" if allow_comma_string else "a list of strings"
     raise SpecError(f"'{key}' must be {what}, not {_type_name(value)}", entry.value_loc(key))
 
 
-def _operator_name(text: str, loc: Location) -> OperatorName:
+def _item_loc(entry: Node, key: str, index: int) -> Location:
+    """Where string `index` of `_str_list(entry, key, ...)` is written."""
+    value = entry[key]
+    if isinstance(value, str):
+        # "function, method": the part's position from its offset in the string.
+        parts = value.split(",")
+        part = parts[index]
+        offset = sum(len(p) + 1 for p in parts[:index])
+        return entry.value_loc(key, offset + (len(part) - len(part.lstrip())))
+    return value.item_loc(index)
+
+
+def _operator_name(text: str, loc: Callable[[], Location]) -> OperatorName:
     try:
         return OperatorName.parse(text)
     except SchemaParseError as e:
-        raise SpecError(e.message, loc) from None
+        raise SpecError(e.message, loc()) from None
 
 
 def _choices(entry: Node, key: str, allowed: frozenset, allow_comma_string: bool, expected: str) -> frozenset:
     """The strings of list `key`, each one of `allowed` (else: "unknown <what> ...; expected ...")."""
-    found = []
-    for value, loc in _str_list(entry, key, allow_comma_string=allow_comma_string):
+    found = _str_list(entry, key, allow_comma_string=allow_comma_string)
+    for i, value in enumerate(found):
         if value not in allowed:
-            raise SpecError(f"unknown {key[:-1]} '{value}'; expected {expected}", loc)
-        found.append(value)
+            raise SpecError(f"unknown {key[:-1]} '{value}'; expected {expected}", _item_loc(entry, key, i))
     return frozenset(found)
 
 
@@ -163,26 +167,27 @@ def _device_check(entry: Node) -> dict[str, Any]:
 
 
 def _tags(entry: Node) -> dict[str, Any]:
-    return {"tags": tuple(t for t, _ in _str_list(entry, "tags", allow_comma_string=True))}
+    return {"tags": _str_list(entry, "tags", allow_comma_string=True)}
 
 
 def _autogen(entry: Node) -> dict[str, Any]:
     names = _str_list(entry, "autogen", allow_comma_string=True)
-    return {"autogen": tuple(_operator_name(n, loc) for n, loc in names)}
+    return {
+        "autogen": tuple(_operator_name(n, lambda i=i: _item_loc(entry, "autogen", i)) for i, n in enumerate(names))
+    }
 
 
 def _precomputed(entry: Node) -> dict[str, Any]:
-    return {"precomputed": tuple(p for p, _ in _str_list(entry, "precomputed", allow_comma_string=False))}
+    return {"precomputed": _str_list(entry, "precomputed", allow_comma_string=False)}
 
 
 def _cpp_no_default_args(entry: Node) -> dict[str, Any]:
-    names = _str_list(entry, "cpp_no_default_args", allow_comma_string=False)
-    return {"cpp_no_default_args": tuple(n for n, _ in names)}
+    return {"cpp_no_default_args": _str_list(entry, "cpp_no_default_args", allow_comma_string=False)}
 
 
 def _structured_delegate(entry: Node) -> dict[str, Any]:
     value = _str(entry, "structured_delegate")
-    return {"structured_delegate": _operator_name(value, entry.value_loc("structured_delegate"))}
+    return {"structured_delegate": _operator_name(value, lambda: entry.value_loc("structured_delegate"))}
 
 
 def _ufunc_inner_loop(entry: Node) -> dict[str, Any]:

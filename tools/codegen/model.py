@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import enum
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable, Optional
 
 from tools.codegen.contract import CPP_KEYWORDS, is_cpp_identifier
@@ -116,7 +116,8 @@ class BaseType(Type):
     name: BaseTy
 
     def __str__(self) -> str:
-        return self.name.name
+        # The member's `_name_` (its name): Enum's `name` property is a slow lookup in Python 3.11.
+        return self.name._name_
 
     def is_tensor_like(self) -> bool:
         return self.name is BaseTy.Tensor
@@ -265,6 +266,12 @@ class Argument:
         return _writes(self.annotation)
 
     def __str__(self) -> str:
+        cached = _INTERNED_TEXT.get(id(self))
+        if cached is not None and cached[0] is self:
+            return cached[1]
+        return self._render()
+
+    def _render(self) -> str:
         text = f"{_type_str(self.type, self.annotation)} {self.name}"
         if self.default is not None:
             text += f"={self.default}"
@@ -293,6 +300,12 @@ class Return:
         return _writes(self.annotation)
 
     def __str__(self) -> str:
+        cached = _INTERNED_TEXT.get(id(self))
+        if cached is not None and cached[0] is self:
+            return cached[1]
+        return self._render()
+
+    def _render(self) -> str:
         text = _type_str(self.type, self.annotation)
         return text if self.name is None else f"{text} {self.name}"
 
@@ -329,6 +342,8 @@ class Arguments:
     kwarg_only: tuple[Argument, ...]
     # Keyword-only written arguments, last: (Argument("out", ...),) for `add.out`.
     out: tuple[Argument, ...]
+    # flat_all, made on first use and kept (every pass over a declaration asks for it).
+    _flat_all: Optional[tuple[Argument, ...]] = field(default=None, init=False, repr=False, compare=False)
 
     @classmethod
     def parse(cls, text: str) -> "Arguments":
@@ -356,7 +371,11 @@ class Arguments:
     @property
     def flat_all(self) -> tuple[Argument, ...]:
         """All arguments in schema order."""
-        return self.positional + self.kwarg_only + self.out
+        flat = self._flat_all
+        if flat is None:
+            flat = self.positional + self.kwarg_only + self.out
+            object.__setattr__(self, "_flat_all", flat)
+        return flat
 
     @property
     def tensor_args(self) -> tuple[Argument, ...]:
@@ -385,7 +404,14 @@ class Arguments:
         annotations, out arguments and the TensorOptions group dropped, and defaults if asked."""
 
         def strip(a: Argument) -> Argument:
-            return Argument(a.name, a.type, None if strip_default else a.default, None)
+            default = None if strip_default else a.default
+            # Shared (see _SIGNATURE_PARTS); the stripped argument keeps its type alive, so the
+            # type's id in the key is never reused.
+            key = ("argument", a.name, id(a.type), default)
+            stripped = _SIGNATURE_PARTS.get(key)
+            if stripped is None:
+                stripped = _SIGNATURE_PARTS[key] = Argument(a.name, a.type, default, None)
+            return stripped
 
         kwarg_only = self.kwarg_only
         i = self._tensor_options_index()
@@ -464,6 +490,10 @@ class BaseOperatorName:
 
 
 _OVERLOAD_RE = re.compile(r"[A-Za-z0-9_]+")
+# Parsed operator names by their text (immutable, so shared): a schema's name is parsed again as
+# its derivatives entry's, and `autogen:` and `structured_delegate:` name ops of the file. Their
+# text is kept in _INTERNED_TEXT.
+_OPERATOR_NAMES: dict[str, "OperatorName"] = {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -478,13 +508,24 @@ class OperatorName:
     @classmethod
     def parse(cls, text: str) -> "OperatorName":
         """Parses `name` or `name.overload`."""
+        parsed = _OPERATOR_NAMES.get(text)
+        if parsed is not None:
+            return parsed
         base, dot, overload = text.partition(".")
         name = BaseOperatorName.parse(base)
         if dot and _OVERLOAD_RE.fullmatch(overload) is None:
             raise SchemaParseError(f"'{overload}' is not a valid overload name", len(base) + 1)
-        return cls(name, overload)
+        parsed = _OPERATOR_NAMES[text] = cls(name, overload)
+        _INTERNED_TEXT[id(parsed)] = (parsed, parsed._render())
+        return parsed
 
     def __str__(self) -> str:
+        cached = _INTERNED_TEXT.get(id(self))
+        if cached is not None and cached[0] is self:
+            return cached[1]
+        return self._render()
+
+    def _render(self) -> str:
         if self.overload_name:
             return f"{self.name}.{self.overload_name}"
         return str(self.name)
@@ -510,8 +551,10 @@ class SchemaKind(enum.StrEnum):
     scratch = "scratch"
 
 
-# id(schema) -> (schema, its text). Holding the schema keeps its id from being reused.
-_SCHEMA_TEXT: dict[int, tuple["FunctionSchema", str]] = {}
+# Parsed schemas by their text: a derivatives.yaml entry's `name:` is its declaration's `func:`
+# (PyTorch's 688 entries), and a persistent worker parses the same files again. Schemas are
+# immutable, so sharing them is safe; only schemas that parsed (and round-tripped) are kept.
+_PARSED_SCHEMAS: dict[str, "FunctionSchema"] = {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -524,26 +567,39 @@ class FunctionSchema:
     arguments: Arguments
     # The returned values, () for `-> ()`: (Return(None, BaseType(BaseTy.Tensor), None),).
     returns: tuple[Return, ...]
+    # Computed on first use and kept, being asked for again and again (matching, messages,
+    # comments); no part of the schema's value (not compared, hashed or shown): the text, and
+    # signature() without and with strip_default.
+    _text: Optional[str] = field(default=None, init=False, repr=False, compare=False)
+    _signature: Optional["FunctionSchema"] = field(default=None, init=False, repr=False, compare=False)
+    _signature_stripped: Optional["FunctionSchema"] = field(default=None, init=False, repr=False, compare=False)
 
     @classmethod
     def parse(cls, text: str) -> "FunctionSchema":
         """Parses a schema; raises SchemaParseError with the offset of the offending character."""
+        schema = _PARSED_SCHEMAS.get(text)
+        if schema is not None:
+            return schema
         schema = _Parser(text).schema()
         rendered = schema._render()
         if rendered != text:  # the parser is strict, so this is a bug in it rather than the input
             at = next((i for i, (a, b) in enumerate(zip(rendered, text)) if a != b), min(len(rendered), len(text)))
             raise SchemaParseError(f"schema does not round-trip: parsed as '{rendered}'", at)
-        _SCHEMA_TEXT[id(schema)] = (schema, rendered)
+        object.__setattr__(schema, "_text", rendered)
+        _PARSED_SCHEMAS[text] = schema
         return schema
 
     def __str__(self) -> str:
-        # Schemas are printed often (matching, messages, comments); the text is rendered once.
-        cached = _SCHEMA_TEXT.get(id(self))
-        if cached is not None and cached[0] is self:
-            return cached[1]
-        text = self._render()
-        _SCHEMA_TEXT[id(self)] = (self, text)
+        text = self._text
+        if text is None:
+            text = self._render()
+            object.__setattr__(self, "_text", text)
         return text
+
+    def __hash__(self) -> int:
+        # Schemas key the analysis' dicts; equal schemas have equal text, which is rendered once
+        # (hashing every field, argument by argument, is not).
+        return hash(str(self))
 
     def _render(self) -> str:
         if len(self.returns) == 1:
@@ -581,12 +637,17 @@ class FunctionSchema:
         """
         if self.name.name.inplace:
             return SchemaKind.inplace
-        if self.arguments.out:
-            if any(a.name.startswith("_scratch_") for a in self.arguments.out):
-                return SchemaKind.scratch
+        args = self.arguments
+        if args.out:
+            for a in args.out:
+                if a.name.startswith("_scratch_"):
+                    return SchemaKind.scratch
             return SchemaKind.out
-        if any(a.is_write for a in self.arguments.positional + self.arguments.kwarg_only):
-            return SchemaKind.mutable
+        # Asked of every declaration several times: plain loops, no generators.
+        for part in (args.positional, args.kwarg_only):
+            for a in part:
+                if a.annotation is not None and a.annotation.is_write:
+                    return SchemaKind.mutable
         return SchemaKind.functional
 
     def names_of_returns(self, fallback_name: str = "result") -> tuple[str, ...]:
@@ -596,7 +657,6 @@ class FunctionSchema:
         added if an argument has that name), else
         `result` for a single return and `result0`, `result1`, ... for several."""
         names = []
-        arg_names = {a.name for a in self.arguments.flat_all}
         inplace = self.name.name.inplace
         out = self.arguments.out
         for i, r in enumerate(self.returns):
@@ -605,7 +665,8 @@ class FunctionSchema:
             elif out:
                 names.append(out[i].name if i < len(out) else f"{fallback_name}{i}")
             elif r.name is not None:
-                names.append(f"{r.name}_return" if r.name in arg_names else r.name)
+                clash = any(a.name == r.name for a in self.arguments.flat_all)
+                names.append(f"{r.name}_return" if clash else r.name)
             else:
                 names.append(fallback_name if len(self.returns) == 1 else f"{fallback_name}{i}")
         return tuple(names)
@@ -621,6 +682,14 @@ class FunctionSchema:
         `add(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor`. derivatives.yaml entries are
         matched to the variants of an op with it.
         """
+        memo = "_signature_stripped" if strip_default else "_signature"
+        sig = getattr(self, memo)
+        if sig is None:
+            sig = self._make_signature(strip_default)
+            object.__setattr__(self, memo, sig)
+        return sig
+
+    def _make_signature(self, strip_default: bool) -> "FunctionSchema":
         args = self.arguments
         returned = {r.annotation for r in self.returns if r.annotation is not None}
         self_arg = args.self_arg
@@ -632,12 +701,28 @@ class FunctionSchema:
             written = (self_arg,) + args.out + after_self
         else:
             written = args.out + args.positional
-        extra_returns = tuple(
-            Return(None, a.type, None) for a in written if a.is_write and a.annotation not in returned
-        )
-        returns = tuple(Return(None, r.type, None) for r in self.returns) + extra_returns
-        name = OperatorName(BaseOperatorName(self.name.name.base, False, self.name.name.dunder_method), "")
+        extra_returns = tuple(_plain_return(a.type) for a in written if a.is_write and a.annotation not in returned)
+        returns = tuple(_plain_return(r.type) for r in self.returns) + extra_returns
+        base, dunder = self.name.name.base, self.name.name.dunder_method
+        name = _SIGNATURE_PARTS.get(("name", base, dunder))
+        if name is None:
+            name = _SIGNATURE_PARTS["name", base, dunder] = OperatorName(BaseOperatorName(base, False, dunder), "")
         return FunctionSchema(name, args.signature(strip_default=strip_default), returns)
+
+
+# The parts of signatures (FunctionSchema.signature): stripped arguments, unnamed returns and
+# operator names, shared, so that equal parts are one object and comparing the signatures of an
+# op's variants (as matching derivatives.yaml entries does, for every variant) stops at identity.
+_SIGNATURE_PARTS: dict[tuple, object] = {}
+
+
+def _plain_return(t: Type) -> Return:
+    """`Return(None, t, None)`, shared (the return keeps `t` alive, so its id is never reused)."""
+    key = ("return", id(t))
+    r = _SIGNATURE_PARTS.get(key)
+    if r is None:
+        r = _SIGNATURE_PARTS[key] = Return(None, t, None)
+    return r
 
 
 # ---------------------------------------------------------------------------------------------
@@ -661,6 +746,15 @@ _DEFAULT_RE = re.compile(r"\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*'|\[[^\[\]()]*\]
 # text parses the same way wherever it is. Arguments are immutable, so sharing them is safe.
 _ARGUMENT_SEGMENT_RE = re.compile(r"[^,()]*(?:\([^(),]*\)[^,()]*)?")
 _ARGUMENT_CACHE: dict[str, tuple["Argument", int]] = {}
+# Whole argument lists by their text (see _Parser._argument_list): PyTorch's 2,585 schemas have
+# 1,286 distinct ones (`Tensor self, Tensor other, *, Scalar alpha=1` is add's, sub's, ...).
+_ARGUMENTS_CACHE: dict[str, "Arguments"] = {}
+# The same for returns (`Tensor`, `Tensor(a!)`, `Tensor values`), by the same segment rule.
+_RETURN_CACHE: dict[str, tuple["Return", int]] = {}
+# The text of each argument and return in those caches and of each operator name in
+# _OPERATOR_NAMES, by id (the caches keep them alive, so an id is never reused): schemas render
+# them to check their round trip, and the analysis and the emitters print them.
+_INTERNED_TEXT: dict[int, tuple[object, str]] = {}
 
 # Parsed types by their text (types are immutable, so sharing them is safe); saves most of the
 # work on PyTorch's file, where a few dozen type spellings cover ten thousand arguments.
@@ -782,7 +876,7 @@ class _Parser:
             raise self.fail(f"expected '(' after the operator name '{token}'")
         open_paren = self.pos
         self.pos += 1
-        arguments = self.arguments(closing=open_paren)
+        arguments = self._argument_list(open_paren)
         self.pos += 1  # the ')'
         if text.startswith(" -> ", self.pos):
             self.pos += 4
@@ -817,6 +911,22 @@ class _Parser:
             return parse(token)
         except SchemaParseError as e:
             raise SchemaParseError(e.message, start + e.offset) from None
+
+    def _argument_list(self, open_paren: int) -> Arguments:
+        """The arguments after the schema's `(` at `open_paren`, up to its `)`. A list parsed
+        before is looked up by its text, up to the first `) -> `: a list's parse ends at the `)`
+        that follows it, wherever that is, so the same text followed by `)` parses the same."""
+        text = self.text
+        start = self.pos
+        end = text.find(") -> ", start)
+        if end >= 0:
+            cached = _ARGUMENTS_CACHE.get(text[start:end])
+            if cached is not None:
+                self.pos = end
+                return cached
+        arguments = self.arguments(closing=open_paren)
+        _ARGUMENTS_CACHE[text[start : self.pos]] = arguments
+        return arguments
 
     # arguments := (argument | '*') (', ' (argument | '*'))*
     # Ends before `)` (at `closing`'s match) or at the end of the text when `closing` is None.
@@ -872,6 +982,7 @@ class _Parser:
                             )
                     if self.pos == start + len(segment):
                         _ARGUMENT_CACHE[segment] = (arg, name_offset - start)
+                        _INTERNED_TEXT[id(arg)] = (arg, arg._render())
             # separator or end
             if text.startswith(", ", self.pos):
                 self.pos += 2
@@ -961,11 +1072,28 @@ class _Parser:
 
     # return := type (' ' name)?
     def return_(self) -> Return:
+        text = self.text
+        start = self.pos
+        segment = _ARGUMENT_SEGMENT_RE.match(text, start).group()
+        end = start + len(segment)
+        # Only where the segment is followed by ',', ')' or the end: a `(` after it would start
+        # an annotation of a return without a name (`Tensor(a`), which the cached parse never saw.
+        cached = _RETURN_CACHE.get(segment) if end == len(text) or text[end] in ",)" else None
+        if cached is not None:
+            r, name_offset = cached
+            self.pos = start + len(segment)
+            if r.name is not None:
+                self.name_offset = start + name_offset
+            return r
         ty, annotation = self.type(allow_annotation=True)
         name = None
         if self.text.startswith(" ", self.pos):
             name = self.name("a return")
-        return Return(name, ty, annotation)
+        r = Return(name, ty, annotation)
+        if self.pos == start + len(segment):
+            _RETURN_CACHE[segment] = (r, self.name_offset - start)
+            _INTERNED_TEXT[id(r)] = (r, r._render())
+        return r
 
     # type := identifier ('(' annotation ')')? ('?' | '[' digits? ']')*
     def type(self, allow_annotation: bool) -> tuple[Type, Optional[Annotation]]:
