@@ -172,6 +172,9 @@ std::vector<Tensor> tensor_split(const Tensor& self, int64_t sections, int64_t d
   }
   const int64_t base = size / sections, extra = size % sections;
   std::vector<Tensor> out;
+  // Room for every piece first: a count no memory can hold (2**40 views of a dim of size 2**62)
+  // fails here at once with std::bad_alloc (MemoryError in Python) instead of after hours.
+  out.reserve(static_cast<size_t>(sections));
   int64_t start = 0;
   for (int64_t i = 0; i < sections; ++i) {
     const int64_t length = base + (i < extra ? 1 : 0);
