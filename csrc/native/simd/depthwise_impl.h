@@ -39,6 +39,18 @@ struct VecOf {
   typedef T type __attribute__((vector_size(kBytes)));
 };
 
+/// The integer type of T's size (the lane masks).
+template <typename T>
+struct IntOf;
+template <>
+struct IntOf<float> {
+  using type = int32_t;
+};
+template <>
+struct IntOf<double> {
+  using type = int64_t;
+};
+
 template <typename V, typename T>
 inline V load(const T* p) {
   V v;
@@ -162,6 +174,13 @@ void plane_weight_impl(const DepthwisePlane& p, const T* gy, const T* x, T* gw) 
   const auto [clo, chi] = interior_columns(p);
   const bool vectors = p.stride_w == 1 && chi - clo >= L;
   const int64_t vend = vectors ? clo + (chi - clo) / L * L : clo;  // vectors cover [clo, vend)
+  // Then one vector at chi - L, the lanes before vend masked out of its products: the columns
+  // [clo, chi) are all in vectors (a scalar tail took most of the instructions).
+  using M = typename VecOf<typename IntOf<T>::type, kBytes>::type;
+  M mask{};
+  for (int64_t j = 0; j < L; ++j) mask[j] = chi - L + j >= vend ? -1 : 0;
+  const bool tail = vectors && vend < chi;
+  const int64_t covered = vectors ? chi : clo;  // the vectors cover [clo, covered)
   // Per tap: a vector accumulator for [clo, vend), a scalar one for the other columns.
   SmallArray<V, 16> acc(taps);
   SmallArray<T, 16> sacc(taps);
@@ -193,6 +212,14 @@ void plane_weight_impl(const DepthwisePlane& p, const T* gy, const T* x, T* gw) 
             a1 += gv * load<V>(xp + p.dil_w);
             a2 += gv * load<V>(xp + 2 * p.dil_w);
           }
+          if (tail) {
+            const int64_t o2 = chi - L;
+            const V gv = load<V>(g + o2);
+            const T* xp = xr + (o2 + p.off_w);
+            a0 += (V)((M)(gv * load<V>(xp)) & mask);
+            a1 += (V)((M)(gv * load<V>(xp + p.dil_w)) & mask);
+            a2 += (V)((M)(gv * load<V>(xp + 2 * p.dil_w)) & mask);
+          }
           a[0] = a0;
           a[1] = a1;
           a[2] = a2;
@@ -203,18 +230,22 @@ void plane_weight_impl(const DepthwisePlane& p, const T* gy, const T* x, T* gw) 
             for (int64_t o2 = clo; o2 < vend; o2 += L) {
               ak += load<V>(g + o2) * load<V>(xr + (o2 + off));
             }
+            if (tail) {
+              const int64_t o2 = chi - L;
+              ak += (V)((M)(load<V>(g + o2) * load<V>(xr + (o2 + off))) & mask);
+            }
             a[k2] = ak;
           }
         }
       }
-      // The columns the vectors left: each tap's own range of outputs inside x but [clo, vend).
+      // The columns the vectors left: each tap's own range of outputs inside x but [clo, covered).
       for (int64_t k2 = 0; k2 < kw; ++k2) {
         const int64_t off = k2 * p.dil_w + p.off_w;
         T sum = s[k2];
-        const int64_t left_end = vend > clo ? std::min(hi[k2], clo) : hi[k2];
+        const int64_t left_end = covered > clo ? std::min(hi[k2], clo) : hi[k2];
         for (int64_t o2 = lo[k2]; o2 < left_end; ++o2) sum += g[o2] * xr[o2 * p.stride_w + off];
-        if (vend > clo) {
-          for (int64_t o2 = vend; o2 < hi[k2]; ++o2) sum += g[o2] * xr[o2 * p.stride_w + off];
+        if (covered > clo) {
+          for (int64_t o2 = covered; o2 < hi[k2]; ++o2) sum += g[o2] * xr[o2 * p.stride_w + off];
         }
         s[k2] = sum;
       }
