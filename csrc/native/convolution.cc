@@ -12,6 +12,11 @@
 // its input, is the backward input (Y = input, X = output), and its gradients are the regular
 // forward (for the input) and backward weight. The spatial dims are padded to 3 (size 1,
 // kernel 1), so that one im2col serves 1-D, 2-D and 3-D.
+//
+// Intra-op threads (set_num_threads): the samples are split across them (each thread with its
+// own column buffer, its products whole on its thread), the weight gradient's samples in a fixed
+// number of chunks with partial sums added in order, the depthwise kernels' planes or channels;
+// results do not depend on the thread count (ConvolutionTest.ResultsDoNotDependOnTheThreadCount).
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
