@@ -12,6 +12,11 @@
 // its input, is the backward input (Y = input, X = output), and its gradients are the regular
 // forward (for the input) and backward weight. The spatial dims are padded to 3 (size 1,
 // kernel 1), so that one im2col serves 1-D, 2-D and 3-D.
+//
+// Intra-op threads (set_num_threads): the samples are split across them (each thread with its
+// own column buffer, its products whole on its thread), the weight gradient's samples in a fixed
+// number of chunks with partial sums added in order, the depthwise kernels' planes or channels;
+// results do not depend on the thread count (ConvolutionTest.ResultsDoNotDependOnTheThreadCount).
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
@@ -30,6 +35,7 @@
 #include "csrc/native/reduced_float.h"
 #include "csrc/native/gemm.h"
 #include "csrc/native/loops.h"
+#include "csrc/native/simd/depthwise.h"
 #include "csrc/native/simd/vectorized.h"
 #include "csrc/ops.h"
 #include "csrc/util/op_context.h"
@@ -165,20 +171,96 @@ std::vector<Tile> tiles(const Geometry& g) {
   return result;
 }
 
-/// An uninitialized column buffer for the tiles (every entry is written before it is read).
+/// An uninitialized column buffer for the tiles (every entry is written before it is read): up to
+/// kWholeBytes, the calling thread's own buffer, kept from one call to the next (a new one per
+/// call came from mmap, its pages faulted in again each time); larger, one of its own.
 template <typename T>
-std::unique_ptr<T[]> column_buffer(const Geometry& g, const std::vector<Tile>& ts) {
-  if (g.pointwise() || ts.empty()) return nullptr;
-  return std::unique_ptr<T[]>(new T[static_cast<size_t>(g.cxg() * g.k_numel() * ts[0].width(g))]);
+class ColumnBuffer {
+ public:
+  ColumnBuffer(const Geometry& g, const std::vector<Tile>& ts) {
+    if (g.pointwise() || ts.empty()) return;
+    const int64_t n = g.cxg() * g.k_numel() * ts[0].width(g);
+    if (n * static_cast<int64_t>(sizeof(T)) > kWholeBytes) {
+      own_.reset(new T[static_cast<size_t>(n)]);
+      p_ = own_.get();
+      return;
+    }
+    thread_local std::unique_ptr<T[]> cached;
+    thread_local int64_t cached_size = 0;
+    if (cached_size < n) {
+      cached.reset(new T[static_cast<size_t>(n)]);
+      cached_size = n;
+    }
+    p_ = cached.get();
+  }
+  T* get() const { return p_; }
+
+ private:
+  std::unique_ptr<T[]> own_;
+  T* p_ = nullptr;
+};
+
+/// Work below this many multiply-adds per task is not split across the intra-op threads (about
+/// 10-50 us on one core: well above the cost of waking a worker).
+constexpr int64_t kMinTaskMacs = int64_t(1) << 18;
+
+/// The grain (items per task) of a parallel loop over items of `macs` multiply-adds each.
+int64_t grain_for(int64_t macs) {
+  return std::max<int64_t>(1, kMinTaskMacs / std::max<int64_t>(macs, 1));
 }
+
+/// The chunk of parallel_dynamic over n depthwise planes (or channels) of `macs` each: at least
+/// the grain, and at most 64 chunks in all.
+int64_t plane_chunk(int64_t n, int64_t macs) { return std::max(grain_for(macs), (n + 63) / 64); }
 
 /// Depthwise convolutions (one input channel per group: groups == Cx) skip im2col and the
 /// GEMM: per sample and group the GEMM would be [Cy / groups, K] @ [K, O] with K the kernel's
 /// size (9 for 3x3), far too thin for the GEMM's packing to pay, and im2col would copy the input
-/// K times. Instead each kernel tap adds the shifted input plane times one weight into the output
-/// plane (forward), and the adjoints do the same the other way (input gradient) or take the dot
-/// product of the two planes (weight gradient), through the vectorized rows of vec::axpy_rows
-/// and vec::dot_rows.
+/// K times. They run the direct kernels of simd/depthwise.h instead, one (sample, channel) plane
+/// at a time, the planes split across the intra-op threads: the forward sums every tap of a
+/// vector of outputs in registers; the input gradient (stride 1) is the forward with the kernel
+/// flipped; the weight gradient keeps a vector accumulator per tap. Strided input gradients add
+/// each tap's shifted plane into the input's (vec::axpy_rows).
+
+/// The plane kernels' geometry of the spatial dims 1 and 2 (dim 0 is looped over here).
+vec::DepthwisePlane plane_of(const Geometry& g) {
+  return {g.in[1],     g.in[2],     g.out[1], g.out[2], g.k[1],    g.k[2],
+          g.stride[1], g.stride[2], g.dil[1], g.dil[2], -g.pad[1], -g.pad[2]};
+}
+
+/// One output volume y [out...] = init + the depthwise convolution of the input volume x [in...]
+/// with the kernel w [k...] (accumulate: y += the convolution): the plane kernel per output slice
+/// o0 and kernel slice k0 reading inside x. g.pad may be negative (a shift the other way).
+template <typename T>
+void depthwise_volume(const Geometry& g, const vec::DepthwisePlane& pl, const T* x, const T* w,
+                      T init, bool accumulate, T* y) {
+  const int64_t xs = g.in[1] * g.in[2], ys = g.out[1] * g.out[2], ws = g.k[1] * g.k[2];
+  for (int64_t o0 = 0; o0 < g.out[0]; ++o0) {
+    bool added = accumulate;
+    for (int64_t k0 = 0; k0 < g.k[0]; ++k0) {
+      const int64_t i0 = o0 * g.stride[0] + k0 * g.dil[0] - g.pad[0];
+      if (i0 < 0 || i0 >= g.in[0]) continue;
+      vec::depthwise_plane(pl, x + i0 * xs, w + k0 * ws, init, added, y + o0 * ys);
+      added = true;
+    }
+    if (!added) std::fill(y + o0 * ys, y + (o0 + 1) * ys, init);
+  }
+}
+
+/// y = the depthwise convolution of x with w, plus bias[c] per output channel (bias may be null).
+template <typename T>
+void depthwise_forward(const Geometry& g, const T* x, const T* w, const T* bias, T* y) {
+  const vec::DepthwisePlane pl = plane_of(g);
+  const int64_t I = g.in_numel(), O = g.out_numel(), K = g.k_numel();
+  parallel_dynamic(g.N * g.Cy, plane_chunk(g.N * g.Cy, O * K), [&](int64_t begin, int64_t end) {
+    for (int64_t q = begin; q < end; ++q) {
+      const int64_t n = q / g.Cy, c = q % g.Cy;
+      depthwise_volume(g, pl, x + (n * g.Cx + c / g.cyg()) * I, w + c * K, bias ? bias[c] : T(0),
+                       false, y + q * O);
+    }
+  });
+}
+
 /// One kernel tap's block of an output plane: the outputs (o0, o1 in [o1, o1 + rows), o2 in
 /// [o2, o2 + n)) whose inputs are inside x (the others read zero padding), at offsets x_at and
 /// y_at within their planes; consecutive rows are x_row and y_row apart.
@@ -212,47 +294,67 @@ void for_each_tap_block(const Geometry& g, F&& f) {
   }
 }
 
-/// Calls f(x_plane, y_plane, weights) for every (sample, output channel) of a depthwise
-/// convolution: the offsets of x's plane (the channel's group), y's plane and its K weights.
-template <typename F>
-void for_each_depthwise_plane(const Geometry& g, F&& f) {
-  for (int64_t n = 0; n < g.N; ++n) {
-    for (int64_t c = 0; c < g.Cy; ++c) {
-      f((n * g.Cx + c / g.cyg()) * g.in_numel(), (n * g.Cy + c) * g.out_numel(), c * g.k_numel());
-    }
+/// x = the input gradient of the depthwise convolution for y, plus bias[c] per input channel
+/// (the bias of a transposed convolution; may be null). Every x plane is written.
+template <typename T>
+void depthwise_backward_input(const Geometry& g, const T* y, const T* w, const T* bias, T* x) {
+  const int64_t I = g.in_numel(), O = g.out_numel(), K = g.k_numel(), M = g.cyg();
+  const bool unit_stride = g.stride[0] == 1 && g.stride[1] == 1 && g.stride[2] == 1;
+  // Stride 1: x[i] = sum over the taps k of w[k] y[i + pad - k * dil], the forward convolution
+  // of y with the flipped kernel, whose offset is pad - dil * (kernel - 1): the geometry with
+  // the sides swapped and pad' = dil * (kernel - 1) - pad (maybe negative).
+  Geometry f = g;
+  for (int d = 0; d < 3; ++d) {
+    std::swap(f.in[d], f.out[d]);
+    f.pad[d] = g.dil[d] * (g.k[d] - 1) - g.pad[d];
   }
-}
-
-template <typename T>
-void depthwise_forward(const Geometry& g, const T* x, const T* w, T* y) {
-  std::fill(y, y + g.N * g.Cy * g.out_numel(), T(0));
-  for_each_depthwise_plane(g, [&](int64_t xp, int64_t yp, int64_t wp) {
-    for_each_tap_block(g, [&](const TapBlock& b) {
-      vec::axpy_rows(w[wp + b.tap], x + xp + b.x_at, b.x_row, g.stride[2], y + yp + b.y_at, b.y_row,
-                     1, b.rows, b.n);
-    });
+  const vec::DepthwisePlane pl = plane_of(f);
+  parallel_dynamic(g.N * g.Cx, plane_chunk(g.N * g.Cx, M * O * K), [&](int64_t begin, int64_t end) {
+    std::vector<T> flipped(static_cast<size_t>(K));
+    for (int64_t q = begin; q < end; ++q) {
+      const int64_t n = q / g.Cx, c = q % g.Cx;
+      T* xp = x + q * I;
+      const T init = bias ? bias[c] : T(0);
+      if (!unit_stride || M == 0) std::fill(xp, xp + I, init);
+      for (int64_t m = 0; m < M; ++m) {
+        const int64_t cy = c * M + m;
+        const T* yp = y + (n * g.Cy + cy) * O;
+        const T* wp = w + cy * K;
+        if (unit_stride) {
+          for (int64_t t = 0; t < K; ++t) flipped[static_cast<size_t>(t)] = wp[K - 1 - t];
+          depthwise_volume(f, pl, yp, flipped.data(), init, m > 0, xp);
+          continue;
+        }
+        for_each_tap_block(g, [&](const TapBlock& b) {
+          vec::axpy_rows(wp[b.tap], yp + b.y_at, b.y_row, 1, xp + b.x_at, b.x_row, g.stride[2],
+                         b.rows, b.n);
+        });
+      }
+    }
   });
 }
 
-/// Adds the input gradient into x (which the caller zeroed).
-template <typename T>
-void depthwise_backward_input(const Geometry& g, const T* y, const T* w, T* x) {
-  for_each_depthwise_plane(g, [&](int64_t xp, int64_t yp, int64_t wp) {
-    for_each_tap_block(g, [&](const TapBlock& b) {
-      vec::axpy_rows(w[wp + b.tap], y + yp + b.y_at, b.y_row, 1, x + xp + b.x_at, b.x_row,
-                     g.stride[2], b.rows, b.n);
-    });
-  });
-}
-
-/// Adds the weight gradient into w (which the caller zeroed).
+/// Adds the weight gradient into w (which the caller zeroed): per output channel, the sum over
+/// the samples (in order) of the plane kernel's tap sums; the channels split across the threads.
 template <typename T>
 void depthwise_backward_weight(const Geometry& g, const T* y, const T* x, T* w) {
-  for_each_depthwise_plane(g, [&](int64_t xp, int64_t yp, int64_t wp) {
-    for_each_tap_block(g, [&](const TapBlock& b) {
-      w[wp + b.tap] += vec::dot_rows(y + yp + b.y_at, b.y_row, x + xp + b.x_at, b.x_row,
-                                     g.stride[2], b.rows, b.n);
-    });
+  const vec::DepthwisePlane pl = plane_of(g);
+  const int64_t I = g.in_numel(), O = g.out_numel(), K = g.k_numel();
+  const int64_t xs = g.in[1] * g.in[2], ys = g.out[1] * g.out[2], ws = g.k[1] * g.k[2];
+  parallel_dynamic(g.Cy, plane_chunk(g.Cy, g.N * O * K), [&](int64_t begin, int64_t end) {
+    for (int64_t c = begin; c < end; ++c) {
+      for (int64_t n = 0; n < g.N; ++n) {
+        const T* xp = x + (n * g.Cx + c / g.cyg()) * I;
+        const T* yp = y + (n * g.Cy + c) * O;
+        for (int64_t o0 = 0; o0 < g.out[0]; ++o0) {
+          for (int64_t k0 = 0; k0 < g.k[0]; ++k0) {
+            const int64_t i0 = o0 * g.stride[0] + k0 * g.dil[0] - g.pad[0];
+            if (i0 < 0 || i0 >= g.in[0]) continue;
+            vec::depthwise_plane_weight(pl, yp + o0 * ys, xp + i0 * xs, w + c * K + k0 * ws);
+          }
+        }
+      }
+    }
   });
 }
 
@@ -272,82 +374,151 @@ MatrixRef<T> tile_rows(const T* p, int64_t r, int64_t O, const Geometry& g, Tile
   return MatrixRef<T>{p + t.offset(g), r, t.width(g), O, 1};
 }
 
-/// y [N, Cy, out] = the regular convolution of x [N, Cx, in] (contiguous) with w: per sample,
-/// group and tile, y[:, tile] = W @ im2col(x)[:, tile].
+/// Fills the columns [at, at + width) of the rows of a row-major [rows, ld] matrix with
+/// value[r] (value null: 0).
 template <typename T>
-void regular_forward(const Geometry& g, const T* x, const T* w, T* y) {
-  if (g.cxg() == 1) return depthwise_forward(g, x, w, y);
+void fill_rows(T* p, int64_t rows, int64_t ld, int64_t at, int64_t width, const T* value) {
+  for (int64_t r = 0; r < rows; ++r) {
+    std::fill(p + r * ld + at, p + r * ld + at + width, value ? value[r] : T(0));
+  }
+}
+
+/// Runs per_sample(n, col) for every sample n, the samples split across the intra-op threads
+/// (each range with its own column buffer `col`) when they are worth it; a product inside a
+/// task runs on its thread. One sample's results do not depend on the split.
+template <typename T, typename F>
+void for_each_sample(const Geometry& g, const std::vector<Tile>& ts, F&& per_sample) {
+  const int64_t macs = g.Cy * g.cxg() * g.k_numel() * g.out_numel();
+  parallel_dynamic(g.N, grain_for(macs), [&](int64_t begin, int64_t end) {
+    const ColumnBuffer<T> col(g, ts);
+    for (int64_t n = begin; n < end; ++n) per_sample(n, col.get());
+  });
+}
+
+/// y [N, Cy, out] = the regular convolution of x [N, Cx, in] (contiguous) with w, plus bias[c]
+/// per output channel (bias may be null): per sample, group and tile, y[:, tile] = bias +
+/// W @ im2col(x)[:, tile], the bias written where the GEMM adds its product.
+template <typename T>
+void regular_forward(const Geometry& g, const T* x, const T* w, const T* bias, T* y) {
+  if (g.cxg() == 1) return depthwise_forward(g, x, w, bias, y);
   const int64_t ck = g.cxg() * g.k_numel(), O = g.out_numel();
   const std::vector<Tile> ts = tiles<T>(g);
-  const std::unique_ptr<T[]> col = column_buffer<T>(g, ts);
-  for (int64_t n = 0; n < g.N; ++n) {
+  const T beta = bias ? T(1) : T(0);
+  for_each_sample<T>(g, ts, [&](int64_t n, T* col) {
     for (int64_t grp = 0; grp < g.groups; ++grp) {
       const T* xg = x + (n * g.Cx + grp * g.cxg()) * g.in_numel();
       const MatrixRef<T> wg = rows(w + grp * g.cyg() * ck, g.cyg(), ck);
       T* yg = y + (n * g.Cy + grp * g.cyg()) * O;
+      const T* bg = bias ? bias + grp * g.cyg() : nullptr;
       if (g.pointwise()) {
-        gemm(wg, rows(xg, ck, O), T(0), yg, O);
+        if (bias) fill_rows(yg, g.cyg(), O, 0, O, bg);
+        gemm(wg, rows(xg, ck, O), beta, yg, O);
         continue;
       }
       for (const Tile& t : ts) {
-        im2col(g, g.cxg(), xg, col.get(), t);
-        gemm(wg, rows(col.get(), ck, t.width(g)), T(0), yg + t.offset(g), O);
+        im2col(g, g.cxg(), xg, col, t);
+        if (bias) fill_rows(yg, g.cyg(), O, t.offset(g), t.width(g), bg);
+        gemm(wg, rows(col, ck, t.width(g)), beta, yg + t.offset(g), O);
       }
     }
-  }
+  });
 }
 
-/// x [N, Cx, in] = the input gradient of the regular convolution for y [N, Cy, out]: per
-/// sample, group and tile, col = W^T @ y[:, tile], added into x by col2im.
+/// x [N, Cx, in] = the input gradient of the regular convolution for y [N, Cy, out], plus
+/// bias[c] per X-side channel (a transposed convolution's bias; may be null): per sample, group
+/// and tile, col = W^T @ y[:, tile], added into x by col2im.
 template <typename T>
-void regular_backward_input(const Geometry& g, const T* y, const T* w, T* x) {
-  const int64_t ck = g.cxg() * g.k_numel(), O = g.out_numel();
-  std::fill(x, x + g.N * g.Cx * g.in_numel(), T(0));
-  if (g.cxg() == 1) return depthwise_backward_input(g, y, w, x);
+void regular_backward_input(const Geometry& g, const T* y, const T* w, const T* bias, T* x) {
+  if (g.cxg() == 1) return depthwise_backward_input(g, y, w, bias, x);
+  const int64_t ck = g.cxg() * g.k_numel(), O = g.out_numel(), I = g.in_numel();
   const std::vector<Tile> ts = tiles<T>(g);
-  const std::unique_ptr<T[]> col = column_buffer<T>(g, ts);
-  for (int64_t n = 0; n < g.N; ++n) {
+  for_each_sample<T>(g, ts, [&](int64_t n, T* col) {
     for (int64_t grp = 0; grp < g.groups; ++grp) {
       const T* yg = y + (n * g.Cy + grp * g.cyg()) * O;
-      T* xg = x + (n * g.Cx + grp * g.cxg()) * g.in_numel();
+      T* xg = x + (n * g.Cx + grp * g.cxg()) * I;
+      const T* bg = bias ? bias + grp * g.cxg() : nullptr;
       const MatrixRef<T> wt = transposed_rows(w + grp * g.cyg() * ck, g.cyg(), ck);
       if (g.pointwise()) {
-        gemm(wt, rows(yg, g.cyg(), O), T(0), xg, O);
+        if (bias) fill_rows(xg, g.cxg(), I, 0, I, bg);
+        gemm(wt, rows(yg, g.cyg(), O), bias ? T(1) : T(0), xg, O);
         continue;
       }
+      fill_rows(xg, g.cxg(), I, 0, I, bg);  // col2im adds to it
       for (const Tile& t : ts) {
-        gemm(wt, tile_rows(yg, g.cyg(), O, g, t), T(0), col.get(), t.width(g));
-        col2im(g, g.cxg(), col.get(), xg, t);
+        gemm(wt, tile_rows(yg, g.cyg(), O, g, t), T(0), col, t.width(g));
+        col2im(g, g.cxg(), col, xg, t);
       }
     }
-  }
+  });
+}
+
+/// The number of partial weight gradients of regular_backward_weight: up to 8 chunks of
+/// samples, fewer when their buffers would pass 64 MB. Depends on the shapes only, so that the
+/// result does not depend on the thread count.
+template <typename T>
+int64_t weight_chunks(const Geometry& g) {
+  const int64_t bytes = g.Cy * g.cxg() * g.k_numel() * static_cast<int64_t>(sizeof(T));
+  const int64_t by_memory = (int64_t(64) << 20) / std::max<int64_t>(bytes, 1);
+  return std::max<int64_t>(1, std::min<int64_t>({g.N, 8, by_memory}));
 }
 
 /// w [Cy, Cx / groups, k] = the weight gradient of the regular convolution of x for y: per
-/// sample, group and tile, W += y[:, tile] @ im2col(x)[:, tile]^T.
+/// sample, group and tile, W += y[:, tile] @ im2col(x)[:, tile]^T. The samples are split into
+/// weight_chunks() chunks, each summed into a partial gradient of its own (the chunks split
+/// across the intra-op threads), the partials then added in order.
 template <typename T>
 void regular_backward_weight(const Geometry& g, const T* y, const T* x, T* w) {
-  const int64_t ck = g.cxg() * g.k_numel(), O = g.out_numel();
-  std::fill(w, w + g.Cy * ck, T(0));
-  if (g.cxg() == 1) return depthwise_backward_weight(g, y, x, w);
-  const std::vector<Tile> ts = tiles<T>(g);
-  const std::unique_ptr<T[]> col = column_buffer<T>(g, ts);
-  for (int64_t n = 0; n < g.N; ++n) {
-    for (int64_t grp = 0; grp < g.groups; ++grp) {
-      const T* xg = x + (n * g.Cx + grp * g.cxg()) * g.in_numel();
-      const T* yg = y + (n * g.Cy + grp * g.cyg()) * O;
-      T* wg = w + grp * g.cyg() * ck;
-      if (g.pointwise()) {
-        gemm(rows(yg, g.cyg(), O), transposed_rows(xg, ck, O), T(1), wg, ck);
-        continue;
-      }
-      for (const Tile& t : ts) {
-        im2col(g, g.cxg(), xg, col.get(), t);
-        gemm(tile_rows(yg, g.cyg(), O, g, t), transposed_rows(col.get(), ck, t.width(g)), T(1), wg,
-             ck);
-      }
-    }
+  const int64_t ck = g.cxg() * g.k_numel(), O = g.out_numel(), size = g.Cy * ck;
+  if (g.cxg() == 1) {
+    std::fill(w, w + size, T(0));
+    return depthwise_backward_weight(g, y, x, w);
   }
+  const std::vector<Tile> ts = tiles<T>(g);
+  // Adds (or writes, beta 0 on the first product) samples [begin, end)'s gradient into wc.
+  auto samples = [&](int64_t begin, int64_t end, T* col, T* wc) {
+    T beta = T(0);
+    for (int64_t n = begin; n < end; ++n) {
+      for (int64_t grp = 0; grp < g.groups; ++grp) {
+        const T* xg = x + (n * g.Cx + grp * g.cxg()) * g.in_numel();
+        const T* yg = y + (n * g.Cy + grp * g.cyg()) * O;
+        T* wg = wc + grp * g.cyg() * ck;
+        if (g.pointwise()) {
+          gemm(rows(yg, g.cyg(), O), transposed_rows(xg, ck, O), beta, wg, ck);
+          continue;
+        }
+        T tile_beta = beta;
+        for (const Tile& t : ts) {
+          im2col(g, g.cxg(), xg, col, t);
+          gemm(tile_rows(yg, g.cyg(), O, g, t), transposed_rows(col, ck, t.width(g)), tile_beta, wg,
+               ck);
+          tile_beta = T(1);
+        }
+      }
+      beta = T(1);
+    }
+  };
+  const int64_t chunks = weight_chunks<T>(g);
+  if (chunks == 1 || ts.empty()) {
+    std::fill(w, w + size, T(0));
+    const ColumnBuffer<T> col(g, ts);
+    samples(0, g.N, col.get(), w);
+    return;
+  }
+  const std::unique_ptr<T[]> partial(new T[static_cast<size_t>(chunks * size)]);
+  const int64_t macs = g.N / chunks * size * O;
+  parallel_dynamic(chunks, grain_for(macs), [&](int64_t begin, int64_t end) {
+    const ColumnBuffer<T> col(g, ts);
+    for (int64_t c = begin; c < end; ++c) {
+      samples(c * g.N / chunks, (c + 1) * g.N / chunks, col.get(), partial.get() + c * size);
+    }
+  });
+  parallel_for(size, kParallelGrain, 16, [&](int64_t begin, int64_t end) {
+    std::copy(partial.get() + begin, partial.get() + end, w + begin);
+    for (int64_t c = 1; c < chunks; ++c) {
+      const T* p = partial.get() + c * size;
+      for (int64_t i = begin; i < end; ++i) w[i] += p[i];
+    }
+  });
 }
 
 std::string list_str(IntArrayRef v) { return shape_str(v); }
@@ -542,21 +713,6 @@ DimVector side_shape(const Geometry& g, int64_t dims, bool x_side) {
   return s;
 }
 
-void add_bias(Tensor& out, const Tensor& bias) {
-  const int64_t N = out.size(0), C = out.size(1), S = C == 0 || N == 0 ? 0 : out.numel() / (N * C);
-  gradgen::internal::dispatch_floating(out.scalar_type(), "convolution", [&](auto tag) {
-    using T = decltype(tag);
-    T* o = out.data_ptr<T>();
-    const T* b = bias.data_ptr<T>();
-    for (int64_t n = 0; n < N; ++n) {
-      for (int64_t c = 0; c < C; ++c) {
-        T* p = o + (n * C + c) * S;
-        for (int64_t i = 0; i < S; ++i) p[i] += b[c];
-      }
-    }
-  });
-}
-
 }  // namespace
 
 Tensor convolution(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias,
@@ -585,13 +741,14 @@ Tensor convolution(const Tensor& input, const Tensor& weight, const std::optiona
   Tensor out = make_tensor(side_shape(g, p.dims, transposed), input.scalar_type());
   gradgen::internal::dispatch_floating(input.scalar_type(), op, [&](auto tag) {
     using T = decltype(tag);
+    // The bias is written where the kernels start their sums (no second pass over the output).
+    const T* bp = b.defined() ? b.data_ptr<T>() : nullptr;
     if (!transposed) {
-      regular_forward<T>(g, x.data_ptr<T>(), w.data_ptr<T>(), out.data_ptr<T>());
+      regular_forward<T>(g, x.data_ptr<T>(), w.data_ptr<T>(), bp, out.data_ptr<T>());
     } else {
-      regular_backward_input<T>(g, x.data_ptr<T>(), w.data_ptr<T>(), out.data_ptr<T>());
+      regular_backward_input<T>(g, x.data_ptr<T>(), w.data_ptr<T>(), bp, out.data_ptr<T>());
     }
   });
-  if (b.defined()) add_bias(out, b);
   return out;
 }
 
@@ -627,18 +784,34 @@ std::tuple<Tensor, Tensor, Tensor> convolution_backward(
     const T* ys = transposed ? x.data_ptr<T>() : go.data_ptr<T>();
     if (gi.defined()) {
       if (!transposed) {
-        regular_backward_input<T>(g, ys, w.data_ptr<T>(), gi.data_ptr<T>());
+        regular_backward_input<T>(g, ys, w.data_ptr<T>(), nullptr, gi.data_ptr<T>());
       } else {
-        regular_forward<T>(g, xs, w.data_ptr<T>(), gi.data_ptr<T>());
+        regular_forward<T>(g, xs, w.data_ptr<T>(), nullptr, gi.data_ptr<T>());
       }
     }
     if (gw.defined()) regular_backward_weight<T>(g, ys, xs, gw.data_ptr<T>());
   });
   Tensor gb;
   if (output_mask[2]) {
-    std::vector<int64_t> dims = {0};
-    for (int64_t d = 2; d < grad_output.dim(); ++d) dims.push_back(d);
-    gb = native::sum(grad_output, IntArrayRef(dims), false, std::nullopt);
+    // The bias gradient: per channel, the sums of its planes in double (vec::add_row_sums), the
+    // samples added in order; the channels split across the intra-op threads.
+    const int64_t N = go.size(0), C = go.size(1), S = C == 0 || N == 0 ? 0 : go.numel() / (N * C);
+    gb = make_tensor({C}, go.scalar_type());
+    gradgen::internal::dispatch_floating(go.scalar_type(), op, [&](auto tag) {
+      using T = decltype(tag);
+      const T* g = go.data_ptr<T>();
+      T* out = gb.data_ptr<T>();
+      parallel_dynamic(C, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(N * S, 1)),
+                       [&](int64_t begin, int64_t end) {
+                         std::vector<double> sums(static_cast<size_t>(end - begin), 0.0);
+                         for (int64_t n = 0; n < N; ++n) {
+                           vec::add_row_sums(g + (n * C + begin) * S, end - begin, S, sums.data());
+                         }
+                         for (int64_t c = begin; c < end; ++c) {
+                           out[c] = static_cast<T>(sums[static_cast<size_t>(c - begin)]);
+                         }
+                       });
+    });
   }
   return {gi, gw, gb};
 }

@@ -37,6 +37,11 @@ class ThreadPool {
 
   int size() const { return size_.load(std::memory_order_relaxed); }
 
+  // Whether this thread is running a task of a job: a product or loop inside it stays whole on
+  // this thread (the same bits as on one thread: a product split into panels may round
+  // differently).
+  static bool in_task() { return in_task_; }
+
   void resize(int threads) {
     std::lock_guard<std::mutex> job_lock(job_mutex_);
     stop_workers();
@@ -47,8 +52,14 @@ class ThreadPool {
     for (int i = 1; i < threads; ++i) workers_.emplace_back([this, i, start] { work(i, start); });
   }
 
-  // Runs f(i) for i in [0, tasks), f(0) on the calling thread; tasks <= size().
+  // Runs f(i) for i in [0, tasks), f(0) on the calling thread; tasks <= size(). Called from a
+  // task of a job (a product inside a convolution's per-sample task), it runs them all on the
+  // calling thread, before touching job_mutex_, which that thread may hold.
   void run(int tasks, const std::function<void(int)>& f) {
+    if (in_task_) {
+      for (int i = 0; i < tasks; ++i) f(i);
+      return;
+    }
     std::unique_lock<std::mutex> job_lock(job_mutex_, std::try_to_lock);
     if (!job_lock.owns_lock() || tasks > size()) {
       for (int i = 0; i < tasks; ++i) f(i);
@@ -62,7 +73,9 @@ class ThreadPool {
       ++generation_;
     }
     wake_.notify_all();
+    in_task_ = true;
     f(0);
+    in_task_ = false;
     // The workers' share: a short spin (the panels of one product end together), then sleep.
     for (int spin = 0; pending_.load(std::memory_order_acquire) != 0; ++spin) {
       if (spin < 4096) {
@@ -91,6 +104,7 @@ class ThreadPool {
   }
 
   void work(int index, uint64_t seen) {
+    in_task_ = true;  // a worker runs nothing but tasks
     for (;;) {
       const std::function<void(int)>* job;
       int tasks;
@@ -118,6 +132,8 @@ class ThreadPool {
     }
   }
 
+  static thread_local bool in_task_;  // this thread is running a task of a job
+
   std::mutex job_mutex_;  // held by the caller of run() and by resize()
   std::mutex mutex_;      // guards the fields below but pending_
   std::condition_variable wake_, done_;
@@ -129,6 +145,8 @@ class ThreadPool {
   std::atomic<int> pending_{0};
   std::atomic<int> size_{1};
 };
+
+thread_local bool ThreadPool::in_task_ = false;
 
 template <typename T>
 bool row_or_col_major(const MatrixRef<T>& m) {
@@ -189,7 +207,7 @@ void gemm_impl(const MatrixRef<T>& a_in, const MatrixRef<T>& b_in, T beta, T* c,
   const int64_t split_rows = m >= n;
   const int64_t extent = split_rows ? m : n;
   int64_t tasks = std::min<int64_t>(pool.size(), extent / kPanelAlign);
-  if (m * n * k < kParallelMacs) tasks = 1;
+  if (m * n * k < kParallelMacs || ThreadPool::in_task()) tasks = 1;
   if (tasks <= 1) {
     vec::gemm(c, ldc, a, b, accumulate);
     return;
@@ -223,7 +241,8 @@ void gemm(const MatrixRef<double>& a, const MatrixRef<double>& b, double beta, d
 void parallel_ranges(int64_t n, int64_t grain, int64_t align,
                      const std::function<void(int64_t, int64_t)>& f) {
   ThreadPool& pool = ThreadPool::get();
-  const int64_t tasks = std::min<int64_t>(pool.size(), n / std::max<int64_t>(grain, 1));
+  const int64_t tasks =
+      ThreadPool::in_task() ? 1 : std::min<int64_t>(pool.size(), n / std::max<int64_t>(grain, 1));
   if (tasks <= 1) {
     f(0, n);
     return;
@@ -234,6 +253,24 @@ void parallel_ranges(int64_t n, int64_t grain, int64_t align,
     const int64_t begin = task * step;
     const int64_t end = task + 1 == tasks ? n : std::min(n, begin + step);
     if (begin < end) f(begin, end);
+  });
+}
+
+void parallel_dynamic(int64_t n, int64_t chunk, const std::function<void(int64_t, int64_t)>& f) {
+  ThreadPool& pool = ThreadPool::get();
+  chunk = std::max<int64_t>(chunk, 1);
+  const int64_t tasks = ThreadPool::in_task() ? 1 : std::min<int64_t>(pool.size(), n / chunk);
+  if (tasks <= 1) {
+    f(0, n);
+    return;
+  }
+  std::atomic<int64_t> next{0};
+  pool.run(static_cast<int>(tasks), [&](int) {
+    for (;;) {
+      const int64_t begin = next.fetch_add(chunk, std::memory_order_relaxed);
+      if (begin >= n) return;
+      f(begin, std::min(n, begin + chunk));
+    }
   });
 }
 

@@ -62,5 +62,13 @@ inline void parallel_for(int64_t n, int64_t grain, int64_t align, F&& f) {
   parallel_ranges(n, grain, align, f);
 }
 
+/// Calls f(begin, end) on the chunks [i, i + chunk) of [0, n) (the last one shorter), which the
+/// intra-op threads (the calling thread included) take in turn as each becomes free: for items
+/// of a few hundred microseconds or more (a convolution's samples), the work stays balanced when
+/// another process slows one thread. With one thread, or n < 2 * chunk, or from inside another
+/// parallel task: f(0, n) on the calling thread. f must not depend on where the chunks split or
+/// which thread runs them.
+void parallel_dynamic(int64_t n, int64_t chunk, const std::function<void(int64_t, int64_t)>& f);
+
 }  // namespace native
 }  // namespace gradgen

@@ -12,6 +12,7 @@
 #include "csrc/autograd/grad_mode.h"
 #include "csrc/default_dtype.h"
 #include "csrc/generated/VariableType.h"
+#include "csrc/native/gemm.h"
 #include "csrc/native/simd/vectorized.h"
 #include "csrc/ops.h"
 #include "tests/cpp/test_util.h"
@@ -427,6 +428,96 @@ TEST(ConvolutionTest, TiledColumnBuffersMatchADirectLoop) {
     expect_near_all(values(y), ry, "output");
     expect_near_all(values(gx), rgx, "grad_input");
     expect_near_all(values(gw), rgw, "grad_weight");
+  }
+}
+
+// Depthwise convolutions (groups == input channels) run the direct kernels of
+// csrc/native/simd/depthwise.h: output rows in vectors of 2 to 16 elements with scalar edge columns
+// and an overlapping last vector. Rows of widths around and beyond the vector widths (17, 37, 53,
+// 64, 70), a channel multiplier, strides, dilation, no padding and more padding than the kernel
+// covers (an input gradient with a negative shift), 1x1 and 5x5 kernels; float64 against the
+// direct loops with a bias added, float32 against them too (looser).
+TEST(ConvolutionTest, DepthwiseKernelsMatchADirectLoop) {
+  for (const Conv2dCase& c :
+       {Conv2dCase{2, 3, 19, 37, 3, 3, 1, 1, 1, 3}, Conv2dCase{1, 2, 20, 70, 4, 3, 1, 1, 1, 2},
+        Conv2dCase{2, 2, 11, 53, 2, 3, 2, 1, 1, 2}, Conv2dCase{1, 3, 9, 40, 3, 3, 1, 2, 2, 3},
+        Conv2dCase{1, 2, 7, 33, 2, 3, 1, 3, 1, 2}, Conv2dCase{1, 2, 8, 35, 2, 3, 1, 0, 1, 2},
+        Conv2dCase{1, 2, 6, 17, 2, 1, 1, 0, 1, 2}, Conv2dCase{1, 2, 5, 64, 6, 5, 1, 2, 1, 2},
+        Conv2dCase{1, 1, 4, 3, 1, 3, 1, 1, 1, 1}}) {
+    SCOPED_TRACE("H " + std::to_string(c.H) + ", W " + std::to_string(c.W) + ", K " +
+                 std::to_string(c.K) + ", stride " + std::to_string(c.stride) + ", pad " +
+                 std::to_string(c.pad) + ", dil " + std::to_string(c.dil));
+    const Tensor x = randn({c.N, c.C, c.H, c.W}, 1);
+    const Tensor w = randn({c.Cy, 1, c.K, c.K}, 2);
+    const Tensor b = randn({c.Cy}, 4);
+    const std::vector<int64_t> s{c.stride, c.stride}, p{c.pad, c.pad}, d{c.dil, c.dil};
+    const Tensor y = convolution(x, w, b, s, p, d, false, {0, 0}, c.groups);
+    const Tensor gy = randn(y.sizes().vec(), 3);
+    const auto [gx, gw, gb] = convolution_backward(gy, x, w, std::nullopt, s, p, d, false, {0, 0},
+                                                   c.groups, {true, true, false});
+    std::vector<double> ry, rgx, rgw;
+    conv2d_by_loops(c, values(x), values(w), values(gy), ry, rgx, rgw);
+    const std::vector<double> bias = values(b);
+    const int64_t plane = c.out(c.H) * c.out(c.W);
+    for (size_t i = 0; i < ry.size(); ++i) ry[i] += bias[(i / plane) % c.Cy];
+    expect_near_all(values(y), ry, "output");
+    expect_near_all(values(gx), rgx, "grad_input");
+    expect_near_all(values(gw), rgw, "grad_weight");
+    // float32: the same within float rounding.
+    auto f32 = [](const Tensor& t) { return to(t, ScalarType::Float); };
+    const Tensor yf = convolution(f32(x), f32(w), f32(b), s, p, d, false, {0, 0}, c.groups);
+    const auto [gxf, gwf, gbf] =
+        convolution_backward(f32(gy), f32(x), f32(w), std::nullopt, s, p, d, false, {0, 0},
+                             c.groups, {true, true, false});
+    for (const auto& [got, want] :
+         {std::pair{values(yf), ry}, std::pair{values(gxf), rgx}, std::pair{values(gwf), rgw}}) {
+      ASSERT_EQ(got.size(), want.size());
+      for (size_t i = 0; i < got.size(); ++i) {
+        ASSERT_NEAR(got[i], want[i], 1e-4 * (1 + std::abs(want[i]))) << "float32 at " << i;
+      }
+    }
+  }
+}
+
+// The convolutions split their work across the intra-op threads (per sample, per depthwise
+// plane or channel, per chunk of samples for the weight gradient, whose partial sums are added
+// in an order fixed by the shapes): two threads give the same bits as one.
+TEST(ConvolutionTest, ResultsDoNotDependOnTheThreadCount) {
+  struct Case {
+    std::vector<int64_t> x, w;
+    int64_t stride, pad, groups;
+    bool transposed;
+  };
+  const Case cases[] = {
+      {{3, 16, 24, 24}, {16, 16, 3, 3}, 1, 1, 1, false},  // im2col + GEMM per sample
+      {{5, 32, 20, 20}, {24, 32, 1, 1}, 1, 0, 1, false},  // pointwise
+      {{3, 16, 12, 12}, {16, 8, 3, 3}, 2, 1, 1, true},    // transposed, stride 2
+      {{3, 32, 64, 64}, {32, 1, 3, 3}, 1, 1, 32, false},  // depthwise
+      {{3, 32, 64, 64}, {32, 1, 3, 3}, 2, 1, 32, false},  // depthwise, stride 2
+  };
+  for (const Case& c : cases) {
+    for (ScalarType dtype : {ScalarType::Double, ScalarType::Float}) {
+      const Tensor x = to(randn(c.x, 1), dtype), w = to(randn(c.w, 2), dtype);
+      const int64_t channels = c.transposed ? c.w[1] * c.groups : c.w[0];
+      const Tensor b = to(randn({channels}, 3), dtype);
+      const std::vector<int64_t> s{c.stride, c.stride}, p{c.pad, c.pad}, d{1, 1};
+      const std::vector<int64_t> op{c.transposed ? c.stride - 1 : 0,
+                                    c.transposed ? c.stride - 1 : 0};
+      std::vector<std::vector<double>> runs[2];
+      for (int threads : {1, 2}) {
+        set_num_threads(threads);
+        const Tensor y = convolution(x, w, b, s, p, d, c.transposed, op, c.groups);
+        const Tensor gy = to(randn(y.sizes().vec(), 4), dtype);
+        const auto [gx, gw, gb] =
+            convolution_backward(gy, x, w, std::nullopt, s, p, d, c.transposed, op, c.groups,
+                                 {true, true, false});
+        runs[threads - 1] = {values(y), values(gx), values(gw)};
+      }
+      set_num_threads(1);
+      for (int i = 0; i < 3; ++i) {
+        ASSERT_EQ(runs[0][i], runs[1][i]) << "x " << shape_str(c.x) << ", result " << i;
+      }
+    }
   }
 }
 

@@ -1,12 +1,13 @@
 """Differential cases of depthwise convolutions (issue 26's speed part, bench26).
 
 Convolutions with one input channel per group (groups == input channels, or one input channel)
-skip im2col and the GEMM (csrc/native/convolution.cc's depthwise_* kernels, through
-vec::axpy_rows / dot_rows). Imported by cases.py (its last lines), with whose `case` and input
-makers they register (names unique and stable, expected.json regenerated with run_torch.py).
-They cover the paths cases.py's single "depthwise" case does not: strides (the strided rows),
-a channel multiplier, dilation, asymmetric padding, a single input channel with groups 1, a
-transposed depthwise convolution, 1-D and 3-D, and float32; with first and second derivatives.
+skip im2col and the GEMM (csrc/native/convolution.cc's depthwise_* kernels, through the plane
+kernels of csrc/native/simd/depthwise.h, and vec::axpy_rows for strided input gradients).
+Imported by cases.py (its last lines), with whose `case` and input makers they register (names
+unique and stable, expected.json regenerated with run_torch.py). They cover the paths cases.py's
+single "depthwise" case does not: strides (the strided rows), a channel multiplier, dilation,
+asymmetric padding, a single input channel with groups 1, a transposed depthwise convolution,
+1-D and 3-D, and float32; with first and second derivatives.
 """
 
 from __future__ import annotations
