@@ -417,6 +417,64 @@ TEST(NnKernelsTest, MaxPoolMatchesPlainLoopsWithTiesNaNAndInfinities) {
   }
 }
 
+// The backward's scatter runs on the threads; a bad index is still reported, naming the first.
+TEST(NnKernelsTest, MaxPoolBackwardScattersOnThreadsAndRejectsBadIndices) {
+  for (int threads : {1, 2}) {
+    ThreadsGuard guard(threads);
+    const Tensor x = randn({64, 4, 32, 33}, 3);
+    auto [out, index] = max_pool2d_with_indices(x, {2, 2}, {2, 2}, {0, 0}, {1, 1}, false);
+    const Tensor go = randn(out.sizes(), 4);
+    const std::vector<double> gi =
+        vals(max_pool2d_with_indices_backward(go, x, {2, 2}, {2, 2}, {0, 0}, {1, 1}, false, index));
+    std::vector<double> want(static_cast<size_t>(x.numel()), 0.0);
+    const std::vector<double> gos = vals(go), idx = vals(to(index, ScalarType::Double));
+    const int64_t planes = 64 * 4, out_plane = out.numel() / planes, in_plane = 32 * 33;
+    for (int64_t p = 0; p < planes; ++p) {
+      for (int64_t o = 0; o < out_plane; ++o) {
+        want[static_cast<size_t>(p * in_plane + static_cast<int64_t>(idx[p * out_plane + o]))] +=
+            gos[static_cast<size_t>(p * out_plane + o)];
+      }
+    }
+    expect_same(gi, want, "scatter, threads " + std::to_string(threads));
+    Tensor bad = index.contiguous();
+    bad.data_ptr<int64_t>()[5 * out_plane + 7] = in_plane;
+    bad.data_ptr<int64_t>()[9 * out_plane] = -1;
+    EXPECT_THROW_MESSAGE(
+        max_pool2d_with_indices_backward(go, x, {2, 2}, {2, 2}, {0, 0}, {1, 1}, false, bad),
+        std::out_of_range,
+        "max_pool2d_with_indices_backward: index 1056 is out of bounds for a plane of 1056 "
+        "elements");
+  }
+}
+
+// Attention's softmax skips _safe_softmax's masks when no row of the scores is -inf
+// throughout: the same values as with a mask keeping everything; a mask hiding a whole row
+// still gives 0 there, and gradients through both paths.
+TEST(NnKernelsTest, AttentionWithAndWithoutDeadRows) {
+  using test_util::leaf;
+  const Tensor q = randn({2, 3, 5, 4}, 1), k = randn({2, 3, 6, 4}, 2), v = randn({2, 3, 6, 4}, 3);
+  const Tensor keep_all = ones({5, 6}, ScalarType::Bool);
+  expect_close(vals(scaled_dot_product_attention(q, k, v)),
+               vals(scaled_dot_product_attention(q, k, v, keep_all)), 1e-15, "no mask");
+  Tensor hide_row = ones({5, 6}, ScalarType::Bool);
+  for (int64_t j = 0; j < 6; ++j) hide_row.data_ptr<bool>()[2 * 6 + j] = false;
+  const std::vector<double> out = vals(scaled_dot_product_attention(q, k, v, hide_row));
+  for (int64_t b = 0; b < 6; ++b) {
+    for (int64_t e = 0; e < 4; ++e) EXPECT_EQ(out[static_cast<size_t>((b * 5 + 2) * 4 + e)], 0.0);
+  }
+  std::string report;
+  for (const std::optional<Tensor>& mask :
+       {std::optional<Tensor>(), std::optional<Tensor>(hide_row)}) {
+    EXPECT_TRUE(testing::gradcheck(
+        [&](const std::vector<Tensor>& in) {
+          return scaled_dot_product_attention(in[0], in[1], in[2], mask);
+        },
+        {leaf({1, 2, 5, 3}, 4), leaf({1, 2, 6, 3}, 5), leaf({1, 2, 6, 3}, 6)}, 1e-6, 1e-5, 1e-3,
+        &report))
+        << report;
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Gradients in float64 against finite differences (rows crossing the 16-row blocks and chunks)
 // ---------------------------------------------------------------------------------------------
