@@ -71,6 +71,21 @@ bool has_dead_row(const Tensor& scores) {
   return dead;
 }
 
+/// _safe_softmax over the last dim: a row of -inf only is all 0 (its scores set to 0 first, so
+/// that neither the softmax nor its gradient sees the NaN of exp(-inf - -inf)). Such rows are
+/// rare (a mask hiding a whole row, infinite inputs): the scores are searched for one first, and
+/// without one the masks would change nothing (values and gradients), so softmax runs alone;
+/// that saves four passes over the [.., L, S] scores and two in the backward. (The branch is on
+/// values, inside the composite: a trace records scaled_dot_product_attention itself.)
+Tensor safe_softmax(const Tensor& attn) {
+  if (!has_dead_row(attn)) return gradgen::softmax(attn, -1, std::nullopt);
+  const double inf = std::numeric_limits<double>::infinity();
+  const Tensor dead = gradgen::all(gradgen::eq(attn, -inf), -1, true);
+  return gradgen::masked_fill(gradgen::softmax(gradgen::masked_fill(attn, dead, 0), -1,
+                                               std::nullopt),
+                              dead, 0);
+}
+
 }  // namespace
 
 Tensor scaled_dot_product_attention(const Tensor& query, const Tensor& key, const Tensor& value,
@@ -142,19 +157,7 @@ Tensor scaled_dot_product_attention(const Tensor& query, const Tensor& key, cons
         attn = attn + *attn_mask;
       }
     }
-    // _safe_softmax: a row of -inf only is all 0 (its scores set to 0 first, so that neither
-    // the softmax nor its gradient sees the NaN of exp(-inf - -inf)). Such rows are rare (a mask
-    // hiding a whole row, infinite inputs): the scores are searched for one first, and without
-    // one the masks would change nothing (values and gradients), so softmax runs alone; that
-    // saves four passes over the [.., L, S] scores and two in the backward. (The branch is on
-    // values, inside the composite: a trace records scaled_dot_product_attention itself.)
-    if (has_dead_row(attn)) {
-      const Tensor dead = gradgen::all(gradgen::eq(attn, -inf), -1, true);
-      attn = gradgen::masked_fill(attn, dead, 0);
-      attn = gradgen::masked_fill(gradgen::softmax(attn, -1, std::nullopt), dead, 0);
-    } else {
-      attn = gradgen::softmax(attn, -1, std::nullopt);
-    }
+    attn = safe_softmax(attn);
     if (dropout_p > 0) attn = gradgen::dropout(attn, dropout_p, true, std::nullopt);
     return gradgen::matmul(attn, v);
   });
