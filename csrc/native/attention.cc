@@ -16,6 +16,7 @@
 
 #include "csrc/generated/NativeFunctions.h"
 #include "csrc/generated/VariableType.h"
+#include "csrc/native/loops.h"
 #include "csrc/native/reduced_float.h"
 #include "csrc/ops.h"
 #include "csrc/util/op_context.h"
@@ -43,6 +44,46 @@ Tensor attention_in_float32(const Tensor& query, const Tensor& key, const Tensor
                                                            mask, dropout_p, is_causal, scale,
                                                            enable_gqa),
                      query.scalar_type(), false, false, std::nullopt);
+}
+
+/// Whether some row (last dim) of the scores is -inf throughout; empty scores and dtypes other
+/// than float32 / float64 answer true (the general path). Reads the values only: no autograd op.
+bool has_dead_row(const Tensor& scores) {
+  if (scores.scalar_type() != ScalarType::Float && scores.scalar_type() != ScalarType::Double) {
+    return true;
+  }
+  if (scores.numel() == 0) return true;  // the general path, at no cost
+  const Tensor c = scores.contiguous();
+  const int64_t n = c.size(-1), rows = c.numel() / n;
+  bool dead = false;
+  gradgen::internal::dispatch_floating(c.scalar_type(), "scaled_dot_product_attention",
+                                       [&](auto tag) {
+                                         using T = decltype(tag);
+                                         const T* p = c.data_ptr<T>();
+                                         const T minus_inf = -std::numeric_limits<T>::infinity();
+                                         for (int64_t r = 0; r < rows && !dead; ++r) {
+                                           const T* row = p + r * n;
+                                           int64_t k = 0;
+                                           while (k < n && row[k] == minus_inf) ++k;
+                                           dead = k == n;
+                                         }
+                                       });
+  return dead;
+}
+
+/// _safe_softmax over the last dim: a row of -inf only is all 0 (its scores set to 0 first, so
+/// that neither the softmax nor its gradient sees the NaN of exp(-inf - -inf)). Such rows are
+/// rare (a mask hiding a whole row, infinite inputs): the scores are searched for one first, and
+/// without one the masks would change nothing (values and gradients), so softmax runs alone;
+/// that saves four passes over the [.., L, S] scores and two in the backward. (The branch is on
+/// values, inside the composite: a trace records scaled_dot_product_attention itself.)
+Tensor safe_softmax(const Tensor& attn) {
+  if (!has_dead_row(attn)) return gradgen::softmax(attn, -1, std::nullopt);
+  const double inf = std::numeric_limits<double>::infinity();
+  const Tensor dead = gradgen::all(gradgen::eq(attn, -inf), -1, true);
+  return gradgen::masked_fill(gradgen::softmax(gradgen::masked_fill(attn, dead, 0), -1,
+                                               std::nullopt),
+                              dead, 0);
 }
 
 }  // namespace
@@ -116,11 +157,7 @@ Tensor scaled_dot_product_attention(const Tensor& query, const Tensor& key, cons
         attn = attn + *attn_mask;
       }
     }
-    // _safe_softmax: a row of -inf only is all 0 (its scores set to 0 first, so that neither
-    // the softmax nor its gradient sees the NaN of exp(-inf - -inf)).
-    const Tensor dead = gradgen::all(gradgen::eq(attn, -inf), -1, true);
-    attn = gradgen::masked_fill(attn, dead, 0);
-    attn = gradgen::masked_fill(gradgen::softmax(attn, -1, std::nullopt), dead, 0);
+    attn = safe_softmax(attn);
     if (dropout_p > 0) attn = gradgen::dropout(attn, dropout_p, true, std::nullopt);
     return gradgen::matmul(attn, v);
   });

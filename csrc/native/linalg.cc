@@ -81,6 +81,10 @@ Tensor mm(const Tensor& self, const Tensor& mat2) {
   return result;
 }
 
+// bmm's products per intra-op thread: at least this many multiply-adds each (gemm.cc splits
+// single products from 2^20 on).
+constexpr int64_t kBatchParallelMacs = int64_t(1) << 19;
+
 Tensor bmm(const Tensor& self, const Tensor& mat2) {
   GRADGEN_REDUCED_FLOAT_IN_FLOAT32(bmm, self, mat2);
   if (self.dim() != 3 || mat2.dim() != 3 || self.size(0) != mat2.size(0) ||
@@ -112,11 +116,18 @@ Tensor bmm(const Tensor& self, const Tensor& mat2) {
     T* out = result.data_ptr<T>();
     const T* a = self.data_ptr<T>();
     const T* c = mat2.data_ptr<T>();
-    for (int64_t i = 0; i < b; ++i) {
-      matmul_into<T>(out + i * n * m,
-                     {a + i * self.stride(0), n, k, self.stride(1), self.stride(2)},
-                     {c + i * mat2.stride(0), k, m, mat2.stride(1), mat2.stride(2)});
-    }
+    // Several products split across the intra-op threads, whole (the pool is taken: gemm()
+    // inside runs each on its task's thread, as with one thread, so the split changes no bits);
+    // one large product is split into panels by gemm() itself.
+    const int64_t macs = std::max<int64_t>(n * m * k, 1);
+    parallel_for(b, std::max<int64_t>(1, kBatchParallelMacs / macs), 1,
+                 [&](int64_t i0, int64_t i1) {
+                   for (int64_t i = i0; i < i1; ++i) {
+                     matmul_into<T>(out + i * n * m,
+                                    {a + i * self.stride(0), n, k, self.stride(1), self.stride(2)},
+                                    {c + i * mat2.stride(0), k, m, mat2.stride(1), mat2.stride(2)});
+                   }
+                 });
   });
   return result;
 }

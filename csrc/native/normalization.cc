@@ -7,7 +7,11 @@
 // channels by HxW; both are the "block" loops below, with the weight indexed by the channel
 // (group norm) or the position in the row (layer norm, where a row is one block of D = M
 // "channels" of one element each). Batch norm normalizes each channel of [N, C, S] over N and S.
-// Statistics are accumulated in double and stored in the input's dtype.
+// Statistics are stored in the input's dtype. Layer norm's rows and batch norm's channels run in
+// the vectorized kernels of csrc/native/simd/nn_kernels.h (sums in the input's precision within
+// blocks, added in double), split across the intra-op threads (rows, channels) so that every
+// result is the same whatever the thread count; group norm runs the block loops below, in double.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -20,9 +24,10 @@
 
 #include "csrc/generated/NativeFunctions.h"
 #include "csrc/generated/VariableType.h"
-#include "csrc/native/reduced_float.h"
+#include "csrc/native/gemm.h"
 #include "csrc/native/loops.h"
-#include "csrc/native/simd/vectorized.h"
+#include "csrc/native/reduced_float.h"
+#include "csrc/native/simd/nn_kernels.h"
 #include "csrc/native/type_promotion.h"
 #include "csrc/ops.h"
 #include "csrc/util/op_context.h"
@@ -140,6 +145,45 @@ void block_backward(const Blocks& k, const T* go, const T* x, const T* mean, con
   }
 }
 
+/// Layer norm's backward over `rows` rows of m: the rows cut into at most 8 chunks of a multiple
+/// of 16 rows, a count that depends on the sizes only; the chunks run on the intra-op threads,
+/// each adding into gw / gb slots of its own, which are summed in chunk order after.
+template <typename T>
+void layer_norm_backward_chunks(const T* go, const T* x, const T* mean, const T* rstd, const T* w,
+                                T* gx, std::vector<double>* gw, std::vector<double>* gb,
+                                int64_t rows, int64_t m) {
+  constexpr int64_t kMaxChunks = 8, kRowAlign = 16;
+  const int64_t chunk =
+      (std::max(kRowAlign, (rows + kMaxChunks - 1) / kMaxChunks) + kRowAlign - 1) / kRowAlign *
+      kRowAlign;
+  const int64_t chunks = rows == 0 ? 0 : (rows + chunk - 1) / chunk;
+  const size_t slot = static_cast<size_t>(m);
+  // One chunk adds straight into gw / gb.
+  std::vector<double> pw(gw && chunks > 1 ? static_cast<size_t>(chunks) * slot : 0);
+  std::vector<double> pb(gb && chunks > 1 ? static_cast<size_t>(chunks) * slot : 0);
+  double* pwp = gw ? (chunks > 1 ? pw.data() : gw->data()) : nullptr;
+  double* pbp = gb ? (chunks > 1 ? pb.data() : gb->data()) : nullptr;
+  const int64_t grain = std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(chunk * m, 1));
+  parallel_for(chunks, grain, 1, [=](int64_t c0, int64_t c1) {
+    for (int64_t c = c0; c < c1; ++c) {
+      const int64_t r0 = c * chunk, n = std::min(rows - r0, chunk);
+      const int64_t o = chunks > 1 ? c * m : 0;
+      vec::layer_norm_backward_rows(go + r0 * m, x + r0 * m, mean + r0, rstd + r0, w,
+                                    gx ? gx + r0 * m : nullptr, pwp ? pwp + o : nullptr,
+                                    pbp ? pbp + o : nullptr, n, m);
+    }
+  });
+  if (chunks <= 1) return;
+  for (auto [acc, parts] :
+       {std::pair<std::vector<double>*, const std::vector<double>*>{gw, &pw}, {gb, &pb}}) {
+    if (!acc) continue;
+    for (int64_t c = 0; c < chunks; ++c) {
+      const double* part = parts->data() + c * m;
+      for (int64_t j = 0; j < m; ++j) (*acc)[static_cast<size_t>(j)] += part[j];
+    }
+  }
+}
+
 /// A Tensor of `sizes` holding `v` (doubles) in dtype.
 Tensor from_doubles(const std::vector<double>& v, IntArrayRef sizes, ScalarType dtype) {
   Tensor t = make_tensor(sizes, dtype);
@@ -163,9 +207,18 @@ std::tuple<Tensor, Tensor, Tensor> blocks_forward(const char* op, const Tensor& 
     const T* wp = w.defined() ? w.data_ptr<T>() : nullptr;
     const T* bp = b.defined() ? b.data_ptr<T>() : nullptr;
     if (k.G == 1 && k.S == 1) {
-      // Layer norm: blocks are rows of D single elements; the vectorized row kernel.
-      vec::layer_norm_rows(x.data_ptr<T>(), wp, bp, eps, y.data_ptr<T>(), mean.data_ptr<T>(),
-                           rstd.data_ptr<T>(), k.blocks, k.D);
+      // Layer norm: blocks are rows of D single elements; the vectorized row kernel, rows split
+      // across the threads (each row on its own: the split changes nothing).
+      const int64_t m = k.D;
+      const T* px = x.data_ptr<T>();
+      T* py = y.data_ptr<T>();
+      T* pm = mean.data_ptr<T>();
+      T* pr = rstd.data_ptr<T>();
+      parallel_for(k.blocks, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(m, 1)), 1,
+                   [=](int64_t r0, int64_t r1) {
+                     vec::layer_norm_rows(px + r0 * m, wp, bp, eps, py + r0 * m, pm + r0, pr + r0,
+                                          r1 - r0, m);
+                   });
       return;
     }
     block_forward<T>(k, x.data_ptr<T>(), wp, bp, eps, y.data_ptr<T>(), mean.data_ptr<T>(),
@@ -202,9 +255,9 @@ std::tuple<Tensor, Tensor, Tensor> blocks_backward(const char* op, const Tensor&
     const T* wp = w.defined() ? w.data_ptr<T>() : nullptr;
     T* gxp = gx.defined() ? gx.data_ptr<T>() : nullptr;
     if (k.G == 1 && k.S == 1) {
-      vec::layer_norm_backward_rows(go.data_ptr<T>(), x.data_ptr<T>(), m.data_ptr<T>(),
-                                    r.data_ptr<T>(), wp, gxp, want_w ? gw.data() : nullptr,
-                                    mask[2] ? gb.data() : nullptr, k.blocks, k.D);
+      layer_norm_backward_chunks<T>(go.data_ptr<T>(), x.data_ptr<T>(), m.data_ptr<T>(),
+                                    r.data_ptr<T>(), wp, gxp, want_w ? &gw : nullptr,
+                                    mask[2] ? &gb : nullptr, k.blocks, k.D);
       return;
     }
     block_backward<T>(k, go.data_ptr<T>(), x.data_ptr<T>(), m.data_ptr<T>(), r.data_ptr<T>(), wp,
@@ -440,23 +493,9 @@ void check_batch_norm_args(const char* op, const Tensor& input, const Channels& 
   }
 }
 
-/// Channel c of the contiguous input px: its mean and its sum of squared deviations from it
-/// (two passes: the deviations are taken from the mean, not from a sum of squares).
-template <typename T>
-std::pair<double, double> channel_moments(const T* px, const Channels& k, int64_t c) {
-  const int64_t count = k.N * k.S;
-  double sum = 0;
-  for (int64_t n = 0; n < k.N; ++n) {
-    const T* p = px + (n * k.C + c) * k.S;
-    for (int64_t i = 0; i < k.S; ++i) sum += p[i];
-  }
-  const double mu = count > 0 ? sum / count : 0;
-  double sq = 0;
-  for (int64_t n = 0; n < k.N; ++n) {
-    const T* p = px + (n * k.C + c) * k.S;
-    for (int64_t i = 0; i < k.S; ++i) sq += (p[i] - mu) * (p[i] - mu);
-  }
-  return {mu, sq};
+/// Channels per intra-op thread: at least kParallelGrain elements each.
+int64_t channel_grain(int64_t per_channel) {
+  return std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(per_channel, 1));
 }
 
 /// Running statistics: an exponential average, the variance unbiased (as PyTorch).
@@ -529,30 +568,31 @@ std::tuple<Tensor, Tensor, Tensor> native_batch_norm(const Tensor& input,
     using T = decltype(tag);
     const T* px = x.data_ptr<T>();
     T* py = y.data_ptr<T>();
-    for (int64_t c = 0; c < k.C; ++c) {
-      double mu, invstd;
-      if (training) {
-        double sq;
-        std::tie(mu, sq) = channel_moments(px, k, c);
-        const double var = count > 0 ? sq / count : 0;
-        invstd = 1 / std::sqrt(var + eps);
-        save_mean.data_ptr<T>()[c] = static_cast<T>(mu);
-        save_invstd.data_ptr<T>()[c] = static_cast<T>(invstd);
-        update_running_stats<T>(rm, rv, c, momentum, mu, sq, count);
-      } else {
-        mu = at<T>(rm, c);
-        invstd = 1 / std::sqrt(at<T>(rv, c) + eps);
+    // Channels split across the threads (each one on its own: the split changes nothing).
+    parallel_for(k.C, channel_grain(count), 1, [&](int64_t c0, int64_t c1) {
+      for (int64_t c = c0; c < c1; ++c) {
+        // Channel c: N planes of S elements, C * S apart.
+        const T* pc = px + c * k.S;
+        double mu, invstd;
+        if (training) {
+          double sq;
+          vec::channel_moments(pc, k.C * k.S, k.N, k.S, &mu, &sq);
+          const double var = count > 0 ? sq / count : 0;
+          invstd = 1 / std::sqrt(var + eps);
+          save_mean.data_ptr<T>()[c] = static_cast<T>(mu);
+          save_invstd.data_ptr<T>()[c] = static_cast<T>(invstd);
+          update_running_stats<T>(rm, rv, c, momentum, mu, sq, count);
+        } else {
+          mu = at<T>(rm, c);
+          invstd = 1 / std::sqrt(at<T>(rv, c) + eps);
+        }
+        // y = (x - mean) * invstd * w + b.
+        const double scale = invstd * (w.defined() ? static_cast<double>(w.data_ptr<T>()[c]) : 1.0);
+        const double shift = b.defined() ? static_cast<double>(b.data_ptr<T>()[c]) : 0.0;
+        vec::channel_normalize(pc, py + c * k.S, k.C * k.S, k.N, k.S, static_cast<T>(mu),
+                               static_cast<T>(scale), static_cast<T>(shift));
       }
-      const double scale = invstd * (w.defined() ? static_cast<double>(w.data_ptr<T>()[c]) : 1.0);
-      const double shift =
-          (b.defined() ? static_cast<double>(b.data_ptr<T>()[c]) : 0.0) - mu * scale;
-      const T s = static_cast<T>(scale), h = static_cast<T>(shift);
-      for (int64_t n = 0; n < k.N; ++n) {
-        const T* p = px + (n * k.C + c) * k.S;
-        T* q = py + (n * k.C + c) * k.S;
-        for (int64_t i = 0; i < k.S; ++i) q[i] = p[i] * s + h;
-      }
-    }
+    });
   });
   return {y, save_mean, save_invstd};
 }
@@ -598,34 +638,30 @@ std::tuple<Tensor, Tensor, Tensor> native_batch_norm_backward(
     using T = decltype(tag);
     const T* pg = go.data_ptr<T>();
     const T* px = x.data_ptr<T>();
-    for (int64_t c = 0; c < k.C; ++c) {
-      const double mu = m.data_ptr<T>()[c];
-      const double invstd = train ? static_cast<double>(v.data_ptr<T>()[c])
-                                  : 1 / std::sqrt(static_cast<double>(v.data_ptr<T>()[c]) + eps);
-      const double wc = w.defined() ? static_cast<double>(w.data_ptr<T>()[c]) : 1.0;
-      double sum = 0, dot = 0;  // sums of go and go * xhat
-      for (int64_t n = 0; n < k.N; ++n) {
-        const int64_t o = (n * k.C + c) * k.S;
-        for (int64_t i = 0; i < k.S; ++i) {
-          sum += pg[o + i];
-          dot += pg[o + i] * (px[o + i] - mu) * invstd;
-        }
+    // Channels split across the threads (each one on its own: the split changes nothing).
+    parallel_for(k.C, channel_grain(count), 1, [&](int64_t c0, int64_t c1) {
+      for (int64_t c = c0; c < c1; ++c) {
+        const T mu = m.data_ptr<T>()[c];
+        const double invstd = train ? static_cast<double>(v.data_ptr<T>()[c])
+                                    : 1 / std::sqrt(static_cast<double>(v.data_ptr<T>()[c]) + eps);
+        const double wc = w.defined() ? static_cast<double>(w.data_ptr<T>()[c]) : 1.0;
+        // The sums of go and of go * (x - mean) (times invstd: of go * xhat).
+        double sum = 0, dev = 0;
+        vec::channel_grad_sums(pg + c * k.S, px + c * k.S, k.C * k.S, k.N, k.S, mu, &sum, &dev);
+        const double dot = dev * invstd;
+        if (want_w) gw.data_ptr<T>()[c] = static_cast<T>(dot);
+        if (gb.defined()) gb.data_ptr<T>()[c] = static_cast<T>(sum);
+        if (!gx.defined()) continue;
+        // gx = w invstd (go - m1 - xhat m2). Training: the statistics follow the input (m1, m2
+        // the means of go and go * xhat); evaluation: constants (m1 = m2 = 0).
+        const double m1 = train && count > 0 ? sum / count : 0,
+                     m2 = train && count > 0 ? dot / count : 0;
+        const double a = wc * invstd;
+        vec::channel_grad_input(pg + c * k.S, px + c * k.S, gx.data_ptr<T>() + c * k.S, k.C * k.S,
+                                k.N, k.S, mu, static_cast<T>(a), static_cast<T>(-a * invstd * m2),
+                                static_cast<T>(-a * m1));
       }
-      if (want_w) gw.data_ptr<T>()[c] = static_cast<T>(dot);
-      if (gb.defined()) gb.data_ptr<T>()[c] = static_cast<T>(sum);
-      if (!gx.defined()) continue;
-      T* q = gx.data_ptr<T>();
-      // Training: the statistics follow the input (rstd P(g)); evaluation: constants.
-      const double m1 = train && count > 0 ? sum / count : 0,
-                   m2 = train && count > 0 ? dot / count : 0;
-      for (int64_t n = 0; n < k.N; ++n) {
-        const int64_t o = (n * k.C + c) * k.S;
-        for (int64_t i = 0; i < k.S; ++i) {
-          const double xhat = (px[o + i] - mu) * invstd;
-          q[o + i] = static_cast<T>(wc * invstd * (pg[o + i] - m1 - xhat * m2));
-        }
-      }
-    }
+    });
   });
   return {gx, gw, gb};
 }

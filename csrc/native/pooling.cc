@@ -16,9 +16,11 @@
 
 #include "csrc/generated/NativeFunctions.h"
 #include "csrc/generated/VariableType.h"
-#include "csrc/native/reduced_float.h"
+#include "csrc/native/gemm.h"
 #include "csrc/native/loops.h"
 #include "csrc/native/pooling_common.h"
+#include "csrc/native/reduced_float.h"
+#include "csrc/native/simd/nn_kernels.h"
 #include "csrc/ops.h"
 #include "csrc/util/op_context.h"
 
@@ -146,38 +148,21 @@ std::tuple<Tensor, Tensor> max_pool2d_with_indices(const Tensor& self, IntArrayR
   Tensor out = make_tensor(g.out_shape, self.scalar_type());
   Tensor indices = make_tensor(g.out_shape, ScalarType::Long);
   int64_t* pi = indices.data_ptr<int64_t>();
+  // The first maximum of each window wins; a NaN wins over numbers (the last NaN, as PyTorch's
+  // loop, which keeps comparing). The vectorized kernel (csrc/native/simd/nn_kernels.h), planes
+  // split across the intra-op threads.
+  const vec::MaxPoolGeometry geometry{g.H,  g.W,  g.OH, g.OW, g.kh, g.kw,
+                                      g.sh, g.sw, g.ph, g.pw, g.dh, g.dw};
+  const int64_t plane_work = std::max<int64_t>(g.OH * g.OW * g.kh * g.kw, 1);
   gradgen::internal::dispatch_floating(self.scalar_type(), op, [&](auto tag) {
     using T = decltype(tag);
     const T* px = x.data_ptr<T>();
     T* po = out.data_ptr<T>();
-    for (int64_t p = 0; p < g.planes; ++p) {
-      const T* plane = px + p * g.H * g.W;
-      for (int64_t oh = 0; oh < g.OH; ++oh) {
-        int64_t h0 = oh * g.sh - g.ph;
-        const int64_t h1 = std::min(h0 + (g.kh - 1) * g.dh + 1, g.H);
-        while (h0 < 0) h0 += g.dh;
-        for (int64_t ow = 0; ow < g.OW; ++ow) {
-          int64_t w0 = ow * g.sw - g.pw;
-          const int64_t w1 = std::min(w0 + (g.kw - 1) * g.dw + 1, g.W);
-          while (w0 < 0) w0 += g.dw;
-          int64_t best = h0 * g.W + w0;
-          T m = -std::numeric_limits<T>::infinity();
-          for (int64_t h = h0; h < h1; h += g.dh) {
-            for (int64_t w = w0; w < w1; w += g.dw) {
-              const T v = plane[h * g.W + w];
-              // The first maximum wins; a NaN wins over numbers (the last NaN, as PyTorch's
-              // loop, which keeps comparing).
-              if (v > m || std::isnan(v)) {
-                m = v;
-                best = h * g.W + w;
-              }
-            }
-          }
-          po[(p * g.OH + oh) * g.OW + ow] = m;
-          pi[(p * g.OH + oh) * g.OW + ow] = best;
-        }
-      }
-    }
+    parallel_for(g.planes, std::max<int64_t>(1, kParallelGrain / plane_work), 1,
+                 [&](int64_t p0, int64_t p1) {
+                   vec::max_pool2d_planes(px + p0 * g.H * g.W, geometry, p1 - p0,
+                                          po + p0 * g.OH * g.OW, pi + p0 * g.OH * g.OW);
+                 });
   });
   return {out, indices};
 }

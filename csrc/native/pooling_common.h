@@ -4,10 +4,13 @@
 // Internal to the kernels (namespace gradgen::native); not an API.
 #pragma once
 
+#include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
 
+#include "csrc/native/gemm.h"
 #include "csrc/native/loops.h"
 #include "csrc/tensor.h"
 
@@ -42,29 +45,48 @@ inline void check_pool_grad_output(const char* op, const Tensor& grad_output, In
 
 /// The gradient of a max pool's input (self's sizes): plane p's grad_output element o added at
 /// flat position indices[p, o] of input plane p (in_plane elements each); an index out of the
-/// plane throws naming op.
+/// plane throws naming op. Planes are zeroed and filled by the intra-op threads (each plane on
+/// its own: the split changes nothing); an index out of range is only flagged there, and the
+/// first one found again on the calling thread to throw.
 inline Tensor scatter_pool_indices(const char* op, const Tensor& grad_output, const Tensor& indices,
                                    const Tensor& self, int64_t planes, int64_t in_plane) {
   const Tensor go = grad_output.contiguous(), idx = indices.contiguous();
-  Tensor gi = zeros(self.sizes(), self.scalar_type());
+  Tensor gi = make_tensor(self.sizes(), self.scalar_type());
   const int64_t* pi = idx.data_ptr<int64_t>();
   const int64_t out_plane = planes == 0 ? 0 : idx.numel() / planes;
+  std::atomic<bool> bad{false};
   gradgen::internal::dispatch_floating(self.scalar_type(), op, [&](auto tag) {
     using T = decltype(tag);
     const T* pg = go.data_ptr<T>();
     T* px = gi.data_ptr<T>();
-    for (int64_t p = 0; p < planes; ++p) {
-      for (int64_t o = 0; o < out_plane; ++o) {
-        const int64_t i = pi[p * out_plane + o];
-        if (i < 0 || i >= in_plane) {
-          throw std::out_of_range(std::string(op) + ": index " + std::to_string(i) +
-                                  " is out of bounds for a plane of " + std::to_string(in_plane) +
-                                  " elements");
-        }
-        px[p * in_plane + i] += pg[p * out_plane + o];
+    const int64_t work = std::max<int64_t>(in_plane + out_plane, 1);
+    parallel_for(planes, std::max<int64_t>(1, kParallelGrain / work), 1,
+                 [&](int64_t p0, int64_t p1) {
+                   std::fill(px + p0 * in_plane, px + p1 * in_plane, T(0));
+                   for (int64_t p = p0; p < p1; ++p) {
+                     const int64_t* ip = pi + p * out_plane;
+                     const T* gp = pg + p * out_plane;
+                     T* xp = px + p * in_plane;
+                     for (int64_t o = 0; o < out_plane; ++o) {
+                       const int64_t i = ip[o];
+                       if (i < 0 || i >= in_plane) {
+                         bad.store(true, std::memory_order_relaxed);
+                         continue;
+                       }
+                       xp[i] += gp[o];
+                     }
+                   }
+                 });
+  });
+  if (bad.load()) {
+    for (int64_t o = 0; o < planes * out_plane; ++o) {
+      if (pi[o] < 0 || pi[o] >= in_plane) {
+        throw std::out_of_range(std::string(op) + ": index " + std::to_string(pi[o]) +
+                                " is out of bounds for a plane of " + std::to_string(in_plane) +
+                                " elements");
       }
     }
-  });
+  }
   return gi;
 }
 

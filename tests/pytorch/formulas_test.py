@@ -302,6 +302,7 @@ autograd_library(
     deps = [
         "@gradgen//csrc:decomp_api",
         "@gradgen//csrc:decomp_objects",
+        "@gradgen//csrc:nn_kernels_api",
         "@gradgen//csrc:pointwise_api",
         "@gradgen//csrc:vectorized_api",
         "@gradgen//csrc:vectorized_objects",

@@ -63,24 +63,6 @@ void axpy_rows(float a, const float* src, int64_t lds, int64_t ss, float* dst, i
                int64_t sd, int64_t rows, int64_t n) {
   table().axpy_rows_f(a, src, lds, ss, dst, ldd, sd, rows, n);
 }
-void layer_norm_rows(const double* x, const double* w, const double* b, double eps, double* y,
-                     double* mean, double* rstd, int64_t rows, int64_t m) {
-  table().layer_norm_rows_d(x, w, b, eps, y, mean, rstd, rows, m);
-}
-void layer_norm_rows(const float* x, const float* w, const float* b, double eps, float* y,
-                     float* mean, float* rstd, int64_t rows, int64_t m) {
-  table().layer_norm_rows_f(x, w, b, eps, y, mean, rstd, rows, m);
-}
-void layer_norm_backward_rows(const double* go, const double* x, const double* mean,
-                              const double* rstd, const double* w, double* gx, double* gw,
-                              double* gb, int64_t rows, int64_t m) {
-  table().layer_norm_backward_rows_d(go, x, mean, rstd, w, gx, gw, gb, rows, m);
-}
-void layer_norm_backward_rows(const float* go, const float* x, const float* mean, const float* rstd,
-                              const float* w, float* gx, double* gw, double* gb, int64_t rows,
-                              int64_t m) {
-  table().layer_norm_backward_rows_f(go, x, mean, rstd, w, gx, gw, gb, rows, m);
-}
 void softmax_rows(const double* x, double* y, int64_t rows, int64_t n, bool log) {
   table().softmax_rows_d(x, y, rows, n, log);
 }

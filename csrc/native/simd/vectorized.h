@@ -53,22 +53,6 @@ double dot_rows(const double* u, int64_t ldu, const double* v, int64_t ldv, int6
 float dot_rows(const float* u, int64_t ldu, const float* v, int64_t ldv, int64_t sv, int64_t rows,
                int64_t n);
 
-/// Layer norm of `rows` contiguous rows of m elements (csrc/native/normalization.cc): y = (x -
-/// mean) * rstd * w + b per row, with the row's mean and rstd written out; w, b may be null.
-/// Statistics in double.
-void layer_norm_rows(const double* x, const double* w, const double* b, double eps, double* y,
-                     double* mean, double* rstd, int64_t rows, int64_t m);
-void layer_norm_rows(const float* x, const float* w, const float* b, double eps, float* y,
-                     float* mean, float* rstd, int64_t rows, int64_t m);
-/// Its backward: gx = rstd (g - mean(g) - xhat mean(g xhat)) with g = go * w, and gw += go * xhat,
-/// gb += go summed over the rows (m doubles each). w, gx, gw, gb may be null.
-void layer_norm_backward_rows(const double* go, const double* x, const double* mean,
-                              const double* rstd, const double* w, double* gx, double* gw,
-                              double* gb, int64_t rows, int64_t m);
-void layer_norm_backward_rows(const float* go, const float* x, const float* mean, const float* rstd,
-                              const float* w, float* gx, double* gw, double* gb, int64_t rows,
-                              int64_t m);
-
 /// Softmax (log_softmax when `log`) of `rows` contiguous rows of n > 0 elements, x into y (which
 /// may be x): exp(x - max) / sum, the sum in double.
 void softmax_rows(const double* x, double* y, int64_t rows, int64_t n, bool log);

@@ -255,9 +255,7 @@ T dot_rows(const T* u, int64_t ldu, const T* v, int64_t ldv, int64_t sv, int64_t
   return total;
 }
 
-// Layer norm's rows (csrc/native/normalization.cc): `rows` contiguous rows of m elements, each
-// normalized over itself, with per-position weight and bias. Statistics in double, as the
-// reference loops there: sums run in kLanes independent lanes (fixed order, whatever the
+// Softmax's row sums run in double, in kLanes independent lanes (fixed order, whatever the
 // buffer's alignment, so results are reproducible) that the compiler vectorizes.
 constexpr int64_t kLanes = 8;
 
@@ -273,82 +271,6 @@ double lane_sum(int64_t m, F&& term) {
   for (; i < m; ++i) total += term(i);
   for (int64_t j = 0; j < kLanes; ++j) total += lane[j];
   return total;
-}
-
-template <typename T>
-void layer_norm_rows(const T* x, const T* w, const T* b, double eps, T* y, T* mean, T* rstd,
-                     int64_t rows, int64_t m) {
-  for (int64_t r = 0; r < rows; ++r) {
-    const T* xr = x + r * m;
-    T* yr = y + r * m;
-    const double mu =
-        m > 0 ? lane_sum(m, [&](int64_t i) { return static_cast<double>(xr[i]); }) / m : 0;
-    const double var = m > 0 ? lane_sum(m,
-                                        [&](int64_t i) {
-                                          const double d = static_cast<double>(xr[i]) - mu;
-                                          return d * d;
-                                        }) /
-                                   m
-                             : 0;
-    const double rs = 1 / std::sqrt(var + eps);
-    mean[r] = static_cast<T>(mu);
-    rstd[r] = static_cast<T>(rs);
-    // y = (x - mu) * rstd * w + b, as scale * x + shift with both per position in double.
-    for (int64_t d = 0; d < m; ++d) {
-      const double scale = rs * (w ? static_cast<double>(w[d]) : 1.0);
-      const double shift = (b ? static_cast<double>(b[d]) : 0.0) - mu * scale;
-      yr[d] = xr[d] * static_cast<T>(scale) + static_cast<T>(shift);
-    }
-  }
-}
-
-template <typename T>
-void layer_norm_backward_rows(const T* go, const T* x, const T* mean, const T* rstd, const T* w,
-                              T* gx, double* gw, double* gb, int64_t rows, int64_t m) {
-  for (int64_t r = 0; r < rows; ++r) {
-    const T* gor = go + r * m;
-    const T* xr = x + r * m;
-    const double mu = mean[r], rs = rstd[r];
-    // s1, s2: the sums of g = go * w and of g * xhat, xhat = (x - mu) * rstd, in one pass (two
-    // lane_sum passes made the backward 30% slower).
-    double l1[kLanes] = {0, 0, 0, 0, 0, 0, 0, 0}, l2[kLanes] = {0, 0, 0, 0, 0, 0, 0, 0};
-    int64_t d = 0;
-    for (; d + kLanes <= m; d += kLanes) {
-      for (int64_t j = 0; j < kLanes; ++j) {
-        const double g =
-            static_cast<double>(gor[d + j]) * (w ? static_cast<double>(w[d + j]) : 1.0);
-        l1[j] += g;
-        l2[j] += g * ((static_cast<double>(xr[d + j]) - mu) * rs);
-      }
-    }
-    double s1 = 0, s2 = 0;
-    for (; d < m; ++d) {
-      const double g = static_cast<double>(gor[d]) * (w ? static_cast<double>(w[d]) : 1.0);
-      s1 += g;
-      s2 += g * ((static_cast<double>(xr[d]) - mu) * rs);
-    }
-    for (int64_t j = 0; j < kLanes; ++j) {
-      s1 += l1[j];
-      s2 += l2[j];
-    }
-    if (gw) {
-      for (int64_t e = 0; e < m; ++e) {
-        gw[e] += static_cast<double>(gor[e]) * ((static_cast<double>(xr[e]) - mu) * rs);
-      }
-    }
-    if (gb) {
-      for (int64_t e = 0; e < m; ++e) gb[e] += static_cast<double>(gor[e]);
-    }
-    if (!gx) continue;
-    T* gxr = gx + r * m;
-    const double m1 = m > 0 ? s1 / static_cast<double>(m) : 0;
-    const double m2 = m > 0 ? s2 / static_cast<double>(m) : 0;
-    for (int64_t e = 0; e < m; ++e) {
-      const double wd = w ? static_cast<double>(w[e]) : 1.0;
-      const double xhat = (static_cast<double>(xr[e]) - mu) * rs;
-      gxr[e] = static_cast<T>(rs * (static_cast<double>(gor[e]) * wd - m1 - xhat * m2));
-    }
-  }
 }
 
 // Softmax (log_softmax when `log`) of contiguous rows of n elements: exp through exp_impl (the

@@ -25,14 +25,6 @@ struct KernelTable {
                       int64_t);
   double (*dot_rows_d)(const double*, int64_t, const double*, int64_t, int64_t, int64_t, int64_t);
   float (*dot_rows_f)(const float*, int64_t, const float*, int64_t, int64_t, int64_t, int64_t);
-  void (*layer_norm_rows_d)(const double*, const double*, const double*, double, double*, double*,
-                            double*, int64_t, int64_t);
-  void (*layer_norm_rows_f)(const float*, const float*, const float*, double, float*, float*,
-                            float*, int64_t, int64_t);
-  void (*layer_norm_backward_rows_d)(const double*, const double*, const double*, const double*,
-                                     const double*, double*, double*, double*, int64_t, int64_t);
-  void (*layer_norm_backward_rows_f)(const float*, const float*, const float*, const float*,
-                                     const float*, float*, double*, double*, int64_t, int64_t);
   void (*softmax_rows_d)(const double*, double*, int64_t, int64_t, bool);
   void (*softmax_rows_f)(const float*, float*, int64_t, int64_t, bool);
 };
@@ -49,33 +41,20 @@ const KernelTable& avx512_table();
 // use: with the warning an error, it does not compile.
 #pragma GCC diagnostic error "-Wmissing-field-initializers"
 
-#define GRADGEN_VEC_DEFINE_TABLE(ns)           \
-  namespace gradgen {                          \
-  namespace native {                           \
-  namespace vec {                              \
-  const KernelTable& ns##_table() {            \
-    static const KernelTable table = {         \
-        &ns::gemm<double>,                     \
-        &ns::gemm<float>,                      \
-        &ns::tanh_double,                      \
-        &ns::tanh_float,                       \
-        &ns::exp_impl<double>,                 \
-        &ns::exp_impl<float>,                  \
-        &ns::sigmoid_impl<double>,             \
-        &ns::sigmoid_impl<float>,              \
-        &ns::axpy_rows<double>,                \
-        &ns::axpy_rows<float>,                 \
-        &ns::dot_rows<double>,                 \
-        &ns::dot_rows<float>,                  \
-        &ns::layer_norm_rows<double>,          \
-        &ns::layer_norm_rows<float>,           \
-        &ns::layer_norm_backward_rows<double>, \
-        &ns::layer_norm_backward_rows<float>,  \
-        &ns::softmax_rows<double>,             \
-        &ns::softmax_rows<float>,              \
-    };                                         \
-    return table;                              \
-  }                                            \
-  }                                            \
-  }                                            \
+#define GRADGEN_VEC_DEFINE_TABLE(ns)                                                 \
+  namespace gradgen {                                                                \
+  namespace native {                                                                 \
+  namespace vec {                                                                    \
+  const KernelTable& ns##_table() {                                                  \
+    static const KernelTable table = {                                               \
+        &ns::gemm<double>,         &ns::gemm<float>,         &ns::tanh_double,       \
+        &ns::tanh_float,           &ns::exp_impl<double>,    &ns::exp_impl<float>,   \
+        &ns::sigmoid_impl<double>, &ns::sigmoid_impl<float>, &ns::axpy_rows<double>, \
+        &ns::axpy_rows<float>,     &ns::dot_rows<double>,    &ns::dot_rows<float>,   \
+        &ns::softmax_rows<double>, &ns::softmax_rows<float>,                         \
+    };                                                                               \
+    return table;                                                                    \
+  }                                                                                  \
+  }                                                                                  \
+  }                                                                                  \
   }
