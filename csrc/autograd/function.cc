@@ -79,6 +79,16 @@ void throw_copy_range_list(IndexRange range, size_t out_size, size_t found) {
                            std::to_string(found));
 }
 
+void throw_gradient_slots(size_t n) {
+  if (n == 0) {
+    throw std::logic_error(
+        "apply(): a node with no gradient slots (recording makes a node only when one of its "
+        "inputs requires grad, and each takes a slot)");
+  }
+  throw std::length_error("apply(): " + std::to_string(n) +
+                          " gradient slots, more than a node can have (2^59)");
+}
+
 }  // namespace internal
 }  // namespace autograd
 }  // namespace gradgen

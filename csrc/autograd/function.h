@@ -205,9 +205,27 @@ struct Node : std::enable_shared_from_this<Node> {
   }
   /// Returns true if any output in any of the ranges is needed.
   GRADGEN_ALWAYS_INLINE bool should_compute_output(std::initializer_list<IndexRange> ranges) const {
+    // A run-time range (a Tensor[] input's slots) is checked against the edges in bytes:
+    // next_edges_.size() divides the pointers' distance by sizeof(Edge) (24, a multiply by an
+    // inverse), which the index form would pay on every call. Below kMaxGradientSlots,
+    // i * sizeof(Edge) cannot wrap; a generated apply() knows its ranges are
+    // (undefined_gradients), and that test folds. A constant range keeps the index form, whose
+    // constant bound the compiler already turns into bytes.
+    static_assert(sizeof(Edge) <= kMaxGradientSlotBytes, "an Edge larger than a slot's bound");
     for (const IndexRange& range : ranges) {
+      if (__builtin_constant_p(range.second) || range.second > kMaxGradientSlots) {
+        for (size_t i = range.first; i < range.second; ++i) {
+          if (should_compute_output(i)) return true;
+        }
+        continue;
+      }
+      const Edge* const edges = next_edges_.data();
+      const size_t extent =
+          static_cast<size_t>(reinterpret_cast<const char*>(edges + next_edges_.size()) -
+                              reinterpret_cast<const char*>(edges));
       for (size_t i = range.first; i < range.second; ++i) {
-        if (should_compute_output(i)) return true;
+        if (i * sizeof(Edge) >= extent) throw_output_out_of_range(i);
+        if (edges[i].is_valid()) return true;
       }
     }
     return false;

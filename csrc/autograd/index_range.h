@@ -6,7 +6,7 @@
 //   IndexRangeGenerator gen;
 //   auto tensors_ix = gen.range(tensors_size_);  // a Tensor[] takes one slot per element
 //   auto coeffs_ix = gen.range(1);               // a Tensor takes one slot
-//   variable_list grad_inputs(gen.size());
+//   variable_list grad_inputs = undefined_gradients(gen.size());  // variable_list(gen.size())
 //   if (should_compute_output({ coeffs_ix })) copy_range(grad_inputs, coeffs_ix, grad_coeffs);
 //
 // Everything here is header-only and constexpr-friendly so that, where the sizes
@@ -29,6 +29,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -46,6 +47,14 @@ using variable_list = std::vector<Tensor>;
 // hard-coded slots. That holds only if these helpers are inlined into apply(), where the
 // constant ranges fold away, hence GRADGEN_ALWAYS_INLINE (csrc/util/macros.h), which forces it
 // in optimized builds (the promise is about those; at -O0 nothing is inlined).
+
+/// The most gradient slots a node can have: 2^59, far past what memory holds (2^59 Tensors take
+/// 4 EiB), and low enough that a slot index times kMaxGradientSlotBytes (an Edge, a Tensor)
+/// cannot wrap: Node::should_compute_output checks run-time slot indices in bytes.
+constexpr size_t kMaxGradientSlots = size_t{1} << 59;
+constexpr size_t kMaxGradientSlotBytes = 32;
+static_assert(kMaxGradientSlots <= static_cast<size_t>(PTRDIFF_MAX) / sizeof(Tensor),
+              "variable_list(n) must not test n against its max_size() below the bound");
 
 /// The half-open range [first, second) of gradient slots that belong to one input.
 using IndexRange = std::pair<size_t, size_t>;
@@ -69,7 +78,23 @@ class IndexRangeGenerator {
 namespace internal {
 [[noreturn]] void throw_copy_range_single(IndexRange range, size_t out_size);
 [[noreturn]] void throw_copy_range_list(IndexRange range, size_t out_size, size_t found);
+[[noreturn]] void throw_gradient_slots(size_t n);
 }  // namespace internal
+
+/// Returns `grad_inputs` of a generated apply(): n undefined gradients, one per slot (n =
+/// gen.size()); the same list as variable_list(n). What differs is what the optimizer knows
+/// afterwards. vector(n) tests n == 0 (no allocation) and n > max_size() (length_error) apart,
+/// and with a Tensor[] input n is a run-time value, so both tests stay in apply() and so does
+/// the emptiness test of every loop over a range [0, n). One unsigned compare here sends both
+/// cases out of line, to a throw, and leaves n in [1, max_size()] for the rest of apply(),
+/// where those tests fold. A node has at least one slot: recording makes one only when an input
+/// requires grad, and each Tensor input, each element of a Tensor[] input, takes a slot; so
+/// n == 0 is a broken node, reported rather than answered with an empty list. Where every
+/// range is constant (Tensor inputs only), n is a constant and the compare folds away.
+GRADGEN_ALWAYS_INLINE variable_list undefined_gradients(size_t n) {
+  if (__builtin_expect(n - 1 >= kMaxGradientSlots, 0)) internal::throw_gradient_slots(n);
+  return variable_list(n);
+}
 
 /// Stores the gradient of a Tensor input into its slot; `range` must have length 1.
 /// `range` comes from the IndexRangeGenerator that sized `out`, so it is within `out`; only its

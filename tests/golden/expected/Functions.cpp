@@ -17,7 +17,7 @@ using namespace ::golden::helpers;
 variable_list FooBackward0::apply(variable_list&& grads) {
   IndexRangeGenerator gen;
   auto self_ix = gen.range(1);
-  variable_list grad_inputs(gen.size());
+  variable_list grad_inputs = undefined_gradients(gen.size());
   const auto& grad = grads[0];
   auto result = result_.unpack(this, "result");
   bool any_grad_defined = any_variable_defined(grads);
@@ -32,7 +32,7 @@ variable_list FooBackward0::apply(variable_list&& grads) {
 variable_list ScaledAndSquaredBackward0::apply(variable_list&& grads) {
   IndexRangeGenerator gen;
   auto self_ix = gen.range(1);
-  variable_list grad_inputs(gen.size());
+  variable_list grad_inputs = undefined_gradients(gen.size());
   auto self = self_.unpack(this, "self");
   bool any_grad_defined = any_variable_defined(grads);
   // self: scaled_and_squared_backward(grads[0], grads[1], result0.sizes(), self, alpha)
@@ -46,7 +46,7 @@ variable_list ScaledAndSquaredBackward0::apply(variable_list&& grads) {
 variable_list WeightedSumBackward0::apply(variable_list&& grads) {
   IndexRangeGenerator gen;
   auto tensors_ix = gen.range(tensors_size_);
-  variable_list grad_inputs(gen.size());
+  variable_list grad_inputs = undefined_gradients(gen.size());
   const auto& grad = grads[0];
   bool any_grad_defined = any_variable_defined(grads);
   // tensors: weighted_sum_backward(grad, weights, to_args_sizes(tensors))
@@ -60,7 +60,7 @@ variable_list WeightedSumBackward0::apply(variable_list&& grads) {
 variable_list ProdAllBackward0::apply(variable_list&& grads) {
   IndexRangeGenerator gen;
   auto tensors_ix = gen.range(tensors_size_);
-  variable_list grad_inputs(gen.size());
+  variable_list grad_inputs = undefined_gradients(gen.size());
   const auto& grad = grads[0];
   auto tensors = unpack_list(tensors_, tensors_released_, this, "tensors");
   auto result = result_.unpack(this, "result");
@@ -77,7 +77,7 @@ variable_list MaybeMulBackward0::apply(variable_list&& grads) {
   IndexRangeGenerator gen;
   auto self_ix = gen.range(1);
   auto weight_ix = gen.range(1);
-  variable_list grad_inputs(gen.size());
+  variable_list grad_inputs = undefined_gradients(gen.size());
   const auto& grad = grads[0];
   auto weight = weight_.unpack(this, "weight");
   auto self = self_.unpack(this, "self");
@@ -99,7 +99,7 @@ variable_list MulPairBackward0::apply(variable_list&& grads) {
   IndexRangeGenerator gen;
   auto self_ix = gen.range(1);
   auto other_ix = gen.range(1);
-  variable_list grad_inputs(gen.size());
+  variable_list grad_inputs = undefined_gradients(gen.size());
   const auto& grad = grads[0];
   auto self = self_.unpack(this, "self");
   auto other = other_.unpack(this, "other");
@@ -123,7 +123,7 @@ variable_list MulPairBackward0::apply(variable_list&& grads) {
 variable_list CubeBackward0::apply(variable_list&& grads) {
   IndexRangeGenerator gen;
   auto self_ix = gen.range(1);
-  variable_list grad_inputs(gen.size());
+  variable_list grad_inputs = undefined_gradients(gen.size());
   const auto& grad = grads[0];
   auto self = self_.unpack(this, "self");
   bool any_grad_defined = any_variable_defined(grads);
@@ -138,7 +138,7 @@ variable_list CubeBackward0::apply(variable_list&& grads) {
 variable_list ForeachFooBackward0::apply(variable_list&& grads) {
   IndexRangeGenerator gen;
   auto self_ix = gen.range(self_size_);
-  variable_list grad_inputs(gen.size());
+  variable_list grad_inputs = undefined_gradients(gen.size());
   auto result = unpack_list(result_, result_released_, this, "result");
   // self: foo_backward(grads[i], result[i].sizes(), result[i])
   if (should_compute_output({ self_ix })) {

@@ -62,7 +62,7 @@ variable_list ${node.op}::apply(variable_list&& grads) {
 % for g in node.grad_inputs:
   auto ${g.name}_ix = gen.range(${g.size});
 % endfor
-  variable_list grad_inputs(gen.size());
+  variable_list grad_inputs = undefined_gradients(gen.size());
 % if node.uses_grad:
   const auto& grad = grads[0];
 % endif
