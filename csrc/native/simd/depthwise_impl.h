@@ -165,6 +165,49 @@ void plane(const DepthwisePlane& p, const T* x, const T* w, T init, bool accumul
   plane_impl<T, kBytes, 0>(p, x, w, init, accumulate, y);
 }
 
+/// plane_weight_impl's vector part for one row of gy and of x: adds into the row's kw tap
+/// accumulators `a` the products over the columns [clo, vend), then (`tail`) the masked vector at
+/// chi - L.
+template <typename T, int kBytes, int KW, typename V, typename M>
+inline void weight_row_vectors(const DepthwisePlane& p, const T* g, const T* xr, V* a, int64_t kw,
+                               int64_t clo, int64_t vend, int64_t chi, bool tail, const M& mask) {
+  constexpr int64_t L = kBytes / static_cast<int64_t>(sizeof(T));
+  if (KW == 3) {
+    V a0 = a[0], a1 = a[1], a2 = a[2];
+    for (int64_t o2 = clo; o2 < vend; o2 += L) {
+      const V gv = load<V>(g + o2);
+      const T* xp = xr + (o2 + p.off_w);  // inside x for every tap: o2 >= clo
+      a0 += gv * load<V>(xp);
+      a1 += gv * load<V>(xp + p.dil_w);
+      a2 += gv * load<V>(xp + 2 * p.dil_w);
+    }
+    if (tail) {
+      const int64_t o2 = chi - L;
+      const V gv = load<V>(g + o2);
+      const T* xp = xr + (o2 + p.off_w);
+      a0 += (V)((M)(gv * load<V>(xp)) & mask);
+      a1 += (V)((M)(gv * load<V>(xp + p.dil_w)) & mask);
+      a2 += (V)((M)(gv * load<V>(xp + 2 * p.dil_w)) & mask);
+    }
+    a[0] = a0;
+    a[1] = a1;
+    a[2] = a2;
+    return;
+  }
+  for (int64_t k2 = 0; k2 < kw; ++k2) {
+    V ak = a[k2];
+    const int64_t off = k2 * p.dil_w + p.off_w;
+    for (int64_t o2 = clo; o2 < vend; o2 += L) {
+      ak += load<V>(g + o2) * load<V>(xr + (o2 + off));
+    }
+    if (tail) {
+      const int64_t o2 = chi - L;
+      ak += (V)((M)(load<V>(g + o2) * load<V>(xr + (o2 + off))) & mask);
+    }
+    a[k2] = ak;
+  }
+}
+
 /// depthwise_plane_weight with the kernel's width KW known at compile time (0: p.k_w).
 template <typename T, int kBytes, int KW>
 void plane_weight_impl(const DepthwisePlane& p, const T* gy, const T* x, T* gw) {
@@ -202,42 +245,7 @@ void plane_weight_impl(const DepthwisePlane& p, const T* gy, const T* x, T* gw) 
       const T* xr = x + i1 * p.in_w;
       V* a = acc.get() + k1 * kw;
       T* s = sacc.get() + k1 * kw;
-      if (vectors) {
-        if (KW == 3) {
-          V a0 = a[0], a1 = a[1], a2 = a[2];
-          for (int64_t o2 = clo; o2 < vend; o2 += L) {
-            const V gv = load<V>(g + o2);
-            const T* xp = xr + (o2 + p.off_w);  // inside x for every tap: o2 >= clo
-            a0 += gv * load<V>(xp);
-            a1 += gv * load<V>(xp + p.dil_w);
-            a2 += gv * load<V>(xp + 2 * p.dil_w);
-          }
-          if (tail) {
-            const int64_t o2 = chi - L;
-            const V gv = load<V>(g + o2);
-            const T* xp = xr + (o2 + p.off_w);
-            a0 += (V)((M)(gv * load<V>(xp)) & mask);
-            a1 += (V)((M)(gv * load<V>(xp + p.dil_w)) & mask);
-            a2 += (V)((M)(gv * load<V>(xp + 2 * p.dil_w)) & mask);
-          }
-          a[0] = a0;
-          a[1] = a1;
-          a[2] = a2;
-        } else {
-          for (int64_t k2 = 0; k2 < kw; ++k2) {
-            V ak = a[k2];
-            const int64_t off = k2 * p.dil_w + p.off_w;
-            for (int64_t o2 = clo; o2 < vend; o2 += L) {
-              ak += load<V>(g + o2) * load<V>(xr + (o2 + off));
-            }
-            if (tail) {
-              const int64_t o2 = chi - L;
-              ak += (V)((M)(load<V>(g + o2) * load<V>(xr + (o2 + off))) & mask);
-            }
-            a[k2] = ak;
-          }
-        }
-      }
+      if (vectors) weight_row_vectors<T, kBytes, KW>(p, g, xr, a, kw, clo, vend, chi, tail, mask);
       // The columns the vectors left: each tap's own range of outputs inside x but [clo, covered).
       for (int64_t k2 = 0; k2 < kw; ++k2) {
         const int64_t off = k2 * p.dil_w + p.off_w;
