@@ -501,5 +501,58 @@ TEST(IndexRangeTest, HandsOutConsecutiveRangesAndChecksCopies) {
   EXPECT_FALSE(autograd::any_variable_defined(variable_list(2)));
 }
 
+TEST(IndexRangeTest, UndefinedGradientsSizesTheListAndRefusesZeroAndHugeCounts) {
+  const variable_list grads = autograd::undefined_gradients(3);
+  ASSERT_EQ(grads.size(), 3u);
+  EXPECT_FALSE(autograd::any_variable_defined(grads));
+  EXPECT_THROW_MESSAGE(
+      autograd::undefined_gradients(0), std::logic_error,
+      "apply(): a node with no gradient slots (recording makes a node only when one of "
+      "its inputs requires grad, and each takes a slot)");
+  EXPECT_THROW_MESSAGE(
+      autograd::undefined_gradients(autograd::kMaxGradientSlots + 1), std::length_error,
+      "apply(): 576460752303423489 gradient slots, more than a node can have (2^59)");
+  // The largest count too: the one compare, n - 1 >= 2^59, bounds both ends.
+  EXPECT_THROW(autograd::undefined_gradients(~size_t{0}), std::length_error);
+}
+
+TEST(IndexRangeTest, ShouldComputeOutputChecksRunTimeRangesAgainstTheEdges) {
+  std::vector<std::string> log;
+  auto node = std::make_shared<PassThrough>("Ranges", &log);
+  auto sink = std::make_shared<PassThrough>("Sink", &log);
+  // Edges: slot 0 and 2 invalid, slot 1 and 3 valid.
+  node->add_next_edge(Edge());
+  node->add_next_edge(Edge(sink, 0));
+  node->add_next_edge(Edge());
+  node->add_next_edge(Edge(sink, 0));
+  // Run-time ranges (volatile: not constants the compiler can see), as a Tensor[] input's are.
+  volatile size_t lo = 0, hi = 1;
+  EXPECT_FALSE(node->should_compute_output({{lo, hi}}));
+  lo = 0, hi = 2;
+  EXPECT_TRUE(node->should_compute_output({{lo, hi}}));
+  lo = 2, hi = 2;  // an empty list's range: nothing to compute
+  EXPECT_FALSE(node->should_compute_output({{lo, hi}}));
+  lo = 2, hi = 3;
+  EXPECT_FALSE(node->should_compute_output({{0, 1}, {lo, hi}}));
+  EXPECT_TRUE(node->should_compute_output({{0, 1}, {lo, hi}, {3, 4}}));
+  // Constant ranges take the index form; the answers are the same.
+  EXPECT_FALSE(node->should_compute_output({{0, 1}, {2, 3}}));
+  EXPECT_TRUE(node->should_compute_output({{2, 4}}));
+  // Past the edges, in either form: an error naming the node, not a read past the end.
+  lo = 4, hi = 5;
+  EXPECT_THROW_MESSAGE(
+      node->should_compute_output({{lo, hi}}), std::runtime_error,
+      "Ranges: should_compute_output(4) out of range for a node with 4 next edges");
+  EXPECT_THROW_MESSAGE(
+      node->should_compute_output({{5, 6}}), std::runtime_error,
+      "Ranges: should_compute_output(5) out of range for a node with 4 next edges");
+  // A range beyond the slot bound takes the index form and still reports, without wrapping.
+  lo = autograd::kMaxGradientSlots, hi = autograd::kMaxGradientSlots + 2;
+  EXPECT_THROW_MESSAGE(node->should_compute_output({{lo, hi}}), std::runtime_error,
+                       "Ranges: should_compute_output(576460752303423488) out of range for a node "
+                       "with 4 next edges");
+  EXPECT_TRUE(log.empty());
+}
+
 }  // namespace
 }  // namespace gradgen
