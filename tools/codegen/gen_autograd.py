@@ -18,6 +18,7 @@ temporary name and renamed into place).
 
 from __future__ import annotations
 
+import functools
 import gc
 import keyword
 import marshal
@@ -50,6 +51,7 @@ from absl import flags  # noqa: E402
 
 from tools.codegen import gen_autograd_functions, gen_python_functions, gen_variable_type, mako_templates, python  # noqa: E402
 from tools.codegen.autogen import add_autogen_variants  # noqa: E402
+from tools.codegen.autograd_info import DifferentiabilityInfo  # noqa: E402
 from tools.codegen.contract import (  # noqa: E402
     CPP_KEYWORDS,
     DECLARATIONS_PER_SHARD,
@@ -67,10 +69,11 @@ from tools.codegen.contract import (  # noqa: E402
 )
 from tools.codegen.errors import SpecError  # noqa: E402
 from tools.codegen.formula_env import FormulaEnvironment, header_function_names  # noqa: E402
-from tools.codegen.load_derivatives import load_derivatives  # noqa: E402
+from tools.codegen.load_derivatives import EntryCache, load_derivatives  # noqa: E402
 from tools.codegen.load_native_functions import parse_native_functions  # noqa: E402
+from tools.codegen.memo import LRU, MISSING, ByIdentity  # noqa: E402
 from tools.codegen.model import NativeFunction  # noqa: E402
-from tools.codegen.plan import Plan, plan  # noqa: E402
+from tools.codegen.plan import DeclarationPlan, Plan, plan  # noqa: E402
 
 if TYPE_CHECKING:
     from tools.codegen.load_samples import TestPlan
@@ -221,7 +224,8 @@ def _render(name: str, **kwargs) -> str:
 # renders the nodes' (Functions*). The children hand their files back through a pipe (marshal),
 # and all are written together, all or none, as before. The codegen is the first action of every
 # build and every compile waits for it, so its wall time counts (docs/benchmarks.md). Only the
-# command line and the persistent worker run this way (`parallel`); the files are the same.
+# command line runs this way (`parallel`); the files are the same. (The persistent worker does
+# not: it keeps what it made for the next request instead, Note [Worker cache].)
 class _InSecondProcess:
     """`fn()` (returning marshal-able data) run in a forked child; `result()` waits for it."""
 
@@ -297,7 +301,7 @@ def generate(
     timer = _Timer(timing)
     nf_name = native_functions_name or native_functions_path
     d_name = derivatives_name or derivatives_path
-    functions = _declarations(native_functions_path, nf_name)
+    functions, cached = _declarations(native_functions_path, nf_name)
     timer.lap("parse declarations")
     common = dict(
         namespace=namespace,
@@ -309,11 +313,14 @@ def generate(
     )
     layout = _ShardLayout(shards or auto_shard_count(len(functions)), automatic=shards == 0)
     python_files = None
-    if parallel and hasattr(os, "fork"):
+    if cached is not None:  # a worker: its caches make the children's work cheap (Note [Worker cache])
+        python_files = _WorkerPythonFiles(cached, functions, layout, common)
+    elif parallel and hasattr(os, "fork"):
         python_files = _InSecondProcess(lambda: _python_files(python.bindings(functions), layout, common))
     try:
         return _generate_rest(
             functions,
+            cached,
             derivatives_path,
             d_name,
             python_files,
@@ -339,9 +346,10 @@ def generate(
 
 def _generate_rest(
     functions: List[NativeFunction],
+    cached: Optional["_CachedDeclarations"],
     derivatives_path: str,
     d_name: str,
-    python_files: Optional["_InSecondProcess"],
+    python_files: Optional[object],
     layout: "_ShardLayout",
     common: Dict[str, object],
     timer: _Timer,
@@ -359,13 +367,21 @@ def _generate_rest(
     python_module: Optional[str],
 ) -> Dict[str, str]:
     """generate() after the declarations are parsed (the Python bindings perhaps under way in
-    `python_files`)."""
+    `python_files`; `cached`: a worker's caches for these declarations)."""
     environment = None
     if environment_headers or environment_functions:
         environment = _formula_environment(functions, environment_headers, environment_functions)
-    infos = load_derivatives(derivatives_path, functions, d_name, environment)
+    entry_cache = None if cached is None else cached.entries
+    infos = load_derivatives(derivatives_path, functions, d_name, environment, entry_cache)
     timer.lap("load derivatives")
-    planned = plan(functions, infos, missing_derivative, implicit_composite, python_bindings=python_files is None)
+    planned = plan(
+        functions,
+        infos,
+        missing_derivative,
+        implicit_composite,
+        python_bindings=python_files is None,
+        cache=None if cached is None else _worker.plans,
+    )
     tests = None
     if samples_path is not None:
         # Imported only with --samples (PyTorch's specs have none): 20 ms of imports.
@@ -373,11 +389,11 @@ def _generate_rest(
 
         tests = plan_samples(samples_path, functions, planned.matched, planned.kinds, samples_name, require_samples)
     timer.lap("analyse")
-    shards = _Shards(planned, layout, formula_headers, formula_namespaces, common)
+    shards = _Shards(planned, layout, formula_headers, formula_namespaces, common, _Texts(cached is not None))
     # The wrappers' files in a second process too, when there is one (Note [Python bindings in a
     # second process]): this process writes the nodes' files meanwhile.
     variable_type = None
-    if python_files is not None:
+    if isinstance(python_files, _InSecondProcess):
         variable_type = _InSecondProcess(lambda: _variable_type_files(shards, namespace))
     try:
         out = _functions_files(shards)
@@ -389,7 +405,7 @@ def _generate_rest(
         out.update(_python_files(planned.python, layout, common))
     else:
         out.update(python_files.result())
-    out["manifest.json"] = _manifest(planned, layout)
+    out["manifest.json"] = _manifest(planned, layout, shards.texts)
     if tests is not None:
         out[GRADCHECK_TEST] = _render_gradcheck_test(tests, common)
         if python_module:
@@ -398,41 +414,104 @@ def _generate_rest(
     return out
 
 
-# Note [Worker cache]: a persistent worker (bazel_worker.py) keeps the declarations it parsed, by
-# the file's name in messages and the SHA-256 of its bytes, for the next requests: an edit to
-# derivatives.yaml leaves native_functions.yaml as it was, and parsing PyTorch's is a quarter of
-# a run. Declarations are immutable (frozen dataclasses) and each request gets its own list, so a
-# cached run is the same run; a one-shot process keeps nothing (None).
-_declarations_cache: Optional[Dict[Tuple[str, bytes], List[NativeFunction]]] = None
-# The files a worker keeps (a build has a few libraries, each with its own declarations).
-_DECLARATIONS_CACHE_SIZE = 4
+# Note [Worker cache]: a persistent worker (bazel_worker.py) keeps, between requests, what it
+# made from inputs that did not change, so that a request after an edit of one formula redoes
+# only what that formula touches. Every key is content (a file's name in messages and the
+# SHA-256 of its bytes, a derivative entry's text, a flag's value) or the identity
+# of a value itself found by content (memo.py); every value is immutable, so a cached run is the
+# same run, byte for byte, as a fresh one (tests/codegen/test_bazel_worker.py and
+# //bench:codegen_bench check it). What is kept:
+#   * the declarations, by native_functions.yaml's name and bytes (parsing PyTorch's is a quarter
+#     of a run); and for those declarations (dropped with them):
+#     - each derivative entry read and analysed, by its text; node names are numbered again per
+#       request (load_derivatives.EntryCache). An entry that moved keeps the Locations of where it
+#       was first read: no Location reaches a generated file, and a request that raises a
+#       SpecError runs again without the caches (_generate_from_flags), so every message is
+#       a fresh run's;
+#     - the Python bindings' files, by layout and the file names and namespace they print;
+#   * each declaration's plan, by its declaration, info and wrapper kind (plan.py);
+#   * each node's and wrapper's code and rendered text, by its info or declaration plan; the
+#     shard files are those texts joined, each file's preamble rendered per request (_Texts);
+#   * VariableType.h and NativeFunctions.h, by the text of every declaration in them.
+# Every cache is bounded (least recently used first out). A one-shot process keeps nothing
+# (`_worker` None) and forks its children instead (Note [Python bindings in a second process]);
+# a worker forks none: the children's results would not reach its caches.
+@dataclass
+class _CachedDeclarations:
+    """One native_functions.yaml's declarations, and what a worker keeps that depends only on them."""
+
+    functions: List[NativeFunction]
+    entries: EntryCache
+    # (layout, common) -> the Python bindings' files.
+    python_files: LRU
 
 
-def enable_declarations_cache() -> None:
-    """Keeps parsed declarations between runs of this process (the persistent worker)."""
-    global _declarations_cache
-    if _declarations_cache is None:
-        _declarations_cache = {}
+class _WorkerCache:
+    # The files a worker keeps declarations of (a build has a few libraries, each with its own).
+    DECLARATION_FILES = 4
+    # Plans, codes and texts: PyTorch's specs make about 11,000 (2,585 declarations, 1,400 nodes),
+    # so a few builds' libraries fit.
+    ITEMS = 65536
+
+    def __init__(self) -> None:
+        self.declarations = LRU(self.DECLARATION_FILES)
+        self.plans = ByIdentity(self.ITEMS)
+        self.texts = ByIdentity(self.ITEMS)
+        self.files = LRU(16)
+        self.environments = LRU(8)
 
 
-def _declarations(path: str, name: str) -> List[NativeFunction]:
-    """The declarations of native_functions.yaml `path` (shown as `name`), autogen variants added."""
-    if _declarations_cache is None:
-        return add_autogen_variants(parse_native_functions(path, name))
+_worker: Optional[_WorkerCache] = None
+
+
+def enable_worker_cache() -> None:
+    """Keeps what requests made between runs of this process (the persistent worker)."""
+    global _worker
+    if _worker is None:
+        _worker = _WorkerCache()
+
+
+def _declarations(path: str, name: str) -> Tuple[List[NativeFunction], Optional[_CachedDeclarations]]:
+    """The declarations of native_functions.yaml `path` (shown as `name`), autogen variants added,
+    and in a worker what it keeps for them."""
+    if _worker is None:
+        return add_autogen_variants(parse_native_functions(path, name)), None
     import hashlib
 
     try:
         with open(path, "rb") as fh:
             key = (name, hashlib.sha256(fh.read()).digest())
     except OSError:
-        return add_autogen_variants(parse_native_functions(path, name))  # says what is wrong
-    found = _declarations_cache.get(key)
-    if found is None:
-        found = add_autogen_variants(parse_native_functions(path, name))
-        while len(_declarations_cache) >= _DECLARATIONS_CACHE_SIZE:
-            del _declarations_cache[next(iter(_declarations_cache))]
-        _declarations_cache[key] = found
-    return list(found)
+        return add_autogen_variants(parse_native_functions(path, name)), None  # says what is wrong
+    found = _worker.declarations.get(key)
+    if found is MISSING:
+        functions = add_autogen_variants(parse_native_functions(path, name))
+        found = _CachedDeclarations(functions, EntryCache(functions), LRU(4))
+        _worker.declarations.put(key, found)
+    return list(found.functions), found
+
+
+def _frozen(common: Dict[str, object]) -> tuple:
+    """`common` as a hashable key."""
+    return tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in sorted(common.items()))
+
+
+class _WorkerPythonFiles:
+    """The Python bindings' files in a worker: kept per declarations, layout and `common`."""
+
+    def __init__(self, cached: _CachedDeclarations, functions, layout: "_ShardLayout", common: dict) -> None:
+        self.cached, self.functions, self.layout, self.common = cached, functions, layout, common
+
+    def result(self) -> Dict[str, str]:
+        key = (self.layout, _frozen(self.common))
+        found = self.cached.python_files.get(key)
+        if found is MISSING:
+            found = _python_files(python.bindings(self.functions), self.layout, self.common)
+            self.cached.python_files.put(key, found)
+        return found
+
+    def discard(self) -> None:
+        pass
 
 
 def _formula_environment(
@@ -455,7 +534,15 @@ def _formula_environment(
         for name in files:
             with open(name, encoding="utf-8", errors="replace") as fh:
                 found |= header_function_names(fh.read())
-    return FormulaEnvironment.of(found)
+    if _worker is None:
+        return FormulaEnvironment.of(found)
+    # The same object for the same names, so the checks it passed are kept (EntryCache).
+    key = frozenset(found)
+    env = _worker.environments.get(key)
+    if env is MISSING:
+        env = FormulaEnvironment.of(found)
+        _worker.environments.put(key, env)
+    return env
 
 
 @dataclass(frozen=True)
@@ -507,6 +594,22 @@ def _render_gradcheck_py_test(plan: "TestPlan", module: str, common: Dict[str, o
 
 
 def _render_api_headers(wrappers: List[gen_variable_type.WrapperCode], common: Dict[str, object]) -> Dict[str, str]:
+    """VariableType.h and NativeFunctions.h; a worker keeps them by what they print (Note [Worker
+    cache]): an edited formula changes a wrapper's definition, not its declaration."""
+    if _worker is None:
+        return _api_headers(wrappers, common)
+    key = (
+        tuple((w.declaration, w.native_declaration, w.type_spellings, w.default_spellings) for w in wrappers),
+        _frozen(common),
+    )
+    found = _worker.files.get(key)
+    if found is MISSING:
+        found = _api_headers(wrappers, common)
+        _worker.files.put(key, found)
+    return dict(found)
+
+
+def _api_headers(wrappers: List[gen_variable_type.WrapperCode], common: Dict[str, object]) -> Dict[str, str]:
     # Outside namespace gradgen, the headers make the runtime names their declarations use
     # visible, one using-declaration each (never `using namespace` in a header).
     outside = common["namespace"] != "gradgen"
@@ -529,6 +632,47 @@ def _preamble(include_groups: Sequence[Sequence[str]], declarations: Optional[st
     return text if declarations is None else f"{text}\n{declarations}"
 
 
+class _Texts:
+    """The nodes' and wrappers' code (gen_autograd_functions, gen_variable_type) and their texts
+    in the templates' per-item defs. A file's items are rendered together; in a worker (Note
+    [Worker cache]) each item's code and text are made once per info or declaration plan (its
+    identity: the same object is the same inputs) and the file's text is theirs joined, which is
+    the same text: the defs print each item on its own."""
+
+    def __init__(self, in_worker: bool) -> None:
+        self.memo = _worker.texts if in_worker and _worker is not None else None
+
+    def node(self, info: DifferentiabilityInfo) -> gen_autograd_functions.NodeCode:
+        if self.memo is None:
+            return gen_autograd_functions.node_code(info)
+        return self.memo.get((info,), "node", functools.partial(gen_autograd_functions.node_code, info))
+
+    def wrapper(self, d: DeclarationPlan, namespace: str) -> gen_variable_type.WrapperCode:
+        if self.memo is None:
+            return gen_variable_type.wrapper_code(d, namespace)
+        return self.memo.get(
+            (d,), ("wrapper", namespace), functools.partial(gen_variable_type.wrapper_code, d, namespace)
+        )
+
+    def joined(self, template: str, def_name: str, arg: str, items: Sequence[Tuple[object, object]], extra=None) -> str:
+        """Def `def_name` of `template` over the codes of `items` ((key, code) pairs) as `arg`."""
+        if self.memo is None:
+            return mako_templates.render_def(template, def_name, **{arg: [code for _, code in items]})
+        render = mako_templates.render_def
+        return "".join(
+            self.memo.get((key,), (template, extra), functools.partial(render, template, def_name, **{arg: [code]}))
+            for key, code in items
+        )
+
+    def manifest_line(self, info: DifferentiabilityInfo) -> str:
+        """A node's line of manifest.json (json's C encoder writes each line)."""
+        import json  # only here: a few ms of imports
+
+        if self.memo is None:
+            return json.dumps(gen_autograd_functions.manifest_node(info))
+        return self.memo.get((info,), "manifest", lambda: json.dumps(gen_autograd_functions.manifest_node(info)))
+
+
 class _Shards:
     """The plan's nodes (gen_autograd_functions) split into shards, and what each shard's two
     files begin with; the wrappers are made and split by _variable_type_files."""
@@ -543,15 +687,20 @@ class _Shards:
         formula_headers: Sequence[str],
         formula_namespaces: Sequence[str],
         common: Dict[str, object],
+        texts: _Texts,
     ) -> None:
         self.plan = p
         self.layout = layout
         self.common = common
-        self.nodes = gen_autograd_functions.nodes_of(list(p.nodes))
+        self.texts = texts
+        # Each node's info and code (p.nodes are the infos with a node).
+        self.nodes = [(info, texts.node(info)) for info in p.nodes]
         count = layout.count
-        self.node_shards: List[List[gen_autograd_functions.NodeCode]] = [[] for _ in range(count)]
-        for info, node in zip(p.nodes, self.nodes):
-            self.node_shards[shard_of(info.func.func.name.name.base, count)].append(node)
+        self.node_shards: List[List[Tuple[DifferentiabilityInfo, gen_autograd_functions.NodeCode]]] = [
+            [] for _ in range(count)
+        ]
+        for info, node in self.nodes:
+            self.node_shards[shard_of(info.func.func.name.name.base, count)].append((info, node))
         # One header per shard (Functions_<k>.h), except with one shard (Functions.h is its
         # header) and with the automatic count (declarations inlined into the shard's two files).
         self.own_headers = count > 1 and not layout.automatic
@@ -559,7 +708,9 @@ class _Shards:
         self.common_of: List[Dict[str, object]] = []
         prefix = common["include_prefix"]
         for k in range(count):
-            declarations = _render_declarations(self.node_shards[k], [], True, common) if layout.automatic else None
+            declarations = (
+                _render_declarations(self.node_shards[k], [], True, common, texts) if layout.automatic else None
+            )
             # Both files see the shard's nodes and the formula helpers (forward-mode formulas run
             # in the wrappers and call the same helpers as the nodes' apply()).
             own_header = [f"{prefix}/{self.headers[k]}"] if declarations is None else []
@@ -583,12 +734,13 @@ class _Shards:
 
 def _functions_files(shards: _Shards) -> Dict[str, str]:
     """Functions[_<k>].cpp, the shards' headers and Functions.h."""
-    layout, common = shards.layout, shards.common
+    layout, common, texts = shards.layout, shards.common, shards.texts
     out: Dict[str, str] = {}
     for k in range(layout.count):
-        out[layout.name("Functions", k)] = _render("Functions.cpp", nodes=shards.node_shards[k], **shards.common_of[k])
+        definitions = texts.joined("Functions.cpp", "definitions", "nodes", shards.node_shards[k])
+        out[layout.name("Functions", k)] = _render("Functions.cpp", node_definitions=definitions, **shards.common_of[k])
         if shards.own_headers:
-            out[shards.headers[k]] = _render_declarations(shards.node_shards[k], [], False, common)
+            out[shards.headers[k]] = _render_declarations(shards.node_shards[k], [], False, common, texts)
     # Functions.h declares every node: for one shard it is the shard's header, for several with
     # headers of their own it includes them, for the automatic count it declares every node.
     include_prefix = common["include_prefix"]
@@ -597,48 +749,57 @@ def _functions_files(shards: _Shards) -> Dict[str, str]:
         [f"{include_prefix}/Functions_{k}.h" for k in range(layout.count)] if shards.own_headers else [],
         False,
         common,
+        texts,
     )
     return out
 
 
 def _variable_type_files(shards: _Shards, namespace: str) -> Dict[str, str]:
     """The wrappers (gen_variable_type) in VariableType.h, NativeFunctions.h and VariableType[_<k>].cpp."""
-    layout = shards.layout
+    layout, texts = shards.layout, shards.texts
     declarations = shards.plan.declarations
-    wrappers = [gen_variable_type.wrapper_code(d, namespace) for d in declarations]
-    wrapper_shards: List[List[gen_variable_type.WrapperCode]] = [[] for _ in range(layout.count)]
+    wrappers = [texts.wrapper(d, namespace) for d in declarations]
+    wrapper_shards: List[List[Tuple[DeclarationPlan, gen_variable_type.WrapperCode]]] = [
+        [] for _ in range(layout.count)
+    ]
     for d, w in zip(declarations, wrappers):
-        wrapper_shards[shard_of(d.shard_key, layout.count)].append(w)
+        wrapper_shards[shard_of(d.shard_key, layout.count)].append((d, w))
     out = _render_api_headers(wrappers, shards.common)
     for k in range(layout.count):
+        definitions = texts.joined("VariableType.cpp", "definitions", "wrappers", wrapper_shards[k], namespace)
         out[layout.name("VariableType", k)] = _render(
-            "VariableType.cpp", wrappers=wrapper_shards[k], **shards.common_of[k]
+            "VariableType.cpp", wrapper_definitions=definitions, **shards.common_of[k]
         )
     return out
 
 
 def _render_declarations(
-    nodes: Sequence[gen_autograd_functions.NodeCode], includes: Sequence[str], inlined: bool, common: Dict[str, object]
+    nodes: Sequence[Tuple[DifferentiabilityInfo, gen_autograd_functions.NodeCode]],
+    includes: Sequence[str],
+    inlined: bool,
+    common: Dict[str, object],
+    texts: _Texts,
 ) -> str:
-    """The Functions.h template: a header declaring `nodes` (or, `inlined`, the same declarations
-    as text for a .cpp file)."""
+    """The Functions.h template: a header declaring `nodes` ((info, code) pairs), or, `inlined`,
+    the same declarations as text for a .cpp file."""
+    codes = [code for _, code in nodes]
     return _render(
         "Functions.h",
-        nodes=list(nodes),
-        includes=list(includes) + gen_autograd_functions.header_includes(list(nodes)),
+        node_declarations=texts.joined("Functions.h", "declarations", "nodes", nodes),
+        includes=list(includes) + gen_autograd_functions.header_includes(codes),
         inlined=inlined,
-        using_names=gen_autograd_functions.header_runtime_names(list(nodes)),
+        using_names=gen_autograd_functions.header_runtime_names(codes),
         **common,
     )
 
 
-def _manifest(p: Plan, layout: _ShardLayout) -> str:
+def _manifest(p: Plan, layout: _ShardLayout, texts: _Texts) -> str:
     """manifest.json: the shard count, then one line per node (json's C encoder writes each line;
     its pure-Python indenting encoder took 0.13 s of the codegen at 2,000 nodes)."""
     import json  # only here: a few ms of imports
 
     shards = json.dumps({"count": layout.count, "automatic": layout.automatic})
-    nodes = [json.dumps(gen_autograd_functions.manifest_node(i)) for i in p.nodes]
+    nodes = [texts.manifest_line(i) for i in p.nodes]
     body = "".join(f"  {n},\n" for n in nodes[:-1]) + (f"  {nodes[-1]}\n" if nodes else "")
     return f'{{\n "shards": {shards},\n "nodes": [\n{body} ]\n}}\n'
 
@@ -791,27 +952,7 @@ def main(argv: List[str]) -> int:
         print(f"gen_autograd: {problems[0]}", file=sys.stderr)
         return 2
     try:
-        files = generate(
-            FLAGS.native_functions,
-            FLAGS.derivatives,
-            native_functions_name=FLAGS.native_functions_name,
-            derivatives_name=FLAGS.derivatives_name,
-            include_prefix=FLAGS.include_prefix,
-            namespace=FLAGS.namespace,
-            formula_headers=FLAGS.formula_header,
-            formula_namespaces=FLAGS.formula_namespace,
-            missing_derivative=FLAGS.missing_derivative,
-            implicit_composite=FLAGS.implicit_composite,
-            timing=FLAGS.timing,
-            shards=FLAGS.shards,
-            environment_headers=FLAGS.formula_environment_header,
-            environment_functions=FLAGS.formula_function,
-            samples_path=FLAGS.samples,
-            samples_name=FLAGS.samples_name,
-            require_samples=FLAGS.require_samples,
-            python_module=FLAGS.python_module,
-            parallel=_PARALLEL,
-        )
+        files = _generate_from_flags()
     except SpecError as e:
         print(str(e), file=sys.stderr)
         return 1
@@ -837,6 +978,46 @@ def main(argv: List[str]) -> int:
         return 1
     timer.lap("write")
     return 0
+
+
+def _generate_from_flags() -> Dict[str, str]:
+    """generate() with the flags' values. Raises SpecError."""
+    global _worker
+    run = functools.partial(
+        generate,
+        FLAGS.native_functions,
+        FLAGS.derivatives,
+        native_functions_name=FLAGS.native_functions_name,
+        derivatives_name=FLAGS.derivatives_name,
+        include_prefix=FLAGS.include_prefix,
+        namespace=FLAGS.namespace,
+        formula_headers=FLAGS.formula_header,
+        formula_namespaces=FLAGS.formula_namespace,
+        missing_derivative=FLAGS.missing_derivative,
+        implicit_composite=FLAGS.implicit_composite,
+        timing=FLAGS.timing,
+        shards=FLAGS.shards,
+        environment_headers=FLAGS.formula_environment_header,
+        environment_functions=FLAGS.formula_function,
+        samples_path=FLAGS.samples,
+        samples_name=FLAGS.samples_name,
+        require_samples=FLAGS.require_samples,
+        python_module=FLAGS.python_module,
+    )
+    if _worker is None:
+        return run(parallel=_PARALLEL)
+    try:
+        return run()
+    except SpecError:
+        pass
+    # What a worker keeps may hold the lines an entry had when it was first read (it moved since:
+    # Note [Worker cache]), and only messages show lines: a failing request runs again as a fresh
+    # process would, without the caches, and reports what that run finds.
+    kept, _worker = _worker, None
+    try:
+        return run()
+    finally:
+        _worker = kept
 
 
 def _parse_flags(argv: List[str]) -> List[str]:
@@ -895,7 +1076,7 @@ def run() -> None:
         # for the protobuf runtime.
         from tools.codegen import bazel_worker
 
-        enable_declarations_cache()
+        enable_worker_cache()
         bazel_worker.serve(_run_request, sys.stdin.buffer, sys.stdout.buffer, after=_collect_and_freeze)
         return
     if any(a.split("=", 1)[0] in _APP_FLAGS for a in sys.argv[1:]):
