@@ -217,15 +217,17 @@ def _render(name: str, **kwargs) -> str:
 
 
 # Note [Python bindings in a second process]: the Python API is planned from the declarations
-# alone (python.bindings) and rendered into its own files, while the C++ files need the formulas
-# too. So once the declarations are parsed, a forked child plans and renders the Python files
-# while this process loads the formulas, plans and renders the C++ files; once planned, a second
-# child makes the wrappers and their files (VariableType*, NativeFunctions.h) while this process
-# renders the nodes' (Functions*). The children hand their files back through a pipe (marshal),
-# and all are written together, all or none, as before. The codegen is the first action of every
-# build and every compile waits for it, so its wall time counts (docs/benchmarks.md). Only the
-# command line runs this way (`parallel`); the files are the same. (The persistent worker does
-# not: it keeps what it made for the next request instead, Note [Worker cache].)
+# alone (python.bindings) and rendered into its own files, and the API headers (VariableType.h,
+# NativeFunctions.h) declare each declaration's function from it alone too, while the other C++
+# files need the formulas. So once the declarations are parsed, a forked child makes those files
+# (_declaration_files) while this process loads the formulas and plans; that child is done by
+# then. Once planned, the wrappers' shards, most of the rendering left, are split between two
+# more children (_wrapper_groups) while this process renders the nodes' files. The children hand
+# their files back through a pipe (marshal), and all are written together, all or none, as
+# before. The codegen is the first action of every build and every compile waits for it, so its
+# wall time counts (docs/benchmarks.md). Only the command line runs this way (`parallel`); the
+# files are the same. (The persistent worker does not: it keeps what it made for the next
+# request instead, Note [Worker cache].)
 class _InSecondProcess:
     """`fn()` (returning marshal-able data) run in a forked child; `result()` waits for it."""
 
@@ -253,10 +255,10 @@ class _InSecondProcess:
         _, status = os.waitpid(self.pid, 0)
         self.pid = None
         if not data or os.waitstatus_to_exitcode(status) != 0:
-            raise RuntimeError(f"the process rendering the Python bindings ended with status {status}")
+            raise RuntimeError(f"a second codegen process ended with status {status}")
         ok, value = marshal.loads(data)
         if not ok:
-            raise RuntimeError(f"rendering the Python bindings failed in the second process: {value}")
+            raise RuntimeError(f"the codegen failed in a second process: {value}")
         return value
 
     def discard(self) -> None:
@@ -312,18 +314,20 @@ def generate(
         derivatives_file=d_name,
     )
     layout = _ShardLayout(shards or auto_shard_count(len(functions)), automatic=shards == 0)
-    python_files = None
+    declaration_files = None
     if cached is not None:  # a worker: its caches make the children's work cheap (Note [Worker cache])
-        python_files = _WorkerPythonFiles(cached, functions, layout, common)
+        declaration_files = _WorkerDeclarationFiles(cached, functions, layout, common)
     elif parallel and hasattr(os, "fork"):
-        python_files = _InSecondProcess(lambda: _python_files(python.bindings(functions), layout, common))
+        declaration_files = _InSecondProcess(
+            lambda: _declaration_files(functions, python.bindings(functions), layout, common)
+        )
     try:
         return _generate_rest(
             functions,
             cached,
             derivatives_path,
             d_name,
-            python_files,
+            declaration_files,
             layout,
             common,
             timer,
@@ -340,8 +344,8 @@ def generate(
             python_module=python_module,
         )
     finally:
-        if python_files is not None:
-            python_files.discard()
+        if declaration_files is not None:
+            declaration_files.discard()
 
 
 def _generate_rest(
@@ -349,7 +353,7 @@ def _generate_rest(
     cached: Optional["_CachedDeclarations"],
     derivatives_path: str,
     d_name: str,
-    python_files: Optional[object],
+    declaration_files: Optional[object],
     layout: "_ShardLayout",
     common: Dict[str, object],
     timer: _Timer,
@@ -366,8 +370,8 @@ def _generate_rest(
     require_samples: bool,
     python_module: Optional[str],
 ) -> Dict[str, str]:
-    """generate() after the declarations are parsed (the Python bindings perhaps under way in
-    `python_files`; `cached`: a worker's caches for these declarations)."""
+    """generate() after the declarations are parsed (the files made from them alone perhaps under
+    way in `declaration_files`; `cached`: a worker's caches for these declarations)."""
     environment = None
     if environment_headers or environment_functions:
         environment = _formula_environment(functions, environment_headers, environment_functions)
@@ -379,7 +383,7 @@ def _generate_rest(
         infos,
         missing_derivative,
         implicit_composite,
-        python_bindings=python_files is None,
+        python_bindings=declaration_files is None,
         cache=None if cached is None else _worker.plans,
     )
     tests = None
@@ -390,22 +394,11 @@ def _generate_rest(
         tests = plan_samples(samples_path, functions, planned.matched, planned.kinds, samples_name, require_samples)
     timer.lap("analyse")
     shards = _Shards(planned, layout, formula_headers, formula_namespaces, common, _Texts(cached is not None))
-    # The wrappers' files in a second process too, when there is one (Note [Python bindings in a
-    # second process]): this process writes the nodes' files meanwhile.
-    variable_type = None
-    if isinstance(python_files, _InSecondProcess):
-        variable_type = _InSecondProcess(lambda: _variable_type_files(shards, namespace))
-    try:
-        out = _functions_files(shards)
-        out.update(variable_type.result() if variable_type is not None else _variable_type_files(shards, namespace))
-    finally:
-        if variable_type is not None:
-            variable_type.discard()
-    if python_files is None:
-        out.update(_python_files(planned.python, layout, common))
+    out = _code_files(shards, namespace, isinstance(declaration_files, _InSecondProcess))
+    if declaration_files is None:
+        out.update(_declaration_files(functions, planned.python, layout, common))
     else:
-        out.update(python_files.result())
-    out["manifest.json"] = _manifest(planned, layout, shards.texts)
+        out.update(declaration_files.result())
     if tests is not None:
         out[GRADCHECK_TEST] = _render_gradcheck_test(tests, common)
         if python_module:
@@ -428,11 +421,11 @@ def _generate_rest(
 #       was first read: no Location reaches a generated file, and a request that raises a
 #       SpecError runs again without the caches (_generate_from_flags), so every message is
 #       a fresh run's;
-#     - the Python bindings' files, by layout and the file names and namespace they print;
+#     - the files they alone make (the Python bindings' and the API headers VariableType.h and
+#       NativeFunctions.h), by layout and the file names and namespace they print;
 #   * each declaration's plan, by its declaration, info and wrapper kind (plan.py);
 #   * each node's and wrapper's code and rendered text, by its info or declaration plan; the
-#     shard files are those texts joined, each file's preamble rendered per request (_Texts);
-#   * VariableType.h and NativeFunctions.h, by the text of every declaration in them.
+#     shard files are those texts joined, each file's preamble rendered per request (_Texts).
 # Every cache is bounded (least recently used first out). A one-shot process keeps nothing
 # (`_worker` None) and forks its children instead (Note [Python bindings in a second process]);
 # a worker forks none: the children's results would not reach its caches.
@@ -442,8 +435,8 @@ class _CachedDeclarations:
 
     functions: List[NativeFunction]
     entries: EntryCache
-    # (layout, common) -> the Python bindings' files.
-    python_files: LRU
+    # (layout, common) -> the files the declarations alone make (_declaration_files).
+    files: LRU
 
 
 class _WorkerCache:
@@ -457,7 +450,6 @@ class _WorkerCache:
         self.declarations = LRU(self.DECLARATION_FILES)
         self.plans = ByIdentity(self.ITEMS)
         self.texts = ByIdentity(self.ITEMS)
-        self.files = LRU(16)
         self.environments = LRU(8)
 
 
@@ -496,18 +488,18 @@ def _frozen(common: Dict[str, object]) -> tuple:
     return tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in sorted(common.items()))
 
 
-class _WorkerPythonFiles:
-    """The Python bindings' files in a worker: kept per declarations, layout and `common`."""
+class _WorkerDeclarationFiles:
+    """The files the declarations alone make, in a worker: kept per declarations, layout and `common`."""
 
     def __init__(self, cached: _CachedDeclarations, functions, layout: "_ShardLayout", common: dict) -> None:
         self.cached, self.functions, self.layout, self.common = cached, functions, layout, common
 
     def result(self) -> Dict[str, str]:
         key = (self.layout, _frozen(self.common))
-        found = self.cached.python_files.get(key)
+        found = self.cached.files.get(key)
         if found is MISSING:
-            found = _python_files(python.bindings(self.functions), self.layout, self.common)
-            self.cached.python_files.put(key, found)
+            found = _declaration_files(self.functions, python.bindings(self.functions), self.layout, self.common)
+            self.cached.files.put(key, found)
         return found
 
     def discard(self) -> None:
@@ -593,31 +585,19 @@ def _render_gradcheck_py_test(plan: "TestPlan", module: str, common: Dict[str, o
     )
 
 
-def _render_api_headers(wrappers: List[gen_variable_type.WrapperCode], common: Dict[str, object]) -> Dict[str, str]:
-    """VariableType.h and NativeFunctions.h; a worker keeps them by what they print (Note [Worker
-    cache]): an edited formula changes a wrapper's definition, not its declaration."""
-    if _worker is None:
-        return _api_headers(wrappers, common)
-    key = (
-        tuple((w.declaration, w.native_declaration, w.type_spellings, w.default_spellings) for w in wrappers),
-        _frozen(common),
-    )
-    found = _worker.files.get(key)
-    if found is MISSING:
-        found = _api_headers(wrappers, common)
-        _worker.files.put(key, found)
-    return dict(found)
-
-
-def _api_headers(wrappers: List[gen_variable_type.WrapperCode], common: Dict[str, object]) -> Dict[str, str]:
+def _api_headers(functions: Sequence[NativeFunction], common: Dict[str, object]) -> Dict[str, str]:
+    """VariableType.h and NativeFunctions.h: the declarations alone make them (gen_variable_type.api_declaration)."""
+    declarations = [gen_variable_type.api_declaration(f) for f in functions]
     # Outside namespace gradgen, the headers make the runtime names their declarations use
     # visible, one using-declaration each (never `using namespace` in a header).
     outside = common["namespace"] != "gradgen"
-    api_names = gen_variable_type.header_runtime_names(wrappers, with_defaults=True) if outside else []
-    native_names = gen_variable_type.header_runtime_names(wrappers, with_defaults=False) if outside else []
+    api_names = gen_variable_type.header_runtime_names(declarations, with_defaults=True) if outside else []
+    native_names = gen_variable_type.header_runtime_names(declarations, with_defaults=False) if outside else []
     return {
-        "VariableType.h": _render("VariableType.h", wrappers=wrappers, using_names=api_names, **common),
-        "NativeFunctions.h": _render("NativeFunctions.h", wrappers=wrappers, using_names=native_names, **common),
+        "VariableType.h": _render("VariableType.h", declarations=declarations, using_names=api_names, **common),
+        "NativeFunctions.h": _render(
+            "NativeFunctions.h", declarations=declarations, using_names=native_names, **common
+        ),
     }
 
 
@@ -732,6 +712,41 @@ class _Shards:
             )
 
 
+def _code_files(shards: _Shards, namespace: str, fork: bool) -> Dict[str, str]:
+    """The nodes' and wrappers' files and manifest.json. With `fork`, the wrappers' shards are
+    made in two more processes meanwhile (Note [Python bindings in a second process])."""
+    count = shards.layout.count
+    groups = _wrapper_groups(shards) if fork else [set(range(count))]
+    children = [_InSecondProcess(functools.partial(_variable_type_files, shards, namespace, g)) for g in groups if fork]
+    try:
+        out = _functions_files(shards)
+        out["manifest.json"] = _manifest(shards.plan, shards.layout, shards.texts)
+        if not fork:
+            out.update(_variable_type_files(shards, namespace, groups[0]))
+        for child in children:
+            out.update(child.result())
+    finally:
+        for child in children:
+            child.discard()
+    return out
+
+
+def _wrapper_groups(shards: _Shards) -> List[set]:
+    """The wrappers' shards split in two groups of about as many declarations each (one group
+    with a single shard): the largest shard first, each into the group with fewer so far."""
+    count = shards.layout.count
+    sizes = [0] * count
+    for d in shards.plan.declarations:
+        sizes[shard_of(d.shard_key, count)] += 1
+    groups: List[set] = [set(), set()]
+    loads = [0, 0]
+    for k in sorted(range(count), key=lambda k: (-sizes[k], k)):
+        g = 0 if loads[0] <= loads[1] else 1
+        groups[g].add(k)
+        loads[g] += sizes[k]
+    return [g for g in groups if g]
+
+
 def _functions_files(shards: _Shards) -> Dict[str, str]:
     """Functions[_<k>].cpp, the shards' headers and Functions.h."""
     layout, common, texts = shards.layout, shards.common, shards.texts
@@ -754,18 +769,16 @@ def _functions_files(shards: _Shards) -> Dict[str, str]:
     return out
 
 
-def _variable_type_files(shards: _Shards, namespace: str) -> Dict[str, str]:
-    """The wrappers (gen_variable_type) in VariableType.h, NativeFunctions.h and VariableType[_<k>].cpp."""
+def _variable_type_files(shards: _Shards, namespace: str, which: set) -> Dict[str, str]:
+    """The wrappers (gen_variable_type) of the shards `which`, in their VariableType[_<k>].cpp."""
     layout, texts = shards.layout, shards.texts
-    declarations = shards.plan.declarations
-    wrappers = [texts.wrapper(d, namespace) for d in declarations]
-    wrapper_shards: List[List[Tuple[DeclarationPlan, gen_variable_type.WrapperCode]]] = [
-        [] for _ in range(layout.count)
-    ]
-    for d, w in zip(declarations, wrappers):
-        wrapper_shards[shard_of(d.shard_key, layout.count)].append((d, w))
-    out = _render_api_headers(wrappers, shards.common)
-    for k in range(layout.count):
+    wrapper_shards: Dict[int, List[Tuple[DeclarationPlan, gen_variable_type.WrapperCode]]] = {k: [] for k in which}
+    for d in shards.plan.declarations:
+        k = shard_of(d.shard_key, layout.count)
+        if k in which:
+            wrapper_shards[k].append((d, texts.wrapper(d, namespace)))
+    out = {}
+    for k in sorted(which):
         definitions = texts.joined("VariableType.cpp", "definitions", "wrappers", wrapper_shards[k], namespace)
         out[layout.name("VariableType", k)] = _render(
             "VariableType.cpp", wrapper_definitions=definitions, **shards.common_of[k]
@@ -809,10 +822,15 @@ def _c_string(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def _python_files(bindings: python.Bindings, layout: _ShardLayout, common: dict) -> Dict[str, str]:
-    """python_functions.h and one python_functions[_k].cpp per shard (gen_python_functions.py)."""
+def _declaration_files(
+    functions: Sequence[NativeFunction], bindings: python.Bindings, layout: _ShardLayout, common: dict
+) -> Dict[str, str]:
+    """The files the declarations alone make: VariableType.h and NativeFunctions.h, the Python
+    bindings' python_functions.h and one python_functions[_k].cpp per shard
+    (gen_python_functions.py)."""
+    out = _api_headers(functions, common)
     shards = layout.count
-    out = {"python_functions.h": _render("python_functions.h", shards=shards, shard_suffix=lambda k: f"_{k}", **common)}
+    out["python_functions.h"] = _render("python_functions.h", shards=shards, shard_suffix=lambda k: f"_{k}", **common)
     for k, shard in enumerate(gen_python_functions.shards_of(bindings, shards, shard_of)):
         named = {t[0]: t[1] for g in shard.groups for t in (g.named_tuple, g.out_named_tuple) if t}
         out[layout.name("python_functions", k)] = _render(
