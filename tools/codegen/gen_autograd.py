@@ -49,7 +49,7 @@ if __name__ == "__main__":
 
 from absl import flags  # noqa: E402
 
-from tools.codegen import gen_autograd_functions, gen_python_functions, gen_variable_type, mako_templates, python  # noqa: E402
+from tools.codegen import gen_autograd_functions, gen_variable_type, mako_templates  # noqa: E402
 from tools.codegen.autogen import add_autogen_variants  # noqa: E402
 from tools.codegen.autograd_info import DifferentiabilityInfo  # noqa: E402
 from tools.codegen.contract import (  # noqa: E402
@@ -77,6 +77,7 @@ from tools.codegen.plan import DeclarationPlan, Plan, plan  # noqa: E402
 
 if TYPE_CHECKING:
     from tools.codegen.load_samples import TestPlan
+    from tools.codegen.python import Bindings
 
 # The defaults of generate() and of the flags below. The Bazel rule passes every one of them
 # explicitly (DEFAULT_FORMULA_* come from tools/codegen/contract.py, as the rule's do).
@@ -318,9 +319,7 @@ def generate(
     if cached is not None:  # a worker: its caches make the children's work cheap (Note [Worker cache])
         declaration_files = _WorkerDeclarationFiles(cached, functions, layout, common)
     elif parallel and hasattr(os, "fork"):
-        declaration_files = _InSecondProcess(
-            lambda: _declaration_files(functions, python.bindings(functions), layout, common)
-        )
+        declaration_files = _InSecondProcess(lambda: _declaration_files(functions, None, layout, common))
     try:
         return _generate_rest(
             functions,
@@ -498,7 +497,7 @@ class _WorkerDeclarationFiles:
         key = (self.layout, _frozen(self.common))
         found = self.cached.files.get(key)
         if found is MISSING:
-            found = _declaration_files(self.functions, python.bindings(self.functions), self.layout, self.common)
+            found = _declaration_files(self.functions, None, self.layout, self.common)
             self.cached.files.put(key, found)
         return found
 
@@ -823,11 +822,17 @@ def _c_string(text: str) -> str:
 
 
 def _declaration_files(
-    functions: Sequence[NativeFunction], bindings: python.Bindings, layout: _ShardLayout, common: dict
+    functions: Sequence[NativeFunction], bindings: Optional["Bindings"], layout: _ShardLayout, common: dict
 ) -> Dict[str, str]:
     """The files the declarations alone make: VariableType.h and NativeFunctions.h, the Python
     bindings' python_functions.h and one python_functions[_k].cpp per shard
-    (gen_python_functions.py)."""
+    (gen_python_functions.py); `bindings`: python.bindings(functions), planned here if None."""
+    # Imported here: a run imports them in the process that makes these files (the first forked
+    # child), not on the way to the others (about 10 ms).
+    from tools.codegen import gen_python_functions, python
+
+    if bindings is None:
+        bindings = python.bindings(functions)
     out = _api_headers(functions, common)
     shards = layout.count
     out["python_functions.h"] = _render("python_functions.h", shards=shards, shard_suffix=lambda k: f"_{k}", **common)

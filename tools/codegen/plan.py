@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Tuple
 
 from tools.codegen.autograd_info import (
     DifferentiabilityInfo,
@@ -27,7 +27,9 @@ from tools.codegen.autograd_info import (
 )
 from tools.codegen.memo import ByIdentity
 from tools.codegen.model import FunctionSchema, NativeFunction
-from tools.codegen.python import Bindings, bindings
+
+if TYPE_CHECKING:
+    from tools.codegen.python import Bindings
 
 
 @dataclass(frozen=True)
@@ -56,7 +58,7 @@ class Plan:
     declarations: Tuple[DeclarationPlan, ...]
     # The Python API: groups of overloads, and the declarations Python cannot call (python.py);
     # None when the caller plans it (plan()'s `python_bindings`).
-    python: Optional[Bindings]
+    python: Optional["Bindings"]
 
     @property
     def functions(self) -> List[NativeFunction]:
@@ -103,7 +105,12 @@ def plan(
             declarations.append(_declaration_plan(f, info, kind))
         else:
             declarations.append(cache.get((f, info), kind, functools.partial(_declaration_plan, f, info, kind)))
-    return Plan(nodes, tuple(declarations), bindings(functions) if python_bindings else None)
+    if not python_bindings:
+        return Plan(nodes, tuple(declarations), None)
+    # Imported only here: a command-line run plans the bindings in another process (about 10 ms).
+    from tools.codegen.python import bindings
+
+    return Plan(nodes, tuple(declarations), bindings(functions))
 
 
 def _declaration_plan(f: NativeFunction, info: Optional[DifferentiabilityInfo], kind: WrapperKind) -> DeclarationPlan:
