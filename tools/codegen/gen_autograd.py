@@ -654,7 +654,9 @@ class _Texts:
 
 class _Shards:
     """The plan's nodes (gen_autograd_functions) split into shards, and what each shard's two
-    files begin with; the wrappers are made and split by _variable_type_files."""
+    files begin with; the wrappers are made and split by _variable_type_files. A node's code and
+    a shard's preamble are made when first asked for: after the forks, by the process that
+    renders the files needing them (Note [Python bindings in a second process])."""
 
     # Note [Shards]: nodes and wrappers are split by a stable hash of the op's base name, so the
     # node of `add` and the wrappers of add, add_ and add.out share a shard, and an edit to one
@@ -672,43 +674,59 @@ class _Shards:
         self.layout = layout
         self.common = common
         self.texts = texts
-        # Each node's info and code (p.nodes are the infos with a node).
-        self.nodes = [(info, texts.node(info)) for info in p.nodes]
+        self.formula_headers, self.formula_namespaces = formula_headers, formula_namespaces
         count = layout.count
-        self.node_shards: List[List[Tuple[DifferentiabilityInfo, gen_autograd_functions.NodeCode]]] = [
-            [] for _ in range(count)
-        ]
-        for info, node in self.nodes:
-            self.node_shards[shard_of(info.func.func.name.name.base, count)].append((info, node))
+        # Each shard's nodes' infos (p.nodes are the infos with a node), in the plan's order.
+        self.info_shards: List[List[DifferentiabilityInfo]] = [[] for _ in range(count)]
+        for info in p.nodes:
+            self.info_shards[shard_of(info.func.func.name.name.base, count)].append(info)
         # One header per shard (Functions_<k>.h), except with one shard (Functions.h is its
         # header) and with the automatic count (declarations inlined into the shard's two files).
         self.own_headers = count > 1 and not layout.automatic
         self.headers = [layout.name("Functions", k, "h") if self.own_headers else "Functions.h" for k in range(count)]
-        self.common_of: List[Dict[str, object]] = []
-        prefix = common["include_prefix"]
-        for k in range(count):
-            declarations = (
-                _render_declarations(self.node_shards[k], [], True, common, texts) if layout.automatic else None
-            )
-            # Both files see the shard's nodes and the formula helpers (forward-mode formulas run
-            # in the wrappers and call the same helpers as the nodes' apply()).
-            own_header = [f"{prefix}/{self.headers[k]}"] if declarations is None else []
-            self.common_of.append(
-                dict(
-                    functions_preamble=_preamble(
-                        [own_header, [f"{prefix}/VariableType.h", *formula_headers]], declarations
-                    ),
-                    variable_type_preamble=_preamble(
-                        [
-                            [f"{prefix}/VariableType.h"],
-                            [*own_header, *_variable_type_includes(prefix), *formula_headers],
-                        ],
-                        declarations,
-                    ),
-                    using_namespaces=list(formula_namespaces),
-                    **common,
-                )
-            )
+        self._codes: Dict[int, gen_autograd_functions.NodeCode] = {}  # by id(info): the plan keeps each info
+        self._common_of: Dict[int, Dict[str, object]] = {}
+
+    def _with_code(self, infos: Sequence[DifferentiabilityInfo]) -> List[Tuple[DifferentiabilityInfo, object]]:
+        codes = self._codes
+        for info in infos:
+            if id(info) not in codes:
+                codes[id(info)] = self.texts.node(info)
+        return [(info, codes[id(info)]) for info in infos]
+
+    @property
+    def nodes(self) -> List[Tuple[DifferentiabilityInfo, object]]:
+        """Every node's info and code (gen_autograd_functions.NodeCode), in the plan's order."""
+        return self._with_code(self.plan.nodes)
+
+    def node_shard(self, k: int) -> List[Tuple[DifferentiabilityInfo, object]]:
+        """Shard k's nodes' infos and codes."""
+        return self._with_code(self.info_shards[k])
+
+    def common_of(self, k: int) -> Dict[str, object]:
+        """What shard k's two files' templates get besides their items: the preambles and namespaces."""
+        found = self._common_of.get(k)
+        if found is not None:
+            return found
+        common, prefix = self.common, self.common["include_prefix"]
+        declarations = None
+        if self.layout.automatic:
+            declarations = _render_declarations(self.node_shard(k), [], True, common, self.texts)
+        # Both files see the shard's nodes and the formula helpers (forward-mode formulas run
+        # in the wrappers and call the same helpers as the nodes' apply()).
+        own_header = [f"{prefix}/{self.headers[k]}"] if declarations is None else []
+        found = self._common_of[k] = dict(
+            functions_preamble=_preamble(
+                [own_header, [f"{prefix}/VariableType.h", *self.formula_headers]], declarations
+            ),
+            variable_type_preamble=_preamble(
+                [[f"{prefix}/VariableType.h"], [*own_header, *_variable_type_includes(prefix), *self.formula_headers]],
+                declarations,
+            ),
+            using_namespaces=list(self.formula_namespaces),
+            **common,
+        )
+        return found
 
 
 def _code_files(shards: _Shards, namespace: str, fork: bool) -> Dict[str, str]:
@@ -751,10 +769,10 @@ def _functions_files(shards: _Shards) -> Dict[str, str]:
     layout, common, texts = shards.layout, shards.common, shards.texts
     out: Dict[str, str] = {}
     for k in range(layout.count):
-        definitions = texts.joined("Functions.cpp", "definitions", "nodes", shards.node_shards[k])
-        out[layout.name("Functions", k)] = _render("Functions.cpp", node_definitions=definitions, **shards.common_of[k])
+        definitions = texts.joined("Functions.cpp", "definitions", "nodes", shards.node_shard(k))
+        out[layout.name("Functions", k)] = _render("Functions.cpp", node_definitions=definitions, **shards.common_of(k))
         if shards.own_headers:
-            out[shards.headers[k]] = _render_declarations(shards.node_shards[k], [], False, common, texts)
+            out[shards.headers[k]] = _render_declarations(shards.node_shard(k), [], False, common, texts)
     # Functions.h declares every node: for one shard it is the shard's header, for several with
     # headers of their own it includes them, for the automatic count it declares every node.
     include_prefix = common["include_prefix"]
@@ -780,7 +798,7 @@ def _variable_type_files(shards: _Shards, namespace: str, which: set) -> Dict[st
     for k in sorted(which):
         definitions = texts.joined("VariableType.cpp", "definitions", "wrappers", wrapper_shards[k], namespace)
         out[layout.name("VariableType", k)] = _render(
-            "VariableType.cpp", wrapper_definitions=definitions, **shards.common_of[k]
+            "VariableType.cpp", wrapper_definitions=definitions, **shards.common_of(k)
         )
     return out
 
