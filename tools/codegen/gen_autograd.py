@@ -299,8 +299,9 @@ def generate(
 
     With `environment_headers` or `environment_functions`, every function a formula calls must be
     an op of the spec, a function of those headers or one of those names (formula_env.py).
-    With `parallel`, the Python bindings are planned and rendered in a second process (Note
-    [Python bindings in a second process]); the files are the same either way."""
+    With `parallel`, the files the declarations alone make (the Python bindings, the API headers)
+    are made in a second process and the wrappers' shards in two more (Note [Python bindings in a
+    second process]); the files are the same either way."""
     timer = _Timer(timing)
     nf_name = native_functions_name or native_functions_path
     d_name = derivatives_name or derivatives_path
