@@ -638,11 +638,16 @@ class _Texts:
         """Def `def_name` of `template` over the codes of `items` ((key, code) pairs) as `arg`."""
         if self.memo is None:
             return mako_templates.render_def(template, def_name, **{arg: [code for _, code in items]})
-        render = mako_templates.render_def
-        return "".join(
-            self.memo.get((key,), (template, extra), functools.partial(render, template, def_name, **{arg: [code]}))
-            for key, code in items
-        )
+        memo, render = self.memo, mako_templates.render_def
+
+        def each() -> str:
+            return "".join(
+                memo.get((key,), (template, extra), functools.partial(render, template, def_name, **{arg: [code]}))
+                for key, code in items
+            )
+
+        # A shard whose items are all as before is the same text: one lookup instead of one per item.
+        return memo.get(tuple(key for key, _ in items), ("joined", template, extra), each)
 
     def manifest_line(self, info: DifferentiabilityInfo) -> str:
         """A node's line of manifest.json (json's C encoder writes each line)."""
@@ -812,7 +817,24 @@ def _render_declarations(
     texts: _Texts,
 ) -> str:
     """The Functions.h template: a header declaring `nodes` ((info, code) pairs), or, `inlined`,
-    the same declarations as text for a .cpp file."""
+    the same declarations as text for a .cpp file. A worker keeps the text by the nodes' infos
+    (Note [Worker cache]): the runtime names a header's declarations use take a pass over them."""
+    if texts.memo is None:
+        return _declarations_text(nodes, includes, inlined, common, texts)
+    return texts.memo.get(
+        tuple(info for info, _ in nodes),
+        ("declarations", tuple(includes), inlined, _frozen(common)),
+        functools.partial(_declarations_text, nodes, includes, inlined, common, texts),
+    )
+
+
+def _declarations_text(
+    nodes: Sequence[Tuple[DifferentiabilityInfo, gen_autograd_functions.NodeCode]],
+    includes: Sequence[str],
+    inlined: bool,
+    common: Dict[str, object],
+    texts: _Texts,
+) -> str:
     codes = [code for _, code in nodes]
     return _render(
         "Functions.h",
