@@ -211,7 +211,9 @@ def _worker_bench(cmd: Cmd, gen_args: List[str], derivatives: str, runs: int) ->
     """Times requests to `gen_autograd --persistent_worker` (bazel_worker.py), as Bazel sends them
     after an edit: one warm-up request on the specs as they are, then `runs` requests, each on a
     copy of derivatives.yaml with one formula changed (a different change each time, so no
-    request repeats an earlier one's inputs). Checks each request's files against a fresh run's."""
+    request repeats an earlier one's inputs), then one with a line added above every entry (as
+    when a formula gets a line of its own: the entries below it move). Checks the files of those
+    last two requests against a fresh run's."""
     from google.protobuf import proto
 
     from tools.codegen.bazel_worker import WorkRequest, WorkResponse
@@ -226,9 +228,11 @@ def _worker_bench(cmd: Cmd, gen_args: List[str], derivatives: str, runs: int) ->
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)  # fmt: skip
     try:
         times: List[float] = []
-        for i in range(runs + 1):
+        for i in range(runs + 2):
             path = os.path.join(work, f"derivatives_{i}.yaml")
             edited = text if i == 0 else f"{text[: m.start(2)]}({m.group(2)}) * {i}{text[m.end(2) :]}"
+            if i == runs + 1:
+                edited = "# a line above every entry\n" + text
             with open(path, "w", encoding="utf-8") as fh:
                 fh.write(edited)
             out = os.path.join(work, f"out_{i}")
@@ -242,16 +246,21 @@ def _worker_bench(cmd: Cmd, gen_args: List[str], derivatives: str, runs: int) ->
             if response is None or response.exit_code != 0:
                 _say(f"  request {i} failed: {response.output if response else 'no response'}")
                 return
-            if i > 0:
+            if i == runs + 1:
+                _say(f"  a request after a line is added above every entry: {dt:6.3f} s")
+            elif i > 0:
                 times.append(dt)
-            if i == runs:  # the last request's files against a fresh process's on the same inputs
-                fresh = os.path.join(work, "fresh")
+            if i >= runs:  # the last requests' files against a fresh process's on the same inputs
+                fresh = os.path.join(work, f"fresh_{i}")
                 subprocess.run(cmd.argv[:1] + [a.replace(out, fresh) for a in argv], env=cmd.env, check=True,
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
                 same = subprocess.run(["diff", "-r", "-q", out, fresh], stdout=subprocess.DEVNULL).returncode == 0
-                _say(f"  last request's files {'equal' if same else 'DIFFER FROM'} a fresh run's on the same inputs")
+                which = "last formula edit's" if i == runs else "line-added request's"
+                _say(f"  the {which} files {'equal' if same else 'DIFFER FROM'} a fresh run's on the same inputs")
+                if i == runs:
+                    _say(f"  per request after warm-up: {_fmt(times)}")
+                shutil.rmtree(fresh, ignore_errors=True)
             shutil.rmtree(out, ignore_errors=True)
-        _say(f"  per request after warm-up: {_fmt(times)}")
     finally:
         proc.stdin.close()
         proc.wait()

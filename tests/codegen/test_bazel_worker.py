@@ -157,3 +157,106 @@ def test_an_edited_spec_between_requests_gives_a_fresh_runs_files(tmp_path, work
         assert _files(out) == _files(fresh), what
     assert " mm(" not in (tmp_path / "worker_1" / "VariableType.h").read_text()
     assert " mm(" in (tmp_path / "worker_2" / "VariableType.h").read_text()
+
+
+def _block_of(text: str, head: str) -> str:
+    """The entry of derivatives.yaml `text` that starts with `head`, up to the next entry or comment."""
+    start = text.index(head)
+    ends = [i for i in (text.find("\n- ", start + 1), text.find("\n#", start + 1)) if i >= 0]
+    return text[start : min(ends) + 1]
+
+
+def _worker_edits() -> List[tuple]:
+    """(what, native_functions.yaml, derivatives.yaml, extra flags) requests, one after another,
+    each touching what the worker keeps (Note [Worker cache] in gen_autograd.py)."""
+    nf = (SPECS / "native_functions.yaml").read_text()
+    d = (SPECS / "derivatives.yaml").read_text()
+    pow_formula = "  self: pow_backward(grad, self, exponent)\n"
+    div_mode = _block_of(d, "- name: div.Tensor_mode(")
+    first_div = d.index("- name: div.Tensor(")
+    # div.Tensor_mode moved above div.Tensor: every entry between shifts, the Div nodes renumber.
+    moved = d[:first_div] + div_mode + "\n" + d[first_div:].replace(div_mode, "", 1)
+    duplicate = _block_of(d, "- name: div.Scalar(")
+    assert pow_formula in d and moved != d
+    return [
+        ("as is", nf, d, []),
+        ("one formula edited", nf, d.replace(pow_formula, "  self: pow_backward(grad, self, exponent) * 2\n"), []),
+        ("an entry moved above others", nf, moved, []),
+        ("as is again", nf, d, []),
+        # The message cites where the first entry is, two lines down from where it was read before.
+        ("a duplicate entry below shifted ones", nf, "# one\n# two\n" + d + "\n" + duplicate, []),
+        ("comment lines above every entry", nf, "# one\n# two\n" + d, []),
+        ("a formula for no argument", nf, d.replace(pow_formula, pow_formula + "  no_such_input: grad\n"), []),
+        ("the mistake fixed", nf, d, []),
+        ("flags changed", nf, d, ["--namespace=torchy", "--shards=3", "--include_prefix=gen/x"]),
+        ("flags changed again", nf, d, ["--missing_derivative=not_implemented", "--implicit_composite"]),
+        ("the files' names in messages changed", nf, d, ["--derivatives_name=other/derivatives.yaml"]),
+        ("declarations moved down a line", "# a comment\n" + nf, d, []),
+        ("declarations as they were", nf, d, ["--shards=0"]),
+    ]
+
+
+def test_a_worker_after_each_kind_of_edit_answers_as_a_fresh_run(tmp_path, worker):
+    """Every request: the files and the message (exit status, text) a fresh process gives on the
+    same inputs, whatever the worker kept from the requests before."""
+    functions = tmp_path / "native_functions.yaml"
+    derivatives = tmp_path / "derivatives.yaml"
+    errors = 0
+    for k, (what, nf_text, d_text, extra) in enumerate(_worker_edits()):
+        functions.write_text(nf_text)
+        derivatives.write_text(d_text)
+        paths = [f"--native_functions={functions}", f"--derivatives={derivatives}", *extra]
+        out, fresh = tmp_path / f"worker_{k}", tmp_path / f"fresh_{k}"
+        response = worker.request([_flagfile(tmp_path, f"w{k}.params", out), *paths], request_id=k)
+        p = _one_shot(_flagfile(tmp_path, f"f{k}.params", fresh), *paths)
+        assert (response.exit_code, response.output) == (p.returncode, p.stderr), what
+        assert _files(out) == _files(fresh) if p.returncode == 0 else not out.exists(), what
+        errors += p.returncode != 0
+        if what == "a duplicate entry below shifted ones":
+            line = d_text[: d_text.index("- name: div.Scalar(")].count("\n") + 1
+            assert f"(first given at specs/derivatives.yaml:{line}:9)" in p.stderr, p.stderr
+    assert errors == 2
+    assert worker.close() == 0
+
+
+def test_a_worker_checks_the_formula_environment_as_a_fresh_run(tmp_path, worker):
+    header = tmp_path / "env.h"
+    header.write_text("Tensor mul(const Tensor& a, const Tensor& b);\nTensor twice(const Tensor& t);\n")
+    functions = tmp_path / "native_functions.yaml"
+    functions.write_text("- func: foo(Tensor self) -> Tensor\n- func: bar(Tensor self) -> Tensor\n")
+    derivatives = tmp_path / "derivatives.yaml"
+    good = "- name: foo(Tensor self) -> Tensor\n  self: twice(grad)\n- name: bar(Tensor self) -> Tensor\n  self: grad\n"
+    for k, text in enumerate(
+        [good, good.replace("twice(", "twise("), good, good.replace("  self: grad\n", "  self: twise(grad)\n")]
+    ):
+        derivatives.write_text(text)
+        args = [
+            f"--native_functions={functions}",
+            f"--derivatives={derivatives}",
+            f"--formula_environment_header={header}",
+        ]
+        out, fresh = tmp_path / f"worker_{k}", tmp_path / f"fresh_{k}"
+        response = worker.request([f"--out_dir={out}", *args])
+        p = _one_shot(f"--out_dir={fresh}", *args)
+        assert (response.exit_code, response.output) == (p.returncode, p.stderr), text
+        assert p.returncode == k % 2, p.stderr
+        if p.returncode == 0:
+            assert _files(out) == _files(fresh)
+        else:
+            assert "calls 'twise'" in p.stderr
+
+
+def test_a_message_cites_the_lines_of_the_files_as_they_are(tmp_path, worker):
+    """An entry the worker read before keeps the Locations of where it was; when one moves and a
+    later stage (here the plan) finds a mistake in it, the message cites where it is now."""
+    functions = tmp_path / "native_functions.yaml"
+    functions.write_text("- func: foo(Tensor self) -> Tensor\n- func: bar(Tensor self) -> int\n")
+    derivatives = tmp_path / "derivatives.yaml"
+    text = "- name: foo(Tensor self) -> Tensor\n  self: grad\n- name: bar(Tensor self) -> int\n  self: grad\n"
+    for k, above in enumerate(["", "# moved\n# down\n"]):
+        derivatives.write_text(above + text)
+        args = [f"--native_functions={functions}", f"--derivatives={derivatives}", "--derivatives_name=d.yaml"]
+        response = worker.request([f"--out_dir={tmp_path / 'out'}", *args])
+        p = _one_shot(f"--out_dir={tmp_path / 'fresh'}", *args)
+        assert (response.exit_code, response.output) == (p.returncode, p.stderr)
+        assert p.stderr.startswith(f"d.yaml:{4 + 2 * k}:9: the entry for bar has formulas"), p.stderr

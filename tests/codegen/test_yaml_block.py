@@ -64,7 +64,26 @@ def _check(text):
         if fast is not None:
             _same(fast[0], slow[0])
             assert fast[1] == slow[1]
+    _check_items(text, fast)
     return fast is not None
+
+
+def _check_items(text, whole):
+    """A file split into its top-level items (split_items), each item read on its own
+    (load_block_item, as a persistent worker reads an edited derivative entry): each is what it
+    is in the whole file, values and positions; and when the whole file is PyYAML's to read, so
+    is the split or one of its items."""
+    try:
+        _, parts = yaml_block.split_items(text)
+        items = [yaml_loader.load_block_item(item, first_line, "t.yaml") for first_line, item in parts]
+    except yaml_block.Unsupported:
+        return
+    assert whole is not None, f"items read on their own from a file that yaml_block leaves to PyYAML:\n{text}"
+    seq = whole[0]
+    assert isinstance(seq, Seq) and len(seq) == len(items)
+    for i, (value, loc) in enumerate(items):
+        assert loc == seq.item_loc(i), i
+        _same(value, seq[i], (i,))
 
 
 SPEC_FILES = ["specs/native_functions.yaml", "specs/derivatives.yaml", "specs/samples.yaml"]
@@ -81,6 +100,13 @@ def test_the_projects_specs(name):
 def test_pytorchs_specs(pytorch_specs, name):
     # PyTorch's files are what the speed is for: both must be read here, not by PyYAML.
     assert _check((pytorch_specs / name).read_bytes()), f"yaml_block left PyTorch's {name} to PyYAML"
+
+
+@pytest.mark.parametrize("name", ["specs/native_functions.yaml", "specs/derivatives.yaml"])
+def test_spec_files_split_into_items(name):
+    # The worker's way of reading derivatives.yaml must take these files item by item.
+    _, parts = yaml_block.split_items((TREE / name).read_bytes())
+    assert len(parts) == (TREE / name).read_text().count("\n- ")
 
 
 @pytest.mark.parametrize(
@@ -123,6 +149,13 @@ def test_pytorchs_specs(pytorch_specs, name):
         "-\n  a: b\n",
         "",
         "- a: b\n- c\n",
+        "- a: b\n  c: d\n# between\n- e: f\n  g: [h]\n",
+        "- a: b\n-\n  c: d\n",
+        "- a: b\nc: d\n",
+        "  # indented comment\n- a: b\n",
+        "  x\n- a: b\n",
+        '- a: "x\ny"\n- b: c\n',
+        "-x\n- a: b\n",
     ],
 )
 def test_examples(text):

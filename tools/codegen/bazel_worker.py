@@ -11,10 +11,13 @@ and writes them.
 
 Why: a one-shot run spends about 0.35 s of a 2,000-op codegen starting Python, importing the
 codegen and compiling its templates, before it reads a spec; a worker pays that once per build
-session. The results are the same files either way: each request parses its flags afresh, the
-codegen keeps no state between runs except its compiled templates (files of the tool itself,
-which Bazel's worker key covers), and `tests/codegen/test_bazel_worker.py` checks that a worker's
-outputs equal a one-shot run's, byte for byte.
+session, and keeps what it made from unchanged inputs for the next request (Note [Worker cache]
+in gen_autograd.py: the declarations, each derivative entry, each node's and wrapper's text), so
+that a request after an edit of one formula redoes only what that formula touches. The results
+are the same files either way: each request parses its flags afresh, every cache is keyed by
+content (file bytes, an entry's text and line, flag values), and
+`tests/codegen/test_bazel_worker.py` checks that a worker's outputs and messages equal a one-shot
+run's, byte for byte, after each kind of edit.
 """
 
 from __future__ import annotations

@@ -355,7 +355,7 @@ def runtime_names(spellings: Iterable[str]) -> List[str]:
     Generated headers outside namespace gradgen make exactly these visible, with using-declarations
     (see `runtime_namespace`)."""
     names = set()
-    for text in spellings:
+    for text in set(spellings):  # the same few types, spelled once per member or parameter
         names.update(_UNQUALIFIED_NAME.findall(_STRING_LITERAL.sub("", text)))
     return sorted(n for n in names - _CXX_WORDS if n != "std")
 

@@ -18,6 +18,7 @@ temporary name and renamed into place).
 
 from __future__ import annotations
 
+import functools
 import gc
 import keyword
 import marshal
@@ -48,8 +49,9 @@ if __name__ == "__main__":
 
 from absl import flags  # noqa: E402
 
-from tools.codegen import gen_autograd_functions, gen_python_functions, gen_variable_type, mako_templates, python  # noqa: E402
+from tools.codegen import gen_autograd_functions, gen_variable_type, mako_templates  # noqa: E402
 from tools.codegen.autogen import add_autogen_variants  # noqa: E402
+from tools.codegen.autograd_info import DifferentiabilityInfo  # noqa: E402
 from tools.codegen.contract import (  # noqa: E402
     CPP_KEYWORDS,
     DECLARATIONS_PER_SHARD,
@@ -67,13 +69,15 @@ from tools.codegen.contract import (  # noqa: E402
 )
 from tools.codegen.errors import SpecError  # noqa: E402
 from tools.codegen.formula_env import FormulaEnvironment, header_function_names  # noqa: E402
-from tools.codegen.load_derivatives import load_derivatives  # noqa: E402
+from tools.codegen.load_derivatives import EntryCache, load_derivatives  # noqa: E402
 from tools.codegen.load_native_functions import parse_native_functions  # noqa: E402
+from tools.codegen.memo import LRU, MISSING, ByIdentity  # noqa: E402
 from tools.codegen.model import NativeFunction  # noqa: E402
-from tools.codegen.plan import Plan, plan  # noqa: E402
+from tools.codegen.plan import DeclarationPlan, Plan, plan  # noqa: E402
 
 if TYPE_CHECKING:
     from tools.codegen.load_samples import TestPlan
+    from tools.codegen.python import Bindings
 
 # The defaults of generate() and of the flags below. The Bazel rule passes every one of them
 # explicitly (DEFAULT_FORMULA_* come from tools/codegen/contract.py, as the rule's do).
@@ -214,14 +218,17 @@ def _render(name: str, **kwargs) -> str:
 
 
 # Note [Python bindings in a second process]: the Python API is planned from the declarations
-# alone (python.bindings) and rendered into its own files, while the C++ files need the formulas
-# too. So once the declarations are parsed, a forked child plans and renders the Python files
-# while this process loads the formulas, plans and renders the C++ files; once planned, a second
-# child makes the wrappers and their files (VariableType*, NativeFunctions.h) while this process
-# renders the nodes' (Functions*). The children hand their files back through a pipe (marshal),
-# and all are written together, all or none, as before. The codegen is the first action of every
-# build and every compile waits for it, so its wall time counts (docs/benchmarks.md). Only the
-# command line and the persistent worker run this way (`parallel`); the files are the same.
+# alone (python.bindings) and rendered into its own files, and the API headers (VariableType.h,
+# NativeFunctions.h) declare each declaration's function from it alone too, while the other C++
+# files need the formulas. So once the declarations are parsed, a forked child makes those files
+# (_declaration_files) while this process loads the formulas and plans; that child is done by
+# then. Once planned, the wrappers' shards, most of the rendering left, are split between two
+# more children (_wrapper_groups) while this process renders the nodes' files. The children hand
+# their files back through a pipe (marshal), and all are written together, all or none, as
+# before. The codegen is the first action of every build and every compile waits for it, so its
+# wall time counts (docs/benchmarks.md). Only the command line runs this way (`parallel`); the
+# files are the same. (The persistent worker does not: it keeps what it made for the next
+# request instead, Note [Worker cache].)
 class _InSecondProcess:
     """`fn()` (returning marshal-able data) run in a forked child; `result()` waits for it."""
 
@@ -249,10 +256,10 @@ class _InSecondProcess:
         _, status = os.waitpid(self.pid, 0)
         self.pid = None
         if not data or os.waitstatus_to_exitcode(status) != 0:
-            raise RuntimeError(f"the process rendering the Python bindings ended with status {status}")
+            raise RuntimeError(f"a second codegen process ended with status {status}")
         ok, value = marshal.loads(data)
         if not ok:
-            raise RuntimeError(f"rendering the Python bindings failed in the second process: {value}")
+            raise RuntimeError(f"the codegen failed in a second process: {value}")
         return value
 
     def discard(self) -> None:
@@ -292,12 +299,13 @@ def generate(
 
     With `environment_headers` or `environment_functions`, every function a formula calls must be
     an op of the spec, a function of those headers or one of those names (formula_env.py).
-    With `parallel`, the Python bindings are planned and rendered in a second process (Note
-    [Python bindings in a second process]); the files are the same either way."""
+    With `parallel`, the files the declarations alone make (the Python bindings, the API headers)
+    are made in a second process and the wrappers' shards in two more (Note [Python bindings in a
+    second process]); the files are the same either way."""
     timer = _Timer(timing)
     nf_name = native_functions_name or native_functions_path
     d_name = derivatives_name or derivatives_path
-    functions = _declarations(native_functions_path, nf_name)
+    functions, cached = _declarations(native_functions_path, nf_name)
     timer.lap("parse declarations")
     common = dict(
         namespace=namespace,
@@ -308,15 +316,18 @@ def generate(
         derivatives_file=d_name,
     )
     layout = _ShardLayout(shards or auto_shard_count(len(functions)), automatic=shards == 0)
-    python_files = None
-    if parallel and hasattr(os, "fork"):
-        python_files = _InSecondProcess(lambda: _python_files(python.bindings(functions), layout, common))
+    declaration_files = None
+    if cached is not None:  # a worker: its caches make the children's work cheap (Note [Worker cache])
+        declaration_files = _WorkerDeclarationFiles(cached, functions, layout, common)
+    elif parallel and hasattr(os, "fork"):
+        declaration_files = _InSecondProcess(lambda: _declaration_files(functions, None, layout, common))
     try:
         return _generate_rest(
             functions,
+            cached,
             derivatives_path,
             d_name,
-            python_files,
+            declaration_files,
             layout,
             common,
             timer,
@@ -333,15 +344,16 @@ def generate(
             python_module=python_module,
         )
     finally:
-        if python_files is not None:
-            python_files.discard()
+        if declaration_files is not None:
+            declaration_files.discard()
 
 
 def _generate_rest(
     functions: List[NativeFunction],
+    cached: Optional["_CachedDeclarations"],
     derivatives_path: str,
     d_name: str,
-    python_files: Optional["_InSecondProcess"],
+    declaration_files: Optional[object],
     layout: "_ShardLayout",
     common: Dict[str, object],
     timer: _Timer,
@@ -358,14 +370,22 @@ def _generate_rest(
     require_samples: bool,
     python_module: Optional[str],
 ) -> Dict[str, str]:
-    """generate() after the declarations are parsed (the Python bindings perhaps under way in
-    `python_files`)."""
+    """generate() after the declarations are parsed (the files made from them alone perhaps under
+    way in `declaration_files`; `cached`: a worker's caches for these declarations)."""
     environment = None
     if environment_headers or environment_functions:
         environment = _formula_environment(functions, environment_headers, environment_functions)
-    infos = load_derivatives(derivatives_path, functions, d_name, environment)
+    entry_cache = None if cached is None else cached.entries
+    infos = load_derivatives(derivatives_path, functions, d_name, environment, entry_cache)
     timer.lap("load derivatives")
-    planned = plan(functions, infos, missing_derivative, implicit_composite, python_bindings=python_files is None)
+    planned = plan(
+        functions,
+        infos,
+        missing_derivative,
+        implicit_composite,
+        python_bindings=declaration_files is None,
+        cache=None if cached is None else _worker.plans,
+    )
     tests = None
     if samples_path is not None:
         # Imported only with --samples (PyTorch's specs have none): 20 ms of imports.
@@ -373,23 +393,12 @@ def _generate_rest(
 
         tests = plan_samples(samples_path, functions, planned.matched, planned.kinds, samples_name, require_samples)
     timer.lap("analyse")
-    shards = _Shards(planned, layout, formula_headers, formula_namespaces, common)
-    # The wrappers' files in a second process too, when there is one (Note [Python bindings in a
-    # second process]): this process writes the nodes' files meanwhile.
-    variable_type = None
-    if python_files is not None:
-        variable_type = _InSecondProcess(lambda: _variable_type_files(shards, namespace))
-    try:
-        out = _functions_files(shards)
-        out.update(variable_type.result() if variable_type is not None else _variable_type_files(shards, namespace))
-    finally:
-        if variable_type is not None:
-            variable_type.discard()
-    if python_files is None:
-        out.update(_python_files(planned.python, layout, common))
+    shards = _Shards(planned, layout, formula_headers, formula_namespaces, common, _Texts(cached is not None))
+    out = _code_files(shards, namespace, isinstance(declaration_files, _InSecondProcess))
+    if declaration_files is None:
+        out.update(_declaration_files(functions, planned.python, layout, common))
     else:
-        out.update(python_files.result())
-    out["manifest.json"] = _manifest(planned, layout)
+        out.update(declaration_files.result())
     if tests is not None:
         out[GRADCHECK_TEST] = _render_gradcheck_test(tests, common)
         if python_module:
@@ -398,41 +407,103 @@ def _generate_rest(
     return out
 
 
-# Note [Worker cache]: a persistent worker (bazel_worker.py) keeps the declarations it parsed, by
-# the file's name in messages and the SHA-256 of its bytes, for the next requests: an edit to
-# derivatives.yaml leaves native_functions.yaml as it was, and parsing PyTorch's is a quarter of
-# a run. Declarations are immutable (frozen dataclasses) and each request gets its own list, so a
-# cached run is the same run; a one-shot process keeps nothing (None).
-_declarations_cache: Optional[Dict[Tuple[str, bytes], List[NativeFunction]]] = None
-# The files a worker keeps (a build has a few libraries, each with its own declarations).
-_DECLARATIONS_CACHE_SIZE = 4
+# Note [Worker cache]: a persistent worker (bazel_worker.py) keeps, between requests, what it
+# made from inputs that did not change, so that a request after an edit of one formula redoes
+# only what that formula touches. Every key is content (a file's name in messages and the
+# SHA-256 of its bytes, a derivative entry's text, a flag's value) or the identity
+# of a value itself found by content (memo.py); every value is immutable, so a cached run is the
+# same run, byte for byte, as a fresh one (tests/codegen/test_bazel_worker.py and
+# //bench:codegen_bench check it). What is kept:
+#   * the declarations, by native_functions.yaml's name and bytes (parsing PyTorch's is a quarter
+#     of a run); and for those declarations (dropped with them):
+#     - each derivative entry read and analysed, by its text; node names are numbered again per
+#       request (load_derivatives.EntryCache). An entry that moved keeps the Locations of where it
+#       was first read: no Location reaches a generated file, and a request that raises a
+#       SpecError runs again without the caches (_generate_from_flags), so every message is
+#       a fresh run's;
+#     - the files they alone make (the Python bindings' and the API headers VariableType.h and
+#       NativeFunctions.h), by layout and the file names and namespace they print;
+#   * each declaration's plan, by its declaration, info and wrapper kind (plan.py);
+#   * each node's and wrapper's code and rendered text, by its info or declaration plan; the
+#     shard files are those texts joined, each file's preamble rendered per request (_Texts).
+# Every cache is bounded (least recently used first out). A one-shot process keeps nothing
+# (`_worker` None) and forks its children instead (Note [Python bindings in a second process]);
+# a worker forks none: the children's results would not reach its caches.
+@dataclass
+class _CachedDeclarations:
+    """One native_functions.yaml's declarations, and what a worker keeps that depends only on them."""
+
+    functions: List[NativeFunction]
+    entries: EntryCache
+    # (layout, common) -> the files the declarations alone make (_declaration_files).
+    files: LRU
 
 
-def enable_declarations_cache() -> None:
-    """Keeps parsed declarations between runs of this process (the persistent worker)."""
-    global _declarations_cache
-    if _declarations_cache is None:
-        _declarations_cache = {}
+class _WorkerCache:
+    # The files a worker keeps declarations of (a build has a few libraries, each with its own).
+    DECLARATION_FILES = 4
+    # Plans, codes and texts: PyTorch's specs make about 11,000 (2,585 declarations, 1,400 nodes),
+    # so a few builds' libraries fit.
+    ITEMS = 65536
+
+    def __init__(self) -> None:
+        self.declarations = LRU(self.DECLARATION_FILES)
+        self.plans = ByIdentity(self.ITEMS)
+        self.texts = ByIdentity(self.ITEMS)
+        self.environments = LRU(8)
 
 
-def _declarations(path: str, name: str) -> List[NativeFunction]:
-    """The declarations of native_functions.yaml `path` (shown as `name`), autogen variants added."""
-    if _declarations_cache is None:
-        return add_autogen_variants(parse_native_functions(path, name))
+_worker: Optional[_WorkerCache] = None
+
+
+def enable_worker_cache() -> None:
+    """Keeps what requests made between runs of this process (the persistent worker)."""
+    global _worker
+    if _worker is None:
+        _worker = _WorkerCache()
+
+
+def _declarations(path: str, name: str) -> Tuple[List[NativeFunction], Optional[_CachedDeclarations]]:
+    """The declarations of native_functions.yaml `path` (shown as `name`), autogen variants added,
+    and in a worker what it keeps for them."""
+    if _worker is None:
+        return add_autogen_variants(parse_native_functions(path, name)), None
     import hashlib
 
     try:
         with open(path, "rb") as fh:
             key = (name, hashlib.sha256(fh.read()).digest())
     except OSError:
-        return add_autogen_variants(parse_native_functions(path, name))  # says what is wrong
-    found = _declarations_cache.get(key)
-    if found is None:
-        found = add_autogen_variants(parse_native_functions(path, name))
-        while len(_declarations_cache) >= _DECLARATIONS_CACHE_SIZE:
-            del _declarations_cache[next(iter(_declarations_cache))]
-        _declarations_cache[key] = found
-    return list(found)
+        return add_autogen_variants(parse_native_functions(path, name)), None  # says what is wrong
+    found = _worker.declarations.get(key)
+    if found is MISSING:
+        functions = add_autogen_variants(parse_native_functions(path, name))
+        found = _CachedDeclarations(functions, EntryCache(functions), LRU(4))
+        _worker.declarations.put(key, found)
+    return list(found.functions), found
+
+
+def _frozen(common: Dict[str, object]) -> tuple:
+    """`common` as a hashable key."""
+    return tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in sorted(common.items()))
+
+
+class _WorkerDeclarationFiles:
+    """The files the declarations alone make, in a worker: kept per declarations, layout and `common`."""
+
+    def __init__(self, cached: _CachedDeclarations, functions, layout: "_ShardLayout", common: dict) -> None:
+        self.cached, self.functions, self.layout, self.common = cached, functions, layout, common
+
+    def result(self) -> Dict[str, str]:
+        key = (self.layout, _frozen(self.common))
+        found = self.cached.files.get(key)
+        if found is MISSING:
+            found = _declaration_files(self.functions, None, self.layout, self.common)
+            self.cached.files.put(key, found)
+        return found
+
+    def discard(self) -> None:
+        pass
 
 
 def _formula_environment(
@@ -455,7 +526,15 @@ def _formula_environment(
         for name in files:
             with open(name, encoding="utf-8", errors="replace") as fh:
                 found |= header_function_names(fh.read())
-    return FormulaEnvironment.of(found)
+    if _worker is None:
+        return FormulaEnvironment.of(found)
+    # The same object for the same names, so the checks it passed are kept (EntryCache).
+    key = frozenset(found)
+    env = _worker.environments.get(key)
+    if env is MISSING:
+        env = FormulaEnvironment.of(found)
+        _worker.environments.put(key, env)
+    return env
 
 
 @dataclass(frozen=True)
@@ -506,15 +585,19 @@ def _render_gradcheck_py_test(plan: "TestPlan", module: str, common: Dict[str, o
     )
 
 
-def _render_api_headers(wrappers: List[gen_variable_type.WrapperCode], common: Dict[str, object]) -> Dict[str, str]:
+def _api_headers(functions: Sequence[NativeFunction], common: Dict[str, object]) -> Dict[str, str]:
+    """VariableType.h and NativeFunctions.h: the declarations alone make them (gen_variable_type.api_declaration)."""
+    declarations = [gen_variable_type.api_declaration(f) for f in functions]
     # Outside namespace gradgen, the headers make the runtime names their declarations use
     # visible, one using-declaration each (never `using namespace` in a header).
     outside = common["namespace"] != "gradgen"
-    api_names = gen_variable_type.header_runtime_names(wrappers, with_defaults=True) if outside else []
-    native_names = gen_variable_type.header_runtime_names(wrappers, with_defaults=False) if outside else []
+    api_names = gen_variable_type.header_runtime_names(declarations, with_defaults=True) if outside else []
+    native_names = gen_variable_type.header_runtime_names(declarations, with_defaults=False) if outside else []
     return {
-        "VariableType.h": _render("VariableType.h", wrappers=wrappers, using_names=api_names, **common),
-        "NativeFunctions.h": _render("NativeFunctions.h", wrappers=wrappers, using_names=native_names, **common),
+        "VariableType.h": _render("VariableType.h", declarations=declarations, using_names=api_names, **common),
+        "NativeFunctions.h": _render(
+            "NativeFunctions.h", declarations=declarations, using_names=native_names, **common
+        ),
     }
 
 
@@ -529,9 +612,57 @@ def _preamble(include_groups: Sequence[Sequence[str]], declarations: Optional[st
     return text if declarations is None else f"{text}\n{declarations}"
 
 
+class _Texts:
+    """The nodes' and wrappers' code (gen_autograd_functions, gen_variable_type) and their texts
+    in the templates' per-item defs. A file's items are rendered together; in a worker (Note
+    [Worker cache]) each item's code and text are made once per info or declaration plan (its
+    identity: the same object is the same inputs) and the file's text is theirs joined, which is
+    the same text: the defs print each item on its own."""
+
+    def __init__(self, in_worker: bool) -> None:
+        self.memo = _worker.texts if in_worker and _worker is not None else None
+
+    def node(self, info: DifferentiabilityInfo) -> gen_autograd_functions.NodeCode:
+        if self.memo is None:
+            return gen_autograd_functions.node_code(info)
+        return self.memo.get((info,), "node", functools.partial(gen_autograd_functions.node_code, info))
+
+    def wrapper(self, d: DeclarationPlan, namespace: str) -> gen_variable_type.WrapperCode:
+        if self.memo is None:
+            return gen_variable_type.wrapper_code(d, namespace)
+        return self.memo.get(
+            (d,), ("wrapper", namespace), functools.partial(gen_variable_type.wrapper_code, d, namespace)
+        )
+
+    def joined(self, template: str, def_name: str, arg: str, items: Sequence[Tuple[object, object]], extra=None) -> str:
+        """Def `def_name` of `template` over the codes of `items` ((key, code) pairs) as `arg`."""
+        if self.memo is None:
+            return mako_templates.render_def(template, def_name, **{arg: [code for _, code in items]})
+        memo, render = self.memo, mako_templates.render_def
+
+        def each() -> str:
+            return "".join(
+                memo.get((key,), (template, extra), functools.partial(render, template, def_name, **{arg: [code]}))
+                for key, code in items
+            )
+
+        # A shard whose items are all as before is the same text: one lookup instead of one per item.
+        return memo.get(tuple(key for key, _ in items), ("joined", template, extra), each)
+
+    def manifest_line(self, info: DifferentiabilityInfo) -> str:
+        """A node's line of manifest.json (json's C encoder writes each line)."""
+        import json  # only here: a few ms of imports
+
+        if self.memo is None:
+            return json.dumps(gen_autograd_functions.manifest_node(info))
+        return self.memo.get((info,), "manifest", lambda: json.dumps(gen_autograd_functions.manifest_node(info)))
+
+
 class _Shards:
     """The plan's nodes (gen_autograd_functions) split into shards, and what each shard's two
-    files begin with; the wrappers are made and split by _variable_type_files."""
+    files begin with; the wrappers are made and split by _variable_type_files. A node's code and
+    a shard's preamble are made when first asked for: after the forks, by the process that
+    renders the files needing them (Note [Python bindings in a second process])."""
 
     # Note [Shards]: nodes and wrappers are split by a stable hash of the op's base name, so the
     # node of `add` and the wrappers of add, add_ and add.out share a shard, and an edit to one
@@ -543,52 +674,111 @@ class _Shards:
         formula_headers: Sequence[str],
         formula_namespaces: Sequence[str],
         common: Dict[str, object],
+        texts: _Texts,
     ) -> None:
         self.plan = p
         self.layout = layout
         self.common = common
-        self.nodes = gen_autograd_functions.nodes_of(list(p.nodes))
+        self.texts = texts
+        self.formula_headers, self.formula_namespaces = formula_headers, formula_namespaces
         count = layout.count
-        self.node_shards: List[List[gen_autograd_functions.NodeCode]] = [[] for _ in range(count)]
-        for info, node in zip(p.nodes, self.nodes):
-            self.node_shards[shard_of(info.func.func.name.name.base, count)].append(node)
+        # Each shard's nodes' infos (p.nodes are the infos with a node), in the plan's order.
+        self.info_shards: List[List[DifferentiabilityInfo]] = [[] for _ in range(count)]
+        for info in p.nodes:
+            self.info_shards[shard_of(info.func.func.name.name.base, count)].append(info)
         # One header per shard (Functions_<k>.h), except with one shard (Functions.h is its
         # header) and with the automatic count (declarations inlined into the shard's two files).
         self.own_headers = count > 1 and not layout.automatic
         self.headers = [layout.name("Functions", k, "h") if self.own_headers else "Functions.h" for k in range(count)]
-        self.common_of: List[Dict[str, object]] = []
-        prefix = common["include_prefix"]
-        for k in range(count):
-            declarations = _render_declarations(self.node_shards[k], [], True, common) if layout.automatic else None
-            # Both files see the shard's nodes and the formula helpers (forward-mode formulas run
-            # in the wrappers and call the same helpers as the nodes' apply()).
-            own_header = [f"{prefix}/{self.headers[k]}"] if declarations is None else []
-            self.common_of.append(
-                dict(
-                    functions_preamble=_preamble(
-                        [own_header, [f"{prefix}/VariableType.h", *formula_headers]], declarations
-                    ),
-                    variable_type_preamble=_preamble(
-                        [
-                            [f"{prefix}/VariableType.h"],
-                            [*own_header, *_variable_type_includes(prefix), *formula_headers],
-                        ],
-                        declarations,
-                    ),
-                    using_namespaces=list(formula_namespaces),
-                    **common,
-                )
-            )
+        self._codes: Dict[int, gen_autograd_functions.NodeCode] = {}  # by id(info): the plan keeps each info
+        self._common_of: Dict[int, Dict[str, object]] = {}
+
+    def _with_code(self, infos: Sequence[DifferentiabilityInfo]) -> List[Tuple[DifferentiabilityInfo, object]]:
+        codes = self._codes
+        for info in infos:
+            if id(info) not in codes:
+                codes[id(info)] = self.texts.node(info)
+        return [(info, codes[id(info)]) for info in infos]
+
+    @property
+    def nodes(self) -> List[Tuple[DifferentiabilityInfo, object]]:
+        """Every node's info and code (gen_autograd_functions.NodeCode), in the plan's order."""
+        return self._with_code(self.plan.nodes)
+
+    def node_shard(self, k: int) -> List[Tuple[DifferentiabilityInfo, object]]:
+        """Shard k's nodes' infos and codes."""
+        return self._with_code(self.info_shards[k])
+
+    def common_of(self, k: int) -> Dict[str, object]:
+        """What shard k's two files' templates get besides their items: the preambles and namespaces."""
+        found = self._common_of.get(k)
+        if found is not None:
+            return found
+        common, prefix = self.common, self.common["include_prefix"]
+        declarations = None
+        if self.layout.automatic:
+            declarations = _render_declarations(self.node_shard(k), [], True, common, self.texts)
+        # Both files see the shard's nodes and the formula helpers (forward-mode formulas run
+        # in the wrappers and call the same helpers as the nodes' apply()).
+        own_header = [f"{prefix}/{self.headers[k]}"] if declarations is None else []
+        found = self._common_of[k] = dict(
+            functions_preamble=_preamble(
+                [own_header, [f"{prefix}/VariableType.h", *self.formula_headers]], declarations
+            ),
+            variable_type_preamble=_preamble(
+                [[f"{prefix}/VariableType.h"], [*own_header, *_variable_type_includes(prefix), *self.formula_headers]],
+                declarations,
+            ),
+            using_namespaces=list(self.formula_namespaces),
+            **common,
+        )
+        return found
+
+
+def _code_files(shards: _Shards, namespace: str, fork: bool) -> Dict[str, str]:
+    """The nodes' and wrappers' files and manifest.json. With `fork`, the wrappers' shards are
+    made in two more processes meanwhile (Note [Python bindings in a second process])."""
+    count = shards.layout.count
+    groups = _wrapper_groups(shards) if fork else [set(range(count))]
+    children = [_InSecondProcess(functools.partial(_variable_type_files, shards, namespace, g)) for g in groups if fork]
+    try:
+        out = _functions_files(shards)
+        out["manifest.json"] = _manifest(shards.plan, shards.layout, shards.texts)
+        if not fork:
+            out.update(_variable_type_files(shards, namespace, groups[0]))
+        for child in children:
+            out.update(child.result())
+    finally:
+        for child in children:
+            child.discard()
+    return out
+
+
+def _wrapper_groups(shards: _Shards) -> List[set]:
+    """The wrappers' shards split in two groups of about as many declarations each (one group
+    with a single shard): the largest shard first, each into the group with fewer so far."""
+    count = shards.layout.count
+    sizes = [0] * count
+    for d in shards.plan.declarations:
+        sizes[shard_of(d.shard_key, count)] += 1
+    groups: List[set] = [set(), set()]
+    loads = [0, 0]
+    for k in sorted(range(count), key=lambda k: (-sizes[k], k)):
+        g = 0 if loads[0] <= loads[1] else 1
+        groups[g].add(k)
+        loads[g] += sizes[k]
+    return [g for g in groups if g]
 
 
 def _functions_files(shards: _Shards) -> Dict[str, str]:
     """Functions[_<k>].cpp, the shards' headers and Functions.h."""
-    layout, common = shards.layout, shards.common
+    layout, common, texts = shards.layout, shards.common, shards.texts
     out: Dict[str, str] = {}
     for k in range(layout.count):
-        out[layout.name("Functions", k)] = _render("Functions.cpp", nodes=shards.node_shards[k], **shards.common_of[k])
+        definitions = texts.joined("Functions.cpp", "definitions", "nodes", shards.node_shard(k))
+        out[layout.name("Functions", k)] = _render("Functions.cpp", node_definitions=definitions, **shards.common_of(k))
         if shards.own_headers:
-            out[shards.headers[k]] = _render_declarations(shards.node_shards[k], [], False, common)
+            out[shards.headers[k]] = _render_declarations(shards.node_shard(k), [], False, common, texts)
     # Functions.h declares every node: for one shard it is the shard's header, for several with
     # headers of their own it includes them, for the automatic count it declares every node.
     include_prefix = common["include_prefix"]
@@ -597,48 +787,72 @@ def _functions_files(shards: _Shards) -> Dict[str, str]:
         [f"{include_prefix}/Functions_{k}.h" for k in range(layout.count)] if shards.own_headers else [],
         False,
         common,
+        texts,
     )
     return out
 
 
-def _variable_type_files(shards: _Shards, namespace: str) -> Dict[str, str]:
-    """The wrappers (gen_variable_type) in VariableType.h, NativeFunctions.h and VariableType[_<k>].cpp."""
-    layout = shards.layout
-    declarations = shards.plan.declarations
-    wrappers = [gen_variable_type.wrapper_code(d, namespace) for d in declarations]
-    wrapper_shards: List[List[gen_variable_type.WrapperCode]] = [[] for _ in range(layout.count)]
-    for d, w in zip(declarations, wrappers):
-        wrapper_shards[shard_of(d.shard_key, layout.count)].append(w)
-    out = _render_api_headers(wrappers, shards.common)
-    for k in range(layout.count):
+def _variable_type_files(shards: _Shards, namespace: str, which: set) -> Dict[str, str]:
+    """The wrappers (gen_variable_type) of the shards `which`, in their VariableType[_<k>].cpp."""
+    layout, texts = shards.layout, shards.texts
+    wrapper_shards: Dict[int, List[Tuple[DeclarationPlan, gen_variable_type.WrapperCode]]] = {k: [] for k in which}
+    for d in shards.plan.declarations:
+        k = shard_of(d.shard_key, layout.count)
+        if k in which:
+            wrapper_shards[k].append((d, texts.wrapper(d, namespace)))
+    out = {}
+    for k in sorted(which):
+        definitions = texts.joined("VariableType.cpp", "definitions", "wrappers", wrapper_shards[k], namespace)
         out[layout.name("VariableType", k)] = _render(
-            "VariableType.cpp", wrappers=wrapper_shards[k], **shards.common_of[k]
+            "VariableType.cpp", wrapper_definitions=definitions, **shards.common_of(k)
         )
     return out
 
 
 def _render_declarations(
-    nodes: Sequence[gen_autograd_functions.NodeCode], includes: Sequence[str], inlined: bool, common: Dict[str, object]
+    nodes: Sequence[Tuple[DifferentiabilityInfo, gen_autograd_functions.NodeCode]],
+    includes: Sequence[str],
+    inlined: bool,
+    common: Dict[str, object],
+    texts: _Texts,
 ) -> str:
-    """The Functions.h template: a header declaring `nodes` (or, `inlined`, the same declarations
-    as text for a .cpp file)."""
+    """The Functions.h template: a header declaring `nodes` ((info, code) pairs), or, `inlined`,
+    the same declarations as text for a .cpp file. A worker keeps the text by the nodes' infos
+    (Note [Worker cache]): the runtime names a header's declarations use take a pass over them."""
+    if texts.memo is None:
+        return _declarations_text(nodes, includes, inlined, common, texts)
+    return texts.memo.get(
+        tuple(info for info, _ in nodes),
+        ("declarations", tuple(includes), inlined, _frozen(common)),
+        functools.partial(_declarations_text, nodes, includes, inlined, common, texts),
+    )
+
+
+def _declarations_text(
+    nodes: Sequence[Tuple[DifferentiabilityInfo, gen_autograd_functions.NodeCode]],
+    includes: Sequence[str],
+    inlined: bool,
+    common: Dict[str, object],
+    texts: _Texts,
+) -> str:
+    codes = [code for _, code in nodes]
     return _render(
         "Functions.h",
-        nodes=list(nodes),
-        includes=list(includes) + gen_autograd_functions.header_includes(list(nodes)),
+        node_declarations=texts.joined("Functions.h", "declarations", "nodes", nodes),
+        includes=list(includes) + gen_autograd_functions.header_includes(codes),
         inlined=inlined,
-        using_names=gen_autograd_functions.header_runtime_names(list(nodes)),
+        using_names=gen_autograd_functions.header_runtime_names(codes),
         **common,
     )
 
 
-def _manifest(p: Plan, layout: _ShardLayout) -> str:
+def _manifest(p: Plan, layout: _ShardLayout, texts: _Texts) -> str:
     """manifest.json: the shard count, then one line per node (json's C encoder writes each line;
     its pure-Python indenting encoder took 0.13 s of the codegen at 2,000 nodes)."""
     import json  # only here: a few ms of imports
 
     shards = json.dumps({"count": layout.count, "automatic": layout.automatic})
-    nodes = [json.dumps(gen_autograd_functions.manifest_node(i)) for i in p.nodes]
+    nodes = [texts.manifest_line(i) for i in p.nodes]
     body = "".join(f"  {n},\n" for n in nodes[:-1]) + (f"  {nodes[-1]}\n" if nodes else "")
     return f'{{\n "shards": {shards},\n "nodes": [\n{body} ]\n}}\n'
 
@@ -648,10 +862,21 @@ def _c_string(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def _python_files(bindings: python.Bindings, layout: _ShardLayout, common: dict) -> Dict[str, str]:
-    """python_functions.h and one python_functions[_k].cpp per shard (gen_python_functions.py)."""
+def _declaration_files(
+    functions: Sequence[NativeFunction], bindings: Optional["Bindings"], layout: _ShardLayout, common: dict
+) -> Dict[str, str]:
+    """The files the declarations alone make: VariableType.h and NativeFunctions.h, the Python
+    bindings' python_functions.h and one python_functions[_k].cpp per shard
+    (gen_python_functions.py); `bindings`: python.bindings(functions), planned here if None."""
+    # Imported here: a run imports them in the process that makes these files (the first forked
+    # child), not on the way to the others (about 10 ms).
+    from tools.codegen import gen_python_functions, python
+
+    if bindings is None:
+        bindings = python.bindings(functions)
+    out = _api_headers(functions, common)
     shards = layout.count
-    out = {"python_functions.h": _render("python_functions.h", shards=shards, shard_suffix=lambda k: f"_{k}", **common)}
+    out["python_functions.h"] = _render("python_functions.h", shards=shards, shard_suffix=lambda k: f"_{k}", **common)
     for k, shard in enumerate(gen_python_functions.shards_of(bindings, shards, shard_of)):
         named = {t[0]: t[1] for g in shard.groups for t in (g.named_tuple, g.out_named_tuple) if t}
         out[layout.name("python_functions", k)] = _render(
@@ -791,27 +1016,7 @@ def main(argv: List[str]) -> int:
         print(f"gen_autograd: {problems[0]}", file=sys.stderr)
         return 2
     try:
-        files = generate(
-            FLAGS.native_functions,
-            FLAGS.derivatives,
-            native_functions_name=FLAGS.native_functions_name,
-            derivatives_name=FLAGS.derivatives_name,
-            include_prefix=FLAGS.include_prefix,
-            namespace=FLAGS.namespace,
-            formula_headers=FLAGS.formula_header,
-            formula_namespaces=FLAGS.formula_namespace,
-            missing_derivative=FLAGS.missing_derivative,
-            implicit_composite=FLAGS.implicit_composite,
-            timing=FLAGS.timing,
-            shards=FLAGS.shards,
-            environment_headers=FLAGS.formula_environment_header,
-            environment_functions=FLAGS.formula_function,
-            samples_path=FLAGS.samples,
-            samples_name=FLAGS.samples_name,
-            require_samples=FLAGS.require_samples,
-            python_module=FLAGS.python_module,
-            parallel=_PARALLEL,
-        )
+        files = _generate_from_flags()
     except SpecError as e:
         print(str(e), file=sys.stderr)
         return 1
@@ -837,6 +1042,46 @@ def main(argv: List[str]) -> int:
         return 1
     timer.lap("write")
     return 0
+
+
+def _generate_from_flags() -> Dict[str, str]:
+    """generate() with the flags' values. Raises SpecError."""
+    global _worker
+    run = functools.partial(
+        generate,
+        FLAGS.native_functions,
+        FLAGS.derivatives,
+        native_functions_name=FLAGS.native_functions_name,
+        derivatives_name=FLAGS.derivatives_name,
+        include_prefix=FLAGS.include_prefix,
+        namespace=FLAGS.namespace,
+        formula_headers=FLAGS.formula_header,
+        formula_namespaces=FLAGS.formula_namespace,
+        missing_derivative=FLAGS.missing_derivative,
+        implicit_composite=FLAGS.implicit_composite,
+        timing=FLAGS.timing,
+        shards=FLAGS.shards,
+        environment_headers=FLAGS.formula_environment_header,
+        environment_functions=FLAGS.formula_function,
+        samples_path=FLAGS.samples,
+        samples_name=FLAGS.samples_name,
+        require_samples=FLAGS.require_samples,
+        python_module=FLAGS.python_module,
+    )
+    if _worker is None:
+        return run(parallel=_PARALLEL)
+    try:
+        return run()
+    except SpecError:
+        pass
+    # What a worker keeps may hold the lines an entry had when it was first read (it moved since:
+    # Note [Worker cache]), and only messages show lines: a failing request runs again as a fresh
+    # process would, without the caches, and reports what that run finds.
+    kept, _worker = _worker, None
+    try:
+        return run()
+    finally:
+        _worker = kept
 
 
 def _parse_flags(argv: List[str]) -> List[str]:
@@ -895,7 +1140,7 @@ def run() -> None:
         # for the protobuf runtime.
         from tools.codegen import bazel_worker
 
-        enable_declarations_cache()
+        enable_worker_cache()
         bazel_worker.serve(_run_request, sys.stdin.buffer, sys.stdout.buffer, after=_collect_and_freeze)
         return
     if any(a.split("=", 1)[0] in _APP_FLAGS for a in sys.argv[1:]):

@@ -128,11 +128,7 @@ class WrapperCode:
 
     # The schema, printed above the definition.
     schema: str
-    # Declaration, with trailing defaults: `Tensor cat(TensorList tensors, int64_t dim = 0);`
-    declaration: str
-    # Kernel declaration for NativeFunctions.h: `Tensor cat(TensorList tensors, int64_t dim);`
-    native_declaration: str
-    # Definition's first line, without defaults.
+    # Definition's first line, without defaults (the headers' declarations: ApiDeclaration).
     signature: str
     # The shape of the body.
     kind: WrapperKind
@@ -156,42 +152,64 @@ class WrapperCode:
     checked_args: List[str]
     # For kind DIFFERENTIABLE: the node it records.
     node: Optional[NodeRecording] = None
-    # The C++ spellings of its parameter and return types, and of its parameters' defaults (what
-    # a header outside namespace gradgen makes visible: see `header_runtime_names`).
-    type_spellings: Tuple[str, ...] = ()
-    default_spellings: Tuple[str, ...] = ()
     # Forward mode: None when the wrapper does nothing with tangents.
     forward_ad: ForwardADCode = ForwardADCode(ForwardADKind.NONE, "")
 
 
-def header_runtime_names(wrappers: Sequence[WrapperCode], with_defaults: bool) -> List[Tuple[str, str]]:
-    """(namespace, name) of the runtime names the wrappers' declarations use (with their
+@dataclass(frozen=True)
+class ApiDeclaration:
+    """A declaration's function as the headers declare it (VariableType.h, NativeFunctions.h):
+    made from the declaration alone, so the headers need no formulas (Note [Python bindings in a
+    second process] in gen_autograd.py)."""
+
+    # With trailing defaults: `Tensor cat(TensorList tensors, int64_t dim = 0);`
+    declaration: str
+    # The kernel's, for NativeFunctions.h: `Tensor cat(TensorList tensors, int64_t dim);`
+    native_declaration: str
+    # The C++ spellings of its parameter and return types, and of its parameters' defaults (what
+    # a header outside namespace gradgen makes visible: see `header_runtime_names`).
+    type_spellings: Tuple[str, ...]
+    default_spellings: Tuple[str, ...]
+
+
+def _signature(func: FunctionSchema) -> Tuple[str, str, List[str], List[str]]:
+    """The C++ function's name and return type, its parameters' types, and its parameters."""
+    types = [cpp.argument_type(a).spelling for a in func.arguments.flat_all]
+    params = [f"{t} {a.name}" for t, a in zip(types, func.arguments.flat_all)]
+    return func.cpp_name(), cpp.returns_type(func).spelling, types, params
+
+
+def api_declaration(f: NativeFunction) -> ApiDeclaration:
+    """How the headers declare declaration `f`'s function of the API and its kernel."""
+    func = f.func
+    name, ret, types, params = _signature(func)
+    args = func.arguments.flat_all
+    defaults = [cpp.default_value(a) for a in args]
+    # C++ allows defaults only on a trailing run of parameters; cpp_no_default_args (PyTorch's
+    # key: var(Tensor self, bool unbiased=True) beside var.correction) ends that run too.
+    first_default = len(args)
+    for i in range(len(args) - 1, -1, -1):
+        if args[i].default is None or args[i].name in f.cpp_no_default_args:
+            break
+        first_default = i
+    with_defaults = params[:first_default] + [f"{p} = {d}" for p, d in zip(params, defaults)][first_default:]
+    return ApiDeclaration(
+        declaration=f"{ret} {name}({', '.join(with_defaults)});",
+        native_declaration=f"{ret} {name}({', '.join(params)});",
+        type_spellings=(ret, *types),
+        default_spellings=tuple(d or "" for d in defaults),
+    )
+
+
+def header_runtime_names(declarations: Sequence[ApiDeclaration], with_defaults: bool) -> List[Tuple[str, str]]:
+    """(namespace, name) of the runtime names the headers' declarations use (with their
     defaults: VariableType.h; without: NativeFunctions.h), for using-declarations."""
     spellings: List[str] = []
-    for w in wrappers:
+    for w in declarations:
         spellings += w.type_spellings
         if with_defaults:
             spellings += w.default_spellings
     return cpp.qualified_runtime_names(spellings)
-
-
-def _params(func: FunctionSchema, with_defaults: bool, no_default: Sequence[str] = ()) -> str:
-    args = func.arguments.flat_all
-    # C++ allows defaults only on a trailing run of parameters; cpp_no_default_args (PyTorch's
-    # key: var(Tensor self, bool unbiased=True) beside var.correction) ends that run too.
-    first_default = len(args)
-    if with_defaults:
-        for i in range(len(args) - 1, -1, -1):
-            if args[i].default is None or args[i].name in no_default:
-                break
-            first_default = i
-    parts = []
-    for i, a in enumerate(args):
-        p = f"{cpp.argument_type(a).spelling} {a.name}"
-        if with_defaults and i >= first_default:
-            p += f" = {cpp.default_value(a)}"
-        parts.append(p)
-    return ", ".join(parts)
 
 
 def _save_input_expr(var: SavedAttribute, arg: Optional[Argument], inplace: bool) -> str:
@@ -238,8 +256,7 @@ def wrapper_code(d: DeclarationPlan, namespace: str) -> WrapperCode:
     `namespace`."""
     f, info, kind = d.f, d.info, d.kind
     func = f.func
-    name = func.cpp_name()
-    ret = cpp.returns_type(func).spelling
+    name, ret, _, params = _signature(func)
     checked: List[str] = []
     if kind in (WrapperKind.OUT, WrapperKind.NOT_IMPLEMENTED):
         checked = [a.name for a in func.arguments.tensor_args]
@@ -247,12 +264,9 @@ def wrapper_code(d: DeclarationPlan, namespace: str) -> WrapperCode:
     if kind is WrapperKind.DIFFERENTIABLE:
         assert info is not None and info.op is not None
         node = _node_recording(f, info)
-    signature = f"{ret} {name}({_params(func, False)})"
     return WrapperCode(
         schema=str(func),
-        declaration=f"{ret} {name}({_params(func, True, f.cpp_no_default_args)});",
-        native_declaration=signature + ";",
-        signature=signature,
+        signature=f"{ret} {name}({', '.join(params)})",
         kind=kind,
         op_name=str(func.name),
         hooks=d.hooks,
@@ -263,8 +277,6 @@ def wrapper_code(d: DeclarationPlan, namespace: str) -> WrapperCode:
         returns_void=not func.returns,
         checked_args=checked,
         node=node,
-        type_spellings=(ret,) + tuple(cpp.argument_type(a).spelling for a in func.arguments.flat_all),
-        default_spellings=tuple(cpp.default_value(a) or "" for a in func.arguments.flat_all),
         forward_ad=_forward_ad_code(d.forward_ad, str(func.name)),
     )
 

@@ -19,6 +19,7 @@ replaced by their SymInt spellings) both spellings work.
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import functools
 import re
@@ -45,6 +46,7 @@ from tools.codegen.errors import Location, SchemaParseError, SpecError
 from tools.codegen.formula_check import expression_problem, one_line
 from tools.codegen.formula_env import FormulaEnvironment, to_cpp
 from tools.codegen.formula_text import rename, uses
+from tools.codegen.memo import LRU, MISSING, ByIdentity
 from tools.codegen.model import (
     Argument,
     BaseTy,
@@ -57,7 +59,8 @@ from tools.codegen.model import (
     Type,
     is_cpp_identifier,
 )
-from tools.codegen.yaml_loader import Node, Seq, load_yaml
+from tools.codegen.yaml_block import Unsupported, split_items
+from tools.codegen.yaml_loader import Node, Seq, load_block_item, load_yaml, read_spec_bytes
 
 # `(^|\W)NAME($|\W)`: NAME used as a whole identifier.
 IDENT_REGEX = r"(^|\W){}($|\W)"
@@ -316,9 +319,12 @@ class _Index:
     def __init__(self, functions: Sequence[NativeFunction]) -> None:
         self.by_schema: Dict[str, NativeFunction] = {}
         self.by_base: Dict[str, List[NativeFunction]] = defaultdict(list)
+        # By operator name (`add.Tensor`): the `{view}_copy` twins (_add_view_copy_infos).
+        self.by_name: Dict[str, NativeFunction] = {}
         for f in functions:
             self.by_schema[str(f.func)] = f
             self.by_base[f.func.name.name.base.rstrip("_")].append(f)
+            self.by_name[str(f.func.name)] = f
 
     def same_signature(self, f: NativeFunction) -> List[NativeFunction]:
         """The declarations with `f`'s signature (its in-place, out= and functional variants)."""
@@ -984,10 +990,11 @@ def _is_view(f: NativeFunction) -> bool:
 
 def _add_view_copy_infos(
     infos: Dict[FunctionSchema, Dict[str, DifferentiabilityInfo]],
-    functions: Sequence[NativeFunction],
+    index: _Index,
     explicit: set,
+    cache: Optional["EntryCache"],
 ) -> None:
-    by_name = {str(f.func.name): f for f in functions}
+    by_name = index.by_name
     added: Dict[FunctionSchema, Dict[str, DifferentiabilityInfo]] = {}
     for per_key in infos.values():
         for key, info in per_key.items():
@@ -1005,18 +1012,24 @@ def _add_view_copy_infos(
             copy = by_name.get(copy_name)
             if copy is None or copy.func in explicit:
                 break
-            parts = info.name.split(".", 1)
-            diff_names = {b.name for b in info.args_with_derivatives}
-            given = {name: getattr(info, name) for name in _GIVEN_FIELDS}
-            given.update(
-                name=f"{parts[0]}_copy" + ("." + parts[1] if len(parts) > 1 else ""),
-                func=copy,
-                op=None if info.op is None else f"{info.op}_copy",
-                args_with_derivatives=tuple(a for a in copy.func.arguments.flat_all if a.name in diff_names),
-            )
-            added.setdefault(copy.func, {})[key] = _info_with_facts(**given)
+            made = functools.partial(_view_copy_info, info, copy)
+            added.setdefault(copy.func, {})[key] = made() if cache is None else cache.derived.get((info, copy), 0, made)
     for k, v in added.items():
         infos.setdefault(k, v)
+
+
+def _view_copy_info(info: DifferentiabilityInfo, copy: NativeFunction) -> DifferentiabilityInfo:
+    """The info of `{view}_copy` declaration `copy`: view `info`'s formulas, its node name + `_copy`."""
+    parts = info.name.split(".", 1)
+    diff_names = {b.name for b in info.args_with_derivatives}
+    given = {name: getattr(info, name) for name in _GIVEN_FIELDS}
+    given.update(
+        name=f"{parts[0]}_copy" + ("." + parts[1] if len(parts) > 1 else ""),
+        func=copy,
+        op=None if info.op is None else f"{info.op}_copy",
+        args_with_derivatives=tuple(a for a in copy.func.arguments.flat_all if a.name in diff_names),
+    )
+    return _info_with_facts(**given)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1045,7 +1058,9 @@ def _is_reference_for_foreach(f: NativeFunction, ref: FunctionSchema) -> bool:
 
 
 def _add_foreach_infos(
-    infos: Dict[FunctionSchema, Dict[str, DifferentiabilityInfo]], functions: Sequence[NativeFunction]
+    infos: Dict[FunctionSchema, Dict[str, DifferentiabilityInfo]],
+    functions: Sequence[NativeFunction],
+    cache: Optional["EntryCache"],
 ) -> None:
     """Gives every functional `_foreach_*` op without an entry the Default formulas of its
     reference op (the first, in file order, that `_is_reference_for_foreach`), per element."""
@@ -1062,7 +1077,8 @@ def _add_foreach_infos(
             ref = per_key.get("Default")
             ref_schema = schema.signature(strip_default=True)
             if ref is not None and ref.op is not None and _is_reference_for_foreach(f, ref_schema):
-                infos[f.func] = {"Default": _foreach_info(f, ref_schema, ref)}
+                made = functools.partial(_foreach_info, f, ref_schema, ref)
+                infos[f.func] = {"Default": made() if cache is None else cache.derived.get((f, ref), 1, made)}
                 break
 
 
@@ -1100,24 +1116,35 @@ def _foreach_info(f: NativeFunction, ref_schema: FunctionSchema, ref: Differenti
     )
 
 
-def _check_names(infos: Dict[FunctionSchema, Dict[str, DifferentiabilityInfo]], env: FormulaEnvironment) -> None:
+def _check_names(
+    infos: Dict[FunctionSchema, Dict[str, DifferentiabilityInfo]],
+    env: FormulaEnvironment,
+    cache: Optional["EntryCache"],
+) -> None:
     """Every function a formula calls is one the environment defines (point 3 of PyTorch's formula
     environment): a misspelt helper is an error at its formula, not a C++ error in Functions.cpp."""
     for per_key in infos.values():
         for info in per_key.values():
-            formulas = [(", ".join(d.var_names), d.formula, d.loc) for d in info.derivatives]
-            formulas += [(", ".join(f.var_names), f.formula, f.loc) for f in info.forward_derivatives]
-            for names, formula, loc in formulas:
-                unknown = env.unknown(formula)
-                if unknown:
-                    name = unknown[0][0]
-                    raise SpecError(
-                        f"the formula for {names} of {info.name} calls '{name}', which the formula "
-                        f"environment does not define{env.suggestion(name)}: it is no op of this library "
-                        "or of gradgen and no function of the headers the generated code includes "
-                        "(gradgen's csrc/autograd/formulas.h, your hdrs and deps)",
-                        loc,
-                    )
+            if cache is None:
+                _check_info_names(info, env)
+            else:  # once per info and environment: a mistake raises, and is not kept
+                cache.derived.get((info, env), 2, functools.partial(_check_info_names, info, env))
+
+
+def _check_info_names(info: DifferentiabilityInfo, env: FormulaEnvironment) -> None:
+    formulas = [(", ".join(d.var_names), d.formula, d.loc) for d in info.derivatives]
+    formulas += [(", ".join(f.var_names), f.formula, f.loc) for f in info.forward_derivatives]
+    for names, formula, loc in formulas:
+        unknown = env.unknown(formula)
+        if unknown:
+            name = unknown[0][0]
+            raise SpecError(
+                f"the formula for {names} of {info.name} calls '{name}', which the formula "
+                f"environment does not define{env.suggestion(name)}: it is no op of this library "
+                "or of gradgen and no function of the headers the generated code includes "
+                "(gradgen's csrc/autograd/formulas.h, your hdrs and deps)",
+                loc,
+            )
 
 
 def load_derivatives(
@@ -1125,28 +1152,98 @@ def load_derivatives(
     functions: Sequence[NativeFunction],
     display_name: Optional[str] = None,
     environment: Optional[FormulaEnvironment] = None,
+    cache: Optional["EntryCache"] = None,
 ) -> Dict[FunctionSchema, Dict[str, DifferentiabilityInfo]]:
     """Parses derivatives.yaml against `functions`: canonical schema -> dispatch key -> info.
-    With an `environment`, the functions every formula calls are checked against it."""
+    With an `environment`, the functions every formula calls are checked against it. With a
+    `cache` (a persistent worker's, made for these `functions`), the entries it read and analysed
+    before are taken from it: the result is the same."""
     file = display_name or path
+    index = _Index(functions) if cache is None else cache.index
+    items = None if cache is None else _cached_items(path, file, cache)
+    if items is None:
+        items = _items(path, file)
+    infos = _analyse_entries(items, index, cache)
+    _add_view_copy_infos(infos, index, set(infos), cache)
+    _add_foreach_infos(infos, functions, cache)
+    if environment is not None:
+        _check_names(infos, environment, cache)
+    return infos
+
+
+@dataclass(frozen=True)
+class _Analysed:
+    """An entry read and analysed: what a worker's EntryCache keeps of it."""
+
+    entry: _Entry
+    # Its spec with runs of whitespace made one space (to find a duplicate entry).
+    norm: str
+    canonical: NativeFunction
+    infos: Dict[str, DifferentiabilityInfo]
+
+
+# One derivative entry to analyse: its cache key (or None), and its YAML value and where it
+# starts, or what the cache holds of it.
+_Item = Tuple[Optional[tuple], Union[Tuple[Any, Location], _Analysed]]
+
+
+def _items(path: str, file: str) -> List[_Item]:
+    """The entries of the whole file, read by load_yaml (no cache)."""
     entries = load_yaml(path, file)
     if entries is None:
         entries = Seq()
     if not isinstance(entries, Seq):
         raise SpecError("a derivatives file must be a list of entries ('- name: ...')", Location(file, 1))
-    index = _Index(functions)
+    return [
+        (None, (node, Location(file, node.line) if isinstance(node, Node) else entries.item_loc(i)))
+        for i, node in enumerate(entries)
+    ]
+
+
+def _cached_items(path: str, file: str, cache: "EntryCache") -> Optional[List[_Item]]:
+    """The entries, each by its text, read only when the cache does not hold it; None when the
+    file is not one yaml_block.split_items splits (the whole file is read then, and its mistakes
+    reported, as without a cache). Every entry is read before any is analysed, so a YAML mistake
+    is reported before a mistake of an entry above it, as without a cache."""
+    try:
+        _, parts = split_items(read_spec_bytes(path, file))
+        items: List[_Item] = []
+        for first_line, text in parts:
+            key = (file, text)
+            found = cache.entries.get(key)
+            if found is MISSING:
+                node, loc = load_block_item(text, first_line, file)
+                found = (node, Location(file, node.line) if isinstance(node, Node) else loc)
+            items.append((key, found))
+        return items
+    except (Unsupported, SpecError):
+        return None
+
+
+def _analyse_entries(
+    items: Sequence[_Item], index: _Index, cache: Optional["EntryCache"]
+) -> Dict[FunctionSchema, Dict[str, DifferentiabilityInfo]]:
+    """The infos of the entries, in file order; node names numbered in that order."""
     op_counter: Counter = Counter()
     infos: Dict[FunctionSchema, Dict[str, DifferentiabilityInfo]] = {}
     first_seen: Dict[str, Location] = {}
-    for i, node in enumerate(entries):
-        entry = _read_entry(node, Location(file, node.line) if isinstance(node, Node) else entries.item_loc(i))
-        norm = _WHITESPACE.sub(" ", entry.spec.strip())
+    for key, found in items:
+        if isinstance(found, _Analysed):
+            entry, norm = found.entry, found.norm
+        else:
+            entry = _read_entry(*found)
+            norm = _WHITESPACE.sub(" ", entry.spec.strip())
         if norm in first_seen:
             raise SpecError(
                 f"duplicate derivative entry for '{entry.spec}' (first given at {first_seen[norm]})", entry.name_loc
             )
         first_seen[norm] = entry.name_loc
-        canonical, per_key = _create_info(entry, index, op_counter)
+        if isinstance(found, _Analysed):
+            canonical, per_key = found.canonical, _renumbered(found, op_counter, key, cache)
+        else:
+            canonical, per_key = _create_info(entry, index, op_counter)
+            if key is not None and cache is not None:
+                cache.entries.put(key, _Analysed(entry, norm, canonical, per_key))
         if canonical.func in infos:
             prev = next(iter(infos[canonical.func].values()))
             raise SpecError(
@@ -1154,8 +1251,45 @@ def load_derivatives(
                 entry.name_loc,
             )
         infos[canonical.func] = per_key
-    _add_view_copy_infos(infos, functions, set(infos))
-    _add_foreach_infos(infos, functions)
-    if environment is not None:
-        _check_names(infos, environment)
     return infos
+
+
+def _renumbered(
+    found: _Analysed, op_counter: "Counter[str]", key: Optional[tuple], cache: Optional["EntryCache"]
+) -> Dict[str, DifferentiabilityInfo]:
+    """A cached entry's infos with their node names numbered as here (`MmBackward1` when an entry
+    for mm was added above): the names _set_up gives, which nothing else of an info depends on."""
+    defn_name = _split_name(found.entry.spec)
+    per_key = found.infos
+    for dispatch_key, info in found.infos.items():
+        if info.op is None:
+            continue
+        op = _node_name(defn_name, dispatch_key, op_counter)
+        if op != info.op:
+            if per_key is found.infos:
+                per_key = dict(per_key)
+            per_key[dispatch_key] = dataclasses.replace(info, op=op)
+    if per_key is not found.infos and key is not None and cache is not None:
+        cache.entries.put(key, dataclasses.replace(found, infos=per_key))
+    return per_key
+
+
+# The derivative entries (and infos made from them) a worker keeps: a few files of PyTorch's size.
+_CACHE_SIZE = 8192
+
+
+class EntryCache:
+    """What a persistent worker keeps of derivatives files between requests, for one list of
+    declarations (Note [Worker cache] in gen_autograd.py): each entry read and analysed, by its
+    file name and text; the infos made from them (`{view}_copy` twins, foreach ops) and the
+    formula environment checks passed, by the identity of what they were made from. The
+    numbering of node names, which depends on the entries above, is redone per request
+    (_renumbered). An entry's Locations are those of where it was first read: an entry that
+    moves (a line added above it) is taken as it is, since no Location reaches a generated file,
+    and a request that raises a SpecError is run again without the caches (gen_autograd.py), so
+    that every message cites the lines of the files as they are."""
+
+    def __init__(self, functions: Sequence[NativeFunction]) -> None:
+        self.index = _Index(functions)
+        self.entries = LRU(_CACHE_SIZE)
+        self.derived = ByIdentity(_CACHE_SIZE)

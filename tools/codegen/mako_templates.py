@@ -121,6 +121,25 @@ def render(name: str, **data) -> str:
     ran, which the codegen keeps off: a persistent worker spent 0.1-0.2 s per request collecting
     them (75,000 objects on PyTorch's specs)."""
     t = template(name)  # first: it defers importlib.metadata before Mako is imported
+    from mako import runtime
+
+    return _render_with(t, data, runtime._kwargs_for_callable(t.callable_, data))
+
+
+def render_def(name: str, def_name: str, **data) -> str:
+    """Def `def_name` of template `name` rendered with `data`, all of which are the def's
+    arguments: what Mako's `template.get_def(def_name).render(**data)` returns (by render()'s
+    calls)."""
+    t = _def_template(name, def_name)
+    return _render_with(t, data, data)
+
+
+@functools.lru_cache(maxsize=None)
+def _def_template(name: str, def_name: str):
+    return template(name).get_def(def_name)
+
+
+def _render_with(t, data: dict, kwargs: dict) -> str:
     from mako import runtime, util
 
     buf = util.FastEncodingBuffer(encoding=t.output_encoding, errors=t.encoding_errors)
@@ -128,7 +147,7 @@ def render(name: str, **data) -> str:
     context._outputting_as_unicode = False
     context._set_with_template(t)
     try:
-        runtime._render_context(t, t.callable_, context, **runtime._kwargs_for_callable(t.callable_, data))
+        runtime._render_context(t, t.callable_, context, **kwargs)
         return context._pop_buffer().getvalue()
     finally:
         context._data.clear()

@@ -11,8 +11,9 @@ tests/codegen/test_structure.py checks that no emitter is reachable from the ana
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Tuple
 
 from tools.codegen.autograd_info import (
     DifferentiabilityInfo,
@@ -24,8 +25,11 @@ from tools.codegen.autograd_info import (
     match_infos,
     wrapper_kinds,
 )
+from tools.codegen.memo import ByIdentity
 from tools.codegen.model import FunctionSchema, NativeFunction
-from tools.codegen.python import Bindings, bindings
+
+if TYPE_CHECKING:
+    from tools.codegen.python import Bindings
 
 
 @dataclass(frozen=True)
@@ -54,7 +58,7 @@ class Plan:
     declarations: Tuple[DeclarationPlan, ...]
     # The Python API: groups of overloads, and the declarations Python cannot call (python.py);
     # None when the caller plans it (plan()'s `python_bindings`).
-    python: Optional[Bindings]
+    python: Optional["Bindings"]
 
     @property
     def functions(self) -> List[NativeFunction]:
@@ -82,19 +86,32 @@ def plan(
     missing_derivative: str,
     implicit_composite: bool,
     python_bindings: bool = True,
+    cache: Optional[ByIdentity] = None,
 ) -> Plan:
     """The plan of `functions` with the formulas `infos` (load_derivatives). Raises SpecError.
 
     With `python_bindings` False, `Plan.python` is None: the caller plans them itself
     (python.bindings(functions), which needs nothing else; gen_autograd does it in a second
-    process, Note [Python bindings in a second process])."""
+    process, Note [Python bindings in a second process]). With a `cache` (a persistent worker's,
+    Note [Worker cache] in gen_autograd.py), a declaration's plan is made once per declaration,
+    info and wrapper kind (the same objects: the same inputs) and then taken from it."""
     nodes = tuple(i for per_key in infos.values() for i in per_key.values() if i.op)
     matched = match_infos(functions, infos)
     kinds = wrapper_kinds(functions, matched, missing_derivative, implicit_composite)
     declarations = []
     for f, kind in zip(functions, kinds):
         info = matched[str(f.func)]
-        declarations.append(
-            DeclarationPlan(f, info, kind, forward_ad_of(f, info, kind), hook_facts(f), _shard_key(f, info))
-        )
-    return Plan(nodes, tuple(declarations), bindings(functions) if python_bindings else None)
+        if cache is None:
+            declarations.append(_declaration_plan(f, info, kind))
+        else:
+            declarations.append(cache.get((f, info), kind, functools.partial(_declaration_plan, f, info, kind)))
+    if not python_bindings:
+        return Plan(nodes, tuple(declarations), None)
+    # Imported only here: a command-line run plans the bindings in another process (about 10 ms).
+    from tools.codegen.python import bindings
+
+    return Plan(nodes, tuple(declarations), bindings(functions))
+
+
+def _declaration_plan(f: NativeFunction, info: Optional[DifferentiabilityInfo], kind: WrapperKind) -> DeclarationPlan:
+    return DeclarationPlan(f, info, kind, forward_ad_of(f, info, kind), hook_facts(f), _shard_key(f, info))

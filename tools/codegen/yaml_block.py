@@ -30,7 +30,7 @@ from typing import Any, Callable, List, Tuple
 
 import yaml
 
-__all__ = ["Unsupported", "read_block_yaml", "PLAIN", "QUOTED", "QUOTED_WHOLE", "CONTAINER"]
+__all__ = ["Unsupported", "read_block_yaml", "split_items", "PLAIN", "QUOTED", "QUOTED_WHOLE", "CONTAINER"]
 
 PLAIN = 1
 QUOTED = 2
@@ -77,13 +77,17 @@ _STR = "tag:yaml.org,2002:str"
 
 
 class _Reader:
-    def __init__(self, lines: List[str], construct: Callable[[str, str], Any], node_type: type, seq_type: type) -> None:
+    def __init__(
+        self, lines: List[str], construct: Callable[[str, str], Any], node_type: type, seq_type: type, first_line: int
+    ) -> None:
         # Each significant line (not blank, not a comment): [line number, indent, content], where
-        # content has no indentation and no trailing spaces or comment.
+        # content has no indentation and no trailing spaces or comment. `lines` are the file's
+        # from line `first_line` (0-based) on; numbers are the file's.
         self.lines = lines
+        self.first_line = first_line
         self.rows = rows = []
         append = rows.append
-        for number, line in enumerate(lines):
+        for number, line in enumerate(lines, first_line):
             content = line.lstrip(" ")
             if content and content[0] != "#":
                 append([number, len(line) - len(content), content.rstrip(" ")])
@@ -141,9 +145,10 @@ class _Reader:
         next lines (folded as YAML does: a line break becomes a space, an empty line a line
         break). Sets `self.resume` to the last line it reads."""
         raw = self.lines
+        first = self.first_line
         parts: List[str] = []
         number, i = line, col + 1
-        text = raw[number]
+        text = raw[number - first]
         folded = False
         while True:
             j = i
@@ -169,9 +174,9 @@ class _Reader:
             breaks = 0
             while True:
                 number += 1
-                if number >= len(raw):
+                if number - first >= len(raw):
                     raise Unsupported("unterminated quoted scalar")
-                text = raw[number]
+                text = raw[number - first]
                 stripped = text.lstrip(" ")
                 if stripped:
                     break
@@ -315,15 +320,9 @@ class _Reader:
         return node, start, i
 
 
-def read_block_yaml(
-    text: Any, file: str, construct: Callable[[str, str], Any], node_type: type, seq_type: type
-) -> Tuple[Any, tuple]:
-    """The value of a spec file in block style and the position of its top value, or Unsupported.
-
-    `text`: the file (bytes, read as UTF-8, or str). `construct(tag, text)` makes a non-string
-    scalar as PyYAML's safe loader does. `node_type` / `seq_type` (yaml_loader's Node and Seq) are
-    filled with the values, `file`, `_start` and `_nodes` / `_items` (positions as tuples).
-    """
+def _checked_text(text: Any) -> str:
+    """`text` (bytes, read as UTF-8, or str) as a str, or Unsupported when a part of it is left
+    to PyYAML whatever its structure."""
     if isinstance(text, bytes):
         if text[:3] == b"\xef\xbb\xbf" or text[:2] in (b"\xff\xfe", b"\xfe\xff") or b"\x00" in text:
             raise Unsupported("byte-order mark or UTF-16/32")
@@ -339,7 +338,21 @@ def read_block_yaml(
         raise Unsupported("non-ASCII text outside comments")
     if _resolver_table().get(None):  # resolvers for any first character: not how PyYAML ships
         raise Unsupported("wildcard implicit resolvers")
-    reader = _Reader(text.split("\n"), construct, node_type, seq_type)
+    return text
+
+
+def read_block_yaml(
+    text: Any, file: str, construct: Callable[[str, str], Any], node_type: type, seq_type: type, first_line: int = 0
+) -> Tuple[Any, tuple]:
+    """The value of a spec file in block style and the position of its top value, or Unsupported.
+
+    `text`: the file (bytes, read as UTF-8, or str). `construct(tag, text)` makes a non-string
+    scalar as PyYAML's safe loader does. `node_type` / `seq_type` (yaml_loader's Node and Seq) are
+    filled with the values, `file`, `_start` and `_nodes` / `_items` (positions as tuples).
+    `first_line`: the 0-based line of the file where `text` starts (an item of split_items).
+    """
+    text = _checked_text(text)
+    reader = _Reader(text.split("\n"), construct, node_type, seq_type, first_line)
     reader.file = file
     if not reader.rows or reader.rows[0][1] != 0:
         raise Unsupported("empty, or a first value indented")
@@ -347,3 +360,32 @@ def read_block_yaml(
     if i != len(reader.rows):
         raise Unsupported("text after the top value")
     return value, pos
+
+
+# A line that starts at column 0 with something other than a comment.
+_TOP_LINE = re.compile(r"^[^ #\n]", re.M)
+
+
+def split_items(text: Any) -> Tuple[str, List[Tuple[int, str]]]:
+    """A file whose top value is a block sequence (`- name: ...` items at column 0, derivatives.yaml),
+    as (its text, [(0-based first line of an item, the item's text up to the next item)]), or
+    Unsupported. Read separately with read_block_yaml(item, first_line=...), each item is what
+    it is in the whole file: the reader reads an item from its own lines only, and every check
+    of the whole text is made here (a persistent worker re-reads only the items that changed,
+    Note [Worker cache] in gen_autograd.py). Lines before the first item must be blank or
+    comments, and every other line at column 0 must start an item."""
+    text = _checked_text(text)
+    starts = [m.start() for m in _TOP_LINE.finditer(text)]
+    if not starts or any(
+        line.strip(" ") and not line.lstrip(" ").startswith("#") for line in text[: starts[0]].split("\n")
+    ):
+        raise Unsupported("no item at column 0, or a value before the first")
+    items = []
+    line = text.count("\n", 0, starts[0])
+    ends = starts[1:] + [len(text)]
+    for start, end in zip(starts, ends):
+        if text[start] != "-" or text[start + 1 : start + 2] not in (" ", "\n", ""):
+            raise Unsupported("a line at column 0 that is not an item")
+        items.append((line, text[start:end]))
+        line += text.count("\n", start, end)
+    return text, items

@@ -33,7 +33,16 @@ import yaml
 from tools.codegen import yaml_block
 from tools.codegen.errors import Location, SpecError
 
-__all__ = ["Node", "Seq", "load_yaml", "load_yaml_with_loc", "load_yaml_string", "gc_paused"]
+__all__ = [
+    "Node",
+    "Seq",
+    "load_yaml",
+    "load_yaml_with_loc",
+    "load_yaml_string",
+    "gc_paused",
+    "read_spec_bytes",
+    "load_block_item",
+]
 
 try:
     _BaseLoader: type = yaml.CSafeLoader  # libyaml: parsing in C
@@ -564,6 +573,12 @@ def load_yaml_with_loc(path: Union[str, os.PathLike], display_name: Optional[str
     Raises SpecError for an unreadable file or malformed YAML, at the problem's line and column.
     """
     name = display_name if display_name is not None else os.fspath(path)
+    return _load(read_spec_bytes(path, name), name)
+
+
+def read_spec_bytes(path: Union[str, os.PathLike], name: str) -> bytes:
+    """The bytes of spec file `path` (shown as `name`). Raises SpecError when it cannot be read or
+    is too large."""
     try:
         with open(path, "rb") as f:
             text = f.read(MAX_FILE_BYTES + 1)
@@ -571,7 +586,18 @@ def load_yaml_with_loc(path: Union[str, os.PathLike], display_name: Optional[str
         raise SpecError(f"cannot read file: {e.strerror}", Location(name, 1)) from None
     if len(text) > MAX_FILE_BYTES:
         raise SpecError(f"the file is larger than {MAX_FILE_BYTES // (1024 * 1024)} MiB", Location(name, 1))
-    return _load(text, name)
+    return text
+
+
+def load_block_item(text: str, first_line: int, display_name: str) -> tuple[Any, Location]:
+    """One item of yaml_block.split_items, read on its own: its value and where it is, exactly as
+    in the whole file. Raises yaml_block.Unsupported when the file is PyYAML's to read (then
+    load_yaml reads the whole file, and reports its mistakes)."""
+    with gc_paused():
+        seq, _ = yaml_block.read_block_yaml(text, display_name, _construct_scalar, Node, Seq, first_line)
+    if not isinstance(seq, Seq) or len(seq) != 1:
+        raise yaml_block.Unsupported("not one item")
+    return seq[0], seq.item_loc(0)
 
 
 def load_yaml(path: Union[str, os.PathLike], display_name: Optional[str] = None) -> Any:

@@ -18,8 +18,8 @@ namespace ${namespace} {
 using ${ns}::${name};
 % endfor
 namespace native {
-% for w in wrappers:
-${w.native_declaration}
+% for d in declarations:
+${d.native_declaration}
 % endfor
 }  // namespace native
 }  // namespace ${namespace}

@@ -17,7 +17,7 @@ namespace ${namespace} {
 % for ns, name in using_names:
 using ${ns}::${name};
 % endfor
-% for w in wrappers:
-${w.declaration}
+% for d in declarations:
+${d.declaration}
 % endfor
 }  // namespace ${namespace}
