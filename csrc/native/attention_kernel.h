@@ -4,14 +4,14 @@
 //
 // Each matrix of the batch (a (batch, head) pair) is one task of the intra-op threads: its
 // queries are taken a block of rows at a time, whose scores against every key (a block of at
-// most 2^21 / (S * E) rows by S, 2^19 / (S * E) for a single matrix) stay in cache: scaled, masked, turned into
-// probabilities (the vectorized row steps of nn_kernels.h around vec::exp; a row masked
-// everywhere gives 0) and multiplied by the values. The [L, S] matrix of probabilities is never
-// stored: the backward computes each block's again, with the same products, so the same bits,
-// and from them the gradients of the block's queries and its part of the keys' and values'.
-// Every product goes through gemm() (csrc/native/gemm.h), small enough that it is never split
-// across threads, and a matrix's blocks run in order on one thread, so the results do not
-// depend on the thread count.
+// most 2^21 / (S * E) rows by S, 2^19 / (S * E) for a single matrix) stay in cache: scaled,
+// masked, turned into probabilities (the vectorized row steps of nn_kernels.h around vec::exp; a
+// row masked everywhere gives 0) and multiplied by the values. The [L, S] matrix of
+// probabilities is never stored: the backward computes each block's again, with the same
+// products, so the same bits, and from them the gradients of the block's queries and its part
+// of the keys' and values'. Every product goes through gemm() (csrc/native/gemm.h), small enough
+// or inside a task so that it is never split across threads, and a matrix's blocks run in order
+// on one thread, so the results do not depend on the thread count.
 #pragma once
 
 #include <array>
