@@ -3,6 +3,8 @@
 // against plain loops in double; widths that are not multiples of the vector widths (16 floats,
 // 8 doubles) nor of the 1024-element blocks, rows starting at unaligned addresses, one and two
 // intra-op threads giving the same bits; and the gradients in float64 against finite differences.
+// Also scaled_dot_product_attention's fused kernel (csrc/native/attention_kernel.h), its output
+// and gradients against the definition in double across blocks of query rows, with every mask.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -10,9 +12,11 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "csrc/autograd/engine.h"
 #include "csrc/generated/VariableType.h"
 #include "csrc/native/gemm.h"
 #include "csrc/ops.h"
@@ -473,6 +477,183 @@ TEST(NnKernelsTest, AttentionWithAndWithoutDeadRows) {
         &report))
         << report;
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The fused attention kernel (csrc/native/attention_kernel.h)
+// ---------------------------------------------------------------------------------------------
+
+struct AttentionRef {
+  std::vector<double> out, dq, dk, dv;
+};
+
+// Attention of contiguous q [B, L, E], k [B, S, E], v [B, S, Ev] in double, bias [B, L, S]
+// added to the scores (-inf hides one; a row hidden everywhere gives 0), and its gradients for
+// go [B, L, Ev]: the definition, one row at a time.
+AttentionRef attention_reference(const std::vector<double>& q, const std::vector<double>& k,
+                                 const std::vector<double>& v, const std::vector<double>& go,
+                                 const std::vector<double>& bias, int64_t B, int64_t L, int64_t S,
+                                 int64_t E, int64_t Ev, double scale) {
+  AttentionRef r;
+  r.out.assign(static_cast<size_t>(B * L * Ev), 0.0);
+  r.dq.assign(static_cast<size_t>(B * L * E), 0.0);
+  r.dk.assign(static_cast<size_t>(B * S * E), 0.0);
+  r.dv.assign(static_cast<size_t>(B * S * Ev), 0.0);
+  std::vector<double> p(static_cast<size_t>(S)), dp(static_cast<size_t>(S));
+  for (int64_t b = 0; b < B; ++b) {
+    for (int64_t i = 0; i < L; ++i) {
+      const double* qi = q.data() + (b * L + i) * E;
+      const double* gi = go.data() + (b * L + i) * Ev;
+      double mx = -std::numeric_limits<double>::infinity();
+      for (int64_t j = 0; j < S; ++j) {
+        double s = 0;
+        for (int64_t e = 0; e < E; ++e) s += qi[e] * k[static_cast<size_t>((b * S + j) * E + e)];
+        p[j] = s * scale + bias[static_cast<size_t>((b * L + i) * S + j)];
+        mx = std::max(mx, p[j]);
+      }
+      if (mx == -std::numeric_limits<double>::infinity()) continue;
+      double sum = 0, dot = 0;
+      for (int64_t j = 0; j < S; ++j) sum += p[j] = std::exp(p[j] - mx);
+      for (int64_t j = 0; j < S; ++j) {
+        p[j] /= sum;
+        dp[j] = 0;
+        for (int64_t e = 0; e < Ev; ++e) {
+          const size_t at = static_cast<size_t>((b * S + j) * Ev + e);
+          r.out[static_cast<size_t>((b * L + i) * Ev + e)] += p[j] * v[at];
+          dp[j] += gi[e] * v[at];
+          r.dv[at] += p[j] * gi[e];
+        }
+        dot += p[j] * dp[j];
+      }
+      for (int64_t j = 0; j < S; ++j) {
+        const double ds = p[j] * (dp[j] - dot) * scale;
+        for (int64_t e = 0; e < E; ++e) {
+          r.dq[static_cast<size_t>((b * L + i) * E + e)] +=
+              ds * k[static_cast<size_t>((b * S + j) * E + e)];
+          r.dk[static_cast<size_t>((b * S + j) * E + e)] += ds * qi[e];
+        }
+      }
+    }
+  }
+  return r;
+}
+
+enum class MaskKind { kNone, kBool, kFloat, kCausal };
+
+struct AttentionCase {
+  std::string name;
+  int64_t B, L, S, E, Ev;
+  MaskKind mask;
+  double scale;  // 0: the default 1 / sqrt(E)
+};
+
+// The case's mask [L, S] (undefined for none and causal) and the bias it means, per batch.
+Tensor attention_mask(const AttentionCase& c, ScalarType dtype, std::vector<double>& bias) {
+  const double inf = std::numeric_limits<double>::infinity();
+  bias.assign(static_cast<size_t>(c.B * c.L * c.S), 0.0);
+  std::vector<double> row_bias(static_cast<size_t>(c.L * c.S), 0.0);
+  Tensor mask;
+  const std::vector<double> r = vals(randn({c.L, c.S}, 77));
+  for (int64_t i = 0; i < c.L; ++i) {
+    for (int64_t j = 0; j < c.S; ++j) {
+      const size_t at = static_cast<size_t>(i * c.S + j);
+      const bool hidden = r[at] < -1.0 || i == 3 || i == c.L - 1;  // rows 3 and L - 1: all
+      if (c.mask == MaskKind::kCausal) row_bias[at] = j > i ? -inf : 0.0;
+      if (c.mask == MaskKind::kBool) row_bias[at] = hidden ? -inf : 0.0;
+      if (c.mask == MaskKind::kFloat) row_bias[at] = hidden ? -inf : r[at];
+    }
+  }
+  if (c.mask == MaskKind::kBool) mask = eq(tensor(row_bias, {c.L, c.S}), 0.0);
+  if (c.mask == MaskKind::kFloat) mask = to(tensor(row_bias, {c.L, c.S}), dtype);
+  for (int64_t b = 0; b < c.B; ++b) {
+    std::copy(row_bias.begin(), row_bias.end(), bias.begin() + b * c.L * c.S);
+  }
+  return mask;
+}
+
+// Output and gradients of q, k, v (in that order) of scaled_dot_product_attention on `threads`
+// intra-op threads; q is a transposed (strided) view.
+std::vector<std::vector<double>> attention_run(const AttentionCase& c, const Tensor& q,
+                                               const Tensor& k, const Tensor& v, const Tensor& go,
+                                               const Tensor& mask, int threads) {
+  ThreadsGuard guard(threads);
+  const std::optional<Tensor> m = mask.defined() ? std::optional<Tensor>(mask) : std::nullopt;
+  const std::optional<double> scale = c.scale != 0 ? std::optional<double>(c.scale) : std::nullopt;
+  const Tensor out =
+      scaled_dot_product_attention(q, k, v, m, 0.0, c.mask == MaskKind::kCausal, scale);
+  EXPECT_EQ(out.grad_fn()->name(), "ScaledDotProductAttentionBackward0") << c.name;
+  const std::vector<Tensor> g = autograd::grad({out}, {q, k, v}, {go});
+  return {vals(out), vals(g[0]), vals(g[1]), vals(g[2])};
+}
+
+// Query blocks of 160 rows (2^21 / (S * E)) or, for one matrix, 32 (2^19 / (S * E)), the last
+// one short; rows masked
+// everywhere; every mask; a negative scale; in float32 and float64, on one and two threads.
+TEST(NnKernelsTest, FusedAttentionMatchesPlainLoopsAtAnyThreadCount) {
+  const std::vector<AttentionCase> cases = {
+      {"no mask", 3, 170, 300, 40, 9, MaskKind::kNone, 0},
+      {"bool mask", 2, 170, 300, 40, 9, MaskKind::kBool, 0},
+      {"float mask, negative scale", 2, 37, 300, 40, 5, MaskKind::kFloat, -0.2},
+      {"causal, L > S", 2, 70, 45, 17, 33, MaskKind::kCausal, 0},
+      {"causal, one matrix", 1, 70, 300, 40, 9, MaskKind::kCausal, 0.3},
+      {"small, odd", 2, 5, 3, 1, 2, MaskKind::kNone, 0},
+  };
+  for (const ScalarType dtype : {ScalarType::Float, ScalarType::Double}) {
+    for (const AttentionCase& c : cases) {
+      const std::string what = c.name + (dtype == ScalarType::Float ? ", float32" : ", float64");
+      const Tensor q =
+          transpose(to(randn({c.B, c.E, c.L}, 1), dtype), 1, 2).set_requires_grad(true);
+      const Tensor k = to(randn({c.B, c.S, c.E}, 2), dtype).set_requires_grad(true);
+      const Tensor v = to(randn({c.B, c.S, c.Ev}, 3), dtype).set_requires_grad(true);
+      const Tensor go = to(randn({c.B, c.L, c.Ev}, 4), dtype);
+      std::vector<double> bias;
+      const Tensor mask = attention_mask(c, dtype, bias);
+      const auto one = attention_run(c, q, k, v, go, mask, 1);
+      const auto two = attention_run(c, q, k, v, go, mask, 2);
+      const double scale = c.scale != 0 ? c.scale : 1 / std::sqrt(static_cast<double>(c.E));
+      const AttentionRef r = attention_reference(vals(q), vals(k), vals(v), vals(go), bias, c.B,
+                                                 c.L, c.S, c.E, c.Ev, scale);
+      const std::vector<std::vector<double>> want = {r.out, r.dq, r.dk, r.dv};
+      const char* names[] = {"output", "dq", "dk", "dv"};
+      for (size_t t = 0; t < 4; ++t) {
+        expect_close(one[t], want[t], tolerance(dtype), what + ", " + names[t]);
+        expect_same(two[t], one[t], what + ", " + names[t] + ", two threads");
+      }
+    }
+  }
+}
+
+// Broadcast batch dims (a key and value shared by the heads, a mask per batch), enable_gqa and
+// the paths left to the composite (dropout, a mask requiring grad) give the composite's values.
+TEST(NnKernelsTest, FusedAttentionBroadcastsAsTheComposite) {
+  using test_util::leaf;
+  const Tensor q = leaf({2, 3, 9, 4}, 1), k = leaf({2, 1, 11, 4}, 2), v = leaf({11, 5}, 3);
+  Tensor mask = gt(randn({2, 1, 9, 11}, 4), -1.0);
+  const Tensor out = scaled_dot_product_attention(q, k, v, mask);
+  EXPECT_EQ(std::vector<int64_t>(out.sizes().begin(), out.sizes().end()),
+            (std::vector<int64_t>{2, 3, 9, 5}));
+  EXPECT_EQ(out.grad_fn()->name(), "ScaledDotProductAttentionBackward0");
+  // The math composite's value: the float mask requiring grad takes it.
+  const Tensor bias = masked_fill(zeros({2, 1, 9, 11}, ScalarType::Double), logical_not(mask),
+                                  -std::numeric_limits<double>::infinity())
+                          .set_requires_grad(true);
+  const Tensor math = scaled_dot_product_attention(q, k, v, bias);
+  EXPECT_NE(math.grad_fn()->name(), "ScaledDotProductAttentionBackward0");
+  expect_close(vals(out), vals(math), 1e-12, "broadcast batch dims");
+  const Tensor go = randn({2, 3, 9, 5}, 5);
+  const std::vector<Tensor> g1 = autograd::grad({out}, {q, k, v}, {go});
+  const std::vector<Tensor> g2 = autograd::grad({math}, {q, k, v}, {go});
+  for (size_t i = 0; i < 3; ++i) expect_close(vals(g1[i]), vals(g2[i]), 1e-12, "gradient");
+  std::string report;
+  EXPECT_TRUE(testing::gradcheck(
+      [&](const std::vector<Tensor>& in) {
+        return scaled_dot_product_attention(in[0], in[1], in[2], std::nullopt, 0.0, true);
+      },
+      {leaf({2, 2, 7, 3}, 6), leaf({1, 2, 6, 3}, 7), leaf({2, 1, 6, 2}, 8)}, 1e-6, 1e-5, 1e-3,
+      &report))
+      << report;
+  const Tensor dropped = scaled_dot_product_attention(q, k, v, std::nullopt, 0.5);
+  EXPECT_NE(dropped.grad_fn()->name(), "ScaledDotProductAttentionBackward0");
 }
 
 // ---------------------------------------------------------------------------------------------

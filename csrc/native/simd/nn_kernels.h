@@ -1,5 +1,6 @@
 // Vectorized kernels of the normalization and pooling ops (issue 27): layer norm's rows, batch
-// norm's channels and 2-D max pooling's planes, forward and backward.
+// norm's channels and 2-D max pooling's planes, forward and backward; and the row steps of the
+// fused attention's softmax (csrc/native/attention_kernel.cc).
 //
 // Built like pointwise.h's loops, once per instruction set (nn_kernels_{baseline,avx2,avx512}.cc,
 // the best one picked at the first call, as vectorized.h's kernels), without Eigen. The loops
@@ -75,6 +76,22 @@ void max_pool2d_planes(const float* x, const MaxPoolGeometry& g, int64_t planes,
                        int64_t* indices);
 void max_pool2d_planes(const double* x, const MaxPoolGeometry& g, int64_t planes, double* out,
                        int64_t* indices);
+
+/// Attention's softmax around the exponential (vec::exp): softmax_shift_rows subtracts from each
+/// of `rows` contiguous rows of n > 0 elements its maximum; softmax_normalize_rows multiplies each
+/// row by the inverse of its sum (in the input's precision within blocks, added in double).
+void softmax_shift_rows(float* x, int64_t rows, int64_t n);
+void softmax_shift_rows(double* x, int64_t rows, int64_t n);
+void softmax_normalize_rows(float* x, int64_t rows, int64_t n);
+void softmax_normalize_rows(double* x, int64_t rows, int64_t n);
+
+/// Softmax's backward over rows of n: g = p * (g - sum(p * g)) per row (p and g contiguous rows).
+void softmax_backward_rows(const float* p, float* g, int64_t rows, int64_t n);
+void softmax_backward_rows(const double* p, double* g, int64_t rows, int64_t n);
+
+/// dst (packed rows of n) = src (rows of n contiguous elements, ld apart) * s.
+void scale_rows(const float* src, int64_t ld, float s, float* dst, int64_t rows, int64_t n);
+void scale_rows(const double* src, int64_t ld, double s, double* dst, int64_t rows, int64_t n);
 
 }  // namespace vec
 }  // namespace native

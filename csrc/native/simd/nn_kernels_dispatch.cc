@@ -84,6 +84,31 @@ void max_pool2d_planes(const double* x, const MaxPoolGeometry& g, int64_t planes
   kernels().max_pool2d_planes_d(x, g, planes, out, indices);
 }
 
+void softmax_shift_rows(float* x, int64_t rows, int64_t n) {
+  kernels().softmax_shift_rows_f(x, rows, n);
+}
+void softmax_shift_rows(double* x, int64_t rows, int64_t n) {
+  kernels().softmax_shift_rows_d(x, rows, n);
+}
+void softmax_normalize_rows(float* x, int64_t rows, int64_t n) {
+  kernels().softmax_normalize_rows_f(x, rows, n);
+}
+void softmax_normalize_rows(double* x, int64_t rows, int64_t n) {
+  kernels().softmax_normalize_rows_d(x, rows, n);
+}
+void softmax_backward_rows(const float* p, float* g, int64_t rows, int64_t n) {
+  kernels().softmax_backward_rows_f(p, g, rows, n);
+}
+void softmax_backward_rows(const double* p, double* g, int64_t rows, int64_t n) {
+  kernels().softmax_backward_rows_d(p, g, rows, n);
+}
+void scale_rows(const float* src, int64_t ld, float s, float* dst, int64_t rows, int64_t n) {
+  kernels().scale_rows_f(src, ld, s, dst, rows, n);
+}
+void scale_rows(const double* src, int64_t ld, double s, double* dst, int64_t rows, int64_t n) {
+  kernels().scale_rows_d(src, ld, s, dst, rows, n);
+}
+
 }  // namespace vec
 }  // namespace native
 }  // namespace gradgen

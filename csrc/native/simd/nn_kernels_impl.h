@@ -43,6 +43,14 @@ struct NnKernelTable {
                                double, double, double, double);
   void (*max_pool2d_planes_f)(const float*, const MaxPoolGeometry&, int64_t, float*, int64_t*);
   void (*max_pool2d_planes_d)(const double*, const MaxPoolGeometry&, int64_t, double*, int64_t*);
+  void (*softmax_shift_rows_f)(float*, int64_t, int64_t);
+  void (*softmax_shift_rows_d)(double*, int64_t, int64_t);
+  void (*softmax_normalize_rows_f)(float*, int64_t, int64_t);
+  void (*softmax_normalize_rows_d)(double*, int64_t, int64_t);
+  void (*softmax_backward_rows_f)(const float*, float*, int64_t, int64_t);
+  void (*softmax_backward_rows_d)(const double*, double*, int64_t, int64_t);
+  void (*scale_rows_f)(const float*, int64_t, float, float*, int64_t, int64_t);
+  void (*scale_rows_d)(const double*, int64_t, double, double*, int64_t, int64_t);
 };
 
 const NnKernelTable& nn_kernels_baseline_table();
@@ -452,6 +460,76 @@ void max_pool2d_planes(const T* x, const MaxPoolGeometry& g, int64_t planes, T* 
   }
 }
 
+// Attention's softmax steps. The maximum: a vector of running maxima, then its lanes and the
+// tail (NaN: the row's exponentials and sum are NaN whichever maximum is kept).
+template <typename T>
+void softmax_shift_rows(T* x, int64_t rows, int64_t n) {
+  using V = typename Simd<T>::V;
+  constexpr int64_t N = Simd<T>::N;
+  for (int64_t r = 0; r < rows; ++r) {
+    T* xr = x + r * n;
+    T mx = xr[0];
+    int64_t i = 0;
+    if (n >= N) {
+      V m = load<V>(xr);
+      for (i = N; i + N <= n; i += N) {
+        const V v = load<V>(xr + i);
+        m = m < v ? v : m;
+      }
+      for (int64_t l = 0; l < N; ++l) mx = mx < m[l] ? m[l] : mx;
+    }
+    for (; i < n; ++i) mx = mx < xr[i] ? xr[i] : mx;
+    for_each_vector<T>(n, [&](int64_t j, auto tag) {
+      using U = decltype(tag);
+      store(xr + j, load<U>(xr + j) - splat<U>(mx));
+    });
+  }
+}
+
+template <typename T>
+void softmax_normalize_rows(T* x, int64_t rows, int64_t n) {
+  for (int64_t r = 0; r < rows; ++r) {
+    T* xr = x + r * n;
+    const double total = lane_sum<T>(n, [&](int64_t i, auto& a) {
+      using U = std::decay_t<decltype(a)>;
+      a += load<U>(xr + i);
+    });
+    const T inv = static_cast<T>(1 / total);
+    for_each_vector<T>(n, [&](int64_t i, auto tag) {
+      using U = decltype(tag);
+      store(xr + i, load<U>(xr + i) * splat<U>(inv));
+    });
+  }
+}
+
+template <typename T>
+void softmax_backward_rows(const T* p, T* g, int64_t rows, int64_t n) {
+  for (int64_t r = 0; r < rows; ++r) {
+    const T* pr = p + r * n;
+    T* gr = g + r * n;
+    const T dot = static_cast<T>(lane_sum<T>(n, [&](int64_t i, auto& a) {
+      using U = std::decay_t<decltype(a)>;
+      a += load<U>(pr + i) * load<U>(gr + i);
+    }));
+    for_each_vector<T>(n, [&](int64_t i, auto tag) {
+      using U = decltype(tag);
+      store(gr + i, load<U>(pr + i) * (load<U>(gr + i) - splat<U>(dot)));
+    });
+  }
+}
+
+template <typename T>
+void scale_rows(const T* src, int64_t ld, T s, T* dst, int64_t rows, int64_t n) {
+  for (int64_t r = 0; r < rows; ++r) {
+    const T* sr = src + r * ld;
+    T* dr = dst + r * n;
+    for_each_vector<T>(n, [&](int64_t i, auto tag) {
+      using U = decltype(tag);
+      store(dr + i, load<U>(sr + i) * splat<U>(s));
+    });
+  }
+}
+
 }  // namespace nn
 }  // namespace GRADGEN_VEC_NS
 #endif
@@ -464,22 +542,37 @@ void max_pool2d_planes(const T* x, const MaxPoolGeometry& g, int64_t planes, T* 
 // use: with the warning an error, it does not compile.
 #pragma GCC diagnostic error "-Wmissing-field-initializers"
 
-#define GRADGEN_NN_KERNELS_DEFINE_TABLE(ns)                                                  \
-  namespace gradgen {                                                                        \
-  namespace native {                                                                         \
-  namespace vec {                                                                            \
-  const NnKernelTable& nn_kernels_##ns##_table() {                                           \
-    static const NnKernelTable table = {                                                     \
-        &ns::nn::layer_norm_rows<float>,          &ns::nn::layer_norm_rows<double>,          \
-        &ns::nn::layer_norm_backward_rows<float>, &ns::nn::layer_norm_backward_rows<double>, \
-        &ns::nn::channel_moments<float>,          &ns::nn::channel_moments<double>,          \
-        &ns::nn::channel_normalize<float>,        &ns::nn::channel_normalize<double>,        \
-        &ns::nn::channel_grad_sums<float>,        &ns::nn::channel_grad_sums<double>,        \
-        &ns::nn::channel_grad_input<float>,       &ns::nn::channel_grad_input<double>,       \
-        &ns::nn::max_pool2d_planes<float>,        &ns::nn::max_pool2d_planes<double>,        \
-    };                                                                                       \
-    return table;                                                                            \
-  }                                                                                          \
-  }                                                                                          \
-  }                                                                                          \
+#define GRADGEN_NN_KERNELS_DEFINE_TABLE(ns)        \
+  namespace gradgen {                              \
+  namespace native {                               \
+  namespace vec {                                  \
+  const NnKernelTable& nn_kernels_##ns##_table() { \
+    static const NnKernelTable table = {           \
+        &ns::nn::layer_norm_rows<float>,           \
+        &ns::nn::layer_norm_rows<double>,          \
+        &ns::nn::layer_norm_backward_rows<float>,  \
+        &ns::nn::layer_norm_backward_rows<double>, \
+        &ns::nn::channel_moments<float>,           \
+        &ns::nn::channel_moments<double>,          \
+        &ns::nn::channel_normalize<float>,         \
+        &ns::nn::channel_normalize<double>,        \
+        &ns::nn::channel_grad_sums<float>,         \
+        &ns::nn::channel_grad_sums<double>,        \
+        &ns::nn::channel_grad_input<float>,        \
+        &ns::nn::channel_grad_input<double>,       \
+        &ns::nn::max_pool2d_planes<float>,         \
+        &ns::nn::max_pool2d_planes<double>,        \
+        &ns::nn::softmax_shift_rows<float>,        \
+        &ns::nn::softmax_shift_rows<double>,       \
+        &ns::nn::softmax_normalize_rows<float>,    \
+        &ns::nn::softmax_normalize_rows<double>,   \
+        &ns::nn::softmax_backward_rows<float>,     \
+        &ns::nn::softmax_backward_rows<double>,    \
+        &ns::nn::scale_rows<float>,                \
+        &ns::nn::scale_rows<double>,               \
+    };                                             \
+    return table;                                  \
+  }                                                \
+  }                                                \
+  }                                                \
   }
