@@ -1,6 +1,6 @@
 // gemm() of gemm.h: tiny products as a plain loop, matrices through gradgen's GEMM kernel
-// (csrc/native/simd/gemm_kernel.h), vectors through Eigen's (simd/vectorized.h), split into
-// panels across the intra-op thread pool when large enough.
+// (csrc/native/simd/gemm_kernel.h), vectors (and everything on CPUs without AVX2) through Eigen's
+// (simd/vectorized.h), split into panels across the intra-op thread pool when large enough.
 #include "csrc/native/gemm.h"
 
 #include <algorithm>

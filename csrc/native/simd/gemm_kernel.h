@@ -1,7 +1,8 @@
 // gradgen's own GEMM kernel (issue 27): the products of csrc/native/gemm.h on CPUs with AVX-512
-// and AVX2+FMA, and in the sanitizer builds (baseline ISA). Eigen's GEMM (vectorized.h), which it
-// replaced there, ran at 73-87 GFLOP/s on float32 at N = 64..1024 on one core of this project's
-// Xeon, against 91-110 for the MKL inside libtorch (docs/benchmarks.md, "GEMM libraries").
+// and AVX2+FMA, and in the sanitizer builds (baseline ISA; other baseline CPUs keep Eigen's).
+// Eigen's GEMM (vectorized.h), which it replaced there, ran at 66-90 GFLOP/s on float32 at
+// N = 64..1024 on one core of this project's Xeon, against 70-110 for the MKL inside libtorch
+// (docs/benchmarks.md, "GEMM library").
 //
 // The structure of GotoBLAS / BLIS: the depth is cut into blocks of at most kc terms, the columns
 // into blocks of at most nc; a block of B is packed into panels of NR columns (NR = 2 vectors),
@@ -41,7 +42,8 @@ struct GemmTile {
 };
 GemmTile packed_gemm_tile(bool single);
 
-/// Whether packed_gemm is the GEMM of this CPU's instruction set (otherwise gemm.h uses Eigen's).
+/// Whether packed_gemm is the GEMM of this CPU's instruction set (otherwise gemm.h uses Eigen's):
+/// AVX-512 and AVX2, and the baseline ISA in the sanitizer builds.
 bool packed_gemm_enabled();
 
 }  // namespace vec

@@ -36,7 +36,17 @@ void packed_gemm(double* c, int64_t ldc, const MatrixRef<double>& a, const Matri
 
 GemmTile packed_gemm_tile(bool single) { return single ? kernels().tile_f : kernels().tile_d; }
 
-bool packed_gemm_enabled() { return true; }
+// On AVX-512 and AVX2 the kernel is ahead of Eigen's GEMM (docs/benchmarks.md, "GEMM library");
+// with SSE2 only it was behind in 15 of 18 rows of one run, so baseline CPUs keep Eigen's. The
+// sanitizer builds, which have the baseline kernels only, use it anyway: its packing and edge
+// code is the same source as on AVX-512, and that is where ASan and TSan should look.
+bool packed_gemm_enabled() {
+#if defined(GRADGEN_VECTORIZED_BASELINE_ONLY)
+  return true;
+#else
+  return std::strcmp(isa(), "baseline") != 0;
+#endif
+}
 
 }  // namespace vec
 }  // namespace native
