@@ -1,6 +1,8 @@
-// GEMM libraries side by side (issue 15): Eigen (as gradgen compiles it for AVX-512 / AVX2),
-// OpenBLAS, BLIS and MKL (the one inside libtorch_cpu) on the same matrices, interleaved
-// rounds, best time per call. What gradgen's GEMM backend (csrc/native/gemm.h) was chosen by.
+// GEMM libraries side by side (issues 15 and 27): gradgen's own kernel
+// (csrc/native/simd/gemm_kernel_impl.h, compiled here for the same ISA as the rest), Eigen (as
+// gradgen compiled it before, for AVX-512 / AVX2), OpenBLAS, BLIS and MKL (the one inside
+// libtorch_cpu) on the same matrices, interleaved rounds, best time per call. What gradgen's
+// GEMM backend (csrc/native/gemm.h) was chosen by.
 //
 // The BLAS libraries are opened with dlopen (RTLD_LOCAL | RTLD_DEEPBIND) so that their
 // identically named symbols (sgemm_, dgemm_) do not clash; each is called through its Fortran
@@ -8,13 +10,16 @@
 // and two BLAS builds at run time); bench/engine/run.py --gemm compiles and runs it:
 //
 //   g++ -O3 -std=c++17 -mavx2 -mfma [-mavx512f -mavx512dq -mavx512vl -mavx512bw] \
-//       -I/usr/include/eigen3 bench/engine/gemm_bench.cc -ldl -o gemm_bench
+//       -I/usr/include/eigen3 -I. bench/engine/gemm_bench.cc -ldl -o gemm_bench
 //   gemm_bench --sizes=64,256,512,1024 --rounds=5 --threads=1 \
 //       --lib=openblas:/usr/lib/x86_64-linux-gnu/openblas-pthread/libopenblas.so.0 ...
 //
 // Output: one line per (library, dtype, layout, n): "GEMM lib dtype layout n us gflops", and
 // "CHECK lib dtype layout n maxreldiff" against Eigen's result (every library must agree).
 #include <dlfcn.h>
+
+#define GRADGEN_VEC_NS bench
+#include "csrc/native/simd/gemm_kernel_impl.h"
 
 #include <Eigen/Core>
 #include <algorithm>
@@ -43,7 +48,28 @@ struct Lib {
   sgemm_t sgemm = nullptr;
   dgemm_t dgemm = nullptr;
   bool eigen = false;
+  bool gradgen = false;
 };
+
+// The vector width gradgen's kernel is compiled with here (as csrc/native/simd picks at run time).
+#if defined(__AVX512F__)
+constexpr int kGradgenBytes = 64;
+#elif defined(__AVX2__) && defined(__FMA__)
+constexpr int kGradgenBytes = 32;
+#else
+constexpr int kGradgenBytes = 16;
+#endif
+
+// gradgen's kernel on the same layouts (row-major operands, a transposed one read in place).
+template <typename T>
+void gradgen_gemm(const std::string& layout, int n, const T* a, const T* b, T* c) {
+  using gradgen::native::vec::MatrixRef;
+  const MatrixRef<T> ma =
+      layout == "tn" ? MatrixRef<T>{a, n, n, 1, n} : MatrixRef<T>{a, n, n, n, 1};
+  const MatrixRef<T> mb =
+      layout == "nt" ? MatrixRef<T>{b, n, n, 1, n} : MatrixRef<T>{b, n, n, n, 1};
+  gradgen::native::vec::bench::gemm<T, kGradgenBytes>(c, n, ma, mb, false);
+}
 
 // Layouts of the row-major product C (n x n) = op(A) op(B): "nn" A @ B, "nt" A @ B^T (linear's
 // forward, weight stored [out, in]), "tn" A^T @ B (a weight gradient).
@@ -72,7 +98,9 @@ void blas_gemm(F f, const std::string& layout, int n, const T* a, const T* b, T*
 
 template <typename T>
 void run_one(const Lib& lib, const std::string& layout, int n, const T* a, const T* b, T* c) {
-  if (lib.eigen) {
+  if (lib.gradgen) {
+    gradgen_gemm<T>(layout, n, a, b, c);
+  } else if (lib.eigen) {
     eigen_gemm<T>(layout, n, a, b, c);
   } else if constexpr (sizeof(T) == 4) {
     blas_gemm<T>(lib.sgemm, layout, n, a, b, c);
@@ -173,7 +201,8 @@ int main(int argc, char** argv) {
   std::vector<std::string> dtypes = {"float32", "float64"};
   int rounds = 5, threads = 1;
   double target_s = 0.02;
-  std::vector<Lib> libs = {{"eigen", nullptr, nullptr, true}};
+  std::vector<Lib> libs = {{"eigen", nullptr, nullptr, true},
+                           {"gradgen", nullptr, nullptr, false, true}};
   std::vector<std::pair<std::string, void*>> handles;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -201,7 +230,7 @@ int main(int argc, char** argv) {
         continue;
       }
       Lib lib{name, reinterpret_cast<sgemm_t>(dlsym(h, "sgemm_")),
-              reinterpret_cast<dgemm_t>(dlsym(h, "dgemm_")), false};
+              reinterpret_cast<dgemm_t>(dlsym(h, "dgemm_")), false, false};
       if (!lib.sgemm || !lib.dgemm) {
         std::printf("skipped %s: no sgemm_/dgemm_ in %s\n", name.c_str(), path.c_str());
         continue;
@@ -216,7 +245,8 @@ int main(int argc, char** argv) {
       return a == "--help" ? 0 : 2;
     }
   }
-  // Eigen is single-threaded here (no OpenMP): its figures are one-thread figures.
+  // Eigen and gradgen's kernel are single-threaded here (no OpenMP): their figures are one-thread
+  // figures.
   for (auto& [name, h] : handles) set_threads(h, name, threads);
   std::printf("gemm_bench: %d round(s), %d thread(s) for the BLAS libraries, Eigen %d.%d.%d%s\n",
               rounds, threads, EIGEN_WORLD_VERSION, EIGEN_MAJOR_VERSION, EIGEN_MINOR_VERSION,

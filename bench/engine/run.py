@@ -16,7 +16,7 @@ With --n=64,256,512,1024 (issue 15) it runs instead the GEMM-bound workloads (st
 mlp: linear, relu, linear, mse_loss) at those sizes, for each --threads count on both sides,
 alternating the libraries, and prints one Markdown table per thread count (ratio = gradgen /
 libtorch, target <= 1.0x) with the check that both computed the same numbers. With --gemm it
-compiles and runs gemm_bench.cc: Eigen, OpenBLAS, BLIS and MKL (libtorch's) on the same
+compiles and runs gemm_bench.cc: gradgen's kernel, Eigen, OpenBLAS, BLIS and MKL (libtorch's) on the same
 products, a table of GFLOP/s. With --nn (issue 26) it runs nn_bench_gradgen beside
 nn_bench_libtorch (conv2d variants, conv_transpose2d, a small CNN step, layer_norm, attention),
 after one ONEDNN_VERBOSE pass that shows which oneDNN primitives libtorch picks.
@@ -661,7 +661,7 @@ def gemm_libraries(args, torch):
     rc, out = run(
         ["nice", "g++", "-O3", "-std=c++17"]
         + isa
-        + ["-Wno-maybe-uninitialized", "-I/usr/include/eigen3", src, "-ldl", "-o", exe]
+        + ["-Wno-maybe-uninitialized", "-I/usr/include/eigen3", "-I" + args.workspace, src, "-ldl", "-o", exe]
     )
     if rc != 0:
         log(out[-4000:])
@@ -675,7 +675,7 @@ def gemm_libraries(args, torch):
         libs.append(("mkl", os.path.join(torch[1], "lib", "libtorch_cpu.so")))  # libtorch's MKL
     if args.mkl_lib:
         libs.append(("mkl-pypi", args.mkl_lib))
-    names = ["eigen"] + [n for n, _ in libs]
+    names = ["gradgen", "eigen"] + [n for n, _ in libs]
     for t in args.thread_list:
         cmd = [
             exe,
@@ -699,7 +699,7 @@ def gemm_libraries(args, torch):
         log("")
         log(
             "GEMM GFLOP/s (higher is better), best of %d interleaved rounds; BLAS libraries at %d thread(s), "
-            "Eigen single-threaded as compiled in gradgen (%s)" % (args.rounds, t, " ".join(isa))
+            "gradgen's kernel and Eigen single-threaded, compiled as in gradgen (%s)" % (args.rounds, t, " ".join(isa))
         )
         log("")
         log("| dtype | op | N | " + " | ".join(names) + " |")

@@ -1,5 +1,6 @@
-// gemm() of gemm.h: tiny products as a plain loop, others through the vectorized Eigen kernel
-// (csrc/native/simd/), split into panels across the intra-op thread pool when large enough.
+// gemm() of gemm.h: tiny products as a plain loop, matrices through gradgen's GEMM kernel
+// (csrc/native/simd/gemm_kernel.h), vectors (and everything on CPUs without AVX2) through Eigen's
+// (simd/vectorized.h), split into panels across the intra-op thread pool when large enough.
 #include "csrc/native/gemm.h"
 
 #include <algorithm>
@@ -12,6 +13,8 @@
 #include <string>
 #include <thread>
 #include <vector>
+
+#include "csrc/native/simd/gemm_kernel.h"
 
 namespace gradgen {
 namespace native {
@@ -168,8 +171,43 @@ MatrixRef<T> dense_copy(const MatrixRef<T>& m, std::unique_ptr<T[]>& buffer) {
 // Products of at least this many multiply-adds are split across threads (about 20 us of
 // work on one core: well above the cost of waking a worker).
 constexpr int64_t kParallelMacs = int64_t(1) << 20;
-// Panels are multiples of this many rows or columns (Eigen's register blocks divide it).
-constexpr int64_t kPanelAlign = 16;
+// Eigen's panels are multiples of this many rows or columns (its register blocks divide it).
+constexpr int64_t kEigenPanelAlign = 16;
+
+// The kernel of a product (or of one panel of it): gradgen's (simd/gemm_kernel.h) for matrices,
+// Eigen's for vectors (a GEMV, which packs nothing) and where the own kernel is not enabled. The
+// choice is made once for the whole product, so that every panel of it runs the same kernel.
+template <typename T>
+struct Kernel {
+  bool own;
+  void operator()(T* c, int64_t ldc, const MatrixRef<T>& a, const MatrixRef<T>& b,
+                  bool accumulate) const {
+    if (own) {
+      vec::packed_gemm(c, ldc, a, b, accumulate);
+    } else {
+      vec::gemm(c, ldc, a, b, accumulate);
+    }
+  }
+  // Panels are multiples of the kernel's register tile, of rows (split_rows) or of columns.
+  int64_t align(bool split_rows) const {
+    if (!own) return kEigenPanelAlign;
+    const vec::GemmTile tile = vec::packed_gemm_tile(sizeof(T) == sizeof(float));
+    return split_rows ? tile.rows : tile.cols;
+  }
+};
+
+// The tiny products (the 1x1 chains of benchmarks): a plain loop beats any kernel's set-up.
+template <typename T>
+void tiny_gemm(const MatrixRef<T>& a, const MatrixRef<T>& b, bool accumulate, T* c, int64_t ldc) {
+  for (int64_t i = 0; i < a.rows; ++i) {
+    for (int64_t j = 0; j < b.cols; ++j) {
+      T acc = 0;
+      for (int64_t l = 0; l < a.cols; ++l)
+        acc += a.p[i * a.s0 + l * a.s1] * b.p[l * b.s0 + j * b.s1];
+      c[i * ldc + j] = accumulate ? c[i * ldc + j] + acc : acc;
+    }
+  }
+}
 
 template <typename T>
 void gemm_impl(const MatrixRef<T>& a_in, const MatrixRef<T>& b_in, T beta, T* c, int64_t ldc) {
@@ -187,42 +225,28 @@ void gemm_impl(const MatrixRef<T>& a_in, const MatrixRef<T>& b_in, T beta, T* c,
     }
     return;
   }
-  if (m * n * k <= 64) {
-    // Tiny (the 1x1 chains of benchmarks): a plain loop beats Eigen's size dispatch.
-    for (int64_t i = 0; i < m; ++i) {
-      for (int64_t j = 0; j < n; ++j) {
-        T acc = 0;
-        for (int64_t l = 0; l < k; ++l) {
-          acc += a_in.p[i * a_in.s0 + l * a_in.s1] * b_in.p[l * b_in.s0 + j * b_in.s1];
-        }
-        c[i * ldc + j] = accumulate ? c[i * ldc + j] + acc : acc;
-      }
-    }
-    return;
-  }
+  if (m * n * k <= 64) return tiny_gemm(a_in, b_in, accumulate, c, ldc);
+  const Kernel<T> kernel{vec::packed_gemm_enabled() && m > 1 && n > 1};
+  // The own kernel reads any strides; Eigen's path copies operands that fit no BLAS layout.
   std::unique_ptr<T[]> a_buffer, b_buffer;
-  const MatrixRef<T> a = row_or_col_major(a_in) ? a_in : dense_copy(a_in, a_buffer);
-  const MatrixRef<T> b = row_or_col_major(b_in) ? b_in : dense_copy(b_in, b_buffer);
+  const MatrixRef<T> a = kernel.own || row_or_col_major(a_in) ? a_in : dense_copy(a_in, a_buffer);
+  const MatrixRef<T> b = kernel.own || row_or_col_major(b_in) ? b_in : dense_copy(b_in, b_buffer);
   ThreadPool& pool = ThreadPool::get();
-  const int64_t split_rows = m >= n;
-  const int64_t extent = split_rows ? m : n;
-  int64_t tasks = std::min<int64_t>(pool.size(), extent / kPanelAlign);
+  const bool split_rows = m >= n;
+  const int64_t extent = split_rows ? m : n, align = kernel.align(split_rows);
+  int64_t tasks = std::min<int64_t>(pool.size(), extent / align);
   if (m * n * k < kParallelMacs || ThreadPool::in_task()) tasks = 1;
-  if (tasks <= 1) {
-    vec::gemm(c, ldc, a, b, accumulate);
-    return;
-  }
-  // Panels of equal size, rounded up to kPanelAlign; the last one takes the rest.
-  const int64_t step = (extent / tasks + kPanelAlign - 1) / kPanelAlign * kPanelAlign;
+  if (tasks <= 1) return kernel(c, ldc, a, b, accumulate);
+  // Panels of equal size, rounded up to the alignment; the last one takes the rest.
+  const int64_t step = (extent / tasks + align - 1) / align * align;
   pool.run(static_cast<int>(tasks), [&](int task) {
     const int64_t begin = task * step;
     const int64_t end = task + 1 == tasks ? extent : std::min(extent, begin + step);
     if (begin >= end) return;
     if (split_rows) {
-      vec::gemm(c + begin * ldc, ldc, {a.p + begin * a.s0, end - begin, k, a.s0, a.s1}, b,
-                accumulate);
+      kernel(c + begin * ldc, ldc, {a.p + begin * a.s0, end - begin, k, a.s0, a.s1}, b, accumulate);
     } else {
-      vec::gemm(c + begin, ldc, a, {b.p + begin * b.s1, k, end - begin, b.s0, b.s1}, accumulate);
+      kernel(c + begin, ldc, a, {b.p + begin * b.s1, k, end - begin, b.s0, b.s1}, accumulate);
     }
   });
 }
@@ -275,7 +299,8 @@ void parallel_dynamic(int64_t n, int64_t chunk, const std::function<void(int64_t
 }
 
 const char* gemm_backend() {
-  static const std::string name = std::string("eigen-") + vec::isa();
+  static const std::string name =
+      std::string(vec::packed_gemm_enabled() ? "gradgen-" : "eigen-") + vec::isa();
   return name.c_str();
 }
 

@@ -1,9 +1,12 @@
 // The one GEMM interface of the runtime: every matrix product (mm, bmm, matmul, linear and
 // the formulas that call them) goes through gemm() below, so that the library behind it can
-// change in one place. Today it is Eigen's GEMM compiled per instruction set
-// (csrc/native/simd/, AVX-512 / AVX2+FMA / baseline picked at run time): on the machines of
-// this project it beat OpenBLAS, BLIS and MKL at every size measured (README, "Benchmarks";
-// bench/engine/gemm_bench.cc).
+// change in one place. Matrices go through gradgen's own packed GEMM kernel
+// (csrc/native/simd/gemm_kernel.h, compiled per instruction set, AVX-512 / AVX2+FMA picked at run
+// time), vectors (a GEMV), and every product on CPUs without AVX2, through Eigen's
+// (simd/vectorized.h). Eigen's GEMM was the kernel until issue 27: on an AMD EPYC it beat
+// OpenBLAS, BLIS and MKL, on the Intel Xeon measured since it ran 15-25% behind libtorch's MKL at
+// N = 256 and 1024, and the Debian BLAS libraries far behind both (docs/benchmarks.md, "GEMM
+// library"; bench/engine/gemm_bench.cc).
 //
 // Intra-op threads: set_num_threads(n) lets a large product be split into n panels of rows (or
 // of columns) of the result, computed by a pool of n - 1 worker threads and the calling thread.

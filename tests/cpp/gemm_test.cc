@@ -1,10 +1,15 @@
 // The GEMM interface (csrc/native/gemm.h) against a plain triple loop in long double:
 // every layout (row-major, transposed, strided, neither), beta 0 and 1, the tiny path, one
-// and several threads (panels of rows and of columns); and the ops built on it (linear with
-// its bias fused, mse_loss fused) against their unfused definitions.
+// and several threads (panels of rows and of columns); gradgen's kernel (simd/gemm_kernel.h) on
+// sizes that are not multiples of its tiles or depth blocks, against a double-accumulating
+// loop, with the same bits at 1, 2 and 3 threads; and the ops built on it (linear with its bias
+// fused, mse_loss fused) against their unfused definitions.
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
+#include <limits>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -12,6 +17,7 @@
 #include "csrc/autograd/grad_mode.h"
 #include "csrc/generated/VariableType.h"
 #include "csrc/native/gemm.h"
+#include "csrc/native/simd/gemm_kernel.h"
 #include "csrc/ops.h"
 #include "tests/cpp/test_util.h"
 
@@ -155,8 +161,136 @@ TEST_P(GemmTest, ConcurrentCallersGetTheirOwnProducts) {
 
 INSTANTIATE_TEST_SUITE_P(Threads, GemmTest, ::testing::Values(1, 2, 3));
 
+// An r x c operand whose element (i, j) is a function of (i, j) and the seed whatever the layout,
+// stored at p[i * s0 + j * s1] in a buffer whose other elements are NaN: a kernel reading at a
+// wrong stride, or past the matrix, gets NaN.
+template <typename T>
+Stored<T> logical(int64_t r, int64_t c, int64_t s0, int64_t s1, int seed) {
+  Stored<T> m;
+  const int64_t extent = (r - 1) * s0 + (c - 1) * s1 + 1;
+  m.buffer.assign(static_cast<size_t>(extent), std::numeric_limits<T>::quiet_NaN());
+  for (int64_t i = 0; i < r; ++i) {
+    for (int64_t j = 0; j < c; ++j) {
+      m.buffer[static_cast<size_t>(i * s0 + j * s1)] = T(std::sin(0.37 * double(i * c + j) + seed));
+    }
+  }
+  m.ref = {m.buffer.data(), r, c, s0, s1};
+  return m;
+}
+
+// The strides of layout l (0 row-major, 1 column-major, 2 row-major padded, 3 column-major padded,
+// 4 neither) for an r x c operand.
+std::pair<int64_t, int64_t> strides(int l, int64_t r, int64_t c) {
+  switch (l) {
+    case 0: return {c, 1};
+    case 1: return {1, r};
+    case 2: return {c + 5, 1};
+    case 3: return {1, r + 3};
+    default: return {2 * c + 1, 2};
+  }
+}
+
+// c = op(a) @ op(b) (+ c when beta is 1) for one shape, every pair of layouts, beta 0 (c full of
+// NaN, which must not be read) and 1, against a double-accumulating loop: |error| <= tol * (1 +
+// the sum of the terms' magnitudes). The padding column of c stays untouched.
+template <typename T>
+void check_kernel_shape(int64_t m, int64_t k, int64_t n, double tol) {
+  const int64_t ldc = n + 2;
+  const Stored<T> a0 = logical<T>(m, k, k, 1, 1), b0 = logical<T>(k, n, n, 1, 2);
+  std::vector<double> sum(static_cast<size_t>(m * n)), mag(sum.size());
+  for (int64_t i = 0; i < m; ++i) {
+    for (int64_t j = 0; j < n; ++j) {
+      double s = 0, g = 0;
+      for (int64_t l = 0; l < k; ++l) {
+        const double t = double(at(a0.ref, i, l)) * double(at(b0.ref, l, j));
+        s += t;
+        g += std::fabs(t);
+      }
+      sum[size_t(i * n + j)] = s;
+      mag[size_t(i * n + j)] = g;
+    }
+  }
+  for (int la = 0; la < 5; ++la) {
+    for (int lb = 0; lb < 5; ++lb) {
+      const auto [as0, as1] = strides(la, m, k);
+      const auto [bs0, bs1] = strides(lb, k, n);
+      const Stored<T> a = logical<T>(m, k, as0, as1, 1), b = logical<T>(k, n, bs0, bs1, 2);
+      for (int beta = 0; beta < 2; ++beta) {
+        std::vector<T> c(static_cast<size_t>(m * ldc));
+        for (size_t i = 0; i < c.size(); ++i) {
+          c[i] = beta ? T(std::cos(0.3 * double(i))) : std::numeric_limits<T>::quiet_NaN();
+        }
+        const std::vector<T> before = c;
+        native::gemm(a.ref, b.ref, T(beta), c.data(), ldc);
+        for (int64_t i = 0; i < m; ++i) {
+          for (int64_t j = n; j < ldc; ++j) {
+            ASSERT_EQ(std::memcmp(&c[size_t(i * ldc + j)], &before[size_t(i * ldc + j)], sizeof(T)),
+                      0);
+          }
+          for (int64_t j = 0; j < n; ++j) {
+            const size_t idx = size_t(i * ldc + j);
+            const double want = sum[size_t(i * n + j)] + (beta ? double(before[idx]) : 0.0);
+            ASSERT_NEAR(double(c[idx]), want, tol * (1 + mag[size_t(i * n + j)]))
+                << m << "x" << k << "x" << n << " layouts " << la << "," << lb << " beta " << beta
+                << " at (" << i << ", " << j << ")";
+          }
+        }
+      }
+    }
+  }
+}
+
+// Sizes around the micro-kernel's tiles (AVX-512: 14 rows x 32 columns of floats, 16 of
+// doubles; AVX2 6 x 16 / 8; baseline 4 x 8 / 4), its depth blocks (256 terms) and 1.
+TEST(GemmKernelTest, OddSizesEveryLayoutMatchTheLoop) {
+  const int64_t shapes[][3] = {{1, 7, 40},    {40, 7, 1},    {2, 1, 3},     {3, 300, 2},
+                               {13, 5, 31},   {14, 16, 32},  {15, 33, 33},  {29, 64, 47},
+                               {64, 64, 64},  {65, 257, 17}, {97, 129, 95}, {28, 513, 64},
+                               {127, 3, 255}, {5, 260, 300}, {300, 40, 9},  {43, 100, 129}};
+  for (const auto& s : shapes) {
+    check_kernel_shape<float>(s[0], s[1], s[2], 2e-5);
+    check_kernel_shape<double>(s[0], s[1], s[2], 1e-13);
+  }
+}
+
+// The same bits whatever the number of threads: the panels of a split product (rows when m >= n,
+// columns otherwise; sizes not multiples of the tiles, depth over one block) run the same sums.
+template <typename T>
+void check_threads_bitwise(int64_t m, int64_t k, int64_t n, int la, int lb, int beta) {
+  const auto [as0, as1] = strides(la, m, k);
+  const auto [bs0, bs1] = strides(lb, k, n);
+  const Stored<T> a = logical<T>(m, k, as0, as1, 3), b = logical<T>(k, n, bs0, bs1, 4);
+  std::vector<T> first;
+  for (int threads : {1, 2, 3}) {
+    set_num_threads(threads);
+    std::vector<T> c(static_cast<size_t>(m * n));
+    for (size_t i = 0; i < c.size(); ++i) c[i] = T(std::cos(0.1 * double(i)));
+    native::gemm(a.ref, b.ref, T(beta), c.data(), n);
+    if (threads == 1) {
+      first = c;
+    } else {
+      ASSERT_EQ(std::memcmp(c.data(), first.data(), c.size() * sizeof(T)), 0)
+          << m << "x" << k << "x" << n << " layouts " << la << "," << lb << " with " << threads
+          << " threads";
+    }
+  }
+  set_num_threads(1);
+}
+
+TEST(GemmKernelTest, SameBitsAtEveryThreadCount) {
+  const int64_t shapes[][3] = {{157, 300, 93}, {61, 97, 203}, {301, 33, 290}, {40, 700, 45}};
+  for (const auto& s : shapes) {
+    for (int la = 0; la < 5; ++la) {
+      check_threads_bitwise<float>(s[0], s[1], s[2], la, (la + 1) % 5, la % 2);
+      check_threads_bitwise<double>(s[0], s[1], s[2], (la + 2) % 5, la, (la + 1) % 2);
+    }
+  }
+}
+
 TEST(GemmBackendTest, NamesTheLibrary) {
-  EXPECT_EQ(std::string(native::gemm_backend()).rfind("eigen-", 0), 0u);
+  const std::string want =
+      std::string(native::vec::packed_gemm_enabled() ? "gradgen-" : "eigen-") + native::vec::isa();
+  EXPECT_EQ(std::string(native::gemm_backend()), want);
   set_num_threads(0);
   EXPECT_EQ(get_num_threads(), 1);
 }
